@@ -1,0 +1,46 @@
+import { createServer, request, Agent } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '../main/serve';
+import { compare, measure, type Benchmark } from './lib';
+
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+function post(port: number, path: string, headers: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: { host: `127.0.0.1:${port}`, 'content-type': 'application/json', ...headers } }, (res) => {
+      res.resume();
+      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
+    });
+    req.on('error', reject);
+    req.end('{}');
+  });
+}
+
+/** POST /api/rpc/app.info through the whole host (guard, auth, dispatch, zod, redaction, audit) vs a bare node:http handler. */
+const bench: Benchmark = async () => {
+  const bare = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"result":{}}');
+  });
+  await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
+  const barePort = (bare.address() as AddressInfo).port;
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'nexus-bench-'));
+  const running = await serve({ dataDir, appRoot: process.cwd(), port: 0, config: { version: 'bench' } });
+  const auth = { authorization: `Bearer ${running.host.token}` };
+  try {
+    const opts = { iterations: 5000, concurrency: 16 };
+    const base = await measure(() => post(barePort, '/', {}), opts);
+    const subject = await measure(() => post(running.host.port, '/api/rpc/app.info', auth), opts);
+    return [compare('host rpc app.info', 'bare node:http', subject, base)];
+  } finally {
+    await running.stop();
+    bare.close();
+    agent.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+};
+export default bench;

@@ -1,0 +1,66 @@
+/** Small benchmark kit: latency percentiles and throughput at a given concurrency, compared to a baseline measured in the same run. */
+export interface Measurement {
+  n: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  perSecond: number;
+}
+
+export interface Figure {
+  name: string;
+  /** What the figure is compared to, measured in the same run. */
+  baseline: string;
+  subject: Measurement;
+  base: Measurement;
+  /** subject / baseline for latency (p50), baseline-relative throughput too. */
+  ratioP50: number;
+  ratioP99: number;
+  ratioThroughput: number;
+  target?: string;
+  extra?: Record<string, number | string>;
+}
+
+export async function measure(fn: () => Promise<unknown>, opts: { iterations: number; concurrency: number; warmup?: number }): Promise<Measurement> {
+  for (let i = 0; i < (opts.warmup ?? Math.min(200, opts.iterations / 10)); i++) await fn();
+  const samples: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  const worker = async (): Promise<void> => {
+    while (next < opts.iterations) {
+      next++;
+      const t = performance.now();
+      await fn();
+      samples.push(performance.now() - t);
+    }
+  };
+  await Promise.all(Array.from({ length: opts.concurrency }, worker));
+  const elapsed = performance.now() - started;
+  samples.sort((a, b) => a - b);
+  const pct = (p: number): number => samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))] ?? 0;
+  return { n: samples.length, p50Ms: pct(50), p95Ms: pct(95), p99Ms: pct(99), perSecond: (samples.length / elapsed) * 1000 };
+}
+
+export function compare(name: string, baseline: string, subject: Measurement, base: Measurement, target?: string): Figure {
+  return {
+    name,
+    baseline,
+    subject,
+    base,
+    ratioP50: subject.p50Ms / base.p50Ms,
+    ratioP99: subject.p99Ms / base.p99Ms,
+    ratioThroughput: subject.perSecond / base.perSecond,
+    ...(target ? { target } : {}),
+  };
+}
+
+export function print(f: Figure): void {
+  const ms = (x: number): string => `${x.toFixed(3)} ms`;
+  console.log(
+    `${f.name}: p50 ${ms(f.subject.p50Ms)} (${f.ratioP50.toFixed(2)}× ${f.baseline}), p99 ${ms(f.subject.p99Ms)} (${f.ratioP99.toFixed(2)}×), ` +
+      `${Math.round(f.subject.perSecond)}/s (${f.ratioThroughput.toFixed(2)}× of ${Math.round(f.base.perSecond)}/s)` +
+      (f.target ? ` — target: ${f.target}` : ''),
+  );
+}
+
+export type Benchmark = () => Promise<Figure[]>;

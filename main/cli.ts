@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { serve } from './serve';
+import { version } from './version';
+
+const USAGE = `nexus — control plane for a fleet of coding-agent sessions
+
+Usage:
+  nexus serve [--port N] [--data-dir DIR]   start the headless control plane (UI, API, MCP)
+  nexus help
+
+Environment: NEXUS_DATA_DIR, NEXUS_PORT.`;
+
+export const DEFAULT_PORT = 4780;
+
+export function defaultDataDir(env = process.env): string {
+  if (env.NEXUS_DATA_DIR) return resolve(env.NEXUS_DATA_DIR);
+  const base = env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share');
+  return join(base, 'nexus-desktop');
+}
+
+/** The repository (or unpacked app) root: dist/cli.js and main/cli.ts both sit one level below it. */
+const appRoot = fileURLToPath(new URL('..', import.meta.url));
+
+async function main(argv: string[]): Promise<number> {
+  const [command = 'help', ...rest] = argv;
+  switch (command) {
+    case 'serve': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { port: { type: 'string' }, 'data-dir': { type: 'string' } },
+        strict: true,
+      });
+      const port = Number(values.port ?? process.env.NEXUS_PORT ?? DEFAULT_PORT);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${values.port}`);
+      const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir();
+      const running = await serve({ dataDir, appRoot, port, config: { version } });
+      process.stdout.write(`Nexus ${version} is running.\n  Open: ${running.host.loginUrl}\n  Data: ${dataDir}\n`);
+      const shutdown = (): void => {
+        running.stop().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once('SIGINT', shutdown);
+      process.once('SIGTERM', shutdown);
+      return -1;
+    }
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    default:
+      process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (e: unknown) => {
+    process.stderr.write(`nexus: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  },
+);

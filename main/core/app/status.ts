@@ -1,0 +1,25 @@
+import type { AppStatus } from '../../../shared/contract';
+import type { EventBus } from '../events';
+
+type Component = keyof AppStatus;
+
+/** Current state of the vault, Docker and NATS; every change is pushed as `app.status`. */
+export class StatusBoard {
+  private current: AppStatus = {
+    vault: { state: 'uninitialized', reason: 'The vault has not been set up yet.' },
+    docker: { state: 'unavailable', reason: 'Not checked yet.' },
+    nats: { state: 'stopped', reason: 'Platform tools are not running.' },
+  };
+  constructor(private readonly events: EventBus) {}
+
+  get(): AppStatus {
+    return structuredClone(this.current);
+  }
+
+  set<C extends Component>(component: C, value: AppStatus[C]): void {
+    const before = this.current[component];
+    if (before.state === value.state && before.reason === value.reason) return;
+    this.current = { ...this.current, [component]: value };
+    this.events.emit('app.status', this.get());
+  }
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/** Core configuration. Everything has a default so `createCore({ dataDir })` works. */
+export const CoreConfig = z.object({
+  version: z.string().default('0.0.0-dev'),
+  docker: z
+    .object({
+      /** Unix socket of the engine; DOCKER_HOST style URLs are not supported yet. */
+      socketPath: z.string().default('/var/run/docker.sock'),
+      /** Network for worker containers: a dedicated bridge by default, `host` in tests. */
+      network: z.string().default('nexus'),
+      /** Image for new workspaces; built on demand from resources/worker when absent. */
+      image: z.string().optional(),
+      baseImage: z.string().optional(),
+      memoryBytes: z.number().int().positive().default(4 * 1024 ** 3),
+      pidsLimit: z.number().int().positive().default(1024),
+    })
+    .prefault({}),
+  nats: z
+    .object({
+      /** An existing server or cluster to use instead of the managed child. */
+      url: z.string().optional(),
+      host: z.string().default('127.0.0.1'),
+      /** 0 picks a free port. */
+      port: z.number().int().min(0).max(65535).default(0),
+      binary: z.string().default('nats-server'),
+    })
+    .prefault({}),
+  quota: z
+    .object({
+      maxWorkspaces: z.number().int().positive().default(20),
+      maxSessionsPerWorkspace: z.number().int().positive().default(16),
+    })
+    .prefault({}),
+  /** Also print log lines to stderr. */
+  logToStderr: z.boolean().default(false),
+});
+export type CoreConfig = z.infer<typeof CoreConfig>;
+export type CoreConfigInput = z.input<typeof CoreConfig>;

@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { allows, isOpName, operations, type OpName, type OpOutput } from '../../shared/contract';
+import { NexusError, type WireError } from '../../shared/errors';
+import type { AuditLog } from './audit/audit-log';
+import { accessOf, actorOf, type CallContext, type Handlers } from './handlers';
+import type { Logger } from './log';
+import type { Redactor } from './redact';
+
+/**
+ * The single entry point every transport (IPC, HTTP, MCP, CLI) uses: look the operation up,
+ * check the caller's class, parse the input with the contract's schema, run the handler, shape
+ * the output with the contract's schema, redact it, audit it.
+ */
+export class Dispatcher {
+  constructor(
+    private readonly handlers: Handlers,
+    private readonly deps: { redactor: Redactor; log: Logger; audit: AuditLog },
+  ) {}
+
+  async call<K extends OpName>(name: K, rawInput: unknown, ctx: CallContext): Promise<OpOutput<K>>;
+  async call(name: string, rawInput: unknown, ctx: CallContext): Promise<unknown>;
+  async call(name: string, rawInput: unknown, ctx: CallContext): Promise<unknown> {
+    const started = performance.now();
+    let outcome = 'ok';
+    try {
+      if (!isOpName(name)) throw new NexusError('not_found', `Unknown operation "${name}".`);
+      const op = operations[name];
+      if (!allows(accessOf(ctx.principal), op.access)) {
+        throw new NexusError('forbidden', `"${name}" needs a ${op.access} credential.`);
+      }
+      const parsed = op.input.safeParse(rawInput ?? {});
+      if (!parsed.success) throw new NexusError('bad_request', describeIssues(name, parsed.error));
+      const handler = this.handlers[name] as (input: unknown, ctx: CallContext) => unknown;
+      const result = await handler(parsed.data, ctx);
+      return this.deps.redactor.value(op.output.parse(result));
+    } catch (e) {
+      const wire = this.toWire(e, name);
+      outcome = wire.code;
+      throw new NexusError(wire.code, wire.message);
+    } finally {
+      const op = isOpName(name) ? operations[name] : undefined;
+      if (ctx.principal.kind === 'token' || (op && op.access !== 'read') || outcome !== 'ok') {
+        this.deps.audit.record({
+          actor: actorOf(ctx.principal),
+          transport: ctx.transport,
+          operation: name.slice(0, 100),
+          outcome,
+          durationMs: performance.now() - started,
+        });
+      }
+    }
+  }
+
+  /** Typed errors pass through (redacted); anything else becomes `internal` with a log reference. */
+  toWire(e: unknown, operation: string): WireError {
+    if (e instanceof NexusError) return { code: e.code, message: this.deps.redactor.text(e.message) };
+    const ref = randomUUID().slice(0, 8);
+    this.deps.log.error('operation failed', { operation, ref, error: e });
+    return { code: 'internal', message: `Internal error in ${operation} (log reference ${ref}).` };
+  }
+}
+
+function describeIssues(name: string, error: z.ZodError): string {
+  const issues = error.issues.slice(0, 5).map((i) => `${i.path.length ? i.path.join('.') : 'input'}: ${i.message}`);
+  return `Invalid input for ${name}: ${issues.join('; ')}`;
+}

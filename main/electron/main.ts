@@ -1,0 +1,55 @@
+import { app, net, protocol, type BrowserWindow } from 'electron';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createCore, type Core } from '../core';
+import { version } from '../version';
+import { appResponseHeaders, resolveAppFile } from './app-protocol';
+import { registerIpc } from './ipc';
+import { electronPorts } from './ports';
+import { createMainWindow, denyAllPermissions } from './window';
+
+// The thin shell: lifecycle, one secure window, the app:// protocol, IPC. Everything else is core.
+protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+
+const distDir = join(__dirname, '..');
+let win: BrowserWindow | null = null;
+let core: Core | null = null;
+
+function focusWindow(): void {
+  if (!win) win = createMainWindow(join(distDir, 'preload', 'index.cjs'));
+  if (win.isMinimized()) win.restore();
+  win.show();
+  win.focus();
+}
+
+if (!app.requestSingleInstanceLock()) app.quit();
+
+app.on('second-instance', focusWindow);
+app.on('web-contents-created', (_e, contents) => contents.setWindowOpenHandler(() => ({ action: 'deny' })));
+
+void app.whenReady().then(async () => {
+  denyAllPermissions();
+  const rendererRoot = join(distDir, 'renderer');
+  protocol.handle('app', async (request) => {
+    const file = resolveAppFile(rendererRoot, request.url);
+    if (!file) return new Response('Not found', { status: 404 });
+    const res = await net.fetch(pathToFileURL(file).toString());
+    return new Response(res.body, { status: 200, headers: appResponseHeaders(file) });
+  });
+  core = await createCore({ version }, electronPorts(() => focusWindow()));
+  registerIpc(core, () => win?.webContents ?? null);
+  focusWindow();
+  win?.on('closed', () => (win = null));
+});
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+app.on('activate', focusWindow);
+app.on('will-quit', (event) => {
+  if (!core) return;
+  event.preventDefault();
+  const c = core;
+  core = null;
+  void c.dispose().finally(() => app.quit());
+});

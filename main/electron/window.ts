@@ -1,0 +1,49 @@
+import { BrowserWindow, session, type WebPreferences } from 'electron';
+import { APP_ORIGIN } from '../../shared/ipc';
+
+/** The only web preferences a Nexus window is ever created with. */
+export const secureWebPreferences = (preload: string): WebPreferences => ({
+  preload,
+  contextIsolation: true,
+  sandbox: true,
+  nodeIntegration: false,
+  nodeIntegrationInWorker: false,
+  nodeIntegrationInSubFrames: false,
+  webSecurity: true,
+  webviewTag: false,
+  allowRunningInsecureContent: false,
+  experimentalFeatures: false,
+  spellcheck: false,
+});
+
+/** Creates the main window: secure preferences, no navigation away, no new windows, no permissions. */
+export function createMainWindow(preload: string): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1280,
+    height: 820,
+    minWidth: 880,
+    minHeight: 560,
+    show: false,
+    title: 'Nexus',
+    webPreferences: secureWebPreferences(preload),
+  });
+  hardenContents(win);
+  win.once('ready-to-show', () => win.show());
+  void win.loadURL(`${APP_ORIGIN}/`);
+  return win;
+}
+
+export function hardenContents(win: BrowserWindow): void {
+  const contents = win.webContents;
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  contents.on('will-navigate', (event, url) => {
+    if (!url.startsWith(`${APP_ORIGIN}/`)) event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+}
+
+/** Deny every permission request (camera, notifications via web API, geolocation, ...). */
+export function denyAllPermissions(): void {
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+}

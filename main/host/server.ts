@@ -1,0 +1,156 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { httpStatusOf, NexusError, type WireError } from '../../shared/errors';
+import type { Core } from '../core';
+import { operatorContext } from '../core/handlers';
+import { allowedHosts, allowedOrigins, checkHostAndOrigin } from './guard';
+import { SessionAuth } from './session-auth';
+import { matchRoute, splitUrl } from './routes';
+import { openEventStream } from './event-stream';
+import { CONTENT_SECURITY_POLICY, loadStaticFiles } from './static-files';
+
+/** A route served by another component (the MCP endpoint); it does its own authentication. */
+export interface Mount {
+  path: string;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void> | void;
+}
+
+export interface HostOptions {
+  port: number;
+  /** Loopback only; a test may pass another loopback address. */
+  bindAddress?: string;
+  rendererDir: string;
+  token?: string;
+  mounts?: Mount[];
+}
+
+export interface Host {
+  port: number;
+  url: string;
+  token: string;
+  /** The URL that logs the browser in: hand it over once. */
+  loginUrl: string;
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 1024 * 1024;
+
+export async function startHost(core: Core, opts: HostOptions): Promise<Host> {
+  const auth = new SessionAuth(opts.token);
+  const assets = loadStaticFiles(opts.rendererDir);
+  const assetPaths = new Set([...assets.keys()].filter((p) => p !== '/index.html'));
+  const mounts = new Map((opts.mounts ?? []).map((m) => [m.path, m]));
+  const mountPaths = new Set(mounts.keys());
+  let hosts = new Set<string>();
+  let origins = new Set<string>();
+  const streams = new Set<ServerResponse>();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const guard = checkHostAndOrigin(req, hosts, origins);
+    if (!guard.ok) return sendError(res, 403, { code: 'forbidden', message: guard.reason });
+
+    const { path, query } = splitUrl(req.url ?? '/');
+    const route = matchRoute(req.method ?? 'GET', path, mountPaths, assetPaths);
+    if (!route) return sendError(res, 404, { code: 'not_found', message: 'No such route.' });
+
+    if (route.kind === 'mount') return void (await mounts.get(route.path)?.handle(req, res));
+
+    if (route.kind === 'login' && query.has('token')) {
+      if (!auth.isValidToken(query.get('token'))) return sendError(res, 401, { code: 'unauthorized', message: 'That link is not valid for this start of Nexus.' });
+      res.writeHead(303, { location: '/', 'set-cookie': auth.setCookieHeader(), 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' });
+      return void res.end();
+    }
+    if (query.has('token')) return sendError(res, 400, { code: 'bad_request', message: 'Credentials are not accepted in the query string.' });
+    if (!auth.isAuthenticated(req)) {
+      res.setHeader('www-authenticate', 'Bearer realm="nexus"');
+      return sendError(res, 401, { code: 'unauthorized', message: 'Open the link printed when Nexus started, or send its token as a Bearer header.' });
+    }
+
+    switch (route.kind) {
+      case 'login':
+        return sendFile(res, assets.get('/index.html'));
+      case 'asset':
+        return sendFile(res, assets.get(route.path));
+      case 'events':
+        return openEventStream(req, res, core.events, streams);
+      case 'rpc': {
+        const body = await readJson(req);
+        try {
+          const result = await core.dispatcher.call(route.op, body, operatorContext('http'));
+          return sendJson(res, 200, { result });
+        } catch (e) {
+          const wire = e instanceof NexusError ? e.toWire() : core.dispatcher.toWire(e, route.op);
+          return sendError(res, httpStatusOf[wire.code], wire);
+        }
+      }
+    }
+  };
+
+  const server: Server = createServer((req, res) => {
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.setHeader('referrer-policy', 'no-referrer');
+    handle(req, res).catch((e: unknown) => {
+      const wire = e instanceof NexusError ? e.toWire() : core.dispatcher.toWire(e, 'http');
+      if (!res.headersSent) sendError(res, httpStatusOf[wire.code], wire);
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.bindAddress ?? '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  hosts = allowedHosts(port);
+  origins = allowedOrigins(port);
+  const url = `http://127.0.0.1:${port}`;
+  core.log.info('host listening', { url });
+
+  return {
+    port,
+    url,
+    token: auth.token,
+    loginUrl: `${url}/?token=${auth.token}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of streams) s.end();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const type = req.headers['content-type'];
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY) throw new NexusError('bad_request', 'Request body too large.');
+    chunks.push(chunk);
+  }
+  if (size === 0) return {};
+  if (type !== undefined && !type.startsWith('application/json')) throw new NexusError('bad_request', 'Send JSON (Content-Type: application/json).');
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    throw new NexusError('bad_request', 'The request body is not valid JSON.');
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, status: number, error: WireError): void {
+  sendJson(res, status, { error });
+}
+
+function sendFile(res: ServerResponse, file: { body: Buffer; type: string } | undefined): void {
+  if (!file) return sendError(res, 404, { code: 'not_found', message: 'The UI has not been built (npm run build).' });
+  res.writeHead(200, { 'content-type': file.type, 'content-length': file.body.length, 'content-security-policy': CONTENT_SECURITY_POLICY, 'cache-control': 'no-cache' });
+  res.end(file.body);
+}

@@ -1,0 +1,36 @@
+import { opNames, type EventMessage } from '../shared/contract';
+import { EVENT_CHANNEL, opChannel, type Reply } from '../shared/ipc';
+
+export interface IpcRendererLike {
+  invoke(channel: string, ...args: unknown[]): Promise<unknown>;
+  on(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
+  removeListener(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
+}
+
+export class RemoteError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'NexusError';
+  }
+}
+
+/** Builds the object the preload exposes: one named function per contract operation, plus subscribe. */
+export function buildPreloadApi(ipc: IpcRendererLike): Record<string, unknown> {
+  const api: Record<string, unknown> = {};
+  for (const op of opNames) {
+    api[op] = async (input: unknown) => {
+      const reply = (await ipc.invoke(opChannel(op), input ?? {})) as Reply<unknown>;
+      if ('error' in reply) throw new RemoteError(reply.error.code, reply.error.message);
+      return reply.result;
+    };
+  }
+  api.subscribe = (listener: (event: EventMessage) => void) => {
+    const wrapped = (_e: unknown, message: unknown): void => listener(message as EventMessage);
+    ipc.on(EVENT_CHANNEL, wrapped);
+    return () => void ipc.removeListener(EVENT_CHANNEL, wrapped);
+  };
+  return Object.freeze(api);
+}

@@ -1,0 +1,44 @@
+import { eventNames, opNames, type EventMessage, type NexusApi } from '../../../shared/contract';
+import type { Reply } from '../../../shared/ipc';
+import { ApiError } from './errors';
+
+/** The headless host: POST /api/rpc/<op> with the session cookie, events over SSE. */
+export function httpApi(base = ''): NexusApi {
+  const api: Record<string, unknown> = {};
+  for (const op of opNames) {
+    api[op] = async (input: unknown) => {
+      const res = await fetch(`${base}/api/rpc/${op}`, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(input ?? {}),
+      });
+      const reply = (await res.json().catch(() => ({ error: { code: 'internal', message: `HTTP ${res.status}` } }))) as Reply<unknown>;
+      if ('error' in reply) throw new ApiError(reply.error.code, reply.error.message);
+      return reply.result;
+    };
+  }
+  // One EventSource shared by every subscriber; it reconnects by itself after a drop.
+  const listeners = new Set<(event: EventMessage) => void>();
+  let source: EventSource | null = null;
+  api.subscribe = (listener: (event: EventMessage) => void) => {
+    listeners.add(listener);
+    if (!source) {
+      source = new EventSource(`${base}/api/events`, { withCredentials: true });
+      for (const name of eventNames) {
+        source.addEventListener(name, (e) => {
+          const message = { name, payload: JSON.parse((e as MessageEvent<string>).data) } as EventMessage;
+          for (const l of listeners) l(message);
+        });
+      }
+    }
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && source) {
+        source.close();
+        source = null;
+      }
+    };
+  };
+  return api as NexusApi;
+}

@@ -1,0 +1,45 @@
+import type { ReactNode } from 'react';
+import { OverviewPage } from '../features/overview/OverviewPage';
+import { ReviewPage } from '../features/review/ReviewPage';
+import { SessionsPage } from '../features/sessions/SessionsPage';
+import { SettingsPage } from '../features/settings/SettingsPage';
+import { WorkspacesPage } from '../features/workspaces/WorkspacesPage';
+import { pages, useRoute, type PageId } from './routes';
+import { StatusBar } from './StatusBar';
+import { useTheme } from './theme';
+
+const content: Record<PageId, () => ReactNode> = {
+  overview: () => <OverviewPage />,
+  workspaces: () => <WorkspacesPage />,
+  sessions: () => <SessionsPage />,
+  review: () => <ReviewPage />,
+  settings: () => <SettingsPage />,
+};
+
+export function App() {
+  const [page, go] = useRoute();
+  const [theme, toggleTheme] = useTheme();
+  return (
+    <div className="app">
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">Nexus</div>
+        <ul>
+          {pages.map((p) => (
+            <li key={p.id}>
+              <a href={`#/${p.id}`} aria-current={p.id === page ? 'page' : undefined} onClick={() => go(p.id)}>
+                {p.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <button type="button" className="theme-toggle" onClick={toggleTheme} aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}>
+          {theme === 'dark' ? '☀ Light' : '☾ Dark'}
+        </button>
+      </nav>
+      <main className="content" aria-live="polite">
+        {content[page]()}
+      </main>
+      <StatusBar />
+    </div>
+  );
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds the offline worker base image: a minimal Debian (debootstrap --variant=minbase from the
+# machine's configured Debian mirror) with everything the worker needs preinstalled, imported
+# with `docker import`. No registry pull is possible here, so the Dockerfile only adds files on top.
+# Cached: does nothing when the tag already exists (the tag carries the package list's hash).
+set -euo pipefail
+PACKAGES="ca-certificates,git,tmux,nodejs,procps,socat"
+TAG="nexus-base:$(printf '%s' "$PACKAGES" | sha256sum | cut -c1-12)"
+if docker image inspect "$TAG" >/dev/null 2>&1; then echo "$TAG"; exit 0; fi
+MIRROR=$(grep -hoE '^URIs: *http[^ ]+/debian$' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1 | awk '{print $2}')
+MIRROR=${MIRROR:-$(grep -hoE '^deb +http[^ ]+' /etc/apt/sources.list 2>/dev/null | head -1 | awk '{print $2}')}
+MIRROR=${MIRROR:-http://deb.debian.org/debian}
+SUITE=${SUITE:-bookworm}
+ROOT=$(mktemp -d /var/tmp/nexus-rootfs.XXXXXX)
+trap 'rm -rf "$ROOT"' EXIT
+echo "debootstrap $SUITE from $MIRROR" >&2
+debootstrap --variant=minbase --include="$PACKAGES" "$SUITE" "$ROOT" "$MIRROR" >&2
+rm -rf "$ROOT"/var/cache/apt/archives/*.deb "$ROOT"/var/lib/apt/lists/*
+tar -C "$ROOT" -c . | docker import -c 'CMD ["/bin/bash"]' - "$TAG" >&2
+echo "$TAG"

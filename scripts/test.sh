@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The README's test command: installs what the tests need (apt packages, dockerd, the offline worker
+# base image, npm packages), then lint, typecheck, unit/integration tests and Playwright e2e, all
+# against the real services, under a real Secret Service keychain.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+set -e
+bash scripts/provision.sh
+npm ci --no-audit --no-fund
+NEXUS_TEST_BASE_IMAGE=$(bash scripts/build-base-image.sh)
+export NEXUS_TEST_BASE_IMAGE
+npm run build
+npm run lint
+npm run typecheck
+set +e
+rm -rf test-results && mkdir -p test-results
+scripts/with-keychain.sh npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+unit=$?
+scripts/with-keychain.sh npx playwright test
+e2e=$?
+node scripts/summarize-tests.mjs
+summary=$?
+[ $unit -eq 0 ] && [ $e2e -eq 0 ] && [ $summary -eq 0 ]

@@ -1,0 +1,47 @@
+/**
+ * The one contract: every operation (zod input, zod output, the credential class it needs) and
+ * every push event, defined once. Core implements a handler per operation; Electron IPC, the HTTP
+ * host and the MCP server only adapt it. Features keep their part in shared/contract/<feature>.ts.
+ */
+import type { z } from 'zod';
+import { appEvents, appOperations } from './contract/app';
+import { workspaceEvents, workspaceOperations } from './contract/workspaces';
+
+export * from './contract/define';
+export * from './contract/app';
+export * from './contract/workspaces';
+
+export const operations = {
+  ...appOperations,
+  ...workspaceOperations,
+} as const;
+
+export const events = {
+  ...appEvents,
+  ...workspaceEvents,
+} as const;
+
+export type Operations = typeof operations;
+export type OpName = keyof Operations;
+export type OpInput<K extends OpName> = z.input<Operations[K]['input']>;
+export type OpParsedInput<K extends OpName> = z.output<Operations[K]['input']>;
+export type OpOutput<K extends OpName> = z.output<Operations[K]['output']>;
+
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<K extends EventName> = z.output<Events[K]>;
+export interface EventMessage<K extends EventName = EventName> {
+  name: K;
+  payload: EventPayload<K>;
+}
+
+export const opNames = Object.keys(operations) as OpName[];
+export const eventNames = Object.keys(events) as EventName[];
+export const isOpName = (name: string): name is OpName => Object.hasOwn(operations, name);
+
+/** The named API both transports expose to the renderer: `api['app.info'](input)`. */
+export type NexusApi = {
+  [K in OpName]: (input: OpInput<K>) => Promise<OpOutput<K>>;
+} & {
+  subscribe(listener: (event: EventMessage) => void): () => void;
+};

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/** Every error that crosses a process boundary has this shape: a stable code and a sentence for people. */
+export const errorCodes = [
+  'bad_request',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'vault_locked',
+  'vault_uninitialized',
+  'docker_unavailable',
+  'nats_unavailable',
+  'timeout',
+  'unavailable',
+  'internal',
+] as const;
+export const ErrorCode = z.enum(errorCodes);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+export const WireError = z.object({ code: ErrorCode, message: z.string() });
+export type WireError = z.infer<typeof WireError>;
+
+/** A typed error a handler throws on purpose; its message is safe to show to the operator. */
+export class NexusError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.name = 'NexusError';
+    this.code = code;
+  }
+  toWire(): WireError {
+    return { code: this.code, message: this.message };
+  }
+}
+
+export const isNexusError = (e: unknown): e is NexusError => e instanceof NexusError;
+
+/** HTTP status for each code, used by the host and the MCP gate. */
+export const httpStatusOf: Record<ErrorCode, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  vault_locked: 423,
+  vault_uninitialized: 423,
+  docker_unavailable: 503,
+  nats_unavailable: 503,
+  timeout: 504,
+  unavailable: 503,
+  internal: 500,
+};

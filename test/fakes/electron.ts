@@ -1,0 +1,62 @@
+/**
+ * A fake `electron` module for unit tests of the thin shell (the Electron binary cannot run here).
+ * It records what the shell asks of Electron so tests can assert on it.
+ */
+type Listener = (...args: unknown[]) => void;
+
+export class FakeWebContents {
+  openHandler: ((details: { url: string }) => { action: string }) | null = null;
+  readonly listeners = new Map<string, Listener[]>();
+  readonly sent: { channel: string; args: unknown[] }[] = [];
+  setWindowOpenHandler(h: (details: { url: string }) => { action: string }): void {
+    this.openHandler = h;
+  }
+  on(name: string, l: Listener): this {
+    this.listeners.set(name, [...(this.listeners.get(name) ?? []), l]);
+    return this;
+  }
+  emit(name: string, ...args: unknown[]): void {
+    for (const l of this.listeners.get(name) ?? []) l(...args);
+  }
+  send(channel: string, ...args: unknown[]): void {
+    this.sent.push({ channel, args });
+  }
+}
+
+export class BrowserWindow {
+  static created: BrowserWindow[] = [];
+  readonly webContents = new FakeWebContents();
+  loadedUrl: string | null = null;
+  constructor(readonly options: Record<string, unknown>) {
+    BrowserWindow.created.push(this);
+  }
+  loadURL(url: string): Promise<void> {
+    this.loadedUrl = url;
+    return Promise.resolve();
+  }
+  once(): this {
+    return this;
+  }
+  on(): this {
+    return this;
+  }
+  show(): void {}
+}
+
+const permissionHandlers: { request: Listener | null; check: Listener | null } = { request: null, check: null };
+export const session = {
+  defaultSession: {
+    setPermissionRequestHandler: (h: Listener) => (permissionHandlers.request = h),
+    setPermissionCheckHandler: (h: Listener) => (permissionHandlers.check = h),
+  },
+};
+export const fakePermissionHandlers = permissionHandlers;
+
+export const ipcHandlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>();
+export const ipcMain = {
+  handle: (channel: string, h: (event: unknown, ...args: unknown[]) => unknown) => {
+    if (ipcHandlers.has(channel)) throw new Error(`second handler for ${channel}`);
+    ipcHandlers.set(channel, h);
+  },
+  removeHandler: (channel: string) => ipcHandlers.delete(channel),
+};
