@@ -5,20 +5,24 @@
  */
 import type { z } from 'zod';
 import { appEvents, appOperations } from './contract/app';
+import { sessionEvents, sessionOperations } from './contract/sessions';
 import { workspaceEvents, workspaceOperations } from './contract/workspaces';
 
 export * from './contract/define';
 export * from './contract/app';
 export * from './contract/workspaces';
+export * from './contract/sessions';
 
 export const operations = {
   ...appOperations,
   ...workspaceOperations,
+  ...sessionOperations,
 } as const;
 
 export const events = {
   ...appEvents,
   ...workspaceEvents,
+  ...sessionEvents,
 } as const;
 
 export type Operations = typeof operations;

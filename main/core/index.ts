@@ -7,6 +7,7 @@ import { DisposableStore, toDisposable } from './disposable';
 import { Dispatcher } from './dispatch';
 import { createDockerClient, probeDocker } from './docker/engine';
 import { workspaceHandlers } from './docker/workspace-handlers';
+import { sessionHandlers } from './sessions/session-handlers';
 import { EventBus } from './events';
 import type { Handlers } from './handlers';
 import { createLogger, type Logger } from './log';
@@ -51,6 +52,7 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status }),
     ...workspaceHandlers(),
+    ...sessionHandlers(),
   };
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
 

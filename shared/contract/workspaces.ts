@@ -4,15 +4,33 @@ import { operation } from './define';
 export const WorkspaceStatus = z.enum(['creating', 'running', 'stopped', 'error', 'missing']);
 export type WorkspaceStatus = z.infer<typeof WorkspaceStatus>;
 
+/** Safe in a container name, a label and a path: lowercase letters, digits, dashes. */
+export const WorkspaceName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,38}[a-z0-9]$|^[a-z0-9]$/, 'use 1-40 lowercase letters, digits and dashes, not starting or ending with a dash')
+  .describe('Workspace name: lowercase letters, digits and dashes');
+
+/** A workspace is named by its id or its name wherever one is asked for. */
+export const WorkspaceRef = z.string().min(1).max(100).describe('Workspace id or name');
+
 export const Workspace = z.object({
   id: z.string(),
   name: z.string(),
   repoUrl: z.string(),
+  secretId: z.string().nullable(),
+  image: z.string().nullable(),
   status: WorkspaceStatus,
   reason: z.string().nullable(),
+  containerId: z.string().nullable(),
   createdAt: z.string(),
+  updatedAt: z.string(),
 });
 export type Workspace = z.infer<typeof Workspace>;
+
+export const Orphan = z.object({ containerId: z.string(), name: z.string(), image: z.string(), state: z.string() });
+export type Orphan = z.infer<typeof Orphan>;
+
+const byRef = z.object({ workspace: WorkspaceRef }).strict();
 
 export const workspaceOperations = {
   'workspaces.list': operation({
@@ -20,6 +38,55 @@ export const workspaceOperations = {
     access: 'read',
     input: z.object({}).strict(),
     output: z.object({ workspaces: z.array(Workspace) }),
+  }),
+  'workspaces.get': operation({
+    summary: 'One workspace by id or name, reconciled with the Docker engine.',
+    access: 'read',
+    input: byRef,
+    output: Workspace,
+  }),
+  'workspaces.create': operation({
+    summary: 'Create a workspace: a container from the worker image holding a clone of the repository. Returns at once with status creating.',
+    access: 'vault',
+    input: z
+      .object({
+        name: WorkspaceName,
+        repoUrl: z.string().min(1).max(2000).describe('Repository URL to clone (https, http or a local path)'),
+        secretId: z.string().min(1).optional().describe('Vault secret holding the provider token for the clone'),
+        image: z.string().min(1).max(300).optional().describe('Worker image; the built-in one by default'),
+      })
+      .strict(),
+    output: Workspace,
+  }),
+  'workspaces.start': operation({
+    summary: 'Start a stopped workspace, re-injecting its secrets.',
+    access: 'vault',
+    input: byRef,
+    output: Workspace,
+  }),
+  'workspaces.stop': operation({
+    summary: 'Stop a running workspace; its sessions go offline.',
+    access: 'write',
+    input: byRef,
+    output: Workspace,
+  }),
+  'workspaces.delete': operation({
+    summary: 'Delete a workspace: its container, its volume and its row. Refused while a session of it is being created.',
+    access: 'write',
+    input: byRef,
+    output: z.object({ deleted: z.literal(true), id: z.string() }),
+  }),
+  'workspaces.orphans': operation({
+    summary: 'Containers labelled as Nexus workspaces that have no workspace row.',
+    access: 'read',
+    input: z.object({}).strict(),
+    output: z.object({ orphans: z.array(Orphan) }),
+  }),
+  'workspaces.removeOrphan': operation({
+    summary: 'Remove a labelled container that has no workspace row.',
+    access: 'operator',
+    input: z.object({ containerId: z.string().min(1) }).strict(),
+    output: z.object({ removed: z.literal(true) }),
   }),
 };
 
