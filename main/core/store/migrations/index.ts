@@ -1,5 +1,8 @@
 import { migration001 } from './001_foundation';
 import type { Migration } from './types';
 
-/** Every migration, in order. Add new ones at the end with the next number. */
+/**
+ * Every migration, in order. Numbers are reserved per feature: 002 vault, 003 platform tools,
+ * 004 workspaces, 005 sessions, 006 tokens; later ones take the next free number.
+ */
 export const migrations: readonly Migration[] = [migration001];
