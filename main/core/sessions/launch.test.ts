@@ -3,33 +3,12 @@ import { FIXTURE_SUBCOMMANDS, parseAgentArgs } from '../../../resources/worker/f
 import { SessionsConfig, type SessionsConfigInput } from './config';
 import { buildLaunchCommand, guardSubcommand, MAX_PROMPT_BYTES, OPTIONAL_VALUE_OPTIONS, shellQuote, VARIADIC_OPTIONS } from './launch';
 import { execFileSync } from 'node:child_process';
+import { hostileCorpus } from '../../../test/helpers/hostile-corpus';
 
 const base = { workspace: 'demo', name: 'fix-auth', sessionId: 's-1', workspaceId: 'w-1', agentSessionId: '00000000-0000-4000-8000-000000000001' };
 const launch = (cfg: SessionsConfigInput, initialMessage?: string, extra: Partial<typeof base & { resume: boolean }> = {}) =>
   buildLaunchCommand(SessionsConfig.parse(cfg), { ...base, ...extra, initialMessage });
 
-export const hostileCorpus: string[] = [
-  'fix the "auth" bug',
-  "it's broken; rm -rf / && echo pwned",
-  '$(touch /tmp/pwned) `id` ${HOME} $HOME',
-  'line one\nline two\n\nline four',
-  '-rf',
-  '--help',
-  '--',
-  "'",
-  '"',
-  '\\',
-  'tab\there',
-  'ünïcødé — 日本語 🚀 ‮rtl',
-  'doctor',
-  'mcp',
-  'update',
-  '  leading and trailing spaces  ',
-  '*.ts ?(glob) [a-z] ~root',
-  'a'.repeat(10_000),
-  '\r\nCRLF\r\n',
-  '!!; history -c; !$',
-];
 
 /** Runs the shell line through a real sh and returns the argv the program would receive. */
 function argvThroughSh(shellLine: string): string[] {
