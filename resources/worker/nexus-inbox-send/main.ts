@@ -77,7 +77,9 @@ function send(socket: string, payload: string): Promise<'ok' | 'missing' | 'rese
     const c = createConnection(socket);
     let done = false;
     const finish = (r: 'ok' | 'missing' | 'reset'): void => {
-      if (!done) (done = true), resolve(r);
+      if (done) return;
+      done = true;
+      resolve(r);
     };
     c.on('connect', () => c.end(payload));
     c.on('error', (e: NodeJS.ErrnoException) => finish(e.code === 'ENOENT' || e.code === 'ECONNREFUSED' ? 'missing' : 'reset'));

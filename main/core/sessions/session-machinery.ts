@@ -1,0 +1,199 @@
+import { readFileSync } from 'node:fs';
+import { NexusError } from '../../../shared/errors';
+import type { SessionsConfig } from './config';
+import { inboxAddressFile, HelperOutcomes, type HelperReport } from './inbox-protocol';
+import { shellQuote, type LaunchCommand } from './launch';
+import type { ContainerExec, ExecResult } from './workspace-runtime';
+
+/**
+ * Everything sessions do inside a workspace container: git worktree, tmux window, launch script,
+ * worker tools, inbox helper. Arguments reach `sh -c` as positional parameters ("$1"), never spliced
+ * into the script, so no name or text is ever parsed by a shell.
+ */
+
+/** Host files of the worker-side tools, copied into each container once. */
+export interface WorkerTools {
+  hookScript: string;
+  inboxSendScript: string;
+}
+
+/** Where the hook command publishes: a publish-only NATS user for nexus.hooks.<workspaceId>. */
+export interface HookTarget {
+  url: string;
+  user?: string;
+  pass?: string;
+  token?: string;
+}
+
+export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PermissionRequest', 'Notification', 'Stop', 'StopFailure', 'SessionEnd'] as const;
+const NOTIFICATION_MATCHER = 'permission_prompt|idle_prompt|elicitation_dialog|agent_needs_input';
+
+export interface SessionPaths {
+  worktree: string;
+  branch: string;
+  stateDir: string;
+  launchScript: string;
+}
+
+export const sessionPaths = (config: SessionsConfig, sessionId: string, name: string): SessionPaths => ({
+  worktree: `${config.worktreesDir}/${name}`,
+  branch: `nexus/${name}`,
+  stateDir: `${config.stateDir}/${sessionId}`,
+  launchScript: `${config.stateDir}/${sessionId}/launch.sh`,
+});
+
+export class SessionMachinery {
+  constructor(
+    private readonly exec: ContainerExec,
+    private readonly config: SessionsConfig,
+  ) {}
+
+  private async sh(containerId: string, script: string, args: string[], stdin?: string | Buffer): Promise<ExecResult> {
+    return this.exec.exec(containerId, ['sh', '-c', script, 'sh', ...args], stdin === undefined ? {} : { stdin });
+  }
+
+  private async mustSh(containerId: string, what: string, script: string, args: string[], stdin?: string | Buffer): Promise<string> {
+    const r = await this.sh(containerId, script, args, stdin);
+    if (r.exitCode !== 0) throw new NexusError('internal', `${what} failed: ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
+    return r.stdout;
+  }
+
+  /** Installs the hook command, the inbox helper and user-level hooks; idempotent. */
+  async installTools(containerId: string, tools: WorkerTools, hookTarget: HookTarget | null): Promise<void> {
+    const { toolsDir, stateDir } = this.config;
+    const write = 'mkdir -p "$(dirname "$1")" && umask 077 && cat > "$1.tmp" && chmod "$2" "$1.tmp" && mv "$1.tmp" "$1"';
+    await this.mustSh(containerId, 'install tools', 'mkdir -p "$1" && mkdir -p -m 700 "$2" && chmod 700 "$2"', [toolsDir, stateDir]);
+    await this.mustSh(containerId, 'install hook command', write, [`${toolsDir}/nexus-hook.cjs`, '755'], readFileSync(tools.hookScript));
+    await this.mustSh(containerId, 'install inbox helper', write, [`${toolsDir}/nexus-inbox-send.cjs`, '755'], readFileSync(tools.inboxSendScript));
+    if (hookTarget) await this.mustSh(containerId, 'install hook credentials', write, [this.natsFile(), '600'], JSON.stringify(hookTarget));
+    const command = `node ${toolsDir}/nexus-hook.cjs ${stateDir} ${this.natsFile()}`;
+    const hooks: Record<string, unknown> = {};
+    for (const event of HOOK_EVENTS) {
+      hooks[event] = [{ ...(event === 'Notification' ? { matcher: NOTIFICATION_MATCHER } : {}), hooks: [{ type: 'command', command, timeout: 10 }] }];
+    }
+    // Merged into ~/.claude/settings.json: our entries (marked by nexus-hook.cjs) replaced, the user's kept.
+    const merge = `
+      const fs = require('fs'); const path = require('path');
+      const file = path.join(require('os').homedir(), '.claude', 'settings.json');
+      const ours = JSON.parse(fs.readFileSync(0, 'utf8'));
+      let s = {}; try { s = JSON.parse(fs.readFileSync(file, 'utf8')); } catch {}
+      s.hooks = s.hooks || {};
+      for (const [event, entries] of Object.entries(ours)) {
+        const kept = (s.hooks[event] || []).filter((m) => !(m.hooks || []).some((h) => String(h.command || '').includes('nexus-hook.cjs')));
+        s.hooks[event] = [...kept, ...entries];
+      }
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(s, null, 2));`;
+    const r = await this.exec.exec(containerId, ['node', '-e', merge], { stdin: JSON.stringify(hooks) });
+    if (r.exitCode !== 0) throw new NexusError('internal', `install agent hooks failed: ${r.stderr.trim().slice(0, 500)}`);
+  }
+
+  private natsFile(): string {
+    return `${this.config.toolsDir}/../hook-nats.json`;
+  }
+
+  /** `git worktree add` on nexus/<name>; on failure cleans only its own checkout and branch, then retries once. */
+  async addWorktree(containerId: string, p: SessionPaths): Promise<void> {
+    const add = 'mkdir -p "$(dirname "$2")" && git -C "$1" worktree add -q -b "$3" "$2" HEAD';
+    const first = await this.sh(containerId, add, [this.config.repoDir, p.worktree, p.branch]);
+    if (first.exitCode === 0) return;
+    await this.removeWorktree(containerId, p);
+    await this.mustSh(containerId, 'git worktree add (retry)', add, [this.config.repoDir, p.worktree, p.branch]);
+  }
+
+  /** Removes exactly this session's worktree and branch; never another path or branch. */
+  async removeWorktree(containerId: string, p: SessionPaths): Promise<void> {
+    const script = `
+      git -C "$1" worktree remove --force "$2" 2>/dev/null
+      rm -rf -- "$2"
+      git -C "$1" worktree prune
+      git -C "$1" branch -D "$3" 2>/dev/null
+      exit 0`;
+    await this.sh(containerId, script, [this.config.repoDir, p.worktree, p.branch]);
+  }
+
+  async worktreeExists(containerId: string, p: SessionPaths): Promise<boolean> {
+    return (await this.sh(containerId, 'test -d "$1"', [p.worktree])).exitCode === 0;
+  }
+
+  /** Writes the launch script and opens the tmux window running it; returns the window id. */
+  async launch(containerId: string, name: string, p: SessionPaths, cmd: LaunchCommand): Promise<string> {
+    const exports = Object.entries(cmd.env).map(([k, v]) => `export ${k}=${shellQuote(v)}`);
+    const script = ['#!/bin/sh', `cd ${shellQuote(p.worktree)} || exit 1`, ...exports, cmd.shellLine, ''].join('\n');
+    await this.mustSh(containerId, 'write launch script', 'mkdir -p -m 700 "$(dirname "$1")" && cat > "$1" && chmod 700 "$1"', [p.launchScript], script);
+    const envArgs = Object.entries(cmd.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+    await this.ensureTmuxSession(containerId);
+    const tmux = [
+      'tmux',
+      'new-window',
+      '-d',
+      '-P',
+      '-F',
+      '#{window_id}',
+      '-t',
+      `${this.config.tmuxSession}:`,
+      '-n',
+      name,
+      '-c',
+      p.worktree,
+      ...envArgs,
+      `exec sh ${shellQuote(p.launchScript)}`,
+    ];
+    const r = await this.exec.exec(containerId, tmux);
+    if (r.exitCode !== 0) throw new NexusError('internal', `tmux new-window failed: ${r.stderr.trim().slice(0, 500)}`);
+    return r.stdout.trim();
+  }
+
+  private async ensureTmuxSession(containerId: string): Promise<void> {
+    await this.sh(containerId, 'tmux has-session -t "=$1" 2>/dev/null || tmux new-session -d -s "$1" -n home', [this.config.tmuxSession]);
+  }
+
+  /** Live windows of the tmux session: name -> window id. */
+  async windows(containerId: string): Promise<Map<string, string>> {
+    const r = await this.exec.exec(containerId, ['tmux', 'list-windows', '-t', `=${this.config.tmuxSession}`, '-F', '#{window_id} #{window_name}']);
+    const map = new Map<string, string>();
+    if (r.exitCode !== 0) return map;
+    // Space-separated (tmux turns a tab into `_`); session names never contain a space.
+    for (const line of r.stdout.split('\n')) {
+      const space = line.indexOf(' ');
+      if (space > 0) map.set(line.slice(space + 1), line.slice(0, space));
+    }
+    return map;
+  }
+
+  async killWindow(containerId: string, windowId: string): Promise<void> {
+    await this.exec.exec(containerId, ['tmux', 'kill-window', '-t', windowId]);
+  }
+
+  async removeState(containerId: string, p: SessionPaths): Promise<void> {
+    await this.sh(containerId, 'rm -rf -- "$1"', [p.stateDir]);
+  }
+
+  async capturePane(containerId: string, windowId: string): Promise<string> {
+    const r = await this.exec.exec(containerId, ['tmux', 'capture-pane', '-p', '-J', '-t', windowId]);
+    if (r.exitCode !== 0) throw new NexusError('not_found', 'The session has no live window to show.');
+    return r.stdout;
+  }
+
+  /** Runs the inbox helper with the text on stdin; returns its typed report. */
+  async sendToInbox(containerId: string, sessionId: string, text: string): Promise<HelperReport> {
+    const helper = `${this.config.toolsDir}/nexus-inbox-send.cjs`;
+    const r = await this.exec.exec(containerId, ['node', helper, this.config.stateDir, sessionId], {
+      stdin: text,
+      timeoutMs: this.config.sendTimeoutMs + 5000,
+      env: { NEXUS_INBOX_TIMEOUT_MS: String(this.config.sendTimeoutMs) },
+    });
+    const line = r.stdout.trim().split('\n').pop() ?? '';
+    try {
+      const report = JSON.parse(line) as HelperReport;
+      if (HelperOutcomes.includes(report.outcome)) return report;
+    } catch {
+      // fall through
+    }
+    throw new NexusError('internal', `The inbox helper failed (exit ${r.exitCode}): ${r.stderr.trim().slice(0, 300)}`);
+  }
+
+  inboxFile(sessionId: string): string {
+    return inboxAddressFile(this.config.stateDir, sessionId);
+  }
+}

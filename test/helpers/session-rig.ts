@@ -1,0 +1,177 @@
+import Docker from 'dockerode';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { EventBus } from '../../main/core/events';
+import { createLogger } from '../../main/core/log';
+import { Redactor } from '../../main/core/redact';
+import { SessionsConfig, type SessionsConfigInput } from '../../main/core/sessions/config';
+import { subscribeHookEvents } from '../../main/core/sessions/hook-subscriber';
+import { SessionService } from '../../main/core/sessions/session-service';
+import { DockerExec, type WorkspaceDirectory, type WorkspaceInfo } from '../../main/core/sessions/workspace-runtime';
+import { migration001 } from '../../main/core/store/migrations/001_foundation';
+import { migration005 } from '../../main/core/store/migrations/005_sessions';
+import type { Migration } from '../../main/core/store/migrations/types';
+import { openStore, type Db } from '../../main/core/store/open';
+import { startNats, type TestNats } from './nats-server';
+import { tempDir } from './temp-dir';
+import { bundleWorkerScripts, type WorkerScripts } from './worker-scripts';
+
+/** Stand-in for migration 004 until the workspaces branch lands: only what sessions reference. */
+export const workspacesTable004: Migration = {
+  version: 4,
+  name: 'workspaces (test shape)',
+  up: (db) => db.exec(`CREATE TABLE workspaces (id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE)`),
+};
+
+export const FIXTURE_IN_CONTAINER = '/opt/agent-fixture/agent-fixture.mjs';
+
+/** Workspaces for the sessions tests: containers we start ourselves, named with a unique prefix. */
+export class TestWorkspaces implements WorkspaceDirectory {
+  readonly items = new Map<string, WorkspaceInfo>();
+  resolve(ref: string): WorkspaceInfo {
+    const ws = this.items.get(ref) ?? [...this.items.values()].find((w) => w.name === ref);
+    if (!ws) throw new Error(`no workspace ${ref}`);
+    return ws;
+  }
+  get(id: string): WorkspaceInfo | null {
+    return this.items.get(id) ?? null;
+  }
+  list(): WorkspaceInfo[] {
+    return [...this.items.values()];
+  }
+}
+
+export interface SessionRig {
+  docker: Docker;
+  exec: DockerExec;
+  db: Db;
+  dbFile: string;
+  events: EventBus;
+  workspaces: TestWorkspaces;
+  scripts: WorkerScripts;
+  nats: TestNats;
+  nc: NatsConnection;
+  config: SessionsConfig;
+  service: SessionService;
+  /** A fresh service on the same database, as after a host restart. */
+  restart(): SessionService;
+  addWorkspace(name: string): Promise<WorkspaceInfo>;
+  /** A workspace row with no container (a stopped workspace). */
+  addStoppedWorkspace(name: string): WorkspaceInfo;
+  sh(containerId: string, script: string, stdin?: string): Promise<string>;
+  records(containerId: string, sessionId: string): Promise<Record<string, unknown>[]>;
+  ctl(containerId: string, sessionId: string, order: object): Promise<string>;
+  dispose(): Promise<void>;
+}
+
+export async function sessionRig(configInput: SessionsConfigInput = {}): Promise<SessionRig> {
+  const image = process.env.NEXUS_TEST_BASE_IMAGE ?? execFileSync('bash', ['scripts/build-base-image.sh'], { encoding: 'utf8' }).trim();
+  const prefix = `nexus-sessions-test-${randomBytes(4).toString('hex')}`;
+  const dir = tempDir('nexus-sessions-');
+  const docker = new Docker({ socketPath: '/var/run/docker.sock' });
+  const exec = new DockerExec(docker);
+  const scripts = await bundleWorkerScripts(join(dir.path, 'bin'));
+  const dbFile = join(dir.path, 'nexus.db');
+  const db = openStore(dbFile, [migration001, workspacesTable004, migration005]);
+  const redactor = new Redactor();
+  const log = createLogger({ redactor });
+  const events = new EventBus(redactor);
+  const workspaces = new TestWorkspaces();
+  const nats = await startNats(dir.path, ['*']);
+  const nc = await connect({ servers: nats.url, ...nats.admin });
+  const config = SessionsConfig.parse({ agentCommand: ['node', FIXTURE_IN_CONTAINER], ...configInput });
+  const containers: string[] = [];
+  const subs: { dispose(): void }[] = [];
+  const make = (): SessionService => {
+    const s = new SessionService({
+      db,
+      events,
+      log,
+      config,
+      workspaces,
+      exec,
+      tools: { hookScript: scripts.hook, inboxSendScript: scripts.inboxSend },
+      hookTarget: () => ({ url: nats.url, ...nats.hookUser('*') }),
+      maxSessionsPerWorkspace: 64,
+    });
+    subs.forEach((x) => x.dispose());
+    subs.length = 0;
+    subs.push(subscribeHookEvents(nc, s, log));
+    return s;
+  };
+
+  const sh = async (containerId: string, script: string, stdin?: string): Promise<string> => {
+    const r = await exec.exec(containerId, ['sh', '-c', script], stdin === undefined ? {} : { stdin });
+    if (r.exitCode !== 0) throw new Error(`in container: ${script}: ${r.stderr}`);
+    return r.stdout;
+  };
+
+  const rig: SessionRig = {
+    docker,
+    exec,
+    db,
+    dbFile,
+    events,
+    workspaces,
+    scripts,
+    nats,
+    nc,
+    config,
+    service: make(),
+    restart: () => (rig.service = make()),
+    sh,
+    async addWorkspace(name) {
+      const id = `w${randomBytes(6).toString('hex')}`;
+      const c = await docker.createContainer({
+        Image: image,
+        name: `${prefix}-${name}`,
+        Cmd: ['sleep', 'infinity'],
+        Labels: { 'nexus.test': prefix },
+        HostConfig: { NetworkMode: 'host', Init: true },
+      });
+      containers.push(c.id);
+      await c.start();
+      await sh(c.id, 'mkdir -p "$(dirname "$1")" && cat > "$1"'.replace(/\$1/g, FIXTURE_IN_CONTAINER), readFileSync(scripts.agentFixture, 'utf8'));
+      await sh(
+        c.id,
+        'git config --global user.email t@example.invalid && git config --global user.name test && git init -q -b main /workspace && cd /workspace && echo hello > README.md && git add . && git commit -qm init',
+      );
+      const ws = { id, name, containerId: c.id, running: true };
+      db.prepare(`INSERT INTO workspaces (id, name) VALUES (?, ?)`).run(id, name);
+      workspaces.items.set(id, ws);
+      return ws;
+    },
+    addStoppedWorkspace(name) {
+      const ws = { id: `w${randomBytes(6).toString('hex')}`, name, containerId: null, running: false };
+      db.prepare(`INSERT INTO workspaces (id, name) VALUES (?, ?)`).run(ws.id, name);
+      workspaces.items.set(ws.id, ws);
+      return ws;
+    },
+    async records(containerId, sessionId) {
+      const r = await exec.exec(containerId, ['sh', '-c', 'cat /tmp/agent-fixture/"$1".jsonl 2>/dev/null', 'sh', sessionId]);
+      return r.stdout
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    },
+    async ctl(containerId, sessionId, order) {
+      const script = `const c=require('net').createConnection('/tmp/agent-fixture/'+process.argv[1]+'.ctl');let o='';c.on('data',d=>o+=d);c.on('end',()=>process.stdout.write(o));c.write(process.argv[2]+'\\n')`;
+      const r = await exec.exec(containerId, ['node', '-e', script, sessionId, JSON.stringify(order)]);
+      return r.stdout;
+    },
+    async dispose() {
+      subs.forEach((x) => x.dispose());
+      await rig.service.idle().catch(() => undefined);
+      for (const id of containers) await docker.getContainer(id).remove({ force: true }).catch(() => undefined);
+      await nc.close();
+      await nats.stop();
+      db.close();
+      dir.remove();
+    },
+  };
+  return rig;
+}
