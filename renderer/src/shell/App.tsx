@@ -7,6 +7,7 @@ import { WorkspacesPage } from '../features/workspaces/WorkspacesPage';
 import { pages, useRoute, type PageId } from './routes';
 import { StatusBar } from './StatusBar';
 import { useTheme } from './theme';
+import { useTitleCount } from './use-title-count';
 
 const content: Record<PageId, () => ReactNode> = {
   overview: () => <OverviewPage />,
@@ -19,6 +20,7 @@ const content: Record<PageId, () => ReactNode> = {
 export function App() {
   const [page, go] = useRoute();
   const [theme, toggleTheme] = useTheme();
+  useTitleCount();
   return (
     <div className="app">
       <nav className="sidebar" aria-label="Main">
