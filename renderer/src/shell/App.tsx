@@ -5,6 +5,7 @@ import { SessionsPage } from '../features/sessions/SessionsPage';
 import { SettingsPage } from '../features/settings/SettingsPage';
 import { WorkspacesPage } from '../features/workspaces/WorkspacesPage';
 import { pages, useRoute, type PageId } from './routes';
+import { Banners } from './Banners';
 import { StatusBar } from './StatusBar';
 import { useTheme } from './theme';
 import { useTitleCount } from './use-title-count';
@@ -38,7 +39,8 @@ export function App() {
           {theme === 'dark' ? '☀ Light' : '☾ Dark'}
         </button>
       </nav>
-      <main className="content" aria-live="polite">
+      <main className="content">
+        <Banners />
         {content[page]()}
       </main>
       <StatusBar />
