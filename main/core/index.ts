@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { AuditLog } from './audit/audit-log';
 import { appHandlers } from './app/app-handlers';
+import { AttentionService } from './attention/attention-service';
 import { StatusBoard } from './app/status';
 import { CoreConfig, type CoreConfigInput } from './config';
 import { DisposableStore, toDisposable } from './disposable';
@@ -25,6 +26,7 @@ export interface Core {
   status: StatusBoard;
   audit: AuditLog;
   dispatcher: Dispatcher;
+  attention: AttentionService;
   /** Closes every process, socket, subscription and file core opened. */
   dispose(): Promise<void>;
 }
@@ -49,10 +51,15 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
   const docker = createDockerClient(config.docker.socketPath);
   status.set('docker', await probeDocker(docker));
 
+  const attention = disposables.add(
+    new AttentionService({ dispatcher: () => dispatcher, events, notifier: ports.notifier, log }),
+  );
+
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status }),
     ...workspaceHandlers(),
     ...sessionHandlers(),
+    'attention.get': () => attention.get(),
   };
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
 
@@ -67,6 +74,7 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
     status,
     audit,
     dispatcher,
+    attention,
     dispose: async () => {
       log.info('core stopping');
       await disposables.dispose();
