@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { NexusError } from '../../shared/errors';
 import { EventBus } from '../../main/core/events';
 import { createLogger } from '../../main/core/log';
 import { Redactor } from '../../main/core/redact';
@@ -33,7 +34,7 @@ export class TestWorkspaces implements WorkspaceDirectory {
   readonly items = new Map<string, WorkspaceInfo>();
   resolve(ref: string): WorkspaceInfo {
     const ws = this.items.get(ref) ?? [...this.items.values()].find((w) => w.name === ref);
-    if (!ws) throw new Error(`no workspace ${ref}`);
+    if (!ws) throw new NexusError('not_found', `No workspace ${ref}.`);
     return ws;
   }
   get(id: string): WorkspaceInfo | null {

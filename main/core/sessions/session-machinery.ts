@@ -25,6 +25,22 @@ export interface HookTarget {
   token?: string;
 }
 
+/** Shell functions for the worktree: add, and on failure remove only this path and branch, then add once more. */
+const WORKTREE_FNS = `
+  cleanup_worktree() {
+    git -C "$1" worktree remove --force "$2" 2>/dev/null
+    rm -rf -- "$2"
+    git -C "$1" worktree prune
+    git -C "$1" branch -D "$3" 2>/dev/null
+    return 0
+  }
+  add_worktree() {
+    mkdir -p "$(dirname "$2")"
+    git -C "$1" worktree add -q -b "$3" "$2" HEAD 2>/dev/null && return 0
+    cleanup_worktree "$1" "$2" "$3"
+    git -C "$1" worktree add -q -b "$3" "$2" HEAD
+  }`;
+
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PermissionRequest', 'Notification', 'Stop', 'StopFailure', 'SessionEnd'] as const;
 const NOTIFICATION_MATCHER = 'permission_prompt|idle_prompt|elicitation_dialog|agent_needs_input';
 
@@ -92,60 +108,32 @@ export class SessionMachinery {
     return `${this.config.toolsDir}/../hook-nats.json`;
   }
 
-  /** `git worktree add` on nexus/<name>; on failure cleans only its own checkout and branch, then retries once. */
-  async addWorktree(containerId: string, p: SessionPaths): Promise<void> {
-    const add = 'mkdir -p "$(dirname "$2")" && git -C "$1" worktree add -q -b "$3" "$2" HEAD';
-    const first = await this.sh(containerId, add, [this.config.repoDir, p.worktree, p.branch]);
-    if (first.exitCode === 0) return;
-    await this.removeWorktree(containerId, p);
-    await this.mustSh(containerId, 'git worktree add (retry)', add, [this.config.repoDir, p.worktree, p.branch]);
-  }
-
   /** Removes exactly this session's worktree and branch; never another path or branch. */
   async removeWorktree(containerId: string, p: SessionPaths): Promise<void> {
-    const script = `
-      git -C "$1" worktree remove --force "$2" 2>/dev/null
-      rm -rf -- "$2"
-      git -C "$1" worktree prune
-      git -C "$1" branch -D "$3" 2>/dev/null
-      exit 0`;
-    await this.sh(containerId, script, [this.config.repoDir, p.worktree, p.branch]);
+    await this.sh(containerId, `${WORKTREE_FNS}\ncleanup_worktree "$1" "$2" "$3"`, [this.config.repoDir, p.worktree, p.branch]);
   }
 
   async worktreeExists(containerId: string, p: SessionPaths): Promise<boolean> {
     return (await this.sh(containerId, 'test -d "$1"', [p.worktree])).exitCode === 0;
   }
 
-  /** Writes the launch script and opens the tmux window running it; returns the window id. */
-  async launch(containerId: string, name: string, p: SessionPaths, cmd: LaunchCommand): Promise<string> {
+  /**
+   * Writes the launch script and opens the tmux window running it (after adding the worktree when
+   * asked), in one docker exec: each exec costs about 100 ms. Returns the window id.
+   */
+  async launch(containerId: string, name: string, p: SessionPaths, cmd: LaunchCommand, opts: { addWorktree: boolean }): Promise<string> {
     const exports = Object.entries(cmd.env).map(([k, v]) => `export ${k}=${shellQuote(v)}`);
-    const script = ['#!/bin/sh', `cd ${shellQuote(p.worktree)} || exit 1`, ...exports, cmd.shellLine, ''].join('\n');
-    await this.mustSh(containerId, 'write launch script', 'mkdir -p -m 700 "$(dirname "$1")" && cat > "$1" && chmod 700 "$1"', [p.launchScript], script);
+    const launchScript = ['#!/bin/sh', `cd ${shellQuote(p.worktree)} || exit 1`, ...exports, cmd.shellLine, ''].join('\n');
     const envArgs = Object.entries(cmd.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-    await this.ensureTmuxSession(containerId);
-    const tmux = [
-      'tmux',
-      'new-window',
-      '-d',
-      '-P',
-      '-F',
-      '#{window_id}',
-      '-t',
-      `${this.config.tmuxSession}:`,
-      '-n',
-      name,
-      '-c',
-      p.worktree,
-      ...envArgs,
-      `exec sh ${shellQuote(p.launchScript)}`,
-    ];
-    const r = await this.exec.exec(containerId, tmux);
-    if (r.exitCode !== 0) throw new NexusError('internal', `tmux new-window failed: ${r.stderr.trim().slice(0, 500)}`);
-    return r.stdout.trim();
-  }
-
-  private async ensureTmuxSession(containerId: string): Promise<void> {
-    await this.sh(containerId, 'tmux has-session -t "=$1" 2>/dev/null || tmux new-session -d -s "$1" -n home', [this.config.tmuxSession]);
+    const script = `${WORKTREE_FNS}
+      repo=$1 wt=$2 branch=$3 file=$4 tmuxs=$5 name=$6 add=$7
+      shift 7
+      if [ "$add" = 1 ]; then add_worktree "$repo" "$wt" "$branch" || exit 1; fi
+      mkdir -p -m 700 "$(dirname "$file")" && cat > "$file" && chmod 700 "$file" || exit 1
+      tmux has-session -t "=$tmuxs" 2>/dev/null || tmux new-session -d -s "$tmuxs" -n home
+      exec tmux new-window -d -P -F '#{window_id}' -t "$tmuxs:" -n "$name" -c "$wt" "$@"`;
+    const args = [this.config.repoDir, p.worktree, p.branch, p.launchScript, this.config.tmuxSession, name, opts.addWorktree ? '1' : '0', ...envArgs, `exec sh ${shellQuote(p.launchScript)}`];
+    return (await this.mustSh(containerId, 'session launch', script, args, launchScript)).trim();
   }
 
   /** Live windows of the tmux session: name -> window id. */

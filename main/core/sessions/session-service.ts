@@ -104,8 +104,8 @@ export class SessionService {
     const p = sessionPaths(this.deps.config, row.id, row.name);
     try {
       await this.ensureTools(ws.id, containerId);
-      await this.machinery.addWorktree(containerId, p);
-      const windowId = await this.machinery.launch(containerId, row.name, p, buildLaunchCommand(this.deps.config, this.launchInput(ws, row, initialMessage, false)));
+      const cmd = buildLaunchCommand(this.deps.config, this.launchInput(ws, row, initialMessage, false));
+      const windowId = await this.machinery.launch(containerId, row.name, p, cmd, { addWorktree: true });
       this.patch(row.id, { status: 'running', reason: null, window_id: windowId });
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
@@ -222,7 +222,7 @@ export class SessionService {
           } else if (await this.machinery.worktreeExists(containerId, sessionPaths(this.deps.config, row.id, row.name))) {
             await this.ensureTools(ws.id, containerId);
             const p = sessionPaths(this.deps.config, row.id, row.name);
-            const id = await this.machinery.launch(containerId, row.name, p, buildLaunchCommand(this.deps.config, this.launchInput(ws, row, undefined, true)));
+            const id = await this.machinery.launch(containerId, row.name, p, buildLaunchCommand(this.deps.config, this.launchInput(ws, row, undefined, true)), { addWorktree: false });
             this.patch(row.id, { window_id: id, agent_state: 'starting', agent_message: 'Relaunched after a restart (conversation resumed)' });
             report.relaunched.push(row.id);
           } else {

@@ -4,6 +4,12 @@ import { hostileCorpus } from '../../../test/helpers/hostile-corpus';
 import { sessionRig, type SessionRig } from '../../../test/helpers/session-rig';
 import type { WorkspaceInfo } from './workspace-runtime';
 import { guardSubcommand } from './launch';
+import { AuditLog } from '../audit/audit-log';
+import { Dispatcher } from '../dispatch';
+import type { Handlers } from '../handlers';
+import { createLogger } from '../log';
+import { Redactor } from '../redact';
+import { sessionHandlers } from './session-handlers';
 
 let rig: SessionRig;
 let ws: WorkspaceInfo;
@@ -179,6 +185,24 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
     expect((relaunch as { parsed: { prompt: null } }).parsed.prompt).toBeNull();
     const again = await service.converge();
     expect(again.relaunched).toEqual([]);
+  });
+
+  it('serves the contract through the dispatcher: class checked, names validated, errors typed', async () => {
+    const dispatcher = new Dispatcher({ ...sessionHandlers(rig.service) } as unknown as Handlers, { redactor: new Redactor(), log: createLogger({ redactor: new Redactor() }), audit: new AuditLog(rig.db) });
+    const token = (access: 'read' | 'write') => ({ transport: 'mcp' as const, principal: { kind: 'token' as const, tokenId: 't', name: 't', access } });
+    await expect(dispatcher.call('sessions.create', { workspace: 'demo', name: 'viamcp' }, token('read'))).rejects.toMatchObject({ code: 'forbidden' });
+    for (const name of ['../x', 'a b', 'nexus/x', 'UPPER', '-lead', 'x.lock', '']) {
+      await expect(dispatcher.call('sessions.create', { workspace: 'demo', name }, token('write'))).rejects.toMatchObject({ code: 'bad_request' });
+    }
+    const s = await dispatcher.call('sessions.create', { workspace: 'demo', name: 'viamcp', initialMessage: 'from a tool' }, token('write'));
+    expect(s.status).toBe('creating');
+    await rig.service.idle();
+    const listed = await dispatcher.call('sessions.list', { workspace: 'demo' }, token('read'));
+    expect(listed.sessions.find((x) => x.id === s.id)?.status).toBe('running');
+    await until(async () => (await rig.records(container(ws), s.id)).some((r) => r.kind === 'hook' && r.event === 'SessionStart'));
+    await expect(dispatcher.call('sessions.sendMessage', { session: "demo/viamcp", text: 'hi' }, token('write'))).resolves.toEqual({ delivered: true, sessionId: s.id });
+    await expect(dispatcher.call('sessions.get', { session: 'demo/nope' }, token('read'))).rejects.toMatchObject({ code: 'not_found' });
+    await expect(dispatcher.call('sessions.delete', { session: s.id }, token('write'))).resolves.toEqual({ deleted: true, id: s.id });
   });
 
   it('marks a session exited when its window and worktree are both gone', async () => {
