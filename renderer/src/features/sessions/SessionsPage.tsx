@@ -7,7 +7,8 @@ import { CreateSessionForm } from './CreateSessionForm';
 import { PaneView } from './PaneView';
 import { SendBox } from './SendBox';
 import { StateChip } from './StateChip';
-import { byWorkspace, useSessions } from './use-sessions';
+import { byWorkspace } from './session-list';
+import { useSessions } from './use-sessions';
 
 /** Sessions per workspace with their agent state; the selected one shows its pane and a send box. */
 export function SessionsPage() {

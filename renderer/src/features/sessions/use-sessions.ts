@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Session } from '../../../../shared/contract/sessions';
 import { useApi, useNexusEvent } from '../../api/context';
+import { applySessionChange } from './session-list';
 
 export const sessionsKey = ['sessions.list'] as const;
 
@@ -8,20 +9,8 @@ export const sessionsKey = ['sessions.list'] as const;
 export function useSessions() {
   const api = useApi();
   const client = useQueryClient();
-  useNexusEvent('sessions.changed', ({ session, removedId }) =>
-    client.setQueryData<{ sessions: Session[] }>(sessionsKey, (old) => {
-      if (!old) return old;
-      let list = old.sessions.filter((s) => s.id !== removedId);
-      if (session) list = list.some((s) => s.id === session.id) ? list.map((s) => (s.id === session.id ? session : s)) : [...list, session];
-      return { sessions: list };
-    }),
+  useNexusEvent('sessions.changed', (change) =>
+    client.setQueryData<{ sessions: Session[] }>(sessionsKey, (old) => (old ? { sessions: applySessionChange(old.sessions, change) } : old)),
   );
   return useQuery({ queryKey: sessionsKey, queryFn: () => api['sessions.list']({}) });
-}
-
-/** Sessions grouped by workspace name, workspaces in name order. */
-export function byWorkspace(sessions: Session[]): [string, Session[]][] {
-  const groups = new Map<string, Session[]>();
-  for (const s of sessions) groups.set(s.workspaceName, [...(groups.get(s.workspaceName) ?? []), s]);
-  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b));
 }
