@@ -68,7 +68,7 @@ export interface SessionRig {
   dispose(): Promise<void>;
 }
 
-export async function sessionRig(configInput: SessionsConfigInput = {}): Promise<SessionRig> {
+export async function sessionRig(configInput: SessionsConfigInput = {}, shared: { db?: Db; events?: EventBus } = {}): Promise<SessionRig> {
   const image = process.env.NEXUS_TEST_BASE_IMAGE ?? execFileSync('bash', ['scripts/build-base-image.sh'], { encoding: 'utf8' }).trim();
   const prefix = `nexus-sessions-test-${randomBytes(4).toString('hex')}`;
   const dir = tempDir('nexus-sessions-');
@@ -76,10 +76,13 @@ export async function sessionRig(configInput: SessionsConfigInput = {}): Promise
   const exec = new DockerExec(docker);
   const scripts = await bundleWorkerScripts(join(dir.path, 'bin'));
   const dbFile = join(dir.path, 'nexus.db');
-  const db = openStore(dbFile, [migration001, workspacesTable004, migration005]);
+  const ownDb = !shared.db;
+  // A core's database (serve) has 005 but, until the workspaces branch lands, no workspaces table.
+  if (shared.db) shared.db.exec(`CREATE TABLE IF NOT EXISTS workspaces (id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE)`);
+  const db = shared.db ?? openStore(dbFile, [migration001, workspacesTable004, migration005]);
   const redactor = new Redactor();
   const log = createLogger({ redactor });
-  const events = new EventBus(redactor);
+  const events = shared.events ?? new EventBus(redactor);
   const workspaces = new TestWorkspaces();
   const nats = await startNats(dir.path, ['*']);
   const nc = await connect({ servers: nats.url, ...nats.admin });
@@ -170,7 +173,7 @@ export async function sessionRig(configInput: SessionsConfigInput = {}): Promise
       for (const id of containers) await docker.getContainer(id).remove({ force: true }).catch(() => undefined);
       await nc.close();
       await nats.stop();
-      db.close();
+      if (ownDb) db.close();
       dir.remove();
     },
   };

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'node:http';
 import type { Session } from '../../../shared/contract/sessions';
+import { repoRoot } from '../../../test/helpers/core';
+import { tempDir } from '../../../test/helpers/temp-dir';
+import { serve, type Running } from '../../serve';
 import { hostileCorpus } from '../../../test/helpers/hostile-corpus';
 import { sessionRig, type SessionRig } from '../../../test/helpers/session-rig';
 import type { WorkspaceInfo } from './workspace-runtime';
@@ -29,8 +33,14 @@ async function until<T>(fn: () => Promise<T | undefined | null | false> | T | un
 const launches = async (containerId: string, id: string) => (await rig.records(containerId, id)).filter((r) => r.kind === 'launch');
 const container = (w: WorkspaceInfo): string => w.containerId as string;
 
+let host: Running;
+let hostData: { path: string; remove(): void };
+
 beforeAll(async () => {
-  rig = await sessionRig();
+  // A real loopback host: its core's database and event bus carry the sessions, so /api/events streams them.
+  hostData = tempDir('nexus-sessions-host-');
+  host = await serve({ dataDir: hostData.path, appRoot: repoRoot, port: 0, config: { version: 'test' } });
+  rig = await sessionRig({}, { db: host.core.db, events: host.core.events });
   rig.events.subscribe((e) => {
     if (e.name === 'sessions.changed') changes.push((e.payload as { session: Session | null }).session);
   });
@@ -40,7 +50,42 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await rig?.dispose();
+  await host?.stop();
+  hostData?.remove();
 });
+
+/** Reads /api/events as an authenticated client until `match` sees an event, or times out. */
+function nextEvent(match: (name: string, payload: unknown) => boolean, timeoutMs = 15_000): Promise<{ name: string; payload: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port: host.host.port, path: '/api/events', headers: { host: `127.0.0.1:${host.host.port}`, authorization: `Bearer ${host.host.token}` } },
+      (res) => {
+        let buf = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          buf += d;
+          let end: number;
+          while ((end = buf.indexOf('\n\n')) >= 0) {
+            const block = buf.slice(0, end);
+            buf = buf.slice(end + 2);
+            const name = /^event: (.*)$/m.exec(block)?.[1];
+            const data = /^data: (.*)$/m.exec(block)?.[1];
+            if (!name || !data) continue;
+            const payload = JSON.parse(data) as unknown;
+            if (match(name, payload)) {
+              clearTimeout(timer);
+              req.destroy();
+              resolve({ name, payload });
+            }
+          }
+        });
+      },
+    );
+    const timer = setTimeout(() => (req.destroy(), reject(new Error('no matching event on /api/events'))), timeoutMs);
+    req.on('error', () => undefined);
+    req.end();
+  });
+}
 
 describe('sessions in a real workspace container (docker, git, tmux, NATS; the fixture as the agent)', () => {
   let created: Session[] = [];
@@ -111,6 +156,15 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
     await until(() => changes.slice(before).some((c) => c?.id === s.id && c.agentState === 'waiting_permission'));
     await rig.ctl(container(ws), s.id, { fire: 'Stop', fields: { stop_hook_active: false } });
     await until(async () => (await rig.service.get(s.id)).agentState === 'idle');
+  });
+
+  it('streams a hook event from inside the container to /api/events', async () => {
+    const s = created[3] as Session;
+    const seen = nextEvent((name, p) => name === 'sessions.changed' && (p as { session?: Session }).session?.id === s.id && (p as { session: Session }).session.agentState === 'waiting_input');
+    await new Promise((r) => setTimeout(r, 200));
+    await rig.ctl(container(ws), s.id, { fire: 'Notification', fields: { notification_type: 'idle_prompt', message: 'Claude is waiting for your input' } });
+    const event = await seen;
+    expect((event.payload as { session: Session }).session.agentMessage).toBe('Claude is waiting for your input');
   });
 
   it('ignores a hook event published for a session of another workspace', async () => {
