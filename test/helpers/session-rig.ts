@@ -129,16 +129,26 @@ export async function sessionRig(configInput: SessionsConfigInput = {}, shared: 
     sh,
     async addWorkspace(name) {
       const id = `w${randomBytes(6).toString('hex')}`;
+      // Shaped like the workspaces feature's hardened container (HOME /home/nexus, the clone at
+      // /workspace, /tmp a tmpfs, every capability dropped), but as root: the offline base image's
+      // root directory is not traversable by uid 1000 until the workspaces branch's image lands.
       const c = await docker.createContainer({
         Image: image,
         name: `${prefix}-${name}`,
         Cmd: ['sleep', 'infinity'],
+        WorkingDir: '/',
+        Env: ['HOME=/home/nexus'],
         Labels: { 'nexus.test': prefix },
-        HostConfig: { NetworkMode: 'host', Init: true },
+        HostConfig: { NetworkMode: 'host', CapDrop: ['ALL'], SecurityOpt: ['no-new-privileges'], Tmpfs: { '/tmp': 'rw,nosuid,nodev,size=256m,mode=1777' } },
       });
       containers.push(c.id);
       await c.start();
-      await sh(c.id, 'mkdir -p "$(dirname "$1")" && cat > "$1"'.replace(/\$1/g, FIXTURE_IN_CONTAINER), readFileSync(scripts.agentFixture, 'utf8'));
+      const asRoot = async (script: string, stdin?: string): Promise<void> => {
+        const r = await exec.exec(c.id, ['sh', '-c', script], { user: '0:0', ...(stdin === undefined ? {} : { stdin }) });
+        if (r.exitCode !== 0) throw new Error(`as root in container: ${script}: ${r.stderr}`);
+      };
+      await asRoot(`mkdir -p /home/nexus /workspace "$(dirname ${FIXTURE_IN_CONTAINER})" `);
+      await asRoot(`cat > ${FIXTURE_IN_CONTAINER}`, readFileSync(scripts.agentFixture, 'utf8'));
       await sh(
         c.id,
         'git config --global user.email t@example.invalid && git config --global user.name test && git init -q -b main /workspace && cd /workspace && echo hello > README.md && git add . && git commit -qm init',

@@ -13,15 +13,19 @@ export const SessionsConfig = z
     mcpConfig: z.string().optional(),
     /** Name each session for Remote Control as "<workspace> · <name>". */
     remoteControl: z.boolean().default(true),
-    /** The workspace's clone inside the container, and where session worktrees go. */
+    /** The workspace's clone inside the container (the workspace volume). */
     repoDir: z.string().default('/workspace'),
-    worktreesDir: z.string().default('/worktrees'),
+    /** Session worktrees: on the workspace volume (survives restarts), excluded from the clone's status. */
+    worktreesDir: z.string().default('/workspace/.nexus-worktrees'),
     /** The tmux session holding one window per agent session. */
     tmuxSession: z.string().regex(/^[A-Za-z0-9_-]+$/).default('nexus'),
-    /** Where per-session files (launch script, inbox env) live inside the container. */
-    stateDir: z.string().default('/run/nexus/sessions'),
-    /** Where the worker tools (hook command, inbox helper) are installed inside the container. */
-    toolsDir: z.string().default('/opt/nexus/bin'),
+    /**
+     * Per-session files (launch script, inbox address) and the worker tools (hook command, inbox
+     * helper, hook credentials). Under /tmp because the worker user (uid 1000) may write there and
+     * nowhere else outside its home and the volume; cleared on restart, and rewritten by converge.
+     */
+    stateDir: z.string().default('/tmp/nexus-sessions'),
+    toolsDir: z.string().default('/tmp/nexus-tools'),
     /** How long a send_message waits for the helper before reporting a timeout. */
     sendTimeoutMs: z.number().int().positive().default(10_000),
   })

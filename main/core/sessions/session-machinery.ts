@@ -36,6 +36,12 @@ const WORKTREE_FNS = `
   }
   add_worktree() {
     mkdir -p "$(dirname "$2")"
+    # Worktrees kept inside the clone are hidden from its status.
+    if [ "$(dirname "$(dirname "$2")")" = "$1" ] && [ -d "$1/.git/info" -o -d "$1/.git" ]; then
+      mkdir -p "$1/.git/info"
+      line="/$(basename "$(dirname "$2")")/"
+      grep -qxF "$line" "$1/.git/info/exclude" 2>/dev/null || echo "$line" >> "$1/.git/info/exclude"
+    fi
     git -C "$1" worktree add -q -b "$3" "$2" HEAD 2>/dev/null && return 0
     cleanup_worktree "$1" "$2" "$3"
     git -C "$1" worktree add -q -b "$3" "$2" HEAD
@@ -78,7 +84,7 @@ export class SessionMachinery {
   async installTools(containerId: string, tools: WorkerTools, hookTarget: HookTarget | null): Promise<void> {
     const { toolsDir, stateDir } = this.config;
     const write = 'mkdir -p "$(dirname "$1")" && umask 077 && cat > "$1.tmp" && chmod "$2" "$1.tmp" && mv "$1.tmp" "$1"';
-    await this.mustSh(containerId, 'install tools', 'mkdir -p "$1" && mkdir -p -m 700 "$2" && chmod 700 "$2"', [toolsDir, stateDir]);
+    await this.mustSh(containerId, 'install tools', 'mkdir -p -m 700 "$1" "$2" && chmod 700 "$1" "$2"', [toolsDir, stateDir]);
     await this.mustSh(containerId, 'install hook command', write, [`${toolsDir}/nexus-hook.cjs`, '755'], readFileSync(tools.hookScript));
     await this.mustSh(containerId, 'install inbox helper', write, [`${toolsDir}/nexus-inbox-send.cjs`, '755'], readFileSync(tools.inboxSendScript));
     if (hookTarget) await this.mustSh(containerId, 'install hook credentials', write, [this.natsFile(), '600'], JSON.stringify(hookTarget));
@@ -105,7 +111,7 @@ export class SessionMachinery {
   }
 
   private natsFile(): string {
-    return `${this.config.toolsDir}/../hook-nats.json`;
+    return `${this.config.toolsDir}/hook-nats.json`;
   }
 
   /** Removes exactly this session's worktree and branch; never another path or branch. */

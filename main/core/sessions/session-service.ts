@@ -207,6 +207,8 @@ export class SessionService {
     for (const ws of workspaces) {
       if (!ws?.running || !ws.containerId) continue;
       const containerId = ws.containerId;
+      // A restarted container lost its /tmp (tools, inbox addresses): install again before any relaunch.
+      this.toolsInstalled.delete(containerId);
       await this.queue.run(ws.id, async () => {
         const windows = await this.machinery.windows(containerId);
         for (const row of this.repo.list(ws.id)) {

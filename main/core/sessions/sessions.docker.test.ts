@@ -99,10 +99,12 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
     expect(sessions.map((s) => [s.name, s.status, s.reason])).toEqual(texts.map((_, i) => [`s${i}`, 'running', null]));
     const worktrees = (await rig.sh(container(ws), 'git -C /workspace worktree list --porcelain'))
       .split('\n')
-      .filter((l) => l.startsWith('worktree /worktrees/'));
+      .filter((l) => l.startsWith(`worktree ${rig.config.worktreesDir}/`));
     expect(new Set(worktrees).size).toBe(10);
     const branches = (await rig.sh(container(ws), 'git -C /workspace branch --format="%(refname:short)"')).trim().split('\n').sort();
     expect(branches).toEqual(['main', ...texts.map((_, i) => `nexus/s${i}`)].sort());
+    // The worktrees live on the workspace volume, inside the clone, and do not show in its status.
+    expect(await rig.sh(container(ws), 'git -C /workspace status --porcelain')).toBe('');
   });
 
   it('hands every initial message to the agent byte-exact as its positional prompt, in its own worktree', async () => {
@@ -110,7 +112,7 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
       const [launch] = await until(() => launches(container(ws), s.id).then((l) => (l.length ? l : null)));
       const text = hostileCorpus[i] as string;
       expect((launch as { parsed: { prompt: string; error: null } }).parsed).toMatchObject({ prompt: guardSubcommand(text), error: null });
-      expect(launch).toMatchObject({ cwd: `/worktrees/s${i}`, stdoutIsTTY: true, permissionMode: 'auto' });
+      expect(launch).toMatchObject({ cwd: `${rig.config.worktreesDir}/s${i}`, stdoutIsTTY: true, permissionMode: 'auto' });
     }
   });
 
@@ -187,24 +189,24 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
     const victim = created[5] as Session;
     await rig.service.delete(victim.id);
     await expect(rig.service.get(victim.id)).rejects.toThrow(/No session/);
-    expect(await rig.sh(container(ws), 'test -e /worktrees/s5 && echo yes || echo no')).toBe('no\n');
+    expect(await rig.sh(container(ws), `test -e ${rig.config.worktreesDir}/s5 && echo yes || echo no`)).toBe('no\n');
     expect(await rig.sh(container(ws), 'git -C /workspace branch --list nexus/s5')).toBe('');
     const windows = await rig.sh(container(ws), 'tmux list-windows -t =nexus -F "#{window_name}"');
     expect(windows).not.toMatch(/^s5$/m);
     for (const i of [0, 1, 2, 3, 4, 6, 7, 8, 9]) {
       expect(windows).toMatch(new RegExp(`^s${i}$`, 'm'));
-      expect(await rig.sh(container(ws), `test -f /worktrees/s${i}/README.md && echo yes`)).toBe('yes\n');
+      expect(await rig.sh(container(ws), `test -f ${rig.config.worktreesDir}/s${i}/README.md && echo yes`)).toBe('yes\n');
     }
     await expect(rig.service.sendMessage((created[6] as Session).id, 'still here?')).resolves.toMatchObject({ delivered: true });
   });
 
   it('retries a failed worktree add once, cleaning only its own partial checkout', async () => {
-    await rig.sh(container(ws), 'mkdir -p /worktrees/retry && echo junk > /worktrees/retry/leftover');
+    await rig.sh(container(ws), `mkdir -p ${rig.config.worktreesDir}/retry && echo junk > ${rig.config.worktreesDir}/retry/leftover`);
     const s = await rig.service.create({ workspace: 'demo', name: 'retry', initialMessage: 'after a retry' });
     await rig.service.idle();
     expect((await rig.service.get(s.id)).status).toBe('running');
-    expect(await rig.sh(container(ws), 'test -e /worktrees/retry/leftover && echo yes || echo no')).toBe('no\n');
-    expect(await rig.sh(container(ws), 'test -f /worktrees/s0/README.md && echo yes')).toBe('yes\n');
+    expect(await rig.sh(container(ws), `test -e ${rig.config.worktreesDir}/retry/leftover && echo yes || echo no`)).toBe('no\n');
+    expect(await rig.sh(container(ws), `test -f ${rig.config.worktreesDir}/s0/README.md && echo yes`)).toBe('yes\n');
     await rig.service.delete(s.id);
   });
 
@@ -262,7 +264,7 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
   it('marks a session exited when its window and worktree are both gone', async () => {
     const s = created[9] as Session;
     const windowId = (await rig.sh(container(ws), 'tmux list-windows -t =nexus -F "#{window_name} #{window_id}"')).split('\n').find((l) => l.startsWith('s9 '))?.split(' ')[1] as string;
-    await rig.sh(container(ws), `tmux kill-window -t '${windowId}' && git -C /workspace worktree remove --force /worktrees/s9`);
+    await rig.sh(container(ws), `tmux kill-window -t '${windowId}' && git -C /workspace worktree remove --force ${rig.config.worktreesDir}/s9`);
     const report = await rig.service.converge(ws.id);
     expect(report.exited).toEqual([s.id]);
     expect((await rig.service.get(s.id)).status).toBe('exited');

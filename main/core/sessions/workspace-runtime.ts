@@ -24,6 +24,8 @@ export interface ExecOptions {
   stdin?: string | Buffer;
   env?: Record<string, string>;
   workingDir?: string;
+  /** Run as this user instead of the container's (set-up steps in tests use root). */
+  user?: string;
   timeoutMs?: number;
 }
 export interface ExecResult {
@@ -51,6 +53,7 @@ export class DockerExec implements ContainerExec {
       AttachStderr: true,
       ...(opts.env ? { Env: Object.entries(opts.env).map(([k, v]) => `${k}=${v}`) } : {}),
       ...(opts.workingDir ? { WorkingDir: opts.workingDir } : {}),
+      ...(opts.user ? { User: opts.user } : {}),
     });
     const stream = await exec.start({ hijack: true, stdin: opts.stdin !== undefined });
     const out = collect();
