@@ -64,6 +64,14 @@ export const sessionPaths = (config: SessionsConfig, sessionId: string, name: st
   launchScript: `${config.stateDir}/${sessionId}/launch.sh`,
 });
 
+export interface LaunchItem {
+  name: string;
+  paths: SessionPaths;
+  cmd: LaunchCommand;
+  addWorktree: boolean;
+}
+export type LaunchResult = { name: string; windowId: string } | { name: string; error: string };
+
 export class SessionMachinery {
   constructor(
     private readonly exec: ContainerExec,
@@ -123,23 +131,56 @@ export class SessionMachinery {
     return (await this.sh(containerId, 'test -d "$1"', [p.worktree])).exitCode === 0;
   }
 
-  /**
-   * Writes the launch script and opens the tmux window running it (after adding the worktree when
-   * asked), in one docker exec: each exec costs about 100 ms. Returns the window id.
-   */
+  /** Launches one session; see launchMany. */
   async launch(containerId: string, name: string, p: SessionPaths, cmd: LaunchCommand, opts: { addWorktree: boolean }): Promise<string> {
-    const exports = Object.entries(cmd.env).map(([k, v]) => `export ${k}=${shellQuote(v)}`);
-    const launchScript = ['#!/bin/sh', `cd ${shellQuote(p.worktree)} || exit 1`, ...exports, cmd.shellLine, ''].join('\n');
-    const envArgs = Object.entries(cmd.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-    const script = `${WORKTREE_FNS}
-      repo=$1 wt=$2 branch=$3 file=$4 tmuxs=$5 name=$6 add=$7
-      shift 7
-      if [ "$add" = 1 ]; then add_worktree "$repo" "$wt" "$branch" || exit 1; fi
-      mkdir -p -m 700 "$(dirname "$file")" && cat > "$file" && chmod 700 "$file" || exit 1
-      tmux has-session -t "=$tmuxs" 2>/dev/null || tmux new-session -d -s "$tmuxs" -n home
-      exec tmux new-window -d -P -F '#{window_id}' -t "$tmuxs:" -n "$name" -c "$wt" "$@"`;
-    const args = [this.config.repoDir, p.worktree, p.branch, p.launchScript, this.config.tmuxSession, name, opts.addWorktree ? '1' : '0', ...envArgs, `exec sh ${shellQuote(p.launchScript)}`];
-    return (await this.mustSh(containerId, 'session launch', script, args, launchScript)).trim();
+    const [result] = await this.launchMany(containerId, [{ name, paths: p, cmd, addWorktree: opts.addWorktree }]);
+    if (!result || 'error' in result) throw new NexusError('internal', result?.error ?? 'session launch failed');
+    return result.windowId;
+  }
+
+  /**
+   * For each session, in order: add its worktree when asked (retry-once, see WORKTREE_FNS), write
+   * its launch script, open its tmux window. All in ONE docker exec (each costs about 100 ms, more
+   * under load), one after the other inside it, so worktree adds never contend on index.lock. One
+   * session's failure does not stop the next. Arguments travel as JSON on stdin, never through a shell.
+   */
+  async launchMany(containerId: string, items: LaunchItem[]): Promise<LaunchResult[]> {
+    const input = {
+      repo: this.config.repoDir,
+      tmux: this.config.tmuxSession,
+      fns: WORKTREE_FNS,
+      items: items.map(({ name, paths: p, cmd, addWorktree }) => ({
+        name,
+        worktree: p.worktree,
+        branch: p.branch,
+        file: p.launchScript,
+        addWorktree,
+        env: Object.entries(cmd.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
+        command: `exec sh ${shellQuote(p.launchScript)}`,
+        script: ['#!/bin/sh', `cd ${shellQuote(p.worktree)} || exit 1`, ...Object.entries(cmd.env).map(([k, v]) => `export ${k}=${shellQuote(v)}`), cmd.shellLine, ''].join('\n'),
+      })),
+    };
+    const program = `
+      const { execFileSync } = require('child_process'); const fs = require('fs'); const path = require('path');
+      const run = (cmd, args) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      const input = JSON.parse(fs.readFileSync(0, 'utf8'));
+      try { run('tmux', ['has-session', '-t', '=' + input.tmux]); } catch { run('tmux', ['new-session', '-d', '-s', input.tmux, '-n', 'home']); }
+      const out = [];
+      for (const it of input.items) {
+        try {
+          if (it.addWorktree) run('sh', ['-c', input.fns + '\\nadd_worktree "$1" "$2" "$3"', 'sh', input.repo, it.worktree, it.branch]);
+          fs.mkdirSync(path.dirname(it.file), { recursive: true, mode: 0o700 });
+          fs.writeFileSync(it.file, it.script, { mode: 0o700 });
+          const id = run('tmux', ['new-window', '-d', '-P', '-F', '#{window_id}', '-t', input.tmux + ':', '-n', it.name, '-c', it.worktree, ...it.env, it.command]).trim();
+          out.push({ name: it.name, windowId: id });
+        } catch (e) {
+          out.push({ name: it.name, error: String((e.stderr || e.message || e)).trim().slice(0, 500) });
+        }
+      }
+      process.stdout.write(JSON.stringify(out));`;
+    const r = await this.exec.exec(containerId, ['node', '-e', program], { stdin: JSON.stringify(input), timeoutMs: 60_000 + 10_000 * items.length });
+    if (r.exitCode !== 0) throw new NexusError('internal', `session launch failed: ${r.stderr.trim().slice(0, 500)}`);
+    return JSON.parse(r.stdout) as LaunchResult[];
   }
 
   /** Live windows of the tmux session: name -> window id. */

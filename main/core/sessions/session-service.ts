@@ -25,6 +25,13 @@ export interface SessionServiceDeps {
   maxSessionsPerWorkspace: number;
 }
 
+interface PendingCreate {
+  ws: WorkspaceInfo;
+  row: SessionRow;
+  initialMessage: string | undefined;
+  onDone: ((s: Session) => void) | undefined;
+}
+
 export interface ConvergeReport {
   alive: string[];
   relaunched: string[];
@@ -44,6 +51,8 @@ export class SessionService {
   private readonly toolsInstalled = new Set<string>();
   /** Sessions whose create is queued or running in this process. */
   private readonly inFlight = new Set<string>();
+  /** Creates waiting for the workspace's queue, launched together. */
+  private readonly waiting = new Map<string, PendingCreate[]>();
   /** Change events leave in the order the changes happened. */
   private emitted: Promise<void> = Promise.resolve();
 
@@ -91,26 +100,52 @@ export class SessionService {
     const session = await this.toSession(row);
     this.emitted = this.emitted.then(() => this.emit(session));
     this.inFlight.add(row.id);
-    void this.queue
-      .run(ws.id, () => this.bringUp(ws, row, input.initialMessage))
-      .then(async () => onDone?.(await this.get(row.id)))
-      .catch(() => undefined)
-      .finally(() => this.inFlight.delete(row.id));
+    // Creates that arrive while the queue is busy are launched together, in one docker exec.
+    let waiting = this.waiting.get(ws.id);
+    if (!waiting) {
+      const list: PendingCreate[] = [];
+      waiting = list;
+      this.waiting.set(ws.id, list);
+      void this.queue.run(ws.id, () => this.bringUp(ws.id, list)).catch(() => undefined);
+    }
+    waiting.push({ ws, row, initialMessage: input.initialMessage, onDone });
     return session;
   }
 
-  private async bringUp(ws: WorkspaceInfo, row: SessionRow, initialMessage: string | undefined): Promise<void> {
-    const containerId = ws.containerId as string;
-    const p = sessionPaths(this.deps.config, row.id, row.name);
+  private async bringUp(workspaceId: string, list: PendingCreate[]): Promise<void> {
+    if (this.waiting.get(workspaceId) === list) this.waiting.delete(workspaceId);
+    const live = list.filter((c) => this.repo.get(c.row.id));
+    const fail = (c: PendingCreate, reason: string): void => {
+      this.deps.log.warn('session create failed', { sessionId: c.row.id, reason });
+      if (this.repo.get(c.row.id)) this.patch(c.row.id, { status: 'error', reason });
+    };
     try {
-      await this.ensureTools(ws.id, containerId);
-      const cmd = buildLaunchCommand(this.deps.config, this.launchInput(ws, row, initialMessage, false));
-      const windowId = await this.machinery.launch(containerId, row.name, p, cmd, { addWorktree: true });
-      this.patch(row.id, { status: 'running', reason: null, window_id: windowId });
+      const first = live[0];
+      if (!first) return;
+      const containerId = first.ws.containerId as string;
+      await this.ensureTools(workspaceId, containerId);
+      const items = live.map((c) => ({
+        name: c.row.name,
+        paths: sessionPaths(this.deps.config, c.row.id, c.row.name),
+        cmd: buildLaunchCommand(this.deps.config, this.launchInput(c.ws, c.row, c.initialMessage, false)),
+        addWorktree: true,
+      }));
+      const results = await this.machinery.launchMany(containerId, items);
+      live.forEach((c, i) => {
+        const r = results[i];
+        if (r && 'windowId' in r) this.patch(c.row.id, { status: 'running', reason: null, window_id: r.windowId });
+        else fail(c, r?.error ?? 'no launch result');
+      });
     } catch (e) {
-      const reason = e instanceof Error ? e.message : String(e);
-      this.deps.log.warn('session create failed', { sessionId: row.id, reason });
-      if (this.repo.get(row.id)) this.patch(row.id, { status: 'error', reason });
+      for (const c of live) fail(c, e instanceof Error ? e.message : String(e));
+    } finally {
+      for (const c of list) {
+        this.inFlight.delete(c.row.id);
+        if (c.onDone && this.repo.get(c.row.id)) {
+          const done = c.onDone;
+          void this.get(c.row.id).then(done, () => undefined);
+        }
+      }
     }
   }
 
@@ -235,6 +270,11 @@ export class SessionService {
       });
     }
     return report;
+  }
+
+  /** Whether a session of this workspace is being created (the workspaces service refuses delete meanwhile). */
+  hasCreatingSessions(workspaceId: string): boolean {
+    return this.repo.list(workspaceId).some((r) => r.status === 'creating' && this.inFlight.has(r.id));
   }
 
   /** Resolves when every queued create, delete and converge has finished. */
