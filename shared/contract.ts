@@ -7,22 +7,26 @@ import type { z } from 'zod';
 import { appEvents, appOperations } from './contract/app';
 import { sessionEvents, sessionOperations } from './contract/sessions';
 import { workspaceEvents, workspaceOperations } from './contract/workspaces';
+import { vaultEvents, vaultOperations } from './contract/vault';
 
 export * from './contract/define';
 export * from './contract/app';
 export * from './contract/workspaces';
 export * from './contract/sessions';
+export * from './contract/vault';
 
 export const operations = {
   ...appOperations,
   ...workspaceOperations,
   ...sessionOperations,
+  ...vaultOperations,
 } as const;
 
 export const events = {
   ...appEvents,
   ...workspaceEvents,
   ...sessionEvents,
+  ...vaultEvents,
 } as const;
 
 export type Operations = typeof operations;

@@ -14,6 +14,8 @@ import { createLogger, type Logger } from './log';
 import type { CorePorts } from './ports';
 import { Redactor } from './redact';
 import { openStore, type Db } from './store/open';
+import { VaultService } from './vault/vault';
+import { vaultHandlers } from './vault/vault-handlers';
 
 export interface Core {
   config: CoreConfig;
@@ -25,6 +27,10 @@ export interface Core {
   status: StatusBoard;
   audit: AuditLog;
   dispatcher: Dispatcher;
+  // --- vault (issue 3) ---
+  /** Vault lifecycle, principals and secrets; `vault.resolveSecret(id)` is the Docker code's way to a token. */
+  vault: VaultService;
+  // --- end vault ---
   /** Closes every process, socket, subscription and file core opened. */
   dispose(): Promise<void>;
 }
@@ -49,10 +55,17 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
   const docker = createDockerClient(config.docker.socketPath);
   status.set('docker', await probeDocker(docker));
 
+  // --- vault (issue 3) ---
+  const vault = new VaultService({ db, keychain: ports.keychain, redactor, log: log.child({ component: 'vault' }), events, status, dataDir });
+  disposables.add(toDisposable(() => vault.dispose()));
+  await vault.start();
+  // --- end vault ---
+
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status }),
     ...workspaceHandlers(),
     ...sessionHandlers(),
+    ...vaultHandlers(vault),
   };
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
 
@@ -67,6 +80,7 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
     status,
     audit,
     dispatcher,
+    vault,
     dispose: async () => {
       log.info('core stopping');
       await disposables.dispose();
