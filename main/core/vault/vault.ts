@@ -227,8 +227,8 @@ export class VaultService {
   }
 
   /** Core-only: the Docker code resolves a provider token here. Never exposed as an operation. */
-  resolveSecret(id: string): Promise<ResolvedSecret> {
-    return Promise.resolve(this.secrets.resolve(id));
+  async resolveSecret(id: string): Promise<ResolvedSecret> {
+    return this.secrets.resolve(id);
   }
 
   /** The DEK for sealing or opening, or a typed refusal. */
