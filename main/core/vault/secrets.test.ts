@@ -55,7 +55,7 @@ describe('secrets', () => {
     expect(await core.dispatcher.call('secrets.delete', { id: s.id }, op)).toEqual({ deleted: true, id: s.id });
     await expect(core.vault.resolveSecret(s.id)).rejects.toMatchObject({ code: 'not_found' });
     await expect(core.dispatcher.call('secrets.delete', { id: s.id }, op)).rejects.toMatchObject({ code: 'not_found' });
-    expect(seen.some((e) => e.name === 'secrets.changed' && e.payload.removedId === s.id)).toBe(true);
+    expect(seen).toContainEqual({ name: 'secrets.changed', payload: { secret: null, removedId: s.id } });
   });
 
   it.each(['vault.status', 'vault.init', 'vault.lock', 'vault.unlock', 'vault.changePassphrase', 'secrets.list', 'secrets.create', 'secrets.update', 'secrets.delete'])(
