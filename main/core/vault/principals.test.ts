@@ -87,6 +87,11 @@ describe('vault principals and key rotation', () => {
     core.db.prepare('UPDATE secrets SET sealed_value = ? WHERE id = ?').run(flipped, rows[2]!.id);
     await expect(core.vault.resolveSecret(rows[2]!.id)).rejects.toMatchObject({ kind: 'tampered' });
     expect((await core.vault.resolveSecret(rows[0]!.id)).value).toMatch(/^value-number-/);
+    // Rotation refuses to drop a damaged secret silently, and changes nothing.
+    await core.vault.addMachinePrincipal('token-1', CREDENTIAL);
+    await expect(core.vault.removePrincipal('token-1')).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/cannot be opened .* Delete or replace it/) });
+    expect(core.vault.status()).toMatchObject({ keyTerm: 1, principals: expect.arrayContaining([expect.objectContaining({ id: 'token-1' })]) });
+    expect((await core.vault.resolveSecret(rows[0]!.id)).value).toMatch(/^value-number-/);
   });
 
   it('refuses to derive the recovery key from stored parameters below the minimum strength', async () => {

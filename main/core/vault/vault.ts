@@ -253,7 +253,7 @@ export class VaultService {
         if (removeId) this.repo.deletePrincipal(removeId);
         for (const s of this.repo.secrets()) {
           const binding = { recordId: s.id, field: 'value' };
-          const plain = open(old.key, s.dekTerm, s.sealedValue, binding);
+          const plain = openForRotation(old, s.dekTerm, s.sealedValue, binding, s.name);
           this.repo.setSealedValue(s.id, next.term, seal(next.key, next.term, plain, binding));
           plain.fill(0);
         }
@@ -369,6 +369,16 @@ function principalRow(id: string, kind: PrincipalKind, kek: Buffer, kekParams: K
   pair.privateKey.fill(0);
   const w = wrapDek(dek.key, dek.term, id, pair.publicKey);
   return { id, kind, publicKey: pair.publicKey, sealedPrivateKey, kekParams, dekTerm: dek.term, wrappedDek: w.wrapped, dekEphemeralKey: w.ephemeralPublicKey, createdAt: now, updatedAt: now };
+}
+
+/** A damaged secret stops the rotation with a message that says which one and what to do. */
+function openForRotation(old: Dek, term: number, sealed: Buffer, binding: { recordId: string; field: string }, name: string): Buffer {
+  try {
+    return open(old.key, term, sealed, binding);
+  } catch (e) {
+    if (!(e instanceof VaultError)) throw e;
+    throw new NexusError('conflict', `The secret "${name}" cannot be opened (damaged or moved), so the key was not rotated. Delete or replace it, then retry.`);
+  }
 }
 
 function checkMachineId(id: string): void {
