@@ -15,6 +15,8 @@ import { createLogger, type Logger } from './log';
 import type { CorePorts } from './ports';
 import { Redactor } from './redact';
 import { openStore, type Db } from './store/open';
+import { VaultService } from './vault/vault';
+import { vaultHandlers } from './vault/vault-handlers';
 
 export interface Core {
   config: CoreConfig;
@@ -27,6 +29,10 @@ export interface Core {
   audit: AuditLog;
   dispatcher: Dispatcher;
   attention: AttentionService;
+  // --- vault (issue 3) ---
+  /** Vault lifecycle, principals and secrets; `vault.resolveSecret(id)` is the Docker code's way to a token. */
+  vault: VaultService;
+  // --- end vault ---
   /** Closes every process, socket, subscription and file core opened. */
   dispose(): Promise<void>;
 }
@@ -54,12 +60,18 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
   const attention = disposables.add(
     new AttentionService({ dispatcher: () => dispatcher, events, notifier: ports.notifier, log }),
   );
+  // --- vault (issue 3) ---
+  const vault = new VaultService({ db, keychain: ports.keychain, redactor, log: log.child({ component: 'vault' }), events, status, dataDir });
+  disposables.add(toDisposable(() => vault.dispose()));
+  await vault.start();
+  // --- end vault ---
 
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status }),
     ...workspaceHandlers(),
     ...sessionHandlers(),
     'attention.get': () => attention.get(),
+    ...vaultHandlers(vault),
   };
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
 
@@ -75,6 +87,7 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
     audit,
     dispatcher,
     attention,
+    vault,
     dispose: async () => {
       log.info('core stopping');
       await disposables.dispose();
