@@ -7,22 +7,31 @@ import type { z } from 'zod';
 import { appEvents, appOperations } from './contract/app';
 import { sessionEvents, sessionOperations } from './contract/sessions';
 import { workspaceEvents, workspaceOperations } from './contract/workspaces';
+// platform tools + review queue (issue 4)
+import { platformEvents, platformOperations } from './contract/platform';
+import { reviewEvents, reviewOperations } from './contract/review';
 
 export * from './contract/define';
 export * from './contract/app';
 export * from './contract/workspaces';
 export * from './contract/sessions';
+export * from './contract/platform';
+export * from './contract/review';
 
 export const operations = {
   ...appOperations,
   ...workspaceOperations,
   ...sessionOperations,
+  ...platformOperations,
+  ...reviewOperations,
 } as const;
 
 export const events = {
   ...appEvents,
   ...workspaceEvents,
   ...sessionEvents,
+  ...platformEvents,
+  ...reviewEvents,
 } as const;
 
 export type Operations = typeof operations;

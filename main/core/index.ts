@@ -8,6 +8,11 @@ import { Dispatcher } from './dispatch';
 import { createDockerClient, probeDocker } from './docker/engine';
 import { workspaceHandlers } from './docker/workspace-handlers';
 import { sessionHandlers } from './sessions/session-handlers';
+// platform tools + review queue (issue 4)
+import { PlatformService } from './nats/platform-service';
+import { platformHandlers } from './nats/platform-handlers';
+import { ReviewQueue } from './review/review-queue';
+import { reviewHandlers } from './review/review-handlers';
 import { EventBus } from './events';
 import type { Handlers } from './handlers';
 import { createLogger, type Logger } from './log';
@@ -25,6 +30,9 @@ export interface Core {
   status: StatusBoard;
   audit: AuditLog;
   dispatcher: Dispatcher;
+  /** Platform tools over NATS: agents, runs (per-run NATS users), hook events. */
+  platform: PlatformService;
+  review: ReviewQueue;
   /** Closes every process, socket, subscription and file core opened. */
   dispose(): Promise<void>;
 }
@@ -49,10 +57,17 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
   const docker = createDockerClient(config.docker.socketPath);
   status.set('docker', await probeDocker(docker));
 
+  // platform tools + review queue (issue 4)
+  const review = new ReviewQueue(db, events, audit);
+  const platform = disposables.add(new PlatformService({ db, config, dataDir, status, redactor, log, audit, review }));
+  await platform.start();
+
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status }),
     ...workspaceHandlers(),
     ...sessionHandlers(),
+    ...platformHandlers(platform),
+    ...reviewHandlers(review),
   };
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
 
@@ -67,6 +82,8 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
     status,
     audit,
     dispatcher,
+    platform,
+    review,
     dispose: async () => {
       log.info('core stopping');
       await disposables.dispose();
