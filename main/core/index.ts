@@ -13,6 +13,7 @@ import { PlatformService } from './nats/platform-service';
 import { platformHandlers } from './nats/platform-handlers';
 import { ReviewQueue } from './review/review-queue';
 import { reviewHandlers } from './review/review-handlers';
+import { openToolsDb } from './nats/store/tools-db';
 import { EventBus } from './events';
 import type { Handlers } from './handlers';
 import { createLogger, type Logger } from './log';
@@ -58,8 +59,10 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
   status.set('docker', await probeDocker(docker));
 
   // platform tools + review queue (issue 4)
-  const review = new ReviewQueue(db, events, audit);
-  const platform = disposables.add(new PlatformService({ db, config, dataDir, status, redactor, log, audit, review }));
+  const toolsDb = openToolsDb(join(dataDir, 'nexus.db'));
+  disposables.add(toDisposable(() => void toolsDb.close()));
+  const review = new ReviewQueue(toolsDb, events, audit);
+  const platform = disposables.add(new PlatformService({ db: toolsDb, config, dataDir, status, redactor, log, audit, review }));
   await platform.start();
 
   const handlers: Handlers = {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { MemoryScope } from '../../../shared/platform-tools';
-import { ftsQuery } from '../nats/store/fts';
+import { searchAllThenAny } from '../nats/store/fts';
 import type { Db } from '../store/open';
 
 export const MemoryStatus = z.enum(['pending', 'active', 'rejected']);
@@ -82,9 +82,9 @@ export class MemoryStore {
   }
 
   search(reader: MemoryReader, query: string, limit: number): MemoryRecord[] {
-    const match = ftsQuery(query);
-    if (!match) return [];
-    return this.searchStmt.all({ match, project: reader.project, agentId: reader.agentId, limit }).map(toMemory);
+    return searchAllThenAny(query, limit, (match, n) =>
+      this.searchStmt.all({ match, project: reader.project, agentId: reader.agentId, limit: n }).map(toMemory),
+    );
   }
 
   pending(): MemoryRecord[] {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../store/open';
-import { ftsQuery } from './fts';
+import { searchAllThenAny } from './fts';
 
 export const RunStatus = z.enum(['running', 'finished', 'failed', 'cancelled']);
 export type RunStatus = z.infer<typeof RunStatus>;
@@ -76,15 +76,11 @@ export class RunRepo {
 
   /** FTS over the agent's own finished runs. */
   search(agentId: string, query: string, limit: number): Run[] {
-    const match = ftsQuery(query);
-    if (!match) return [];
-    return this.db
-      .prepare(
-        `SELECT runs.* FROM runs_fts JOIN runs ON runs.rowid = runs_fts.rowid
-         WHERE runs_fts MATCH ? AND runs.agent_id = ? AND runs.status != 'running'
-         ORDER BY runs_fts.rank LIMIT ?`,
-      )
-      .all(match, agentId, limit)
-      .map(toRun);
+    const stmt = this.db.prepare(
+      `SELECT runs.* FROM runs_fts JOIN runs ON runs.rowid = runs_fts.rowid
+       WHERE runs_fts MATCH ? AND runs.agent_id = ? AND runs.status != 'running'
+       ORDER BY runs_fts.rank LIMIT ?`,
+    );
+    return searchAllThenAny(query, limit, (match, n) => stmt.all(match, agentId, n).map(toRun));
   }
 }

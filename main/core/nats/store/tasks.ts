@@ -42,7 +42,10 @@ export interface NewTask {
 }
 
 export class TaskRepo {
-  constructor(private readonly db: Db) {}
+  private readonly byId;
+  constructor(private readonly db: Db) {
+    this.byId = db.prepare('SELECT * FROM tasks WHERE id = ?');
+  }
 
   create(input: NewTask): Task {
     const task: Task = {
@@ -64,7 +67,7 @@ export class TaskRepo {
   }
 
   get(id: string): Task | null {
-    const row = this.db.prepare('SELECT * FROM tasks WHERE id = ?').get(id);
+    const row = this.byId.get(id);
     return row ? toTask(row) : null;
   }
 
