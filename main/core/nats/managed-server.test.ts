@@ -48,6 +48,19 @@ describe('managed nats-server', () => {
     await t.cleanup();
   });
 
+  it('reports NATS unavailable when the managed server dies', async () => {
+    const t = await testCore();
+    try {
+      const pid = t.core.platform.serverPid;
+      expect(pid).toBeGreaterThan(0);
+      process.kill(Number(pid), 'SIGKILL');
+      await expect.poll(() => t.core.status.get().nats.state).toBe('unavailable');
+      expect(t.core.status.get().nats.reason).toMatch(/nats-server exited \(SIGKILL\)/);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
   it('reports NATS unavailable with a clear reason when nats-server is missing, and core still starts', async () => {
     const t = await testCore({ nats: { binary: '/nonexistent/nats-server' } });
     try {

@@ -29,6 +29,7 @@ export class ManagedNats {
   private queue: Promise<void> = Promise.resolve();
   private output = '';
   private exited = false;
+  private stopping = false;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -86,11 +87,23 @@ export class ManagedNats {
     return this.apply(() => names.forEach((n) => this.users.delete(n)));
   }
 
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   get running(): boolean {
     return !this.exited;
   }
 
+  /** Called when the child exits without stop() having been asked for, with the last lines it printed. */
+  onUnexpectedExit(listener: (detail: string) => void): void {
+    this.child.once('exit', (code, signal) => {
+      if (!this.stopping) listener(`nats-server exited (${signal ?? `code ${code}`}): ${this.tail()}`);
+    });
+  }
+
   async stop(): Promise<void> {
+    this.stopping = true;
     if (this.exited) return;
     const gone = new Promise<void>((r) => this.child.once('exit', () => r()));
     this.child.kill('SIGTERM');

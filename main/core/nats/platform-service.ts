@@ -60,7 +60,8 @@ export class PlatformService implements Disposable {
   private natsUrl: string | null = null;
   private readonly subs: Subscription[] = [];
   private readonly hookHandlers = new Set<(e: HookEvent) => void>();
-  private readonly runPasswords = new Map<string, string>();
+  /** Passwords of live run and hook users, by NATS user name: unregistered from the redactor when removed. */
+  private readonly passwords = new Map<string, string>();
 
   constructor(
     private readonly deps: { db: Db; config: CoreConfig; dataDir: string; status: StatusBoard; redactor: Redactor; log: Logger; audit: AuditLog; review: ReviewQueue },
@@ -85,10 +86,21 @@ export class PlatformService implements Disposable {
       } else {
         this.server = await ManagedNats.start({ binary: nats.binary, host: nats.host, port: nats.port, dir: join(this.deps.dataDir, 'nats') });
         this.deps.redactor.addSecret(this.server.core.password);
+        this.server.onUnexpectedExit((reason) => {
+          this.deps.log.error('nats-server exited', { reason });
+          this.deps.status.set('nats', { state: 'unavailable', reason });
+        });
         this.nc = await connect({ servers: this.server.url, user: this.server.core.user, pass: this.server.core.password, name: 'nexus-core' });
         this.natsUrl = this.server.url;
       }
-      this.subs.push(this.nc.subscribe(subjects.toolsAll, { callback: (err, msg) => (err ? undefined : void this.onToolRequest(msg.subject, msg.data, (d) => msg.respond(d))) }));
+      this.subs.push(
+        this.nc.subscribe(subjects.toolsAll, {
+          callback: (err, msg) => {
+            if (err) return;
+            this.onToolRequest(msg.subject, msg.data, (d) => msg.respond(d)).catch((e: unknown) => this.deps.log.error('tool request failed', { error: e }));
+          },
+        }),
+      );
       this.subs.push(this.nc.subscribe(subjects.hooksAll, { callback: (err, msg) => (err ? undefined : this.onHook(msg.subject, msg.data)) }));
       await this.nc.flush();
       this.deps.status.set(
@@ -105,6 +117,11 @@ export class PlatformService implements Disposable {
 
   get url(): string | null {
     return this.natsUrl;
+  }
+
+  /** The managed nats-server's process id (null with an external server or none). */
+  get serverPid(): number | null {
+    return this.server?.pid ?? null;
   }
 
   createAgent(input: { name: string; project?: string | null; tools?: string[] }): Agent {
@@ -132,7 +149,7 @@ export class PlatformService implements Disposable {
       this.runs.end(run.id, 'failed', 'NATS user could not be created.');
       throw e;
     }
-    this.runPasswords.set(run.id, password);
+    this.passwords.set(runUserName(run.id), password);
     return { ...base, user: runUserName(run.id), password };
   }
 
@@ -141,10 +158,7 @@ export class PlatformService implements Disposable {
     const run = this.runs.get(runId);
     if (!run) throw new NexusError('not_found', `No run "${runId}".`);
     this.runs.end(runId, status, summary);
-    const password = this.runPasswords.get(runId);
-    this.runPasswords.delete(runId);
-    if (this.server?.running) await this.server.removeUsers(runUserName(runId));
-    if (password) this.deps.redactor.removeSecret(password);
+    await this.removeUser(runUserName(runId));
   }
 
   /** A publish-only user for one workspace's hook forwarder, on `nexus.hooks.<workspaceId>`. */
@@ -156,11 +170,20 @@ export class PlatformService implements Disposable {
     const password = randomBytes(24).toString('base64url');
     this.deps.redactor.addSecret(password);
     await this.server.addUsers(hookUser(workspaceId, password));
+    this.passwords.set(hookUserName(workspaceId), password);
     return { ...base, user: hookUserName(workspaceId), password };
   }
 
   async removeHookPublisher(workspaceId: string): Promise<void> {
-    if (this.server?.running) await this.server.removeUsers(hookUserName(workspaceId));
+    await this.removeUser(hookUserName(workspaceId));
+  }
+
+  private async removeUser(name: string): Promise<void> {
+    const password = this.passwords.get(name);
+    this.passwords.delete(name);
+    if (this.server?.running) await this.server.removeUsers(name);
+    // The value stays masked until the server has dropped the user.
+    if (password) this.deps.redactor.removeSecret(password);
   }
 
   /** Every hook event any workspace publishes, parsed; the workspace id comes from the subject. */
