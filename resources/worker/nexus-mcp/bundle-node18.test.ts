@@ -6,6 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nexusMcpEnv } from '../../../main/core/nats/nexus-mcp-env';
 import { platformFixture } from '../../../main/core/nats/platform-fixture';
 import { repoRoot } from '../../../test/helpers/core';
 import { tempDir } from '../../../test/helpers/temp-dir';
@@ -34,12 +35,7 @@ describe('nexus-mcp bundle in the worker base image (Debian Node 18)', () => {
     try {
       const agent = f.agent('containerised');
       const creds = await f.core.platform.createRun(agent.id);
-      const env = {
-        NEXUS_NATS_URL: creds.natsUrl,
-        NEXUS_NATS_USER: creds.user ?? '',
-        NEXUS_NATS_PASSWORD: creds.password ?? '',
-        NEXUS_RUN_ID: creds.runId,
-      };
+      const env = nexusMcpEnv(creds);
       const transport = new StdioClientTransport({
         command: 'docker',
         args: ['run', '-i', '--rm', '--name', name, '--network', 'host', '-v', `${out.path}:/opt/nexus:ro`, ...Object.keys(env).flatMap((k) => ['-e', k]), baseImage, 'node', '/opt/nexus/nexus-mcp.cjs'],

@@ -3,29 +3,25 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { operatorContext } from '../../../main/core/handlers';
+import { nexusMcpEnv } from '../../../main/core/nats/nexus-mcp-env';
 import { platformFixture } from '../../../main/core/nats/platform-fixture';
 import type { RunCredentials } from '../../../main/core/nats/platform-service';
 import { repoRoot } from '../../../test/helpers/core';
+import { tempDir } from '../../../test/helpers/temp-dir';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 type Fixture = Awaited<ReturnType<typeof platformFixture>>;
 const op = operatorContext('internal');
 
 /** Starts nexus-mcp the way the agent CLI does: a stdio child with the run's credentials in its env. */
-async function startBridge(creds: RunCredentials, extraEnv: Record<string, string> = {}): Promise<Client> {
+async function startBridge(creds: RunCredentials, env: Record<string, string> = nexusMcpEnv(creds)): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', 'tsx', 'resources/worker/nexus-mcp/main.ts'],
     cwd: repoRoot,
     stderr: 'pipe',
-    env: {
-      PATH: process.env.PATH ?? '',
-      NEXUS_NATS_URL: creds.natsUrl,
-      NEXUS_NATS_USER: creds.user ?? '',
-      NEXUS_NATS_PASSWORD: creds.password ?? '',
-      NEXUS_RUN_ID: creds.runId,
-      NEXUS_INBOX_PREFIX: creds.inboxPrefix,
-      ...extraEnv,
-    },
+    env: { PATH: process.env.PATH ?? '', ...env },
   });
   const client = new Client({ name: 'agent-cli-test', version: '1.0.0' });
   await client.connect(transport);
@@ -92,6 +88,22 @@ describe('nexus-mcp (worker-side stdio bridge)', () => {
     expect(((await call('run_search', { query: 'quasar' })).runs as { id: string }[]).map((r) => r.id)).toEqual([past.runId]);
   }, 60_000);
 
+  it('reads the run password from a file, so it need not sit in any environment', async () => {
+    const creds = await f.core.platform.createRun(f.agent('filed').id);
+    const dir = tempDir();
+    try {
+      const file = join(dir.path, 'nats-password');
+      writeFileSync(file, `${creds.password}\n`, { mode: 0o600 });
+      const env = nexusMcpEnv(creds, { passwordFile: file });
+      expect(Object.values(env)).not.toContain(creds.password);
+      const client = await startBridge(creds, env);
+      clients.push(client);
+      expect(json(await client.callTool({ name: 'skill_list', arguments: {} }))).toEqual({ skills: [] });
+    } finally {
+      dir.remove();
+    }
+  }, 60_000);
+
   it("returns Core's typed errors as MCP tool errors (allow-list denial)", async () => {
     const agent = f.agent('narrow', { tools: ['skill.list'] });
     const creds = await f.core.platform.createRun(agent.id);
@@ -108,7 +120,7 @@ describe('nexus-mcp (worker-side stdio bridge)', () => {
     const aliceCreds = await f.core.platform.createRun(alice.id);
     const bobCreds = await f.core.platform.createRun(bob.id);
     // Alice's credentials, Bob's run id and inbox: the server refuses the subscription and the publish.
-    const client = await startBridge(aliceCreds, { NEXUS_RUN_ID: bobCreds.runId, NEXUS_INBOX_PREFIX: bobCreds.inboxPrefix, NEXUS_TOOL_TIMEOUT_MS: '2000' });
+    const client = await startBridge(aliceCreds, { ...nexusMcpEnv(aliceCreds), NEXUS_RUN_ID: bobCreds.runId, NEXUS_INBOX_PREFIX: bobCreds.inboxPrefix, NEXUS_TOOL_TIMEOUT_MS: '2000' });
     clients.push(client);
     const res = (await client.callTool({ name: 'memory_propose', arguments: { content: 'as bob' } })) as CallToolResult;
     expect(res.isError).toBe(true);
