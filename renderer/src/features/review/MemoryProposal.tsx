@@ -26,7 +26,7 @@ export function MemoryProposal({ memory }: { memory: PendingMemory }) {
       )}
       <ProvenanceLine provenance={memory.provenance} />
       {error ? <p role="alert">{error.message}</p> : null}
-      <div className="review-actions">
+      <div className="review-actions" style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
         {editing ? (
           <>
             <button className="primary" disabled={busy || !text.trim()} onClick={() => approve.mutate({ id: memory.id, content: text })}>

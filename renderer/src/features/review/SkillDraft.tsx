@@ -34,7 +34,7 @@ export function SkillDraft({ skill }: { skill: DraftSkill }) {
       </details>
       <ProvenanceLine provenance={skill.provenance} />
       {error ? <p role="alert">{error.message}</p> : null}
-      <div className="review-actions">
+      <div className="review-actions" style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
         {flagged ? (
           <>
             <label>
