@@ -9,6 +9,12 @@ import { Dispatcher } from './dispatch';
 import { createDockerClient, probeDocker } from './docker/engine';
 import { workspaceHandlers } from './docker/workspace-handlers';
 import { sessionHandlers } from './sessions/session-handlers';
+// platform tools + review queue (issue 4)
+import { PlatformService } from './nats/platform-service';
+import { platformHandlers } from './nats/platform-handlers';
+import { ReviewQueue } from './review/review-queue';
+import { reviewHandlers } from './review/review-handlers';
+import { openToolsDb } from './nats/store/tools-db';
 import { EventBus } from './events';
 import type { Handlers } from './handlers';
 import { createLogger, type Logger } from './log';
@@ -33,6 +39,9 @@ export interface Core {
   /** Vault lifecycle, principals and secrets; `vault.resolveSecret(id)` is the Docker code's way to a token. */
   vault: VaultService;
   // --- end vault ---
+  /** Platform tools over NATS: agents, runs (per-run NATS users), hook events. */
+  platform: PlatformService;
+  review: ReviewQueue;
   /** Closes every process, socket, subscription and file core opened. */
   dispose(): Promise<void>;
 }
@@ -65,6 +74,12 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
   disposables.add(toDisposable(() => vault.dispose()));
   await vault.start();
   // --- end vault ---
+  // platform tools + review queue (issue 4)
+  const toolsDb = openToolsDb(join(dataDir, 'nexus.db'));
+  disposables.add(toDisposable(() => void toolsDb.close()));
+  const review = new ReviewQueue(toolsDb, events, audit);
+  const platform = disposables.add(new PlatformService({ db: toolsDb, config, dataDir, status, redactor, log, audit, review }));
+  await platform.start();
 
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status }),
@@ -72,8 +87,14 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
     ...sessionHandlers(),
     'attention.get': () => attention.get(),
     ...vaultHandlers(vault),
+    ...platformHandlers(platform),
+    ...reviewHandlers(review),
   };
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
+  attention.useReviewCounts(() => {
+    const c = review.counts();
+    return { memories: c.pendingMemories, skills: c.draftSkills };
+  });
 
   log.info('core started', { version: config.version, dataDir });
   return {
@@ -88,6 +109,8 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
     dispatcher,
     attention,
     vault,
+    platform,
+    review,
     dispose: async () => {
       log.info('core stopping');
       await disposables.dispose();
