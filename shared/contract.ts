@@ -8,18 +8,28 @@ import { appEvents, appOperations } from './contract/app';
 import { attentionEvents, attentionOperations } from './contract/attention';
 import { sessionEvents, sessionOperations } from './contract/sessions';
 import { workspaceEvents, workspaceOperations } from './contract/workspaces';
+import { vaultEvents, vaultOperations } from './contract/vault';
+// platform tools + review queue (issue 4)
+import { platformEvents, platformOperations } from './contract/platform';
+import { reviewEvents, reviewOperations } from './contract/review';
 
 export * from './contract/define';
 export * from './contract/app';
 export * from './contract/workspaces';
 export * from './contract/sessions';
 export * from './contract/attention';
+export * from './contract/vault';
+export * from './contract/platform';
+export * from './contract/review';
 
 export const operations = {
   ...appOperations,
   ...workspaceOperations,
   ...sessionOperations,
   ...attentionOperations,
+  ...vaultOperations,
+  ...platformOperations,
+  ...reviewOperations,
 } as const;
 
 export const events = {
@@ -27,6 +37,9 @@ export const events = {
   ...workspaceEvents,
   ...sessionEvents,
   ...attentionEvents,
+  ...vaultEvents,
+  ...platformEvents,
+  ...reviewEvents,
 } as const;
 
 export type Operations = typeof operations;

@@ -9,12 +9,20 @@ import { Dispatcher } from './dispatch';
 import { createDockerClient, probeDocker } from './docker/engine';
 import { workspaceHandlers } from './docker/workspace-handlers';
 import { sessionHandlers } from './sessions/session-handlers';
+// platform tools + review queue (issue 4)
+import { PlatformService } from './nats/platform-service';
+import { platformHandlers } from './nats/platform-handlers';
+import { ReviewQueue } from './review/review-queue';
+import { reviewHandlers } from './review/review-handlers';
+import { openToolsDb } from './nats/store/tools-db';
 import { EventBus } from './events';
 import type { Handlers } from './handlers';
 import { createLogger, type Logger } from './log';
 import type { CorePorts } from './ports';
 import { Redactor } from './redact';
 import { openStore, type Db } from './store/open';
+import { VaultService } from './vault/vault';
+import { vaultHandlers } from './vault/vault-handlers';
 
 export interface Core {
   config: CoreConfig;
@@ -27,6 +35,13 @@ export interface Core {
   audit: AuditLog;
   dispatcher: Dispatcher;
   attention: AttentionService;
+  // --- vault (issue 3) ---
+  /** Vault lifecycle, principals and secrets; `vault.resolveSecret(id)` is the Docker code's way to a token. */
+  vault: VaultService;
+  // --- end vault ---
+  /** Platform tools over NATS: agents, runs (per-run NATS users), hook events. */
+  platform: PlatformService;
+  review: ReviewQueue;
   /** Closes every process, socket, subscription and file core opened. */
   dispose(): Promise<void>;
 }
@@ -54,14 +69,32 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
   const attention = disposables.add(
     new AttentionService({ dispatcher: () => dispatcher, events, notifier: ports.notifier, log }),
   );
+  // --- vault (issue 3) ---
+  const vault = new VaultService({ db, keychain: ports.keychain, redactor, log: log.child({ component: 'vault' }), events, status, dataDir });
+  disposables.add(toDisposable(() => vault.dispose()));
+  await vault.start();
+  // --- end vault ---
+  // platform tools + review queue (issue 4)
+  const toolsDb = openToolsDb(join(dataDir, 'nexus.db'));
+  disposables.add(toDisposable(() => void toolsDb.close()));
+  const review = new ReviewQueue(toolsDb, events, audit);
+  const platform = disposables.add(new PlatformService({ db: toolsDb, config, dataDir, status, redactor, log, audit, review }));
+  await platform.start();
 
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status }),
     ...workspaceHandlers(),
     ...sessionHandlers(),
     'attention.get': () => attention.get(),
+    ...vaultHandlers(vault),
+    ...platformHandlers(platform),
+    ...reviewHandlers(review),
   };
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
+  attention.useReviewCounts(() => {
+    const c = review.counts();
+    return { memories: c.pendingMemories, skills: c.draftSkills };
+  });
 
   log.info('core started', { version: config.version, dataDir });
   return {
@@ -75,6 +108,9 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
     audit,
     dispatcher,
     attention,
+    vault,
+    platform,
+    review,
     dispose: async () => {
       log.info('core stopping');
       await disposables.dispose();
