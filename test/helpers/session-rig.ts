@@ -3,29 +3,21 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { NexusError } from '../../shared/errors';
-import { EventBus } from '../../main/core/events';
 import { createLogger } from '../../main/core/log';
-import { Redactor } from '../../main/core/redact';
 import { SessionsConfig, type SessionsConfigInput } from '../../main/core/sessions/config';
-import { subscribeHookEvents } from '../../main/core/sessions/hook-subscriber';
+import { forwardHookEvents } from '../../main/core/sessions/hook-subscriber';
+import { serve, type Running } from '../../main/serve';
+import { repoRoot } from './core';
 import { SessionService } from '../../main/core/sessions/session-service';
 import { DockerExec, type WorkspaceDirectory, type WorkspaceInfo } from '../../main/core/sessions/workspace-runtime';
-import { migration001 } from '../../main/core/store/migrations/001_foundation';
-import { migration005 } from '../../main/core/store/migrations/005_sessions';
-import type { Migration } from '../../main/core/store/migrations/types';
-import { openStore, type Db } from '../../main/core/store/open';
-import { startNats, type TestNats } from './nats-server';
+import type { Db } from '../../main/core/store/open';
+import type { EventBus } from '../../main/core/events';
 import { tempDir } from './temp-dir';
 import { bundleWorkerScripts, type WorkerScripts } from './worker-scripts';
 
 /** Stand-in for migration 004 until the workspaces branch lands: only what sessions reference. */
-export const workspacesTable004: Migration = {
-  version: 4,
-  name: 'workspaces (test shape)',
-  up: (db) => db.exec(`CREATE TABLE workspaces (id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE)`),
-};
+const workspacesTableSql = `CREATE TABLE IF NOT EXISTS workspaces (id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE)`;
 
 export const FIXTURE_IN_CONTAINER = '/opt/agent-fixture/agent-fixture.mjs';
 
@@ -53,8 +45,8 @@ export interface SessionRig {
   events: EventBus;
   workspaces: TestWorkspaces;
   scripts: WorkerScripts;
-  nats: TestNats;
-  nc: NatsConnection;
+  /** A real loopback host (serve): its core's database, event bus and platform NATS carry the sessions. */
+  host: Running;
   config: SessionsConfig;
   service: SessionService;
   /** A fresh service on the same database, as after a host restart. */
@@ -68,24 +60,21 @@ export interface SessionRig {
   dispose(): Promise<void>;
 }
 
-export async function sessionRig(configInput: SessionsConfigInput = {}, shared: { db?: Db; events?: EventBus } = {}): Promise<SessionRig> {
+export async function sessionRig(configInput: SessionsConfigInput = {}): Promise<SessionRig> {
   const image = process.env.NEXUS_TEST_BASE_IMAGE ?? execFileSync('bash', ['scripts/build-base-image.sh'], { encoding: 'utf8' }).trim();
   const prefix = `nexus-sessions-test-${randomBytes(4).toString('hex')}`;
   const dir = tempDir('nexus-sessions-');
   const docker = new Docker({ socketPath: '/var/run/docker.sock' });
   const exec = new DockerExec(docker);
   const scripts = await bundleWorkerScripts(join(dir.path, 'bin'));
-  const dbFile = join(dir.path, 'nexus.db');
-  const ownDb = !shared.db;
-  // A core's database (serve) has 005 but, until the workspaces branch lands, no workspaces table.
-  if (shared.db) shared.db.exec(`CREATE TABLE IF NOT EXISTS workspaces (id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE)`);
-  const db = shared.db ?? openStore(dbFile, [migration001, workspacesTable004, migration005]);
-  const redactor = new Redactor();
-  const log = createLogger({ redactor });
-  const events = shared.events ?? new EventBus(redactor);
+  const host = await serve({ dataDir: join(dir.path, 'data'), appRoot: repoRoot, port: 0, config: { version: 'test' } });
+  const dbFile = join(dir.path, 'data', 'nexus.db');
+  const db = host.core.db;
+  // Until the workspaces branch lands, the core database has 005 but no workspaces table (004).
+  db.exec(workspacesTableSql);
+  const log = createLogger({ redactor: host.core.redactor });
+  const events = host.core.events;
   const workspaces = new TestWorkspaces();
-  const nats = await startNats(dir.path, ['*']);
-  const nc = await connect({ servers: nats.url, ...nats.admin });
   const config = SessionsConfig.parse({ agentCommand: ['node', FIXTURE_IN_CONTAINER], ...configInput });
   const containers: string[] = [];
   const subs: { dispose(): void }[] = [];
@@ -98,12 +87,15 @@ export async function sessionRig(configInput: SessionsConfigInput = {}, shared: 
       workspaces,
       exec,
       tools: { hookScript: scripts.hook, inboxSendScript: scripts.inboxSend },
-      hookTarget: () => ({ url: nats.url, ...nats.hookUser('*') }),
+      hookTarget: async (workspaceId) => {
+        const c = await host.core.platform.createHookPublisher(workspaceId);
+        return { url: c.natsUrl, ...(c.user ? { user: c.user, pass: c.password ?? '' } : {}) };
+      },
       maxSessionsPerWorkspace: 64,
     });
     subs.forEach((x) => x.dispose());
     subs.length = 0;
-    subs.push(subscribeHookEvents(nc, s, log));
+    subs.push(forwardHookEvents(host.core.platform, s, log));
     return s;
   };
 
@@ -121,8 +113,7 @@ export async function sessionRig(configInput: SessionsConfigInput = {}, shared: 
     events,
     workspaces,
     scripts,
-    nats,
-    nc,
+    host,
     config,
     service: make(),
     restart: () => (rig.service = make()),
@@ -181,9 +172,7 @@ export async function sessionRig(configInput: SessionsConfigInput = {}, shared: 
       subs.forEach((x) => x.dispose());
       await rig.service.idle().catch(() => undefined);
       for (const id of containers) await docker.getContainer(id).remove({ force: true }).catch(() => undefined);
-      await nc.close();
-      await nats.stop();
-      if (ownDb) db.close();
+      await host.stop();
       dir.remove();
     },
   };

@@ -1,11 +1,13 @@
 import type Docker from 'dockerode';
 import { resolve } from 'node:path';
 import type { CoreConfig } from '../config';
+import type { Disposable } from '../disposable';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
+import type { PlatformService } from '../nats/platform-service';
 import type { AppPaths } from '../ports';
 import type { Db } from '../store/open';
-import type { HookTarget } from './session-machinery';
+import { forwardHookEvents } from './hook-subscriber';
 import { SessionService } from './session-service';
 import { DockerExec, type WorkspaceDirectory } from './workspace-runtime';
 
@@ -18,14 +20,17 @@ export interface SessionsWiring {
   paths: AppPaths;
   /** The workspaces service, seen through the small interface sessions need. */
   workspaces: WorkspaceDirectory;
-  /** Publish-only NATS credentials for nexus.hooks.<workspaceId> (from the platform service). */
-  hookTarget(workspaceId: string): HookTarget | null | Promise<HookTarget | null>;
+  /** Issues each workspace's publish-only hook user and delivers hook events (core.platform). */
+  platform: Pick<PlatformService, 'createHookPublisher' | 'onHookEvent'>;
 }
 
-/** Builds the sessions service for createCore; the worker tools come from `npm run build` (dist/worker). */
-export function createSessionService(w: SessionsWiring): SessionService {
+/**
+ * Builds the sessions service for createCore and subscribes it to hook events. The worker tools
+ * come from `npm run build` (dist/worker). Dispose the returned subscription with core.
+ */
+export function createSessionService(w: SessionsWiring): { sessions: SessionService; hooks: Disposable } {
   const dist = resolve(w.paths.workerContextDir, '..', '..', 'dist', 'worker');
-  return new SessionService({
+  const sessions = new SessionService({
     db: w.db,
     events: w.events,
     log: w.log,
@@ -33,7 +38,11 @@ export function createSessionService(w: SessionsWiring): SessionService {
     workspaces: w.workspaces,
     exec: new DockerExec(w.docker),
     tools: { hookScript: resolve(dist, 'nexus-hook.cjs'), inboxSendScript: resolve(dist, 'nexus-inbox-send.cjs') },
-    hookTarget: w.hookTarget,
+    hookTarget: async (workspaceId) => {
+      const c = await w.platform.createHookPublisher(workspaceId);
+      return { url: c.natsUrl, ...(c.user ? { user: c.user, pass: c.password ?? '' } : {}) };
+    },
     maxSessionsPerWorkspace: w.config.quota.maxSessionsPerWorkspace,
   });
+  return { sessions, hooks: forwardHookEvents(w.platform, sessions, w.log) };
 }

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import type { Session } from '../../../shared/contract/sessions';
-import { repoRoot } from '../../../test/helpers/core';
-import { tempDir } from '../../../test/helpers/temp-dir';
-import { serve, type Running } from '../../serve';
+import type { Running } from '../../serve';
 import { hostileCorpus } from '../../../test/helpers/hostile-corpus';
 import { sessionRig, type SessionRig } from '../../../test/helpers/session-rig';
 import type { WorkspaceInfo } from './workspace-runtime';
@@ -33,14 +31,9 @@ async function until<T>(fn: () => Promise<T | undefined | null | false> | T | un
 const launches = async (containerId: string, id: string) => (await rig.records(containerId, id)).filter((r) => r.kind === 'launch');
 const container = (w: WorkspaceInfo): string => w.containerId as string;
 
-let host: Running;
-let hostData: { path: string; remove(): void };
-
 beforeAll(async () => {
-  // A real loopback host: its core's database and event bus carry the sessions, so /api/events streams them.
-  hostData = tempDir('nexus-sessions-host-');
-  host = await serve({ dataDir: hostData.path, appRoot: repoRoot, port: 0, config: { version: 'test' } });
-  rig = await sessionRig({}, { db: host.core.db, events: host.core.events });
+  rig = await sessionRig();
+  host = rig.host;
   rig.events.subscribe((e) => {
     if (e.name === 'sessions.changed') changes.push((e.payload as { session: Session | null }).session);
   });
@@ -48,10 +41,10 @@ beforeAll(async () => {
   other = rig.addStoppedWorkspace('other');
 }, 120_000);
 
+let host: Running;
+
 afterAll(async () => {
   await rig?.dispose();
-  await host?.stop();
-  hostData?.remove();
 });
 
 /** Reads /api/events as an authenticated client until `match` sees an event, or times out. */
