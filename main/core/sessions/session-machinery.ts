@@ -142,45 +142,43 @@ export class SessionMachinery {
    * For each session, in order: add its worktree when asked (retry-once, see WORKTREE_FNS), write
    * its launch script, open its tmux window. All in ONE docker exec (each costs about 100 ms, more
    * under load), one after the other inside it, so worktree adds never contend on index.lock. One
-   * session's failure does not stop the next. Arguments travel as JSON on stdin, never through a shell.
+   * session's failure does not stop the next. Names and paths travel as positional parameters and
+   * scripts on stdin: nothing is parsed by a shell.
    */
   async launchMany(containerId: string, items: LaunchItem[]): Promise<LaunchResult[]> {
-    const input = {
-      repo: this.config.repoDir,
-      tmux: this.config.tmuxSession,
-      fns: WORKTREE_FNS,
-      items: items.map(({ name, paths: p, cmd, addWorktree }) => ({
-        name,
-        worktree: p.worktree,
-        branch: p.branch,
-        file: p.launchScript,
-        addWorktree,
-        env: Object.entries(cmd.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
-        command: `exec sh ${shellQuote(p.launchScript)}`,
-        script: ['#!/bin/sh', `cd ${shellQuote(p.worktree)} || exit 1`, ...Object.entries(cmd.env).map(([k, v]) => `export ${k}=${shellQuote(v)}`), cmd.shellLine, ''].join('\n'),
-      })),
-    };
-    const program = `
-      const { execFileSync } = require('child_process'); const fs = require('fs'); const path = require('path');
-      const run = (cmd, args) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-      const input = JSON.parse(fs.readFileSync(0, 'utf8'));
-      try { run('tmux', ['has-session', '-t', '=' + input.tmux]); } catch { run('tmux', ['new-session', '-d', '-s', input.tmux, '-n', 'home']); }
-      const out = [];
-      for (const it of input.items) {
-        try {
-          if (it.addWorktree) run('sh', ['-c', input.fns + '\\nadd_worktree "$1" "$2" "$3"', 'sh', input.repo, it.worktree, it.branch]);
-          fs.mkdirSync(path.dirname(it.file), { recursive: true, mode: 0o700 });
-          fs.writeFileSync(it.file, it.script, { mode: 0o700 });
-          const id = run('tmux', ['new-window', '-d', '-P', '-F', '#{window_id}', '-t', input.tmux + ':', '-n', it.name, '-c', it.worktree, ...it.env, it.command]).trim();
-          out.push({ name: it.name, windowId: id });
-        } catch (e) {
-          out.push({ name: it.name, error: String((e.stderr || e.message || e)).trim().slice(0, 500) });
-        }
-      }
-      process.stdout.write(JSON.stringify(out));`;
-    const r = await this.exec.exec(containerId, ['node', '-e', program], { stdin: JSON.stringify(input), timeoutMs: 60_000 + 10_000 * items.length });
-    if (r.exitCode !== 0) throw new NexusError('internal', `session launch failed: ${r.stderr.trim().slice(0, 500)}`);
-    return JSON.parse(r.stdout) as LaunchResult[];
+    // Launch scripts go on stdin back to back; `dd bs=<len> count=1 iflag=fullblock` takes exactly
+    // one script each (a plain `head -c` may read ahead and swallow the next). The environment is
+    // exported by the script itself, so the window needs no `-e`.
+    const scripts = items.map(({ paths: p, cmd }) =>
+      Buffer.from(['#!/bin/sh', `cd ${shellQuote(p.worktree)} || exit 1`, ...Object.entries(cmd.env).map(([k, v]) => `export ${k}=${shellQuote(v)}`), cmd.shellLine, ''].join('\n'), 'utf8'),
+    );
+    const args = items.flatMap(({ name, paths: p, addWorktree }, i) => [name, p.worktree, p.branch, p.launchScript, addWorktree ? '1' : '0', String(scripts[i]?.length ?? 0), `exec sh ${shellQuote(p.launchScript)}`]);
+    const script = `${WORKTREE_FNS}
+      repo=$1 tmuxs=$2
+      shift 2
+      tmux has-session -t "=$tmuxs" 2>/dev/null || tmux new-session -d -s "$tmuxs" -n home
+      while [ $# -ge 7 ]; do
+        name=$1 wt=$2 branch=$3 file=$4 add=$5 len=$6 cmd=$7
+        shift 7
+        msg=
+        if [ "$add" = 1 ] && ! msg=$(add_worktree "$repo" "$wt" "$branch" 2>&1); then msg="git worktree add: $msg"; else msg=; fi
+        mkdir -p -m 700 "$(dirname "$file")" && dd bs="$len" count=1 iflag=fullblock of="$file" 2>/dev/null && chmod 700 "$file" || msg="cannot write $file"
+        if [ -z "$msg" ]; then
+          if id=$(tmux new-window -d -P -F '#{window_id}' -t "$tmuxs:" -n "$name" -c "$wt" "$cmd" 2>&1); then echo "ok $id"; continue; fi
+          msg="tmux new-window: $id"
+        fi
+        printf 'err %s\n' "$(printf '%s' "$msg" | tr '\n' ' ')"
+      done`;
+    const r = await this.exec.exec(containerId, ['sh', '-c', script, 'sh', this.config.repoDir, this.config.tmuxSession, ...args], {
+      stdin: Buffer.concat(scripts),
+      timeoutMs: 60_000 + 10_000 * items.length,
+    });
+    const lines = r.stdout.split('\n').filter(Boolean);
+    if (lines.length !== items.length) throw new NexusError('internal', `session launch failed: ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
+    return lines.map((line, i) => {
+      const name = items[i]?.name ?? '';
+      return line.startsWith('ok ') ? { name, windowId: line.slice(3).trim() } : { name, error: line.slice(4).trim().slice(0, 500) };
+    });
   }
 
   /** Live windows of the tmux session: name -> window id. */

@@ -120,6 +120,16 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
     await Promise.all(more.map((s) => rig.service.delete(s.id)));
   });
 
+  it('launches a prompt near the command-line limit byte-exact (120 KB of UTF-8)', async () => {
+    const text = `${'é'.repeat(60_000)} end`;
+    const s = await rig.service.create({ workspace: 'demo', name: 'bigprompt', initialMessage: text });
+    await rig.service.idle();
+    expect((await rig.service.get(s.id)).status).toBe('running');
+    const [launch] = await until(() => launches(container(ws), s.id).then((l) => (l.length ? l : null)));
+    expect((launch as { parsed: { prompt: string } }).parsed.prompt).toBe(text);
+    await rig.service.delete(s.id);
+  });
+
   it('pins the argument order: the prompt follows --, after every flag, even with variadic flags configured', async () => {
     const s = created[0] as Session;
     const [launch] = await launches(container(ws), s.id);
