@@ -7,6 +7,7 @@ import type { Logger } from '../log';
 import type { PlatformService } from '../nats/platform-service';
 import type { AppPaths } from '../ports';
 import type { Db } from '../store/open';
+import { convergeOnWorkspaceStart } from './converge-on-start';
 import { forwardHookEvents } from './hook-subscriber';
 import { SessionService } from './session-service';
 import { DockerExec, type WorkspaceDirectory } from './workspace-runtime';
@@ -25,10 +26,11 @@ export interface SessionsWiring {
 }
 
 /**
- * Builds the sessions service for createCore and subscribes it to hook events. The worker tools
- * come from `npm run build` (dist/worker). Dispose the returned subscription with core.
+ * Builds the sessions service for createCore, subscribes it to hook events and to workspace
+ * starts (converge). The worker tools come from `npm run build` (dist/worker). Dispose the
+ * returned subscriptions with core; call `sessions.converge()` once at start-up.
  */
-export function createSessionService(w: SessionsWiring): { sessions: SessionService; hooks: Disposable } {
+export function createSessionService(w: SessionsWiring): { sessions: SessionService; subscriptions: Disposable } {
   const dist = resolve(w.paths.workerContextDir, '..', '..', 'dist', 'worker');
   const sessions = new SessionService({
     db: w.db,
@@ -44,5 +46,7 @@ export function createSessionService(w: SessionsWiring): { sessions: SessionServ
     },
     maxSessionsPerWorkspace: w.config.quota.maxSessionsPerWorkspace,
   });
-  return { sessions, hooks: forwardHookEvents(w.platform, sessions, w.log) };
+  const hooks = forwardHookEvents(w.platform, sessions, w.log);
+  const starts = convergeOnWorkspaceStart(w.events, sessions, w.log);
+  return { sessions, subscriptions: { dispose: () => (hooks.dispose(), starts.dispose()) } };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import type { Session } from '../../../shared/contract/sessions';
+import type { Workspace, WorkspaceStatus } from '../../../shared/contract/workspaces';
 import type { Running } from '../../serve';
 import { hostileCorpus } from '../../../test/helpers/hostile-corpus';
 import { sessionRig, type SessionRig } from '../../../test/helpers/session-rig';
@@ -12,6 +13,7 @@ import type { Handlers } from '../handlers';
 import { createLogger } from '../log';
 import { Redactor } from '../redact';
 import { sessionHandlers } from './session-handlers';
+import { convergeOnWorkspaceStart } from './converge-on-start';
 
 let rig: SessionRig;
 let ws: WorkspaceInfo;
@@ -262,6 +264,26 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
     await expect(dispatcher.call('sessions.sendMessage', { session: "demo/viamcp", text: 'hi' }, token('write'))).resolves.toEqual({ delivered: true, sessionId: s.id });
     await expect(dispatcher.call('sessions.get', { session: 'demo/nope' }, token('read'))).rejects.toMatchObject({ code: 'not_found' });
     await expect(dispatcher.call('sessions.delete', { session: s.id }, token('write'))).resolves.toEqual({ deleted: true, id: s.id });
+  });
+
+  it('converges when a workspace starts: a session whose window is gone is resumed, once', async () => {
+    const s = created[8] as Session;
+    const sub = convergeOnWorkspaceStart(rig.events, rig.service, createLogger({ redactor: new Redactor() }));
+    try {
+      const windowId = (await rig.sh(container(ws), 'tmux list-windows -t =nexus -F "#{window_name} #{window_id}"')).split('\n').find((l) => l.startsWith('s8 '))?.split(' ')[1] as string;
+      await rig.sh(container(ws), `tmux kill-window -t '${windowId}'`);
+      const before = (await launches(container(ws), s.id)).length;
+      const wsEvent = (status: WorkspaceStatus): Workspace => ({ id: ws.id, name: ws.name, repoUrl: '/r', secretId: null, image: null, status, reason: null, containerId: container(ws), createdAt: 't', updatedAt: 't' });
+      rig.events.emit('workspaces.changed', { workspace: wsEvent('stopped') });
+      rig.events.emit('workspaces.changed', { workspace: wsEvent('running') });
+      rig.events.emit('workspaces.changed', { workspace: wsEvent('running') });
+      await until(async () => (await launches(container(ws), s.id)).length === before + 1);
+      await rig.service.idle();
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await launches(container(ws), s.id)).length).toBe(before + 1);
+    } finally {
+      sub.dispose();
+    }
   });
 
   it('marks a session exited when its window and worktree are both gone', async () => {
