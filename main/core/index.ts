@@ -7,6 +7,8 @@ import { DisposableStore, toDisposable } from './disposable';
 import { Dispatcher } from './dispatch';
 import { createDockerClient, probeDocker } from './docker/engine';
 import { workspaceHandlers } from './docker/workspace-handlers';
+import { createWorkspaces, type WorkspaceOptions } from './docker/workspaces';
+import type { WorkspaceService } from './docker/workspace-service';
 import { sessionHandlers } from './sessions/session-handlers';
 import { EventBus } from './events';
 import type { Handlers } from './handlers';
@@ -25,12 +27,18 @@ export interface Core {
   status: StatusBoard;
   audit: AuditLog;
   dispatcher: Dispatcher;
+  workspaces: WorkspaceService;
   /** Closes every process, socket, subscription and file core opened. */
   dispose(): Promise<void>;
 }
 
+/** Optional collaborators of features built on other branches (vault secrets, session state). */
+export interface CoreOptions {
+  workspaces?: WorkspaceOptions;
+}
+
 /** The one composition root: every service is built here with plain constructors. */
-export async function createCore(configInput: CoreConfigInput, ports: CorePorts): Promise<Core> {
+export async function createCore(configInput: CoreConfigInput, ports: CorePorts, options: CoreOptions = {}): Promise<Core> {
   const config = CoreConfig.parse(configInput);
   const startedAt = new Date();
   const dataDir = ports.paths.dataDir;
@@ -48,10 +56,12 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
 
   const docker = createDockerClient(config.docker.socketPath);
   status.set('docker', await probeDocker(docker));
+  // --- workspaces (Docker) ---
+  const workspaces = await createWorkspaces({ docker, db, events, status, log, redactor, config, dataDir, workerContextDir: ports.paths.workerContextDir, disposables, options: options.workspaces });
 
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status }),
-    ...workspaceHandlers(),
+    ...workspaceHandlers(workspaces.service),
     ...sessionHandlers(),
   };
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
@@ -67,6 +77,7 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
     status,
     audit,
     dispatcher,
+    workspaces: workspaces.service,
     dispose: async () => {
       log.info('core stopping');
       await disposables.dispose();
