@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import Docker from 'dockerode';
-import { repoRoot } from './core';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The local offline base image (scripts/build-base-image.sh prints its tag; cached). */
 export function testBaseImage(): string {

@@ -10,9 +10,10 @@ const git = (cwd: string, ...args: string[]): string =>
 
 /**
  * A git repository served over dumb HTTP on loopback that demands `token` as the basic-auth
- * password, so a clone succeeds only if the credential reached git.
+ * password (unless `token` is null: a public repository), so a clone succeeds only if the credential
+ * reached git.
  */
-export async function serveGitRepo(token: string, opts: { delayMs?: number } = {}): Promise<{
+export async function serveGitRepo(token: string | null, opts: { delayMs?: number } = {}): Promise<{
   url: string;
   host: string;
   authorizedRequests: () => number;
@@ -36,13 +37,13 @@ export async function serveGitRepo(token: string, opts: { delayMs?: number } = {
   commit('README.md', '# served over HTTP for a test\n');
   let authorized = 0;
   let rejected = 0;
-  const expected = `Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
+  const expected = token === null ? null : `Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
   const server: Server = createServer((req, res) => {
     if (opts.delayMs) setTimeout(() => handle(req, res), opts.delayMs);
     else handle(req, res);
   });
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    if (req.headers.authorization !== expected) {
+    if (expected && req.headers.authorization !== expected) {
       rejected++;
       res.writeHead(401, { 'www-authenticate': 'Basic realm="test"' }).end();
       return;

@@ -41,7 +41,6 @@ export function workspaceContainerSpec(
       SecurityOpt: ['no-new-privileges'],
       Memory: limits.memoryBytes,
       PidsLimit: limits.pidsLimit,
-      Init: true,
       Mounts: [{ Type: 'volume', Source: w.volume, Target: WORKSPACE_DIR }],
       Tmpfs: { [CREDENTIAL_DIR]: 'rw,noexec,nosuid,nodev,size=64k,mode=0700,uid=1000,gid=1000', '/tmp': 'rw,nosuid,nodev,size=256m,mode=1777' },
       RestartPolicy: { Name: 'no' },

@@ -1,0 +1,36 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/** The Workspaces page: list with status chips, create dialog, delete confirmation, Docker banner. */
+export class WorkspacesPage {
+  readonly newButton: Locator;
+  readonly dockerBanner: Locator;
+  constructor(readonly page: Page) {
+    this.newButton = page.getByRole('button', { name: 'New workspace' });
+    this.dockerBanner = page.getByTestId('docker-banner');
+  }
+
+  row(name: string): Locator {
+    return this.page.getByTestId(`workspace-${name}`);
+  }
+
+  status(name: string): Locator {
+    return this.row(name).getByTestId('workspace-status');
+  }
+
+  async create(name: string, repoUrl: string, secretId?: string): Promise<void> {
+    await this.newButton.click();
+    const dialog = this.page.getByRole('dialog', { name: 'New workspace' });
+    await dialog.getByLabel('Name').fill(name);
+    await dialog.getByLabel('Repository URL').fill(repoUrl);
+    if (secretId) await dialog.getByLabel('Secret (optional)').fill(secretId);
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(dialog).toBeHidden();
+  }
+
+  async delete(name: string): Promise<void> {
+    await this.row(name).getByRole('button', { name: 'Delete' }).click();
+    const dialog = this.page.getByRole('dialog', { name: `Delete ${name}?` });
+    await dialog.getByRole('button', { name: 'Delete workspace' }).click();
+    await expect(this.row(name)).toHaveCount(0);
+  }
+}

@@ -1,0 +1,40 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { expect, startNexus, test } from './fixtures/nexus';
+import { AppPage } from './pages/app-page';
+import { WorkspacesPage } from './pages/workspaces-page';
+import { ensureTestWorkerImage, testBaseImage } from '../test/helpers/docker';
+import { serveGitRepo } from '../test/helpers/git-http-server';
+
+test('creates a workspace from the UI, sees it running, then deletes it', async ({ page }) => {
+  // The first run on a machine builds the worker image (cached by content hash afterwards).
+  test.setTimeout(900_000);
+  await ensureTestWorkerImage();
+  const repo = await serveGitRepo(null);
+  // Host networking (this engine has no bridge) and the offline base image, through the documented env vars.
+  const nexus = await startNexus({ NEXUS_DOCKER_NETWORK: 'host', NEXUS_WORKER_BASE_IMAGE: testBaseImage() });
+  const name = `e2e-${randomBytes(3).toString('hex')}`;
+  try {
+    const app = new AppPage(page);
+    await app.open(nexus.loginUrl);
+    await expect(app.status('docker')).toContainText('Docker: available');
+    await app.goTo('Workspaces');
+    const workspaces = new WorkspacesPage(page);
+    await expect(workspaces.dockerBanner).toHaveCount(0);
+
+    await workspaces.create(name, repo.url);
+    await expect(workspaces.row(name)).toBeVisible();
+    await expect(workspaces.status(name)).toHaveText('running', { timeout: 120_000 });
+    const ids = execFileSync('docker', ['ps', '-q', '--filter', `label=nexus.workspace.name=${name}`], { encoding: 'utf8' }).trim();
+    expect(ids).not.toBe('');
+    await page.screenshot({ path: test.info().outputPath('workspace-running.png') });
+
+    await workspaces.delete(name);
+    const left = execFileSync('docker', ['ps', '-aq', '--filter', `label=nexus.workspace.name=${name}`], { encoding: 'utf8' }).trim();
+    expect(left).toBe('');
+  } finally {
+    execFileSync('sh', ['-c', `docker ps -aq --filter label=nexus.workspace.name=${name} | xargs -r docker rm -f`]);
+    await nexus.stop();
+    await repo.close();
+  }
+});
