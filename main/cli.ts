@@ -12,8 +12,7 @@ Usage:
   nexus serve [--port N] [--data-dir DIR]   start the headless control plane (UI, API, MCP)
   nexus help
 
-Environment: NEXUS_DATA_DIR, NEXUS_PORT; Docker: NEXUS_DOCKER_SOCKET, NEXUS_DOCKER_NETWORK,
-NEXUS_WORKER_IMAGE, NEXUS_WORKER_BASE_IMAGE (see docs/workspaces.md).`;
+Environment: NEXUS_DATA_DIR, NEXUS_PORT.`;
 
 export const DEFAULT_PORT = 4780;
 
@@ -25,19 +24,6 @@ export function defaultDataDir(env = process.env): string {
 
 /** The repository (or unpacked app) root: dist/cli.js and main/cli.ts both sit one level below it. */
 const appRoot = fileURLToPath(new URL('..', import.meta.url));
-
-/** Docker settings from the environment (e.g. `host` networking and a local base image in tests). */
-export function dockerConfigFromEnv(env = process.env): { socketPath?: string; network?: string; image?: string; baseImage?: string } {
-  const pick = (v: string | undefined): string | undefined => (v && v.trim() ? v.trim() : undefined);
-  return Object.fromEntries(
-    Object.entries({
-      socketPath: pick(env.NEXUS_DOCKER_SOCKET),
-      network: pick(env.NEXUS_DOCKER_NETWORK),
-      image: pick(env.NEXUS_WORKER_IMAGE),
-      baseImage: pick(env.NEXUS_WORKER_BASE_IMAGE),
-    }).filter(([, v]) => v !== undefined),
-  );
-}
 
 async function main(argv: string[]): Promise<number> {
   const [command = 'help', ...rest] = argv;
@@ -51,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
       const port = Number(values.port ?? process.env.NEXUS_PORT ?? DEFAULT_PORT);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${values.port}`);
       const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir();
-      const running = await serve({ dataDir, appRoot, port, config: { version, docker: dockerConfigFromEnv() } });
+      const running = await serve({ dataDir, appRoot, port, config: { version } });
       process.stdout.write(`Nexus ${version} is running.\n  Open: ${running.host.loginUrl}\n  Data: ${dataDir}\n`);
       const shutdown = (): void => {
         running.stop().then(
