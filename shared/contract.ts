@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import { appEvents, appOperations } from './contract/app';
+import { attentionEvents, attentionOperations } from './contract/attention';
 import { sessionEvents, sessionOperations } from './contract/sessions';
 import { workspaceEvents, workspaceOperations } from './contract/workspaces';
 
@@ -12,17 +13,20 @@ export * from './contract/define';
 export * from './contract/app';
 export * from './contract/workspaces';
 export * from './contract/sessions';
+export * from './contract/attention';
 
 export const operations = {
   ...appOperations,
   ...workspaceOperations,
   ...sessionOperations,
+  ...attentionOperations,
 } as const;
 
 export const events = {
   ...appEvents,
   ...workspaceEvents,
   ...sessionEvents,
+  ...attentionEvents,
 } as const;
 
 export type Operations = typeof operations;

@@ -6,7 +6,7 @@ export class WorkspacesPage {
   readonly dockerBanner: Locator;
   constructor(readonly page: Page) {
     this.newButton = page.getByRole('button', { name: 'New workspace' });
-    this.dockerBanner = page.getByTestId('docker-banner');
+    this.dockerBanner = page.getByTestId('banner-docker');
   }
 
   row(name: string): Locator {

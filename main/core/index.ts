@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { AuditLog } from './audit/audit-log';
 import { appHandlers } from './app/app-handlers';
+import { AttentionService } from './attention/attention-service';
 import { StatusBoard } from './app/status';
 import { CoreConfig, type CoreConfigInput } from './config';
 import { DisposableStore, toDisposable } from './disposable';
@@ -28,6 +29,7 @@ export interface Core {
   audit: AuditLog;
   dispatcher: Dispatcher;
   workspaces: WorkspaceService;
+  attention: AttentionService;
   /** Closes every process, socket, subscription and file core opened. */
   dispose(): Promise<void>;
 }
@@ -59,10 +61,15 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts,
   // --- workspaces (Docker) ---
   const workspaces = await createWorkspaces({ docker, db, events, status, log, redactor, config, dataDir, workerContextDir: ports.paths.workerContextDir, disposables, options: options.workspaces });
 
+  const attention = disposables.add(
+    new AttentionService({ dispatcher: () => dispatcher, events, notifier: ports.notifier, log }),
+  );
+
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status }),
     ...workspaceHandlers(workspaces.service),
     ...sessionHandlers(),
+    'attention.get': () => attention.get(),
   };
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
 
@@ -78,6 +85,7 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts,
     audit,
     dispatcher,
     workspaces: workspaces.service,
+    attention,
     dispose: async () => {
       log.info('core stopping');
       await disposables.dispose();

@@ -23,11 +23,7 @@ export function WorkspacesPage() {
         </button>
       }
     >
-      {dockerDown ? (
-        <div role="alert" className="banner bad" data-testid="docker-banner">
-          Docker is unavailable: {info.data?.docker.reason}. Workspaces cannot be created, started or stopped until it is back; Nexus reconnects by itself.
-        </div>
-      ) : null}
+      {/* The app-wide banner (shell/Banners) says when Docker is down; here creation is disabled meanwhile. */}
       {list.isPending ? <p>Loading…</p> : null}
       {list.error ? <p role="alert">{list.error.message}</p> : null}
       {list.data && workspaces.length === 0 ? (
