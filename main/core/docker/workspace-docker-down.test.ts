@@ -62,8 +62,8 @@ describe('the Docker engine going away', () => {
     await proxy.restore();
     await waitFor(() => core.status.get().docker.state === 'available', 'docker available again', 30_000);
     await waitFor(async () => (await containersWithLabel(`${LABEL.workspaceId}=${created.id}`)).length === 0, 'the leftover container to be removed', 30_000);
-    const volumes = await realDocker().listVolumes({ filters: { label: [`${LABEL.workspaceId}=${created.id}`] } });
-    expect(volumes.Volumes ?? []).toEqual([]);
+    const volumesLeft = async (): Promise<number> => ((await realDocker().listVolumes({ filters: { label: [`${LABEL.workspaceId}=${created.id}`] } })).Volumes ?? []).length;
+    await waitFor(async () => (await volumesLeft()) === 0, 'the leftover volume to be removed', 30_000);
     expect((await core.dispatcher.call('workspaces.get', { workspace: name }, op)).status).toBe('error');
     expect((await core.dispatcher.call('workspaces.orphans', {}, op)).orphans).toEqual([]);
     await expect(core.dispatcher.call('workspaces.delete', { workspace: name }, op)).resolves.toMatchObject({ deleted: true });
