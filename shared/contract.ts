@@ -8,18 +8,21 @@ import { appEvents, appOperations } from './contract/app';
 import { attentionEvents, attentionOperations } from './contract/attention';
 import { sessionEvents, sessionOperations } from './contract/sessions';
 import { workspaceEvents, workspaceOperations } from './contract/workspaces';
+import { vaultEvents, vaultOperations } from './contract/vault';
 
 export * from './contract/define';
 export * from './contract/app';
 export * from './contract/workspaces';
 export * from './contract/sessions';
 export * from './contract/attention';
+export * from './contract/vault';
 
 export const operations = {
   ...appOperations,
   ...workspaceOperations,
   ...sessionOperations,
   ...attentionOperations,
+  ...vaultOperations,
 } as const;
 
 export const events = {
@@ -27,6 +30,7 @@ export const events = {
   ...workspaceEvents,
   ...sessionEvents,
   ...attentionEvents,
+  ...vaultEvents,
 } as const;
 
 export type Operations = typeof operations;

@@ -17,12 +17,12 @@ export class WorkspacesPage {
     return this.row(name).getByTestId('workspace-status');
   }
 
-  async create(name: string, repoUrl: string, secretId?: string): Promise<void> {
+  async create(name: string, repoUrl: string, secretLabel?: string): Promise<void> {
     await this.newButton.click();
     const dialog = this.page.getByRole('dialog', { name: 'New workspace' });
     await dialog.getByLabel('Name').fill(name);
     await dialog.getByLabel('Repository URL').fill(repoUrl);
-    if (secretId) await dialog.getByLabel('Secret (optional)').fill(secretId);
+    if (secretLabel) await dialog.getByLabel('Secret').selectOption({ label: secretLabel });
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expect(dialog).toBeHidden();
   }

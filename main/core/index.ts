@@ -8,7 +8,7 @@ import { DisposableStore, toDisposable } from './disposable';
 import { Dispatcher } from './dispatch';
 import { createDockerClient, probeDocker } from './docker/engine';
 import { workspaceHandlers } from './docker/workspace-handlers';
-import { createWorkspaces, type WorkspaceOptions } from './docker/workspaces';
+import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './docker/workspaces';
 import type { WorkspaceService } from './docker/workspace-service';
 import { sessionHandlers } from './sessions/session-handlers';
 import { EventBus } from './events';
@@ -17,6 +17,8 @@ import { createLogger, type Logger } from './log';
 import type { CorePorts } from './ports';
 import { Redactor } from './redact';
 import { openStore, type Db } from './store/open';
+import { VaultService } from './vault/vault';
+import { vaultHandlers } from './vault/vault-handlers';
 
 export interface Core {
   config: CoreConfig;
@@ -30,6 +32,10 @@ export interface Core {
   dispatcher: Dispatcher;
   workspaces: WorkspaceService;
   attention: AttentionService;
+  // --- vault (issue 3) ---
+  /** Vault lifecycle, principals and secrets; `vault.resolveSecret(id)` is the Docker code's way to a token. */
+  vault: VaultService;
+  // --- end vault ---
   /** Closes every process, socket, subscription and file core opened. */
   dispose(): Promise<void>;
 }
@@ -58,18 +64,26 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts,
 
   const docker = createDockerClient(config.docker.socketPath);
   status.set('docker', await probeDocker(docker));
-  // --- workspaces (Docker) ---
-  const workspaces = await createWorkspaces({ docker, db, events, status, log, redactor, config, dataDir, workerContextDir: ports.paths.workerContextDir, disposables, options: options.workspaces });
 
   const attention = disposables.add(
     new AttentionService({ dispatcher: () => dispatcher, events, notifier: ports.notifier, log }),
   );
+  // --- vault (issue 3) ---
+  const vault = new VaultService({ db, keychain: ports.keychain, redactor, log: log.child({ component: 'vault' }), events, status, dataDir });
+  disposables.add(toDisposable(() => vault.dispose()));
+  await vault.start();
+  // --- end vault ---
+  // --- workspaces (Docker); provider tokens come from the vault ---
+  const workspaceOptions = { secrets: vaultSecretSource(vault), ...options.workspaces };
+  const workspaces = await createWorkspaces({ docker, db, events, status, log, redactor, config, dataDir, workerContextDir: ports.paths.workerContextDir, disposables, options: workspaceOptions });
+  // --- end workspaces ---
 
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status }),
     ...workspaceHandlers(workspaces.service),
     ...sessionHandlers(),
     'attention.get': () => attention.get(),
+    ...vaultHandlers(vault),
   };
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
 
@@ -86,6 +100,7 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts,
     dispatcher,
     workspaces: workspaces.service,
     attention,
+    vault,
     dispose: async () => {
       log.info('core stopping');
       await disposables.dispose();

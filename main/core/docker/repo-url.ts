@@ -22,3 +22,15 @@ export function checkRepoUrl(raw: string): string {
 
 /** `host[:port]` as git's credential protocol names it. */
 export const credentialHost = (repoUrl: string): string => new URL(repoUrl).host;
+
+/**
+ * A token bound to a host is only handed to git for a repository on that host (`github.com`
+ * matches `github.com` and `github.com:443`; `host:port` must match exactly). No host = any.
+ */
+export function checkSecretHost(secretHost: string | null, repoUrl: string, secretId: string): void {
+  if (!secretHost) return;
+  const url = new URL(repoUrl);
+  const want = secretHost.toLowerCase();
+  if (want === url.host.toLowerCase() || want === url.hostname.toLowerCase()) return;
+  throw new NexusError('bad_request', `Secret "${secretId}" is for ${secretHost}, but the repository is on ${url.host}; pick a secret for that host.`);
+}

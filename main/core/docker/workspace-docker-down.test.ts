@@ -6,7 +6,6 @@ import { testCore } from '../../../test/helpers/core';
 import { dockerProxy } from '../../../test/helpers/docker-proxy';
 import { containersWithLabel, ensureTestWorkerImage, realDocker, workspaceTestConfig } from '../../../test/helpers/docker';
 import { serveGitRepo } from '../../../test/helpers/git-http-server';
-import { SealedSecrets } from '../../../test/helpers/sealed-secrets';
 import { waitFor } from '../../../test/helpers/wait';
 import { LABEL } from './labels';
 import type { Core } from '..';
@@ -16,7 +15,6 @@ const op = operatorContext('internal');
 describe('the Docker engine going away', () => {
   const token = `tok${randomBytes(20).toString('hex')}`;
   const name = `wsd-${randomBytes(3).toString('hex')}`;
-  const secrets = new SealedSecrets();
   const seen: EventMessage[] = [];
   let proxy: Awaited<ReturnType<typeof dockerProxy>>;
   let repo: Awaited<ReturnType<typeof serveGitRepo>>;
@@ -28,9 +26,10 @@ describe('the Docker engine going away', () => {
     proxy = await dockerProxy();
     // Each HTTP answer takes a while, so the clone is still running when the engine goes away.
     repo = await serveGitRepo(token, { delayMs: 1500 });
-    env = await testCore(workspaceTestConfig({ socketPath: proxy.socketPath }), { workspaces: { secrets } });
+    env = await testCore(workspaceTestConfig({ socketPath: proxy.socketPath }));
     core = env.core;
     core.events.subscribe((e) => seen.push(e));
+    await core.dispatcher.call('vault.init', {}, op);
   }, 900_000);
 
   afterAll(async () => {
@@ -41,7 +40,7 @@ describe('the Docker engine going away', () => {
   });
 
   it('fails a create cut off mid-clone with a clear error and leaves no container once the engine is back', async () => {
-    const secretId = secrets.add(token);
+    const secretId = (await core.dispatcher.call('secrets.create', { name: 'token', kind: 'github', host: '', value: token }, op)).id;
     const created = await core.dispatcher.call('workspaces.create', { name, repoUrl: repo.url, secretId }, op);
     // Wait until the container exists and the clone has begun, then make the daemon vanish.
     await waitFor(() => seen.some((e) => e.name === 'progress' && (e.payload as { step: string }).step === 'Cloning the repository'), 'the clone to start', 120_000);

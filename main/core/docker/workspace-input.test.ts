@@ -3,21 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorContext } from '../handlers';
 import { testCore } from '../../../test/helpers/core';
 import { containersWithLabel, workspaceTestConfig } from '../../../test/helpers/docker';
-import { SealedSecrets } from '../../../test/helpers/sealed-secrets';
 import { LABEL, ownerIdFor } from './labels';
 import type { Core } from '..';
 
 const op = operatorContext('internal');
 
 describe('workspace input checks', () => {
-  const secrets = new SealedSecrets();
   let env: Awaited<ReturnType<typeof testCore>>;
   let core: Core;
   const name = `wsi-${randomBytes(3).toString('hex')}`;
 
   beforeAll(async () => {
-    env = await testCore(workspaceTestConfig(), { workspaces: { secrets, hasCreatingSessions: () => true } });
+    env = await testCore(workspaceTestConfig(), { workspaces: { hasCreatingSessions: () => true } });
     core = env.core;
+    await core.dispatcher.call('vault.init', {}, op);
   });
   afterAll(() => env.cleanup());
 
@@ -45,6 +44,26 @@ describe('workspace input checks', () => {
   it('rejects an unknown secret as not_found and creates nothing', async () => {
     await expect(core.dispatcher.call('workspaces.create', { name, repoUrl: 'https://example.com/r.git', secretId: 'no-such-secret' }, op)).rejects.toMatchObject({ code: 'not_found' });
     await expectNothingChanged();
+  });
+
+  it('rejects a secret bound to another host as bad_request and creates nothing', async () => {
+    const { id } = await core.dispatcher.call('secrets.create', { name: 'other host', kind: 'github', host: 'github.com', value: 'ghp_notUsedAnywhere0123456789abcdefABCD' }, op);
+    await expect(core.dispatcher.call('workspaces.create', { name, repoUrl: 'https://gitlab.example.com/r.git', secretId: id }, op)).rejects.toMatchObject({
+      code: 'bad_request',
+      message: expect.stringMatching(/github\.com/),
+    });
+    await expectNothingChanged();
+  });
+
+  it('refuses with vault_locked while the vault is locked and creates nothing', async () => {
+    const { id } = await core.dispatcher.call('secrets.create', { name: 'locked one', kind: 'generic', host: '', value: 'a-value-for-the-lock-test' }, op);
+    await core.dispatcher.call('vault.lock', {}, op);
+    try {
+      await expect(core.dispatcher.call('workspaces.create', { name, repoUrl: 'https://example.com/r.git', secretId: id }, op)).rejects.toMatchObject({ code: 'vault_locked' });
+      await expectNothingChanged();
+    } finally {
+      await core.dispatcher.call('vault.unlock', {}, op);
+    }
   });
 
   it('rejects an image the engine does not have and creates nothing', async () => {

@@ -10,7 +10,7 @@ import { containerNameOf, credentialPayload, workspaceContainerSpec, WORKSPACE_D
 import { dockerFailure, dockerUnavailable, isEngineDown } from './engine';
 import { execIn } from './exec';
 import { isOwnedBy, LABEL, ownerFilter } from './labels';
-import { checkRepoUrl, credentialHost } from './repo-url';
+import { checkRepoUrl, checkSecretHost, credentialHost } from './repo-url';
 import { gitUsername, type ResolvedSecret, type SecretSource } from './secret-source';
 import { SerialQueue } from './serial';
 import { imageExists, statusOf, type WorkerImageBuilder, type WorkerContext } from './worker-image';
@@ -91,6 +91,7 @@ export class WorkspaceService {
     if (this.store.find(input.name)) throw new NexusError('conflict', `A workspace named "${input.name}" already exists.`);
     if (this.store.count() >= this.deps.maxWorkspaces) throw new NexusError('conflict', `The quota of ${this.deps.maxWorkspaces} workspaces is reached; delete one first.`);
     const secret = input.secretId ? await this.resolveSecret(input.secretId) : null;
+    if (secret && input.secretId) checkSecretHost(secret.host, repoUrl, input.secretId);
     if (input.image && !(await this.imageExists(input.image))) throw new NexusError('bad_request', `The image "${input.image}" does not exist in the Docker engine.`);
     const row = this.store.insert({ name: input.name, repoUrl, secretId: input.secretId ?? null, image: input.image ?? null, volumePrefix: `nexus-ws-${this.deps.owner.slice(0, 8)}-` });
     this.emit(row);
@@ -145,6 +146,7 @@ export class WorkspaceService {
       if (cur.status === 'creating') throw new NexusError('conflict', `Workspace "${cur.name}" is still being created.`);
       if (!cur.containerId) throw new NexusError('conflict', `Workspace "${cur.name}" has no container (${cur.reason ?? 'creation failed'}); delete it and create it again.`);
       const secret = cur.secretId ? await this.resolveSecret(cur.secretId) : null;
+      if (secret && cur.secretId) checkSecretHost(secret.host, cur.repoUrl, cur.secretId);
       const container = this.deps.docker.getContainer(cur.containerId);
       try {
         await container.start();
@@ -255,7 +257,7 @@ export class WorkspaceService {
   }
 
   private async withCredential(containerId: string, secret: ResolvedSecret | null, repoUrl: string, cmd: string[], timeoutMs: number, onStderr?: (t: string) => void): Promise<void> {
-    const payload = credentialPayload(secret ? { host: secret.host ?? credentialHost(repoUrl), username: gitUsername(secret.kind), token: secret.value } : null);
+    const payload = credentialPayload(secret ? { host: credentialHost(repoUrl), username: gitUsername(secret.kind), token: secret.value } : null);
     const result = await execIn(this.deps.docker, containerId, { cmd: ['nexus-with-credential', ...cmd], stdin: payload, env: ['GIT_TERMINAL_PROMPT=0'], timeoutMs, onStderr }).catch((e: unknown) => {
       throw this.failure(e, 'run git in the workspace');
     });

@@ -8,7 +8,6 @@ import { operatorContext } from '../handlers';
 import { testCore } from '../../../test/helpers/core';
 import { ensureTestWorkerImage, inspectJson, realDocker, workspaceTestConfig } from '../../../test/helpers/docker';
 import { serveGitRepo } from '../../../test/helpers/git-http-server';
-import { SealedSecrets } from '../../../test/helpers/sealed-secrets';
 import { waitFor } from '../../../test/helpers/wait';
 import type { Core } from '..';
 
@@ -18,7 +17,6 @@ const dockerExec = (id: string, ...cmd: string[]): string => execFileSync('docke
 describe('workspaces on a real Docker engine', () => {
   const token = `tok${randomBytes(20).toString('hex')}`;
   const name = `wst-${randomBytes(3).toString('hex')}`;
-  const secrets = new SealedSecrets();
   const seen: EventMessage[] = [];
   let repo: Awaited<ReturnType<typeof serveGitRepo>>;
   let env: Awaited<ReturnType<typeof testCore>>;
@@ -29,9 +27,11 @@ describe('workspaces on a real Docker engine', () => {
   beforeAll(async () => {
     await ensureTestWorkerImage();
     repo = await serveGitRepo(token);
-    secretId = secrets.add(token, null, 'github_token');
-    env = await testCore(workspaceTestConfig(), { workspaces: { secrets } });
+    env = await testCore(workspaceTestConfig());
     core = env.core;
+    // The real vault (OS keychain under scripts/with-keychain.sh) holds the token, bound to the repository's host.
+    await core.dispatcher.call('vault.init', {}, op);
+    secretId = (await core.dispatcher.call('secrets.create', { name: 'test repo token', kind: 'github', host: repo.host, value: token }, op)).id;
     core.events.subscribe((e) => seen.push(e));
   }, 900_000);
 
@@ -103,11 +103,13 @@ describe('workspaces on a real Docker engine', () => {
 
   it('starts again with the token re-injected through stdin, fetching a commit pushed meanwhile', async () => {
     const head = repo.commit('NEWS.md', 'pushed while stopped\n');
-    const resolvesBefore = secrets.resolves;
+    const rejectedBefore = repo.rejectedRequests();
+    const authorizedBefore = repo.authorizedRequests();
     const started = await core.dispatcher.call('workspaces.start', { workspace: name }, op);
     expect(started.status).toBe('running');
     expect(started.reason).toBeNull();
-    expect(secrets.resolves).toBe(resolvesBefore + 1);
+    expect(repo.rejectedRequests()).toBeGreaterThan(rejectedBefore);
+    expect(repo.authorizedRequests()).toBeGreaterThan(authorizedBefore);
     expect(dockerExec(containerId, 'git', '-C', '/workspace', 'rev-parse', 'origin/main').trim()).toBe(head);
     expect(dockerExec(containerId, 'ls', '-A', '/run/nexus')).toBe('');
     expect(inspectJson(containerId)).not.toContain(token);

@@ -13,8 +13,16 @@ import { noSecrets, type SecretSource } from './secret-source';
 import { DEFAULT_BASE_IMAGE, WorkerImageBuilder } from './worker-image';
 import { WorkspaceService } from './workspace-service';
 
+/** The vault as the workspaces' SecretSource (`host: ''` in the vault means any host). */
+export const vaultSecretSource = (vault: { resolveSecret(id: string): Promise<{ value: string; host: string; kind: string }> }): SecretSource => ({
+  resolve: async (id) => {
+    const s = await vault.resolveSecret(id);
+    return { value: s.value, host: s.host || null, kind: s.kind };
+  },
+});
+
 export interface WorkspaceOptions {
-  /** Provider tokens for clones (the vault). Default: no secrets. */
+  /** Provider tokens for clones. Default in createCore: the vault (`core.vault.resolveSecret`). */
   secrets?: SecretSource;
   /** Delete is refused while this says a session of the workspace is being created. Default: never. */
   hasCreatingSessions?: (workspaceId: string) => boolean | Promise<boolean>;

@@ -1,4 +1,5 @@
 import { migration001 } from './001_foundation';
+import { migration002 } from './002_vault';
 import { migration004 } from './004_workspaces';
 import type { Migration } from './types';
 
@@ -8,5 +9,6 @@ import type { Migration } from './types';
  */
 export const migrations: readonly Migration[] = [
   migration001,
+  migration002,
   migration004, // workspaces
 ];

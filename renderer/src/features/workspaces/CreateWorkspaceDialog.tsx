@@ -1,17 +1,15 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { Workspace } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
 
-/**
- * Create dialog: name, repository URL and the vault secret holding the provider token. Until the
- * vault's `secrets.list` exists in the contract, the secret is an optional id typed in.
- */
+/** Create dialog: name, repository URL and the vault secret holding the provider token (picked from `secrets.list`). */
 export function CreateWorkspaceDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (w: Workspace) => void }) {
   const api = useApi();
   const [name, setName] = useState('');
   const [repoUrl, setRepoUrl] = useState('');
   const [secretId, setSecretId] = useState('');
+  const secrets = useQuery({ queryKey: ['secrets.list'], queryFn: () => api['secrets.list']({}), retry: false });
   const create = useMutation({
     mutationFn: () => api['workspaces.create']({ name: name.trim(), repoUrl: repoUrl.trim(), ...(secretId.trim() ? { secretId: secretId.trim() } : {}) }),
     onSuccess: (w) => {
@@ -37,9 +35,16 @@ export function CreateWorkspaceDialog({ onClose, onCreated }: { onClose: () => v
           <input value={repoUrl} onChange={(e) => setRepoUrl(e.target.value)} required type="url" placeholder="https://github.com/owner/repo.git" />
         </label>
         <label className="field">
-          Secret (optional)
-          <input value={secretId} onChange={(e) => setSecretId(e.target.value)} placeholder="vault secret id holding the provider token" />
-          <small>The token reaches git inside the container through a credential helper only.</small>
+          Secret
+          <select value={secretId} onChange={(e) => setSecretId(e.target.value)}>
+            <option value="">None (public repository)</option>
+            {(secrets.data?.secrets ?? []).map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name} ({s.kind}{s.host ? `, ${s.host}` : ''}{s.last4 ? `, …${s.last4}` : ''})
+              </option>
+            ))}
+          </select>
+          <small>{secrets.error ? `Secrets are unavailable: ${secrets.error.message}` : 'The token reaches git inside the container through a credential helper only.'}</small>
         </label>
         {create.error ? <p role="alert" className="banner bad">{create.error.message}</p> : null}
         <div className="modal-actions">
