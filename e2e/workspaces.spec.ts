@@ -6,7 +6,7 @@ import { WorkspacesPage } from './pages/workspaces-page';
 import { ensureTestWorkerImage, testBaseImage } from '../test/helpers/docker';
 import { serveGitRepo } from '../test/helpers/git-http-server';
 
-test('creates a workspace from the UI, sees it running, then deletes it', async ({ page }) => {
+test('creates a workspace from the UI, sees it running, stops and starts it, then deletes it', async ({ page }) => {
   // The first run on a machine builds the worker image (cached by content hash afterwards).
   test.setTimeout(900_000);
   await ensureTestWorkerImage();
@@ -29,6 +29,8 @@ test('creates a workspace from the UI, sees it running, then deletes it', async 
     expect(ids).not.toBe('');
     await page.screenshot({ path: test.info().outputPath('workspace-running.png') });
 
+    await workspaces.stop(name);
+    await workspaces.start(name);
     await workspaces.delete(name);
     const left = execFileSync('docker', ['ps', '-aq', '--filter', `label=nexus.workspace.name=${name}`], { encoding: 'utf8' }).trim();
     expect(left).toBe('');

@@ -27,6 +27,17 @@ export class WorkspacesPage {
     await expect(dialog).toBeHidden();
   }
 
+  async stop(name: string): Promise<void> {
+    await this.row(name).getByRole('button', { name: 'Stop' }).click();
+    await this.page.getByRole('dialog', { name: `Stop ${name}?` }).getByRole('button', { name: 'Stop workspace' }).click();
+    await expect(this.status(name)).toHaveText('stopped');
+  }
+
+  async start(name: string): Promise<void> {
+    await this.row(name).getByRole('button', { name: 'Start' }).click();
+    await expect(this.status(name)).toHaveText('running');
+  }
+
   async delete(name: string): Promise<void> {
     await this.row(name).getByRole('button', { name: 'Delete' }).click();
     const dialog = this.page.getByRole('dialog', { name: `Delete ${name}?` });

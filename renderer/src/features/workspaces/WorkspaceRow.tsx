@@ -9,10 +9,10 @@ const tone: Record<Workspace['status'], string> = { running: 'ok', creating: 'wa
 /** One workspace: status chip, live progress while it is being created, start/stop/delete. */
 export function WorkspaceRow({ workspace: w, progress }: { workspace: Workspace; progress?: Progress }) {
   const api = useApi();
-  const [confirming, setConfirming] = useState(false);
+  const [confirming, setConfirming] = useState<'stop' | 'delete' | null>(null);
   const start = useMutation({ mutationFn: () => api['workspaces.start']({ workspace: w.id }) });
-  const stop = useMutation({ mutationFn: () => api['workspaces.stop']({ workspace: w.id }) });
-  const remove = useMutation({ mutationFn: () => api['workspaces.delete']({ workspace: w.id }), onSuccess: () => setConfirming(false) });
+  const stop = useMutation({ mutationFn: () => api['workspaces.stop']({ workspace: w.id }), onSuccess: () => setConfirming(null) });
+  const remove = useMutation({ mutationFn: () => api['workspaces.delete']({ workspace: w.id }), onSuccess: () => setConfirming(null) });
   const busy = start.isPending || stop.isPending || remove.isPending;
   const error = start.error ?? stop.error ?? remove.error;
   return (
@@ -30,11 +30,11 @@ export function WorkspaceRow({ workspace: w, progress }: { workspace: Workspace;
             </button>
           ) : null}
           {w.status === 'running' ? (
-            <button type="button" onClick={() => stop.mutate()} disabled={busy}>
+            <button type="button" onClick={() => setConfirming('stop')} disabled={busy}>
               Stop
             </button>
           ) : null}
-          <button type="button" className="danger" onClick={() => setConfirming(true)} disabled={busy}>
+          <button type="button" className="danger" onClick={() => setConfirming('delete')} disabled={busy}>
             Delete
           </button>
         </span>
@@ -51,8 +51,14 @@ export function WorkspaceRow({ workspace: w, progress }: { workspace: Workspace;
           {error.message}
         </p>
       ) : null}
-      {confirming ? (
-        <ConfirmDialog title={`Delete ${w.name}?`} confirmLabel="Delete workspace" busy={remove.isPending} onCancel={() => setConfirming(false)} onConfirm={() => remove.mutate()}>
+      {confirming === 'stop' ? (
+        <ConfirmDialog title={`Stop ${w.name}?`} confirmLabel="Stop workspace" busy={stop.isPending} onCancel={() => setConfirming(null)} onConfirm={() => stop.mutate()}>
+          <p>Its sessions go offline until the workspace is started again. The clone and its volume stay.</p>
+          {stop.error ? <p role="alert" className="banner bad">{stop.error.message}</p> : null}
+        </ConfirmDialog>
+      ) : null}
+      {confirming === 'delete' ? (
+        <ConfirmDialog title={`Delete ${w.name}?`} confirmLabel="Delete workspace" busy={remove.isPending} onCancel={() => setConfirming(null)} onConfirm={() => remove.mutate()}>
           <p>The container, its volume (the clone and any uncommitted work) and the workspace record are removed.</p>
           {remove.error ? <p role="alert" className="banner bad">{remove.error.message}</p> : null}
         </ConfirmDialog>
