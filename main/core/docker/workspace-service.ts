@@ -93,7 +93,14 @@ export class WorkspaceService {
     const secret = input.secretId ? await this.resolveSecret(input.secretId) : null;
     if (secret && input.secretId) checkSecretHost(secret.host, repoUrl, input.secretId);
     if (input.image && !(await this.imageExists(input.image))) throw new NexusError('bad_request', `The image "${input.image}" does not exist in the Docker engine.`);
-    const row = this.store.insert({ name: input.name, repoUrl, secretId: input.secretId ?? null, image: input.image ?? null, volumePrefix: `nexus-ws-${this.deps.owner.slice(0, 8)}-` });
+    let row: WorkspaceRecord;
+    try {
+      row = this.store.insert({ name: input.name, repoUrl, secretId: input.secretId ?? null, image: input.image ?? null, volumePrefix: `nexus-ws-${this.deps.owner.slice(0, 8)}-` });
+    } catch (e) {
+      // Two creates with one name raced past the check above; the UNIQUE constraint decides.
+      if (e instanceof Error && /UNIQUE/.test(e.message)) throw new NexusError('conflict', `A workspace named "${input.name}" already exists.`);
+      throw e;
+    }
     this.emit(row);
     this.busy.add(row.id);
     void this.queue
