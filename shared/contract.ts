@@ -9,6 +9,9 @@ import { attentionEvents, attentionOperations } from './contract/attention';
 import { sessionEvents, sessionOperations } from './contract/sessions';
 import { workspaceEvents, workspaceOperations } from './contract/workspaces';
 import { vaultEvents, vaultOperations } from './contract/vault';
+// platform tools + review queue (issue 4)
+import { platformEvents, platformOperations } from './contract/platform';
+import { reviewEvents, reviewOperations } from './contract/review';
 
 export * from './contract/define';
 export * from './contract/app';
@@ -16,6 +19,8 @@ export * from './contract/workspaces';
 export * from './contract/sessions';
 export * from './contract/attention';
 export * from './contract/vault';
+export * from './contract/platform';
+export * from './contract/review';
 
 export const operations = {
   ...appOperations,
@@ -23,6 +28,8 @@ export const operations = {
   ...sessionOperations,
   ...attentionOperations,
   ...vaultOperations,
+  ...platformOperations,
+  ...reviewOperations,
 } as const;
 
 export const events = {
@@ -31,6 +38,8 @@ export const events = {
   ...sessionEvents,
   ...attentionEvents,
   ...vaultEvents,
+  ...platformEvents,
+  ...reviewEvents,
 } as const;
 
 export type Operations = typeof operations;

@@ -11,6 +11,12 @@ import { workspaceHandlers } from './docker/workspace-handlers';
 import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './docker/workspaces';
 import type { WorkspaceService } from './docker/workspace-service';
 import { sessionHandlers } from './sessions/session-handlers';
+// platform tools + review queue (issue 4)
+import { PlatformService } from './nats/platform-service';
+import { platformHandlers } from './nats/platform-handlers';
+import { ReviewQueue } from './review/review-queue';
+import { reviewHandlers } from './review/review-handlers';
+import { openToolsDb } from './nats/store/tools-db';
 import { EventBus } from './events';
 import type { Handlers } from './handlers';
 import { createLogger, type Logger } from './log';
@@ -36,6 +42,9 @@ export interface Core {
   /** Vault lifecycle, principals and secrets; `vault.resolveSecret(id)` is the Docker code's way to a token. */
   vault: VaultService;
   // --- end vault ---
+  /** Platform tools over NATS: agents, runs (per-run NATS users), hook events. */
+  platform: PlatformService;
+  review: ReviewQueue;
   /** Closes every process, socket, subscription and file core opened. */
   dispose(): Promise<void>;
 }
@@ -77,6 +86,12 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts,
   const workspaceOptions = { secrets: vaultSecretSource(vault), ...options.workspaces };
   const workspaces = await createWorkspaces({ docker, db, events, status, log, redactor, config, dataDir, workerContextDir: ports.paths.workerContextDir, disposables, options: workspaceOptions });
   // --- end workspaces ---
+  // platform tools + review queue (issue 4)
+  const toolsDb = openToolsDb(join(dataDir, 'nexus.db'));
+  disposables.add(toDisposable(() => void toolsDb.close()));
+  const review = new ReviewQueue(toolsDb, events, audit);
+  const platform = disposables.add(new PlatformService({ db: toolsDb, config, dataDir, status, redactor, log, audit, review }));
+  await platform.start();
 
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status }),
@@ -84,8 +99,14 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts,
     ...sessionHandlers(),
     'attention.get': () => attention.get(),
     ...vaultHandlers(vault),
+    ...platformHandlers(platform),
+    ...reviewHandlers(review),
   };
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
+  attention.useReviewCounts(() => {
+    const c = review.counts();
+    return { memories: c.pendingMemories, skills: c.draftSkills };
+  });
 
   log.info('core started', { version: config.version, dataDir });
   return {
@@ -101,6 +122,8 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts,
     workspaces: workspaces.service,
     attention,
     vault,
+    platform,
+    review,
     dispose: async () => {
       log.info('core stopping');
       await disposables.dispose();

@@ -28,7 +28,7 @@ describe('the worker image build context', () => {
     writeFileSync(bridge, 'console.log(1)');
     const withBridge = workerBuildContext({ ...ctx, mcpBridge: bridge });
     expect(withBridge.tag).not.toBe(base);
-    expect(withBridge.tar.includes(Buffer.from('rootfs/opt/nexus/bin/nexus-mcp.cjs'))).toBe(true);
+    expect(withBridge.tar.includes(Buffer.from('rootfs/opt/nexus/nexus-mcp.cjs'))).toBe(true);
   });
 
   it('carries the Dockerfile, the credential helper and the entrypoint, and no secret-looking env', () => {
@@ -37,5 +37,7 @@ describe('the worker image build context', () => {
       expect(tar.includes(Buffer.from(path))).toBe(true);
     }
     expect(tar.toString('latin1')).not.toMatch(/ENV [^\n]*(TOKEN|SECRET|PASSWORD)/);
+    // TypeScript sources under resources/worker (nexus-mcp/ is bundled separately) stay out.
+    expect(tar.includes(Buffer.from('nexus-mcp/main.ts'))).toBe(false);
   });
 });

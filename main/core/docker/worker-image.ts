@@ -10,7 +10,7 @@ import { packTar, type TarEntry } from './tar';
 export const DEFAULT_BASE_IMAGE = 'node:20-bookworm';
 export const WORKER_REPOSITORY = 'nexus-worker';
 /** Where the bundled platform-tools bridge lands inside the build context (and the image). */
-const MCP_BRIDGE_PATH = 'rootfs/opt/nexus/bin/nexus-mcp.cjs';
+const MCP_BRIDGE_PATH = 'rootfs/opt/nexus/nexus-mcp.cjs';
 
 export interface WorkerContext {
   /** resources/worker */
@@ -36,8 +36,10 @@ export function workerBuildContext(ctx: WorkerContext): BuiltContext {
     for (const name of readdirSync(dir).sort()) {
       const full = join(dir, name);
       const st = statSync(full);
-      if (st.isDirectory()) walk(full);
-      else if (st.isFile() && !name.endsWith('.test.ts')) {
+      // TypeScript sources (e.g. nexus-mcp/, bundled separately) and tests never go into the image.
+      if (st.isDirectory()) {
+        if (name !== 'node_modules') walk(full);
+      } else if (st.isFile() && !name.endsWith('.ts')) {
         entries.push({ path: relative(ctx.dir, full).split(sep).join('/'), data: readFileSync(full), mode: st.mode & 0o111 ? 0o755 : 0o644 });
       }
     }

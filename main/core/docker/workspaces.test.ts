@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMessage } from '../../../shared/contract';
 import { operatorContext } from '../handlers';
-import { testCore } from '../../../test/helpers/core';
+import { repoRoot, testCore } from '../../../test/helpers/core';
 import { ensureTestWorkerImage, inspectJson, realDocker, workspaceTestConfig } from '../../../test/helpers/docker';
 import { serveGitRepo } from '../../../test/helpers/git-http-server';
 import { waitFor } from '../../../test/helpers/wait';
@@ -86,6 +86,9 @@ describe('workspaces on a real Docker engine', () => {
     expect(info.Config.Labels['nexus.managed']).toBe('1');
     expect(info.Config.Labels['nexus.workspace.name']).toBe(name);
     expect(dockerExec(containerId, 'id', '-u').trim()).toBe('1000');
+    // The platform-tools bridge is in the image exactly when it was bundled (npm run build) before.
+    const bundled = existsSync(join(repoRoot, 'dist', 'worker', 'nexus-mcp.cjs'));
+    expect(dockerExec(containerId, 'sh', '-c', 'test -x /opt/nexus/bin/nexus-mcp && echo yes || echo no').trim()).toBe(bundled ? 'yes' : 'no');
   });
 
   it('refuses a second workspace with the same name and changes nothing', async () => {

@@ -1,5 +1,6 @@
 import { migration001 } from './001_foundation';
 import { migration002 } from './002_vault';
+import { migration003 } from './003_platform_tools';
 import { migration004 } from './004_workspaces';
 import type { Migration } from './types';
 
@@ -10,5 +11,6 @@ import type { Migration } from './types';
 export const migrations: readonly Migration[] = [
   migration001,
   migration002,
+  migration003,
   migration004, // workspaces
 ];

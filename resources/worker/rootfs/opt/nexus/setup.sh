@@ -9,8 +9,9 @@ mkdir -p /home/nexus /workspace /run/nexus
 chown 1000:1000 /home/nexus /workspace /run/nexus
 chmod 0700 /run/nexus
 chmod 0755 /opt/nexus/bin/*
-if [ -f /opt/nexus/bin/nexus-mcp.cjs ]; then
-  printf '#!/bin/sh\nexec node /opt/nexus/bin/nexus-mcp.cjs "$@"\n' > /opt/nexus/bin/nexus-mcp
+# The platform-tools MCP bridge (dist/worker/nexus-mcp.cjs), when it was bundled before the build.
+if [ -f /opt/nexus/nexus-mcp.cjs ]; then
+  printf '#!/bin/sh\nexec node /opt/nexus/nexus-mcp.cjs "$@"\n' > /opt/nexus/bin/nexus-mcp
   chmod 0755 /opt/nexus/bin/nexus-mcp
 fi
 if [ "${INSTALL_AGENT_CLI:-0}" = "1" ]; then
