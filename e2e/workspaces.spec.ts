@@ -40,3 +40,36 @@ test('creates a workspace from the UI, sees it running, stops and starts it, the
     await repo.close();
   }
 });
+
+test('creates a workspace whose repository needs a token, picking the vault secret in the dialog', async ({ page }) => {
+  test.setTimeout(900_000);
+  await ensureTestWorkerImage();
+  const token = `tok${randomBytes(20).toString('hex')}`;
+  const repo = await serveGitRepo(token);
+  const nexus = await startNexus({ NEXUS_DOCKER_NETWORK: 'host', NEXUS_WORKER_BASE_IMAGE: testBaseImage() });
+  const name = `e2e-${randomBytes(3).toString('hex')}`;
+  const rpc = async (op: string, input: unknown): Promise<unknown> => {
+    const res = await fetch(`${nexus.url}/api/rpc/${op}`, { method: 'POST', headers: { authorization: `Bearer ${nexus.token}`, 'content-type': 'application/json' }, body: JSON.stringify(input) });
+    expect(res.status).toBe(200);
+    return res.json();
+  };
+  try {
+    await rpc('vault.init', {});
+    await rpc('secrets.create', { name: 'repo token', kind: 'github', host: repo.host, value: token });
+    const app = new AppPage(page);
+    await app.open(nexus.loginUrl);
+    await app.goTo('Workspaces');
+    const workspaces = new WorkspacesPage(page);
+    await workspaces.create(name, repo.url, `repo token (github, ${repo.host}, …${token.slice(-4)})`);
+    await expect(workspaces.status(name)).toHaveText('running', { timeout: 120_000 });
+    expect(repo.authorizedRequests()).toBeGreaterThan(0);
+    const id = execFileSync('docker', ['ps', '-q', '--filter', `label=nexus.workspace.name=${name}`], { encoding: 'utf8' }).trim();
+    expect(execFileSync('docker', ['inspect', id], { encoding: 'utf8' })).not.toContain(token);
+    expect(await page.content()).not.toContain(token);
+    await workspaces.delete(name);
+  } finally {
+    execFileSync('sh', ['-c', `docker ps -aq --filter label=nexus.workspace.name=${name} | xargs -r docker rm -f`]);
+    await nexus.stop();
+    await repo.close();
+  }
+});
