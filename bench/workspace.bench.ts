@@ -33,20 +33,31 @@ const bench: Benchmark = async () => {
   try {
     const bare: number[] = [];
     const subject: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
+    const runBare = (i: number): void => {
       const name = `${prefix}-bare-${i}`;
-      let t = performance.now();
+      const t = performance.now();
       execFileSync('docker', ['run', '-d', '--name', name, '--network', 'host', image]);
       bare.push(performance.now() - t);
       execFileSync('docker', ['rm', '-f', name], { stdio: 'ignore' });
-
-      t = performance.now();
+    };
+    const runWorkspace = async (i: number): Promise<void> => {
+      const t = performance.now();
       await core.dispatcher.call('workspaces.create', { name: `${prefix}-${i}`, repoUrl: repo.url }, op);
       await core.workspaces.idle();
       const ws = await core.dispatcher.call('workspaces.get', { workspace: `${prefix}-${i}` }, op);
       subject.push(performance.now() - t);
       if (ws.status !== 'running') throw new Error(`workspace ended ${ws.status}: ${ws.reason}`);
       await core.dispatcher.call('workspaces.delete', { workspace: ws.id }, op);
+    };
+    // Interleaved, alternating which goes first, so load from other engine users hits both alike.
+    for (let i = 0; i < RUNS; i++) {
+      if (i % 2 === 0) {
+        runBare(i);
+        await runWorkspace(i);
+      } else {
+        await runWorkspace(i);
+        runBare(i);
+      }
     }
     return [compare(`workspace create → running (p50 of ${RUNS})`, 'bare docker run -d', summarize(subject), summarize(bare))];
   } finally {
