@@ -27,6 +27,16 @@ export class WorkspacesPage {
     await expect(dialog).toBeHidden();
   }
 
+  orphan(name: string): Locator {
+    return this.page.getByTestId(`orphan-${name}`);
+  }
+
+  async removeOrphan(name: string): Promise<void> {
+    await this.orphan(name).getByRole('button', { name: 'Remove' }).click();
+    await this.page.getByRole('dialog', { name: `Remove ${name}?` }).getByRole('button', { name: 'Remove container' }).click();
+    await expect(this.orphan(name)).toHaveCount(0);
+  }
+
   async stop(name: string): Promise<void> {
     await this.row(name).getByRole('button', { name: 'Stop' }).click();
     await this.page.getByRole('dialog', { name: `Stop ${name}?` }).getByRole('button', { name: 'Stop workspace' }).click();
