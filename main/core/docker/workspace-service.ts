@@ -208,7 +208,7 @@ export class WorkspaceService {
 
   async removeOrphan(containerId: string): Promise<{ removed: true }> {
     this.requireDocker();
-    const orphan = (await this.orphans()).find((o) => o.containerId === containerId || o.containerId.startsWith(containerId));
+    const orphan = (await this.orphans()).find((o) => o.containerId === containerId || (containerId.length >= 12 && o.containerId.startsWith(containerId)));
     if (!orphan) throw new NexusError('not_found', `No orphaned Nexus container "${containerId}" (only labelled containers without a workspace can be removed here).`);
     const info = await this.call('inspect the container', () => this.deps.docker.getContainer(orphan.containerId).inspect());
     if (!isOwnedBy(info.Config.Labels, this.deps.owner)) throw new NexusError('forbidden', 'That container does not belong to this Nexus.');
