@@ -8,6 +8,8 @@ import { DisposableStore, toDisposable } from './disposable';
 import { Dispatcher } from './dispatch';
 import { createDockerClient, probeDocker } from './docker/engine';
 import { workspaceHandlers } from './docker/workspace-handlers';
+import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './docker/workspaces';
+import type { WorkspaceService } from './docker/workspace-service';
 import { sessionHandlers } from './sessions/session-handlers';
 // platform tools + review queue (issue 4)
 import { PlatformService } from './nats/platform-service';
@@ -34,6 +36,7 @@ export interface Core {
   status: StatusBoard;
   audit: AuditLog;
   dispatcher: Dispatcher;
+  workspaces: WorkspaceService;
   attention: AttentionService;
   // --- vault (issue 3) ---
   /** Vault lifecycle, principals and secrets; `vault.resolveSecret(id)` is the Docker code's way to a token. */
@@ -46,8 +49,13 @@ export interface Core {
   dispose(): Promise<void>;
 }
 
+/** Optional collaborators of features built on other branches (vault secrets, session state). */
+export interface CoreOptions {
+  workspaces?: WorkspaceOptions;
+}
+
 /** The one composition root: every service is built here with plain constructors. */
-export async function createCore(configInput: CoreConfigInput, ports: CorePorts): Promise<Core> {
+export async function createCore(configInput: CoreConfigInput, ports: CorePorts, options: CoreOptions = {}): Promise<Core> {
   const config = CoreConfig.parse(configInput);
   const startedAt = new Date();
   const dataDir = ports.paths.dataDir;
@@ -74,6 +82,10 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
   disposables.add(toDisposable(() => vault.dispose()));
   await vault.start();
   // --- end vault ---
+  // --- workspaces (Docker); provider tokens come from the vault ---
+  const workspaceOptions = { secrets: vaultSecretSource(vault), ...options.workspaces };
+  const workspaces = await createWorkspaces({ docker, db, events, status, log, redactor, config, dataDir, workerContextDir: ports.paths.workerContextDir, disposables, options: workspaceOptions });
+  // --- end workspaces ---
   // platform tools + review queue (issue 4)
   const toolsDb = openToolsDb(join(dataDir, 'nexus.db'));
   disposables.add(toDisposable(() => void toolsDb.close()));
@@ -83,7 +95,7 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
 
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status }),
-    ...workspaceHandlers(),
+    ...workspaceHandlers(workspaces.service),
     ...sessionHandlers(),
     'attention.get': () => attention.get(),
     ...vaultHandlers(vault),
@@ -107,6 +119,7 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
     status,
     audit,
     dispatcher,
+    workspaces: workspaces.service,
     attention,
     vault,
     platform,
