@@ -17,7 +17,13 @@ import { tempDir } from './temp-dir';
 import { bundleWorkerScripts, type WorkerScripts } from './worker-scripts';
 
 /** Stand-in for migration 004 until the workspaces branch lands: only what sessions reference. */
-const workspacesTableSql = `CREATE TABLE IF NOT EXISTS workspaces (id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE)`;
+/** A workspaces row (migration 004) for a container the test started itself; sessions reference it. */
+function insertWorkspaceRow(db: Db, id: string, name: string, containerId: string | null): void {
+  const now = new Date().toISOString();
+  db.prepare(
+    `INSERT INTO workspaces (id, name, repo_url, status, container_id, volume, created_at, updated_at) VALUES (?, ?, '/workspace', ?, ?, ?, ?, ?)`,
+  ).run(id, name, containerId ? 'running' : 'stopped', containerId, `${id}-test`, now, now);
+}
 
 export const FIXTURE_IN_CONTAINER = '/opt/agent-fixture/agent-fixture.mjs';
 
@@ -70,8 +76,6 @@ export async function sessionRig(configInput: SessionsConfigInput = {}): Promise
   const host = await serve({ dataDir: join(dir.path, 'data'), appRoot: repoRoot, port: 0, config: { version: 'test' } });
   const dbFile = join(dir.path, 'data', 'nexus.db');
   const db = host.core.db;
-  // Until the workspaces branch lands, the core database has 005 but no workspaces table (004).
-  db.exec(workspacesTableSql);
   const log = createLogger({ redactor: host.core.redactor });
   const events = host.core.events;
   const workspaces = new TestWorkspaces();
@@ -145,13 +149,13 @@ export async function sessionRig(configInput: SessionsConfigInput = {}): Promise
         'git config --global user.email t@example.invalid && git config --global user.name test && git init -q -b main /workspace && cd /workspace && echo hello > README.md && git add . && git commit -qm init',
       );
       const ws = { id, name, containerId: c.id, running: true };
-      db.prepare(`INSERT INTO workspaces (id, name) VALUES (?, ?)`).run(id, name);
+      insertWorkspaceRow(db, id, name, c.id);
       workspaces.items.set(id, ws);
       return ws;
     },
     addStoppedWorkspace(name) {
       const ws = { id: `w${randomBytes(6).toString('hex')}`, name, containerId: null, running: false };
-      db.prepare(`INSERT INTO workspaces (id, name) VALUES (?, ?)`).run(ws.id, name);
+      insertWorkspaceRow(db, ws.id, name, null);
       workspaces.items.set(ws.id, ws);
       return ws;
     },
