@@ -11,6 +11,9 @@ import { workspaceHandlers } from './docker/workspace-handlers';
 import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './docker/workspaces';
 import type { WorkspaceService } from './docker/workspace-service';
 import { sessionHandlers } from './sessions/session-handlers';
+import { createSessionService } from './sessions/create-sessions';
+import type { SessionService } from './sessions/session-service';
+import { workspaceDirectory } from './sessions/workspace-directory';
 // platform tools + review queue (issue 4)
 import { PlatformService } from './nats/platform-service';
 import { platformHandlers } from './nats/platform-handlers';
@@ -37,6 +40,7 @@ export interface Core {
   audit: AuditLog;
   dispatcher: Dispatcher;
   workspaces: WorkspaceService;
+  sessions: SessionService;
   attention: AttentionService;
   // --- vault (issue 3) ---
   /** Vault lifecycle, principals and secrets; `vault.resolveSecret(id)` is the Docker code's way to a token. */
@@ -83,7 +87,8 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts,
   await vault.start();
   // --- end vault ---
   // --- workspaces (Docker); provider tokens come from the vault ---
-  const workspaceOptions = { secrets: vaultSecretSource(vault), ...options.workspaces };
+  const sessionsRef: { current?: SessionService } = {}; // built below; workspace delete asks it about creates in flight
+  const workspaceOptions = { secrets: vaultSecretSource(vault), hasCreatingSessions: (id: string) => sessionsRef.current?.hasCreatingSessions(id) ?? false, ...options.workspaces };
   const workspaces = await createWorkspaces({ docker, db, events, status, log, redactor, config, dataDir, workerContextDir: ports.paths.workerContextDir, disposables, options: workspaceOptions });
   // --- end workspaces ---
   // platform tools + review queue (issue 4)
@@ -92,11 +97,18 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts,
   const review = new ReviewQueue(toolsDb, events, audit);
   const platform = disposables.add(new PlatformService({ db: toolsDb, config, dataDir, status, redactor, log, audit, review }));
   await platform.start();
+  // --- sessions (issue 6) ---
+  const built = createSessionService({ db, events, log, config, docker, paths: ports.paths, workspaces: workspaceDirectory(workspaces.service), platform });
+  sessionsRef.current = built.sessions;
+  disposables.add(built.subscriptions);
+  disposables.add(toDisposable(() => built.sessions.idle())); // let in-flight docker execs finish before the engine and db go
+  void built.sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
+  // --- end sessions ---
 
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status }),
     ...workspaceHandlers(workspaces.service),
-    ...sessionHandlers(),
+    ...sessionHandlers(built.sessions),
     'attention.get': () => attention.get(),
     ...vaultHandlers(vault),
     ...platformHandlers(platform),
@@ -120,6 +132,7 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts,
     audit,
     dispatcher,
     workspaces: workspaces.service,
+    sessions: built.sessions,
     attention,
     vault,
     platform,

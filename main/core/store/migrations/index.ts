@@ -2,6 +2,7 @@ import { migration001 } from './001_foundation';
 import { migration002 } from './002_vault';
 import { migration003 } from './003_platform_tools';
 import { migration004 } from './004_workspaces';
+import { migration005 } from './005_sessions';
 import type { Migration } from './types';
 
 /**
@@ -13,4 +14,5 @@ export const migrations: readonly Migration[] = [
   migration002,
   migration003,
   migration004, // workspaces
+  migration005, // sessions
 ];
