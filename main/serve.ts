@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCore, type Core } from './core';
 import type { CoreConfigInput } from './core/config';
@@ -31,7 +31,9 @@ export async function serve(opts: ServeOptions): Promise<Running> {
     throw e;
   }
   const serveFile = join(opts.dataDir, 'serve.json');
-  writeFileSync(serveFile, JSON.stringify({ url: host.url, port: host.port, token: host.token, pid: process.pid }, null, 2), { mode: 0o600 });
+  // Written whole then renamed, so a tool never reads a half-written file.
+  writeFileSync(`${serveFile}.tmp`, JSON.stringify({ url: host.url, port: host.port, token: host.token, pid: process.pid }, null, 2), { mode: 0o600 });
+  renameSync(`${serveFile}.tmp`, serveFile);
   let stopped = false;
   return {
     core,
