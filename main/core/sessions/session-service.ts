@@ -183,6 +183,12 @@ export class SessionService {
     return files.mcpConfig;
   }
 
+  /** Ends the session's current run (read now: a create still in the queue may have just started it). */
+  private async endRunOf(sessionId: string, status: 'finished' | 'cancelled', summary: string): Promise<void> {
+    const runId = this.repo.get(sessionId)?.run_id;
+    if (runId) await this.runs?.end(runId, status, summary);
+  }
+
   /** Ends runs whose session is gone (a deleted workspace takes its sessions with it). */
   async endOrphanRuns(): Promise<number> {
     if (!this.runs) return 0;
@@ -208,10 +214,10 @@ export class SessionService {
         if (windowId) await this.machinery.killWindow(containerId, windowId);
         const p = sessionPaths(this.deps.config, row.id, row.name);
         await this.machinery.removeWorktree(containerId, p);
-        if (row.run_id) await this.runs?.end(row.run_id, 'finished', 'The session was deleted.');
+        await this.endRunOf(row.id, 'finished', 'The session was deleted.');
         await this.machinery.removeState(containerId, p);
       });
-    } else if (row.run_id) await this.runs?.end(row.run_id, 'finished', 'The session was deleted.');
+    } else await this.endRunOf(row.id, 'finished', 'The session was deleted.');
     this.repo.delete(row.id);
     this.deps.events.emit('sessions.changed', { session: null, removedId: row.id });
     return { deleted: true, id: row.id };
@@ -305,6 +311,7 @@ export class SessionService {
             this.patch(row.id, { window_id: id, agent_state: 'starting', agent_message: 'Relaunched after a restart (conversation resumed)' });
             report.relaunched.push(row.id);
           } else {
+            await this.endRunOf(row.id, 'finished', 'The session exited.');
             this.patch(row.id, { status: 'exited', reason: 'Its window and worktree are gone.', agent_state: 'exited', window_id: null });
             report.exited.push(row.id);
           }
