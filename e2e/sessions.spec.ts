@@ -53,6 +53,14 @@ test('creates a session with an initial message, sends a message, and sees the s
     await expect(sessions.state('first')).toHaveText('needs permission', { timeout: 15_000 });
     await page.screenshot({ path: test.info().outputPath('session-needs-permission.png') });
 
+    // Platform tools: the fixture calls memory_propose the way the CLI would, through the nexus-mcp
+    // its --mcp-config names (the worker image's bridge, as uid 1000); the memory waits for review.
+    const propose = `const c=require('net').createConnection('/tmp/agent-fixture/${id}.ctl');let o='';c.on('data',d=>o+=d);c.on('end',()=>process.stdout.write(o));c.write(JSON.stringify({mcp:{server:'nexus',tool:'memory_propose',arguments:{content:'Run the e2e suite before merging',scope:'project'}}})+'\\n')`;
+    const reply = JSON.parse(execFileSync('docker', ['exec', containerId, 'node', '-e', propose], { encoding: 'utf8' })) as { ok: boolean; error?: string };
+    expect(reply).toMatchObject({ ok: true });
+    const review = await rpc<{ memories: { content: string; scope: string }[] }>('review.list', {});
+    expect(review.memories).toContainEqual(expect.objectContaining({ content: 'Run the e2e suite before merging', scope: 'project' }));
+
     const records = execFileSync('docker', ['exec', containerId, 'cat', `/tmp/agent-fixture/${id}.jsonl`], { encoding: 'utf8' })
       .trim()
       .split('\n')

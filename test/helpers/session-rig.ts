@@ -96,6 +96,7 @@ export async function sessionRig(configInput: SessionsConfigInput = {}): Promise
         return { url: c.natsUrl, ...(c.user ? { user: c.user, pass: c.password ?? '' } : {}) };
       },
       maxSessionsPerWorkspace: 64,
+      platform: host.core.platform,
     });
     subs.forEach((x) => x.dispose());
     subs.length = 0;
@@ -144,6 +145,9 @@ export async function sessionRig(configInput: SessionsConfigInput = {}): Promise
       };
       await asRoot(`mkdir -p /home/nexus /workspace "$(dirname ${FIXTURE_IN_CONTAINER})" `);
       await asRoot(`cat > ${FIXTURE_IN_CONTAINER}`, readFileSync(scripts.agentFixture, 'utf8'));
+      // nexus-mcp where the worker image puts it (resources/worker/rootfs/opt/nexus/setup.sh).
+      await asRoot('mkdir -p /opt/nexus/bin && cat > /opt/nexus/nexus-mcp.cjs', readFileSync(scripts.nexusMcp, 'utf8'));
+      await asRoot(`printf '#!/bin/sh\\nexec node /opt/nexus/nexus-mcp.cjs "$@"\\n' > /opt/nexus/bin/nexus-mcp && chmod 0755 /opt/nexus/bin/nexus-mcp`);
       await sh(
         c.id,
         'git config --global user.email t@example.invalid && git config --global user.name test && git init -q -b main /workspace && cd /workspace && echo hello > README.md && git add . && git commit -qm init',

@@ -7,14 +7,17 @@ export interface WorkerScripts {
   hook: string;
   inboxSend: string;
   agentFixture: string;
+  /** The platform-tools MCP bridge, as scripts/build-main.mjs bundles it (dist/worker/nexus-mcp.cjs). */
+  nexusMcp: string;
 }
 
-/** Bundles the worker-side scripts and the agent fixture (node 18, no dependencies) into dir. */
+/** Bundles the worker-side scripts, nexus-mcp and the agent fixture (node 18, no dependencies) into dir. */
 export async function bundleWorkerScripts(dir: string): Promise<WorkerScripts> {
   const entries = {
     hook: ['resources/worker/nexus-hook/main.ts', 'nexus-hook.cjs', 'cjs'],
     inboxSend: ['resources/worker/nexus-inbox-send/main.ts', 'nexus-inbox-send.cjs', 'cjs'],
     agentFixture: ['resources/worker/fixtures/agent-cli/main.ts', 'agent-fixture.mjs', 'esm'],
+    nexusMcp: ['resources/worker/nexus-mcp/main.ts', 'nexus-mcp.cjs', 'cjs'],
   } as const;
   const out: Record<string, string> = {};
   for (const [key, [entry, file, format]] of Object.entries(entries)) {

@@ -11,6 +11,8 @@ export const SessionsConfig = z
     permissionMode: z.enum(['auto', 'default', 'acceptEdits', 'plan', 'dontAsk']).default('auto'),
     /** `--mcp-config` file inside the container (the nexus-mcp bridge), when there is one. */
     mcpConfig: z.string().optional(),
+    /** The platform-tools MCP bridge inside the container; each session's own --mcp-config runs it. */
+    nexusMcpCommand: z.string().min(1).default('/opt/nexus/bin/nexus-mcp'),
     /** Name each session for Remote Control as "<workspace> · <name>". */
     remoteControl: z.boolean().default(true),
     /** The workspace's clone inside the container (the workspace volume). */

@@ -21,8 +21,8 @@ export interface SessionsWiring {
   paths: AppPaths;
   /** The workspaces service, seen through the small interface sessions need. */
   workspaces: WorkspaceDirectory;
-  /** Issues each workspace's publish-only hook user and delivers hook events (core.platform). */
-  platform: Pick<PlatformService, 'createHookPublisher' | 'onHookEvent'>;
+  /** Issues each workspace's publish-only hook user, delivers hook events, and gives each session a run (core.platform). */
+  platform: Pick<PlatformService, 'createHookPublisher' | 'onHookEvent' | 'agents' | 'createAgent' | 'createRun' | 'endRun'>;
 }
 
 /**
@@ -45,6 +45,7 @@ export function createSessionService(w: SessionsWiring): { sessions: SessionServ
       return { url: c.natsUrl, ...(c.user ? { user: c.user, pass: c.password ?? '' } : {}) };
     },
     maxSessionsPerWorkspace: w.config.quota.maxSessionsPerWorkspace,
+    platform: w.platform,
   });
   const hooks = forwardHookEvents(w.platform, sessions, w.log);
   const starts = convergeOnWorkspaceStart(w.events, sessions, w.log);

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { hostileCorpus } from '../../../test/helpers/hostile-corpus';
 
 const base = { workspace: 'demo', name: 'fix-auth', sessionId: 's-1', workspaceId: 'w-1', agentSessionId: '00000000-0000-4000-8000-000000000001' };
-const launch = (cfg: SessionsConfigInput, initialMessage?: string, extra: Partial<typeof base & { resume: boolean }> = {}) =>
+const launch = (cfg: SessionsConfigInput, initialMessage?: string, extra: Partial<typeof base & { resume: boolean; mcpConfig: string }> = {}) =>
   buildLaunchCommand(SessionsConfig.parse(cfg), { ...base, ...extra, initialMessage });
 
 
@@ -48,6 +48,13 @@ describe('buildLaunchCommand', () => {
     const parsed = parseAgentArgs(cmd.argv.slice(1));
     expect(parsed.options['--mcp-config']).toEqual(['/opt/nexus/mcp.json']);
     expect(parsed.options['--remote-control']).toEqual(['demo · fix-auth']);
+  });
+
+  it("adds the session's own --mcp-config after the operator's, both taken as MCP configs and none as the prompt", () => {
+    const cmd = launch({ mcpConfig: '/opt/nexus/mcp.json' }, 'go on', { mcpConfig: '/tmp/nexus-sessions/s-1/mcp.json' });
+    const parsed = parseAgentArgs(cmd.argv.slice(1));
+    expect(parsed.options['--mcp-config']).toEqual(['/opt/nexus/mcp.json', '/tmp/nexus-sessions/s-1/mcp.json']);
+    expect(parsed.prompt).toBe('go on');
   });
 
   it.each(FIXTURE_SUBCOMMANDS)('still delivers the one-word prompt %j as a prompt, not a subcommand', (word) => {

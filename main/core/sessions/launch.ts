@@ -59,6 +59,8 @@ export interface LaunchInput {
   /** The agent conversation id: `--session-id` on first launch, `--resume` on relaunch. */
   agentSessionId: string;
   initialMessage?: string | undefined;
+  /** The session's own `--mcp-config` file (its platform run's nexus-mcp), after the operator's one. */
+  mcpConfig?: string | undefined;
   /** Relaunch after a restart: resume the conversation, never repeat the initial message. */
   resume?: boolean;
 }
@@ -79,6 +81,7 @@ export function buildLaunchCommand(config: SessionsConfig, input: LaunchInput): 
   argv.push(`--permission-mode=${config.permissionMode}`);
   argv.push(input.resume ? `--resume=${input.agentSessionId}` : `--session-id=${input.agentSessionId}`);
   if (config.mcpConfig) argv.push(`--mcp-config=${config.mcpConfig}`);
+  if (input.mcpConfig) argv.push(`--mcp-config=${input.mcpConfig}`);
   if (config.remoteControl) argv.push(`--remote-control=${input.workspace} · ${input.name}`);
   argv.push(...config.agentArgs);
 

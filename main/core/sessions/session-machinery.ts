@@ -202,6 +202,18 @@ export class SessionMachinery {
     await this.sh(containerId, 'rm -rf -- "$1"', [p.stateDir]);
   }
 
+  /**
+   * Writes a session's run files into its state dir, 0600, as the worker user: the NATS password
+   * (when there is one) and the MCP config. Both travel on stdin; the password is never an argument.
+   */
+  async writeRunFiles(containerId: string, stateDir: string, files: { passwordFile: string; mcpConfig: string }, password: string | null, mcpConfig: string): Promise<void> {
+    const secret = Buffer.from(password ?? '', 'utf8');
+    const script = `mkdir -p -m 700 "$1" && chmod 700 "$1" && umask 077 || exit 1
+      if [ "$3" -gt 0 ]; then dd bs="$3" count=1 iflag=fullblock of="$2.tmp" 2>/dev/null && chmod 600 "$2.tmp" && mv "$2.tmp" "$2" || exit 1; fi
+      cat > "$4.tmp" && chmod 600 "$4.tmp" && mv "$4.tmp" "$4"`;
+    await this.mustSh(containerId, 'write the session run files', script, [stateDir, files.passwordFile, String(secret.length), files.mcpConfig], Buffer.concat([secret, Buffer.from(mcpConfig, 'utf8')]));
+  }
+
   async capturePane(containerId: string, windowId: string): Promise<string> {
     const r = await this.exec.exec(containerId, ['tmux', 'capture-pane', '-p', '-J', '-t', windowId]);
     if (r.exitCode !== 0) throw new NexusError('not_found', 'The session has no live window to show.');

@@ -14,11 +14,13 @@ export interface SessionRow {
   agent_message: string | null;
   agent_session_id: string;
   window_id: string | null;
+  /** The platform run its agent calls tools as (migration 007); null without NATS. */
+  run_id: string | null;
   created_at: string;
   updated_at: string;
 }
 
-export type SessionPatch = Partial<Pick<SessionRow, 'status' | 'reason' | 'agent_state' | 'agent_state_at' | 'agent_message' | 'window_id'>>;
+export type SessionPatch = Partial<Pick<SessionRow, 'status' | 'reason' | 'agent_state' | 'agent_state_at' | 'agent_message' | 'window_id' | 'run_id'>>;
 
 export class SessionRepo {
   constructor(private readonly db: Db) {}
@@ -26,8 +28,8 @@ export class SessionRepo {
   insert(row: SessionRow): void {
     this.db
       .prepare(
-        `INSERT INTO sessions (id, workspace_id, name, branch, status, reason, agent_state, agent_state_at, agent_message, agent_session_id, window_id, created_at, updated_at)
-         VALUES (@id, @workspace_id, @name, @branch, @status, @reason, @agent_state, @agent_state_at, @agent_message, @agent_session_id, @window_id, @created_at, @updated_at)`,
+        `INSERT INTO sessions (id, workspace_id, name, branch, status, reason, agent_state, agent_state_at, agent_message, agent_session_id, window_id, run_id, created_at, updated_at)
+         VALUES (@id, @workspace_id, @name, @branch, @status, @reason, @agent_state, @agent_state_at, @agent_message, @agent_session_id, @window_id, @run_id, @created_at, @updated_at)`,
       )
       .run(row);
   }
@@ -57,6 +59,12 @@ export class SessionRepo {
       this.db.prepare(`UPDATE sessions SET ${set}, updated_at = @updated_at WHERE id = @id`).run({ ...patch, id, updated_at: new Date().toISOString() });
     }
     return this.get(id);
+  }
+
+  /** Runs still `running` that name a session no longer here (its workspace was deleted, say). */
+  orphanRunIds(): string[] {
+    const rows = this.db.prepare(`SELECT id FROM runs WHERE status = 'running' AND session_id IS NOT NULL AND session_id NOT IN (SELECT id FROM sessions)`).all() as { id: string }[];
+    return rows.map((r) => r.id);
   }
 
   delete(id: string): void {

@@ -9,6 +9,7 @@ import { agentStateFromHook, type HookMessage } from './hook-events';
 import { buildLaunchCommand } from './launch';
 import { SessionMachinery, sessionPaths, type HookTarget, type WorkerTools } from './session-machinery';
 import { SessionRepo, type SessionRow } from './session-repo';
+import { mcpConfigJson, runFiles, SessionRuns, type PlatformRuns } from './session-runs';
 import { WorkspaceQueue } from './workspace-queue';
 import type { ContainerExec, WorkspaceDirectory, WorkspaceInfo } from './workspace-runtime';
 
@@ -23,6 +24,8 @@ export interface SessionServiceDeps {
   /** Publish-only NATS credentials for the workspace's hook subject; null when there is no NATS. */
   hookTarget(workspaceId: string): HookTarget | null | Promise<HookTarget | null>;
   maxSessionsPerWorkspace: number;
+  /** core.platform: each session's agent gets its own platform run (absent: sessions run without platform tools). */
+  platform?: PlatformRuns;
 }
 
 interface PendingCreate {
@@ -46,6 +49,7 @@ export interface ConvergeReport {
 export class SessionService {
   private readonly repo: SessionRepo;
   private readonly machinery: SessionMachinery;
+  private readonly runs: SessionRuns | null;
   private readonly queue = new WorkspaceQueue();
   /** Containers whose worker tools are installed (by container id: a new container needs them again). */
   private readonly toolsInstalled = new Set<string>();
@@ -59,6 +63,7 @@ export class SessionService {
   constructor(private readonly deps: SessionServiceDeps) {
     this.repo = new SessionRepo(deps.db);
     this.machinery = new SessionMachinery(deps.exec, deps.config);
+    this.runs = deps.platform ? new SessionRuns(deps.platform, deps.log) : null;
   }
 
   async list(workspaceRef?: string): Promise<Session[]> {
@@ -91,6 +96,7 @@ export class SessionService {
       agent_message: null,
       agent_session_id: randomUUID(),
       window_id: null,
+      run_id: null,
       created_at: now,
       updated_at: now,
     };
@@ -124,14 +130,22 @@ export class SessionService {
       if (!first) return;
       const containerId = first.ws.containerId as string;
       await this.ensureTools(workspaceId, containerId);
-      const items = live.map((c) => ({
+      const ready: { c: PendingCreate; mcpConfig: string | undefined }[] = [];
+      for (const c of live) {
+        try {
+          ready.push({ c, mcpConfig: await this.startRun(containerId, workspaceId, c.row) });
+        } catch (e) {
+          fail(c, `Platform tools could not be set up: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
+      const items = ready.map(({ c, mcpConfig }) => ({
         name: c.row.name,
         paths: sessionPaths(this.deps.config, c.row.id, c.row.name),
-        cmd: buildLaunchCommand(this.deps.config, this.launchInput(c.ws, c.row, c.initialMessage, false)),
+        cmd: buildLaunchCommand(this.deps.config, { ...this.launchInput(c.ws, c.row, c.initialMessage, false), mcpConfig }),
         addWorktree: true,
       }));
-      const results = await this.machinery.launchMany(containerId, items);
-      live.forEach((c, i) => {
+      const results = items.length > 0 ? await this.machinery.launchMany(containerId, items) : [];
+      ready.forEach(({ c }, i) => {
         const r = results[i];
         if (r && 'windowId' in r) this.patch(c.row.id, { status: 'running', reason: null, window_id: r.windowId });
         else fail(c, r?.error ?? 'no launch result');
@@ -153,6 +167,36 @@ export class SessionService {
     return { workspace: ws.name, workspaceId: ws.id, name: row.name, sessionId: row.id, agentSessionId: row.agent_session_id, initialMessage, resume };
   }
 
+  /**
+   * Gives the session a fresh platform run (ending the one it had) and writes the run's password
+   * file and MCP config into its state dir. Returns the config's path, or undefined without NATS.
+   */
+  private async startRun(containerId: string, workspaceId: string, row: SessionRow): Promise<string | undefined> {
+    if (!this.runs) return undefined;
+    if (row.run_id) await this.runs.end(row.run_id, 'cancelled', 'Replaced by a new run when the session was relaunched.');
+    const creds = await this.runs.start(workspaceId, row.id);
+    this.repo.update(row.id, { run_id: creds?.runId ?? null });
+    if (!creds) return undefined;
+    const p = sessionPaths(this.deps.config, row.id, row.name);
+    const files = runFiles(p.stateDir);
+    await this.machinery.writeRunFiles(containerId, p.stateDir, files, creds.password, mcpConfigJson(creds, files, this.deps.config.nexusMcpCommand));
+    return files.mcpConfig;
+  }
+
+  /** Ends the session's current run (read now: a create still in the queue may have just started it). */
+  private async endRunOf(sessionId: string, status: 'finished' | 'cancelled', summary: string): Promise<void> {
+    const runId = this.repo.get(sessionId)?.run_id;
+    if (runId) await this.runs?.end(runId, status, summary);
+  }
+
+  /** Ends runs whose session is gone (a deleted workspace takes its sessions with it). */
+  async endOrphanRuns(): Promise<number> {
+    if (!this.runs) return 0;
+    const ids = this.repo.orphanRunIds();
+    for (const id of ids) await this.runs.end(id, 'cancelled', 'Its session was removed.');
+    return ids.length;
+  }
+
   private async ensureTools(workspaceId: string, containerId: string): Promise<void> {
     if (this.toolsInstalled.has(containerId)) return;
     await this.machinery.installTools(containerId, this.deps.tools, await this.deps.hookTarget(workspaceId));
@@ -170,9 +214,10 @@ export class SessionService {
         if (windowId) await this.machinery.killWindow(containerId, windowId);
         const p = sessionPaths(this.deps.config, row.id, row.name);
         await this.machinery.removeWorktree(containerId, p);
+        await this.endRunOf(row.id, 'finished', 'The session was deleted.');
         await this.machinery.removeState(containerId, p);
       });
-    }
+    } else await this.endRunOf(row.id, 'finished', 'The session was deleted.');
     this.repo.delete(row.id);
     this.deps.events.emit('sessions.changed', { session: null, removedId: row.id });
     return { deleted: true, id: row.id };
@@ -238,6 +283,7 @@ export class SessionService {
    */
   async converge(workspaceId?: string): Promise<ConvergeReport> {
     const report: ConvergeReport = { alive: [], relaunched: [], exited: [], interrupted: [] };
+    await this.endOrphanRuns().catch((e: unknown) => this.deps.log.warn('ending orphaned session runs failed', { error: e }));
     const workspaces = workspaceId ? [await this.deps.workspaces.get(workspaceId)] : await this.deps.workspaces.list();
     for (const ws of workspaces) {
       if (!ws?.running || !ws.containerId) continue;
@@ -259,10 +305,13 @@ export class SessionService {
           } else if (await this.machinery.worktreeExists(containerId, sessionPaths(this.deps.config, row.id, row.name))) {
             await this.ensureTools(ws.id, containerId);
             const p = sessionPaths(this.deps.config, row.id, row.name);
-            const id = await this.machinery.launch(containerId, row.name, p, buildLaunchCommand(this.deps.config, this.launchInput(ws, row, undefined, true)), { addWorktree: false });
+            const mcpConfig = await this.startRun(containerId, ws.id, row);
+            const cmd = buildLaunchCommand(this.deps.config, { ...this.launchInput(ws, row, undefined, true), mcpConfig });
+            const id = await this.machinery.launch(containerId, row.name, p, cmd, { addWorktree: false });
             this.patch(row.id, { window_id: id, agent_state: 'starting', agent_message: 'Relaunched after a restart (conversation resumed)' });
             report.relaunched.push(row.id);
           } else {
+            await this.endRunOf(row.id, 'finished', 'The session exited.');
             this.patch(row.id, { status: 'exited', reason: 'Its window and worktree are gone.', agent_state: 'exited', window_id: null });
             report.exited.push(row.id);
           }
