@@ -4,6 +4,7 @@ import { createCore, type Core } from './core';
 import type { CoreConfigInput } from './core/config';
 import { startHost, type Host } from './host/server';
 import { nodePorts } from './host/node-ports';
+import { createMcpGate, MCP_PATH } from './core/mcp/gate';
 
 export interface ServeOptions {
   dataDir: string;
@@ -22,10 +23,13 @@ export interface Running {
 /** Starts the headless control plane: core + loopback host, and writes serve.json for tools. */
 export async function serve(opts: ServeOptions): Promise<Running> {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
-  const core = await createCore({ logToStderr: false, ...opts.config }, nodePorts(opts.dataDir, opts.appRoot));
+  const stdioLauncher = { command: process.execPath, args: [join(opts.appRoot, 'dist', 'cli.js')] };
+  const core = await createCore({ logToStderr: false, ...opts.config, mcp: { stdioLauncher, ...opts.config?.mcp } }, nodePorts(opts.dataDir, opts.appRoot));
   let host: Host;
   try {
-    host = await startHost(core, { port: opts.port, rendererDir: join(opts.appRoot, 'dist', 'renderer'), token: opts.token });
+    const mounts = [{ path: MCP_PATH, handle: createMcpGate(core) }];
+    host = await startHost(core, { port: opts.port, rendererDir: join(opts.appRoot, 'dist', 'renderer'), token: opts.token, mounts });
+    core.connect.setHostUrl(host.url);
   } catch (e) {
     await core.dispose();
     throw e;

@@ -7,22 +7,29 @@ import type { z } from 'zod';
 import { appEvents, appOperations } from './contract/app';
 import { sessionEvents, sessionOperations } from './contract/sessions';
 import { workspaceEvents, workspaceOperations } from './contract/workspaces';
+import { tokenEvents, tokenOperations } from './contract/tokens';
+import { connectOperations } from './contract/connect';
 
 export * from './contract/define';
 export * from './contract/app';
 export * from './contract/workspaces';
 export * from './contract/sessions';
+export * from './contract/tokens';
+export * from './contract/connect';
 
 export const operations = {
   ...appOperations,
   ...workspaceOperations,
   ...sessionOperations,
+  ...tokenOperations,
+  ...connectOperations,
 } as const;
 
 export const events = {
   ...appEvents,
   ...workspaceEvents,
   ...sessionEvents,
+  ...tokenEvents,
 } as const;
 
 export type Operations = typeof operations;

@@ -14,6 +14,9 @@ import { createLogger, type Logger } from './log';
 import type { CorePorts } from './ports';
 import { Redactor } from './redact';
 import { openStore, type Db } from './store/open';
+import { TokenService } from './tokens/tokens';
+import { tokenHandlers } from './tokens/token-handlers';
+import { ConnectService, connectHandlers } from './mcp/connect';
 
 export interface Core {
   config: CoreConfig;
@@ -25,6 +28,12 @@ export interface Core {
   status: StatusBoard;
   audit: AuditLog;
   dispatcher: Dispatcher;
+  // --- mcp (issue 7) ---
+  /** MCP tokens: `tokens.authenticate(secret)` is how the /api/mcp gate knows its caller. */
+  tokens: TokenService;
+  /** The MCP endpoint URL (set by the host), Claude Desktop's config entry and the Claude Code line. */
+  connect: ConnectService;
+  // --- end mcp ---
   /** Closes every process, socket, subscription and file core opened. */
   dispose(): Promise<void>;
 }
@@ -49,10 +58,18 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
   const docker = createDockerClient(config.docker.socketPath);
   status.set('docker', await probeDocker(docker));
 
+  // --- mcp (issue 7) ---
+  const tokens = new TokenService(db, { events, log: log.child({ component: 'tokens' }) });
+  const launcher = config.mcp.stdioLauncher ?? { command: process.execPath, args: process.argv[1] ? [process.argv[1]] : [] };
+  const connect = new ConnectService({ tokens, keychain: ports.keychain, log, dataDir, launcher, claudeDesktopConfig: config.mcp.claudeDesktopConfig });
+  // --- end mcp ---
+
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status }),
     ...workspaceHandlers(),
     ...sessionHandlers(),
+    ...tokenHandlers(tokens),
+    ...connectHandlers(connect),
   };
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
 
@@ -67,6 +84,8 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
     status,
     audit,
     dispatcher,
+    tokens,
+    connect,
     dispose: async () => {
       log.info('core stopping');
       await disposables.dispose();

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { DockerState, NatsState, VaultState } from '../../../../shared/contract';
+import { defineTool } from '../tool';
+
+const Count = z.object({ used: z.number().int(), limit: z.number().int() });
+
+export const NexusInfo = z.object({
+  version: z.string(),
+  startedAt: z.string(),
+  uptimeSeconds: z.number().int(),
+  docker: DockerState,
+  nats: NatsState,
+  vault: VaultState,
+  quota: z.object({
+    workspaces: Count.describe('Workspaces against the configured maximum'),
+    sessionsPerWorkspace: z.object({
+      limit: z.number().int(),
+      /** The most sessions any one workspace has. */
+      highest: z.number().int(),
+      /** Workspaces that cannot take another session. */
+      full: z.array(z.string()),
+    }),
+  }),
+  fleet: z.object({
+    workspaces: z.object({ total: z.number().int(), byStatus: z.record(z.string(), z.number().int()) }),
+    sessions: z.object({
+      total: z.number().int(),
+      byStatus: z.record(z.string(), z.number().int()),
+      byAgentState: z.record(z.string(), z.number().int()),
+    }),
+  }),
+});
+
+const tally = (values: string[]): Record<string, number> => {
+  const out: Record<string, number> = {};
+  for (const v of values) out[v] = (out[v] ?? 0) + 1;
+  return out;
+};
+
+export const getNexusInfo = defineTool({
+  name: 'get_nexus_info',
+  title: 'Nexus state',
+  description:
+    'The state of Nexus: version, uptime, whether Docker, NATS and the vault are usable, quota use against the configured limits, and fleet counts by status and agent state.',
+  ops: ['app.info', 'workspaces.list', 'sessions.list'],
+  input: {},
+  output: NexusInfo,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  run: async (_args, call, env) => {
+    const [info, { workspaces }, { sessions }] = await Promise.all([call('app.info', {}), call('workspaces.list', {}), call('sessions.list', {})]);
+    const perWorkspace = tally(sessions.map((s) => s.workspaceId));
+    const limit = env.quota.maxSessionsPerWorkspace;
+    return {
+      version: info.version,
+      startedAt: info.startedAt,
+      uptimeSeconds: info.uptimeSeconds,
+      docker: info.docker,
+      nats: info.nats,
+      vault: info.vault,
+      quota: {
+        workspaces: { used: workspaces.length, limit: env.quota.maxWorkspaces },
+        sessionsPerWorkspace: {
+          limit,
+          highest: Math.max(0, ...Object.values(perWorkspace)),
+          full: workspaces.filter((w) => (perWorkspace[w.id] ?? 0) >= limit).map((w) => w.name),
+        },
+      },
+      fleet: {
+        workspaces: { total: workspaces.length, byStatus: tally(workspaces.map((w) => w.status)) },
+        sessions: { total: sessions.length, byStatus: tally(sessions.map((s) => s.status)), byAgentState: tally(sessions.map((s) => s.agentState)) },
+      },
+    };
+  },
+  summarize: (n) =>
+    `Nexus ${n.version}, up ${n.uptimeSeconds}s. Docker ${n.docker.state}, NATS ${n.nats.state}, vault ${n.vault.state}. ` +
+    `${n.quota.workspaces.used}/${n.quota.workspaces.limit} workspaces, ${n.fleet.sessions.total} session(s).`,
+});
