@@ -1,5 +1,5 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { accessLevels, operations, type Access, type OpName, type OpOutput } from '../../../shared/contract';
 import { NexusError, type WireError } from '../../../shared/errors';
 import type { CallContext } from '../handlers';
