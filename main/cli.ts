@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { configFromEnv } from './env-config';
 import { serve } from './serve';
 import { version } from './version';
 
@@ -12,7 +13,8 @@ Usage:
   nexus serve [--port N] [--data-dir DIR]   start the headless control plane (UI, API, MCP)
   nexus help
 
-Environment: NEXUS_DATA_DIR, NEXUS_PORT.`;
+Environment: NEXUS_DATA_DIR, NEXUS_PORT, NEXUS_DOCKER_SOCKET, NEXUS_DOCKER_NETWORK,
+NEXUS_WORKER_IMAGE, NEXUS_WORKER_BASE_IMAGE, NEXUS_NATS_URL, NEXUS_NATS_BINARY.`;
 
 export const DEFAULT_PORT = 4780;
 
@@ -37,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
       const port = Number(values.port ?? process.env.NEXUS_PORT ?? DEFAULT_PORT);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${values.port}`);
       const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir();
-      const running = await serve({ dataDir, appRoot, port, config: { version } });
+      const running = await serve({ dataDir, appRoot, port, config: { ...configFromEnv(process.env), version } });
       process.stdout.write(`Nexus ${version} is running.\n  Open: ${running.host.loginUrl}\n  Data: ${dataDir}\n`);
       const shutdown = (): void => {
         running.stop().then(

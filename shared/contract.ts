@@ -5,8 +5,10 @@
  */
 import type { z } from 'zod';
 import { appEvents, appOperations } from './contract/app';
+import { attentionEvents, attentionOperations } from './contract/attention';
 import { sessionEvents, sessionOperations } from './contract/sessions';
 import { workspaceEvents, workspaceOperations } from './contract/workspaces';
+import { vaultEvents, vaultOperations } from './contract/vault';
 import { tokenEvents, tokenOperations } from './contract/tokens';
 import { connectOperations } from './contract/connect';
 
@@ -14,6 +16,8 @@ export * from './contract/define';
 export * from './contract/app';
 export * from './contract/workspaces';
 export * from './contract/sessions';
+export * from './contract/attention';
+export * from './contract/vault';
 export * from './contract/tokens';
 export * from './contract/connect';
 
@@ -21,6 +25,8 @@ export const operations = {
   ...appOperations,
   ...workspaceOperations,
   ...sessionOperations,
+  ...attentionOperations,
+  ...vaultOperations,
   ...tokenOperations,
   ...connectOperations,
 } as const;
@@ -29,6 +35,8 @@ export const events = {
   ...appEvents,
   ...workspaceEvents,
   ...sessionEvents,
+  ...attentionEvents,
+  ...vaultEvents,
   ...tokenEvents,
 } as const;
 

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { AuditLog } from './audit/audit-log';
 import { appHandlers } from './app/app-handlers';
+import { AttentionService } from './attention/attention-service';
 import { StatusBoard } from './app/status';
 import { CoreConfig, type CoreConfigInput } from './config';
 import { DisposableStore, toDisposable } from './disposable';
@@ -14,6 +15,8 @@ import { createLogger, type Logger } from './log';
 import type { CorePorts } from './ports';
 import { Redactor } from './redact';
 import { openStore, type Db } from './store/open';
+import { VaultService } from './vault/vault';
+import { vaultHandlers } from './vault/vault-handlers';
 import { TokenService } from './tokens/tokens';
 import { tokenHandlers } from './tokens/token-handlers';
 import { ConnectService, connectHandlers } from './mcp/connect';
@@ -28,6 +31,11 @@ export interface Core {
   status: StatusBoard;
   audit: AuditLog;
   dispatcher: Dispatcher;
+  attention: AttentionService;
+  // --- vault (issue 3) ---
+  /** Vault lifecycle, principals and secrets; `vault.resolveSecret(id)` is the Docker code's way to a token. */
+  vault: VaultService;
+  // --- end vault ---
   // --- mcp (issue 7) ---
   /** MCP tokens: `tokens.authenticate(secret)` is how the /api/mcp gate knows its caller. */
   tokens: TokenService;
@@ -58,16 +66,27 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
   const docker = createDockerClient(config.docker.socketPath);
   status.set('docker', await probeDocker(docker));
 
+  const attention = disposables.add(
+    new AttentionService({ dispatcher: () => dispatcher, events, notifier: ports.notifier, log }),
+  );
+  // --- vault (issue 3) ---
+  const vault = new VaultService({ db, keychain: ports.keychain, redactor, log: log.child({ component: 'vault' }), events, status, dataDir });
+  disposables.add(toDisposable(() => vault.dispose()));
+  await vault.start();
+  // --- end vault ---
   // --- mcp (issue 7) ---
   const tokens = new TokenService(db, { events, log: log.child({ component: 'tokens' }) });
   const launcher = config.mcp.stdioLauncher ?? { command: process.execPath, args: process.argv[1] ? [process.argv[1]] : [] };
   const connect = new ConnectService({ tokens, keychain: ports.keychain, log, dataDir, launcher, claudeDesktopConfig: config.mcp.claudeDesktopConfig });
+  tokens.useVault(vault);
   // --- end mcp ---
 
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status }),
     ...workspaceHandlers(),
     ...sessionHandlers(),
+    'attention.get': () => attention.get(),
+    ...vaultHandlers(vault),
     ...tokenHandlers(tokens),
     ...connectHandlers(connect),
   };
@@ -84,6 +103,8 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
     status,
     audit,
     dispatcher,
+    attention,
+    vault,
     tokens,
     connect,
     dispose: async () => {

@@ -5,7 +5,9 @@ import { createCore, type Core } from '../core';
 import { version } from '../version';
 import { appResponseHeaders, resolveAppFile } from './app-protocol';
 import { registerIpc } from './ipc';
+import { routeFor } from './navigation';
 import { electronPorts } from './ports';
+import { startTray } from './tray';
 import { createMainWindow, denyAllPermissions } from './window';
 
 // The thin shell: lifecycle, one secure window, the app:// protocol, IPC. Everything else is core.
@@ -14,17 +16,24 @@ protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: t
 const distDir = join(__dirname, '..');
 let win: BrowserWindow | null = null;
 let core: Core | null = null;
+let tray: { dispose(): void | Promise<void> } | null = null;
 
-function focusWindow(): void {
-  if (!win) win = createMainWindow(join(distDir, 'preload', 'index.cjs'));
+function focusWindow(target?: string): void {
+  if (!win) {
+    win = createMainWindow(join(distDir, 'preload', 'index.cjs'));
+    win.on('closed', () => (win = null));
+  }
   if (win.isMinimized()) win.restore();
   win.show();
   win.focus();
+  const route = routeFor(target);
+  // The route is built from a validated id only, so this cannot inject script.
+  if (route) void win.webContents.executeJavaScript(`window.location.hash = ${JSON.stringify(route)}`);
 }
 
 if (!app.requestSingleInstanceLock()) app.quit();
 
-app.on('second-instance', focusWindow);
+app.on('second-instance', () => focusWindow());
 app.on('web-contents-created', (_e, contents) => contents.setWindowOpenHandler(() => ({ action: 'deny' })));
 
 void app.whenReady().then(async () => {
@@ -36,20 +45,26 @@ void app.whenReady().then(async () => {
     const res = await net.fetch(pathToFileURL(file).toString());
     return new Response(res.body, { status: 200, headers: appResponseHeaders(file) });
   });
-  core = await createCore({ version }, electronPorts(() => focusWindow()));
+  core = await createCore({ version }, electronPorts((target) => focusWindow(target)));
   registerIpc(core, () => win?.webContents ?? null);
+  const trayIcon = join(app.getAppPath(), 'resources', 'tray', process.platform === 'darwin' ? 'trayTemplate.png' : 'tray-light.png');
+  tray = startTray(core.events, trayIcon, {
+    open: () => focusWindow(),
+    openSession: (id) => focusWindow(`session:${id}`),
+    quit: () => app.quit(),
+  }, await core.attention.get());
   focusWindow();
-  win?.on('closed', () => (win = null));
 });
 
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
-app.on('activate', focusWindow);
+app.on('activate', () => focusWindow());
 app.on('will-quit', (event) => {
   if (!core) return;
   event.preventDefault();
   const c = core;
   core = null;
+  void tray?.dispose();
   void c.dispose().finally(() => app.quit());
 });

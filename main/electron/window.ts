@@ -1,20 +1,5 @@
-import { BrowserWindow, session, type WebPreferences } from 'electron';
+import { BrowserWindow, session } from 'electron';
 import { APP_ORIGIN } from '../../shared/ipc';
-
-/** The only web preferences a Nexus window is ever created with. */
-export const secureWebPreferences = (preload: string): WebPreferences => ({
-  preload,
-  contextIsolation: true,
-  sandbox: true,
-  nodeIntegration: false,
-  nodeIntegrationInWorker: false,
-  nodeIntegrationInSubFrames: false,
-  webSecurity: true,
-  webviewTag: false,
-  allowRunningInsecureContent: false,
-  experimentalFeatures: false,
-  spellcheck: false,
-});
 
 /** Creates the main window: secure preferences, no navigation away, no new windows, no permissions. */
 export function createMainWindow(preload: string): BrowserWindow {
@@ -25,7 +10,21 @@ export function createMainWindow(preload: string): BrowserWindow {
     minHeight: 560,
     show: false,
     title: 'Nexus',
-    webPreferences: secureWebPreferences(preload),
+    // Written out literally (not built by a helper) so a reader and the security scan see every flag.
+    webPreferences: {
+      preload,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      webviewTag: false,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      spellcheck: false,
+      disableBlinkFeatures: 'Auxclick',
+    },
   });
   hardenContents(win);
   win.once('ready-to-show', () => win.show());

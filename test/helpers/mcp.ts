@@ -7,10 +7,12 @@ import { serve, type Running } from '../../main/serve';
 import { repoRoot } from './core';
 import { tempDir } from './temp-dir';
 
-/** A real `nexus serve` (core + loopback host + /api/mcp) on a free port and a temp data dir. */
+/** A real `nexus serve` (core + loopback host + /api/mcp) on a free port and a temp data dir, its vault set up. */
 export async function startNexus(config: Parameters<typeof serve>[0]['config'] = {}): Promise<{ running: Running; dataDir: string; mcpUrl: string; stop(): Promise<void> }> {
   const dir = tempDir('nexus-mcp-test-');
   const running = await serve({ dataDir: dir.path, appRoot: repoRoot, port: 0, config: { version: 'test', ...config } });
+  // A vault-class token is a machine principal of the vault, so the vault must exist (real keychain).
+  await running.core.dispatcher.call('vault.init', {}, operatorContext('http'));
   return {
     running,
     dataDir: dir.path,

@@ -55,6 +55,10 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
       fleet: { workspaces: { total: 0 }, sessions: { total: 0 } },
     });
     expect(info.uptimeSeconds).toBeGreaterThanOrEqual(0);
+    const attention = await nexus.running.core.dispatcher.call('attention.get', {}, { transport: 'internal', principal: { kind: 'operator' } });
+    expect(info.attention).toEqual(attention);
+    expect(info.attention).toMatchObject({ counts: { needs_you: 0, working: 0, idle: 0, offline: 0 }, review: { memories: 0, skills: 0 } });
+    expect(textOf(r)).toMatch(/Nothing needs you\. Review queue: 0 memories, 0 skills\./);
     expect(textOf(r)).toMatch(/^Nexus test, up \d+s\. Docker (available|unavailable)/);
   });
 

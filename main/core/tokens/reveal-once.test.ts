@@ -10,7 +10,10 @@ describe('tokens.create reveals the secret once, and nothing else escapes', () =
   let core: Core;
   let dataDir: string;
   let cleanup: () => Promise<void>;
-  beforeAll(async () => ({ core, dataDir, cleanup } = await testCore()));
+  beforeAll(async () => {
+    ({ core, dataDir, cleanup } = await testCore());
+    await core.dispatcher.call('vault.init', {}, operatorContext('http'));
+  });
   afterAll(() => cleanup());
 
   it('declares revealsOnce on tokens.create only, on a top-level string of its output', () => {

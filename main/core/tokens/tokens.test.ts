@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCore } from '../../../test/helpers/core';
 import type { Core } from '..';
+import { operatorContext } from '../handlers';
 import { hashSecret } from './token-secret';
 import { TokenStore } from './token-store';
 
@@ -10,7 +11,10 @@ describe('MCP tokens', () => {
   let core: Core;
   let dataDir: string;
   let cleanup: () => Promise<void>;
-  beforeAll(async () => ({ core, dataDir, cleanup } = await testCore()));
+  beforeAll(async () => {
+    ({ core, dataDir, cleanup } = await testCore());
+    await core.dispatcher.call('vault.init', {}, operatorContext('http'));
+  });
   afterAll(() => cleanup());
 
   it('makes a 256-bit random secret with the class prefix, different every time', async () => {

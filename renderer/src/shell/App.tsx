@@ -5,8 +5,10 @@ import { SessionsPage } from '../features/sessions/SessionsPage';
 import { SettingsPage } from '../features/settings/SettingsPage';
 import { WorkspacesPage } from '../features/workspaces/WorkspacesPage';
 import { pages, useRoute, type PageId } from './routes';
+import { Banners } from './Banners';
 import { StatusBar } from './StatusBar';
 import { useTheme } from './theme';
+import { useTitleCount } from './use-title-count';
 
 const content: Record<PageId, () => ReactNode> = {
   overview: () => <OverviewPage />,
@@ -19,6 +21,7 @@ const content: Record<PageId, () => ReactNode> = {
 export function App() {
   const [page, go] = useRoute();
   const [theme, toggleTheme] = useTheme();
+  useTitleCount();
   return (
     <div className="app">
       <nav className="sidebar" aria-label="Main">
@@ -36,7 +39,8 @@ export function App() {
           {theme === 'dark' ? '☀ Light' : '☾ Dark'}
         </button>
       </nav>
-      <main className="content" aria-live="polite">
+      <main className="content">
+        <Banners />
         {content[page]()}
       </main>
       <StatusBar />

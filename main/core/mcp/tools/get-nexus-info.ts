@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FleetAttention } from '../../../../shared/attention';
 import { DockerState, NatsState, VaultState } from '../../../../shared/contract';
 import { defineTool } from '../tool';
 
@@ -29,6 +30,8 @@ export const NexusInfo = z.object({
       byAgentState: z.record(z.string(), z.number().int()),
     }),
   }),
+  /** The attention roll-up (attention.get): per-session level and reason, fleet counts, review-queue counts. */
+  attention: FleetAttention,
 });
 
 const tally = (values: string[]): Record<string, number> => {
@@ -41,13 +44,18 @@ export const getNexusInfo = defineTool({
   name: 'get_nexus_info',
   title: 'Nexus state',
   description:
-    'The state of Nexus: version, uptime, whether Docker, NATS and the vault are usable, quota use against the configured limits, and fleet counts by status and agent state.',
-  ops: ['app.info', 'workspaces.list', 'sessions.list'],
+    'The state of Nexus: version, uptime, whether Docker, NATS and the vault are usable, quota use against the configured limits, fleet counts, and the attention roll-up — which sessions need the operator and why, plus pending review-queue counts.',
+  ops: ['app.info', 'workspaces.list', 'sessions.list', 'attention.get'],
   input: {},
   output: NexusInfo,
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async (_args, call, env) => {
-    const [info, { workspaces }, { sessions }] = await Promise.all([call('app.info', {}), call('workspaces.list', {}), call('sessions.list', {})]);
+    const [info, { workspaces }, { sessions }, attention] = await Promise.all([
+      call('app.info', {}),
+      call('workspaces.list', {}),
+      call('sessions.list', {}),
+      call('attention.get', {}),
+    ]);
     const perWorkspace = tally(sessions.map((s) => s.workspaceId));
     const limit = env.quota.maxSessionsPerWorkspace;
     return {
@@ -69,9 +77,14 @@ export const getNexusInfo = defineTool({
         workspaces: { total: workspaces.length, byStatus: tally(workspaces.map((w) => w.status)) },
         sessions: { total: sessions.length, byStatus: tally(sessions.map((s) => s.status)), byAgentState: tally(sessions.map((s) => s.agentState)) },
       },
+      attention,
     };
   },
   summarize: (n) =>
     `Nexus ${n.version}, up ${n.uptimeSeconds}s. Docker ${n.docker.state}, NATS ${n.nats.state}, vault ${n.vault.state}. ` +
-    `${n.quota.workspaces.used}/${n.quota.workspaces.limit} workspaces, ${n.fleet.sessions.total} session(s).`,
+    `${n.quota.workspaces.used}/${n.quota.workspaces.limit} workspaces, ${n.fleet.sessions.total} session(s). ` +
+    (n.attention.counts.needs_you === 0
+      ? 'Nothing needs you.'
+      : `${n.attention.counts.needs_you} need(s) you: ${n.attention.needsYou.map((a) => `${a.workspaceName}/${a.sessionName} — ${a.reason}`).join('; ')}.`) +
+    ` Review queue: ${n.attention.review.memories} memories, ${n.attention.review.skills} skills.`,
 });

@@ -1,18 +1,15 @@
 import { Page } from '../../shell/Page';
-import { useAppInfo } from '../../shell/use-app-info';
+import { AboutSection } from './AboutSection';
+import { SecretsSection } from './SecretsSection';
+import { VaultSection } from './VaultSection';
 
+/** Settings is a plain list of sections; each feature adds its own file here. */
 export function SettingsPage() {
-  const info = useAppInfo();
   return (
     <Page title="Settings">
-      <dl className="facts">
-        <dt>Version</dt>
-        <dd>{info.data?.version ?? '…'}</dd>
-        <dt>Data directory</dt>
-        <dd>
-          <code>{info.data?.dataDir ?? '…'}</code>
-        </dd>
-      </dl>
+      <AboutSection />
+      <VaultSection />
+      <SecretsSection />
     </Page>
   );
 }

@@ -1,0 +1,91 @@
+import { deriveAttention, newlyNeedingYou, rollUp, type FleetAttention, type ReviewCounts } from '../../../shared/attention';
+import type { Disposable } from '../disposable';
+import type { Dispatcher } from '../dispatch';
+import type { EventBus } from '../events';
+import { operatorContext } from '../handlers';
+import type { Logger } from '../log';
+import type { Notifier } from '../ports';
+
+/** Events after which the roll-up may have changed. */
+const TRIGGERS: ReadonlySet<string> = new Set(['sessions.changed', 'workspaces.changed', 'review.changed']);
+
+/**
+ * Keeps the fleet attention roll-up current: recomputes when a session, workspace or review-queue
+ * event arrives (never on a timer), pushes `attention.changed` when the result differs, and sends a
+ * notification for every session that has just entered needs_you, saying why.
+ */
+export class AttentionService implements Disposable {
+  private current: FleetAttention | null = null;
+  private scheduled = false;
+  private running: Promise<void> | null = null;
+  private readonly subscription: Disposable;
+  private reviewCounts: () => ReviewCounts = () => ({ memories: 0, skills: 0 });
+
+  constructor(
+    private readonly deps: { dispatcher: () => Dispatcher; events: EventBus; notifier: Notifier; log: Logger },
+  ) {
+    this.subscription = deps.events.subscribe((event) => {
+      if (TRIGGERS.has(event.name)) this.schedule();
+    });
+  }
+
+  /** The review-queue feature supplies its pending counts here. */
+  useReviewCounts(fn: () => ReviewCounts): void {
+    this.reviewCounts = fn;
+    this.schedule();
+  }
+
+  async get(): Promise<FleetAttention> {
+    if (!this.current) await this.refresh();
+    return this.current ?? rollUp([], this.reviewCounts());
+  }
+
+  /** Coalesces bursts of events into one recomputation. */
+  schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.refresh().catch((e: unknown) => this.deps.log.warn('attention refresh failed', { error: e }));
+    });
+  }
+
+  async refresh(): Promise<void> {
+    while (this.running) await this.running;
+    this.running = this.compute().finally(() => (this.running = null));
+    await this.running;
+  }
+
+  private async compute(): Promise<void> {
+    const ctx = operatorContext('internal');
+    const dispatcher = this.deps.dispatcher();
+    const [{ workspaces }, { sessions }] = await Promise.all([
+      dispatcher.call('workspaces.list', {}, ctx),
+      dispatcher.call('sessions.list', {}, ctx),
+    ]);
+    const running = new Set(workspaces.filter((w) => w.status === 'running').map((w) => w.id));
+    const items = sessions.map((s) =>
+      deriveAttention({
+        session: s,
+        health: { agentState: s.agentState, at: s.agentStateAt, message: s.agentMessage },
+        workspaceRunning: running.has(s.workspaceId),
+      }),
+    );
+    const next = rollUp(items, this.reviewCounts());
+    const before = this.current;
+    this.current = next;
+    if (before && JSON.stringify(before) === JSON.stringify(next)) return;
+    this.deps.events.emit('attention.changed', next);
+    for (const item of newlyNeedingYou(before, next)) {
+      this.deps.notifier.notify({
+        title: 'Nexus needs you',
+        body: `${item.reason} — ${item.workspaceName} · ${item.sessionName}`,
+        target: `session:${item.sessionId}`,
+      });
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+}

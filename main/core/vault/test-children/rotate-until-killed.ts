@@ -1,0 +1,29 @@
+/**
+ * Test child for crash safety: unlocks the vault on a data dir (argv[2]) through the keychain and
+ * rotates the data key in a tight loop (add + remove a machine principal) until it is killed.
+ * Prints "ready" once the first rotation is about to start.
+ */
+import { join } from 'node:path';
+import { StatusBoard } from '../../app/status';
+import { EventBus } from '../../events';
+import { createLogger } from '../../log';
+import { Redactor } from '../../redact';
+import { openStore } from '../../store/open';
+import { OsKeychain } from '../os-keychain';
+import { VaultService } from '../vault';
+
+const dataDir = process.argv[2];
+if (!dataDir) throw new Error('usage: rotate-until-killed <dataDir>');
+const redactor = new Redactor();
+const events = new EventBus(redactor);
+const db = openStore(join(dataDir, 'nexus.db'));
+const log = createLogger({ file: join(dataDir, 'logs', 'nexus.log'), redactor });
+const vault = new VaultService({ db, keychain: new OsKeychain(), redactor, log, events, status: new StatusBoard(events), dataDir });
+const status = await vault.start();
+if (status.state !== 'unlocked') throw new Error(`vault not unlocked: ${status.reason}`);
+process.stdout.write('ready\n');
+const credential = 'nxs_v_crashTestCredential_0123456789abcdefghij';
+for (let i = 0; ; i++) {
+  await vault.addMachinePrincipal(`crash-${i}`, credential);
+  await vault.removePrincipal(`crash-${i}`);
+}

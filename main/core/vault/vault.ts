@@ -1,0 +1,388 @@
+import { randomUUID } from 'node:crypto';
+import type { PrincipalKind, VaultStatus } from '../../../shared/contract';
+import { NexusError } from '../../../shared/errors';
+import type { StatusBoard } from '../app/status';
+import type { EventBus } from '../events';
+import type { Logger } from '../log';
+import type { Keychain } from '../ports';
+import type { Redactor } from '../redact';
+import type { Db } from '../store/open';
+import { open, randomKey, seal, VaultError } from './crypto';
+import { OperatorKey } from './operator-key';
+import {
+  credentialKek,
+  newHkdfParams,
+  newKeyPair,
+  newScryptParams,
+  openPrivateKey,
+  passphraseKek,
+  sealPrivateKey,
+  unwrapDek,
+  wrapDek,
+  type KekParams,
+} from './principal-keys';
+import { SecretStore, type ResolvedSecret } from './secrets';
+import { VaultRepo, type PrincipalRow } from './vault-repo';
+
+/** The data key in memory: never serialized, never logged, zeroed when dropped. */
+export interface Dek {
+  term: number;
+  key: Buffer;
+}
+
+export interface VaultDeps {
+  db: Db;
+  keychain: Keychain;
+  redactor: Redactor;
+  log: Logger;
+  events: EventBus;
+  status: StatusBoard;
+  dataDir: string;
+}
+
+const OPERATOR = 'operator';
+const RECOVERY = 'recovery';
+const MACHINE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
+
+/**
+ * Envelope encryption: one random data key (DEK) seals every secret; each principal (operator via
+ * the OS keychain, recovery via a passphrase, machines via a credential) holds its own wrapped
+ * copy. Removing a principal rotates the DEK and reseals every secret in one transaction.
+ */
+export class VaultService {
+  readonly secrets: SecretStore;
+  private readonly repo: VaultRepo;
+  private readonly operatorKey: OperatorKey;
+  private dek: Dek | null = null;
+  private reason = 'The vault has not been set up yet.';
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly deps: VaultDeps) {
+    this.repo = new VaultRepo(deps.db);
+    this.operatorKey = new OperatorKey(deps.keychain);
+    this.secrets = new SecretStore(this.repo, () => this.requireDek(), deps.redactor, deps.events);
+  }
+
+  status(): VaultStatus {
+    const meta = this.repo.meta();
+    const principals = meta ? this.repo.principals() : [];
+    return {
+      state: !meta ? 'uninitialized' : this.dek ? 'unlocked' : 'locked',
+      reason: meta ? this.reason : 'The vault has not been set up yet.',
+      keyTerm: meta?.dekTerm ?? null,
+      hasRecoveryPassphrase: principals.some((p) => p.kind === 'recovery'),
+      principals: principals.map((p) => ({ id: p.id, kind: p.kind, createdAt: p.createdAt })),
+    };
+  }
+
+  get unlocked(): boolean {
+    return this.dek !== null;
+  }
+
+  /** Called once by createCore: unlock through the OS keychain when the vault exists. */
+  start(): Promise<VaultStatus> {
+    return this.serial(async () => {
+      if (this.repo.meta()) await this.unlockWithKeychain();
+      return this.changed();
+    });
+  }
+
+  init(recoveryPassphrase?: string): Promise<VaultStatus> {
+    return this.serial(async () => {
+      if (this.repo.meta()) throw new NexusError('conflict', 'The vault is already set up.');
+      if (recoveryPassphrase) this.deps.redactor.addSecret(recoveryPassphrase);
+      const vaultId = randomUUID();
+      const account = `${this.deps.dataDir}#${vaultId.slice(0, 8)}`;
+      const dek: Dek = { term: 1, key: randomKey() };
+      const operatorKek = randomKey();
+      const recovery = recoveryPassphrase ? newScryptParams() : null;
+      const recoveryKek = recovery && recoveryPassphrase ? await passphraseKek(recoveryPassphrase, recovery) : null;
+      await this.operatorKey.write(account, operatorKek);
+      const now = new Date().toISOString();
+      try {
+        this.deps.db.transaction(() => {
+          this.repo.insertMeta({ vaultId, keychainAccount: account, dekTerm: dek.term, createdAt: now, rotatedAt: null });
+          this.repo.putPrincipal(principalRow(OPERATOR, 'operator', operatorKek, { kdf: 'keychain' }, dek, now));
+          if (recovery && recoveryKek) this.repo.putPrincipal(principalRow(RECOVERY, 'recovery', recoveryKek, recovery, dek, now));
+        })();
+      } catch (e) {
+        dek.key.fill(0);
+        await this.operatorKey.remove(account);
+        throw e;
+      } finally {
+        operatorKek.fill(0);
+        recoveryKek?.fill(0);
+      }
+      this.setDek(dek, 'Unlocked: the key is in the OS keychain.');
+      this.deps.log.info('vault initialized', { keyTerm: dek.term, recovery: Boolean(recovery) });
+      return this.changed();
+    });
+  }
+
+  lock(): Promise<VaultStatus> {
+    return this.serial(async () => {
+      this.requireMeta();
+      this.dropDek('Locked by the operator. Unlock with the recovery passphrase or retry the OS keychain.');
+      return this.changed();
+    });
+  }
+
+  /** With a passphrase: the recovery principal. Without: retry the OS keychain. */
+  unlock(passphrase?: string): Promise<VaultStatus> {
+    return this.serial(async () => {
+      const meta = this.requireMeta();
+      if (this.dek) return this.status();
+      if (passphrase === undefined) {
+        await this.unlockWithKeychain();
+        return this.changed();
+      }
+      this.deps.redactor.addSecret(passphrase);
+      const row = this.repo.principal(RECOVERY);
+      if (!row || row.kekParams.kdf !== 'scrypt') throw new NexusError('conflict', 'No recovery passphrase was set for this vault.');
+      const kek = await passphraseKek(passphrase, row.kekParams);
+      const dek = this.unwrapFor(row, kek, meta.dekTerm, 'Wrong recovery passphrase.');
+      this.setDek(dek, 'Unlocked with the recovery passphrase.');
+      await this.repairOperatorCopy(meta.keychainAccount);
+      return this.changed();
+    });
+  }
+
+  /** Rewraps only the recovery copy: a new key pair sealed under the new passphrase. */
+  changePassphrase(currentPassphrase: string | undefined, newPassphrase: string): Promise<VaultStatus> {
+    return this.serial(async () => {
+      const meta = this.requireMeta();
+      const dek = this.requireDek();
+      this.deps.redactor.addSecret(newPassphrase);
+      const existing = this.repo.principal(RECOVERY);
+      if (existing && existing.kekParams.kdf === 'scrypt') {
+        if (!currentPassphrase) throw new NexusError('bad_request', 'Enter the current recovery passphrase to change it.');
+        this.deps.redactor.addSecret(currentPassphrase);
+        const oldKek = await passphraseKek(currentPassphrase, existing.kekParams);
+        this.unwrapFor(existing, oldKek, meta.dekTerm, 'The current recovery passphrase is wrong.').key.fill(0);
+      }
+      const params = newScryptParams();
+      const kek = await passphraseKek(newPassphrase, params);
+      const now = new Date().toISOString();
+      try {
+        this.repo.putPrincipal({ ...principalRow(RECOVERY, 'recovery', kek, params, dek, now), createdAt: existing?.createdAt ?? now });
+      } finally {
+        kek.fill(0);
+      }
+      this.deps.log.info('vault recovery passphrase changed', { replaced: Boolean(existing) });
+      return this.changed();
+    });
+  }
+
+  /** Adds (or replaces) a machine principal whose KEK comes from `credential` (an MCP token). */
+  addMachinePrincipal(principalId: string, credential: string): Promise<VaultStatus> {
+    return this.serial(async () => {
+      checkMachineId(principalId);
+      if (credential.length < 32) throw new NexusError('bad_request', 'A machine credential needs at least 32 characters.');
+      const existing = this.repo.principal(principalId);
+      if (existing && existing.kind !== 'machine') throw new NexusError('conflict', `"${principalId}" is not a machine principal.`);
+      const dek = this.requireDek();
+      const params = newHkdfParams();
+      const kek = credentialKek(credential, principalId, params);
+      const now = new Date().toISOString();
+      try {
+        this.repo.putPrincipal(principalRow(principalId, 'machine', kek, params, dek, now));
+      } finally {
+        kek.fill(0);
+      }
+      this.deps.log.info('vault principal added', { principal: principalId, kind: 'machine' });
+      return this.changed();
+    });
+  }
+
+  /** Unlocks a locked vault with a machine credential; a no-op when already unlocked. */
+  unlockWithMachine(principalId: string, credential: string): Promise<VaultStatus> {
+    return this.serial(async () => {
+      const meta = this.requireMeta();
+      if (this.dek) return this.status();
+      const row = this.repo.principal(principalId);
+      if (!row || row.kind !== 'machine' || row.kekParams.kdf !== 'hkdf') throw new NexusError('not_found', 'No such machine principal.');
+      const dek = this.unwrapFor(row, credentialKek(credential, principalId, row.kekParams), meta.dekTerm, 'That credential does not open the vault.');
+      this.setDek(dek, `Unlocked by machine principal ${principalId}.`);
+      return this.changed();
+    });
+  }
+
+  /** Deletes a principal's copy and rotates the DEK, resealing every secret, in one transaction. */
+  removePrincipal(principalId: string): Promise<VaultStatus> {
+    return this.serial(async () => {
+      if (principalId === OPERATOR) throw new NexusError('bad_request', 'The operator principal cannot be removed.');
+      if (!this.repo.principal(principalId)) throw new NexusError('not_found', `No vault principal "${principalId}".`);
+      this.rotateNow(principalId);
+      this.deps.log.info('vault principal removed', { principal: principalId });
+      return this.changed();
+    });
+  }
+
+  /** Rotates the DEK without removing anyone (also what removePrincipal does after the delete). */
+  rotate(): Promise<VaultStatus> {
+    return this.serial(async () => {
+      this.rotateNow();
+      return this.changed();
+    });
+  }
+
+  /** Core-only: the Docker code resolves a provider token here. Never exposed as an operation. */
+  async resolveSecret(id: string): Promise<ResolvedSecret> {
+    return this.secrets.resolve(id);
+  }
+
+  /** The DEK for sealing or opening, or a typed refusal. */
+  requireDek(): Dek {
+    this.requireMeta();
+    if (!this.dek) throw new NexusError('vault_locked', `The vault is locked. ${this.reason}`);
+    return this.dek;
+  }
+
+  dispose(): void {
+    this.dek?.key.fill(0);
+    this.dek = null;
+  }
+
+  private rotateNow(removeId?: string): void {
+    const meta = this.requireMeta();
+    const old = this.requireDek();
+    const next: Dek = { term: meta.dekTerm + 1, key: randomKey() };
+    const now = new Date().toISOString();
+    try {
+      this.deps.db.transaction(() => {
+        if (removeId) this.repo.deletePrincipal(removeId);
+        for (const s of this.repo.secrets()) {
+          const binding = { recordId: s.id, field: 'value' };
+          const plain = openForRotation(old, s.dekTerm, s.sealedValue, binding, s.name);
+          this.repo.setSealedValue(s.id, next.term, seal(next.key, next.term, plain, binding));
+          plain.fill(0);
+        }
+        for (const p of this.repo.principals()) {
+          const w = wrapDek(next.key, next.term, p.id, p.publicKey);
+          this.repo.setWrappedDek(p.id, next.term, w.wrapped, w.ephemeralPublicKey, now);
+        }
+        this.repo.setTerm(next.term, now);
+      })();
+    } catch (e) {
+      next.key.fill(0);
+      throw e;
+    }
+    old.key.fill(0);
+    this.dek = next;
+    this.deps.log.info('vault key rotated', { keyTerm: next.term });
+  }
+
+  private async unlockWithKeychain(): Promise<void> {
+    const meta = this.requireMeta();
+    const read = await this.operatorKey.read(meta.keychainAccount);
+    if (read.kind !== 'found') {
+      this.dropDek(read.reason);
+      this.deps.log.warn('vault locked', { reason: read.reason });
+      return;
+    }
+    const row = this.repo.principal(OPERATOR);
+    try {
+      if (!row) throw new NexusError('vault_locked', 'This vault has no operator copy of its key.');
+      this.setDek(this.unwrapFor(row, read.kek, meta.dekTerm, 'The key in the OS keychain does not open this vault.'), 'Unlocked: the key is in the OS keychain.');
+    } catch (e) {
+      const reason = `${e instanceof Error ? e.message : String(e)} Unlock with the recovery passphrase.`;
+      this.dropDek(reason);
+      this.deps.log.warn('vault locked', { reason });
+    }
+  }
+
+  /** After a recovery unlock, put a fresh operator key back in the keychain if its entry is gone. */
+  private async repairOperatorCopy(account: string): Promise<void> {
+    const dek = this.dek;
+    if (!dek) return;
+    const read = await this.operatorKey.read(account);
+    if (read.kind !== 'missing') {
+      if (read.kind === 'found') read.kek.fill(0);
+      return;
+    }
+    const kek = randomKey();
+    try {
+      await this.operatorKey.write(account, kek);
+      const existing = this.repo.principal(OPERATOR);
+      const now = new Date().toISOString();
+      this.repo.putPrincipal({ ...principalRow(OPERATOR, 'operator', kek, { kdf: 'keychain' }, dek, now), createdAt: existing?.createdAt ?? now });
+      this.deps.log.info('vault operator key restored in the OS keychain');
+    } catch (e) {
+      this.deps.log.warn('vault operator key not restored', { error: e });
+    } finally {
+      kek.fill(0);
+    }
+  }
+
+  private unwrapFor(row: PrincipalRow, kek: Buffer, term: number, wrongKey: string): Dek {
+    let privateKey: Buffer | null = null;
+    try {
+      if (row.dekTerm !== term) throw new VaultError('wrong_term', `The ${row.kind} copy of the vault key is out of date.`);
+      privateKey = openPrivateKey(kek, row.id, row.sealedPrivateKey);
+      return { term, key: unwrapDek(privateKey, row.publicKey, term, row.id, { wrapped: row.wrappedDek, ephemeralPublicKey: row.dekEphemeralKey }) };
+    } catch (e) {
+      if (e instanceof VaultError && e.kind === 'tampered' && !privateKey) throw new NexusError('unauthorized', wrongKey);
+      throw e;
+    } finally {
+      privateKey?.fill(0);
+      kek.fill(0);
+    }
+  }
+
+  private setDek(dek: Dek, reason: string): void {
+    if (this.dek && this.dek !== dek) this.dek.key.fill(0);
+    this.dek = dek;
+    this.reason = reason;
+    this.secrets.registerAll();
+  }
+
+  private dropDek(reason: string): void {
+    this.dek?.key.fill(0);
+    this.dek = null;
+    this.reason = reason;
+  }
+
+  private requireMeta() {
+    const meta = this.repo.meta();
+    if (!meta) throw new NexusError('vault_uninitialized', 'The vault has not been set up yet: open Settings → Vault.');
+    return meta;
+  }
+
+  private changed(): VaultStatus {
+    const status = this.status();
+    this.deps.status.set('vault', { state: status.state, reason: status.reason });
+    this.deps.events.emit('vault.changed', status);
+    return status;
+  }
+
+  /** Lifecycle changes run one at a time (init, unlock and rotation must not interleave). */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+function principalRow(id: string, kind: PrincipalKind, kek: Buffer, kekParams: KekParams, dek: Dek, now: string): PrincipalRow {
+  const pair = newKeyPair();
+  const sealedPrivateKey = sealPrivateKey(kek, id, pair.privateKey);
+  pair.privateKey.fill(0);
+  const w = wrapDek(dek.key, dek.term, id, pair.publicKey);
+  return { id, kind, publicKey: pair.publicKey, sealedPrivateKey, kekParams, dekTerm: dek.term, wrappedDek: w.wrapped, dekEphemeralKey: w.ephemeralPublicKey, createdAt: now, updatedAt: now };
+}
+
+/** A damaged secret stops the rotation with a message that says which one and what to do. */
+function openForRotation(old: Dek, term: number, sealed: Buffer, binding: { recordId: string; field: string }, name: string): Buffer {
+  try {
+    return open(old.key, term, sealed, binding);
+  } catch (e) {
+    if (!(e instanceof VaultError)) throw e;
+    throw new NexusError('conflict', `The secret "${name}" cannot be opened (damaged or moved), so the key was not rotated. Delete or replace it, then retry.`);
+  }
+}
+
+function checkMachineId(id: string): void {
+  if (id === OPERATOR || id === RECOVERY || !MACHINE_ID.test(id)) {
+    throw new NexusError('bad_request', 'A machine principal id uses 1-100 letters, digits, dots, dashes, colons and underscores, and is not "operator" or "recovery".');
+  }
+}

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { CoreConfig } from './core/config';
+import { configFromEnv } from './env-config';
+
+describe('configFromEnv', () => {
+  it('maps the documented variables onto the core config', () => {
+    const config = CoreConfig.parse(configFromEnv({ NEXUS_DOCKER_SOCKET: '/tmp/d.sock', NEXUS_DOCKER_NETWORK: 'host', NEXUS_NATS_URL: 'nats://127.0.0.1:4222' }));
+    expect(config.docker).toMatchObject({ socketPath: '/tmp/d.sock', network: 'host' });
+    expect(config.nats.url).toBe('nats://127.0.0.1:4222');
+  });
+
+  it('leaves the defaults alone when nothing is set', () => {
+    expect(CoreConfig.parse(configFromEnv({}))).toEqual(CoreConfig.parse({}));
+  });
+});

@@ -1,0 +1,17 @@
+import type { CoreConfigInput } from './core/config';
+
+/** Environment overrides for `nexus serve` (documented in README). Unset variables change nothing. */
+export function configFromEnv(env: NodeJS.ProcessEnv): CoreConfigInput {
+  const docker: Record<string, string> = {};
+  if (env.NEXUS_DOCKER_SOCKET) docker.socketPath = env.NEXUS_DOCKER_SOCKET;
+  if (env.NEXUS_DOCKER_NETWORK) docker.network = env.NEXUS_DOCKER_NETWORK;
+  if (env.NEXUS_WORKER_IMAGE) docker.image = env.NEXUS_WORKER_IMAGE;
+  if (env.NEXUS_WORKER_BASE_IMAGE) docker.baseImage = env.NEXUS_WORKER_BASE_IMAGE;
+  const nats: Record<string, string> = {};
+  if (env.NEXUS_NATS_URL) nats.url = env.NEXUS_NATS_URL;
+  if (env.NEXUS_NATS_BINARY) nats.binary = env.NEXUS_NATS_BINARY;
+  return {
+    ...(Object.keys(docker).length ? { docker } : {}),
+    ...(Object.keys(nats).length ? { nats } : {}),
+  };
+}

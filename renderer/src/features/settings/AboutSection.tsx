@@ -1,0 +1,18 @@
+import { useAppInfo } from '../../shell/use-app-info';
+import { SettingsSection } from './SettingsSection';
+
+export function AboutSection() {
+  const info = useAppInfo();
+  return (
+    <SettingsSection id="about" title="About">
+      <dl className="facts">
+        <dt>Version</dt>
+        <dd>{info.data?.version ?? '…'}</dd>
+        <dt>Data directory</dt>
+        <dd>
+          <code>{info.data?.dataDir ?? '…'}</code>
+        </dd>
+      </dl>
+    </SettingsSection>
+  );
+}

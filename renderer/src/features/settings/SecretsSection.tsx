@@ -1,0 +1,158 @@
+import { useState, type FormEvent } from 'react';
+import type { SecretKind, SecretSummary } from '../../../../shared/contract';
+import { ErrorBanner, SettingsSection } from './SettingsSection';
+import { useSecrets, useVaultOp, useVaultStatus } from './use-vault';
+
+const kinds: { value: SecretKind; label: string }[] = [
+  { value: 'github', label: 'GitHub' },
+  { value: 'gitlab', label: 'GitLab' },
+  { value: 'generic', label: 'Other' },
+];
+const defaultHost: Record<SecretKind, string> = { github: 'github.com', gitlab: 'gitlab.com', generic: '' };
+
+/** Provider tokens and other secrets. Values go in and are never shown again: only the last 4 characters. */
+export function SecretsSection() {
+  const vault = useVaultStatus();
+  const list = useSecrets();
+  const state = vault.data?.state;
+  const secrets = list.data?.secrets ?? [];
+  return (
+    <SettingsSection id="secrets" title="Secrets">
+      {list.isPending ? <p>Loading…</p> : null}
+      <ErrorBanner error={list.error} />
+      {state === 'uninitialized' ? <p className="muted">Set up the vault first to store provider tokens.</p> : null}
+      {state === 'locked' ? <p className="banner warn">The vault is locked: secrets can be listed and deleted, but not added or changed.</p> : null}
+      {list.data && secrets.length === 0 && state !== 'uninitialized' ? <p className="muted">No secrets yet.</p> : null}
+      {secrets.length > 0 ? (
+        <ul className="list" aria-label="Secrets">
+          {secrets.map((s) => (
+            <SecretItem key={s.id} secret={s} canEdit={state === 'unlocked'} />
+          ))}
+        </ul>
+      ) : null}
+      {state === 'unlocked' ? <AddSecretForm /> : null}
+    </SettingsSection>
+  );
+}
+
+function SecretItem({ secret, canEdit }: { secret: SecretSummary; canEdit: boolean }) {
+  const [mode, setMode] = useState<'view' | 'edit' | 'delete'>('view');
+  const remove = useVaultOp('secrets.delete');
+  if (mode === 'edit') return <EditSecretForm secret={secret} onDone={() => setMode('view')} />;
+  return (
+    <li data-testid="secret-item" aria-label={secret.name}>
+      <div className="secret-row">
+        <span className="secret-name">{secret.name}</span>
+        <span className="chip">{kinds.find((k) => k.value === secret.kind)?.label ?? secret.kind}</span>
+        {secret.host ? <span className="muted">{secret.host}</span> : null}
+        <code className="secret-hint" data-testid="secret-hint" title="Only the last 4 characters are ever shown">
+          {secret.last4 ? `••••${secret.last4}` : '••••'}
+        </code>
+        <span className="row-actions">
+          {mode === 'delete' ? (
+            <>
+              <span>Delete “{secret.name}”?</span>
+              <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate({ id: secret.id })}>
+                {remove.isPending ? 'Deleting…' : 'Confirm delete'}
+              </button>
+              <button type="button" onClick={() => setMode('view')}>
+                Cancel
+              </button>
+            </>
+          ) : (
+            <>
+              {canEdit ? (
+                <button type="button" onClick={() => setMode('edit')}>
+                  Edit
+                </button>
+              ) : null}
+              <button type="button" onClick={() => setMode('delete')}>
+                Delete
+              </button>
+            </>
+          )}
+        </span>
+      </div>
+      <ErrorBanner error={remove.error} />
+    </li>
+  );
+}
+
+function SecretFields(props: {
+  prefix: string;
+  name: string;
+  kind: SecretKind;
+  host: string;
+  value: string;
+  valueLabel: string;
+  onChange(patch: Partial<{ name: string; kind: SecretKind; host: string; value: string }>): void;
+}) {
+  const id = (f: string) => `${props.prefix}-${f}`;
+  return (
+    <>
+      <label htmlFor={id('name')}>Name</label>
+      <input id={id('name')} value={props.name} onChange={(e) => props.onChange({ name: e.target.value })} />
+      <label htmlFor={id('kind')}>Kind</label>
+      <select id={id('kind')} value={props.kind} onChange={(e) => props.onChange({ kind: e.target.value as SecretKind })}>
+        {kinds.map((k) => (
+          <option key={k.value} value={k.value}>
+            {k.label}
+          </option>
+        ))}
+      </select>
+      <label htmlFor={id('host')}>Host</label>
+      <input id={id('host')} value={props.host} placeholder="github.com" onChange={(e) => props.onChange({ host: e.target.value })} />
+      <label htmlFor={id('value')}>{props.valueLabel}</label>
+      <input id={id('value')} type="password" autoComplete="off" spellCheck={false} value={props.value} onChange={(e) => props.onChange({ value: e.target.value })} />
+    </>
+  );
+}
+
+function AddSecretForm() {
+  const empty = { name: '', kind: 'github' as SecretKind, host: defaultHost.github, value: '' };
+  const [form, setForm] = useState(empty);
+  const create = useVaultOp('secrets.create', () => setForm(empty));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate(form);
+  };
+  const change = (patch: Partial<typeof form>) =>
+    setForm((f) => ({ ...f, ...patch, ...(patch.kind && f.host === defaultHost[f.kind] ? { host: defaultHost[patch.kind] } : {}) }));
+  return (
+    <form className="form-grid" onSubmit={submit} aria-label="Add a secret">
+      <h3>Add a secret</h3>
+      <SecretFields prefix="secret-new" {...form} valueLabel="Value" onChange={change} />
+      <ErrorBanner error={create.error} />
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={create.isPending || !form.name || !form.value}>
+          {create.isPending ? 'Adding…' : 'Add secret'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function EditSecretForm({ secret, onDone }: { secret: SecretSummary; onDone(): void }) {
+  const [form, setForm] = useState({ name: secret.name, kind: secret.kind, host: secret.host, value: '' });
+  const update = useVaultOp('secrets.update', onDone);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    update.mutate({ id: secret.id, name: form.name, kind: form.kind, host: form.host, ...(form.value ? { value: form.value } : {}) });
+  };
+  return (
+    <li aria-label={`Edit ${secret.name}`}>
+      <form className="form-grid" onSubmit={submit} aria-label={`Edit ${secret.name}`}>
+        <SecretFields prefix={`secret-${secret.id}`} {...form} valueLabel="New value (leave empty to keep)" onChange={(p) => setForm((f) => ({ ...f, ...p }))} />
+        <ErrorBanner error={update.error} />
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={update.isPending || !form.name}>
+            {update.isPending ? 'Saving…' : 'Save'}
+          </button>
+          <button type="button" onClick={onDone}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </li>
+  );
+}

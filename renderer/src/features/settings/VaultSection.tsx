@@ -1,0 +1,167 @@
+import { useState, type FormEvent } from 'react';
+import type { VaultStatus } from '../../../../shared/contract';
+import { ErrorBanner, SettingsSection } from './SettingsSection';
+import { PassphraseFields, passphraseProblem } from './PassphraseFields';
+import { useVaultOp, useVaultStatus } from './use-vault';
+
+const tone = { unlocked: 'ok', locked: 'warn', uninitialized: 'warn' } as const;
+
+export function VaultSection() {
+  const status = useVaultStatus();
+  return (
+    <SettingsSection id="vault" title="Vault">
+      {status.isPending ? <p>Loading…</p> : null}
+      <ErrorBanner error={status.error} />
+      {status.data ? <VaultState status={status.data} /> : null}
+      {status.data?.state === 'uninitialized' ? <InitForm /> : null}
+      {status.data?.state === 'locked' ? <UnlockForm hasRecovery={status.data.hasRecoveryPassphrase} /> : null}
+      {status.data?.state === 'unlocked' ? <UnlockedActions status={status.data} /> : null}
+    </SettingsSection>
+  );
+}
+
+function VaultState({ status }: { status: VaultStatus }) {
+  return (
+    <div className="vault-state">
+      <p>
+        State:{' '}
+        <strong className={`tone-${tone[status.state]}`} data-testid="vault-state">
+          {status.state}
+        </strong>
+      </p>
+      <p className="muted" data-testid="vault-reason">
+        {status.reason}
+      </p>
+      {status.keyTerm !== null ? (
+        <p className="muted">
+          Key term {status.keyTerm} · held by{' '}
+          {status.principals.map((p) => (
+            <span key={p.id} className="chip" title={p.id}>
+              {p.kind}
+            </span>
+          ))}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function InitForm() {
+  const [pass, setPass] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const init = useVaultOp('vault.init', () => {
+    setPass('');
+    setConfirm('');
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const p = passphraseProblem(pass, confirm, true);
+    setProblem(p);
+    if (!p) init.mutate(pass ? { recoveryPassphrase: pass } : {});
+  };
+  return (
+    <form className="form-grid" onSubmit={submit} aria-label="Set up the vault">
+      <p className="form-note">
+        The vault key is kept in the OS keychain. A recovery passphrase (optional, recommended) unlocks the vault when the keychain is not available.
+      </p>
+      <PassphraseFields label="Recovery passphrase" value={pass} confirm={confirm} onValue={setPass} onConfirm={setConfirm} />
+      {problem ? <p className="banner bad" role="alert">{problem}</p> : null}
+      <ErrorBanner error={init.error} />
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={init.isPending}>
+          {init.isPending ? 'Setting up…' : 'Set up vault'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function UnlockForm({ hasRecovery }: { hasRecovery: boolean }) {
+  const [pass, setPass] = useState('');
+  const unlock = useVaultOp('vault.unlock', () => setPass(''));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (pass) unlock.mutate({ passphrase: pass });
+  };
+  return (
+    <form className="form-grid" onSubmit={submit} aria-label="Unlock the vault">
+      {hasRecovery ? (
+        <>
+          <label htmlFor="vault-unlock-passphrase">Recovery passphrase</label>
+          <input id="vault-unlock-passphrase" type="password" autoComplete="current-password" value={pass} onChange={(e) => setPass(e.target.value)} />
+        </>
+      ) : (
+        <p className="form-note">No recovery passphrase was set: the vault opens only through the OS keychain.</p>
+      )}
+      <ErrorBanner error={unlock.error} />
+      <div className="form-actions">
+        {hasRecovery ? (
+          <button type="submit" className="primary" disabled={unlock.isPending || !pass}>
+            {unlock.isPending ? 'Unlocking…' : 'Unlock'}
+          </button>
+        ) : null}
+        <button type="button" disabled={unlock.isPending} onClick={() => unlock.mutate({})}>
+          Try the keychain again
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function UnlockedActions({ status }: { status: VaultStatus }) {
+  const lock = useVaultOp('vault.lock');
+  return (
+    <>
+      <div className="form-actions">
+        <button type="button" disabled={lock.isPending} onClick={() => lock.mutate({})}>
+          {lock.isPending ? 'Locking…' : 'Lock vault'}
+        </button>
+      </div>
+      <ErrorBanner error={lock.error} />
+      <ChangePassphraseForm hasRecovery={status.hasRecoveryPassphrase} />
+    </>
+  );
+}
+
+function ChangePassphraseForm({ hasRecovery }: { hasRecovery: boolean }) {
+  const [current, setCurrent] = useState('');
+  const [pass, setPass] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+  const change = useVaultOp('vault.changePassphrase', () => {
+    setCurrent('');
+    setPass('');
+    setConfirm('');
+    setDone(true);
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setDone(false);
+    const p = hasRecovery && !current ? 'Enter the current passphrase.' : passphraseProblem(pass, confirm, false);
+    setProblem(p);
+    if (!p) change.mutate(hasRecovery ? { currentPassphrase: current, newPassphrase: pass } : { newPassphrase: pass });
+  };
+  const title = hasRecovery ? 'Change recovery passphrase' : 'Set a recovery passphrase';
+  return (
+    <form className="form-grid" onSubmit={submit} aria-label={title}>
+      <h3>{title}</h3>
+      {hasRecovery ? (
+        <>
+          <label htmlFor="vault-current-passphrase">Current passphrase</label>
+          <input id="vault-current-passphrase" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
+        </>
+      ) : null}
+      <PassphraseFields label="New passphrase" value={pass} confirm={confirm} onValue={setPass} onConfirm={setConfirm} />
+      {problem ? <p className="banner bad" role="alert">{problem}</p> : null}
+      <ErrorBanner error={change.error} />
+      {done ? <p role="status">Recovery passphrase saved.</p> : null}
+      <div className="form-actions">
+        <button type="submit" disabled={change.isPending}>
+          {change.isPending ? 'Saving…' : title}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,37 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { OpInput, OpName, OpOutput, VaultStatus } from '../../../../shared/contract';
+import { useApi, useNexusEvent } from '../../api/context';
+
+export const vaultStatusKey = ['vault.status'] as const;
+export const secretsKey = ['secrets.list'] as const;
+
+/** vault.status, kept live by `vault.changed` events. */
+export function useVaultStatus() {
+  const api = useApi();
+  const client = useQueryClient();
+  useNexusEvent('vault.changed', (status) => client.setQueryData<VaultStatus>(vaultStatusKey, status));
+  return useQuery({ queryKey: vaultStatusKey, queryFn: () => api['vault.status']({}) });
+}
+
+/** secrets.list, refreshed on `secrets.changed` events. */
+export function useSecrets() {
+  const api = useApi();
+  const client = useQueryClient();
+  useNexusEvent('secrets.changed', () => void client.invalidateQueries({ queryKey: secretsKey }));
+  return useQuery({ queryKey: secretsKey, queryFn: () => api['secrets.list']({}) });
+}
+
+/** A mutation on one operation that refreshes the vault status and the secrets list afterwards. */
+export function useVaultOp<K extends OpName>(name: K, onSuccess?: (result: OpOutput<K>) => void) {
+  const api = useApi();
+  const client = useQueryClient();
+  // The indexed call loses the link between K and its input/output types; NexusApi guarantees it.
+  const call = api[name] as unknown as (input: OpInput<K>) => Promise<OpOutput<K>>;
+  return useMutation<OpOutput<K>, Error, OpInput<K>>({
+    mutationFn: (input) => call(input),
+    onSuccess: async (result) => {
+      onSuccess?.(result);
+      await Promise.all([client.invalidateQueries({ queryKey: vaultStatusKey }), client.invalidateQueries({ queryKey: secretsKey })]);
+    },
+  });
+}

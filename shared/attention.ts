@@ -1,0 +1,92 @@
+/**
+ * The attention roll-up, pure: "is anything waiting on me?". Each session's level comes from
+ * three inputs — its row, its health from agent hooks, and whether its workspace runs at all (a
+ * session whose container is down is offline, whatever its last hook said).
+ */
+import { z } from 'zod';
+import type { AgentState, SessionStatus } from './contract/sessions';
+
+export const AttentionLevel = z.enum(['needs_you', 'working', 'idle', 'offline']);
+export type AttentionLevel = z.infer<typeof AttentionLevel>;
+
+export interface AttentionInput {
+  session: { id: string; name: string; workspaceName: string; status: SessionStatus; reason: string | null };
+  health: { agentState: AgentState; at: string | null; message: string | null };
+  workspaceRunning: boolean;
+}
+
+export const SessionAttention = z.object({
+  sessionId: z.string(),
+  sessionName: z.string(),
+  workspaceName: z.string(),
+  level: AttentionLevel,
+  /** Why, in words for the operator: "Permission needed: Bash". */
+  reason: z.string(),
+  /** Since when (ISO time) the session has been in this state, when known. */
+  since: z.string().nullable(),
+});
+export type SessionAttention = z.infer<typeof SessionAttention>;
+
+export const ReviewCounts = z.object({ memories: z.number().int().nonnegative(), skills: z.number().int().nonnegative() });
+export type ReviewCounts = z.infer<typeof ReviewCounts>;
+
+export const FleetAttention = z.object({
+  counts: z.object({ needs_you: z.number().int(), working: z.number().int(), idle: z.number().int(), offline: z.number().int() }),
+  /** Sessions that need the operator, oldest first. */
+  needsYou: z.array(SessionAttention),
+  sessions: z.array(SessionAttention),
+  review: ReviewCounts,
+});
+export type FleetAttention = z.infer<typeof FleetAttention>;
+
+/** "Claude needs your permission to use Bash" → "Permission needed: Bash". */
+export function permissionReason(message: string | null): string {
+  const tool = message ? /permission to use (.+?)\.?$/i.exec(message)?.[1] : undefined;
+  return tool ? `Permission needed: ${tool}` : 'Permission needed';
+}
+
+export function deriveAttention({ session, health, workspaceRunning }: AttentionInput): SessionAttention {
+  const base = { sessionId: session.id, sessionName: session.name, workspaceName: session.workspaceName };
+  const at = (level: AttentionLevel, reason: string, since: string | null = health.at): SessionAttention => ({ ...base, level, reason, since });
+
+  if (!workspaceRunning) return at('offline', `Workspace ${session.workspaceName} is not running`, null);
+  switch (session.status) {
+    case 'error':
+      return at('needs_you', `Session failed: ${session.reason ?? 'unknown error'}`);
+    case 'creating':
+      return at('working', 'Starting');
+    case 'exited':
+      return at('offline', 'Session has exited');
+    case 'running':
+      break;
+  }
+  switch (health.agentState) {
+    case 'waiting_permission':
+      return at('needs_you', permissionReason(health.message));
+    case 'waiting_input':
+      return at('needs_you', health.message ? `Waiting for your input: ${health.message}` : 'Waiting for your input');
+    case 'starting':
+      return at('working', 'Starting');
+    case 'working':
+      return at('working', 'Working');
+    case 'idle':
+      return at('idle', 'Idle');
+    case 'exited':
+      return at('offline', 'Agent exited');
+  }
+}
+
+export function rollUp(items: readonly SessionAttention[], review: ReviewCounts): FleetAttention {
+  const counts = { needs_you: 0, working: 0, idle: 0, offline: 0 };
+  for (const item of items) counts[item.level]++;
+  const needsYou = items
+    .filter((i) => i.level === 'needs_you')
+    .sort((a, b) => (a.since ?? '').localeCompare(b.since ?? '') || a.sessionId.localeCompare(b.sessionId));
+  return { counts, needsYou, sessions: [...items], review };
+}
+
+/** Sessions that have just entered needs_you (for notifications and the tray). */
+export function newlyNeedingYou(before: FleetAttention | null, after: FleetAttention): SessionAttention[] {
+  const was = new Map((before?.needsYou ?? []).map((i) => [i.sessionId, i.reason]));
+  return after.needsYou.filter((i) => was.get(i.sessionId) !== i.reason);
+}
