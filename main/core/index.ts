@@ -62,6 +62,7 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
   const db = openStore(join(dataDir, 'nexus.db'));
   disposables.add(toDisposable(() => void db.close()));
   const audit = new AuditLog(db);
+  disposables.add(toDisposable(() => audit.flush()));
 
   const docker = createDockerClient(config.docker.socketPath);
   status.set('docker', await probeDocker(docker));

@@ -15,6 +15,9 @@ interface TokenRow {
   last_used_at: string | null;
 }
 
+/** Last use is recorded at most once a minute per token, so a busy client does not cost a disk sync per call. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
 export type Verdict =
   | { ok: true; token: TokenInfo }
   | { ok: false; reason: 'malformed' | 'unknown' | 'expired' | 'revoked' };
@@ -78,7 +81,9 @@ export class TokenStore {
     if (!row || !sameDigest(row.hash, digest) || row.class !== claimed) return { ok: false, reason: 'unknown' };
     const info = this.info(row);
     if (info.state !== 'active') return { ok: false, reason: info.state };
-    const at = this.now().toISOString();
+    const now = this.now();
+    if (row.last_used_at !== null && now.getTime() - Date.parse(row.last_used_at) < LAST_USED_RESOLUTION_MS) return { ok: true, token: info };
+    const at = now.toISOString();
     this.db.prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?').run(at, row.id);
     return { ok: true, token: { ...info, lastUsedAt: at } };
   }

@@ -72,6 +72,20 @@ describe('MCP tokens', () => {
     expect(await core.tokens.authenticate(core.config.version)).toEqual({ ok: false, reason: 'malformed' });
   });
 
+  it('records the last use at most once a minute', () => {
+    let now = new Date('2031-01-01T00:00:00Z');
+    const store = new TokenStore(core.db, () => now);
+    const { secret, token } = store.create('busy', 'read', new Date('2031-02-01T00:00:00Z'));
+    store.verify(secret);
+    expect(store.get(token.id)?.lastUsedAt).toBe('2031-01-01T00:00:00.000Z');
+    now = new Date('2031-01-01T00:00:30Z');
+    store.verify(secret);
+    expect(store.get(token.id)?.lastUsedAt).toBe('2031-01-01T00:00:00.000Z');
+    now = new Date('2031-01-01T00:01:01Z');
+    store.verify(secret);
+    expect(store.get(token.id)?.lastUsedAt).toBe('2031-01-01T00:01:01.000Z');
+  });
+
   it('does not let a secret claim a higher class than the one stored', async () => {
     const { secret } = await core.tokens.create('sneaky', 'read');
     expect(await core.tokens.authenticate(secret.replace('nxs_r_', 'nxs_v_'))).toMatchObject({ ok: false });

@@ -1,0 +1,98 @@
+import { Agent, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { operatorContext } from '../main/core/handlers';
+import { serve } from '../main/serve';
+import { compare, measure, type Benchmark } from './lib';
+
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+function callTool(port: number, name: string, headers: Record<string, string>): Promise<void> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {} } });
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/mcp',
+        method: 'POST',
+        agent,
+        headers: { host: `127.0.0.1:${port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if (res.statusCode !== 200 || text.includes('"isError":true')) reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`));
+          else resolve();
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The baseline: a bare SDK server with one no-op tool, stateless Streamable HTTP, the same per-request pattern. */
+async function startBareServer(): Promise<{ port: number; close(): void }> {
+  const http = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const server = new McpServer({ name: 'bare', version: '1.0.0' });
+      server.registerTool('noop', { description: 'does nothing' }, () => ({ content: [{ type: 'text', text: 'ok' }] }));
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      void server.connect(transport).then(() => transport.handleRequest(req, res, JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+    });
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  return { port: (http.address() as AddressInfo).port, close: () => http.close() };
+}
+
+/**
+ * get_nexus_info and list_workspaces through the whole path (host guard, gate, token check with
+ * last-use write, per-token server, dispatcher with zod, redaction and audit) vs the bare server.
+ */
+const bench: Benchmark = async () => {
+  const bare = await startBareServer();
+  const dataDir = mkdtempSync(join(tmpdir(), 'nexus-bench-mcp-'));
+  const running = await serve({ dataDir, appRoot: process.cwd(), port: 0, config: { version: 'bench' } });
+  try {
+    const seeded = await seedFleet(running);
+    const { secret } = await running.core.dispatcher.call('tokens.create', { name: 'bench', class: 'read' }, operatorContext('internal'));
+    const auth = { authorization: `Bearer ${secret}` };
+    const opts = { iterations: 2000, concurrency: 8 };
+    const base = await measure(() => callTool(bare.port, 'noop', {}), opts);
+    const info = await measure(() => callTool(running.host.port, 'get_nexus_info', auth), opts);
+    const list = await measure(() => callTool(running.host.port, 'list_workspaces', auth), opts);
+    const target = '≤ 3× the bare server';
+    const figures = [compare(`mcp get_nexus_info (${seeded})`, 'bare SDK no-op tool', info, base, target), compare(`mcp list_workspaces (${seeded})`, 'bare SDK no-op tool', list, base, target)];
+    return figures;
+  } finally {
+    await running.stop();
+    bare.close();
+    agent.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+};
+
+/**
+ * 50 workspaces × 10 sessions once the workspaces and sessions stores exist; until then the
+ * figures measure the empty fleet and say so.
+ */
+async function seedFleet(running: Awaited<ReturnType<typeof serve>>): Promise<string> {
+  const tables = new Set((running.core.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
+  if (!tables.has('workspaces') || !tables.has('sessions')) return 'empty fleet: the workspaces/sessions stores have not landed on this branch';
+  return 'fleet seeding pending';
+}
+
+export default bench;
