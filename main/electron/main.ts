@@ -2,6 +2,7 @@ import { app, net, protocol, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createCore, type Core } from '../core';
+import { startLoopback, type Loopback } from '../serve';
 import { version } from '../version';
 import { appResponseHeaders, resolveAppFile } from './app-protocol';
 import { registerIpc } from './ipc';
@@ -17,6 +18,7 @@ const distDir = join(__dirname, '..');
 let win: BrowserWindow | null = null;
 let core: Core | null = null;
 let tray: { dispose(): void | Promise<void> } | null = null;
+let loopback: Loopback | null = null;
 
 function focusWindow(target?: string): void {
   if (!win) {
@@ -45,7 +47,14 @@ void app.whenReady().then(async () => {
     const res = await net.fetch(pathToFileURL(file).toString());
     return new Response(res.body, { status: 200, headers: appResponseHeaders(file) });
   });
-  core = await createCore({ version }, electronPorts((target) => focusWindow(target)));
+  // --- mcp (issue 7): Claude Desktop starts `nexus mcp-stdio` with this binary in Node mode (no separate Node install) ---
+  const stdioLauncher = { command: process.execPath, args: [join(distDir, 'cli.js')], env: { ELECTRON_RUN_AS_NODE: '1' } };
+  core = await createCore({ version, mcp: { stdioLauncher } }, electronPorts((target) => focusWindow(target)));
+  loopback = await startLoopback(core, { port: Number(process.env.NEXUS_PORT ?? 4780), rendererDir: rendererRoot }).catch((e: unknown) => {
+    core?.log.warn('MCP endpoint not started (is the port taken by `nexus serve`?)', { error: e });
+    return null;
+  });
+  // --- end mcp ---
   registerIpc(core, () => win?.webContents ?? null);
   const trayIcon = join(app.getAppPath(), 'resources', 'tray', process.platform === 'darwin' ? 'trayTemplate.png' : 'tray-light.png');
   tray = startTray(core.events, trayIcon, {
@@ -66,5 +75,7 @@ app.on('will-quit', (event) => {
   const c = core;
   core = null;
   void tray?.dispose();
-  void c.dispose().finally(() => app.quit());
+  void Promise.resolve(loopback?.close())
+    .finally(() => c.dispose())
+    .finally(() => app.quit());
 });
