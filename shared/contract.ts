@@ -9,6 +9,9 @@ import { attentionEvents, attentionOperations } from './contract/attention';
 import { sessionEvents, sessionOperations } from './contract/sessions';
 import { workspaceEvents, workspaceOperations } from './contract/workspaces';
 import { vaultEvents, vaultOperations } from './contract/vault';
+// platform tools + review queue (issue 4)
+import { platformEvents, platformOperations } from './contract/platform';
+import { reviewEvents, reviewOperations } from './contract/review';
 import { tokenEvents, tokenOperations } from './contract/tokens';
 import { connectOperations } from './contract/connect';
 
@@ -18,6 +21,8 @@ export * from './contract/workspaces';
 export * from './contract/sessions';
 export * from './contract/attention';
 export * from './contract/vault';
+export * from './contract/platform';
+export * from './contract/review';
 export * from './contract/tokens';
 export * from './contract/connect';
 
@@ -27,6 +32,8 @@ export const operations = {
   ...sessionOperations,
   ...attentionOperations,
   ...vaultOperations,
+  ...platformOperations,
+  ...reviewOperations,
   ...tokenOperations,
   ...connectOperations,
 } as const;
@@ -37,6 +44,8 @@ export const events = {
   ...sessionEvents,
   ...attentionEvents,
   ...vaultEvents,
+  ...platformEvents,
+  ...reviewEvents,
   ...tokenEvents,
 } as const;
 

@@ -1,17 +1,21 @@
 import { _electron as electron, expect, test } from '@playwright/test';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { AppPage } from '../pages/app-page';
 
 // The Electron binary is fetched on first launch and cannot be downloaded on machines without
 // internet access; there these specs are skipped and the Chromium specs (same renderer, same page
 // models, HTTP transport instead of IPC) cover the behaviour.
+// Never `require('electron')` here: that starts the download.
 function electronBinary(): string | null {
   try {
-    const path = createRequire(import.meta.url)('electron') as unknown as string;
-    return existsSync(path) ? path : null;
+    const dir = dirname(createRequire(import.meta.url).resolve('electron/package.json'));
+    const pathFile = join(dir, 'path.txt');
+    if (!existsSync(pathFile)) return null;
+    const binary = join(dir, 'dist', readFileSync(pathFile, 'utf8').trim());
+    return existsSync(binary) ? binary : null;
   } catch {
     return null;
   }

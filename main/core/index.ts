@@ -9,6 +9,12 @@ import { Dispatcher } from './dispatch';
 import { createDockerClient, probeDocker } from './docker/engine';
 import { workspaceHandlers } from './docker/workspace-handlers';
 import { sessionHandlers } from './sessions/session-handlers';
+// platform tools + review queue (issue 4)
+import { PlatformService } from './nats/platform-service';
+import { platformHandlers } from './nats/platform-handlers';
+import { ReviewQueue } from './review/review-queue';
+import { reviewHandlers } from './review/review-handlers';
+import { openToolsDb } from './nats/store/tools-db';
 import { EventBus } from './events';
 import type { Handlers } from './handlers';
 import { createLogger, type Logger } from './log';
@@ -36,6 +42,9 @@ export interface Core {
   /** Vault lifecycle, principals and secrets; `vault.resolveSecret(id)` is the Docker code's way to a token. */
   vault: VaultService;
   // --- end vault ---
+  /** Platform tools over NATS: agents, runs (per-run NATS users), hook events. */
+  platform: PlatformService;
+  review: ReviewQueue;
   // --- mcp (issue 7) ---
   /** MCP tokens: `tokens.authenticate(secret)` is how the /api/mcp gate knows its caller. */
   tokens: TokenService;
@@ -75,6 +84,12 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
   disposables.add(toDisposable(() => vault.dispose()));
   await vault.start();
   // --- end vault ---
+  // platform tools + review queue (issue 4)
+  const toolsDb = openToolsDb(join(dataDir, 'nexus.db'));
+  disposables.add(toDisposable(() => void toolsDb.close()));
+  const review = new ReviewQueue(toolsDb, events, audit);
+  const platform = disposables.add(new PlatformService({ db: toolsDb, config, dataDir, status, redactor, log, audit, review }));
+  await platform.start();
   // --- mcp (issue 7) ---
   const tokens = new TokenService(db, { events, log: log.child({ component: 'tokens' }) });
   const launcher = config.mcp.stdioLauncher ?? { command: process.execPath, args: process.argv[1] ? [process.argv[1]] : [] };
@@ -88,10 +103,16 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
     ...sessionHandlers(),
     'attention.get': () => attention.get(),
     ...vaultHandlers(vault),
+    ...platformHandlers(platform),
+    ...reviewHandlers(review),
     ...tokenHandlers(tokens),
     ...connectHandlers(connect),
   };
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
+  attention.useReviewCounts(() => {
+    const c = review.counts();
+    return { memories: c.pendingMemories, skills: c.draftSkills };
+  });
 
   log.info('core started', { version: config.version, dataDir });
   return {
@@ -106,6 +127,8 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
     dispatcher,
     attention,
     vault,
+    platform,
+    review,
     tokens,
     connect,
     dispose: async () => {

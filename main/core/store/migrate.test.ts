@@ -25,4 +25,15 @@ describe('migrate', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(1);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'b'").get()).toBeUndefined();
   });
+
+  it('applies a lower-numbered migration that arrives after a higher one, instead of skipping it', () => {
+    const db = new Database(':memory:');
+    const one = { version: 1, name: 'one', up: (d: Database.Database) => d.exec('CREATE TABLE one (x)') };
+    const two = { version: 2, name: 'two', up: (d: Database.Database) => d.exec('CREATE TABLE two (x)') };
+    const three = { version: 3, name: 'three', up: (d: Database.Database) => d.exec('CREATE TABLE three (x)') };
+    migrate(db, [one, three]);
+    expect(migrate(db, [one, two, three])).toBe(3);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'two'").get()).toEqual({ name: 'two' });
+    expect(migrate(db, [one, two, three])).toBe(3);
+  });
 });

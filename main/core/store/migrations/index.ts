@@ -1,5 +1,6 @@
 import { migration001 } from './001_foundation';
 import { migration002 } from './002_vault';
+import { migration003 } from './003_platform_tools';
 import { migration006 } from './006_tokens';
 import type { Migration } from './types';
 
@@ -7,4 +8,4 @@ import type { Migration } from './types';
  * Every migration, in order. Numbers are reserved per feature: 002 vault, 003 platform tools,
  * 004 workspaces, 005 sessions, 006 tokens; later ones take the next free number.
  */
-export const migrations: readonly Migration[] = [migration001, migration002, migration006];
+export const migrations: readonly Migration[] = [migration001, migration002, migration003, migration006];

@@ -1,0 +1,88 @@
+/**
+ * Platform tools over NATS: memory.search over 100,000 memories and board.comment, request/reply
+ * at 64 in flight, each compared to a raw NATS echo responder on the same managed server in the
+ * same run. Targets (printed, never asserted): p50 <= 2x the raw echo, >= 5,000 calls/s.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from '@nats-io/transport-node';
+import { createCore } from '../main/core';
+import { connectRun } from '../main/core/nats/run-client';
+import { nodePorts } from '../main/host/node-ports';
+import { compare, measure, type Benchmark } from './lib';
+
+const MEMORIES = 100_000;
+const opts = { iterations: 10_000, concurrency: 64, warmup: 500 };
+const target = 'p50 <= 2x raw echo, >= 5,000 calls/s';
+
+/** A deterministic vocabulary of 10,000 made-up words, so each query matches a few dozen memories. */
+function vocabulary(): string[] {
+  const syl = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pa', 'qu', 'de', 'fo', 'gi', 'hu', 'jo', 'be', 'xa', 'wy', 'co', 'ly', 'mo'];
+  const words: string[] = [];
+  for (const a of syl) for (const b of syl) for (const c of syl) if (words.length < 10_000) words.push(`${a}${b}${c}`);
+  return words;
+}
+
+const bench: Benchmark = async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'nexus-bench-nats-'));
+  const core = await createCore({ version: 'bench' }, nodePorts(dataDir, process.cwd()));
+  try {
+    if (core.status.get().nats.state !== 'running') throw new Error(`NATS is not running: ${core.status.get().nats.reason}`);
+    const words = vocabulary();
+    let seed = 42;
+    const rand = (n: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), (seed >>> 8) % n);
+    const insert = core.db.prepare("INSERT INTO memories (uid, content, scope, status, created_at) VALUES (?, ?, 'global', 'active', ?)");
+    const now = new Date().toISOString();
+    // Recall-style queries: two words that occur together in one stored memory.
+    const queries: string[] = [];
+    core.db.transaction(() => {
+      for (let i = 0; i < MEMORIES; i++) {
+        const memory = Array.from({ length: 12 }, () => words[rand(words.length)] ?? '');
+        insert.run(`bench-${i}`, memory.join(' '), now);
+        if (i % 100 === 0) queries.push(`${memory[1]} ${memory[7]}`);
+      }
+    })();
+
+    const agent = core.platform.createAgent({ name: 'bench' });
+    const task = core.platform.createTask({ title: 'bench' });
+    const creds = await core.platform.createRun(agent.id, task.id);
+    const client = await connectRun(creds);
+
+    // Raw baseline: a bare echo responder and client on the same server, authenticated as core.
+    const conf = JSON.parse(readFileSync(join(dataDir, 'nats', 'nats.conf'), 'utf8')) as { authorization: { users: { user: string; password: string }[] } };
+    const coreUser = conf.authorization.users.find((u) => u.user === 'nexus-core');
+    if (!coreUser) throw new Error('no core user in nats.conf');
+    const echoSide = await connect({ servers: creds.natsUrl, user: coreUser.user, pass: coreUser.password });
+    echoSide.subscribe('bench.echo', { callback: (_e, m) => void m.respond(m.data) });
+    await echoSide.flush();
+    const callerSide = await connect({ servers: creds.natsUrl, user: coreUser.user, pass: coreUser.password });
+    const echoPayload = JSON.stringify({ tool: 'memory.search', args: { query: 'kalomi sarutu' } });
+
+    try {
+      const base = await measure(() => callerSide.request('bench.echo', echoPayload, { timeout: 10_000 }), opts);
+      let q = 0;
+      const search = await measure(async () => {
+        const reply = await client.call('memory.search', { query: queries[q++ % queries.length], limit: 10 });
+        if (!reply.ok) throw new Error(reply.error.message);
+      }, opts);
+      const comment = await measure(async () => {
+        const reply = await client.call('board.comment', { body: 'progress: step done' });
+        if (!reply.ok) throw new Error(reply.error.message);
+      }, opts);
+      const figures = [
+        compare(`nats memory.search (${MEMORIES.toLocaleString('en')} memories, 64 in flight)`, 'raw NATS echo', search, base, target),
+        compare('nats board.comment (64 in flight)', 'raw NATS echo', comment, base, target),
+      ];
+      return figures;
+    } finally {
+      await client.close();
+      await echoSide.close();
+      await callerSide.close();
+    }
+  } finally {
+    await core.dispose();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+};
+export default bench;

@@ -1,0 +1,27 @@
+import type { ToolArgs, ToolName, ToolResult } from '../../../../shared/platform-tools';
+import type { ReviewQueue } from '../../review/review-queue';
+import type { Agent } from '../store/agents';
+import type { BoardRepo } from '../store/board';
+import type { Run, RunRepo } from '../store/runs';
+import type { TaskRepo } from '../store/tasks';
+
+export interface ToolDeps {
+  runs: RunRepo;
+  tasks: TaskRepo;
+  board: BoardRepo;
+  review: ReviewQueue;
+}
+
+/** Who is calling, as core resolved it from the NATS subject and the stored records (never the payload). */
+export interface ToolContext {
+  agent: Agent;
+  run: Run;
+  deps: ToolDeps;
+}
+
+export interface ToolHandler<K extends ToolName> {
+  name: K;
+  handle(args: ToolArgs<K>, ctx: ToolContext): ToolResult<K> | Promise<ToolResult<K>>;
+}
+
+export const toolHandler = <K extends ToolName>(h: ToolHandler<K>): ToolHandler<K> => h;

@@ -1,0 +1,24 @@
+import type { Handlers } from '../handlers';
+import type { PlatformService } from './platform-service';
+
+type PlatformHandlers = Pick<Handlers, 'agents.create' | 'agents.list' | 'tasks.create' | 'runs.create' | 'runs.end'>;
+
+/** Operator operations over agents, tasks and runs; the run password stays in process (see contract/platform.ts). */
+export function platformHandlers(platform: PlatformService): PlatformHandlers {
+  return {
+    'agents.create': (input) => platform.createAgent(input),
+    'agents.list': () => ({ agents: platform.agents.list() }),
+    'tasks.create': (input) => {
+      const t = platform.createTask({ title: input.title, body: input.body, parentId: input.parentId ?? null });
+      return { id: t.id, title: t.title, status: t.status, parentId: t.parentId };
+    },
+    'runs.create': async (input) => {
+      const c = await platform.createRun(input.agentId, input.taskId, input.sessionId);
+      return { runId: c.runId, natsUrl: c.natsUrl, user: c.user, inboxPrefix: c.inboxPrefix, subject: c.subject };
+    },
+    'runs.end': async (input) => {
+      await platform.endRun(input.runId, input.status, input.summary);
+      return { runId: input.runId, status: input.status };
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { ToolReply, type ToolName } from '../../../shared/platform-tools';
+import type { RunCredentials } from './platform-service';
+
+/** A run's side of the wire, as a worker would hold it: used by tests and the benchmark. */
+export interface RunClient {
+  nc: NatsConnection;
+  call(tool: ToolName | string, args?: unknown, subject?: string): Promise<ToolReply>;
+  close(): Promise<void>;
+}
+
+export async function connectRun(creds: RunCredentials): Promise<RunClient> {
+  const nc = await connect({
+    servers: creds.natsUrl,
+    ...(creds.user ? { user: creds.user, pass: creds.password ?? '' } : {}),
+    inboxPrefix: creds.inboxPrefix,
+    reconnect: false,
+  });
+  return {
+    nc,
+    call: async (tool, args = {}, subject = creds.subject) => {
+      const msg = await nc.request(subject, JSON.stringify({ tool, args }), { timeout: 5_000 });
+      return ToolReply.parse(msg.json());
+    },
+    close: () => nc.close(),
+  };
+}

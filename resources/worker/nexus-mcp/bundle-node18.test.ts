@@ -1,0 +1,64 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nexusMcpEnv } from '../../../main/core/nats/nexus-mcp-env';
+import { platformFixture } from '../../../main/core/nats/platform-fixture';
+import { repoRoot } from '../../../test/helpers/core';
+import { tempDir } from '../../../test/helpers/temp-dir';
+
+const baseImage = process.env.NEXUS_TEST_BASE_IMAGE ?? execFileSync('bash', [join(repoRoot, 'scripts/build-base-image.sh')], { encoding: 'utf8' }).trim();
+
+describe('nexus-mcp bundle in the worker base image (Debian Node 18)', () => {
+  const out = tempDir('nexus-mcp-bundle-');
+  beforeAll(async () => {
+    // The same esbuild options scripts/build-main.mjs uses for dist/worker/nexus-mcp.cjs.
+    await build({
+      entryPoints: [join(repoRoot, 'resources/worker/nexus-mcp/main.ts')],
+      outfile: join(out.path, 'nexus-mcp.cjs'),
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node18',
+      logLevel: 'warning',
+    });
+  });
+  afterAll(() => out.remove());
+
+  it('serves the platform tools over stdio from inside a container and reaches Core over NATS', async () => {
+    const f = await platformFixture();
+    const name = `nexus-platform-test-${randomBytes(4).toString('hex')}`;
+    try {
+      const agent = f.agent('containerised');
+      const creds = await f.core.platform.createRun(agent.id);
+      const env = nexusMcpEnv(creds);
+      const transport = new StdioClientTransport({
+        command: 'docker',
+        args: ['run', '-i', '--rm', '--name', name, '--network', 'host', '-v', `${out.path}:/opt/nexus:ro`, ...Object.keys(env).flatMap((k) => ['-e', k]), baseImage, 'node', '/opt/nexus/nexus-mcp.cjs'],
+        env: { PATH: process.env.PATH ?? '', ...env },
+        stderr: 'pipe',
+      });
+      const client = new Client({ name: 'agent-cli-test', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        const res = (await client.callTool({ name: 'memory_propose', arguments: { content: 'proposed from a container', scope: 'private' } })) as CallToolResult;
+        expect(res.isError).toBeFalsy();
+        expect(f.core.review.memories.pending().map((m) => [m.content, m.runId])).toEqual([['proposed from a container', creds.runId]]);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      // --rm normally removed it already; make sure nothing of ours is left behind.
+      try {
+        execFileSync('docker', ['rm', '-f', name], { stdio: 'ignore' });
+      } catch {
+        // already gone
+      }
+      await f.cleanup();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,129 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { operatorContext } from '../../../main/core/handlers';
+import { nexusMcpEnv } from '../../../main/core/nats/nexus-mcp-env';
+import { platformFixture } from '../../../main/core/nats/platform-fixture';
+import type { RunCredentials } from '../../../main/core/nats/platform-service';
+import { repoRoot } from '../../../test/helpers/core';
+import { tempDir } from '../../../test/helpers/temp-dir';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+type Fixture = Awaited<ReturnType<typeof platformFixture>>;
+const op = operatorContext('internal');
+
+/** Starts nexus-mcp the way the agent CLI does: a stdio child with the run's credentials in its env. */
+async function startBridge(creds: RunCredentials, env: Record<string, string> = nexusMcpEnv(creds)): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', 'resources/worker/nexus-mcp/main.ts'],
+    cwd: repoRoot,
+    stderr: 'pipe',
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
+  const client = new Client({ name: 'agent-cli-test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+const json = (r: unknown): Record<string, unknown> => {
+  const res = r as CallToolResult;
+  const first = res.content[0];
+  if (res.isError || first?.type !== 'text') throw new Error(`tool error: ${JSON.stringify(res.content)}`);
+  return JSON.parse(first.text) as Record<string, unknown>;
+};
+
+describe('nexus-mcp (worker-side stdio bridge)', () => {
+  let f: Fixture;
+  const clients: Client[] = [];
+  beforeEach(async () => {
+    f = await platformFixture();
+  });
+  afterEach(async () => {
+    for (const c of clients.splice(0)) await c.close();
+    await f.cleanup();
+  });
+
+  it('lists exactly the platform tools, with API-safe names', async () => {
+    const agent = f.agent('cli');
+    const creds = await f.core.platform.createRun(agent.id);
+    const client = await startBridge(creds);
+    clients.push(client);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      ['board_comment', 'memory_propose', 'memory_search', 'run_search', 'skill_list', 'skill_propose', 'skill_view', 'task_delegate', 'task_subtask'],
+    );
+    for (const t of tools) expect(t.name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+    expect(tools.find((t) => t.name === 'memory_search')?.inputSchema.properties).toHaveProperty('query');
+  }, 60_000);
+
+  it('forwards every tool to Core over NATS as the run, end to end', async () => {
+    const agent = f.agent('cli', { project: 'nexus' });
+    const goal = f.core.platform.createTask({ title: 'goal' });
+    const task = f.core.platform.createTask({ title: 'step', parentId: goal.id });
+    const past = await f.core.platform.createRun(agent.id);
+    await f.core.platform.endRun(past.runId, 'finished', 'Migrated the quasar config');
+    const creds = await f.core.platform.createRun(agent.id, task.id);
+    const client = await startBridge(creds);
+    clients.push(client);
+    const call = async (name: string, args: Record<string, unknown> = {}) => json(await client.callTool({ name, arguments: args }));
+
+    const memory = await call('memory_propose', { content: 'quasar builds need NODE_OPTIONS', scope: 'project' });
+    expect(memory.status).toBe('pending');
+    expect(f.core.review.memories.get(String(memory.id))).toMatchObject({ agentId: agent.id, runId: creds.runId, project: 'nexus' });
+    await f.core.dispatcher.call('review.approveMemory', { id: String(memory.id) }, op);
+    expect(((await call('memory_search', { query: 'quasar' })).memories as { id: string }[]).map((m) => m.id)).toEqual([memory.id]);
+
+    expect(await call('task_subtask', { title: 'split' })).toMatchObject({ status: 'planned', dependsOn: [task.id], parentId: goal.id });
+    expect(await call('task_delegate', { title: 'review', roleHint: 'reviewer' })).toMatchObject({ status: 'ready_for_agent', roleHint: 'reviewer' });
+    expect(await call('board_comment', { body: 'halfway' })).toMatchObject({ taskId: task.id, body: 'halfway' });
+
+    const skill = await call('skill_propose', { slug: 'quasar', name: 'Quasar', description: 'Build quasar', markdown: '# Quasar\nnpm run build' });
+    expect(skill).toMatchObject({ version: 1, status: 'draft' });
+    await f.core.dispatcher.call('review.approveSkill', { id: String(skill.id) }, op);
+    expect((await call('skill_list')).skills).toEqual([{ slug: 'quasar', name: 'Quasar', description: 'Build quasar', version: 1 }]);
+    expect((await call('skill_view', { slug: 'quasar' })).markdown).toBe('# Quasar\nnpm run build');
+    expect(((await call('run_search', { query: 'quasar' })).runs as { id: string }[]).map((r) => r.id)).toEqual([past.runId]);
+  }, 60_000);
+
+  it('reads the run password from a file, so it need not sit in any environment', async () => {
+    const creds = await f.core.platform.createRun(f.agent('filed').id);
+    const dir = tempDir();
+    try {
+      const file = join(dir.path, 'nats-password');
+      writeFileSync(file, `${creds.password}\n`, { mode: 0o600 });
+      const env = nexusMcpEnv(creds, { passwordFile: file });
+      expect(Object.values(env)).not.toContain(creds.password);
+      const client = await startBridge(creds, env);
+      clients.push(client);
+      expect(json(await client.callTool({ name: 'skill_list', arguments: {} }))).toEqual({ skills: [] });
+    } finally {
+      dir.remove();
+    }
+  }, 60_000);
+
+  it("returns Core's typed errors as MCP tool errors (allow-list denial)", async () => {
+    const agent = f.agent('narrow', { tools: ['skill.list'] });
+    const creds = await f.core.platform.createRun(agent.id);
+    const client = await startBridge(creds);
+    clients.push(client);
+    const res = (await client.callTool({ name: 'memory_search', arguments: { query: 'x' } })) as CallToolResult;
+    expect(res.isError).toBe(true);
+    expect(res.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/^forbidden: .*allow-list/) });
+  }, 60_000);
+
+  it("cannot act as another run even when its env names that run's id", async () => {
+    const alice = f.agent('alice');
+    const bob = f.agent('bob');
+    const aliceCreds = await f.core.platform.createRun(alice.id);
+    const bobCreds = await f.core.platform.createRun(bob.id);
+    // Alice's credentials, Bob's run id and inbox: the server refuses the subscription and the publish.
+    const client = await startBridge(aliceCreds, { ...nexusMcpEnv(aliceCreds), NEXUS_RUN_ID: bobCreds.runId, NEXUS_INBOX_PREFIX: bobCreds.inboxPrefix, NEXUS_TOOL_TIMEOUT_MS: '2000' });
+    clients.push(client);
+    const res = (await client.callTool({ name: 'memory_propose', arguments: { content: 'as bob' } })) as CallToolResult;
+    expect(res.isError).toBe(true);
+    expect(f.core.review.memories.pending()).toEqual([]);
+  }, 60_000);
+});
