@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createCore, type Core } from '../core';
 import { startLoopback, type Loopback } from '../serve';
+import { electronStdioLauncher, runIfStdioBridge } from './stdio-bridge';
 import { version } from '../version';
 import { appResponseHeaders, resolveAppFile } from './app-protocol';
 import { registerIpc } from './ipc';
@@ -33,12 +34,16 @@ function focusWindow(target?: string): void {
   if (route) void win.webContents.executeJavaScript(`window.location.hash = ${JSON.stringify(route)}`);
 }
 
-if (!app.requestSingleInstanceLock()) app.quit();
+// --- mcp (issue 7): `<app> mcp-stdio` relays for Claude Desktop and exits; it is not a second window ---
+const bridging = runIfStdioBridge();
+// --- end mcp ---
+if (!bridging && !app.requestSingleInstanceLock()) app.quit();
 
 app.on('second-instance', () => focusWindow());
 app.on('web-contents-created', (_e, contents) => contents.setWindowOpenHandler(() => ({ action: 'deny' })));
 
 void app.whenReady().then(async () => {
+  if (bridging) return;
   denyAllPermissions();
   const rendererRoot = join(distDir, 'renderer');
   protocol.handle('app', async (request) => {
@@ -47,9 +52,8 @@ void app.whenReady().then(async () => {
     const res = await net.fetch(pathToFileURL(file).toString());
     return new Response(res.body, { status: 200, headers: appResponseHeaders(file) });
   });
-  // --- mcp (issue 7): Claude Desktop starts `nexus mcp-stdio` with this binary in Node mode (no separate Node install) ---
-  const stdioLauncher = { command: process.execPath, args: [join(distDir, 'cli.js')], env: { ELECTRON_RUN_AS_NODE: '1' } };
-  core = await createCore({ version, mcp: { stdioLauncher } }, electronPorts((target) => focusWindow(target)));
+  // --- mcp (issue 7): Claude Desktop starts this binary with `mcp-stdio` (no separate Node install) ---
+  core = await createCore({ version, mcp: { stdioLauncher: electronStdioLauncher() } }, electronPorts((target) => focusWindow(target)));
   loopback = await startLoopback(core, { port: Number(process.env.NEXUS_PORT ?? 4780), rendererDir: rendererRoot }).catch((e: unknown) => {
     core?.log.warn('MCP endpoint not started (is the port taken by `nexus serve`?)', { error: e });
     return null;
