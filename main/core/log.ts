@@ -19,7 +19,13 @@ export function createLogger(opts: { file?: string; stderr?: boolean; redactor: 
   const write = (level: LogLevel, msg: string, fields?: LogFields): void => {
     const entry = opts.redactor.value({ t: new Date().toISOString(), level, msg, ...opts.base, ...fields });
     const line = `${JSON.stringify(entry, errorReplacer)}\n`;
-    if (opts.file) appendFileSync(opts.file, line, { mode: 0o600 });
+    if (opts.file) {
+      try {
+        appendFileSync(opts.file, line, { mode: 0o600 });
+      } catch {
+        // A log line must never take its caller down (e.g. a late warning after the data dir is gone).
+      }
+    }
     if (opts.stderr) process.stderr.write(line);
   };
   return {
