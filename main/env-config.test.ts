@@ -9,6 +9,11 @@ describe('configFromEnv', () => {
     expect(config.nats.url).toBe('nats://127.0.0.1:4222');
   });
 
+  it('takes the agent command for sessions as a JSON array', () => {
+    expect(CoreConfig.parse(configFromEnv({ NEXUS_AGENT_COMMAND: '["node","/opt/agent-fixture/agent-fixture.mjs"]' })).sessions.agentCommand).toEqual(['node', '/opt/agent-fixture/agent-fixture.mjs']);
+    expect(() => CoreConfig.parse(configFromEnv({ NEXUS_AGENT_COMMAND: '"claude"' }))).toThrow();
+  });
+
   it('leaves the defaults alone when nothing is set', () => {
     expect(CoreConfig.parse(configFromEnv({}))).toEqual(CoreConfig.parse({}));
   });

@@ -10,8 +10,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv): CoreConfigInput {
   const nats: Record<string, string> = {};
   if (env.NEXUS_NATS_URL) nats.url = env.NEXUS_NATS_URL;
   if (env.NEXUS_NATS_BINARY) nats.binary = env.NEXUS_NATS_BINARY;
+  // sessions: the agent CLI as a JSON array, e.g. '["claude"]' (tests point it at the agent fixture)
+  const agentCommand = env.NEXUS_AGENT_COMMAND ? (JSON.parse(env.NEXUS_AGENT_COMMAND) as string[]) : undefined;
   return {
     ...(Object.keys(docker).length ? { docker } : {}),
     ...(Object.keys(nats).length ? { nats } : {}),
+    ...(agentCommand ? { sessions: { agentCommand } } : {}),
   };
 }

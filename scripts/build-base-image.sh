@@ -5,7 +5,9 @@
 # Cached: does nothing when the tag already exists (the tag carries the package list's hash).
 set -euo pipefail
 PACKAGES="ca-certificates,git,tmux,nodejs,procps,socat"
-TAG="nexus-base:$(printf '%s' "$PACKAGES" | sha256sum | cut -c1-12)"
+# Bump REVISION when the way the root filesystem is made changes (the tag must change with it).
+REVISION=2
+TAG="nexus-base:$(printf '%s' "$PACKAGES" | sha256sum | cut -c1-12)-r$REVISION"
 if docker image inspect "$TAG" >/dev/null 2>&1; then echo "$TAG"; exit 0; fi
 MIRROR=$(grep -hoE '^URIs: *http[^ ]+/debian$' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1 | awk '{print $2}')
 MIRROR=${MIRROR:-$(grep -hoE '^deb +http[^ ]+' /etc/apt/sources.list 2>/dev/null | head -1 | awk '{print $2}')}
@@ -16,5 +18,7 @@ trap 'rm -rf "$ROOT"' EXIT
 echo "debootstrap $SUITE from $MIRROR" >&2
 debootstrap --variant=minbase --include="$PACKAGES" "$SUITE" "$ROOT" "$MIRROR" >&2
 rm -rf "$ROOT"/var/cache/apt/archives/*.deb "$ROOT"/var/lib/apt/lists/*
+# mktemp made the root 0700: without this, non-root users in containers cannot reach anything.
+chmod 0755 "$ROOT"
 tar -C "$ROOT" -c . | docker import -c 'CMD ["/bin/bash"]' - "$TAG" >&2
 echo "$TAG"

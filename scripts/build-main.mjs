@@ -15,3 +15,7 @@ await build({ ...common, entryPoints: ['preload/index.ts'], outfile: 'dist/prelo
 if (existsSync('resources/worker/nexus-mcp/main.ts')) {
   await build({ ...common, entryPoints: ['resources/worker/nexus-mcp/main.ts'], outfile: 'dist/worker/nexus-mcp.cjs', format: 'cjs', target: 'node18' });
 }
+// Sessions: the worker-side hook command and inbox helper, copied into each workspace container.
+for (const name of ['nexus-hook', 'nexus-inbox-send']) {
+  await build({ ...common, entryPoints: [`resources/worker/${name}/main.ts`], outfile: `dist/worker/${name}.cjs`, format: 'cjs', target: 'node18' });
+}

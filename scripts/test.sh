@@ -10,6 +10,8 @@ npm ci --no-audit --no-fund
 NEXUS_TEST_BASE_IMAGE=$(bash scripts/build-base-image.sh)
 export NEXUS_TEST_BASE_IMAGE
 npm run build
+# The worker image (resources/worker on the offline base), built once per content hash.
+node --import tsx scripts/build-worker-image.ts
 npm run lint
 npm run typecheck
 set +e

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SessionsConfig } from './sessions/config';
 
 /** Core configuration. Everything has a default so `createCore({ dataDir })` works. */
 export const CoreConfig = z.object({
@@ -32,6 +33,8 @@ export const CoreConfig = z.object({
       maxSessionsPerWorkspace: z.number().int().positive().default(16),
     })
     .prefault({}),
+  /** How sessions launch the agent (see docs/sessions.md). */
+  sessions: SessionsConfig.prefault({}),
   // --- mcp (issue 7) ---
   mcp: z
     .object({

@@ -8,7 +8,12 @@ import { DisposableStore, toDisposable } from './disposable';
 import { Dispatcher } from './dispatch';
 import { createDockerClient, probeDocker } from './docker/engine';
 import { workspaceHandlers } from './docker/workspace-handlers';
+import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './docker/workspaces';
+import type { WorkspaceService } from './docker/workspace-service';
 import { sessionHandlers } from './sessions/session-handlers';
+import { createSessionService } from './sessions/create-sessions';
+import type { SessionService } from './sessions/session-service';
+import { workspaceDirectory } from './sessions/workspace-directory';
 // platform tools + review queue (issue 4)
 import { PlatformService } from './nats/platform-service';
 import { platformHandlers } from './nats/platform-handlers';
@@ -37,6 +42,8 @@ export interface Core {
   status: StatusBoard;
   audit: AuditLog;
   dispatcher: Dispatcher;
+  workspaces: WorkspaceService;
+  sessions: SessionService;
   attention: AttentionService;
   // --- vault (issue 3) ---
   /** Vault lifecycle, principals and secrets; `vault.resolveSecret(id)` is the Docker code's way to a token. */
@@ -55,8 +62,13 @@ export interface Core {
   dispose(): Promise<void>;
 }
 
+/** Optional collaborators of features built on other branches (vault secrets, session state). */
+export interface CoreOptions {
+  workspaces?: WorkspaceOptions;
+}
+
 /** The one composition root: every service is built here with plain constructors. */
-export async function createCore(configInput: CoreConfigInput, ports: CorePorts): Promise<Core> {
+export async function createCore(configInput: CoreConfigInput, ports: CorePorts, options: CoreOptions = {}): Promise<Core> {
   const config = CoreConfig.parse(configInput);
   const startedAt = new Date();
   const dataDir = ports.paths.dataDir;
@@ -84,12 +96,24 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
   disposables.add(toDisposable(() => vault.dispose()));
   await vault.start();
   // --- end vault ---
+  // --- workspaces (Docker); provider tokens come from the vault ---
+  const sessionsRef: { current?: SessionService } = {}; // built below; workspace delete asks it about creates in flight
+  const workspaceOptions = { secrets: vaultSecretSource(vault), hasCreatingSessions: (id: string) => sessionsRef.current?.hasCreatingSessions(id) ?? false, ...options.workspaces };
+  const workspaces = await createWorkspaces({ docker, db, events, status, log, redactor, config, dataDir, workerContextDir: ports.paths.workerContextDir, disposables, options: workspaceOptions });
+  // --- end workspaces ---
   // platform tools + review queue (issue 4)
   const toolsDb = openToolsDb(join(dataDir, 'nexus.db'));
   disposables.add(toDisposable(() => void toolsDb.close()));
   const review = new ReviewQueue(toolsDb, events, audit);
   const platform = disposables.add(new PlatformService({ db: toolsDb, config, dataDir, status, redactor, log, audit, review }));
   await platform.start();
+  // --- sessions (issue 6) ---
+  const built = createSessionService({ db, events, log, config, docker, paths: ports.paths, workspaces: workspaceDirectory(workspaces.service), platform });
+  sessionsRef.current = built.sessions;
+  disposables.add(built.subscriptions);
+  disposables.add(toDisposable(() => built.sessions.idle())); // let in-flight docker execs finish before the engine and db go
+  void built.sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
+  // --- end sessions ---
   // --- mcp (issue 7) ---
   const tokens = new TokenService(db, { events, log: log.child({ component: 'tokens' }) });
   const launcher = config.mcp.stdioLauncher ?? { command: process.execPath, args: process.argv[1] ? [process.argv[1]] : [] };
@@ -99,8 +123,8 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
 
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status }),
-    ...workspaceHandlers(),
-    ...sessionHandlers(),
+    ...workspaceHandlers(workspaces.service),
+    ...sessionHandlers(built.sessions),
     'attention.get': () => attention.get(),
     ...vaultHandlers(vault),
     ...platformHandlers(platform),
@@ -125,6 +149,8 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts)
     status,
     audit,
     dispatcher,
+    workspaces: workspaces.service,
+    sessions: built.sessions,
     attention,
     vault,
     platform,

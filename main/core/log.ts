@@ -23,7 +23,7 @@ export function createLogger(opts: { file?: string; stderr?: boolean; redactor: 
       try {
         appendFileSync(opts.file, line, { mode: 0o600 });
       } catch {
-        // A log line must never take its caller down (e.g. a late warning after the data dir is gone).
+        // Logging never throws into the caller (e.g. a late line after the data dir was removed).
       }
     }
     if (opts.stderr) process.stderr.write(line);

@@ -1,19 +1,18 @@
 import type { Handlers } from '../handlers';
-import { notYet } from '../not-yet';
+import type { WorkspaceService } from './workspace-service';
 
 type WorkspaceOps = 'workspaces.list' | 'workspaces.get' | 'workspaces.create' | 'workspaces.start' | 'workspaces.stop' | 'workspaces.delete' | 'workspaces.orphans' | 'workspaces.removeOrphan';
 
-/** Placeholder until the Docker worker service lands: the list is empty, changes are refused. */
-export function workspaceHandlers(): Pick<Handlers, WorkspaceOps> {
-  const later = notYet('Workspace control');
+/** The workspaces.* operations, each a thin call into the workspace service. */
+export function workspaceHandlers(service: WorkspaceService): Pick<Handlers, WorkspaceOps> {
   return {
-    'workspaces.list': () => ({ workspaces: [] }),
-    'workspaces.get': later,
-    'workspaces.create': later,
-    'workspaces.start': later,
-    'workspaces.stop': later,
-    'workspaces.delete': later,
-    'workspaces.orphans': () => ({ orphans: [] }),
-    'workspaces.removeOrphan': later,
+    'workspaces.list': async () => ({ workspaces: await service.list() }),
+    'workspaces.get': (input) => service.get(input.workspace),
+    'workspaces.create': (input) => service.create(input),
+    'workspaces.start': (input) => service.start(input.workspace),
+    'workspaces.stop': (input) => service.stop(input.workspace),
+    'workspaces.delete': (input) => service.delete(input.workspace),
+    'workspaces.orphans': async () => ({ orphans: await service.orphans() }),
+    'workspaces.removeOrphan': (input) => service.removeOrphan(input.containerId),
   };
 }

@@ -1,6 +1,8 @@
 import { migration001 } from './001_foundation';
 import { migration002 } from './002_vault';
 import { migration003 } from './003_platform_tools';
+import { migration004 } from './004_workspaces';
+import { migration005 } from './005_sessions';
 import { migration006 } from './006_tokens';
 import type { Migration } from './types';
 
@@ -8,4 +10,11 @@ import type { Migration } from './types';
  * Every migration, in order. Numbers are reserved per feature: 002 vault, 003 platform tools,
  * 004 workspaces, 005 sessions, 006 tokens; later ones take the next free number.
  */
-export const migrations: readonly Migration[] = [migration001, migration002, migration003, migration006];
+export const migrations: readonly Migration[] = [
+  migration001,
+  migration002,
+  migration003,
+  migration004, // workspaces
+  migration005, // sessions
+  migration006, // tokens
+];

@@ -1,11 +1,73 @@
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { Session } from '../../../../shared/contract/sessions';
+import { useApi } from '../../api/context';
 import { EmptyState, Page } from '../../shell/Page';
+import { CreateSessionForm } from './CreateSessionForm';
+import { PaneView } from './PaneView';
+import { SendBox } from './SendBox';
+import { StateChip } from './StateChip';
+import { byWorkspace } from './session-list';
+import { useSessions } from './use-sessions';
 
+/** Sessions per workspace with their agent state; the selected one shows its pane and a send box. */
 export function SessionsPage() {
+  const sessions = useSessions();
+  const list = sessions.data?.sessions ?? [];
+  const [selected, setSelected] = useState<string | null>(() => window.location.hash.split('/')[2] ?? null);
+  const current = list.find((s) => s.id === selected) ?? null;
   return (
     <Page title="Sessions">
-      <EmptyState title="No sessions yet">
-        <p>Sessions run the coding agent inside a workspace, one git worktree each.</p>
-      </EmptyState>
+      <CreateSessionForm knownWorkspaces={[...new Set(list.map((s) => s.workspaceName))]} />
+      {sessions.error ? <p role="alert" className="banner bad">{sessions.error.message}</p> : null}
+      {list.length === 0 && !sessions.isLoading ? (
+        <EmptyState title="No sessions yet">
+          <p>Sessions run the coding agent inside a workspace, one git worktree each.</p>
+        </EmptyState>
+      ) : null}
+      {byWorkspace(list).map(([workspace, items]) => (
+        <section key={workspace} aria-label={`Workspace ${workspace}`}>
+          <h2>{workspace}</h2>
+          <ul className="list" data-testid="session-list">
+            {items.map((s) => (
+              <SessionRow key={s.id} session={s} selected={s.id === selected} onSelect={() => setSelected(s.id)} />
+            ))}
+          </ul>
+        </section>
+      ))}
+      {current ? <SessionDetail session={current} /> : null}
     </Page>
+  );
+}
+
+function SessionRow({ session, selected, onSelect }: { session: Session; selected: boolean; onSelect(): void }) {
+  return (
+    <li data-session={session.name} aria-current={selected ? 'true' : undefined}>
+      <button type="button" className="link" onClick={onSelect}>
+        <strong>{session.name}</strong>
+      </button>
+      <StateChip session={session} />
+      <span className="muted"> {session.branch}</span>
+      {session.agentMessage ? <span className="muted"> — {session.agentMessage}</span> : null}
+      {session.status === 'error' && session.reason ? <p className="banner bad">{session.reason}</p> : null}
+    </li>
+  );
+}
+
+function SessionDetail({ session }: { session: Session }) {
+  const api = useApi();
+  const remove = useMutation({ mutationFn: () => api['sessions.delete']({ session: session.id }) });
+  return (
+    <section className="session-detail" aria-label={`Session ${session.name}`}>
+      <h2>
+        {session.workspaceName} · {session.name} <StateChip session={session} />
+      </h2>
+      <SendBox sessionId={session.id} disabled={session.status !== 'running'} />
+      <PaneView sessionId={session.id} />
+      <button type="button" onClick={() => remove.mutate()} disabled={remove.isPending}>
+        Delete session
+      </button>
+      {remove.error ? <p role="alert" className="banner bad">{remove.error.message}</p> : null}
+    </section>
   );
 }

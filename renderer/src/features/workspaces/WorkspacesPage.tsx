@@ -1,13 +1,29 @@
-import { useQuery } from '@tanstack/react-query';
-import { useApi } from '../../api/context';
+import { useState } from 'react';
 import { EmptyState, Page } from '../../shell/Page';
+import { useAppInfo } from '../../shell/use-app-info';
+import { CreateWorkspaceDialog } from './CreateWorkspaceDialog';
+import { OrphanList } from './OrphanList';
+import { WorkspaceRow } from './WorkspaceRow';
+import { useWorkspaceProgress, useWorkspaces } from './use-workspaces';
+import './workspaces.css';
 
 export function WorkspacesPage() {
-  const api = useApi();
-  const list = useQuery({ queryKey: ['workspaces.list'], queryFn: () => api['workspaces.list']({}) });
+  const list = useWorkspaces();
+  const progress = useWorkspaceProgress();
+  const info = useAppInfo();
+  const [creating, setCreating] = useState(false);
   const workspaces = list.data?.workspaces ?? [];
+  const dockerDown = info.data?.docker.state === 'unavailable';
   return (
-    <Page title="Workspaces">
+    <Page
+      title="Workspaces"
+      actions={
+        <button type="button" className="primary" onClick={() => setCreating(true)} disabled={dockerDown}>
+          New workspace
+        </button>
+      }
+    >
+      {/* The app-wide banner (shell/Banners) says when Docker is down; here creation is disabled meanwhile. */}
       {list.isPending ? <p>Loading…</p> : null}
       {list.error ? <p role="alert">{list.error.message}</p> : null}
       {list.data && workspaces.length === 0 ? (
@@ -15,14 +31,14 @@ export function WorkspacesPage() {
           <p>A workspace is a container holding a clone of one repository.</p>
         </EmptyState>
       ) : (
-        <ul className="list">
+        <ul className="list" aria-label="Workspaces">
           {workspaces.map((w) => (
-            <li key={w.id}>
-              {w.name} <span className={`chip chip-${w.status}`}>{w.status}</span>
-            </li>
+            <WorkspaceRow key={w.id} workspace={w} progress={progress[w.id]} />
           ))}
         </ul>
       )}
+      {dockerDown ? null : <OrphanList />}
+      {creating ? <CreateWorkspaceDialog onClose={() => setCreating(false)} onCreated={() => undefined} /> : null}
     </Page>
   );
 }

@@ -1,0 +1,57 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/** The Workspaces page: list with status chips, create dialog, delete confirmation, Docker banner. */
+export class WorkspacesPage {
+  readonly newButton: Locator;
+  readonly dockerBanner: Locator;
+  constructor(readonly page: Page) {
+    this.newButton = page.getByRole('button', { name: 'New workspace' });
+    this.dockerBanner = page.getByTestId('banner-docker');
+  }
+
+  row(name: string): Locator {
+    return this.page.getByTestId(`workspace-${name}`);
+  }
+
+  status(name: string): Locator {
+    return this.row(name).getByTestId('workspace-status');
+  }
+
+  async create(name: string, repoUrl: string, secretLabel?: string): Promise<void> {
+    await this.newButton.click();
+    const dialog = this.page.getByRole('dialog', { name: 'New workspace' });
+    await dialog.getByLabel('Name').fill(name);
+    await dialog.getByLabel('Repository URL').fill(repoUrl);
+    if (secretLabel) await dialog.getByLabel('Secret').selectOption({ label: secretLabel });
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(dialog).toBeHidden();
+  }
+
+  orphan(name: string): Locator {
+    return this.page.getByTestId(`orphan-${name}`);
+  }
+
+  async removeOrphan(name: string): Promise<void> {
+    await this.orphan(name).getByRole('button', { name: 'Remove' }).click();
+    await this.page.getByRole('dialog', { name: `Remove ${name}?` }).getByRole('button', { name: 'Remove container' }).click();
+    await expect(this.orphan(name)).toHaveCount(0);
+  }
+
+  async stop(name: string): Promise<void> {
+    await this.row(name).getByRole('button', { name: 'Stop' }).click();
+    await this.page.getByRole('dialog', { name: `Stop ${name}?` }).getByRole('button', { name: 'Stop workspace' }).click();
+    await expect(this.status(name)).toHaveText('stopped');
+  }
+
+  async start(name: string): Promise<void> {
+    await this.row(name).getByRole('button', { name: 'Start' }).click();
+    await expect(this.status(name)).toHaveText('running');
+  }
+
+  async delete(name: string): Promise<void> {
+    await this.row(name).getByRole('button', { name: 'Delete' }).click();
+    const dialog = this.page.getByRole('dialog', { name: `Delete ${name}?` });
+    await dialog.getByRole('button', { name: 'Delete workspace' }).click();
+    await expect(this.row(name)).toHaveCount(0);
+  }
+}

@@ -1,0 +1,68 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, startNexus, test } from './fixtures/nexus';
+import { AppPage } from './pages/app-page';
+import { SessionsPage } from './pages/sessions-page';
+import { ensureTestWorkerImage, testBaseImage } from '../test/helpers/docker';
+import { serveGitRepo } from '../test/helpers/git-http-server';
+import { bundleWorkerScripts } from '../test/helpers/worker-scripts';
+
+const FIXTURE = '/opt/agent-fixture/agent-fixture.mjs';
+
+test('creates a session with an initial message, sends a message, and sees the state change after a hook event', async ({ page }) => {
+  test.setTimeout(900_000);
+  await ensureTestWorkerImage();
+  const repo = await serveGitRepo(null);
+  const tmp = mkdtempSync(join(tmpdir(), 'nexus-e2e-sessions-'));
+  const scripts = await bundleWorkerScripts(tmp);
+  // The agent is the fixture (the real CLI needs a model); docker, git, tmux, NATS and the UI are real.
+  const nexus = await startNexus({ NEXUS_DOCKER_NETWORK: 'host', NEXUS_WORKER_BASE_IMAGE: testBaseImage(), NEXUS_AGENT_COMMAND: JSON.stringify(['node', FIXTURE]) });
+  const name = `e2e-${randomBytes(3).toString('hex')}`;
+  const rpc = async <T>(op: string, input: unknown): Promise<T> => {
+    const res = await fetch(`${nexus.url}/api/rpc/${op}`, { method: 'POST', headers: { authorization: `Bearer ${nexus.token}`, 'content-type': 'application/json' }, body: JSON.stringify(input) });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { result: T }).result;
+  };
+  try {
+    await rpc('workspaces.create', { name, repoUrl: repo.url });
+    await expect.poll(async () => (await rpc<{ status: string }>('workspaces.get', { workspace: name })).status, { timeout: 180_000 }).toBe('running');
+    const { containerId } = await rpc<{ containerId: string }>('workspaces.get', { workspace: name });
+    execFileSync('docker', ['exec', '-i', '-u', '0', containerId, 'sh', '-c', `mkdir -p /opt/agent-fixture && cat > ${FIXTURE} && chmod 644 ${FIXTURE}`], { input: readFileSync(scripts.agentFixture) });
+
+    const app = new AppPage(page);
+    await app.open(nexus.loginUrl);
+    await app.goTo('Sessions');
+    const sessions = new SessionsPage(page);
+    const prompt = 'fix the "auth" bug; $(touch /tmp/pwned) `id`';
+    await sessions.create(name, 'first', prompt);
+    await expect(sessions.row('first')).toBeVisible();
+    // SessionStart then UserPromptSubmit (the initial message) arrive over NATS from the hooks.
+    await expect(sessions.state('first')).toHaveText('working', { timeout: 30_000 });
+
+    await sessions.open('first');
+    await sessions.send('hello from the operator');
+    await expect(sessions.pane()).toContainText('inbox delivered', { timeout: 15_000 });
+
+    const list = await rpc<{ sessions: { id: string; name: string }[] }>('sessions.list', { workspace: name });
+    const id = list.sessions.find((s) => s.name === 'first')?.id as string;
+    const fire = `const c=require('net').createConnection('/tmp/agent-fixture/${id}.ctl');c.on('data',()=>c.end());c.write(JSON.stringify({fire:'Notification',fields:{notification_type:'permission_prompt',message:'Claude needs your permission to use Bash'}})+'\\n')`;
+    execFileSync('docker', ['exec', containerId, 'node', '-e', fire]);
+    await expect(sessions.state('first')).toHaveText('needs permission', { timeout: 15_000 });
+    await page.screenshot({ path: test.info().outputPath('session-needs-permission.png') });
+
+    const records = execFileSync('docker', ['exec', containerId, 'cat', `/tmp/agent-fixture/${id}.jsonl`], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind: string; parsed?: { prompt: string }; content?: string });
+    expect(records.find((r) => r.kind === 'launch')?.parsed?.prompt).toBe(prompt);
+    expect(records.filter((r) => r.kind === 'message').map((r) => r.content)).toEqual(['hello from the operator']);
+  } finally {
+    execFileSync('sh', ['-c', `docker ps -aq --filter label=nexus.workspace.name=${name} | xargs -r docker rm -f`]);
+    await nexus.stop();
+    await repo.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});

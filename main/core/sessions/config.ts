@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** How sessions launch the agent inside a workspace. Every field has a default. */
+export const SessionsConfig = z
+  .object({
+    /** The agent CLI: `claude` by default; tests point it at the agent fixture. */
+    agentCommand: z.array(z.string().min(1)).min(1).default(['claude']),
+    /** Extra flags placed before the prompt (e.g. `--add-dir=/data`); checked by buildLaunchCommand. */
+    agentArgs: z.array(z.string()).default([]),
+    /** A prompting mode: inbox messages are delivered, not held (bypassPermissions would hold them). */
+    permissionMode: z.enum(['auto', 'default', 'acceptEdits', 'plan', 'dontAsk']).default('auto'),
+    /** `--mcp-config` file inside the container (the nexus-mcp bridge), when there is one. */
+    mcpConfig: z.string().optional(),
+    /** Name each session for Remote Control as "<workspace> · <name>". */
+    remoteControl: z.boolean().default(true),
+    /** The workspace's clone inside the container (the workspace volume). */
+    repoDir: z.string().default('/workspace'),
+    /** Session worktrees: on the workspace volume (survives restarts), excluded from the clone's status. */
+    worktreesDir: z.string().default('/workspace/.nexus-worktrees'),
+    /** The tmux session holding one window per agent session. */
+    tmuxSession: z.string().regex(/^[A-Za-z0-9_-]+$/).default('nexus'),
+    /**
+     * Per-session files (launch script, inbox address) and the worker tools (hook command, inbox
+     * helper, hook credentials). Under /tmp because the worker user (uid 1000) may write there and
+     * nowhere else outside its home and the volume; cleared on restart, and rewritten by converge.
+     */
+    stateDir: z.string().default('/tmp/nexus-sessions'),
+    toolsDir: z.string().default('/tmp/nexus-tools'),
+    /** How long a send_message waits for the helper before reporting a timeout. */
+    sendTimeoutMs: z.number().int().positive().default(10_000),
+  })
+  .strict();
+export type SessionsConfig = z.infer<typeof SessionsConfig>;
+export type SessionsConfigInput = z.input<typeof SessionsConfig>;

@@ -1,0 +1,52 @@
+import type Docker from 'dockerode';
+import { resolve } from 'node:path';
+import type { CoreConfig } from '../config';
+import type { Disposable } from '../disposable';
+import type { EventBus } from '../events';
+import type { Logger } from '../log';
+import type { PlatformService } from '../nats/platform-service';
+import type { AppPaths } from '../ports';
+import type { Db } from '../store/open';
+import { convergeOnWorkspaceStart } from './converge-on-start';
+import { forwardHookEvents } from './hook-subscriber';
+import { SessionService } from './session-service';
+import { DockerExec, type WorkspaceDirectory } from './workspace-runtime';
+
+export interface SessionsWiring {
+  db: Db;
+  events: EventBus;
+  log: Logger;
+  config: CoreConfig;
+  docker: Docker;
+  paths: AppPaths;
+  /** The workspaces service, seen through the small interface sessions need. */
+  workspaces: WorkspaceDirectory;
+  /** Issues each workspace's publish-only hook user and delivers hook events (core.platform). */
+  platform: Pick<PlatformService, 'createHookPublisher' | 'onHookEvent'>;
+}
+
+/**
+ * Builds the sessions service for createCore, subscribes it to hook events and to workspace
+ * starts (converge). The worker tools come from `npm run build` (dist/worker). Dispose the
+ * returned subscriptions with core; call `sessions.converge()` once at start-up.
+ */
+export function createSessionService(w: SessionsWiring): { sessions: SessionService; subscriptions: Disposable } {
+  const dist = resolve(w.paths.workerContextDir, '..', '..', 'dist', 'worker');
+  const sessions = new SessionService({
+    db: w.db,
+    events: w.events,
+    log: w.log,
+    config: w.config.sessions,
+    workspaces: w.workspaces,
+    exec: new DockerExec(w.docker),
+    tools: { hookScript: resolve(dist, 'nexus-hook.cjs'), inboxSendScript: resolve(dist, 'nexus-inbox-send.cjs') },
+    hookTarget: async (workspaceId) => {
+      const c = await w.platform.createHookPublisher(workspaceId);
+      return { url: c.natsUrl, ...(c.user ? { user: c.user, pass: c.password ?? '' } : {}) };
+    },
+    maxSessionsPerWorkspace: w.config.quota.maxSessionsPerWorkspace,
+  });
+  const hooks = forwardHookEvents(w.platform, sessions, w.log);
+  const starts = convergeOnWorkspaceStart(w.events, sessions, w.log);
+  return { sessions, subscriptions: { dispose: () => (hooks.dispose(), starts.dispose()) } };
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { agentStateFromHook, HookMessage } from './hook-events';
+
+const ev = (hook_event_name: string, extra: Record<string, string> = {}) => ({ hook_event_name, ...extra });
+
+describe('agentStateFromHook', () => {
+  it.each([
+    ['SessionStart', {}, 'idle'],
+    ['UserPromptSubmit', {}, 'working'],
+    ['PreToolUse', {}, 'working'],
+    ['PostToolUse', {}, 'working'],
+    ['PermissionRequest', {}, 'waiting_permission'],
+    ['Notification', { notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' }, 'waiting_permission'],
+    ['Notification', { notification_type: 'idle_prompt', message: 'Claude is waiting for your input' }, 'waiting_input'],
+    ['Notification', { notification_type: 'elicitation_dialog' }, 'waiting_input'],
+    ['Elicitation', {}, 'waiting_input'],
+    ['Stop', {}, 'idle'],
+    ['SessionEnd', { reason: 'logout' }, 'exited'],
+  ] as const)('maps %s %j to %s', (name, extra, state) => {
+    expect(agentStateFromHook(ev(name, extra))?.agentState).toBe(state);
+  });
+
+  it("carries the notification's message", () => {
+    expect(agentStateFromHook(ev('Notification', { notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' }))?.message).toBe(
+      'Claude needs your permission to use Bash',
+    );
+  });
+
+  it('says why a session ended', () => {
+    expect(agentStateFromHook(ev('SessionEnd', { reason: 'clear' }))?.message).toBe('Session ended (clear)');
+  });
+
+  it('leaves the state alone for events that say nothing about waiting or working', () => {
+    expect(agentStateFromHook(ev('Notification', { notification_type: 'auth_success' }))).toBeNull();
+    expect(agentStateFromHook(ev('TaskCreated'))).toBeNull();
+  });
+
+  it('goes back to working after a permission wait once the person answered', () => {
+    expect(agentStateFromHook(ev('Notification', { notification_type: 'permission_prompt' }))?.agentState).toBe('waiting_permission');
+    expect(agentStateFromHook(ev('PostToolUse'))?.agentState).toBe('working');
+  });
+
+  it('rejects a hook message without a session or time', () => {
+    expect(HookMessage.safeParse({ workspaceId: 'w', at: new Date().toISOString(), event: ev('Stop') }).success).toBe(false);
+    expect(HookMessage.safeParse({ sessionId: 's', workspaceId: 'w', at: 'yesterday', event: ev('Stop') }).success).toBe(false);
+    expect(HookMessage.safeParse({ sessionId: 's', workspaceId: 'w', at: new Date().toISOString(), event: ev('Stop') }).success).toBe(true);
+  });
+});

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import type { AgentState } from '../../../shared/contract/sessions';
+
+/**
+ * Agent state comes from the agent's hooks, never from the screen. This is the whole mapping
+ * (shared/reference/claude-code-cli.md, "Hooks"); events it does not name leave the state as it is.
+ * "working" again on UserPromptSubmit / PreToolUse / PostToolUse, so a state never sticks on
+ * "waiting" after the person answered.
+ */
+
+/** What nexus-hook publishes on nexus.hooks.<workspaceId>. */
+export const HookMessage = z.object({
+  sessionId: z.string().min(1).max(100),
+  workspaceId: z.string().min(1).max(100),
+  at: z.iso.datetime(),
+  event: z
+    .object({
+      hook_event_name: z.string().max(100),
+      session_id: z.string().max(200).optional(),
+      notification_type: z.string().max(100).optional(),
+      message: z.string().max(2000).optional(),
+      title: z.string().max(2000).optional(),
+      source: z.string().max(100).optional(),
+      reason: z.string().max(2000).optional(),
+    })
+    .loose(),
+});
+export type HookMessage = z.infer<typeof HookMessage>;
+
+export interface AgentStateChange {
+  agentState: AgentState;
+  message: string | null;
+}
+
+const WORKING = new Set(['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'SubagentStart']);
+
+export function agentStateFromHook(event: HookMessage['event']): AgentStateChange | null {
+  const name = event.hook_event_name;
+  const message = event.message ?? null;
+  if (WORKING.has(name)) return { agentState: 'working', message: null };
+  switch (name) {
+    case 'SessionStart':
+      return { agentState: 'idle', message: `Session started (${event.source ?? 'startup'})` };
+    case 'PermissionRequest':
+      return { agentState: 'waiting_permission', message: message ?? 'Waiting for permission' };
+    case 'Elicitation':
+      return { agentState: 'waiting_input', message: message ?? 'Waiting for an answer' };
+    case 'Stop':
+      return { agentState: 'idle', message: null };
+    case 'StopFailure':
+      return { agentState: 'idle', message: message ?? 'The turn ended with an error' };
+    case 'SessionEnd':
+      return { agentState: 'exited', message: `Session ended (${event.reason ?? 'unknown'})` };
+    case 'Notification':
+      switch (event.notification_type) {
+        case 'permission_prompt':
+          return { agentState: 'waiting_permission', message: message ?? 'Waiting for permission' };
+        case 'idle_prompt':
+        case 'elicitation_dialog':
+        case 'agent_needs_input':
+          return { agentState: 'waiting_input', message: message ?? 'Waiting for your input' };
+        default:
+          return null;
+      }
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,158 @@
+import { NexusError } from '../../../shared/errors';
+import type { SessionsConfig } from './config';
+
+/**
+ * Builds the agent CLI's command line for a session. Everything the CLI's argument parser could
+ * get wrong lives here (see shared/reference/claude-code-cli.md, "Launch arguments"), so a CLI
+ * update is a one-file change:
+ *  - every option we add uses `--opt=value`, which takes exactly one value and can never swallow
+ *    the prompt, even for variadic options (`--mcp-config`) or optional-value ones (`--remote-control`);
+ *  - the prompt comes last, after `--`, so an operator-configured variadic flag before it stops there;
+ *  - a prompt that could be read as a subcommand name gets a trailing newline (see guardSubcommand);
+ *  - the command is exec'd with stdout on the tmux pane: never piped (a pipe flips the CLI to --print).
+ */
+
+/** Options that take `<values...>` and swallow every following argument that does not start with `-`. */
+export const VARIADIC_OPTIONS: readonly string[] = [
+  '--add-dir',
+  '--allowedTools',
+  '--allowed-tools',
+  '--disallowedTools',
+  '--disallowed-tools',
+  '--tools',
+  '--mcp-config',
+  '--betas',
+  '--file',
+  '--channels',
+  '--dangerously-load-development-channels',
+];
+
+/** Options with an optional value: they also eat the next argument that does not start with `-`. */
+export const OPTIONAL_VALUE_OPTIONS: readonly string[] = [
+  '-d',
+  '--debug',
+  '-r',
+  '--resume',
+  '--from-pr',
+  '-w',
+  '--worktree',
+  '--teleport',
+  '--cloud',
+  '--remote',
+  '--remote-control',
+  '--rc',
+  '--prompt-suggestions',
+];
+
+/** Options that put the session in bypassPermissions, where inbox messages are held, not delivered. */
+const BYPASS_FLAGS = ['--dangerously-skip-permissions'];
+
+/** Linux refuses a single argv string of 128 KiB or more (MAX_ARG_STRLEN). */
+export const MAX_PROMPT_BYTES = 131_071;
+
+export interface LaunchInput {
+  workspace: string;
+  name: string;
+  /** Nexus's session id; exported to the agent's environment so its hooks can name the session. */
+  sessionId: string;
+  workspaceId: string;
+  /** The agent conversation id: `--session-id` on first launch, `--resume` on relaunch. */
+  agentSessionId: string;
+  initialMessage?: string | undefined;
+  /** Relaunch after a restart: resume the conversation, never repeat the initial message. */
+  resume?: boolean;
+}
+
+export interface LaunchCommand {
+  argv: string[];
+  /** Environment for the agent process (set on the tmux window). */
+  env: Record<string, string>;
+  /** `exec <argv>` quoted for POSIX sh: safe for any text, no pipe. */
+  shellLine: string;
+  /** Whether a one-word prompt was changed by the subcommand guard. */
+  promptGuarded: boolean;
+}
+
+export function buildLaunchCommand(config: SessionsConfig, input: LaunchInput): LaunchCommand {
+  checkExtraArgs(config.agentArgs);
+  const argv: string[] = [...config.agentCommand];
+  argv.push(`--permission-mode=${config.permissionMode}`);
+  argv.push(input.resume ? `--resume=${input.agentSessionId}` : `--session-id=${input.agentSessionId}`);
+  if (config.mcpConfig) argv.push(`--mcp-config=${config.mcpConfig}`);
+  if (config.remoteControl) argv.push(`--remote-control=${input.workspace} · ${input.name}`);
+  argv.push(...config.agentArgs);
+
+  let promptGuarded = false;
+  if (input.initialMessage !== undefined && !input.resume) {
+    const prompt = checkPrompt(input.initialMessage);
+    const guarded = guardSubcommand(prompt);
+    promptGuarded = guarded !== prompt;
+    // `--` ends options, so nothing before it can take the prompt as its value.
+    argv.push('--', guarded);
+  }
+  assertPromptPosition(argv);
+
+  const env = {
+    NEXUS_SESSION_ID: input.sessionId,
+    NEXUS_WORKSPACE_ID: input.workspaceId,
+    CLAUDE_CODE_SESSION_NAME: `${input.workspace} · ${input.name}`,
+  };
+  return { argv, env, shellLine: `exec ${argv.map(shellQuote).join(' ')}`, promptGuarded };
+}
+
+/**
+ * After `--` the CLI still matches the first operand against its subcommand names (`doctor`, `mcp`,
+ * `update`, `install`, `config`, `help`, ... and whatever a future version adds). Its parser compares
+ * the whole argument to the names, so any prompt containing whitespace can never match. We guard
+ * every one-word prompt (not only today's names, which change between versions) by appending a
+ * newline: the CLI then takes it as the prompt, and a newline at the end of a prompt changes
+ * nothing for the model. A leading space would also work but shows in the transcript.
+ */
+export function guardSubcommand(prompt: string): string {
+  return /\s/.test(prompt) ? prompt : `${prompt}\n`;
+}
+
+/** POSIX sh single quotes: nothing inside is special; a quote is closed, escaped and reopened. */
+export function shellQuote(arg: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(arg)) return arg;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+function checkPrompt(prompt: string): string {
+  if (prompt.length === 0) throw new NexusError('bad_request', 'The initial message is empty.');
+  if (prompt.includes('\0')) throw new NexusError('bad_request', 'The initial message contains a NUL character, which no command line can carry.');
+  if (Buffer.byteLength(prompt, 'utf8') > MAX_PROMPT_BYTES) {
+    throw new NexusError('bad_request', `The initial message is over ${MAX_PROMPT_BYTES} bytes, the limit for a launch argument; send the rest as a message.`);
+  }
+  return prompt;
+}
+
+/** Operator-configured flags: never bypassPermissions, never a variadic flag left waiting for values. */
+function checkExtraArgs(args: readonly string[]): void {
+  args.forEach((arg, i) => {
+    const [flag, value] = splitFlag(arg);
+    if (BYPASS_FLAGS.includes(flag) || (flag === '--permission-mode' && (value ?? args[i + 1]) === 'bypassPermissions')) {
+      throw new NexusError(
+        'bad_request',
+        'Sessions refuse bypassPermissions: in that mode the agent holds inbox messages for approval instead of delivering them. Use a prompting mode (auto, default, acceptEdits, plan, dontAsk).',
+      );
+    }
+    if (arg === '--') throw new NexusError('bad_request', 'Agent arguments must not contain `--`: Nexus places it before the prompt.');
+  });
+  const last = args[args.length - 1];
+  if (last !== undefined && VARIADIC_OPTIONS.includes(last)) {
+    throw new NexusError('bad_request', `Agent argument ${last} takes values but none follow it; write ${last}=<value>.`);
+  }
+}
+
+/** The invariant the tests pin: the prompt, when present, follows `--` and nothing variadic or optional-valued precedes that. */
+function assertPromptPosition(argv: readonly string[]): void {
+  const dashes = argv.indexOf('--');
+  if (dashes === -1) return;
+  if (dashes !== argv.length - 2) throw new NexusError('internal', 'launch: the prompt must be the last argument, right after `--`.');
+}
+
+function splitFlag(arg: string): [string, string | undefined] {
+  const eq = arg.indexOf('=');
+  return arg.startsWith('-') && eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
+}

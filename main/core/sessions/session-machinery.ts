@@ -1,0 +1,232 @@
+import { readFileSync } from 'node:fs';
+import { NexusError } from '../../../shared/errors';
+import type { SessionsConfig } from './config';
+import { inboxAddressFile, HelperOutcomes, type HelperReport } from './inbox-protocol';
+import { shellQuote, type LaunchCommand } from './launch';
+import type { ContainerExec, ExecResult } from './workspace-runtime';
+
+/**
+ * Everything sessions do inside a workspace container: git worktree, tmux window, launch script,
+ * worker tools, inbox helper. Arguments reach `sh -c` as positional parameters ("$1"), never spliced
+ * into the script, so no name or text is ever parsed by a shell.
+ */
+
+/** Host files of the worker-side tools, copied into each container once. */
+export interface WorkerTools {
+  hookScript: string;
+  inboxSendScript: string;
+}
+
+/** Where the hook command publishes: a publish-only NATS user for nexus.hooks.<workspaceId>. */
+export interface HookTarget {
+  url: string;
+  user?: string;
+  pass?: string;
+  token?: string;
+}
+
+/** Shell functions for the worktree: add, and on failure remove only this path and branch, then add once more. */
+const WORKTREE_FNS = `
+  cleanup_worktree() {
+    git -C "$1" worktree remove --force "$2" 2>/dev/null
+    rm -rf -- "$2"
+    git -C "$1" worktree prune
+    git -C "$1" branch -D "$3" 2>/dev/null
+    return 0
+  }
+  add_worktree() {
+    mkdir -p "$(dirname "$2")"
+    # Worktrees kept inside the clone are hidden from its status.
+    if [ "$(dirname "$(dirname "$2")")" = "$1" ] && [ -d "$1/.git/info" -o -d "$1/.git" ]; then
+      mkdir -p "$1/.git/info"
+      line="/$(basename "$(dirname "$2")")/"
+      grep -qxF "$line" "$1/.git/info/exclude" 2>/dev/null || echo "$line" >> "$1/.git/info/exclude"
+    fi
+    git -C "$1" worktree add -q -b "$3" "$2" HEAD 2>/dev/null && return 0
+    cleanup_worktree "$1" "$2" "$3"
+    git -C "$1" worktree add -q -b "$3" "$2" HEAD
+  }`;
+
+export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PermissionRequest', 'Notification', 'Stop', 'StopFailure', 'SessionEnd'] as const;
+const NOTIFICATION_MATCHER = 'permission_prompt|idle_prompt|elicitation_dialog|agent_needs_input';
+
+export interface SessionPaths {
+  worktree: string;
+  branch: string;
+  stateDir: string;
+  launchScript: string;
+}
+
+export const sessionPaths = (config: SessionsConfig, sessionId: string, name: string): SessionPaths => ({
+  worktree: `${config.worktreesDir}/${name}`,
+  branch: `nexus/${name}`,
+  stateDir: `${config.stateDir}/${sessionId}`,
+  launchScript: `${config.stateDir}/${sessionId}/launch.sh`,
+});
+
+export interface LaunchItem {
+  name: string;
+  paths: SessionPaths;
+  cmd: LaunchCommand;
+  addWorktree: boolean;
+}
+export type LaunchResult = { name: string; windowId: string } | { name: string; error: string };
+
+export class SessionMachinery {
+  constructor(
+    private readonly exec: ContainerExec,
+    private readonly config: SessionsConfig,
+  ) {}
+
+  private async sh(containerId: string, script: string, args: string[], stdin?: string | Buffer): Promise<ExecResult> {
+    return this.exec.exec(containerId, ['sh', '-c', script, 'sh', ...args], stdin === undefined ? {} : { stdin });
+  }
+
+  private async mustSh(containerId: string, what: string, script: string, args: string[], stdin?: string | Buffer): Promise<string> {
+    const r = await this.sh(containerId, script, args, stdin);
+    if (r.exitCode !== 0) throw new NexusError('internal', `${what} failed: ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
+    return r.stdout;
+  }
+
+  /** Installs the hook command, the inbox helper and user-level hooks; idempotent. */
+  async installTools(containerId: string, tools: WorkerTools, hookTarget: HookTarget | null): Promise<void> {
+    const { toolsDir, stateDir } = this.config;
+    const write = 'mkdir -p "$(dirname "$1")" && umask 077 && cat > "$1.tmp" && chmod "$2" "$1.tmp" && mv "$1.tmp" "$1"';
+    await this.mustSh(containerId, 'install tools', 'mkdir -p -m 700 "$1" "$2" && chmod 700 "$1" "$2"', [toolsDir, stateDir]);
+    await this.mustSh(containerId, 'install hook command', write, [`${toolsDir}/nexus-hook.cjs`, '755'], readFileSync(tools.hookScript));
+    await this.mustSh(containerId, 'install inbox helper', write, [`${toolsDir}/nexus-inbox-send.cjs`, '755'], readFileSync(tools.inboxSendScript));
+    if (hookTarget) await this.mustSh(containerId, 'install hook credentials', write, [this.natsFile(), '600'], JSON.stringify(hookTarget));
+    const command = `node ${toolsDir}/nexus-hook.cjs ${stateDir} ${this.natsFile()}`;
+    const hooks: Record<string, unknown> = {};
+    for (const event of HOOK_EVENTS) {
+      hooks[event] = [{ ...(event === 'Notification' ? { matcher: NOTIFICATION_MATCHER } : {}), hooks: [{ type: 'command', command, timeout: 10 }] }];
+    }
+    // Merged into ~/.claude/settings.json: our entries (marked by nexus-hook.cjs) replaced, the user's kept.
+    const merge = `
+      const fs = require('fs'); const path = require('path');
+      const file = path.join(require('os').homedir(), '.claude', 'settings.json');
+      const ours = JSON.parse(fs.readFileSync(0, 'utf8'));
+      let s = {}; try { s = JSON.parse(fs.readFileSync(file, 'utf8')); } catch {}
+      s.hooks = s.hooks || {};
+      for (const [event, entries] of Object.entries(ours)) {
+        const kept = (s.hooks[event] || []).filter((m) => !(m.hooks || []).some((h) => String(h.command || '').includes('nexus-hook.cjs')));
+        s.hooks[event] = [...kept, ...entries];
+      }
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(s, null, 2));`;
+    const r = await this.exec.exec(containerId, ['node', '-e', merge], { stdin: JSON.stringify(hooks) });
+    if (r.exitCode !== 0) throw new NexusError('internal', `install agent hooks failed: ${r.stderr.trim().slice(0, 500)}`);
+  }
+
+  private natsFile(): string {
+    return `${this.config.toolsDir}/hook-nats.json`;
+  }
+
+  /** Removes exactly this session's worktree and branch; never another path or branch. */
+  async removeWorktree(containerId: string, p: SessionPaths): Promise<void> {
+    await this.sh(containerId, `${WORKTREE_FNS}\ncleanup_worktree "$1" "$2" "$3"`, [this.config.repoDir, p.worktree, p.branch]);
+  }
+
+  async worktreeExists(containerId: string, p: SessionPaths): Promise<boolean> {
+    return (await this.sh(containerId, 'test -d "$1"', [p.worktree])).exitCode === 0;
+  }
+
+  /** Launches one session; see launchMany. */
+  async launch(containerId: string, name: string, p: SessionPaths, cmd: LaunchCommand, opts: { addWorktree: boolean }): Promise<string> {
+    const [result] = await this.launchMany(containerId, [{ name, paths: p, cmd, addWorktree: opts.addWorktree }]);
+    if (!result || 'error' in result) throw new NexusError('internal', result?.error ?? 'session launch failed');
+    return result.windowId;
+  }
+
+  /**
+   * For each session, in order: add its worktree when asked (retry-once, see WORKTREE_FNS), write
+   * its launch script, open its tmux window. All in ONE docker exec (each costs about 100 ms, more
+   * under load), one after the other inside it, so worktree adds never contend on index.lock. One
+   * session's failure does not stop the next. Names and paths travel as positional parameters and
+   * scripts on stdin: nothing is parsed by a shell.
+   */
+  async launchMany(containerId: string, items: LaunchItem[]): Promise<LaunchResult[]> {
+    // Launch scripts go on stdin back to back; `dd bs=<len> count=1 iflag=fullblock` takes exactly
+    // one script each (a plain `head -c` may read ahead and swallow the next). The environment is
+    // exported by the script itself, so the window needs no `-e`.
+    const scripts = items.map(({ paths: p, cmd }) =>
+      Buffer.from(['#!/bin/sh', `cd ${shellQuote(p.worktree)} || exit 1`, ...Object.entries(cmd.env).map(([k, v]) => `export ${k}=${shellQuote(v)}`), cmd.shellLine, ''].join('\n'), 'utf8'),
+    );
+    const args = items.flatMap(({ name, paths: p, addWorktree }, i) => [name, p.worktree, p.branch, p.launchScript, addWorktree ? '1' : '0', String(scripts[i]?.length ?? 0), `exec sh ${shellQuote(p.launchScript)}`]);
+    const script = `${WORKTREE_FNS}
+      repo=$1 tmuxs=$2
+      shift 2
+      tmux has-session -t "=$tmuxs" 2>/dev/null || tmux new-session -d -s "$tmuxs" -n home
+      while [ $# -ge 7 ]; do
+        name=$1 wt=$2 branch=$3 file=$4 add=$5 len=$6 cmd=$7
+        shift 7
+        msg=
+        if [ "$add" = 1 ] && ! msg=$(add_worktree "$repo" "$wt" "$branch" 2>&1); then msg="git worktree add: $msg"; else msg=; fi
+        mkdir -p -m 700 "$(dirname "$file")" && dd bs="$len" count=1 iflag=fullblock of="$file" 2>/dev/null && chmod 700 "$file" || msg="cannot write $file"
+        if [ -z "$msg" ]; then
+          if id=$(tmux new-window -d -P -F '#{window_id}' -t "$tmuxs:" -n "$name" -c "$wt" "$cmd" 2>&1); then echo "ok $id"; continue; fi
+          msg="tmux new-window: $id"
+        fi
+        printf 'err %s\n' "$(printf '%s' "$msg" | tr '\n' ' ')"
+      done`;
+    const r = await this.exec.exec(containerId, ['sh', '-c', script, 'sh', this.config.repoDir, this.config.tmuxSession, ...args], {
+      stdin: Buffer.concat(scripts),
+      timeoutMs: 60_000 + 10_000 * items.length,
+    });
+    const lines = r.stdout.split('\n').filter(Boolean);
+    if (lines.length !== items.length) throw new NexusError('internal', `session launch failed: ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
+    return lines.map((line, i) => {
+      const name = items[i]?.name ?? '';
+      return line.startsWith('ok ') ? { name, windowId: line.slice(3).trim() } : { name, error: line.slice(4).trim().slice(0, 500) };
+    });
+  }
+
+  /** Live windows of the tmux session: name -> window id. */
+  async windows(containerId: string): Promise<Map<string, string>> {
+    const r = await this.exec.exec(containerId, ['tmux', 'list-windows', '-t', `=${this.config.tmuxSession}`, '-F', '#{window_id} #{window_name}']);
+    const map = new Map<string, string>();
+    if (r.exitCode !== 0) return map;
+    // Space-separated (tmux turns a tab into `_`); session names never contain a space.
+    for (const line of r.stdout.split('\n')) {
+      const space = line.indexOf(' ');
+      if (space > 0) map.set(line.slice(space + 1), line.slice(0, space));
+    }
+    return map;
+  }
+
+  async killWindow(containerId: string, windowId: string): Promise<void> {
+    await this.exec.exec(containerId, ['tmux', 'kill-window', '-t', windowId]);
+  }
+
+  async removeState(containerId: string, p: SessionPaths): Promise<void> {
+    await this.sh(containerId, 'rm -rf -- "$1"', [p.stateDir]);
+  }
+
+  async capturePane(containerId: string, windowId: string): Promise<string> {
+    const r = await this.exec.exec(containerId, ['tmux', 'capture-pane', '-p', '-J', '-t', windowId]);
+    if (r.exitCode !== 0) throw new NexusError('not_found', 'The session has no live window to show.');
+    return r.stdout;
+  }
+
+  /** Runs the inbox helper with the text on stdin; returns its typed report. */
+  async sendToInbox(containerId: string, sessionId: string, text: string): Promise<HelperReport> {
+    const helper = `${this.config.toolsDir}/nexus-inbox-send.cjs`;
+    const r = await this.exec.exec(containerId, ['node', helper, this.config.stateDir, sessionId], {
+      stdin: text,
+      timeoutMs: this.config.sendTimeoutMs + 5000,
+      env: { NEXUS_INBOX_TIMEOUT_MS: String(this.config.sendTimeoutMs) },
+    });
+    const line = r.stdout.trim().split('\n').pop() ?? '';
+    try {
+      const report = JSON.parse(line) as HelperReport;
+      if (HelperOutcomes.includes(report.outcome)) return report;
+    } catch {
+      // fall through
+    }
+    throw new NexusError('internal', `The inbox helper failed (exit ${r.exitCode}): ${r.stderr.trim().slice(0, 300)}`);
+  }
+
+  inboxFile(sessionId: string): string {
+    return inboxAddressFile(this.config.stateDir, sessionId);
+  }
+}

@@ -1,0 +1,65 @@
+import type { AgentState, SessionStatus } from '../../../shared/contract/sessions';
+import type { Db } from '../store/open';
+
+/** A sessions row as stored (migration 005). */
+export interface SessionRow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  branch: string;
+  status: SessionStatus;
+  reason: string | null;
+  agent_state: AgentState;
+  agent_state_at: string | null;
+  agent_message: string | null;
+  agent_session_id: string;
+  window_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type SessionPatch = Partial<Pick<SessionRow, 'status' | 'reason' | 'agent_state' | 'agent_state_at' | 'agent_message' | 'window_id'>>;
+
+export class SessionRepo {
+  constructor(private readonly db: Db) {}
+
+  insert(row: SessionRow): void {
+    this.db
+      .prepare(
+        `INSERT INTO sessions (id, workspace_id, name, branch, status, reason, agent_state, agent_state_at, agent_message, agent_session_id, window_id, created_at, updated_at)
+         VALUES (@id, @workspace_id, @name, @branch, @status, @reason, @agent_state, @agent_state_at, @agent_message, @agent_session_id, @window_id, @created_at, @updated_at)`,
+      )
+      .run(row);
+  }
+
+  get(id: string): SessionRow | null {
+    return (this.db.prepare(`SELECT * FROM sessions WHERE id = ?`).get(id) as SessionRow | undefined) ?? null;
+  }
+
+  byName(workspaceId: string, name: string): SessionRow | null {
+    return (this.db.prepare(`SELECT * FROM sessions WHERE workspace_id = ? AND name = ?`).get(workspaceId, name) as SessionRow | undefined) ?? null;
+  }
+
+  list(workspaceId?: string): SessionRow[] {
+    return workspaceId
+      ? (this.db.prepare(`SELECT * FROM sessions WHERE workspace_id = ? ORDER BY created_at, name`).all(workspaceId) as SessionRow[])
+      : (this.db.prepare(`SELECT * FROM sessions ORDER BY created_at, name`).all() as SessionRow[]);
+  }
+
+  count(workspaceId: string): number {
+    return (this.db.prepare(`SELECT count(*) AS n FROM sessions WHERE workspace_id = ?`).get(workspaceId) as { n: number }).n;
+  }
+
+  update(id: string, patch: SessionPatch): SessionRow | null {
+    const keys = Object.keys(patch) as (keyof SessionPatch)[];
+    if (keys.length > 0) {
+      const set = keys.map((k) => `${k} = @${k}`).join(', ');
+      this.db.prepare(`UPDATE sessions SET ${set}, updated_at = @updated_at WHERE id = @id`).run({ ...patch, id, updated_at: new Date().toISOString() });
+    }
+    return this.get(id);
+  }
+
+  delete(id: string): void {
+    this.db.prepare(`DELETE FROM sessions WHERE id = ?`).run(id);
+  }
+}

@@ -1,0 +1,31 @@
+import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useApi } from '../../api/context';
+
+/** Sends a message through the session's inbox socket (never typed into its terminal). */
+export function SendBox({ sessionId, disabled }: { sessionId: string; disabled: boolean }) {
+  const api = useApi();
+  const [text, setText] = useState('');
+  const send = useMutation({
+    mutationFn: () => api['sessions.sendMessage']({ session: sessionId, text }),
+    onSuccess: () => setText(''),
+  });
+  const submit = (e: FormEvent): void => {
+    e.preventDefault();
+    if (text) send.mutate();
+  };
+  return (
+    <form className="send-box" onSubmit={submit} aria-label="Send a message">
+      <textarea value={text} onChange={(e) => setText(e.target.value)} name="message" rows={2} placeholder="Message the agent" disabled={disabled} />
+      <button type="submit" disabled={disabled || send.isPending || !text}>
+        Send
+      </button>
+      {send.isSuccess ? <span className="muted" data-testid="send-result">Delivered</span> : null}
+      {send.error ? (
+        <p role="alert" className="banner bad">
+          {send.error.message}
+        </p>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,16 @@
+import type { Session } from '../../../../shared/contract/sessions';
+
+/** Applies one `sessions.changed` event to the list: replace, append or remove. */
+export function applySessionChange(list: Session[], change: { session: Session | null; removedId?: string | undefined }): Session[] {
+  let next = change.removedId ? list.filter((s) => s.id !== change.removedId) : list;
+  const s = change.session;
+  if (s) next = next.some((x) => x.id === s.id) ? next.map((x) => (x.id === s.id ? s : x)) : [...next, s];
+  return next;
+}
+
+/** Sessions grouped by workspace name, workspaces in name order. */
+export function byWorkspace(sessions: Session[]): [string, Session[]][] {
+  const groups = new Map<string, Session[]>();
+  for (const s of sessions) groups.set(s.workspaceName, [...(groups.get(s.workspaceName) ?? []), s]);
+  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b));
+}

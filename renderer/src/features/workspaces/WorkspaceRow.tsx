@@ -1,0 +1,68 @@
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { Progress, Workspace } from '../../../../shared/contract';
+import { useApi } from '../../api/context';
+import { ConfirmDialog } from './ConfirmDialog';
+
+const tone: Record<Workspace['status'], string> = { running: 'ok', creating: 'warn', stopped: 'muted', error: 'bad', missing: 'bad' };
+
+/** One workspace: status chip, live progress while it is being created, start/stop/delete. */
+export function WorkspaceRow({ workspace: w, progress }: { workspace: Workspace; progress?: Progress }) {
+  const api = useApi();
+  const [confirming, setConfirming] = useState<'stop' | 'delete' | null>(null);
+  const start = useMutation({ mutationFn: () => api['workspaces.start']({ workspace: w.id }) });
+  const stop = useMutation({ mutationFn: () => api['workspaces.stop']({ workspace: w.id }), onSuccess: () => setConfirming(null) });
+  const remove = useMutation({ mutationFn: () => api['workspaces.delete']({ workspace: w.id }), onSuccess: () => setConfirming(null) });
+  const busy = start.isPending || stop.isPending || remove.isPending;
+  const error = start.error ?? stop.error ?? remove.error;
+  return (
+    <li className="workspace" data-testid={`workspace-${w.name}`} aria-label={`Workspace ${w.name}`}>
+      <div className="workspace-head">
+        <strong>{w.name}</strong>
+        <span className={`chip chip-${tone[w.status]}`} data-testid="workspace-status">
+          {w.status}
+        </span>
+        <span className="workspace-repo">{w.repoUrl}</span>
+        <span className="workspace-actions">
+          {w.status === 'stopped' || w.status === 'error' ? (
+            <button type="button" onClick={() => start.mutate()} disabled={busy || !w.containerId}>
+              Start
+            </button>
+          ) : null}
+          {w.status === 'running' ? (
+            <button type="button" onClick={() => setConfirming('stop')} disabled={busy}>
+              Stop
+            </button>
+          ) : null}
+          <button type="button" className="danger" onClick={() => setConfirming('delete')} disabled={busy}>
+            Delete
+          </button>
+        </span>
+      </div>
+      {w.status === 'creating' && progress && !progress.done ? (
+        <div className="workspace-progress" role="progressbar" aria-label={`Creating ${w.name}`} aria-valuemin={0} aria-valuemax={1} aria-valuenow={progress.fraction}>
+          {progress.step}
+          <progress max={1} value={progress.fraction ?? undefined} />
+        </div>
+      ) : null}
+      {w.reason ? <p className="workspace-reason">{w.reason}</p> : null}
+      {error ? (
+        <p role="alert" className="banner bad">
+          {error.message}
+        </p>
+      ) : null}
+      {confirming === 'stop' ? (
+        <ConfirmDialog title={`Stop ${w.name}?`} confirmLabel="Stop workspace" busy={stop.isPending} onCancel={() => setConfirming(null)} onConfirm={() => stop.mutate()}>
+          <p>Its sessions go offline until the workspace is started again. The clone and its volume stay.</p>
+          {stop.error ? <p role="alert" className="banner bad">{stop.error.message}</p> : null}
+        </ConfirmDialog>
+      ) : null}
+      {confirming === 'delete' ? (
+        <ConfirmDialog title={`Delete ${w.name}?`} confirmLabel="Delete workspace" busy={remove.isPending} onCancel={() => setConfirming(null)} onConfirm={() => remove.mutate()}>
+          <p>The container, its volume (the clone and any uncommitted work) and the workspace record are removed.</p>
+          {remove.error ? <p role="alert" className="banner bad">{remove.error.message}</p> : null}
+        </ConfirmDialog>
+      ) : null}
+    </li>
+  );
+}

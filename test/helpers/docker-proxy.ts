@@ -1,0 +1,52 @@
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from './temp-dir';
+
+/**
+ * A unix socket that forwards to the real Docker socket. `cut()` drops every connection and stops
+ * listening, so a core pointed at it sees the daemon vanish; `restore()` brings it back. The shared
+ * engine itself is never stopped.
+ */
+export async function dockerProxy(target = '/var/run/docker.sock'): Promise<{ socketPath: string; cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
+  const dir = tempDir('nexus-dproxy-');
+  const socketPath = join(dir.path, 'docker.sock');
+  const sockets = new Set<Socket>();
+  let server: Server | null = null;
+  const listen = async (): Promise<void> => {
+    rmSync(socketPath, { force: true });
+    server = createServer((client) => {
+      const upstream = createConnection(target);
+      sockets.add(client).add(upstream);
+      const drop = (): void => {
+        client.destroy();
+        upstream.destroy();
+        sockets.delete(client);
+        sockets.delete(upstream);
+      };
+      client.on('error', drop).on('close', drop);
+      upstream.on('error', drop).on('close', drop);
+      client.pipe(upstream);
+      upstream.pipe(client);
+    });
+    await new Promise<void>((r) => server?.listen(socketPath, r));
+  };
+  const cut = async (): Promise<void> => {
+    const s = server;
+    server = null;
+    for (const sock of sockets) sock.destroy();
+    sockets.clear();
+    if (s) await new Promise<void>((r) => s.close(() => r()));
+    rmSync(socketPath, { force: true });
+  };
+  await listen();
+  return {
+    socketPath,
+    cut,
+    restore: listen,
+    close: async () => {
+      await cut();
+      dir.remove();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { execFileSync } from 'node:child_process';
+import Docker from 'dockerode';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The local offline base image (scripts/build-base-image.sh prints its tag; cached). */
+export function testBaseImage(): string {
+  if (process.env.NEXUS_TEST_BASE_IMAGE) return process.env.NEXUS_TEST_BASE_IMAGE;
+  const tag = execFileSync('bash', ['scripts/build-base-image.sh'], { cwd: repoRoot, encoding: 'utf8' }).trim().split('\n').pop() ?? '';
+  process.env.NEXUS_TEST_BASE_IMAGE = tag;
+  return tag;
+}
+
+/** A client straight to the real engine, for checking what core did from the outside. */
+export const realDocker = (): Docker => new Docker({ socketPath: '/var/run/docker.sock' });
+
+/** `docker inspect` of a container as JSON text. */
+export const inspectJson = (id: string): string => execFileSync('docker', ['inspect', id], { encoding: 'utf8' });
+
+/** Containers carrying a label, by id. */
+export async function containersWithLabel(label: string): Promise<string[]> {
+  const list = await realDocker().listContainers({ all: true, filters: { label: [label] } });
+  return list.map((c) => c.Id);
+}
+
+/** Builds (once; cached by content tag) the worker image the tests' cores will ask for. */
+export async function ensureTestWorkerImage(): Promise<string> {
+  const { WorkerImageBuilder } = await import('../../main/core/docker/worker-image');
+  const { join } = await import('node:path');
+  const builder = new WorkerImageBuilder(realDocker(), { network: 'host' });
+  return builder.ensure({ dir: join(repoRoot, 'resources', 'worker'), mcpBridge: join(repoRoot, 'dist', 'worker', 'nexus-mcp.cjs'), baseImage: testBaseImage() }, () => undefined);
+}
+
+/** Core config for workspace tests: host networking (the engine here has no bridge) and the local base image. */
+export const workspaceTestConfig = (extra: { socketPath?: string } = {}) => ({
+  docker: { network: 'host', baseImage: testBaseImage(), memoryBytes: 512 * 1024 ** 2, pidsLimit: 256, ...extra },
+});

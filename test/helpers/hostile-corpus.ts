@@ -1,0 +1,23 @@
+/** Texts that break naive quoting or framing; each must arrive byte-exact as a prompt and as a message. */
+export const hostileCorpus: string[] = [
+  'fix the "auth" bug',
+  "it's broken; rm -rf / && echo pwned",
+  '$(touch /tmp/pwned) `id` ${HOME} $HOME',
+  'line one\nline two\n\nline four',
+  '-rf',
+  '--help',
+  '--',
+  "'",
+  '"',
+  '\\',
+  'tab\there',
+  'ünïcødé — 日本語 🚀 ‮rtl',
+  'doctor',
+  'mcp',
+  'update',
+  '  leading and trailing spaces  ',
+  '*.ts ?(glob) [a-z] ~root',
+  'a'.repeat(10_000),
+  '\r\nCRLF\r\n',
+  '!!; history -c; !$',
+];

@@ -1,0 +1,25 @@
+import { build } from 'esbuild';
+import { join } from 'node:path';
+import { repoRoot } from './core';
+
+export interface WorkerScripts {
+  dir: string;
+  hook: string;
+  inboxSend: string;
+  agentFixture: string;
+}
+
+/** Bundles the worker-side scripts and the agent fixture (node 18, no dependencies) into dir. */
+export async function bundleWorkerScripts(dir: string): Promise<WorkerScripts> {
+  const entries = {
+    hook: ['resources/worker/nexus-hook/main.ts', 'nexus-hook.cjs', 'cjs'],
+    inboxSend: ['resources/worker/nexus-inbox-send/main.ts', 'nexus-inbox-send.cjs', 'cjs'],
+    agentFixture: ['resources/worker/fixtures/agent-cli/main.ts', 'agent-fixture.mjs', 'esm'],
+  } as const;
+  const out: Record<string, string> = {};
+  for (const [key, [entry, file, format]] of Object.entries(entries)) {
+    out[key] = join(dir, file);
+    await build({ entryPoints: [join(repoRoot, entry)], outfile: out[key], bundle: true, platform: 'node', target: 'node18', format, logLevel: 'error' });
+  }
+  return { dir, ...(out as Omit<WorkerScripts, 'dir'>) };
+}
