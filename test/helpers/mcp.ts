@@ -78,7 +78,8 @@ export const toolCall = (name: string, args: Record<string, unknown>, id = 1): s
 export const sampleArgs: Record<string, Record<string, unknown>> = {
   list_workspaces: {},
   get_workspace: { workspace: 'alpha' },
-  create_workspace: { name: 'alpha', repo_url: '/tmp/nowhere.git' },
+  // An image the engine lacks: refused before any row or container is made.
+  create_workspace: { name: 'alpha', repo_url: '/tmp/nowhere.git', image: 'nexus-mcp-test-absent:none' },
   start_workspace: { workspace: 'alpha' },
   stop_workspace: { workspace: 'alpha' },
   delete_workspace: { workspace: 'alpha' },
