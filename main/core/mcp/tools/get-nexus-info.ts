@@ -24,11 +24,8 @@ export const NexusInfo = z.object({
   }),
   fleet: z.object({
     workspaces: z.object({ total: z.number().int(), byStatus: z.record(z.string(), z.number().int()) }),
-    sessions: z.object({
-      total: z.number().int(),
-      byStatus: z.record(z.string(), z.number().int()),
-      byAgentState: z.record(z.string(), z.number().int()),
-    }),
+    /** Session totals by attention level (from the roll-up: it already holds every session). */
+    sessions: z.object({ total: z.number().int(), byLevel: z.record(z.string(), z.number().int()) }),
   }),
   /** The attention roll-up (attention.get): per-session level and reason, fleet counts, review-queue counts. */
   attention: FleetAttention,
@@ -45,18 +42,15 @@ export const getNexusInfo = defineTool({
   title: 'Nexus state',
   description:
     'The state of Nexus: version, uptime, whether Docker, NATS and the vault are usable, quota use against the configured limits, fleet counts, and the attention roll-up — which sessions need the operator and why, plus pending review-queue counts.',
-  ops: ['app.info', 'workspaces.list', 'sessions.list', 'attention.get'],
+  // Sessions are counted from the attention roll-up (kept current by events) rather than a second
+  // sessions.list, which reconciles every session and dominated this call with a large fleet.
+  ops: ['app.info', 'workspaces.list', 'attention.get'],
   input: {},
   output: NexusInfo,
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async (_args, call, env) => {
-    const [info, { workspaces }, { sessions }, attention] = await Promise.all([
-      call('app.info', {}),
-      call('workspaces.list', {}),
-      call('sessions.list', {}),
-      call('attention.get', {}),
-    ]);
-    const perWorkspace = tally(sessions.map((s) => s.workspaceId));
+    const [info, { workspaces }, attention] = await Promise.all([call('app.info', {}), call('workspaces.list', {}), call('attention.get', {})]);
+    const perWorkspace = tally(attention.sessions.map((s) => s.workspaceName));
     const limit = env.quota.maxSessionsPerWorkspace;
     return {
       version: info.version,
@@ -70,12 +64,12 @@ export const getNexusInfo = defineTool({
         sessionsPerWorkspace: {
           limit,
           highest: Math.max(0, ...Object.values(perWorkspace)),
-          full: workspaces.filter((w) => (perWorkspace[w.id] ?? 0) >= limit).map((w) => w.name),
+          full: workspaces.filter((w) => (perWorkspace[w.name] ?? 0) >= limit).map((w) => w.name),
         },
       },
       fleet: {
         workspaces: { total: workspaces.length, byStatus: tally(workspaces.map((w) => w.status)) },
-        sessions: { total: sessions.length, byStatus: tally(sessions.map((s) => s.status)), byAgentState: tally(sessions.map((s) => s.agentState)) },
+        sessions: { total: attention.sessions.length, byLevel: attention.counts },
       },
       attention,
     };
