@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCore, type Core } from './core';
 import type { CoreConfigInput } from './core/config';
@@ -61,7 +61,9 @@ export async function startLoopback(core: Core, opts: { port: number; rendererDi
   const host = await startHost(core, { port: opts.port, rendererDir: opts.rendererDir, token: opts.token, mounts });
   core.connect.setHostUrl(host.url);
   const serveFile = join(core.ports.paths.dataDir, 'serve.json');
-  writeFileSync(serveFile, JSON.stringify({ url: host.url, port: host.port, token: host.token, pid: process.pid }, null, 2), { mode: 0o600 });
+  // Written whole then renamed, so a tool never reads a half-written file.
+  writeFileSync(`${serveFile}.tmp`, JSON.stringify({ url: host.url, port: host.port, token: host.token, pid: process.pid }, null, 2), { mode: 0o600 });
+  renameSync(`${serveFile}.tmp`, serveFile);
   return {
     host,
     close: async () => {

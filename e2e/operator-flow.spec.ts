@@ -1,0 +1,100 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureTestWorkerImage, testBaseImage } from '../test/helpers/docker';
+import { serveGitRepo } from '../test/helpers/git-http-server';
+import { bundleWorkerScripts } from '../test/helpers/worker-scripts';
+import { FIXTURE_COMMAND, fireHook, fixtureRecords, installAgentFixture } from './fixtures/agent';
+import { expect, startNexus, test } from './fixtures/nexus';
+import { AppPage } from './pages/app-page';
+import { SessionsPage } from './pages/sessions-page';
+import { SettingsPage } from './pages/settings-page';
+import { WorkspacesPage } from './pages/workspaces-page';
+
+// The whole operator flow in the UI, against real Docker, NATS, keychain and git; the agent is the
+// fixture (no model access here). Screenshots of each page are kept as test artifacts.
+test('the operator flow: vault, secret, workspace, three sessions, a permission prompt, a message, clean-up', async ({ page }) => {
+  test.setTimeout(900_000);
+  await ensureTestWorkerImage();
+  const token = `ghp_${randomBytes(20).toString('hex')}`;
+  const repo = await serveGitRepo(token);
+  const tmp = mkdtempSync(join(tmpdir(), 'nexus-e2e-flow-'));
+  const scripts = await bundleWorkerScripts(tmp);
+  const nexus = await startNexus({ NEXUS_DOCKER_NETWORK: 'host', NEXUS_WORKER_BASE_IMAGE: testBaseImage(), NEXUS_AGENT_COMMAND: FIXTURE_COMMAND });
+  const name = `flow-${randomBytes(3).toString('hex')}`;
+  const shot = (file: string) => page.screenshot({ path: test.info().outputPath(file), fullPage: true });
+  const rpc = async <T>(op: string, input: unknown): Promise<T> => {
+    const res = await fetch(`${nexus.url}/api/rpc/${op}`, { method: 'POST', headers: { authorization: `Bearer ${nexus.token}`, 'content-type': 'application/json' }, body: JSON.stringify(input) });
+    expect(res.status, `${op} answered ${res.status}`).toBe(200);
+    return ((await res.json()) as { result: T }).result;
+  };
+  try {
+    const app = new AppPage(page);
+    await app.open(nexus.loginUrl);
+
+    // Vault and the provider token.
+    const settings = new SettingsPage(page);
+    await settings.open();
+    await settings.initVault('a long recovery passphrase for the flow');
+    await expect(settings.vaultState()).toHaveText('unlocked');
+    await settings.addSecret({ name: 'git token', kind: 'GitHub', host: repo.host, value: token });
+    await expect(settings.secret('git token')).toContainText(token.slice(-4));
+    await shot('settings.png');
+
+    // A workspace cloned with that token.
+    await app.goTo('Workspaces');
+    const workspaces = new WorkspacesPage(page);
+    await workspaces.create(name, repo.url, 'git token');
+    await expect(workspaces.status(name)).toHaveText('running', { timeout: 180_000 });
+    expect(repo.authorizedRequests()).toBeGreaterThan(0);
+    await shot('workspaces.png');
+    const { containerId } = await rpc<{ containerId: string }>('workspaces.get', { workspace: name });
+    installAgentFixture(containerId, scripts.agentFixture);
+
+    // Three sessions, each with its first prompt.
+    await app.goTo('Sessions');
+    const sessions = new SessionsPage(page);
+    for (const s of ['alpha', 'beta', 'gamma']) {
+      await sessions.create(name, s, `task for ${s}: fix the "auth" flow`);
+      await expect(sessions.row(s)).toBeVisible();
+    }
+    for (const s of ['alpha', 'beta', 'gamma']) await expect(sessions.state(s)).toHaveText('working', { timeout: 60_000 });
+    const { sessions: rows } = await rpc<{ sessions: { id: string; name: string }[] }>('sessions.list', { workspace: name });
+    const idOf = (s: string): string => rows.find((r) => r.name === s)?.id ?? '';
+    await shot('sessions.png');
+
+    // The agent in beta asks for permission: Overview lists it first and the title counts it.
+    await app.goTo('Overview');
+    await expect(page).toHaveTitle('Nexus');
+    fireHook(containerId, idOf('beta'), 'Notification', { notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' });
+    const list = page.getByTestId('needs-you-list');
+    await expect(list).toContainText(`${name} · beta`, { timeout: 5_000 });
+    await expect(list).toContainText('Permission needed: Bash');
+    await expect(page).toHaveTitle('(1) Nexus');
+    await shot('overview-needs-you.png');
+
+    // The operator answers through the inbox; the fixture records it and goes back to working.
+    await app.goTo('Sessions');
+    await sessions.open('beta');
+    await sessions.send('go ahead, but only in the worktree');
+    await expect(sessions.state('beta')).toHaveText('working', { timeout: 15_000 });
+    expect(fixtureRecords(containerId, idOf('beta')).filter((r) => r.kind === 'message').map((r) => r.content)).toEqual(['go ahead, but only in the worktree']);
+    await app.goTo('Overview');
+    await expect(page).toHaveTitle('Nexus');
+    await expect(page.getByText('Nothing needs you')).toBeVisible();
+
+    // Clean-up through the UI: the sessions, then the workspace.
+    for (const s of ['alpha', 'beta', 'gamma']) await rpc('sessions.delete', { session: idOf(s) });
+    await app.goTo('Workspaces');
+    await workspaces.delete(name);
+    const left = execFileSync('docker', ['ps', '-aq', '--filter', `label=nexus.workspace.name=${name}`], { encoding: 'utf8' }).trim();
+    expect(left).toBe('');
+  } finally {
+    execFileSync('sh', ['-c', `docker ps -aq --filter label=nexus.workspace.name=${name} | xargs -r docker rm -f`]);
+    await nexus.stop();
+    await repo.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
