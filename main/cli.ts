@@ -5,12 +5,18 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { configFromEnv } from './env-config';
 import { serve } from './serve';
+import { CliError } from './cli/running-app';
+import { mcpStdio } from './cli/mcp-stdio';
+import { TOKEN_USAGE, tokenCommand } from './cli/token-command';
 import { version } from './version';
 
 const USAGE = `nexus — control plane for a fleet of coding-agent sessions
 
 Usage:
   nexus serve [--port N] [--data-dir DIR]   start the headless control plane (UI, API, MCP)
+  nexus mcp-stdio [--data-dir DIR]          bridge stdio to the running app's MCP endpoint (for Claude Desktop);
+                                            the token comes from NEXUS_TOKEN or the OS keychain
+${TOKEN_USAGE}
   nexus help
 
 Environment: NEXUS_DATA_DIR, NEXUS_PORT, NEXUS_DOCKER_SOCKET, NEXUS_DOCKER_NETWORK,
@@ -51,6 +57,14 @@ async function main(argv: string[]): Promise<number> {
       process.once('SIGTERM', shutdown);
       return -1;
     }
+    case 'token': {
+      return tokenCommand(rest, { defaultDataDir: defaultDataDir(), appRoot, out: process.stdout, err: process.stderr });
+    }
+    case 'mcp-stdio': {
+      const { values } = parseArgs({ args: rest, options: { 'data-dir': { type: 'string' }, url: { type: 'string' } }, strict: true });
+      await mcpStdio({ dataDir: values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir(), url: values.url, env: process.env, err: process.stderr });
+      return 0;
+    }
     case 'help':
     case '--help':
     case '-h':
@@ -67,7 +81,7 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (e: unknown) => {
-    process.stderr.write(`nexus: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`nexus: ${e instanceof CliError || e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);
   },
 );

@@ -4,6 +4,7 @@ import { createCore, type Core } from './core';
 import type { CoreConfigInput } from './core/config';
 import { startHost, type Host } from './host/server';
 import { nodePorts } from './host/node-ports';
+import { createMcpGate, MCP_PATH } from './core/mcp/gate';
 
 export interface ServeOptions {
   dataDir: string;
@@ -22,28 +23,52 @@ export interface Running {
 /** Starts the headless control plane: core + loopback host, and writes serve.json for tools. */
 export async function serve(opts: ServeOptions): Promise<Running> {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
-  const core = await createCore({ logToStderr: false, ...opts.config }, nodePorts(opts.dataDir, opts.appRoot));
-  let host: Host;
+  const stdioLauncher = { command: process.execPath, args: [join(opts.appRoot, 'dist', 'cli.js')] };
+  const core = await createCore({ logToStderr: false, ...opts.config, mcp: { stdioLauncher, ...opts.config?.mcp } }, nodePorts(opts.dataDir, opts.appRoot));
+  let loopback: Loopback;
   try {
-    host = await startHost(core, { port: opts.port, rendererDir: join(opts.appRoot, 'dist', 'renderer'), token: opts.token });
+    loopback = await startLoopback(core, { port: opts.port, rendererDir: join(opts.appRoot, 'dist', 'renderer'), token: opts.token });
   } catch (e) {
     await core.dispose();
     throw e;
   }
-  const serveFile = join(opts.dataDir, 'serve.json');
-  // Written whole then renamed, so a tool never reads a half-written file.
-  writeFileSync(`${serveFile}.tmp`, JSON.stringify({ url: host.url, port: host.port, token: host.token, pid: process.pid }, null, 2), { mode: 0o600 });
-  renameSync(`${serveFile}.tmp`, serveFile);
   let stopped = false;
   return {
     core,
-    host,
+    host: loopback.host,
     stop: async () => {
       if (stopped) return;
       stopped = true;
+      await loopback.close();
+      await core.dispose();
+    },
+  };
+}
+
+export interface Loopback {
+  host: Host;
+  close(): Promise<void>;
+}
+
+/**
+ * The loopback host for a running core: UI, /api/rpc, /api/events and the MCP endpoint at
+ * /api/mcp; tells core its URL (for Settings → Connect) and writes `<dataDir>/serve.json` (0600),
+ * which `nexus mcp-stdio` and `nexus token` use to find the app. Used by `nexus serve` and by the
+ * Electron shell (which serves MCP on the same port for Claude Desktop).
+ */
+export async function startLoopback(core: Core, opts: { port: number; rendererDir: string; token?: string }): Promise<Loopback> {
+  const mounts = [{ path: MCP_PATH, handle: createMcpGate(core) }];
+  const host = await startHost(core, { port: opts.port, rendererDir: opts.rendererDir, token: opts.token, mounts });
+  core.connect.setHostUrl(host.url);
+  const serveFile = join(core.ports.paths.dataDir, 'serve.json');
+  // Written whole then renamed, so a tool never reads a half-written file.
+  writeFileSync(`${serveFile}.tmp`, JSON.stringify({ url: host.url, port: host.port, token: host.token, pid: process.pid }, null, 2), { mode: 0o600 });
+  renameSync(`${serveFile}.tmp`, serveFile);
+  return {
+    host,
+    close: async () => {
       rmSync(serveFile, { force: true });
       await host.close();
-      await core.dispose();
     },
   };
 }

@@ -12,6 +12,8 @@ import { vaultEvents, vaultOperations } from './contract/vault';
 // platform tools + review queue (issue 4)
 import { platformEvents, platformOperations } from './contract/platform';
 import { reviewEvents, reviewOperations } from './contract/review';
+import { tokenEvents, tokenOperations } from './contract/tokens';
+import { connectOperations } from './contract/connect';
 
 export * from './contract/define';
 export * from './contract/app';
@@ -21,6 +23,8 @@ export * from './contract/attention';
 export * from './contract/vault';
 export * from './contract/platform';
 export * from './contract/review';
+export * from './contract/tokens';
+export * from './contract/connect';
 
 export const operations = {
   ...appOperations,
@@ -30,6 +34,8 @@ export const operations = {
   ...vaultOperations,
   ...platformOperations,
   ...reviewOperations,
+  ...tokenOperations,
+  ...connectOperations,
 } as const;
 
 export const events = {
@@ -40,6 +46,7 @@ export const events = {
   ...vaultEvents,
   ...platformEvents,
   ...reviewEvents,
+  ...tokenEvents,
 } as const;
 
 export type Operations = typeof operations;

@@ -35,6 +35,18 @@ export const CoreConfig = z.object({
     .prefault({}),
   /** How sessions launch the agent (see docs/sessions.md). */
   sessions: SessionsConfig.prefault({}),
+  // --- mcp (issue 7) ---
+  mcp: z
+    .object({
+      /** How Claude Desktop starts `nexus mcp-stdio`: the executable and the arguments before it. */
+      stdioLauncher: z
+        .object({ command: z.string().min(1), args: z.array(z.string()), env: z.record(z.string(), z.string()).optional() })
+        .optional(),
+      /** Claude Desktop's config file; the platform's path by default. */
+      claudeDesktopConfig: z.string().optional(),
+    })
+    .prefault({}),
+  // --- end mcp ---
   /** Also print log lines to stderr. */
   logToStderr: z.boolean().default(false),
 });

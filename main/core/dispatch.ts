@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { allows, isOpName, operations, type OpName, type OpOutput } from '../../shared/contract';
+import { allows, isOpName, operations, type Operation, type OpName, type OpOutput } from '../../shared/contract';
 import { NexusError, type WireError } from '../../shared/errors';
 import type { AuditLog } from './audit/audit-log';
 import { accessOf, actorOf, type CallContext, type Handlers } from './handlers';
@@ -33,7 +33,7 @@ export class Dispatcher {
       if (!parsed.success) throw new NexusError('bad_request', describeIssues(name, parsed.error));
       const handler = this.handlers[name] as (input: unknown, ctx: CallContext) => unknown;
       const result = await handler(parsed.data, ctx);
-      return this.deps.redactor.value(op.output.parse(result));
+      return this.shape(op, result);
     } catch (e) {
       const wire = this.toWire(e, name);
       outcome = wire.code;
@@ -50,6 +50,22 @@ export class Dispatcher {
         });
       }
     }
+  }
+
+  /**
+   * Parses the output with the contract and redacts all of it, except the single field an
+   * operation declares with `revealsOnce` (a secret shown once, e.g. a new token), which is put
+   * back as the handler made it. Only a top-level string can be revealed; nothing nested is.
+   */
+  private shape(op: Operation, result: unknown): unknown {
+    const output = op.output.parse(result) as unknown;
+    const field = op.revealsOnce;
+    if (!field) return this.deps.redactor.value(output);
+    if (typeof output !== 'object' || output === null || typeof (output as Record<string, unknown>)[field] !== 'string') {
+      throw new Error(`revealsOnce field "${field}" is not a top-level string of the output`);
+    }
+    const { [field]: revealed, ...rest } = output as Record<string, unknown>;
+    return { ...this.deps.redactor.value(rest), [field]: revealed };
   }
 
   /** Typed errors pass through (redacted); anything else becomes `internal` with a log reference. */

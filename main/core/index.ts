@@ -28,6 +28,9 @@ import { Redactor } from './redact';
 import { openStore, type Db } from './store/open';
 import { VaultService } from './vault/vault';
 import { vaultHandlers } from './vault/vault-handlers';
+import { TokenService } from './tokens/tokens';
+import { tokenHandlers } from './tokens/token-handlers';
+import { ConnectService, connectHandlers } from './mcp/connect';
 
 export interface Core {
   config: CoreConfig;
@@ -49,6 +52,12 @@ export interface Core {
   /** Platform tools over NATS: agents, runs (per-run NATS users), hook events. */
   platform: PlatformService;
   review: ReviewQueue;
+  // --- mcp (issue 7) ---
+  /** MCP tokens: `tokens.authenticate(secret)` is how the /api/mcp gate knows its caller. */
+  tokens: TokenService;
+  /** The MCP endpoint URL (set by the host), Claude Desktop's config entry and the Claude Code line. */
+  connect: ConnectService;
+  // --- end mcp ---
   /** Closes every process, socket, subscription and file core opened. */
   dispose(): Promise<void>;
 }
@@ -74,6 +83,7 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts,
   const db = openStore(join(dataDir, 'nexus.db'));
   disposables.add(toDisposable(() => void db.close()));
   const audit = new AuditLog(db);
+  disposables.add(toDisposable(() => audit.flush()));
 
   const docker = createDockerClient(config.docker.socketPath);
   status.set('docker', await probeDocker(docker));
@@ -104,6 +114,12 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts,
   disposables.add(toDisposable(() => built.sessions.idle())); // let in-flight docker execs finish before the engine and db go
   void built.sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
   // --- end sessions ---
+  // --- mcp (issue 7) ---
+  const tokens = new TokenService(db, { events, log: log.child({ component: 'tokens' }) });
+  const launcher = config.mcp.stdioLauncher ?? { command: process.execPath, args: process.argv[1] ? [process.argv[1]] : [] };
+  const connect = new ConnectService({ tokens, keychain: ports.keychain, log, dataDir, launcher, claudeDesktopConfig: config.mcp.claudeDesktopConfig });
+  tokens.useVault(vault);
+  // --- end mcp ---
 
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status }),
@@ -113,6 +129,8 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts,
     ...vaultHandlers(vault),
     ...platformHandlers(platform),
     ...reviewHandlers(review),
+    ...tokenHandlers(tokens),
+    ...connectHandlers(connect),
   };
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
   attention.useReviewCounts(() => {
@@ -137,6 +155,8 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts,
     vault,
     platform,
     review,
+    tokens,
+    connect,
     dispose: async () => {
       log.info('core stopping');
       await disposables.dispose();

@@ -2,6 +2,8 @@ import { app, net, protocol, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createCore, type Core } from '../core';
+import { startLoopback, type Loopback } from '../serve';
+import { electronStdioLauncher, runIfStdioBridge } from './stdio-bridge';
 import { version } from '../version';
 import { appResponseHeaders, resolveAppFile } from './app-protocol';
 import { registerIpc } from './ipc';
@@ -17,6 +19,7 @@ const distDir = join(__dirname, '..');
 let win: BrowserWindow | null = null;
 let core: Core | null = null;
 let tray: { dispose(): void | Promise<void> } | null = null;
+let loopback: Loopback | null = null;
 
 function focusWindow(target?: string): void {
   if (!win) {
@@ -31,12 +34,16 @@ function focusWindow(target?: string): void {
   if (route) void win.webContents.executeJavaScript(`window.location.hash = ${JSON.stringify(route)}`);
 }
 
-if (!app.requestSingleInstanceLock()) app.quit();
+// --- mcp (issue 7): `<app> mcp-stdio` relays for Claude Desktop and exits; it is not a second window ---
+const bridging = runIfStdioBridge();
+// --- end mcp ---
+if (!bridging && !app.requestSingleInstanceLock()) app.quit();
 
 app.on('second-instance', () => focusWindow());
 app.on('web-contents-created', (_e, contents) => contents.setWindowOpenHandler(() => ({ action: 'deny' })));
 
 void app.whenReady().then(async () => {
+  if (bridging) return;
   denyAllPermissions();
   const rendererRoot = join(distDir, 'renderer');
   protocol.handle('app', async (request) => {
@@ -45,7 +52,13 @@ void app.whenReady().then(async () => {
     const res = await net.fetch(pathToFileURL(file).toString());
     return new Response(res.body, { status: 200, headers: appResponseHeaders(file) });
   });
-  core = await createCore({ version }, electronPorts((target) => focusWindow(target)));
+  // --- mcp (issue 7): Claude Desktop starts this binary with `mcp-stdio` (no separate Node install) ---
+  core = await createCore({ version, mcp: { stdioLauncher: electronStdioLauncher() } }, electronPorts((target) => focusWindow(target)));
+  loopback = await startLoopback(core, { port: Number(process.env.NEXUS_PORT ?? 4780), rendererDir: rendererRoot }).catch((e: unknown) => {
+    core?.log.warn('MCP endpoint not started (is the port taken by `nexus serve`?)', { error: e });
+    return null;
+  });
+  // --- end mcp ---
   registerIpc(core, () => win?.webContents ?? null);
   const trayIcon = join(app.getAppPath(), 'resources', 'tray', process.platform === 'darwin' ? 'trayTemplate.png' : 'tray-light.png');
   tray = startTray(core.events, trayIcon, {
@@ -66,5 +79,7 @@ app.on('will-quit', (event) => {
   const c = core;
   core = null;
   void tray?.dispose();
-  void c.dispose().finally(() => app.quit());
+  void Promise.resolve(loopback?.close())
+    .finally(() => c.dispose())
+    .finally(() => app.quit());
 });

@@ -14,9 +14,16 @@ export interface AuditRow extends AuditEntry {
   at: string;
 }
 
-/** Append-only record of who did what, through which transport, and how it ended. */
+/**
+ * Append-only record of who did what, through which transport, and how it ended.
+ * Entries recorded in the same event-loop turn are written in one transaction (group commit): the
+ * store runs synchronous=FULL, so one fsync per entry would cost every MCP call several ms.
+ * `recent()` and core.dispose() flush first, so nothing recorded is ever missing from a read.
+ */
 export class AuditLog {
   private readonly insert;
+  private pending: (AuditEntry & { at: string })[] = [];
+  private scheduled = false;
   constructor(private readonly db: Db) {
     this.insert = db.prepare(
       'INSERT INTO audit (at, actor, transport, operation, outcome, duration_ms, detail) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -24,10 +31,25 @@ export class AuditLog {
   }
 
   record(e: AuditEntry): void {
-    this.insert.run(new Date().toISOString(), e.actor, e.transport, e.operation, e.outcome, Math.round(e.durationMs), e.detail ?? null);
+    this.pending.push({ ...e, at: new Date().toISOString() });
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Writes every pending entry in one transaction. */
+  flush(): void {
+    this.scheduled = false;
+    if (this.pending.length === 0 || !this.db.open) return;
+    const batch = this.pending;
+    this.pending = [];
+    this.db.transaction(() => {
+      for (const e of batch) this.insert.run(e.at, e.actor, e.transport, e.operation, e.outcome, Math.round(e.durationMs), e.detail ?? null);
+    })();
   }
 
   recent(limit = 100): AuditRow[] {
+    this.flush();
     return this.db
       .prepare(
         'SELECT id, at, actor, transport, operation, outcome, duration_ms AS durationMs, detail FROM audit ORDER BY id DESC LIMIT ?',

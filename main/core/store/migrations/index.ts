@@ -3,6 +3,7 @@ import { migration002 } from './002_vault';
 import { migration003 } from './003_platform_tools';
 import { migration004 } from './004_workspaces';
 import { migration005 } from './005_sessions';
+import { migration006 } from './006_tokens';
 import { migration007 } from './007_session_runs';
 import type { Migration } from './types';
 
@@ -16,5 +17,6 @@ export const migrations: readonly Migration[] = [
   migration003,
   migration004, // workspaces
   migration005, // sessions
+  migration006, // tokens
   migration007, // session runs (platform tools for sessions)
 ];

@@ -1,5 +1,7 @@
 import { Page } from '../../shell/Page';
 import { AboutSection } from './AboutSection';
+import { AccessSection } from './AccessSection';
+import { ConnectSection } from './ConnectSection';
 import { SecretsSection } from './SecretsSection';
 import { VaultSection } from './VaultSection';
 
@@ -10,6 +12,8 @@ export function SettingsPage() {
       <AboutSection />
       <VaultSection />
       <SecretsSection />
+      <AccessSection />
+      <ConnectSection />
     </Page>
   );
 }

@@ -1,0 +1,117 @@
+import { Agent, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { operatorContext } from '../main/core/handlers';
+import { serve } from '../main/serve';
+import { compare, measure, type Benchmark } from './lib';
+
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+function callTool(port: number, name: string, headers: Record<string, string>): Promise<void> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {} } });
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/mcp',
+        method: 'POST',
+        agent,
+        headers: { host: `127.0.0.1:${port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if (res.statusCode !== 200 || text.includes('"isError":true')) reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`));
+          else resolve();
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The baseline: a bare SDK server with one no-op tool, stateless Streamable HTTP, the same per-request pattern. */
+async function startBareServer(): Promise<{ port: number; close(): void }> {
+  const http = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const server = new McpServer({ name: 'bare', version: '1.0.0' });
+      server.registerTool('noop', { description: 'does nothing' }, () => ({ content: [{ type: 'text', text: 'ok' }] }));
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      void server.connect(transport).then(() => transport.handleRequest(req, res, JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+    });
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  return { port: (http.address() as AddressInfo).port, close: () => http.close() };
+}
+
+/**
+ * get_nexus_info and list_workspaces through the whole path (host guard, gate, token check with
+ * last-use write, per-token server, dispatcher with zod, redaction and audit) vs the bare server.
+ */
+const bench: Benchmark = async () => {
+  const bare = await startBareServer();
+  const dataDir = mkdtempSync(join(tmpdir(), 'nexus-bench-mcp-'));
+  const running = await serve({ dataDir, appRoot: process.cwd(), port: 0, config: { version: 'bench', quota: { maxWorkspaces: 64, maxSessionsPerWorkspace: 16 } } });
+  try {
+    const seeded = await seedFleet(running);
+    const { secret } = await running.core.dispatcher.call('tokens.create', { name: 'bench', class: 'read' }, operatorContext('internal'));
+    const auth = { authorization: `Bearer ${secret}` };
+    // workspaces.list reconciles every row with the engine: fewer iterations keep the run short.
+    const opts = { iterations: 300, concurrency: 4, warmup: 20 };
+    const base = await measure(() => callTool(bare.port, 'noop', {}), opts);
+    const info = await measure(() => callTool(running.host.port, 'get_nexus_info', auth), opts);
+    const list = await measure(() => callTool(running.host.port, 'list_workspaces', auth), opts);
+    const target = '≤ 3× the bare server';
+    const figures = [compare(`mcp get_nexus_info (${seeded})`, 'bare SDK no-op tool', info, base, target), compare(`mcp list_workspaces (${seeded})`, 'bare SDK no-op tool', list, base, target)];
+    return figures;
+  } finally {
+    await running.stop();
+    bare.close();
+    agent.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+};
+
+/**
+ * 50 workspaces × 10 sessions written straight into the store (stopped workspaces without a
+ * container, so list_workspaces reconciles real rows with the real engine; sessions in mixed
+ * agent states, so the attention roll-up has work to do).
+ */
+async function seedFleet(running: Awaited<ReturnType<typeof serve>>): Promise<string> {
+  const db = running.core.db;
+  const now = new Date().toISOString();
+  const states = ['working', 'idle', 'waiting_permission', 'waiting_input', 'starting'];
+  const ws = db.prepare("INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) VALUES (?, ?, ?, 'stopped', ?, ?, ?)");
+  const ss = db.prepare(
+    "INSERT INTO sessions (id, workspace_id, name, branch, status, agent_state, agent_state_at, agent_message, agent_session_id, created_at, updated_at) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)",
+  );
+  db.transaction(() => {
+    for (let w = 0; w < 50; w++) {
+      const wid = `bench-ws-${w}`;
+      ws.run(wid, `bench-${w}`, `https://example.invalid/repo-${w}.git`, `nexus-bench-vol-${w}`, now, now);
+      for (let s = 0; s < 10; s++) {
+        const state = states[(w + s) % states.length] ?? 'idle';
+        ss.run(`${wid}-s${s}`, wid, `s${s}`, `nexus/s${s}`, state, now, state === 'waiting_permission' ? 'Claude needs your permission to use Bash' : null, `agent-${w}-${s}`, now, now);
+      }
+    }
+  })();
+  const { workspaces } = await running.core.dispatcher.call('workspaces.list', {}, operatorContext('internal'));
+  const { sessions } = await running.core.dispatcher.call('sessions.list', {}, operatorContext('internal'));
+  return `${workspaces.length} workspaces × ${sessions.length / Math.max(1, workspaces.length)} sessions`;
+}
+
+export default bench;

@@ -1,0 +1,90 @@
+import type { ConnectInfo, OpOutput, TokenClass } from '../../../shared/contract';
+import type { Handlers } from '../handlers';
+import type { Logger } from '../log';
+import type { Keychain } from '../ports';
+import type { TokenService } from '../tokens/tokens';
+import { claudeDesktopConfigPath, readServerEntry, writeServerEntry, type StdioServerEntry } from './claude-desktop-config';
+import { MCP_PATH } from './gate';
+import { MCP_SERVER_NAME } from './server';
+import { STDIO_KEYCHAIN_SERVICE, stdioKeychainAccount } from './stdio-credential';
+
+/** How Claude Desktop starts the stdio bridge: an executable and the arguments before `mcp-stdio`. */
+export interface StdioLauncher {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
+export interface ConnectDeps {
+  tokens: TokenService;
+  keychain: Keychain;
+  log: Logger;
+  dataDir: string;
+  launcher: StdioLauncher;
+  claudeDesktopConfig?: string;
+}
+
+/** "Connect Claude Desktop" and the Claude Code line: the operator-facing side of the MCP server. */
+export class ConnectService {
+  private url: string | null = null;
+  constructor(private readonly deps: ConnectDeps) {}
+
+  /** Called once the host listens: the MCP endpoint is `<url>/api/mcp`. */
+  setHostUrl(url: string): void {
+    this.url = `${url.replace(/\/$/, '')}${MCP_PATH}`;
+  }
+
+  get configPath(): string {
+    return this.deps.claudeDesktopConfig ?? claudeDesktopConfigPath();
+  }
+
+  stdioEntry(): StdioServerEntry {
+    const { command, args, env } = this.deps.launcher;
+    return { command, args: [...args, 'mcp-stdio', '--data-dir', this.deps.dataDir], ...(env && Object.keys(env).length ? { env } : {}) };
+  }
+
+  info(): ConnectInfo {
+    const entry = this.stdioEntry();
+    let connected = false;
+    try {
+      connected = readServerEntry(this.configPath, MCP_SERVER_NAME) !== null;
+    } catch {
+      connected = false;
+    }
+    return {
+      mcpUrl: this.url,
+      claudeCodeCommand: this.url ? `claude mcp add --transport http ${MCP_SERVER_NAME} ${this.url} --header "Authorization: Bearer <token>"` : null,
+      claudeDesktop: { configPath: this.configPath, connected, serverName: MCP_SERVER_NAME },
+      stdioCommand: { command: entry.command, args: entry.args },
+    };
+  }
+
+  /**
+   * Keeps one token for Claude Desktop in the OS keychain (reused while it is active and of the
+   * asked class, else a new one replaces it and the old one is revoked) and writes the config
+   * entry, which holds no secret: the bridge reads the token from the keychain.
+   */
+  async connectClaudeDesktop(cls: TokenClass, expiresInDays?: number): Promise<OpOutput<'connect.claudeDesktop'>> {
+    const account = stdioKeychainAccount(this.deps.dataDir);
+    const existing = await this.deps.keychain.get(STDIO_KEYCHAIN_SERVICE, account);
+    const verdict = existing ? this.deps.tokens.store.verify(existing) : null;
+    let token = verdict?.ok && verdict.token.class === cls ? verdict.token : null;
+    const newToken = token === null;
+    if (!token) {
+      const created = await this.deps.tokens.create('Claude Desktop', cls, expiresInDays);
+      await this.deps.keychain.set(STDIO_KEYCHAIN_SERVICE, account, created.secret);
+      if (verdict?.ok) await this.deps.tokens.revoke(verdict.token.id);
+      token = created.token;
+    }
+    const { changed, backupPath } = writeServerEntry(this.configPath, MCP_SERVER_NAME, this.stdioEntry());
+    this.deps.log.info('claude desktop connected', { configPath: this.configPath, changed, newToken, tokenId: token.id });
+    return { configPath: this.configPath, backupPath, changed, token, newToken };
+  }
+}
+
+export function connectHandlers(connect: ConnectService): Pick<Handlers, 'connect.info' | 'connect.claudeDesktop'> {
+  return {
+    'connect.info': () => connect.info(),
+    'connect.claudeDesktop': (input) => connect.connectClaudeDesktop(input.class, input.expiresInDays),
+  };
+}

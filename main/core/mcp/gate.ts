@@ -1,0 +1,143 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { allows } from '../../../shared/contract';
+import type { Core } from '..';
+import type { Principal } from '../handlers';
+import { createMcpServer } from './server';
+import { toolAccess } from './tool';
+import { toolsByName } from './tools';
+
+/** The seed's mount. The host routes it exactly (case-sensitive, no trailing slash, no encoding). */
+export const MCP_PATH = '/api/mcp';
+const REALM = 'nexus-mcp';
+const MAX_BODY = 4 * 1024 * 1024;
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+
+type TokenPrincipal = Extract<Principal, { kind: 'token' }>;
+type GateCore = Pick<Core, 'dispatcher' | 'audit' | 'config' | 'tokens' | 'log'>;
+
+/**
+ * The HTTP gate in front of the MCP server. It runs only for the matched route `/api/mcp` and
+ * decides on the token and on the tool names in the JSON-RPC body, never on path text:
+ *  - Host must name this loopback server; a present Origin must be this server (not `null`, not a site);
+ *  - credentials only in `Authorization: Bearer nxs_…` (a query string is refused outright, the UI's
+ *    cookie and start token are not MCP credentials);
+ *  - 401 + WWW-Authenticate without a valid token, 403 (insufficient_scope) for a tool above its class;
+ *  - stateless Streamable HTTP: a fresh transport and server per request, bound to that token.
+ * Every refusal and every tool call is audited.
+ */
+export function createMcpGate(core: GateCore): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return async (req, res) => {
+    const started = performance.now();
+    const audit = (actor: string, operation: string, outcome: string): void =>
+      core.audit.record({ actor, transport: 'mcp', operation, outcome, durationMs: performance.now() - started });
+
+    const port = req.socket.localPort ?? 0;
+    const host = req.headers.host;
+    if (!host || !LOOPBACK_NAMES.some((n) => host === `${n}:${port}`)) {
+      audit('anonymous', 'mcp:gate', 'forbidden');
+      return refuse(res, 403, 'forbidden', 'Host not allowed.');
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !LOOPBACK_NAMES.some((n) => origin === `http://${n}:${port}`)) {
+      audit('anonymous', 'mcp:gate', 'forbidden');
+      return refuse(res, 403, 'forbidden', 'Origin not allowed.');
+    }
+    if ((req.url ?? '').includes('?')) {
+      audit('anonymous', 'mcp:gate', 'bad_request');
+      return refuse(res, 400, 'bad_request', 'The MCP endpoint takes no query string; send the token as Authorization: Bearer.');
+    }
+
+    const presented = bearerOf(req.headers.authorization);
+    if (!presented) {
+      audit('anonymous', 'mcp:gate', 'unauthorized');
+      res.setHeader('www-authenticate', `Bearer realm="${REALM}"`);
+      return refuse(res, 401, 'unauthorized', 'Send an MCP token (nxs_r_…, nxs_w_… or nxs_v_…) as Authorization: Bearer. Create one with `nexus token create` or in Settings → Access.');
+    }
+    const auth = await core.tokens.authenticate(presented);
+    if (!auth.ok) {
+      audit('anonymous', 'mcp:gate', 'unauthorized');
+      res.setHeader('www-authenticate', `Bearer realm="${REALM}", error="invalid_token", error_description="The token is ${auth.reason === 'malformed' ? 'not an MCP token' : auth.reason}"`);
+      return refuse(res, 401, 'unauthorized', `That MCP token is ${auth.reason === 'malformed' ? 'not an MCP token' : auth.reason}.`);
+    }
+    const principal = auth.principal;
+    const actor = `token:${principal.tokenId}`;
+
+    if (req.method !== 'POST') {
+      // Stateless: no standalone SSE stream and no session to delete.
+      res.setHeader('allow', 'POST');
+      return refuse(res, 405, 'bad_request', 'Use POST: this endpoint is stateless Streamable HTTP.');
+    }
+
+    let body: unknown;
+    try {
+      body = await readJson(req);
+    } catch (e) {
+      audit(actor, 'mcp:gate', 'bad_request');
+      return refuse(res, 400, 'bad_request', e instanceof Error ? e.message : 'Invalid request body.');
+    }
+
+    const denied = firstDeniedTool(body, principal);
+    if (denied) {
+      audit(actor, `mcp:${denied.tool}`, 'forbidden');
+      res.setHeader('www-authenticate', `Bearer realm="${REALM}", error="insufficient_scope", scope="${denied.needs}"`);
+      return sendJson(res, 403, {
+        jsonrpc: '2.0',
+        id: denied.id,
+        error: { code: -32003, message: `${denied.tool} needs a ${denied.needs} token; this one is ${principal.access}.`, data: { code: 'forbidden' } },
+      });
+    }
+
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const server = createMcpServer(core, principal);
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+}
+
+function bearerOf(header: string | undefined): string | null {
+  if (!header) return null;
+  const m = /^Bearer ([A-Za-z0-9._~+/=-]{1,200})$/.exec(header);
+  return m?.[1] ?? null;
+}
+
+/** The first `tools/call` in a message (or batch) naming a known tool above the caller's class. */
+function firstDeniedTool(body: unknown, principal: TokenPrincipal): { tool: string; needs: string; id: unknown } | null {
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (typeof message !== 'object' || message === null) continue;
+    const { method, params, id } = message as { method?: unknown; params?: { name?: unknown }; id?: unknown };
+    if (method !== 'tools/call' || typeof params?.name !== 'string') continue;
+    const tool = toolsByName.get(params.name);
+    if (tool && !allows(principal.access, toolAccess(tool))) return { tool: tool.name, needs: toolAccess(tool), id: id ?? null };
+  }
+  return null;
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY) throw new Error('Request body too large.');
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    throw new Error('The request body is not valid JSON.');
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function refuse(res: ServerResponse, status: number, code: string, message: string): void {
+  sendJson(res, status, { error: { code, message } });
+}

@@ -1,0 +1,99 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectClient, mintToken, sampleArgs, startNexus } from '../../../test/helpers/mcp';
+import { tools } from './tools';
+
+type Nexus = Awaited<ReturnType<typeof startNexus>>;
+type ToolResult = Awaited<ReturnType<Client['callTool']>>;
+const errorOf = (r: ToolResult) => (r._meta?.['nexus/error'] ?? null) as { code: string; message: string } | null;
+const textOf = (r: ToolResult) => (r.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
+
+describe('MCP over Streamable HTTP with the SDK client', () => {
+  let nexus: Nexus;
+  let client: Client;
+  beforeAll(async () => {
+    nexus = await startNexus({ quota: { maxWorkspaces: 7, maxSessionsPerWorkspace: 3 } });
+    client = await connectClient(nexus.mcpUrl, (await mintToken(nexus.running, 'vault')).secret);
+  });
+  afterAll(async () => {
+    await client.close();
+    await nexus.stop();
+  });
+
+  it('introduces itself as nexus with tools and instructions', () => {
+    expect(client.getServerVersion()).toMatchObject({ name: 'nexus', version: 'test' });
+    expect(client.getServerCapabilities()?.tools).toBeDefined();
+    expect(client.getInstructions()).toMatch(/get_nexus_info/);
+  });
+
+  it('publishes every tool with a described input schema and an output schema', async () => {
+    const { tools: listed } = await client.listTools();
+    expect(listed.map((t) => t.name).sort()).toEqual(tools.map((t) => t.name).sort());
+    for (const tool of listed) {
+      expect(tool.description?.length, tool.name).toBeGreaterThan(20);
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      for (const [name, prop] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect((prop as { description?: string }).description, `${tool.name}.${name}`).toBeTruthy();
+      }
+    }
+    const create = listed.find((t) => t.name === 'create_session');
+    expect(create?.inputSchema.required).toEqual(['workspace', 'name']);
+    expect(Object.keys(create?.inputSchema.properties ?? {})).toEqual(['workspace', 'name', 'initial_message']);
+  });
+
+  it('answers get_nexus_info with version, uptime, component states and quota against the configured limits', async () => {
+    const r = await client.callTool({ name: 'get_nexus_info', arguments: {} });
+    expect(r.isError).toBeFalsy();
+    const info = r.structuredContent as Record<string, unknown>;
+    const appInfo = await nexus.running.core.dispatcher.call('app.info', {}, { transport: 'internal', principal: { kind: 'operator' } });
+    expect(info).toMatchObject({
+      version: 'test',
+      docker: appInfo.docker,
+      nats: appInfo.nats,
+      vault: appInfo.vault,
+      quota: { workspaces: { used: 0, limit: 7 }, sessionsPerWorkspace: { limit: 3, highest: 0, full: [] } },
+      fleet: { workspaces: { total: 0 }, sessions: { total: 0 } },
+    });
+    expect(info.uptimeSeconds).toBeGreaterThanOrEqual(0);
+    const attention = await nexus.running.core.dispatcher.call('attention.get', {}, { transport: 'internal', principal: { kind: 'operator' } });
+    expect(info.attention).toEqual(attention);
+    expect(info.attention).toMatchObject({ counts: { needs_you: 0, working: 0, idle: 0, offline: 0 }, review: { memories: 0, skills: 0 } });
+    expect(textOf(r)).toMatch(/Nothing needs you\. Review queue: 0 memories, 0 skills\./);
+    expect(textOf(r)).toMatch(/^Nexus test, up \d+s\. Docker (available|unavailable)/);
+  });
+
+  it('lists workspaces and sessions through the same operations as the UI', async () => {
+    const w = await client.callTool({ name: 'list_workspaces', arguments: {} });
+    const ui = await nexus.running.core.dispatcher.call('workspaces.list', {}, { transport: 'http', principal: { kind: 'operator' } });
+    expect(w.structuredContent).toEqual(ui);
+    const s = await client.callTool({ name: 'list_sessions', arguments: {} });
+    expect(s.structuredContent).toEqual({ sessions: [] });
+    expect(textOf(s)).toMatch(/^No sessions\./);
+  });
+
+  it('calls every tool and gets either structured content or a typed error with a code', async () => {
+    for (const tool of tools) {
+      const r = await client.callTool({ name: tool.name, arguments: sampleArgs[tool.name] ?? {} });
+      const error = errorOf(r);
+      if (r.isError) {
+        expect(error?.code, tool.name).toMatch(/^[a-z_]+$/);
+        expect(textOf(r), tool.name).toBe(`[${error?.code}] ${error?.message}`);
+      } else {
+        expect(r.structuredContent, tool.name).toBeDefined();
+        expect(textOf(r).length, tool.name).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('reports an unknown workspace as a typed error, not a crash', async () => {
+    const r = await client.callTool({ name: 'get_workspace', arguments: { workspace: 'no-such-workspace' } });
+    expect(r.isError).toBe(true);
+    expect(['not_found', 'unavailable']).toContain(errorOf(r)?.code);
+  });
+
+  it('rejects invalid arguments with a message naming the field', async () => {
+    const r = await client.callTool({ name: 'create_session', arguments: { workspace: 'alpha', name: 'Not Valid!' } });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/name/);
+  });
+});

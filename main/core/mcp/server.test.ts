@@ -1,0 +1,67 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testCore } from '../../../test/helpers/core';
+import type { Core } from '..';
+import type { Principal } from '../handlers';
+import { createMcpServer, toolsFor } from './server';
+import { toolAccess } from './tool';
+import { tools } from './tools';
+
+const token = (access: 'read' | 'write' | 'vault'): Principal => ({ kind: 'token', tokenId: `t-${access}`, name: access, access });
+
+describe('createMcpServer for one caller (behind the gate)', () => {
+  let core: Core;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => ({ core, cleanup } = await testCore()));
+  afterAll(() => cleanup());
+
+  const connect = async (principal: Principal): Promise<Client> => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(core, principal).connect(serverSide);
+    const client = new Client({ name: 'in-memory', version: '1' });
+    await client.connect(clientSide);
+    return client;
+  };
+
+  it('takes each tool’s class from the contract operations it calls', () => {
+    const byName = Object.fromEntries(tools.map((t) => [t.name, toolAccess(t)]));
+    expect(byName).toEqual({
+      list_workspaces: 'read',
+      get_workspace: 'read',
+      create_workspace: 'vault',
+      start_workspace: 'vault',
+      stop_workspace: 'write',
+      delete_workspace: 'write',
+      list_sessions: 'read',
+      get_session: 'read',
+      create_session: 'write',
+      delete_session: 'write',
+      send_message: 'write',
+      get_nexus_info: 'read',
+    });
+    expect(toolsFor({ kind: 'operator' })).toHaveLength(tools.length);
+  });
+
+  it('does not even register a write tool for a read token, so a call that slipped past the gate fails', async () => {
+    const client = await connect(token('read'));
+    const r = await client.callTool({ name: 'delete_session', arguments: { session: 'a/b' } });
+    expect(r.isError).toBe(true);
+    expect(JSON.stringify(r.content)).toMatch(/delete_session not found/);
+    await client.close();
+  });
+
+  it('lets the dispatcher refuse an operation above the token class even if a tool asked for it', async () => {
+    await expect(core.dispatcher.call('workspaces.create', { name: 'x', repoUrl: '/tmp/x' }, { transport: 'mcp', principal: token('write') })).rejects.toMatchObject({ code: 'forbidden' });
+  });
+
+  it('returns results through the dispatcher, redacted', async () => {
+    const secret = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    core.status.set('nats', { state: 'unavailable', reason: `NATS refused GITHUB_TOKEN=${secret}` });
+    const client = await connect(token('read'));
+    const r = await client.callTool({ name: 'get_nexus_info', arguments: {} });
+    expect(JSON.stringify(r)).not.toContain(secret);
+    expect((r.structuredContent as { nats: { reason: string } }).nats.reason).toContain('[REDACTED]');
+    await client.close();
+  });
+});

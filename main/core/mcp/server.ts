@@ -1,0 +1,46 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { allows } from '../../../shared/contract';
+import type { Core } from '..';
+import { accessOf, type Principal } from '../handlers';
+import { runTool, toolAccess, toolError, type ToolDefinition } from './tool';
+import { tools } from './tools';
+
+export const MCP_SERVER_NAME = 'nexus';
+
+/** The tools a principal may see and call: filtered by the class the contract gives each tool's operations. */
+export const toolsFor = (principal: Principal): ToolDefinition[] => tools.filter((t) => allows(accessOf(principal), toolAccess(t)));
+
+/**
+ * An MCP server for one caller. Only the tools its class allows are registered (so tools/list is
+ * filtered), each call re-checks the class here, and the dispatcher checks it once more.
+ * Every tool call is audited as `mcp:<tool>` with its outcome and duration.
+ */
+export function createMcpServer(core: Pick<Core, 'dispatcher' | 'audit' | 'config'>, principal: Principal): McpServer {
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, title: 'Nexus Desktop', version: core.config.version },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions:
+        'Nexus runs coding-agent sessions (Claude Code) in Docker workspaces. Start with get_nexus_info, then list_workspaces / list_sessions. create_workspace and create_session return at once with status "creating": poll get_workspace / get_session.',
+    },
+  );
+  const ctx = { transport: 'mcp' as const, principal };
+  const env = { quota: core.config.quota };
+  const actor = principal.kind === 'token' ? `token:${principal.tokenId}` : 'operator';
+  for (const tool of toolsFor(principal)) {
+    server.registerTool(
+      tool.name,
+      { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.annotations },
+      async (args: unknown) => {
+        const started = performance.now();
+        const result = allows(accessOf(principal), toolAccess(tool))
+          ? await runTool(tool, args, ctx, (op, input, c) => core.dispatcher.call(op, input, c), env)
+          : toolError({ code: 'forbidden', message: `${tool.name} needs a ${toolAccess(tool)} token.` });
+        const error = result._meta?.['nexus/error'] as { code?: string } | undefined;
+        core.audit.record({ actor, transport: 'mcp', operation: `mcp:${tool.name}`, outcome: error?.code ?? 'ok', durationMs: performance.now() - started });
+        return result;
+      },
+    );
+  }
+  return server;
+}

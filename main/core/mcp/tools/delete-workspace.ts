@@ -1,0 +1,14 @@
+import { operations, WorkspaceRef } from '../../../../shared/contract';
+import { defineTool } from '../tool';
+
+export const deleteWorkspace = defineTool({
+  name: 'delete_workspace',
+  title: 'Delete a workspace',
+  description: 'Delete a workspace: its container, its volume and its record. Refused while one of its sessions is being created.',
+  ops: ['workspaces.delete'],
+  input: { workspace: WorkspaceRef },
+  output: operations['workspaces.delete'].output,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  run: (args, call) => call('workspaces.delete', { workspace: args.workspace }),
+  summarize: (r) => `Workspace ${r.id} deleted.`,
+});

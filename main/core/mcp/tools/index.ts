@@ -1,0 +1,31 @@
+import type { ToolDefinition } from '../tool';
+import { createSession } from './create-session';
+import { createWorkspace } from './create-workspace';
+import { deleteSession } from './delete-session';
+import { deleteWorkspace } from './delete-workspace';
+import { getNexusInfo } from './get-nexus-info';
+import { getSession } from './get-session';
+import { getWorkspace } from './get-workspace';
+import { listSessions } from './list-sessions';
+import { listWorkspaces } from './list-workspaces';
+import { sendMessage } from './send-message';
+import { startWorkspace } from './start-workspace';
+import { stopWorkspace } from './stop-workspace';
+
+/** Every tool Nexus publishes over MCP, one file each. */
+export const tools = [
+  listWorkspaces,
+  getWorkspace,
+  createWorkspace,
+  startWorkspace,
+  stopWorkspace,
+  deleteWorkspace,
+  listSessions,
+  getSession,
+  createSession,
+  deleteSession,
+  sendMessage,
+  getNexusInfo,
+] as unknown as readonly ToolDefinition[];
+
+export const toolsByName: ReadonlyMap<string, ToolDefinition> = new Map(tools.map((t) => [t.name, t]));

@@ -1,0 +1,17 @@
+import { operations } from '../../../../shared/contract';
+import { defineTool } from '../tool';
+
+export const listWorkspaces = defineTool({
+  name: 'list_workspaces',
+  title: 'List workspaces',
+  description: 'List every Nexus workspace (a Docker container holding a clone of a repository) with its status.',
+  ops: ['workspaces.list'],
+  input: {},
+  output: operations['workspaces.list'].output,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  run: (_args, call) => call('workspaces.list', {}),
+  summarize: ({ workspaces }) =>
+    workspaces.length === 0
+      ? 'No workspaces.'
+      : `${workspaces.length} workspace(s): ${workspaces.map((w) => `${w.name} (${w.status})`).join(', ')}.`,
+});

@@ -1,0 +1,96 @@
+import { DEFAULT_TOKEN_DAYS, type TokenClass, type TokenInfo } from '../../../shared/contract';
+import { NexusError } from '../../../shared/errors';
+import type { EventBus } from '../events';
+import type { Principal } from '../handlers';
+import type { Logger } from '../log';
+import type { Db } from '../store/open';
+import { TokenStore, type Verdict } from './token-store';
+
+/**
+ * What the vault offers for machine principals (core.vault once it is wired). A vault-class token
+ * is a machine principal: its KEK is derived from the token, so create/start_workspace can open
+ * the data key while the operator is away; revoking the token removes the principal and rotates.
+ */
+export interface MachinePrincipals {
+  readonly unlocked: boolean;
+  addMachinePrincipal(principalId: string, credential: string): Promise<unknown>;
+  removePrincipal(principalId: string): Promise<unknown>;
+  unlockWithMachine(principalId: string, credential: string): Promise<unknown>;
+}
+
+export const vaultPrincipalId = (tokenId: string): string => `token:${tokenId}`;
+
+const DAY_MS = 86_400_000;
+
+export type Authentication = { ok: true; principal: Extract<Principal, { kind: 'token' }> } | Extract<Verdict, { ok: false }>;
+
+/** MCP tokens: create (secret shown once), list, revoke, and authenticate a presented secret. */
+export class TokenService {
+  readonly store: TokenStore;
+  private vault: MachinePrincipals | null = null;
+
+  constructor(
+    db: Db,
+    private readonly deps: { events: EventBus; log: Logger; now?: () => Date },
+  ) {
+    this.store = new TokenStore(db, deps.now);
+  }
+
+  /** Wires the vault's machine principals (optional until the vault service is part of core). */
+  useVault(vault: MachinePrincipals): void {
+    this.vault = vault;
+  }
+
+  async create(name: string, cls: TokenClass, expiresInDays = DEFAULT_TOKEN_DAYS): Promise<{ token: TokenInfo; secret: string }> {
+    const now = this.deps.now?.() ?? new Date();
+    const created = this.store.create(name, cls, new Date(now.getTime() + expiresInDays * DAY_MS));
+    if (cls === 'vault' && this.vault) {
+      try {
+        await this.vault.addMachinePrincipal(vaultPrincipalId(created.token.id), created.secret);
+      } catch (e) {
+        // A vault token that cannot open the vault would be a lie: undo and say why.
+        this.store.remove(created.token.id);
+        throw e;
+      }
+    }
+    this.deps.log.info('token created', { id: created.token.id, class: cls, expiresAt: created.token.expiresAt });
+    this.deps.events.emit('tokens.changed', { token: created.token });
+    return created;
+  }
+
+  list(): TokenInfo[] {
+    return this.store.list();
+  }
+
+  async revoke(id: string): Promise<TokenInfo> {
+    const before = this.store.get(id);
+    if (!before) throw new NexusError('not_found', `No token "${id}".`);
+    const token = this.store.revoke(id) ?? before;
+    if (token.class === 'vault' && this.vault && before.revokedAt === null) {
+      try {
+        await this.vault.removePrincipal(vaultPrincipalId(id));
+      } catch (e) {
+        if (!(e instanceof NexusError && e.code === 'not_found')) throw e;
+      }
+    }
+    this.deps.log.info('token revoked', { id });
+    this.deps.events.emit('tokens.changed', { token });
+    return token;
+  }
+
+  /**
+   * The principal a presented secret stands for, or why not. A vault token also unlocks a locked
+   * vault through its machine principal (best effort: the operation then reports vault_locked).
+   */
+  async authenticate(secret: string): Promise<Authentication> {
+    const verdict = this.store.verify(secret);
+    if (!verdict.ok) return verdict;
+    const { token } = verdict;
+    if (token.class === 'vault' && this.vault && !this.vault.unlocked) {
+      await this.vault.unlockWithMachine(vaultPrincipalId(token.id), secret).catch((e: unknown) => {
+        this.deps.log.warn('vault token could not unlock the vault', { id: token.id, error: e });
+      });
+    }
+    return { ok: true, principal: { kind: 'token', tokenId: token.id, name: token.name, access: token.class } };
+  }
+}
