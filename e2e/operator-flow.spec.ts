@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { ensureTestWorkerImage, testBaseImage } from '../test/helpers/docker';
 import { serveGitRepo } from '../test/helpers/git-http-server';
 import { bundleWorkerScripts } from '../test/helpers/worker-scripts';
-import { FIXTURE_COMMAND, fireHook, fixtureRecords, installAgentFixture } from './fixtures/agent';
+import { FIXTURE_COMMAND, callPlatformTool, fireHook, fixtureRecords, installAgentFixture } from './fixtures/agent';
 import { expect, startNexus, test } from './fixtures/nexus';
 import { AppPage } from './pages/app-page';
+import { ReviewPage } from './pages/review-page';
 import { SessionsPage } from './pages/sessions-page';
 import { SettingsPage } from './pages/settings-page';
 import { WorkspacesPage } from './pages/workspaces-page';
@@ -46,7 +47,7 @@ test('the operator flow: vault, secret, workspace, three sessions, a permission 
     // A workspace cloned with that token.
     await app.goTo('Workspaces');
     const workspaces = new WorkspacesPage(page);
-    await workspaces.create(name, repo.url, 'git token');
+    await workspaces.create(name, repo.url, `git token (github, ${repo.host}, …${token.slice(-4)})`);
     await expect(workspaces.status(name)).toHaveText('running', { timeout: 180_000 });
     expect(repo.authorizedRequests()).toBeGreaterThan(0);
     await shot('workspaces.png');
@@ -84,6 +85,18 @@ test('the operator flow: vault, secret, workspace, three sessions, a permission 
     await app.goTo('Overview');
     await expect(page).toHaveTitle('Nexus');
     await expect(page.getByText('Nothing needs you')).toBeVisible();
+
+    // From inside the worker, gamma's agent proposes a memory through nexus-mcp; the operator
+    // approves it on the Review page; then memory.search from the worker finds it.
+    const lesson = `The ${name} test suite needs NEXUS_TEST_BASE_IMAGE set`;
+    callPlatformTool(containerId, idOf('gamma'), 'memory_propose', { content: lesson, scope: 'project' });
+    const review = new ReviewPage(page);
+    await review.open();
+    await expect(review.memory(lesson)).toBeVisible();
+    await shot('review.png');
+    expect(JSON.stringify(callPlatformTool(containerId, idOf('alpha'), 'memory_search', { query: 'suite base image' }))).not.toContain(lesson);
+    await review.approveMemory(lesson);
+    await expect.poll(() => JSON.stringify(callPlatformTool(containerId, idOf('alpha'), 'memory_search', { query: 'suite base image' }))).toContain(lesson);
 
     // Clean-up through the UI: the sessions, then the workspace.
     for (const s of ['alpha', 'beta', 'gamma']) await rpc('sessions.delete', { session: idOf(s) });
