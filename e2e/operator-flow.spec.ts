@@ -89,14 +89,14 @@ test('the operator flow: vault, secret, workspace, three sessions, a permission 
     // From inside the worker, gamma's agent proposes a memory through nexus-mcp; the operator
     // approves it on the Review page; then memory.search from the worker finds it.
     const lesson = `The ${name} test suite needs NEXUS_TEST_BASE_IMAGE set`;
-    callPlatformTool(containerId, idOf('gamma'), 'memory_propose', { content: lesson, scope: 'project' });
+    await callPlatformTool(containerId, idOf('gamma'), 'memory_propose', { content: lesson, scope: 'project' });
     const review = new ReviewPage(page);
     await review.open();
     await expect(review.memory(lesson)).toBeVisible();
     await shot('review.png');
-    expect(JSON.stringify(callPlatformTool(containerId, idOf('alpha'), 'memory_search', { query: 'suite base image' }))).not.toContain(lesson);
+    expect(JSON.stringify(await callPlatformTool(containerId, idOf('alpha'), 'memory_search', { query: 'suite base image' }))).not.toContain(lesson);
     await review.approveMemory(lesson);
-    await expect.poll(() => JSON.stringify(callPlatformTool(containerId, idOf('alpha'), 'memory_search', { query: 'suite base image' }))).toContain(lesson);
+    await expect.poll(async () => JSON.stringify(await callPlatformTool(containerId, idOf('alpha'), 'memory_search', { query: 'suite base image' }))).toContain(lesson);
 
     // Clean-up through the UI: the sessions, then the workspace.
     for (const s of ['alpha', 'beta', 'gamma']) await rpc('sessions.delete', { session: idOf(s) });
