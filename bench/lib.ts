@@ -58,7 +58,8 @@ export function print(f: Figure): void {
   const ms = (x: number): string => `${x.toFixed(3)} ms`;
   console.log(
     `${f.name}: p50 ${ms(f.subject.p50Ms)} (${f.ratioP50.toFixed(2)}× ${f.baseline}), p99 ${ms(f.subject.p99Ms)} (${f.ratioP99.toFixed(2)}×), ` +
-      `${Math.round(f.subject.perSecond)}/s (${f.ratioThroughput.toFixed(2)}× of ${Math.round(f.base.perSecond)}/s)` +
+      (f.base.perSecond > 0 ? `${Math.round(f.subject.perSecond)}/s (${f.ratioThroughput.toFixed(2)}× of ${Math.round(f.base.perSecond)}/s)` : 'latency only') +
+      (f.extra ? ` ${JSON.stringify(f.extra)}` : '') +
       (f.target ? ` — target: ${f.target}` : ''),
   );
 }
