@@ -48,12 +48,8 @@ const bench: Benchmark = async () => {
   const repo = await serveGitRepo(null);
   const nexus = await startNexus({ NEXUS_DOCKER_NETWORK: 'host', NEXUS_WORKER_BASE_IMAGE: testBaseImage(), NEXUS_AGENT_COMMAND: FIXTURE_COMMAND });
   const bare: ChildProcess = spawn(process.execPath, ['-e', "require('http').createServer((q,s)=>s.end('ok')).listen(0,'127.0.0.1')"], { stdio: 'ignore' });
-  const rpc = async <T>(op: string, input: unknown): Promise<T> => {
-    const res = await fetch(`${nexus.url}/api/rpc/${op}`, { method: 'POST', headers: { authorization: `Bearer ${nexus.token}`, 'content-type': 'application/json' }, body: JSON.stringify(input) });
-    const body = (await res.json()) as { result?: T; error?: { message: string } };
-    if (!res.ok) throw new Error(`${op}: ${body.error?.message}`);
-    return body.result as T;
-  };
+  const rpc = nexus.rpc;
+
   const names = ['bench-a', 'bench-b'];
   try {
     const containers: string[] = [];

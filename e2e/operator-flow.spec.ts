@@ -26,11 +26,8 @@ test('the operator flow: vault, secret, workspace, three sessions, a permission 
   const nexus = await startNexus({ NEXUS_DOCKER_NETWORK: 'host', NEXUS_WORKER_BASE_IMAGE: testBaseImage(), NEXUS_AGENT_COMMAND: FIXTURE_COMMAND });
   const name = `flow-${randomBytes(3).toString('hex')}`;
   const shot = (file: string) => page.screenshot({ path: test.info().outputPath(file), fullPage: true });
-  const rpc = async <T>(op: string, input: unknown): Promise<T> => {
-    const res = await fetch(`${nexus.url}/api/rpc/${op}`, { method: 'POST', headers: { authorization: `Bearer ${nexus.token}`, 'content-type': 'application/json' }, body: JSON.stringify(input) });
-    expect(res.status, `${op} answered ${res.status}`).toBe(200);
-    return ((await res.json()) as { result: T }).result;
-  };
+  const rpc = nexus.rpc;
+
   try {
     const app = new AppPage(page);
     await app.open(nexus.loginUrl);

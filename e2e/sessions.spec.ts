@@ -21,11 +21,8 @@ test('creates a session with an initial message, sends a message, and sees the s
   // The agent is the fixture (the real CLI needs a model); docker, git, tmux, NATS and the UI are real.
   const nexus = await startNexus({ NEXUS_DOCKER_NETWORK: 'host', NEXUS_WORKER_BASE_IMAGE: testBaseImage(), NEXUS_AGENT_COMMAND: JSON.stringify(['node', FIXTURE]) });
   const name = `e2e-${randomBytes(3).toString('hex')}`;
-  const rpc = async <T>(op: string, input: unknown): Promise<T> => {
-    const res = await fetch(`${nexus.url}/api/rpc/${op}`, { method: 'POST', headers: { authorization: `Bearer ${nexus.token}`, 'content-type': 'application/json' }, body: JSON.stringify(input) });
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { result: T }).result;
-  };
+  const rpc = nexus.rpc;
+
   try {
     await rpc('workspaces.create', { name, repoUrl: repo.url });
     await expect.poll(async () => (await rpc<{ status: string }>('workspaces.get', { workspace: name })).status, { timeout: 180_000 }).toBe('running');

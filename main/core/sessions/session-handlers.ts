@@ -1,22 +1,10 @@
 import type { Handlers } from '../handlers';
-import { notYet } from '../not-yet';
 import type { SessionService } from './session-service';
 
 type SessionOps = 'sessions.list' | 'sessions.get' | 'sessions.create' | 'sessions.delete' | 'sessions.sendMessage' | 'sessions.pane';
 
-/** The session operations, backed by the service; without one (no workspace service yet) they are refused. */
-export function sessionHandlers(sessions?: SessionService | null): Pick<Handlers, SessionOps> {
-  if (!sessions) {
-    const later = notYet('Session control');
-    return {
-      'sessions.list': () => ({ sessions: [] }),
-      'sessions.get': later,
-      'sessions.create': later,
-      'sessions.delete': later,
-      'sessions.sendMessage': later,
-      'sessions.pane': later,
-    };
-  }
+/** The sessions.* operations, each a thin call into the session service. */
+export function sessionHandlers(sessions: SessionService): Pick<Handlers, SessionOps> {
   return {
     'sessions.list': async (input) => ({ sessions: await sessions.list(input.workspace) }),
     'sessions.get': (input) => sessions.get(input.session),

@@ -68,7 +68,9 @@ export class SessionService {
 
   async list(workspaceRef?: string): Promise<Session[]> {
     const ws = workspaceRef ? await this.deps.workspaces.resolve(workspaceRef) : null;
-    return Promise.all(this.repo.list(ws?.id).map((r) => this.toSession(r)));
+    // One look at the workspaces for the whole list, not one per session (each look asks the engine).
+    const names = new Map((ws ? [ws] : await this.deps.workspaces.list()).map((w) => [w.id, w.name]));
+    return this.repo.list(ws?.id).map((r) => this.toSessionSync(r, names.get(r.workspace_id) ?? null));
   }
 
   async get(ref: string): Promise<Session> {

@@ -1,6 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { OpInput, OpName, OpOutput, VaultStatus } from '../../../../shared/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { OpName, OpOutput, VaultStatus } from '../../../../shared/contract';
 import { useApi, useNexusEvent } from '../../api/context';
+import { useOperation } from '../../api/use-operation';
 
 export const vaultStatusKey = ['vault.status'] as const;
 export const secretsKey = ['secrets.list'] as const;
@@ -22,16 +23,4 @@ export function useSecrets() {
 }
 
 /** A mutation on one operation that refreshes the vault status and the secrets list afterwards. */
-export function useVaultOp<K extends OpName>(name: K, onSuccess?: (result: OpOutput<K>) => void) {
-  const api = useApi();
-  const client = useQueryClient();
-  // The indexed call loses the link between K and its input/output types; NexusApi guarantees it.
-  const call = api[name] as unknown as (input: OpInput<K>) => Promise<OpOutput<K>>;
-  return useMutation<OpOutput<K>, Error, OpInput<K>>({
-    mutationFn: (input) => call(input),
-    onSuccess: async (result) => {
-      onSuccess?.(result);
-      await Promise.all([client.invalidateQueries({ queryKey: vaultStatusKey }), client.invalidateQueries({ queryKey: secretsKey })]);
-    },
-  });
-}
+export const useVaultOp = <K extends OpName>(name: K, onSuccess?: (result: OpOutput<K>) => void) => useOperation(name, [vaultStatusKey, secretsKey], onSuccess);
