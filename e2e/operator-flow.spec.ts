@@ -74,8 +74,9 @@ test('the operator flow: vault, secret, workspace, three sessions, a permission 
     await shot('overview-needs-you.png');
 
     // The operator answers through the inbox; the fixture records it and goes back to working.
-    await app.goTo('Sessions');
-    await sessions.open('beta');
+    // The needs-you item links straight to that session.
+    await list.getByRole('link', { name: `${name} · beta` }).click();
+    await expect(page.getByRole('region', { name: /Session beta/ })).toBeVisible();
     await sessions.send('go ahead, but only in the worktree');
     await expect(sessions.state('beta')).toHaveText('working', { timeout: 15_000 });
     expect(fixtureRecords(containerId, idOf('beta')).filter((r) => r.kind === 'message').map((r) => r.content)).toEqual(['go ahead, but only in the worktree']);

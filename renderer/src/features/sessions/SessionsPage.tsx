@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Session } from '../../../../shared/contract/sessions';
 import { useApi } from '../../api/context';
 import { EmptyState, Page } from '../../shell/Page';
@@ -15,6 +15,15 @@ export function SessionsPage() {
   const sessions = useSessions();
   const list = sessions.data?.sessions ?? [];
   const [selected, setSelected] = useState<string | null>(() => window.location.hash.split('/')[2] ?? null);
+  // A link to #/sessions/<id> (Overview, tray, notification) selects that session, also when this page is open.
+  useEffect(() => {
+    const onHash = (): void => {
+      const id = window.location.hash.split('/')[2];
+      if (id) setSelected(id);
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
   const current = list.find((s) => s.id === selected) ?? null;
   return (
     <Page title="Sessions">
