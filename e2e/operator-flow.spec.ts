@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +6,7 @@ import { ensureTestWorkerImage, testBaseImage } from '../test/helpers/docker';
 import { serveGitRepo } from '../test/helpers/git-http-server';
 import { bundleWorkerScripts } from '../test/helpers/worker-scripts';
 import { FIXTURE_COMMAND, callPlatformTool, fireHook, fixtureRecords, installAgentFixture } from './fixtures/agent';
+import { removeWorkspaceContainers, workspaceContainers } from './fixtures/containers';
 import { expect, startNexus, test } from './fixtures/nexus';
 import { AppPage } from './pages/app-page';
 import { ReviewPage } from './pages/review-page';
@@ -100,10 +100,10 @@ test('the operator flow: vault, secret, workspace, three sessions, a permission 
     for (const s of ['alpha', 'beta', 'gamma']) await rpc('sessions.delete', { session: idOf(s) });
     await app.goTo('Workspaces');
     await workspaces.delete(name);
-    const left = execFileSync('docker', ['ps', '-aq', '--filter', `label=nexus.workspace.name=${name}`], { encoding: 'utf8' }).trim();
+    const left = workspaceContainers(name);
     expect(left).toBe('');
   } finally {
-    execFileSync('sh', ['-c', `docker ps -aq --filter label=nexus.workspace.name=${name} | xargs -r docker rm -f`]);
+    removeWorkspaceContainers(name);
     await nexus.stop();
     await repo.close();
     rmSync(tmp, { recursive: true, force: true });

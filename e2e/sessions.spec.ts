@@ -1,8 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FIXTURE_COMMAND, callPlatformTool, fireHook, fixtureRecords, installAgentFixture } from './fixtures/agent';
+import { removeWorkspaceContainers } from './fixtures/containers';
 import { expect, startNexus, test } from './fixtures/nexus';
 import { AppPage } from './pages/app-page';
 import { SessionsPage } from './pages/sessions-page';
@@ -10,7 +11,6 @@ import { ensureTestWorkerImage, testBaseImage } from '../test/helpers/docker';
 import { serveGitRepo } from '../test/helpers/git-http-server';
 import { bundleWorkerScripts } from '../test/helpers/worker-scripts';
 
-const FIXTURE = '/opt/agent-fixture/agent-fixture.mjs';
 
 test('creates a session with an initial message, sends a message, and sees the state change after a hook event', async ({ page }) => {
   test.setTimeout(900_000);
@@ -19,7 +19,7 @@ test('creates a session with an initial message, sends a message, and sees the s
   const tmp = mkdtempSync(join(tmpdir(), 'nexus-e2e-sessions-'));
   const scripts = await bundleWorkerScripts(tmp);
   // The agent is the fixture (the real CLI needs a model); docker, git, tmux, NATS and the UI are real.
-  const nexus = await startNexus({ NEXUS_DOCKER_NETWORK: 'host', NEXUS_WORKER_BASE_IMAGE: testBaseImage(), NEXUS_AGENT_COMMAND: JSON.stringify(['node', FIXTURE]) });
+  const nexus = await startNexus({ NEXUS_DOCKER_NETWORK: 'host', NEXUS_WORKER_BASE_IMAGE: testBaseImage(), NEXUS_AGENT_COMMAND: FIXTURE_COMMAND });
   const name = `e2e-${randomBytes(3).toString('hex')}`;
   const rpc = nexus.rpc;
 
@@ -27,7 +27,7 @@ test('creates a session with an initial message, sends a message, and sees the s
     await rpc('workspaces.create', { name, repoUrl: repo.url });
     await expect.poll(async () => (await rpc<{ status: string }>('workspaces.get', { workspace: name })).status, { timeout: 180_000 }).toBe('running');
     const { containerId } = await rpc<{ containerId: string }>('workspaces.get', { workspace: name });
-    execFileSync('docker', ['exec', '-i', '-u', '0', containerId, 'sh', '-c', `mkdir -p /opt/agent-fixture && cat > ${FIXTURE} && chmod 644 ${FIXTURE}`], { input: readFileSync(scripts.agentFixture) });
+    installAgentFixture(containerId, scripts.agentFixture);
 
     const app = new AppPage(page);
     await app.open(nexus.loginUrl);
@@ -45,27 +45,21 @@ test('creates a session with an initial message, sends a message, and sees the s
 
     const list = await rpc<{ sessions: { id: string; name: string }[] }>('sessions.list', { workspace: name });
     const id = list.sessions.find((s) => s.name === 'first')?.id as string;
-    const fire = `const c=require('net').createConnection('/tmp/agent-fixture/${id}.ctl');c.on('data',()=>c.end());c.write(JSON.stringify({fire:'Notification',fields:{notification_type:'permission_prompt',message:'Claude needs your permission to use Bash'}})+'\\n')`;
-    execFileSync('docker', ['exec', containerId, 'node', '-e', fire]);
+    fireHook(containerId, id, 'Notification', { notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' });
     await expect(sessions.state('first')).toHaveText('needs permission', { timeout: 15_000 });
     await page.screenshot({ path: test.info().outputPath('session-needs-permission.png') });
 
     // Platform tools: the fixture calls memory_propose the way the CLI would, through the nexus-mcp
     // its --mcp-config names (the worker image's bridge, as uid 1000); the memory waits for review.
-    const propose = `const c=require('net').createConnection('/tmp/agent-fixture/${id}.ctl');let o='';c.on('data',d=>o+=d);c.on('end',()=>process.stdout.write(o));c.write(JSON.stringify({mcp:{server:'nexus',tool:'memory_propose',arguments:{content:'Run the e2e suite before merging',scope:'project'}}})+'\\n')`;
-    const reply = JSON.parse(execFileSync('docker', ['exec', containerId, 'node', '-e', propose], { encoding: 'utf8' })) as { ok: boolean; error?: string };
-    expect(reply).toMatchObject({ ok: true });
+    await callPlatformTool(containerId, id, 'memory_propose', { content: 'Run the e2e suite before merging', scope: 'project' });
     const review = await rpc<{ memories: { content: string; scope: string }[] }>('review.list', {});
     expect(review.memories).toContainEqual(expect.objectContaining({ content: 'Run the e2e suite before merging', scope: 'project' }));
 
-    const records = execFileSync('docker', ['exec', containerId, 'cat', `/tmp/agent-fixture/${id}.jsonl`], { encoding: 'utf8' })
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { kind: string; parsed?: { prompt: string }; content?: string });
+    const records = fixtureRecords(containerId, id);
     expect(records.find((r) => r.kind === 'launch')?.parsed?.prompt).toBe(prompt);
     expect(records.filter((r) => r.kind === 'message').map((r) => r.content)).toEqual(['hello from the operator']);
   } finally {
-    execFileSync('sh', ['-c', `docker ps -aq --filter label=nexus.workspace.name=${name} | xargs -r docker rm -f`]);
+    removeWorkspaceContainers(name);
     await nexus.stop();
     await repo.close();
     rmSync(tmp, { recursive: true, force: true });

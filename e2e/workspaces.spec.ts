@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { removeWorkspaceContainers, workspaceContainers } from './fixtures/containers';
 import { expect, startNexus, test } from './fixtures/nexus';
 import { AppPage } from './pages/app-page';
 import { WorkspacesPage } from './pages/workspaces-page';
@@ -26,17 +27,17 @@ test('creates a workspace from the UI, sees it running, stops and starts it, the
     await workspaces.create(name, repo.url);
     await expect(workspaces.row(name)).toBeVisible();
     await expect(workspaces.status(name)).toHaveText('running', { timeout: 120_000 });
-    const ids = execFileSync('docker', ['ps', '-q', '--filter', `label=nexus.workspace.name=${name}`], { encoding: 'utf8' }).trim();
+    const ids = workspaceContainers(name, { running: true });
     expect(ids).not.toBe('');
     await page.screenshot({ path: test.info().outputPath('workspace-running.png') });
 
     await workspaces.stop(name);
     await workspaces.start(name);
     await workspaces.delete(name);
-    const left = execFileSync('docker', ['ps', '-aq', '--filter', `label=nexus.workspace.name=${name}`], { encoding: 'utf8' }).trim();
+    const left = workspaceContainers(name);
     expect(left).toBe('');
   } finally {
-    execFileSync('sh', ['-c', `docker ps -aq --filter label=nexus.workspace.name=${name} | xargs -r docker rm -f`]);
+    removeWorkspaceContainers(name);
     await nexus.stop();
     await repo.close();
   }
@@ -64,12 +65,12 @@ test('creates a workspace whose repository needs a token, picking the vault secr
     await workspaces.create(name, repo.url, `repo token (github, ${repo.host}, …${token.slice(-4)})`);
     await expect(workspaces.status(name)).toHaveText('running', { timeout: 120_000 });
     expect(repo.authorizedRequests()).toBeGreaterThan(0);
-    const id = execFileSync('docker', ['ps', '-q', '--filter', `label=nexus.workspace.name=${name}`], { encoding: 'utf8' }).trim();
+    const id = workspaceContainers(name, { running: true });
     expect(execFileSync('docker', ['inspect', id], { encoding: 'utf8' })).not.toContain(token);
     expect(await page.content()).not.toContain(token);
     await workspaces.delete(name);
   } finally {
-    execFileSync('sh', ['-c', `docker ps -aq --filter label=nexus.workspace.name=${name} | xargs -r docker rm -f`]);
+    removeWorkspaceContainers(name);
     await nexus.stop();
     await repo.close();
   }
