@@ -10,16 +10,35 @@ const nodeModules = [...builtinModules, ...builtinModules.map((m) => `node:${m}`
 const serverOnlyPackages = ['better-sqlite3', 'dockerode', '@napi-rs/keyring', '@nats-io/*', 'electron'];
 
 const noElectron = {
-  paths: [{ name: 'electron', message: 'main/core and shared stay portable: reach Electron through a port (Keychain, Notifier, AppPaths).' }],
+  paths: [
+    {
+      name: 'electron',
+      message: 'main/core and shared stay portable: reach Electron through a port (Keychain, Notifier, AppPaths).',
+    },
+  ],
   patterns: [{ group: ['electron/*'], message: 'main/core and shared never import electron.' }],
 };
 const noNode = {
   paths: nodeModules.map((name) => ({ name, message: 'renderer and shared run in the browser: no Node modules.' })),
-  patterns: [{ group: ['node:*', ...serverOnlyPackages], message: 'renderer and shared run in the browser: no Node or server-only modules.' }],
+  patterns: [
+    {
+      group: ['node:*', ...serverOnlyPackages],
+      message: 'renderer and shared run in the browser: no Node or server-only modules.',
+    },
+  ],
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/results/**', 'main/lint-fixtures/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'bench/results/**',
+      'main/lint-fixtures/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -34,7 +53,10 @@ export default tseslint.config(
   {
     files: ['shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [...noElectron.paths, ...noNode.paths], patterns: [...noElectron.patterns, ...noNode.patterns] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [...noElectron.paths, ...noNode.paths], patterns: [...noElectron.patterns, ...noNode.patterns] },
+      ],
     },
   },
   {

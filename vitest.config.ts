@@ -2,7 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['main/**/*.test.ts', 'shared/**/*.test.ts', 'preload/**/*.test.ts', 'renderer/src/**/*.test.{ts,tsx}', 'resources/**/*.test.ts'],
+    include: [
+      'main/**/*.test.ts',
+      'shared/**/*.test.ts',
+      'preload/**/*.test.ts',
+      'renderer/src/**/*.test.{ts,tsx}',
+      'resources/**/*.test.ts',
+    ],
     environment: 'node',
     pool: 'forks',
     testTimeout: 30_000,

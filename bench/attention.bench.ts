@@ -46,8 +46,16 @@ const bench: Benchmark = async () => {
   const dir = tempDir('nexus-bench-attention-');
   const scripts = await bundleWorkerScripts(dir.path);
   const repo = await serveGitRepo(null);
-  const nexus = await startNexus({ NEXUS_DOCKER_NETWORK: 'host', NEXUS_WORKER_BASE_IMAGE: testBaseImage(), NEXUS_AGENT_COMMAND: FIXTURE_COMMAND });
-  const bare: ChildProcess = spawn(process.execPath, ['-e', "require('http').createServer((q,s)=>s.end('ok')).listen(0,'127.0.0.1')"], { stdio: 'ignore' });
+  const nexus = await startNexus({
+    NEXUS_DOCKER_NETWORK: 'host',
+    NEXUS_WORKER_BASE_IMAGE: testBaseImage(),
+    NEXUS_AGENT_COMMAND: FIXTURE_COMMAND,
+  });
+  const bare: ChildProcess = spawn(
+    process.execPath,
+    ['-e', "require('http').createServer((q,s)=>s.end('ok')).listen(0,'127.0.0.1')"],
+    { stdio: 'ignore' },
+  );
   const rpc = nexus.rpc;
 
   const names = ['bench-a', 'bench-b'];
@@ -66,7 +74,8 @@ const bench: Benchmark = async () => {
         await new Promise((r) => setTimeout(r, 500));
       }
     }
-    for (let i = 0; i < SESSIONS; i++) await rpc('sessions.create', { workspace: names[i % 2], name: `s${i}`, initialMessage: 'idle benchmark' });
+    for (let i = 0; i < SESSIONS; i++)
+      await rpc('sessions.create', { workspace: names[i % 2], name: `s${i}`, initialMessage: 'idle benchmark' });
     for (;;) {
       const { sessions } = await rpc<{ sessions: { status: string }[] }>('sessions.list', {});
       if (sessions.filter((s) => s.status === 'running').length === SESSIONS) break;
@@ -75,18 +84,30 @@ const bench: Benchmark = async () => {
     await new Promise((r) => setTimeout(r, 3000)); // let start-up settle
 
     const [app, base] = await Promise.all([idle(nexus.process.pid!, IDLE_SECONDS), idle(bare.pid!, IDLE_SECONDS)]);
-    console.log(`  idle ${IDLE_SECONDS}s with ${SESSIONS} sessions: nexus RSS ${app.rssMb.toFixed(1)} MB, CPU ${app.cpuPercent.toFixed(2)} %; bare node:http RSS ${base.rssMb.toFixed(1)} MB, CPU ${base.cpuPercent.toFixed(2)} % (targets: CPU < 1 %, RSS <= 200 MB)`);
+    console.log(
+      `  idle ${IDLE_SECONDS}s with ${SESSIONS} sessions: nexus RSS ${app.rssMb.toFixed(1)} MB, CPU ${app.cpuPercent.toFixed(2)} %; bare node:http RSS ${base.rssMb.toFixed(1)} MB, CPU ${base.cpuPercent.toFixed(2)} % (targets: CPU < 1 %, RSS <= 200 MB)`,
+    );
 
     // Hook -> attention.changed over SSE.
-    const { sessions } = await rpc<{ sessions: { id: string; workspaceName: string }[] }>('sessions.list', { workspace: 'bench-a' });
+    const { sessions } = await rpc<{ sessions: { id: string; workspaceName: string }[] }>('sessions.list', {
+      workspace: 'bench-a',
+    });
     const target = sessions[0]!;
     const waiters: ((t: number) => void)[] = [];
-    const sse = request({ host: '127.0.0.1', port: Number(new URL(nexus.url).port), path: '/api/events', headers: { host: new URL(nexus.url).host, authorization: `Bearer ${nexus.token}` } }, (res) => {
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        if (chunk.includes('event: attention.changed')) waiters.shift()?.(performance.now());
-      });
-    });
+    const sse = request(
+      {
+        host: '127.0.0.1',
+        port: Number(new URL(nexus.url).port),
+        path: '/api/events',
+        headers: { host: new URL(nexus.url).host, authorization: `Bearer ${nexus.token}` },
+      },
+      (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          if (chunk.includes('event: attention.changed')) waiters.shift()?.(performance.now());
+        });
+      },
+    );
     sse.end();
     await new Promise((r) => setTimeout(r, 500));
     const hookMs: number[] = [];
@@ -94,7 +115,11 @@ const bench: Benchmark = async () => {
     for (let i = 0; i < 20; i++) {
       const arrived = new Promise<number>((resolve) => waiters.push(resolve));
       const t0 = performance.now();
-      if (i % 2 === 0) fireHook(containers[0]!, target.id, 'Notification', { notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' });
+      if (i % 2 === 0)
+        fireHook(containers[0]!, target.id, 'Notification', {
+          notification_type: 'permission_prompt',
+          message: 'Claude needs your permission to use Bash',
+        });
       else fireHook(containers[0]!, target.id, 'UserPromptSubmit', { prompt: 'go on' });
       hookMs.push((await arrived) - t0);
       const e0 = performance.now();
@@ -102,8 +127,21 @@ const bench: Benchmark = async () => {
       execMs.push(performance.now() - e0);
     }
     sse.destroy();
-    const figure = compare('hook -> attention.changed (/api/events)', 'bare docker exec', asMeasurement(hookMs), asMeasurement(execMs), 'p95 <= 250 ms');
-    figure.extra = { idleRssMb: Number(app.rssMb.toFixed(1)), idleCpuPercent: Number(app.cpuPercent.toFixed(2)), bareRssMb: Number(base.rssMb.toFixed(1)), bareCpuPercent: Number(base.cpuPercent.toFixed(2)), sessions: SESSIONS, idleSeconds: IDLE_SECONDS };
+    const figure = compare(
+      'hook -> attention.changed (/api/events)',
+      'bare docker exec',
+      asMeasurement(hookMs),
+      asMeasurement(execMs),
+      'p95 <= 250 ms',
+    );
+    figure.extra = {
+      idleRssMb: Number(app.rssMb.toFixed(1)),
+      idleCpuPercent: Number(app.cpuPercent.toFixed(2)),
+      bareRssMb: Number(base.rssMb.toFixed(1)),
+      bareCpuPercent: Number(base.cpuPercent.toFixed(2)),
+      sessions: SESSIONS,
+      idleSeconds: IDLE_SECONDS,
+    };
     return [figure];
   } finally {
     bare.kill();

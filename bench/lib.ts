@@ -21,7 +21,10 @@ export interface Figure {
   extra?: Record<string, number | string>;
 }
 
-export async function measure(fn: () => Promise<unknown>, opts: { iterations: number; concurrency: number; warmup?: number }): Promise<Measurement> {
+export async function measure(
+  fn: () => Promise<unknown>,
+  opts: { iterations: number; concurrency: number; warmup?: number },
+): Promise<Measurement> {
   for (let i = 0; i < (opts.warmup ?? Math.min(200, opts.iterations / 10)); i++) await fn();
   const samples: number[] = [];
   let next = 0;
@@ -38,10 +41,22 @@ export async function measure(fn: () => Promise<unknown>, opts: { iterations: nu
   const elapsed = performance.now() - started;
   samples.sort((a, b) => a - b);
   const pct = (p: number): number => samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))] ?? 0;
-  return { n: samples.length, p50Ms: pct(50), p95Ms: pct(95), p99Ms: pct(99), perSecond: (samples.length / elapsed) * 1000 };
+  return {
+    n: samples.length,
+    p50Ms: pct(50),
+    p95Ms: pct(95),
+    p99Ms: pct(99),
+    perSecond: (samples.length / elapsed) * 1000,
+  };
 }
 
-export function compare(name: string, baseline: string, subject: Measurement, base: Measurement, target?: string): Figure {
+export function compare(
+  name: string,
+  baseline: string,
+  subject: Measurement,
+  base: Measurement,
+  target?: string,
+): Figure {
   return {
     name,
     baseline,
@@ -58,7 +73,9 @@ export function print(f: Figure): void {
   const ms = (x: number): string => `${x.toFixed(3)} ms`;
   console.log(
     `${f.name}: p50 ${ms(f.subject.p50Ms)} (${f.ratioP50.toFixed(2)}× ${f.baseline}), p99 ${ms(f.subject.p99Ms)} (${f.ratioP99.toFixed(2)}×), ` +
-      (f.base.perSecond > 0 ? `${Math.round(f.subject.perSecond)}/s (${f.ratioThroughput.toFixed(2)}× of ${Math.round(f.base.perSecond)}/s)` : 'latency only') +
+      (f.base.perSecond > 0
+        ? `${Math.round(f.subject.perSecond)}/s (${f.ratioThroughput.toFixed(2)}× of ${Math.round(f.base.perSecond)}/s)`
+        : 'latency only') +
       (f.extra ? ` ${JSON.stringify(f.extra)}` : '') +
       (f.target ? ` — target: ${f.target}` : ''),
   );

@@ -21,14 +21,20 @@ function callTool(port: number, name: string, headers: Record<string, string>): 
         path: '/api/mcp',
         method: 'POST',
         agent,
-        headers: { host: `127.0.0.1:${port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        headers: {
+          host: `127.0.0.1:${port}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode !== 200 || text.includes('"isError":true')) reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`));
+          if (res.statusCode !== 200 || text.includes('"isError":true'))
+            reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`));
           else resolve();
         });
       },
@@ -51,7 +57,9 @@ async function startBareServer(): Promise<{ port: number; close(): void }> {
         void transport.close();
         void server.close();
       });
-      void server.connect(transport).then(() => transport.handleRequest(req, res, JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+      void server
+        .connect(transport)
+        .then(() => transport.handleRequest(req, res, JSON.parse(Buffer.concat(chunks).toString('utf8'))));
     });
   });
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
@@ -65,10 +73,19 @@ async function startBareServer(): Promise<{ port: number; close(): void }> {
 const bench: Benchmark = async () => {
   const bare = await startBareServer();
   const dataDir = mkdtempSync(join(tmpdir(), 'nexus-bench-mcp-'));
-  const running = await serve({ dataDir, appRoot: process.cwd(), port: 0, config: { version: 'bench', quota: { maxWorkspaces: 64, maxSessionsPerWorkspace: 16 } } });
+  const running = await serve({
+    dataDir,
+    appRoot: process.cwd(),
+    port: 0,
+    config: { version: 'bench', quota: { maxWorkspaces: 64, maxSessionsPerWorkspace: 16 } },
+  });
   try {
     const seeded = await seedFleet(running);
-    const { secret } = await running.core.dispatcher.call('tokens.create', { name: 'bench', class: 'read' }, operatorContext('internal'));
+    const { secret } = await running.core.dispatcher.call(
+      'tokens.create',
+      { name: 'bench', class: 'read' },
+      operatorContext('internal'),
+    );
     const auth = { authorization: `Bearer ${secret}` };
     // workspaces.list reconciles every row with the engine: fewer iterations keep the run short.
     const opts = { iterations: 300, concurrency: 4, warmup: 20 };
@@ -76,7 +93,10 @@ const bench: Benchmark = async () => {
     const info = await measure(() => callTool(running.host.port, 'get_nexus_info', auth), opts);
     const list = await measure(() => callTool(running.host.port, 'list_workspaces', auth), opts);
     const target = '≤ 3× the bare server';
-    const figures = [compare(`mcp get_nexus_info (${seeded})`, 'bare SDK no-op tool', info, base, target), compare(`mcp list_workspaces (${seeded})`, 'bare SDK no-op tool', list, base, target)];
+    const figures = [
+      compare(`mcp get_nexus_info (${seeded})`, 'bare SDK no-op tool', info, base, target),
+      compare(`mcp list_workspaces (${seeded})`, 'bare SDK no-op tool', list, base, target),
+    ];
     return figures;
   } finally {
     await running.stop();
@@ -95,7 +115,9 @@ async function seedFleet(running: Awaited<ReturnType<typeof serve>>): Promise<st
   const db = running.core.db;
   const now = new Date().toISOString();
   const states = ['working', 'idle', 'waiting_permission', 'waiting_input', 'starting'];
-  const ws = db.prepare("INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) VALUES (?, ?, ?, 'stopped', ?, ?, ?)");
+  const ws = db.prepare(
+    "INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) VALUES (?, ?, ?, 'stopped', ?, ?, ?)",
+  );
   const ss = db.prepare(
     "INSERT INTO sessions (id, workspace_id, name, branch, status, agent_state, agent_state_at, agent_message, agent_session_id, created_at, updated_at) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)",
   );
@@ -105,7 +127,18 @@ async function seedFleet(running: Awaited<ReturnType<typeof serve>>): Promise<st
       ws.run(wid, `bench-${w}`, `https://example.invalid/repo-${w}.git`, `nexus-bench-vol-${w}`, now, now);
       for (let s = 0; s < 10; s++) {
         const state = states[(w + s) % states.length] ?? 'idle';
-        ss.run(`${wid}-s${s}`, wid, `s${s}`, `nexus/s${s}`, state, now, state === 'waiting_permission' ? 'Claude needs your permission to use Bash' : null, `agent-${w}-${s}`, now, now);
+        ss.run(
+          `${wid}-s${s}`,
+          wid,
+          `s${s}`,
+          `nexus/s${s}`,
+          state,
+          now,
+          state === 'waiting_permission' ? 'Claude needs your permission to use Bash' : null,
+          `agent-${w}-${s}`,
+          now,
+          now,
+        );
       }
     }
   })();

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { createCore } from '../main/core';
-import { connectRun } from '../main/core/nats/run-client';
+import { connectRun } from '../main/core/platform/run-client';
 import { nodePorts } from '../main/host/node-ports';
 import { compare, measure, type Benchmark } from './lib';
 
@@ -18,7 +18,30 @@ const target = 'p50 <= 2x raw echo, >= 5,000 calls/s';
 
 /** A deterministic vocabulary of 10,000 made-up words, so each query matches a few dozen memories. */
 function vocabulary(): string[] {
-  const syl = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pa', 'qu', 'de', 'fo', 'gi', 'hu', 'jo', 'be', 'xa', 'wy', 'co', 'ly', 'mo'];
+  const syl = [
+    'ka',
+    'lo',
+    'mi',
+    'ne',
+    'ru',
+    'sa',
+    'ti',
+    'vo',
+    'ze',
+    'pa',
+    'qu',
+    'de',
+    'fo',
+    'gi',
+    'hu',
+    'jo',
+    'be',
+    'xa',
+    'wy',
+    'co',
+    'ly',
+    'mo',
+  ];
   const words: string[] = [];
   for (const a of syl) for (const b of syl) for (const c of syl) if (words.length < 10_000) words.push(`${a}${b}${c}`);
   return words;
@@ -28,11 +51,14 @@ const bench: Benchmark = async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'nexus-bench-nats-'));
   const core = await createCore({ version: 'bench' }, nodePorts(dataDir, process.cwd()));
   try {
-    if (core.status.get().nats.state !== 'running') throw new Error(`NATS is not running: ${core.status.get().nats.reason}`);
+    if (core.status.get().nats.state !== 'running')
+      throw new Error(`NATS is not running: ${core.status.get().nats.reason}`);
     const words = vocabulary();
     let seed = 42;
     const rand = (n: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), (seed >>> 8) % n);
-    const insert = core.db.prepare("INSERT INTO memories (uid, content, scope, status, created_at) VALUES (?, ?, 'global', 'active', ?)");
+    const insert = core.db.prepare(
+      "INSERT INTO memories (uid, content, scope, status, created_at) VALUES (?, ?, 'global', 'active', ?)",
+    );
     const now = new Date().toISOString();
     // Recall-style queries: two words that occur together in one stored memory.
     const queries: string[] = [];
@@ -50,7 +76,9 @@ const bench: Benchmark = async () => {
     const client = await connectRun(creds);
 
     // Raw baseline: a bare echo responder and client on the same server, authenticated as core.
-    const conf = JSON.parse(readFileSync(join(dataDir, 'nats', 'nats.conf'), 'utf8')) as { authorization: { users: { user: string; password: string }[] } };
+    const conf = JSON.parse(readFileSync(join(dataDir, 'nats', 'nats.conf'), 'utf8')) as {
+      authorization: { users: { user: string; password: string }[] };
+    };
     const coreUser = conf.authorization.users.find((u) => u.user === 'nexus-core');
     if (!coreUser) throw new Error('no core user in nats.conf');
     const echoSide = await connect({ servers: creds.natsUrl, user: coreUser.user, pass: coreUser.password });
@@ -71,7 +99,13 @@ const bench: Benchmark = async () => {
         if (!reply.ok) throw new Error(reply.error.message);
       }, opts);
       const figures = [
-        compare(`nats memory.search (${MEMORIES.toLocaleString('en')} memories, 64 in flight)`, 'raw NATS echo', search, base, target),
+        compare(
+          `nats memory.search (${MEMORIES.toLocaleString('en')} memories, 64 in flight)`,
+          'raw NATS echo',
+          search,
+          base,
+          target,
+        ),
         compare('nats board.comment (64 in flight)', 'raw NATS echo', comment, base, target),
       ];
       return figures;

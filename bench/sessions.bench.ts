@@ -18,9 +18,17 @@ const bench: Benchmark = async () => {
     let n = 0;
     const createOne = (): Promise<Session> =>
       new Promise((resolve, reject) => {
-        rig.service.create({ workspace: 'bench', name: `b${n++}`, initialMessage: 'benchmark this' }, (s) => (s.status === 'running' ? resolve(s) : reject(new Error(s.reason ?? s.status)))).catch(reject);
+        rig.service
+          .create({ workspace: 'bench', name: `b${n++}`, initialMessage: 'benchmark this' }, (s) =>
+            s.status === 'running' ? resolve(s) : reject(new Error(s.reason ?? s.status)),
+          )
+          .catch(reject);
       });
-    const execBase = await measure(() => rig.exec.exec(containerId, ['true']), { iterations: 20, concurrency: 1, warmup: 2 });
+    const execBase = await measure(() => rig.exec.exec(containerId, ['true']), {
+      iterations: 20,
+      concurrency: 1,
+      warmup: 2,
+    });
     const single = await measure(createOne, { iterations: 8, concurrency: 1, warmup: 1 });
     const started = performance.now();
     const burst = await measure(createOne, { iterations: 10, concurrency: 10, warmup: 0 });
@@ -31,7 +39,8 @@ const bench: Benchmark = async () => {
     const latencies: number[] = [];
     const sub = rig.events.subscribe((e) => {
       const p = e.payload as { session?: Session | null };
-      if (e.name === 'sessions.changed' && p.session?.id === target.id && p.session.agentStateAt) latencies.push(Date.now() - Date.parse(p.session.agentStateAt));
+      if (e.name === 'sessions.changed' && p.session?.id === target.id && p.session.agentStateAt)
+        latencies.push(Date.now() - Date.parse(p.session.agentStateAt));
     });
     let i = 0;
     const fire = async (): Promise<void> => {
@@ -43,13 +52,26 @@ const bench: Benchmark = async () => {
     await measure(fire, { iterations: 20, concurrency: 1, warmup: 2 });
     sub.dispose();
     latencies.sort((a, b) => a - b);
-    const pct = (p: number): number => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
+    const pct = (p: number): number =>
+      latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
     const hookSubject = { n: latencies.length, p50Ms: pct(50), p95Ms: pct(95), p99Ms: pct(99), perSecond: 0 };
 
     return [
       compare('session create -> running (single)', 'docker exec true', single, execBase, 'p50 <= 1500 ms'),
-      { ...compare('session create -> running (10 concurrent, one workspace)', 'docker exec true', burst, execBase, 'all done <= 5000 ms'), extra: { allDoneMs: Math.round(allDone) } },
-      { ...compare('hook event -> sessions.changed', 'docker exec true', hookSubject, execBase, 'p95 <= 250 ms'), extra: { p95Ms: hookSubject.p95Ms } },
+      {
+        ...compare(
+          'session create -> running (10 concurrent, one workspace)',
+          'docker exec true',
+          burst,
+          execBase,
+          'all done <= 5000 ms',
+        ),
+        extra: { allDoneMs: Math.round(allDone) },
+      },
+      {
+        ...compare('hook event -> sessions.changed', 'docker exec true', hookSubject, execBase, 'p95 <= 250 ms'),
+        extra: { p95Ms: hookSubject.p95Ms },
+      },
     ];
   } finally {
     await rig.dispose();

@@ -16,7 +16,13 @@ function summarize(samples: number[]): Measurement {
   const sorted = [...samples].sort((a, b) => a - b);
   const pct = (p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
   const total = samples.reduce((a, b) => a + b, 0);
-  return { n: samples.length, p50Ms: pct(50), p95Ms: pct(95), p99Ms: pct(99), perSecond: (samples.length / total) * 1000 };
+  return {
+    n: samples.length,
+    p50Ms: pct(50),
+    p95Ms: pct(95),
+    p99Ms: pct(99),
+    perSecond: (samples.length / total) * 1000,
+  };
 }
 
 /**
@@ -27,7 +33,10 @@ const bench: Benchmark = async () => {
   const image = await ensureTestWorkerImage();
   const repo = await serveGitRepo(null);
   const dataDir = mkdtempSync(join(tmpdir(), 'nexus-bench-ws-'));
-  const core = await createCore({ version: 'bench', docker: { network: 'host', baseImage: testBaseImage() } }, nodePorts(dataDir, process.cwd()));
+  const core = await createCore(
+    { version: 'bench', docker: { network: 'host', baseImage: testBaseImage() } },
+    nodePorts(dataDir, process.cwd()),
+  );
   const op = operatorContext('internal');
   const prefix = `bench-${randomBytes(3).toString('hex')}`;
   try {
@@ -59,7 +68,9 @@ const bench: Benchmark = async () => {
         runBare(i);
       }
     }
-    return [compare(`workspace create → running (p50 of ${RUNS})`, 'bare docker run -d', summarize(subject), summarize(bare))];
+    return [
+      compare(`workspace create → running (p50 of ${RUNS})`, 'bare docker run -d', summarize(subject), summarize(bare)),
+    ];
   } finally {
     execFileSync('sh', ['-c', `docker ps -aq --filter name=${prefix} | xargs -r docker rm -f`], { stdio: 'ignore' });
     await core.dispose();

@@ -7,8 +7,17 @@ import { AccessPage } from './pages/access-page';
 const listWorkspaces = (url: string, secret: string) =>
   fetch(`${url}/api/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${secret}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_workspaces', arguments: {} } }),
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${secret}`,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'list_workspaces', arguments: {} },
+    }),
   });
 
 test('creates an MCP token shown once, which works on /api/mcp until it is revoked', async ({ page, nexus }) => {

@@ -16,14 +16,20 @@ import { WorkspacesPage } from './pages/workspaces-page';
 
 // The whole operator flow in the UI, against real Docker, NATS, keychain and git; the agent is the
 // fixture (no model access here). Screenshots of each page are kept as test artifacts.
-test('the operator flow: vault, secret, workspace, three sessions, a permission prompt, a message, clean-up', async ({ page }) => {
+test('the operator flow: vault, secret, workspace, three sessions, a permission prompt, a message, clean-up', async ({
+  page,
+}) => {
   test.setTimeout(900_000);
   await ensureTestWorkerImage();
   const token = `ghp_${randomBytes(20).toString('hex')}`;
   const repo = await serveGitRepo(token);
   const tmp = mkdtempSync(join(tmpdir(), 'nexus-e2e-flow-'));
   const scripts = await bundleWorkerScripts(tmp);
-  const nexus = await startNexus({ NEXUS_DOCKER_NETWORK: 'host', NEXUS_WORKER_BASE_IMAGE: testBaseImage(), NEXUS_AGENT_COMMAND: FIXTURE_COMMAND });
+  const nexus = await startNexus({
+    NEXUS_DOCKER_NETWORK: 'host',
+    NEXUS_WORKER_BASE_IMAGE: testBaseImage(),
+    NEXUS_AGENT_COMMAND: FIXTURE_COMMAND,
+  });
   const name = `flow-${randomBytes(3).toString('hex')}`;
   const shot = (file: string) => page.screenshot({ path: test.info().outputPath(file), fullPage: true });
   const rpc = nexus.rpc;
@@ -58,15 +64,21 @@ test('the operator flow: vault, secret, workspace, three sessions, a permission 
       await sessions.create(name, s, `task for ${s}: fix the "auth" flow`);
       await expect(sessions.row(s)).toBeVisible();
     }
-    for (const s of ['alpha', 'beta', 'gamma']) await expect(sessions.state(s)).toHaveText('working', { timeout: 60_000 });
-    const { sessions: rows } = await rpc<{ sessions: { id: string; name: string }[] }>('sessions.list', { workspace: name });
+    for (const s of ['alpha', 'beta', 'gamma'])
+      await expect(sessions.state(s)).toHaveText('working', { timeout: 60_000 });
+    const { sessions: rows } = await rpc<{ sessions: { id: string; name: string }[] }>('sessions.list', {
+      workspace: name,
+    });
     const idOf = (s: string): string => rows.find((r) => r.name === s)?.id ?? '';
     await shot('sessions.png');
 
     // The agent in beta asks for permission: Overview lists it first and the title counts it.
     await app.goTo('Overview');
     await expect(page).toHaveTitle('Nexus');
-    fireHook(containerId, idOf('beta'), 'Notification', { notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' });
+    fireHook(containerId, idOf('beta'), 'Notification', {
+      notification_type: 'permission_prompt',
+      message: 'Claude needs your permission to use Bash',
+    });
     const list = page.getByTestId('needs-you-list');
     await expect(list).toContainText(`${name} · beta`, { timeout: 5_000 });
     await expect(list).toContainText('Permission needed: Bash');
@@ -79,7 +91,11 @@ test('the operator flow: vault, secret, workspace, three sessions, a permission 
     await expect(page.getByRole('region', { name: /Session beta/ })).toBeVisible();
     await sessions.send('go ahead, but only in the worktree');
     await expect(sessions.state('beta')).toHaveText('working', { timeout: 15_000 });
-    expect(fixtureRecords(containerId, idOf('beta')).filter((r) => r.kind === 'message').map((r) => r.content)).toEqual(['go ahead, but only in the worktree']);
+    expect(
+      fixtureRecords(containerId, idOf('beta'))
+        .filter((r) => r.kind === 'message')
+        .map((r) => r.content),
+    ).toEqual(['go ahead, but only in the worktree']);
     await app.goTo('Overview');
     await expect(page).toHaveTitle('Nexus');
     await expect(page.getByText('Nothing needs you')).toBeVisible();
@@ -92,9 +108,19 @@ test('the operator flow: vault, secret, workspace, three sessions, a permission 
     await review.open();
     await expect(review.memory(lesson)).toBeVisible();
     await shot('review.png');
-    expect(JSON.stringify(await callPlatformTool(containerId, idOf('alpha'), 'memory_search', { query: 'suite base image' }))).not.toContain(lesson);
+    expect(
+      JSON.stringify(
+        await callPlatformTool(containerId, idOf('alpha'), 'memory_search', { query: 'suite base image' }),
+      ),
+    ).not.toContain(lesson);
     await review.approveMemory(lesson);
-    await expect.poll(async () => JSON.stringify(await callPlatformTool(containerId, idOf('alpha'), 'memory_search', { query: 'suite base image' }))).toContain(lesson);
+    await expect
+      .poll(async () =>
+        JSON.stringify(
+          await callPlatformTool(containerId, idOf('alpha'), 'memory_search', { query: 'suite base image' }),
+        ),
+      )
+      .toContain(lesson);
 
     // Clean-up through the UI: the sessions, then the workspace.
     for (const s of ['alpha', 'beta', 'gamma']) await rpc('sessions.delete', { session: idOf(s) });

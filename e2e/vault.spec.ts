@@ -4,7 +4,10 @@ import { SettingsPage } from './pages/settings-page';
 const TOKEN = 'ghp_e2eVaultSpecToken0123456789abcdWXYZ';
 const PASS = 'e2e recovery passphrase';
 
-test('initializes the vault, adds a secret, and after a reload lists it with only its last 4 characters', async ({ page, nexus }) => {
+test('initializes the vault, adds a secret, and after a reload lists it with only its last 4 characters', async ({
+  page,
+  nexus,
+}) => {
   const settings = new SettingsPage(page);
   await settings.app.open(nexus.loginUrl);
   await settings.open();
@@ -45,7 +48,10 @@ test('locks, shows a clear error for a wrong passphrase, and unlocks with the ri
   await expect(settings.vaultState()).toHaveText('unlocked');
 });
 
-test('replaces and deletes a secret, and refuses a duplicate name with the message from core', async ({ page, nexus }) => {
+test('replaces and deletes a secret, and refuses a duplicate name with the message from core', async ({
+  page,
+  nexus,
+}) => {
   const settings = new SettingsPage(page);
   await settings.app.open(nexus.loginUrl);
   await settings.open();

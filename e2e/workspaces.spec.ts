@@ -6,7 +6,7 @@ import { AppPage } from './pages/app-page';
 import { WorkspacesPage } from './pages/workspaces-page';
 import { ensureTestWorkerImage, testBaseImage } from '../test/helpers/docker';
 import { serveGitRepo } from '../test/helpers/git-http-server';
-import { ownerIdFor } from '../main/core/docker/labels';
+import { ownerIdFor } from '../main/core/workspaces/labels';
 
 test('creates a workspace from the UI, sees it running, stops and starts it, then deletes it', async ({ page }) => {
   // The first run on a machine builds the worker image (cached by content hash afterwards).
@@ -51,7 +51,11 @@ test('creates a workspace whose repository needs a token, picking the vault secr
   const nexus = await startNexus({ NEXUS_DOCKER_NETWORK: 'host', NEXUS_WORKER_BASE_IMAGE: testBaseImage() });
   const name = `e2e-${randomBytes(3).toString('hex')}`;
   const rpc = async (op: string, input: unknown): Promise<unknown> => {
-    const res = await fetch(`${nexus.url}/api/rpc/${op}`, { method: 'POST', headers: { authorization: `Bearer ${nexus.token}`, 'content-type': 'application/json' }, body: JSON.stringify(input) });
+    const res = await fetch(`${nexus.url}/api/rpc/${op}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${nexus.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(input),
+    });
     expect(res.status).toBe(200);
     return res.json();
   };
@@ -76,7 +80,9 @@ test('creates a workspace whose repository needs a token, picking the vault secr
   }
 });
 
-test('lists a labelled container without a workspace as an orphan and removes it, leaving foreign containers alone', async ({ page }) => {
+test('lists a labelled container without a workspace as an orphan and removes it, leaving foreign containers alone', async ({
+  page,
+}) => {
   test.setTimeout(900_000);
   const image = await ensureTestWorkerImage();
   const nexus = await startNexus({ NEXUS_DOCKER_NETWORK: 'host', NEXUS_WORKER_BASE_IMAGE: testBaseImage() });
@@ -84,10 +90,22 @@ test('lists a labelled container without a workspace as an orphan and removes it
   const orphan = `nexus-e2e-orphan-${suffix}`;
   const foreign = `nexus-e2e-foreign-${suffix}`;
   const create = (name: string, labels: string[]): string =>
-    execFileSync('docker', ['create', '--name', name, '--network', 'host', ...labels.flatMap((l) => ['--label', l]), image], { encoding: 'utf8' }).trim();
+    execFileSync(
+      'docker',
+      ['create', '--name', name, '--network', 'host', ...labels.flatMap((l) => ['--label', l]), image],
+      { encoding: 'utf8' },
+    ).trim();
   try {
-    create(orphan, ['nexus.managed=1', `nexus.owner=${ownerIdFor(nexus.dataDir)}`, `nexus.workspace.id=gone-${suffix}`]);
-    const foreignId = create(foreign, ['nexus.managed=1', `nexus.owner=${ownerIdFor('/another/data-dir')}`, `nexus.workspace.id=x-${suffix}`]);
+    create(orphan, [
+      'nexus.managed=1',
+      `nexus.owner=${ownerIdFor(nexus.dataDir)}`,
+      `nexus.workspace.id=gone-${suffix}`,
+    ]);
+    const foreignId = create(foreign, [
+      'nexus.managed=1',
+      `nexus.owner=${ownerIdFor('/another/data-dir')}`,
+      `nexus.workspace.id=x-${suffix}`,
+    ]);
     const app = new AppPage(page);
     await app.open(nexus.loginUrl);
     await app.goTo('Workspaces');
@@ -96,7 +114,9 @@ test('lists a labelled container without a workspace as an orphan and removes it
     await expect(workspaces.orphan(foreign)).toHaveCount(0);
     await workspaces.removeOrphan(orphan);
     expect(execFileSync('docker', ['ps', '-aq', '--filter', `name=${orphan}`], { encoding: 'utf8' }).trim()).toBe('');
-    expect(execFileSync('docker', ['inspect', '-f', '{{.Id}}', foreignId], { encoding: 'utf8' }).trim()).toBe(foreignId);
+    expect(execFileSync('docker', ['inspect', '-f', '{{.Id}}', foreignId], { encoding: 'utf8' }).trim()).toBe(
+      foreignId,
+    );
   } finally {
     execFileSync('sh', ['-c', `docker rm -f ${orphan} ${foreign} >/dev/null 2>&1 || true`]);
     await nexus.stop();

@@ -43,7 +43,8 @@ async function main(argv: string[]): Promise<number> {
         strict: true,
       });
       const port = Number(values.port ?? process.env.NEXUS_PORT ?? DEFAULT_PORT);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${values.port}`);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new Error(`--port must be 0..65535, got ${values.port}`);
       const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir();
       const running = await serve({ dataDir, appRoot, port, config: { ...configFromEnv(process.env), version } });
       process.stdout.write(`Nexus ${version} is running.\n  Open: ${running.host.loginUrl}\n  Data: ${dataDir}\n`);
@@ -58,11 +59,25 @@ async function main(argv: string[]): Promise<number> {
       return -1;
     }
     case 'token': {
-      return tokenCommand(rest, { defaultDataDir: defaultDataDir(), appRoot, out: process.stdout, err: process.stderr });
+      return tokenCommand(rest, {
+        defaultDataDir: defaultDataDir(),
+        appRoot,
+        out: process.stdout,
+        err: process.stderr,
+      });
     }
     case 'mcp-stdio': {
-      const { values } = parseArgs({ args: rest, options: { 'data-dir': { type: 'string' }, url: { type: 'string' } }, strict: true });
-      await mcpStdio({ dataDir: values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir(), url: values.url, env: process.env, err: process.stderr });
+      const { values } = parseArgs({
+        args: rest,
+        options: { 'data-dir': { type: 'string' }, url: { type: 'string' } },
+        strict: true,
+      });
+      await mcpStdio({
+        dataDir: values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir(),
+        url: values.url,
+        env: process.env,
+        err: process.stderr,
+      });
       return 0;
     }
     case 'help':

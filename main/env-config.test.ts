@@ -4,13 +4,22 @@ import { configFromEnv } from './env-config';
 
 describe('configFromEnv', () => {
   it('maps the documented variables onto the core config', () => {
-    const config = CoreConfig.parse(configFromEnv({ NEXUS_DOCKER_SOCKET: '/tmp/d.sock', NEXUS_DOCKER_NETWORK: 'host', NEXUS_NATS_URL: 'nats://127.0.0.1:4222' }));
+    const config = CoreConfig.parse(
+      configFromEnv({
+        NEXUS_DOCKER_SOCKET: '/tmp/d.sock',
+        NEXUS_DOCKER_NETWORK: 'host',
+        NEXUS_NATS_URL: 'nats://127.0.0.1:4222',
+      }),
+    );
     expect(config.docker).toMatchObject({ socketPath: '/tmp/d.sock', network: 'host' });
     expect(config.nats.url).toBe('nats://127.0.0.1:4222');
   });
 
   it('takes the agent command for sessions as a JSON array', () => {
-    expect(CoreConfig.parse(configFromEnv({ NEXUS_AGENT_COMMAND: '["node","/opt/agent-fixture/agent-fixture.mjs"]' })).sessions.agentCommand).toEqual(['node', '/opt/agent-fixture/agent-fixture.mjs']);
+    expect(
+      CoreConfig.parse(configFromEnv({ NEXUS_AGENT_COMMAND: '["node","/opt/agent-fixture/agent-fixture.mjs"]' }))
+        .sessions.agentCommand,
+    ).toEqual(['node', '/opt/agent-fixture/agent-fixture.mjs']);
     expect(() => CoreConfig.parse(configFromEnv({ NEXUS_AGENT_COMMAND: '"claude"' }))).toThrow();
   });
 

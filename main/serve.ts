@@ -24,10 +24,17 @@ export interface Running {
 export async function serve(opts: ServeOptions): Promise<Running> {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const stdioLauncher = { command: process.execPath, args: [join(opts.appRoot, 'dist', 'cli.js')] };
-  const core = await createCore({ logToStderr: false, ...opts.config, mcp: { stdioLauncher, ...opts.config?.mcp } }, nodePorts(opts.dataDir, opts.appRoot));
+  const core = await createCore(
+    { logToStderr: false, ...opts.config, mcp: { stdioLauncher, ...opts.config?.mcp } },
+    nodePorts(opts.dataDir, opts.appRoot),
+  );
   let loopback: Loopback;
   try {
-    loopback = await startLoopback(core, { port: opts.port, rendererDir: join(opts.appRoot, 'dist', 'renderer'), token: opts.token });
+    loopback = await startLoopback(core, {
+      port: opts.port,
+      rendererDir: join(opts.appRoot, 'dist', 'renderer'),
+      token: opts.token,
+    });
   } catch (e) {
     await core.dispose();
     throw e;
@@ -56,13 +63,20 @@ export interface Loopback {
  * which `nexus mcp-stdio` and `nexus token` use to find the app. Used by `nexus serve` and by the
  * Electron shell (which serves MCP on the same port for Claude Desktop).
  */
-export async function startLoopback(core: Core, opts: { port: number; rendererDir: string; token?: string }): Promise<Loopback> {
+export async function startLoopback(
+  core: Core,
+  opts: { port: number; rendererDir: string; token?: string },
+): Promise<Loopback> {
   const mounts = [{ path: MCP_PATH, handle: createMcpGate(core) }];
   const host = await startHost(core, { port: opts.port, rendererDir: opts.rendererDir, token: opts.token, mounts });
   core.connect.setHostUrl(host.url);
   const serveFile = join(core.ports.paths.dataDir, 'serve.json');
   // Written whole then renamed, so a tool never reads a half-written file.
-  writeFileSync(`${serveFile}.tmp`, JSON.stringify({ url: host.url, port: host.port, token: host.token, pid: process.pid }, null, 2), { mode: 0o600 });
+  writeFileSync(
+    `${serveFile}.tmp`,
+    JSON.stringify({ url: host.url, port: host.port, token: host.token, pid: process.pid }, null, 2),
+    { mode: 0o600 },
+  );
   renameSync(`${serveFile}.tmp`, serveFile);
   return {
     host,

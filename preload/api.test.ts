@@ -24,7 +24,10 @@ describe('preload API', () => {
   });
 
   it('turns an error reply into a rejected promise that keeps the code', async () => {
-    const api = buildPreloadApi(fakeIpc({ error: { code: 'forbidden', message: 'no' } })) as Record<string, (i: unknown) => Promise<unknown>>;
+    const api = buildPreloadApi(fakeIpc({ error: { code: 'forbidden', message: 'no' } })) as Record<
+      string,
+      (i: unknown) => Promise<unknown>
+    >;
     await expect(api['app.info']!({})).rejects.toMatchObject({ code: 'forbidden', message: 'no' });
   });
 

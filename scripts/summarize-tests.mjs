@@ -2,7 +2,10 @@
 // of vitest and Playwright, and exits non-zero when anything failed or a report is missing.
 import { existsSync, readFileSync } from 'node:fs';
 
-let passed = 0, failed = 0, skipped = 0, missing = [];
+let passed = 0,
+  failed = 0,
+  skipped = 0,
+  missing = [];
 const read = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : (missing.push(file), null));
 
 const unit = read('test-results/vitest.json');

@@ -1,9 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { AgentState, SessionStatus } from './contract/sessions';
-import { deriveAttention, newlyNeedingYou, permissionReason, rollUp, type AttentionInput, type SessionAttention } from './attention';
+import {
+  deriveAttention,
+  newlyNeedingYou,
+  permissionReason,
+  rollUp,
+  type AttentionInput,
+  type SessionAttention,
+} from './attention';
 
-const input = (status: SessionStatus, agentState: AgentState, workspaceRunning: boolean, message: string | null = null): AttentionInput => ({
-  session: { id: 's1', name: 'fix-auth', workspaceName: 'api', status, reason: status === 'error' ? 'worktree add failed' : null },
+const input = (
+  status: SessionStatus,
+  agentState: AgentState,
+  workspaceRunning: boolean,
+  message: string | null = null,
+): AttentionInput => ({
+  session: {
+    id: 's1',
+    name: 'fix-auth',
+    workspaceName: 'api',
+    status,
+    reason: status === 'error' ? 'worktree add failed' : null,
+  },
   health: { agentState, at: '2026-11-29T10:00:00.000Z', message },
   workspaceRunning,
 });
@@ -19,11 +37,21 @@ describe('deriveAttention', () => {
       idle: ['idle', /Idle/],
       exited: ['offline', /Agent exited/],
     },
-    creating: Object.fromEntries(AgentState.options.map((s) => [s, ['working', /Starting/]])) as Record<AgentState, [string, RegExp]>,
-    exited: Object.fromEntries(AgentState.options.map((s) => [s, ['offline', /Session has exited/]])) as Record<AgentState, [string, RegExp]>,
-    error: Object.fromEntries(AgentState.options.map((s) => [s, ['needs_you', /Session failed: worktree add failed/]])) as Record<AgentState, [string, RegExp]>,
+    creating: Object.fromEntries(AgentState.options.map((s) => [s, ['working', /Starting/]])) as Record<
+      AgentState,
+      [string, RegExp]
+    >,
+    exited: Object.fromEntries(AgentState.options.map((s) => [s, ['offline', /Session has exited/]])) as Record<
+      AgentState,
+      [string, RegExp]
+    >,
+    error: Object.fromEntries(
+      AgentState.options.map((s) => [s, ['needs_you', /Session failed: worktree add failed/]]),
+    ) as Record<AgentState, [string, RegExp]>,
   };
-  const rows = SessionStatus.options.flatMap((status) => AgentState.options.flatMap((agent) => [true, false].map((running) => [status, agent, running] as const)));
+  const rows = SessionStatus.options.flatMap((status) =>
+    AgentState.options.flatMap((agent) => [true, false].map((running) => [status, agent, running] as const)),
+  );
 
   it.each(rows)('session %s, agent %s, workspace running %s', (status, agent, running) => {
     const result = deriveAttention(input(status, agent, running, 'Claude needs your permission to use Bash'));
@@ -45,17 +73,32 @@ describe('deriveAttention', () => {
 
   it('says which tool needs permission, or just that one does', () => {
     expect(permissionReason('Claude needs your permission to use Bash')).toBe('Permission needed: Bash');
-    expect(permissionReason('Claude needs your permission to use mcp__nexus__memory_propose.')).toBe('Permission needed: mcp__nexus__memory_propose');
+    expect(permissionReason('Claude needs your permission to use mcp__nexus__memory_propose.')).toBe(
+      'Permission needed: mcp__nexus__memory_propose',
+    );
     expect(permissionReason(null)).toBe('Permission needed');
   });
 });
 
 describe('rollUp', () => {
-  const item = (id: string, level: SessionAttention['level'], since: string | null): SessionAttention => ({ sessionId: id, sessionName: id, workspaceName: 'w', level, reason: level, since });
+  const item = (id: string, level: SessionAttention['level'], since: string | null): SessionAttention => ({
+    sessionId: id,
+    sessionName: id,
+    workspaceName: 'w',
+    level,
+    reason: level,
+    since,
+  });
 
   it('counts every level and lists what needs you oldest first', () => {
     const fleet = rollUp(
-      [item('a', 'needs_you', '2026-11-29T10:05:00Z'), item('b', 'working', null), item('c', 'needs_you', '2026-11-29T10:01:00Z'), item('d', 'idle', null), item('e', 'offline', null)],
+      [
+        item('a', 'needs_you', '2026-11-29T10:05:00Z'),
+        item('b', 'working', null),
+        item('c', 'needs_you', '2026-11-29T10:01:00Z'),
+        item('d', 'idle', null),
+        item('e', 'offline', null),
+      ],
       { memories: 2, skills: 1 },
     );
     expect(fleet.counts).toEqual({ needs_you: 2, working: 1, idle: 1, offline: 1 });
@@ -67,7 +110,10 @@ describe('rollUp', () => {
     const first = rollUp([item('a', 'needs_you', 't1')], { memories: 0, skills: 0 });
     expect(newlyNeedingYou(null, first).map((i) => i.sessionId)).toEqual(['a']);
     expect(newlyNeedingYou(first, first)).toEqual([]);
-    const other = rollUp([{ ...item('a', 'needs_you', 't2'), reason: 'Waiting for your input' }], { memories: 0, skills: 0 });
+    const other = rollUp([{ ...item('a', 'needs_you', 't2'), reason: 'Waiting for your input' }], {
+      memories: 0,
+      skills: 0,
+    });
     expect(newlyNeedingYou(first, other).map((i) => i.sessionId)).toEqual(['a']);
   });
 });

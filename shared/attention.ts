@@ -27,11 +27,19 @@ export const SessionAttention = z.object({
 });
 export type SessionAttention = z.infer<typeof SessionAttention>;
 
-export const ReviewCounts = z.object({ memories: z.number().int().nonnegative(), skills: z.number().int().nonnegative() });
+export const ReviewCounts = z.object({
+  memories: z.number().int().nonnegative(),
+  skills: z.number().int().nonnegative(),
+});
 export type ReviewCounts = z.infer<typeof ReviewCounts>;
 
 export const FleetAttention = z.object({
-  counts: z.object({ needs_you: z.number().int(), working: z.number().int(), idle: z.number().int(), offline: z.number().int() }),
+  counts: z.object({
+    needs_you: z.number().int(),
+    working: z.number().int(),
+    idle: z.number().int(),
+    offline: z.number().int(),
+  }),
   /** Sessions that need the operator, oldest first. */
   needsYou: z.array(SessionAttention),
   sessions: z.array(SessionAttention),
@@ -47,7 +55,12 @@ export function permissionReason(message: string | null): string {
 
 export function deriveAttention({ session, health, workspaceRunning }: AttentionInput): SessionAttention {
   const base = { sessionId: session.id, sessionName: session.name, workspaceName: session.workspaceName };
-  const at = (level: AttentionLevel, reason: string, since: string | null = health.at): SessionAttention => ({ ...base, level, reason, since });
+  const at = (level: AttentionLevel, reason: string, since: string | null = health.at): SessionAttention => ({
+    ...base,
+    level,
+    reason,
+    since,
+  });
 
   if (!workspaceRunning) return at('offline', `Workspace ${session.workspaceName} is not running`, null);
   switch (session.status) {

@@ -34,7 +34,12 @@ export const Task = z.object({
   createdAt: z.string(),
 });
 
-export const SkillSummary = z.object({ slug: z.string(), name: z.string(), description: z.string(), version: z.number().int() });
+export const SkillSummary = z.object({
+  slug: z.string(),
+  name: z.string(),
+  description: z.string(),
+  version: z.number().int(),
+});
 
 export const SkillSlug = z
   .string()
@@ -45,32 +50,44 @@ const tool = <I extends z.ZodObject, O extends z.ZodType>(def: { description: st
 
 export const platformTools = {
   'memory.propose': tool({
-    description: 'Propose a memory (a fact or procedure worth recalling later). It waits in the review queue until a person approves it.',
+    description:
+      'Propose a memory (a fact or procedure worth recalling later). It waits in the review queue until a person approves it.',
     args: z
       .object({
         content: z.string().trim().min(1).max(10_000).describe('The memory, in plain prose'),
-        scope: MemoryScope.default('private').describe('global = every agent, project = agents of your project, private = only you'),
+        scope: MemoryScope.default('private').describe(
+          'global = every agent, project = agents of your project, private = only you',
+        ),
       })
       .strict(),
     result: Memory,
   }),
   'memory.search': tool({
-    description: 'Full-text search over the approved memories you may read (global, your project, your own private ones).',
+    description:
+      'Full-text search over the approved memories you may read (global, your project, your own private ones).',
     args: z.object({ query: Query.describe('Words to look for'), limit: Limit }).strict(),
     result: z.object({ memories: z.array(Memory) }),
   }),
   'task.subtask': tool({
-    description: 'Create a planned subtask under the current goal that depends on your current task (ordered steps of your own work).',
+    description:
+      'Create a planned subtask under the current goal that depends on your current task (ordered steps of your own work).',
     args: z.object({ title: z.string().trim().min(1).max(200), body: z.string().max(20_000).default('') }).strict(),
     result: Task,
   }),
   'task.delegate': tool({
-    description: 'Create a task ready for another agent, with no dependency and an optional role hint (parallel fan-out).',
+    description:
+      'Create a task ready for another agent, with no dependency and an optional role hint (parallel fan-out).',
     args: z
       .object({
         title: z.string().trim().min(1).max(200),
         body: z.string().max(20_000).default(''),
-        roleHint: z.string().trim().min(1).max(100).optional().describe('Which kind of agent should take it, e.g. "reviewer"'),
+        roleHint: z
+          .string()
+          .trim()
+          .min(1)
+          .max(100)
+          .optional()
+          .describe('Which kind of agent should take it, e.g. "reviewer"'),
       })
       .strict(),
     result: Task,
@@ -81,7 +98,8 @@ export const platformTools = {
     result: z.object({ id: z.string(), taskId: z.string(), body: z.string(), createdAt: z.string() }),
   }),
   'skill.propose': tool({
-    description: 'Propose a reusable procedure as a SKILL.md. It is scanned and waits for review; proposing an existing slug creates its next version.',
+    description:
+      'Propose a reusable procedure as a SKILL.md. It is scanned and waits for review; proposing an existing slug creates its next version.',
     args: z
       .object({
         slug: SkillSlug,
@@ -109,10 +127,19 @@ export const platformTools = {
     result: SkillSummary.extend({ markdown: z.string() }),
   }),
   'run.search': tool({
-    description: 'Full-text search over your own finished runs (their summaries), to recall how you handled similar work.',
+    description:
+      'Full-text search over your own finished runs (their summaries), to recall how you handled similar work.',
     args: z.object({ query: Query, limit: Limit }).strict(),
     result: z.object({
-      runs: z.array(z.object({ id: z.string(), summary: z.string(), status: z.string(), taskId: z.string().nullable(), endedAt: z.string().nullable() })),
+      runs: z.array(
+        z.object({
+          id: z.string(),
+          summary: z.string(),
+          status: z.string(),
+          taskId: z.string().nullable(),
+          endedAt: z.string().nullable(),
+        }),
+      ),
     }),
   }),
 } as const;

@@ -23,7 +23,10 @@ function electronBinary(): string | null {
 const binary = electronBinary();
 
 test.describe('Electron app', () => {
-  test.skip(binary === null, 'Electron binary not installed on this machine (no download possible); covered by the Chromium specs');
+  test.skip(
+    binary === null,
+    'Electron binary not installed on this machine (no download possible); covered by the Chromium specs',
+  );
 
   test('opens the secure window and shows the status bar over IPC', async () => {
     const userData = mkdtempSync(join(tmpdir(), 'nexus-electron-'));

@@ -33,14 +33,20 @@ export class WorkspacesPage {
 
   async removeOrphan(name: string): Promise<void> {
     await this.orphan(name).getByRole('button', { name: 'Remove' }).click();
-    await this.page.getByRole('dialog', { name: `Remove ${name}?` }).getByRole('button', { name: 'Remove container' }).click();
+    await this.page
+      .getByRole('dialog', { name: `Remove ${name}?` })
+      .getByRole('button', { name: 'Remove container' })
+      .click();
     // Removing a container on the vfs storage driver can take a while on a busy machine.
     await expect(this.orphan(name)).toHaveCount(0, { timeout: 90_000 });
   }
 
   async stop(name: string): Promise<void> {
     await this.row(name).getByRole('button', { name: 'Stop' }).click();
-    await this.page.getByRole('dialog', { name: `Stop ${name}?` }).getByRole('button', { name: 'Stop workspace' }).click();
+    await this.page
+      .getByRole('dialog', { name: `Stop ${name}?` })
+      .getByRole('button', { name: 'Stop workspace' })
+      .click();
     await expect(this.status(name)).toHaveText('stopped');
   }
 

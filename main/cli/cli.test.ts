@@ -11,13 +11,27 @@ import { parseExpiry } from './token-command';
 
 const exec = promisify(execFile);
 const nexusCli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  exec(process.execPath, ['--import', 'tsx', 'main/cli.ts', ...args], { cwd: repoRoot, env: { ...process.env, ...env }, timeout: 60_000 });
+  exec(process.execPath, ['--import', 'tsx', 'main/cli.ts', ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    timeout: 60_000,
+  });
 
 const stdioClient = async (dataDir: string, env: Record<string, string> = {}): Promise<Client> => {
   const client = new Client({ name: 'claude-desktop-stand-in', version: '1.0.0' });
-  const inherited = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => typeof e[1] === 'string' && e[0] !== 'NEXUS_TOKEN'));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(
+      (e): e is [string, string] => typeof e[1] === 'string' && e[0] !== 'NEXUS_TOKEN',
+    ),
+  );
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'main/cli.ts', 'mcp-stdio', '--data-dir', dataDir], cwd: repoRoot, env: { ...inherited, ...env }, stderr: 'pipe' }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', 'main/cli.ts', 'mcp-stdio', '--data-dir', dataDir],
+      cwd: repoRoot,
+      env: { ...inherited, ...env },
+      stderr: 'pipe',
+    }),
   );
   return client;
 };
@@ -34,7 +48,18 @@ describe('nexus token and nexus mcp-stdio', () => {
   });
 
   it('creates a token through the running app, prints the secret alone on stdout, lists it and revokes it', async () => {
-    const created = await nexusCli(['token', 'create', '--class', 'write', '--name', 'ci bot', '--expires', '7d', '--data-dir', nexus.dataDir]);
+    const created = await nexusCli([
+      'token',
+      'create',
+      '--class',
+      'write',
+      '--name',
+      'ci bot',
+      '--expires',
+      '7d',
+      '--data-dir',
+      nexus.dataDir,
+    ]);
     const secret = created.stdout.trim();
     expect(secret).toMatch(/^nxs_w_[A-Za-z0-9_-]{43}$/);
     expect(created.stderr).toMatch(/shown this once/);
@@ -42,7 +67,11 @@ describe('nexus token and nexus mcp-stdio', () => {
     expect(nexus.running.core.tokens.store.get(id)).toMatchObject({ name: 'ci bot', class: 'write', state: 'active' });
 
     const port = nexus.running.host.port;
-    const ok = await rawRequest(port, { path: '/api/mcp', headers: { authorization: `Bearer ${secret}` }, body: toolCall('list_workspaces', {}) });
+    const ok = await rawRequest(port, {
+      path: '/api/mcp',
+      headers: { authorization: `Bearer ${secret}` },
+      body: toolCall('list_workspaces', {}),
+    });
     expect(ok.status).toBe(200);
 
     const list = await nexusCli(['token', 'list', '--data-dir', nexus.dataDir]);
@@ -52,14 +81,27 @@ describe('nexus token and nexus mcp-stdio', () => {
 
     const revoked = await nexusCli(['token', 'revoke', id, '--data-dir', nexus.dataDir]);
     expect(revoked.stdout).toContain(`Revoked ${id}`);
-    const refused = await rawRequest(port, { path: '/api/mcp', headers: { authorization: `Bearer ${secret}` }, body: toolCall('list_workspaces', {}) });
+    const refused = await rawRequest(port, {
+      path: '/api/mcp',
+      headers: { authorization: `Bearer ${secret}` },
+      body: toolCall('list_workspaces', {}),
+    });
     expect(refused.status).toBe(401);
   });
 
   it('creates a token on the data dir directly when the app is not running', async () => {
     const dir = tempDir();
     try {
-      const created = await nexusCli(['token', 'create', '--class', 'read', '--name', 'offline', '--data-dir', dir.path]);
+      const created = await nexusCli([
+        'token',
+        'create',
+        '--class',
+        'read',
+        '--name',
+        'offline',
+        '--data-dir',
+        dir.path,
+      ]);
       expect(created.stdout.trim()).toMatch(/^nxs_r_/);
       const list = await nexusCli(['token', 'list', '--data-dir', dir.path]);
       expect(list.stdout).toContain('"offline"');
@@ -69,7 +111,9 @@ describe('nexus token and nexus mcp-stdio', () => {
   });
 
   it('refuses a bad class or expiry with a clear message', async () => {
-    await expect(nexusCli(['token', 'create', '--class', 'operator', '--name', 'x', '--data-dir', nexus.dataDir])).rejects.toMatchObject({ stderr: expect.stringMatching(/--class must be read, write or vault/) });
+    await expect(
+      nexusCli(['token', 'create', '--class', 'operator', '--name', 'x', '--data-dir', nexus.dataDir]),
+    ).rejects.toMatchObject({ stderr: expect.stringMatching(/--class must be read, write or vault/) });
     expect(() => parseExpiry('0d')).toThrow(/--expires/);
     expect(() => parseExpiry('999d')).toThrow(/--expires/);
     expect(parseExpiry('30d')).toBe(30);
@@ -77,12 +121,22 @@ describe('nexus token and nexus mcp-stdio', () => {
   });
 
   it('bridges Claude Desktop’s stdio to the running app with NEXUS_TOKEN, filtered by its class', async () => {
-    const { secret } = await nexus.running.core.dispatcher.call('tokens.create', { name: 'stdio', class: 'read' }, operatorContext('http'));
+    const { secret } = await nexus.running.core.dispatcher.call(
+      'tokens.create',
+      { name: 'stdio', class: 'read' },
+      operatorContext('http'),
+    );
     const client = await stdioClient(nexus.dataDir, { NEXUS_TOKEN: secret });
     try {
       expect(client.getServerVersion()?.name).toBe('nexus');
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(['get_nexus_info', 'get_session', 'get_workspace', 'list_sessions', 'list_workspaces']);
+      expect(tools.map((t) => t.name).sort()).toEqual([
+        'get_nexus_info',
+        'get_session',
+        'get_workspace',
+        'list_sessions',
+        'list_workspaces',
+      ]);
       const info = await client.callTool({ name: 'get_nexus_info', arguments: {} });
       expect(info.structuredContent).toMatchObject({ version: 'test' });
       const list = await client.callTool({ name: 'list_workspaces', arguments: {} });
@@ -94,7 +148,11 @@ describe('nexus token and nexus mcp-stdio', () => {
 
   it('bridges with the token "Connect Claude Desktop" kept in the OS keychain', async () => {
     {
-      const connected = await nexus.running.core.dispatcher.call('connect.claudeDesktop', { class: 'write' }, operatorContext('http'));
+      const connected = await nexus.running.core.dispatcher.call(
+        'connect.claudeDesktop',
+        { class: 'write' },
+        operatorContext('http'),
+      );
       expect(connected.token.class).toBe('write');
       const client = await stdioClient(nexus.dataDir);
       try {
@@ -108,11 +166,17 @@ describe('nexus token and nexus mcp-stdio', () => {
   });
 
   it('answers every request with a clear error once the token is revoked', async () => {
-    const { token, secret } = await nexus.running.core.dispatcher.call('tokens.create', { name: 'soon revoked', class: 'read' }, operatorContext('http'));
+    const { token, secret } = await nexus.running.core.dispatcher.call(
+      'tokens.create',
+      { name: 'soon revoked', class: 'read' },
+      operatorContext('http'),
+    );
     const client = await stdioClient(nexus.dataDir, { NEXUS_TOKEN: secret });
     try {
       await nexus.running.core.tokens.revoke(token.id);
-      await expect(client.callTool({ name: 'list_workspaces', arguments: {} })).rejects.toThrow(/refused|401|nauthori/i);
+      await expect(client.callTool({ name: 'list_workspaces', arguments: {} })).rejects.toThrow(
+        /refused|401|nauthori/i,
+      );
     } finally {
       await client.close();
     }

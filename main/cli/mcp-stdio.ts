@@ -11,7 +11,9 @@ async function findToken(dataDir: string, env: NodeJS.ProcessEnv): Promise<strin
   if (env.NEXUS_TOKEN) return env.NEXUS_TOKEN;
   const stored = await new OsKeychain().get(STDIO_KEYCHAIN_SERVICE, stdioKeychainAccount(dataDir)).catch(() => null);
   if (stored) return stored;
-  throw new CliError('No MCP token: set NEXUS_TOKEN, or use Settings → Connect → "Connect Claude Desktop" to keep one in the OS keychain.');
+  throw new CliError(
+    'No MCP token: set NEXUS_TOKEN, or use Settings → Connect → "Connect Claude Desktop" to keep one in the OS keychain.',
+  );
 }
 
 /**
@@ -19,17 +21,25 @@ async function findToken(dataDir: string, env: NodeJS.ProcessEnv): Promise<strin
  * message between stdin/stdout and the running app's /api/mcp (found through serve.json), adding
  * the bearer token. Nothing but JSON-RPC goes to stdout; diagnostics go to stderr.
  */
-export async function mcpStdio(opts: { dataDir: string; url?: string; env: NodeJS.ProcessEnv; err: NodeJS.WritableStream }): Promise<void> {
+export async function mcpStdio(opts: {
+  dataDir: string;
+  url?: string;
+  env: NodeJS.ProcessEnv;
+  err: NodeJS.WritableStream;
+}): Promise<void> {
   const base = opts.url ?? readServeFile(opts.dataDir)?.url;
   if (!base) throw new CliError(`Nexus is not running for ${opts.dataDir} (no serve.json): start the app first.`);
   const token = await findToken(opts.dataDir, opts.env);
   const endpoint = new URL(`${base.replace(/\/$/, '')}${MCP_PATH}`);
 
   const stdio = new StdioServerTransport();
-  const http = new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const http = new StreamableHTTPClientTransport(endpoint, {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
   let closing = false;
   const failRequest = (message: JSONRPCMessage, reason: string): void => {
-    if (isJSONRPCRequest(message)) void stdio.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: reason } });
+    if (isJSONRPCRequest(message))
+      void stdio.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: reason } });
   };
 
   http.onmessage = (message) => void stdio.send(message);
@@ -38,7 +48,10 @@ export async function mcpStdio(opts: { dataDir: string; url?: string; env: NodeJ
     http.send(message).catch((e: unknown) => {
       const reason = e instanceof Error ? e.message : String(e);
       opts.err.write(`nexus mcp-stdio: ${reason}\n`);
-      failRequest(message, `Nexus at ${endpoint.origin} did not answer: ${/401|nauthor/.test(reason) ? 'the MCP token was refused (expired or revoked?)' : reason}`);
+      failRequest(
+        message,
+        `Nexus at ${endpoint.origin} did not answer: ${/401|nauthor/.test(reason) ? 'the MCP token was refused (expired or revoked?)' : reason}`,
+      );
     });
   };
   await new Promise<void>((resolve) => {

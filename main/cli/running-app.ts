@@ -8,7 +8,12 @@ import { operatorContext } from '../core/handlers';
 import { nodePorts } from '../host/node-ports';
 
 /** What `nexus serve` writes to `<dataDir>/serve.json` (mode 0600) for local tools. */
-export const ServeFile = z.object({ url: z.string(), port: z.number().int(), token: z.string(), pid: z.number().int() });
+export const ServeFile = z.object({
+  url: z.string(),
+  port: z.number().int(),
+  token: z.string(),
+  pid: z.number().int(),
+});
 export type ServeFile = z.infer<typeof ServeFile>;
 
 export function readServeFile(dataDir: string): ServeFile | null {
@@ -26,7 +31,12 @@ export class CliError extends Error {}
  * /api/rpc with the operator credential from serve.json, so there is one writer (the vault's data
  * key lives in that process); otherwise core is opened on the data dir for this one call.
  */
-export async function operatorCall<K extends OpName>(dataDir: string, appRoot: string, op: K, input: OpInput<K>): Promise<OpOutput<K>> {
+export async function operatorCall<K extends OpName>(
+  dataDir: string,
+  appRoot: string,
+  op: K,
+  input: OpInput<K>,
+): Promise<OpOutput<K>> {
   const serveFile = readServeFile(dataDir);
   if (serveFile) {
     let res: Response | null = null;
@@ -43,7 +53,9 @@ export async function operatorCall<K extends OpName>(dataDir: string, appRoot: s
       const body = (await res.json()) as { result?: OpOutput<K>; error?: unknown };
       if (res.ok && body.result !== undefined) return body.result;
       const error = WireError.safeParse(body.error);
-      throw new CliError(error.success ? `${error.data.message} (${error.data.code})` : `Nexus answered HTTP ${res.status}.`);
+      throw new CliError(
+        error.success ? `${error.data.message} (${error.data.code})` : `Nexus answered HTTP ${res.status}.`,
+      );
     }
   }
   const core = await createCore({}, nodePorts(dataDir, appRoot));

@@ -14,19 +14,37 @@ export function parseExpiry(value: string | undefined, now = new Date()): number
   const days = /^(\d+)d?$/.exec(value);
   const n = days ? Number(days[1]) : Math.ceil((Date.parse(value) - now.getTime()) / 86_400_000);
   if (!Number.isInteger(n) || n < 1 || n > MAX_TOKEN_DAYS) {
-    throw new CliError(`--expires must be 1..${MAX_TOKEN_DAYS} days ("30d") or a future date within that range, got "${value}".`);
+    throw new CliError(
+      `--expires must be 1..${MAX_TOKEN_DAYS} days ("30d") or a future date within that range, got "${value}".`,
+    );
   }
   return n;
 }
 
 const row = (t: TokenInfo): string =>
-  [t.id, t.class.padEnd(5), t.state.padEnd(7), t.hint, `expires ${t.expiresAt.slice(0, 10)}`, `last used ${t.lastUsedAt ?? 'never'}`, JSON.stringify(t.name)].join('  ');
+  [
+    t.id,
+    t.class.padEnd(5),
+    t.state.padEnd(7),
+    t.hint,
+    `expires ${t.expiresAt.slice(0, 10)}`,
+    `last used ${t.lastUsedAt ?? 'never'}`,
+    JSON.stringify(t.name),
+  ].join('  ');
 
-export async function tokenCommand(args: string[], ctx: { defaultDataDir: string; appRoot: string; out: NodeJS.WritableStream; err: NodeJS.WritableStream }): Promise<number> {
+export async function tokenCommand(
+  args: string[],
+  ctx: { defaultDataDir: string; appRoot: string; out: NodeJS.WritableStream; err: NodeJS.WritableStream },
+): Promise<number> {
   const [sub, ...rest] = args;
   const { values, positionals } = parseArgs({
     args: rest,
-    options: { class: { type: 'string' }, name: { type: 'string' }, expires: { type: 'string' }, 'data-dir': { type: 'string' } },
+    options: {
+      class: { type: 'string' },
+      name: { type: 'string' },
+      expires: { type: 'string' },
+      'data-dir': { type: 'string' },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -41,7 +59,9 @@ export async function tokenCommand(args: string[], ctx: { defaultDataDir: string
         class: cls.data,
         expiresInDays: parseExpiry(values.expires),
       });
-      ctx.err.write(`Created ${token.class} token ${token.id} (${JSON.stringify(token.name)}), expires ${token.expiresAt}.\nCopy it now: it is shown this once.\n`);
+      ctx.err.write(
+        `Created ${token.class} token ${token.id} (${JSON.stringify(token.name)}), expires ${token.expiresAt}.\nCopy it now: it is shown this once.\n`,
+      );
       ctx.out.write(`${secret}\n`);
       return 0;
     }

@@ -13,7 +13,11 @@ export const CoreConfig = z.object({
       /** Image for new workspaces; built on demand from resources/worker when absent. */
       image: z.string().optional(),
       baseImage: z.string().optional(),
-      memoryBytes: z.number().int().positive().default(4 * 1024 ** 3),
+      memoryBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(4 * 1024 ** 3),
       pidsLimit: z.number().int().positive().default(1024),
     })
     .prefault({}),
@@ -40,7 +44,11 @@ export const CoreConfig = z.object({
     .object({
       /** How Claude Desktop starts `nexus mcp-stdio`: the executable and the arguments before it. */
       stdioLauncher: z
-        .object({ command: z.string().min(1), args: z.array(z.string()), env: z.record(z.string(), z.string()).optional() })
+        .object({
+          command: z.string().min(1),
+          args: z.array(z.string()),
+          env: z.record(z.string(), z.string()).optional(),
+        })
         .optional(),
       /** Claude Desktop's config file; the platform's path by default. */
       claudeDesktopConfig: z.string().optional(),

@@ -10,7 +10,10 @@ describe('Dispatcher', () => {
   beforeAll(async () => ({ core, cleanup } = await testCore()));
   afterAll(() => cleanup());
 
-  const readToken: CallContext = { transport: 'mcp', principal: { kind: 'token', tokenId: 't1', name: 'ci', access: 'read' } };
+  const readToken: CallContext = {
+    transport: 'mcp',
+    principal: { kind: 'token', tokenId: 't1', name: 'ci', access: 'read' },
+  };
 
   it('answers app.info with the typed states and the data dir', async () => {
     const info = await core.dispatcher.call('app.info', {}, operatorContext('http'));
@@ -21,11 +24,15 @@ describe('Dispatcher', () => {
   });
 
   it('rejects an unknown operation with not_found', async () => {
-    await expect(core.dispatcher.call('nope.never', {}, operatorContext('http'))).rejects.toMatchObject({ code: 'not_found' });
+    await expect(core.dispatcher.call('nope.never', {}, operatorContext('http'))).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 
   it('rejects invalid input with bad_request naming the field, and runs nothing', async () => {
-    const err = (await core.dispatcher.call('app.info', { junk: true }, operatorContext('http')).catch((e: unknown) => e)) as NexusError;
+    const err = (await core.dispatcher
+      .call('app.info', { junk: true }, operatorContext('http'))
+      .catch((e: unknown) => e)) as NexusError;
     expect(err).toBeInstanceOf(NexusError);
     expect(err.code).toBe('bad_request');
     expect(err.message).toMatch(/app\.info/);

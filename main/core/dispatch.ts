@@ -61,7 +61,11 @@ export class Dispatcher {
     const output = op.output.parse(result) as unknown;
     const field = op.revealsOnce;
     if (!field) return this.deps.redactor.value(output);
-    if (typeof output !== 'object' || output === null || typeof (output as Record<string, unknown>)[field] !== 'string') {
+    if (
+      typeof output !== 'object' ||
+      output === null ||
+      typeof (output as Record<string, unknown>)[field] !== 'string'
+    ) {
       throw new Error(`revealsOnce field "${field}" is not a top-level string of the output`);
     }
     const { [field]: revealed, ...rest } = output as Record<string, unknown>;

@@ -4,8 +4,7 @@ export type Transport = 'ipc' | 'http' | 'mcp' | 'cli' | 'internal';
 
 /** Who is calling: the operator at the app, or an MCP client holding a token of some class. */
 export type Principal =
-  | { kind: 'operator' }
-  | { kind: 'token'; tokenId: string; name: string; access: Exclude<Access, 'operator'> };
+  { kind: 'operator' } | { kind: 'token'; tokenId: string; name: string; access: Exclude<Access, 'operator'> };
 
 export interface CallContext {
   transport: Transport;
@@ -19,5 +18,8 @@ export const operatorContext = (transport: Transport): CallContext => ({ transpo
 export const accessOf = (p: Principal): Access => (p.kind === 'operator' ? 'operator' : p.access);
 export const actorOf = (p: Principal): string => (p.kind === 'operator' ? 'operator' : `token:${p.tokenId}`);
 
-export type Handler<K extends OpName> = (input: OpParsedInput<K>, ctx: CallContext) => Promise<OpOutput<K>> | OpOutput<K>;
+export type Handler<K extends OpName> = (
+  input: OpParsedInput<K>,
+  ctx: CallContext,
+) => Promise<OpOutput<K>> | OpOutput<K>;
 export type Handlers = { [K in OpName]: Handler<K> };

@@ -6,20 +6,20 @@ import { StatusBoard } from './app/status';
 import { CoreConfig, type CoreConfigInput } from './config';
 import { DisposableStore, toDisposable } from './disposable';
 import { Dispatcher } from './dispatch';
-import { createDockerClient, probeDocker } from './docker/engine';
-import { workspaceHandlers } from './docker/workspace-handlers';
-import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './docker/workspaces';
-import type { WorkspaceService } from './docker/workspace-service';
+import { createDockerClient, probeDocker } from './workspaces/engine';
+import { workspaceHandlers } from './workspaces/workspace-handlers';
+import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './workspaces/workspaces';
+import type { WorkspaceService } from './workspaces/workspace-service';
 import { sessionHandlers } from './sessions/session-handlers';
 import { createSessionService } from './sessions/create-sessions';
 import type { SessionService } from './sessions/session-service';
 import { workspaceDirectory } from './sessions/workspace-directory';
 // platform tools + review queue (issue 4)
-import { PlatformService } from './nats/platform-service';
-import { platformHandlers } from './nats/platform-handlers';
+import { PlatformService } from './platform/platform-service';
+import { platformHandlers } from './platform/platform-handlers';
 import { ReviewQueue } from './review/review-queue';
 import { reviewHandlers } from './review/review-handlers';
-import { openToolsDb } from './nats/store/tools-db';
+import { openToolsDb } from './platform/store/tools-db';
 import { EventBus } from './events';
 import type { Handlers } from './handlers';
 import { createLogger, type Logger } from './log';
@@ -68,7 +68,11 @@ export interface CoreOptions {
 }
 
 /** The one composition root: every service is built here with plain constructors. */
-export async function createCore(configInput: CoreConfigInput, ports: CorePorts, options: CoreOptions = {}): Promise<Core> {
+export async function createCore(
+  configInput: CoreConfigInput,
+  ports: CorePorts,
+  options: CoreOptions = {},
+): Promise<Core> {
   const config = CoreConfig.parse(configInput);
   const startedAt = new Date();
   const dataDir = ports.paths.dataDir;
@@ -92,23 +96,58 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts,
     new AttentionService({ dispatcher: () => dispatcher, events, notifier: ports.notifier, log }),
   );
   // --- vault (issue 3) ---
-  const vault = new VaultService({ db, keychain: ports.keychain, redactor, log: log.child({ component: 'vault' }), events, status, dataDir });
+  const vault = new VaultService({
+    db,
+    keychain: ports.keychain,
+    redactor,
+    log: log.child({ component: 'vault' }),
+    events,
+    status,
+    dataDir,
+  });
   disposables.add(toDisposable(() => vault.dispose()));
   await vault.start();
   // --- end vault ---
   // --- workspaces (Docker); provider tokens come from the vault ---
   const sessionsRef: { current?: SessionService } = {}; // built below; workspace delete asks it about creates in flight
-  const workspaceOptions = { secrets: vaultSecretSource(vault), hasCreatingSessions: (id: string) => sessionsRef.current?.hasCreatingSessions(id) ?? false, ...options.workspaces };
-  const workspaces = await createWorkspaces({ docker, db, events, status, log, redactor, config, dataDir, workerContextDir: ports.paths.workerContextDir, disposables, options: workspaceOptions });
+  const workspaceOptions = {
+    secrets: vaultSecretSource(vault),
+    hasCreatingSessions: (id: string) => sessionsRef.current?.hasCreatingSessions(id) ?? false,
+    ...options.workspaces,
+  };
+  const workspaces = await createWorkspaces({
+    docker,
+    db,
+    events,
+    status,
+    log,
+    redactor,
+    config,
+    dataDir,
+    workerContextDir: ports.paths.workerContextDir,
+    disposables,
+    options: workspaceOptions,
+  });
   // --- end workspaces ---
   // platform tools + review queue (issue 4)
   const toolsDb = openToolsDb(join(dataDir, 'nexus.db'));
   disposables.add(toDisposable(() => void toolsDb.close()));
   const review = new ReviewQueue(toolsDb, events, audit);
-  const platform = disposables.add(new PlatformService({ db: toolsDb, config, dataDir, status, redactor, log, audit, review }));
+  const platform = disposables.add(
+    new PlatformService({ db: toolsDb, config, dataDir, status, redactor, log, audit, review }),
+  );
   await platform.start();
   // --- sessions (issue 6) ---
-  const built = createSessionService({ db, events, log, config, docker, paths: ports.paths, workspaces: workspaceDirectory(workspaces.service), platform });
+  const built = createSessionService({
+    db,
+    events,
+    log,
+    config,
+    docker,
+    paths: ports.paths,
+    workspaces: workspaceDirectory(workspaces.service),
+    platform,
+  });
   sessionsRef.current = built.sessions;
   disposables.add(built.subscriptions);
   disposables.add(toDisposable(() => built.sessions.idle())); // let in-flight docker execs finish before the engine and db go
@@ -116,8 +155,18 @@ export async function createCore(configInput: CoreConfigInput, ports: CorePorts,
   // --- end sessions ---
   // --- mcp (issue 7) ---
   const tokens = new TokenService(db, { events, log: log.child({ component: 'tokens' }) });
-  const launcher = config.mcp.stdioLauncher ?? { command: process.execPath, args: process.argv[1] ? [process.argv[1]] : [] };
-  const connect = new ConnectService({ tokens, keychain: ports.keychain, log, dataDir, launcher, claudeDesktopConfig: config.mcp.claudeDesktopConfig });
+  const launcher = config.mcp.stdioLauncher ?? {
+    command: process.execPath,
+    args: process.argv[1] ? [process.argv[1]] : [],
+  };
+  const connect = new ConnectService({
+    tokens,
+    keychain: ports.keychain,
+    log,
+    dataDir,
+    launcher,
+    claudeDesktopConfig: config.mcp.claudeDesktopConfig,
+  });
   tokens.useVault(vault);
   // --- end mcp ---
 

@@ -12,12 +12,16 @@ describe('Redactor', () => {
   it('masks values of secret-shaped environment variables', () => {
     const r = new Redactor();
     r.addEnvSecrets({ GITHUB_TOKEN: 'abcdef123456', MY_API_KEY: 'zzzzyyyyxxxx', HOME: '/root' });
-    expect(r.text('token abcdef123456 key zzzzyyyyxxxx home /root')).toBe(`token ${REDACTED} key ${REDACTED} home /root`);
+    expect(r.text('token abcdef123456 key zzzzyyyyxxxx home /root')).toBe(
+      `token ${REDACTED} key ${REDACTED} home /root`,
+    );
   });
 
   it('masks NAME=value assignments whose name looks secret', () => {
     const r = new Redactor();
-    expect(r.text('env: AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG PATH=/usr/bin')).toBe(`env: AWS_SECRET_ACCESS_KEY=${REDACTED} PATH=/usr/bin`);
+    expect(r.text('env: AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG PATH=/usr/bin')).toBe(
+      `env: AWS_SECRET_ACCESS_KEY=${REDACTED} PATH=/usr/bin`,
+    );
     expect(r.text('{"db_password": "s3cr3t-pw"}')).toBe(`{"db_password": "${REDACTED}"}`);
   });
 
@@ -35,13 +39,19 @@ describe('Redactor', () => {
   it('masks credentials in URLs and secret-named properties', () => {
     const r = new Redactor();
     expect(r.text('https://oauth2:abc123xyz@git.example/x.git')).toBe(`https://oauth2:${REDACTED}@git.example/x.git`);
-    expect(r.value({ apiKey: 'k', secretId: 'sec_1', name: 'n' })).toEqual({ apiKey: REDACTED, secretId: 'sec_1', name: 'n' });
+    expect(r.value({ apiKey: 'k', secretId: 'sec_1', name: 'n' })).toEqual({
+      apiKey: REDACTED,
+      secretId: 'sec_1',
+      name: 'n',
+    });
   });
 
   it('keeps error messages (redacted) when it walks an Error', () => {
     const r = new Redactor();
     r.addSecret('topsecretvalue');
-    expect(r.value({ error: new Error('bad topsecretvalue') })).toEqual({ error: { name: 'Error', message: `bad ${REDACTED}` } });
+    expect(r.value({ error: new Error('bad topsecretvalue') })).toEqual({
+      error: { name: 'Error', message: `bad ${REDACTED}` },
+    });
   });
 
   it('forgets a removed secret and ignores values too short to be meaningful', () => {

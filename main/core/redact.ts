@@ -56,7 +56,10 @@ export class Redactor {
     let out = input;
     for (const secret of this.sorted) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     for (const shape of TOKEN_SHAPES) out = out.replace(shape, REDACTED);
-    out = out.replace(ASSIGNMENT, (_m, q1: string, name: string, sep: string, q2: string) => `${q1}${name}${q1}${sep}${q2}${REDACTED}${q2}`);
+    out = out.replace(
+      ASSIGNMENT,
+      (_m, q1: string, name: string, sep: string, q2: string) => `${q1}${name}${q1}${sep}${q2}${REDACTED}${q2}`,
+    );
     out = out.replace(URL_CREDENTIALS, (_m, head: string) => `${head}${REDACTED}@`);
     return out;
   }
@@ -78,9 +81,7 @@ export class Redactor {
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {
       out[key] =
-        typeof v === 'string' && v.length > 0 && SECRET_PROPERTY.test(key)
-          ? REDACTED
-          : this.walk(v, depth + 1);
+        typeof v === 'string' && v.length > 0 && SECRET_PROPERTY.test(key) ? REDACTED : this.walk(v, depth + 1);
     }
     return out;
   }

@@ -19,10 +19,16 @@ describe('app:// protocol file resolution', () => {
     expect(resolveAppFile(root, 'app://nexus/assets/a.js')).toBe(join(root, 'assets', 'a.js'));
   });
 
-  it.each(['app://nexus/../secret.txt', 'app://nexus/assets/..%2F..%2Fsecret.txt', 'app://nexus/%2e%2e/secret.txt', 'app://nexus/assets/link.js', 'app://other/index.html', 'file:///etc/passwd', 'app://nexus/missing.js', 'app://nexus/%E0%A4%A'])(
-    'gives nothing for %s',
-    (url) => {
-      expect(resolveAppFile(root, url)).toBeNull();
-    },
-  );
+  it.each([
+    'app://nexus/../secret.txt',
+    'app://nexus/assets/..%2F..%2Fsecret.txt',
+    'app://nexus/%2e%2e/secret.txt',
+    'app://nexus/assets/link.js',
+    'app://other/index.html',
+    'file:///etc/passwd',
+    'app://nexus/missing.js',
+    'app://nexus/%E0%A4%A',
+  ])('gives nothing for %s', (url) => {
+    expect(resolveAppFile(root, url)).toBeNull();
+  });
 });

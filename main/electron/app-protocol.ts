@@ -33,7 +33,14 @@ export function resolveAppFile(root: string, url: string): string | null {
 }
 
 export const appResponseHeaders = (file: string): Record<string, string> => ({
-  'content-type': extname(file) === '.html' ? 'text/html; charset=utf-8' : extname(file) === '.js' ? 'text/javascript' : extname(file) === '.css' ? 'text/css' : 'application/octet-stream',
+  'content-type':
+    extname(file) === '.html'
+      ? 'text/html; charset=utf-8'
+      : extname(file) === '.js'
+        ? 'text/javascript'
+        : extname(file) === '.css'
+          ? 'text/css'
+          : 'application/octet-stream',
   'content-security-policy': CONTENT_SECURITY_POLICY,
   'x-content-type-options': 'nosniff',
 });

@@ -35,13 +35,19 @@ describe('IPC bridge', () => {
   });
 
   it('refuses a sender that is not the app top frame', async () => {
-    expect(await call('app.info', topFrame('https://evil.example/'), {})).toEqual({ error: { code: 'forbidden', message: 'Untrusted sender.' } });
-    expect(await call('app.info', { senderFrame: { url: 'app://nexus/', parent: {} } }, {})).toMatchObject({ error: { code: 'forbidden' } });
+    expect(await call('app.info', topFrame('https://evil.example/'), {})).toEqual({
+      error: { code: 'forbidden', message: 'Untrusted sender.' },
+    });
+    expect(await call('app.info', { senderFrame: { url: 'app://nexus/', parent: {} } }, {})).toMatchObject({
+      error: { code: 'forbidden' },
+    });
     expect(await call('app.info', { senderFrame: null }, {})).toMatchObject({ error: { code: 'forbidden' } });
   });
 
   it('parses input with the contract schema and returns a typed error', async () => {
-    expect(await call('app.info', topFrame('app://nexus/'), { evil: true })).toMatchObject({ error: { code: 'bad_request' } });
+    expect(await call('app.info', topFrame('app://nexus/'), { evil: true })).toMatchObject({
+      error: { code: 'bad_request' },
+    });
   });
 
   it('forwards core events to the window', () => {

@@ -13,7 +13,9 @@ import { startTray } from './tray';
 import { createMainWindow, denyAllPermissions } from './window';
 
 // The thin shell: lifecycle, one secure window, the app:// protocol, IPC. Everything else is core.
-protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+protocol.registerSchemesAsPrivileged([
+  { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
 
 const distDir = join(__dirname, '..');
 let win: BrowserWindow | null = null;
@@ -53,19 +55,35 @@ void app.whenReady().then(async () => {
     return new Response(res.body, { status: 200, headers: appResponseHeaders(file) });
   });
   // --- mcp (issue 7): Claude Desktop starts this binary with `mcp-stdio` (no separate Node install) ---
-  core = await createCore({ version, mcp: { stdioLauncher: electronStdioLauncher() } }, electronPorts((target) => focusWindow(target)));
-  loopback = await startLoopback(core, { port: Number(process.env.NEXUS_PORT ?? 4780), rendererDir: rendererRoot }).catch((e: unknown) => {
+  core = await createCore(
+    { version, mcp: { stdioLauncher: electronStdioLauncher() } },
+    electronPorts((target) => focusWindow(target)),
+  );
+  loopback = await startLoopback(core, {
+    port: Number(process.env.NEXUS_PORT ?? 4780),
+    rendererDir: rendererRoot,
+  }).catch((e: unknown) => {
     core?.log.warn('MCP endpoint not started (is the port taken by `nexus serve`?)', { error: e });
     return null;
   });
   // --- end mcp ---
   registerIpc(core, () => win?.webContents ?? null);
-  const trayIcon = join(app.getAppPath(), 'resources', 'tray', process.platform === 'darwin' ? 'trayTemplate.png' : 'tray-light.png');
-  tray = startTray(core.events, trayIcon, {
-    open: () => focusWindow(),
-    openSession: (id) => focusWindow(`session:${id}`),
-    quit: () => app.quit(),
-  }, await core.attention.get());
+  const trayIcon = join(
+    app.getAppPath(),
+    'resources',
+    'tray',
+    process.platform === 'darwin' ? 'trayTemplate.png' : 'tray-light.png',
+  );
+  tray = startTray(
+    core.events,
+    trayIcon,
+    {
+      open: () => focusWindow(),
+      openSession: (id) => focusWindow(`session:${id}`),
+      quit: () => app.quit(),
+    },
+    await core.attention.get(),
+  );
   focusWindow();
 });
 

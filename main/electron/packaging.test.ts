@@ -9,7 +9,9 @@ const config = parse(readFileSync(join(repoRoot, 'electron-builder.yml'), 'utf8'
 
 describe('electron-builder configuration', () => {
   it("validates against electron-builder's own schema", () => {
-    const schema = JSON.parse(readFileSync(join(repoRoot, 'node_modules/app-builder-lib/scheme.json'), 'utf8')) as object;
+    const schema = JSON.parse(
+      readFileSync(join(repoRoot, 'node_modules/app-builder-lib/scheme.json'), 'utf8'),
+    ) as object;
     const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true });
     const validate = ajv.compile(schema);
     expect(validate(config), JSON.stringify(validate.errors)).toBe(true);
@@ -28,13 +30,21 @@ describe('electron-builder configuration', () => {
 
   it('builds AppImage and deb, dmg with the hardened runtime, and nsis', () => {
     expect(config.linux).toMatchObject({ target: ['AppImage', 'deb'] });
-    expect(config.mac).toMatchObject({ target: 'dmg', hardenedRuntime: true, entitlements: 'resources/entitlements.mac.plist' });
+    expect(config.mac).toMatchObject({
+      target: 'dmg',
+      hardenedRuntime: true,
+      entitlements: 'resources/entitlements.mac.plist',
+    });
     expect(config.win).toMatchObject({ target: 'nsis' });
   });
 
   it('packs into asar with the native modules unpacked and the worker context as a resource', () => {
     expect(config.asar).toBe(true);
-    expect(config.asarUnpack).toEqual(expect.arrayContaining(['node_modules/better-sqlite3/**', 'node_modules/@napi-rs/keyring*/**']));
-    expect(config.extraResources).toEqual(expect.arrayContaining([{ from: 'resources/worker', to: 'resources/worker' }]));
+    expect(config.asarUnpack).toEqual(
+      expect.arrayContaining(['node_modules/better-sqlite3/**', 'node_modules/@napi-rs/keyring*/**']),
+    );
+    expect(config.extraResources).toEqual(
+      expect.arrayContaining([{ from: 'resources/worker', to: 'resources/worker' }]),
+    );
   });
 });

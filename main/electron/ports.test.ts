@@ -8,7 +8,11 @@ const { routeFor } = await import('./navigation');
 describe('native notifications', () => {
   it('shows the reason and focuses the session on click', () => {
     const onClick = vi.fn();
-    new ElectronNotifier(onClick).notify({ title: 'Nexus needs you', body: 'Permission needed: Bash — api · fix-auth', target: 'session:s1' });
+    new ElectronNotifier(onClick).notify({
+      title: 'Nexus needs you',
+      body: 'Permission needed: Bash — api · fix-auth',
+      target: 'session:s1',
+    });
     const shown = fake.Notification.shown.at(-1)!;
     expect(shown.options).toMatchObject({ title: 'Nexus needs you', body: 'Permission needed: Bash — api · fix-auth' });
     shown.click();

@@ -18,8 +18,18 @@ describe('Electronegativity scan', () => {
       }
       cpSync(join(repoRoot, 'renderer/index.html'), join(app, 'renderer/index.html'));
       const { default: run } = await import('@doyensec/electronegativity');
-      const result = await run({ input: app, output: null, isSarif: false, customScan: [], excludeFromScan: [], isRelative: true, electronVersionOverride: '45.0.0' });
-      const high = result.issues.filter((i) => (typeof i.severity === 'string' ? i.severity : i.severity.name) === 'HIGH');
+      const result = await run({
+        input: app,
+        output: null,
+        isSarif: false,
+        customScan: [],
+        excludeFromScan: [],
+        isRelative: true,
+        electronVersionOverride: '45.0.0',
+      });
+      const high = result.issues.filter(
+        (i) => (typeof i.severity === 'string' ? i.severity : i.severity.name) === 'HIGH',
+      );
       expect(result.errors).toEqual([]);
       expect(high.map((i) => `${i.id} ${i.file}: ${i.description}`)).toEqual([]);
       // The scan did run its checks: the CSP is seen (meta tag), so no "no CSP" finding.

@@ -7,7 +7,14 @@ vi.mock('electron', () => import('../../test/fakes/electron'));
 const fake = await import('../../test/fakes/electron');
 const { startTray, trayMenu, trayTooltip } = await import('./tray');
 
-const waiting = (id: string, reason: string): SessionAttention => ({ sessionId: id, sessionName: 'fix-auth', workspaceName: 'api', level: 'needs_you', reason, since: '2026-11-29T10:00:00Z' });
+const waiting = (id: string, reason: string): SessionAttention => ({
+  sessionId: id,
+  sessionName: 'fix-auth',
+  workspaceName: 'api',
+  level: 'needs_you',
+  reason,
+  since: '2026-11-29T10:00:00Z',
+});
 const fleetOf = (...items: SessionAttention[]) => rollUp(items, { memories: 0, skills: 0 });
 type Item = { label?: string; click?: () => void; enabled?: boolean };
 
@@ -35,7 +42,10 @@ describe('tray', () => {
     const events = new EventBus(new Redactor());
     const handle = startTray(events, '/icon.png', actions);
     const tray = fake.Tray.created.at(-1)!;
-    events.emit('attention.changed', fleetOf(waiting('s1', 'Permission needed: Bash'), waiting('s2', 'Waiting for your input')));
+    events.emit(
+      'attention.changed',
+      fleetOf(waiting('s1', 'Permission needed: Bash'), waiting('s2', 'Waiting for your input')),
+    );
     expect(tray.tooltip).toBe('Nexus — 2 need you');
     expect(fake.fakeApp.badgeCount).toBe(2);
     void handle.dispose();

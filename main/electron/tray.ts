@@ -15,10 +15,18 @@ export function trayMenu(fleet: FleetAttention | null, actions: TrayActions): Me
   const items: MenuItemConstructorOptions[] = waiting.length
     ? [
         { label: `${waiting.length} need${waiting.length === 1 ? 's' : ''} you`, enabled: false },
-        ...waiting.map((i) => ({ label: `${i.workspaceName} · ${i.sessionName} — ${i.reason}`, click: () => actions.openSession(i.sessionId) })),
+        ...waiting.map((i) => ({
+          label: `${i.workspaceName} · ${i.sessionName} — ${i.reason}`,
+          click: () => actions.openSession(i.sessionId),
+        })),
       ]
     : [{ label: 'Nothing needs you', enabled: false }];
-  return [...items, { type: 'separator' }, { label: 'Open Nexus', click: actions.open }, { label: 'Quit', click: actions.quit }];
+  return [
+    ...items,
+    { type: 'separator' },
+    { label: 'Open Nexus', click: actions.open },
+    { label: 'Quit', click: actions.quit },
+  ];
 }
 
 export const trayTooltip = (fleet: FleetAttention | null): string =>
@@ -29,7 +37,12 @@ export const trayTooltip = (fleet: FleetAttention | null): string =>
  * with `attention.changed`. Without a tray (GNOME without AppIndicator) creation fails quietly and
  * notifications, sent by core, still work.
  */
-export function startTray(events: EventBus, iconPath: string, actions: TrayActions, initial: FleetAttention | null = null): Disposable {
+export function startTray(
+  events: EventBus,
+  iconPath: string,
+  actions: TrayActions,
+  initial: FleetAttention | null = null,
+): Disposable {
   let tray: Tray | null = null;
   try {
     tray = new Tray(nativeImage.createFromPath(iconPath));

@@ -4,7 +4,12 @@ import type { EventBus } from '../core/events';
 const KEEPALIVE_MS = 25_000;
 
 /** Server-sent events: every core event as `event: <name>` / `data: <json>`. */
-export function openEventStream(req: IncomingMessage, res: ServerResponse, bus: EventBus, open: Set<ServerResponse>): void {
+export function openEventStream(
+  req: IncomingMessage,
+  res: ServerResponse,
+  bus: EventBus,
+  open: Set<ServerResponse>,
+): void {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',

@@ -15,7 +15,11 @@ export function allowedOrigins(port: number): Set<string> {
 
 export type GuardVerdict = { ok: true } | { ok: false; reason: string };
 
-export function checkHostAndOrigin(req: IncomingMessage, hosts: ReadonlySet<string>, origins: ReadonlySet<string>): GuardVerdict {
+export function checkHostAndOrigin(
+  req: IncomingMessage,
+  hosts: ReadonlySet<string>,
+  origins: ReadonlySet<string>,
+): GuardVerdict {
   const host = req.headers.host;
   if (!host || !hosts.has(host)) return { ok: false, reason: 'Host not allowed' };
   const origin = req.headers.origin;

@@ -14,13 +14,23 @@ describe('matchRoute', () => {
     expect(route('GET', '/assets/index-abc.js')).toEqual({ kind: 'asset', path: '/assets/index-abc.js' });
   });
 
-  it.each(['/API/MCP', '/api/mcp/', '//api/mcp', '/api/%6Dcp', '/api%2Fmcp', '/api/./mcp', '/api/../api/mcp', '/Api/rpc/app.info', '/api/rpc/app.info/', '/api/rpc/nope.op', '/assets/../index.html', '/assets/index-ABC.js'])(
-    'matches no route for %s',
-    (path) => {
-      expect(route('POST', path)).toBeNull();
-      expect(route('GET', path)).toBeNull();
-    },
-  );
+  it.each([
+    '/API/MCP',
+    '/api/mcp/',
+    '//api/mcp',
+    '/api/%6Dcp',
+    '/api%2Fmcp',
+    '/api/./mcp',
+    '/api/../api/mcp',
+    '/Api/rpc/app.info',
+    '/api/rpc/app.info/',
+    '/api/rpc/nope.op',
+    '/assets/../index.html',
+    '/assets/index-ABC.js',
+  ])('matches no route for %s', (path) => {
+    expect(route('POST', path)).toBeNull();
+    expect(route('GET', path)).toBeNull();
+  });
 
   it('refuses the wrong method on a known path', () => {
     expect(route('GET', '/api/rpc/app.info')).toBeNull();

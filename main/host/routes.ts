@@ -23,7 +23,12 @@ export function splitUrl(rawUrl: string): { path: string; query: URLSearchParams
     : { path: rawUrl.slice(0, q), query: new URLSearchParams(rawUrl.slice(q + 1)) };
 }
 
-export function matchRoute(method: string, path: string, mounts: ReadonlySet<string>, assets: ReadonlySet<string>): Route | null {
+export function matchRoute(
+  method: string,
+  path: string,
+  mounts: ReadonlySet<string>,
+  assets: ReadonlySet<string>,
+): Route | null {
   if (!SAFE_PATH.test(path)) return null;
   if (mounts.has(path)) return { kind: 'mount', path };
   if (path === '/api/events') return method === 'GET' ? { kind: 'events' } : null;

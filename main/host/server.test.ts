@@ -13,14 +13,23 @@ interface Res {
   body: string;
 }
 
-function send(host: Host, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Res> {
+function send(
+  host: Host,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Res> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: host.port, method, path, headers: { host: `127.0.0.1:${host.port}`, ...headers } }, (res) => {
-      let data = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (data += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port: host.port, method, path, headers: { host: `127.0.0.1:${host.port}`, ...headers } },
+      (res) => {
+        let data = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (data += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data }));
+      },
+    );
     req.on('error', reject);
     if (body !== undefined) req.write(body);
     req.end();
@@ -85,19 +94,33 @@ describe('loopback host', () => {
     expect(res.headers['set-cookie']).toBeUndefined();
   });
 
-  it.each(['null', 'http://evil.example', `http://127.0.0.1:1`])('refuses Origin %s with 403 even with a valid token', async (origin) => {
-    expect((await send(host, 'POST', '/api/rpc/app.info', { ...bearer(), origin })).status).toBe(403);
-  });
+  it.each(['null', 'http://evil.example', `http://127.0.0.1:1`])(
+    'refuses Origin %s with 403 even with a valid token',
+    async (origin) => {
+      expect((await send(host, 'POST', '/api/rpc/app.info', { ...bearer(), origin })).status).toBe(403);
+    },
+  );
 
   it('accepts its own Origin', async () => {
-    expect((await send(host, 'POST', '/api/rpc/app.info', { ...bearer(), origin: `http://127.0.0.1:${host.port}` })).status).toBe(200);
+    expect(
+      (await send(host, 'POST', '/api/rpc/app.info', { ...bearer(), origin: `http://127.0.0.1:${host.port}` })).status,
+    ).toBe(200);
   });
 
-  it.each(['evil.example', `attacker.test:${0}`, '127.0.0.1:1'])('refuses Host %s with 403 (DNS rebinding)', async (h) => {
-    expect((await send(host, 'POST', '/api/rpc/app.info', { ...bearer(), host: h })).status).toBe(403);
-  });
+  it.each(['evil.example', `attacker.test:${0}`, '127.0.0.1:1'])(
+    'refuses Host %s with 403 (DNS rebinding)',
+    async (h) => {
+      expect((await send(host, 'POST', '/api/rpc/app.info', { ...bearer(), host: h })).status).toBe(403);
+    },
+  );
 
-  it.each(['/API/RPC/app.info', '/api/rpc/app.info/', '//api/rpc/app.info', '/api/rpc%2Fapp.info', '/api/rpc/app%2Einfo'])('answers 404 to the path variant %s', async (path) => {
+  it.each([
+    '/API/RPC/app.info',
+    '/api/rpc/app.info/',
+    '//api/rpc/app.info',
+    '/api/rpc%2Fapp.info',
+    '/api/rpc/app%2Einfo',
+  ])('answers 404 to the path variant %s', async (path) => {
     expect((await send(host, 'POST', path, bearer())).status).toBe(404);
   });
 
@@ -106,10 +129,22 @@ describe('loopback host', () => {
   });
 
   it('answers a typed bad_request to malformed JSON and to invalid input', async () => {
-    const bad = await send(host, 'POST', '/api/rpc/app.info', { ...bearer(), 'content-type': 'application/json' }, '{not json');
+    const bad = await send(
+      host,
+      'POST',
+      '/api/rpc/app.info',
+      { ...bearer(), 'content-type': 'application/json' },
+      '{not json',
+    );
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body).error.code).toBe('bad_request');
-    const invalid = await send(host, 'POST', '/api/rpc/app.info', { ...bearer(), 'content-type': 'application/json' }, '{"x":1}');
+    const invalid = await send(
+      host,
+      'POST',
+      '/api/rpc/app.info',
+      { ...bearer(), 'content-type': 'application/json' },
+      '{"x":1}',
+    );
     expect(invalid.status).toBe(400);
     expect(invalid.body).not.toMatch(/at .*\.ts:\d+/);
   });
@@ -117,20 +152,28 @@ describe('loopback host', () => {
   it('streams core events over SSE to an authenticated client only', async () => {
     expect((await send(host, 'GET', '/api/events')).status).toBe(401);
     const received = new Promise<string>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: host.port, path: '/api/events', headers: { host: `127.0.0.1:${host.port}`, ...bearer() } }, (res) => {
-        expect(res.headers['content-type']).toMatch(/text\/event-stream/);
-        let data = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => {
-          data += c;
-          if (data.includes('event: app.status')) {
-            req.destroy();
-            resolve(data);
-          }
-        });
-        // Emit once the stream is open.
-        setTimeout(() => core.status.set('nats', { state: 'unavailable', reason: 'test: no server' }), 50);
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: host.port,
+          path: '/api/events',
+          headers: { host: `127.0.0.1:${host.port}`, ...bearer() },
+        },
+        (res) => {
+          expect(res.headers['content-type']).toMatch(/text\/event-stream/);
+          let data = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => {
+            data += c;
+            if (data.includes('event: app.status')) {
+              req.destroy();
+              resolve(data);
+            }
+          });
+          // Emit once the stream is open.
+          setTimeout(() => core.status.set('nats', { state: 'unavailable', reason: 'test: no server' }), 50);
+        },
+      );
       req.on('error', reject);
       req.end();
     });

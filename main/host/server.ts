@@ -56,14 +56,27 @@ export async function startHost(core: Core, opts: HostOptions): Promise<Host> {
     if (route.kind === 'mount') return void (await mounts.get(route.path)?.handle(req, res));
 
     if (route.kind === 'login' && query.has('token')) {
-      if (!auth.isValidToken(query.get('token'))) return sendError(res, 401, { code: 'unauthorized', message: 'That link is not valid for this start of Nexus.' });
-      res.writeHead(303, { location: '/', 'set-cookie': auth.setCookieHeader(), 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' });
+      if (!auth.isValidToken(query.get('token')))
+        return sendError(res, 401, {
+          code: 'unauthorized',
+          message: 'That link is not valid for this start of Nexus.',
+        });
+      res.writeHead(303, {
+        location: '/',
+        'set-cookie': auth.setCookieHeader(),
+        'referrer-policy': 'no-referrer',
+        'cache-control': 'no-store',
+      });
       return void res.end();
     }
-    if (query.has('token')) return sendError(res, 400, { code: 'bad_request', message: 'Credentials are not accepted in the query string.' });
+    if (query.has('token'))
+      return sendError(res, 400, { code: 'bad_request', message: 'Credentials are not accepted in the query string.' });
     if (!auth.isAuthenticated(req)) {
       res.setHeader('www-authenticate', 'Bearer realm="nexus"');
-      return sendError(res, 401, { code: 'unauthorized', message: 'Open the link printed when Nexus started, or send its token as a Bearer header.' });
+      return sendError(res, 401, {
+        code: 'unauthorized',
+        message: 'Open the link printed when Nexus started, or send its token as a Bearer header.',
+      });
     }
 
     switch (route.kind) {
@@ -131,7 +144,8 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
     chunks.push(chunk);
   }
   if (size === 0) return {};
-  if (type !== undefined && !type.startsWith('application/json')) throw new NexusError('bad_request', 'Send JSON (Content-Type: application/json).');
+  if (type !== undefined && !type.startsWith('application/json'))
+    throw new NexusError('bad_request', 'Send JSON (Content-Type: application/json).');
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
   } catch {
@@ -141,7 +155,11 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -151,6 +169,11 @@ function sendError(res: ServerResponse, status: number, error: WireError): void 
 
 function sendFile(res: ServerResponse, file: { body: Buffer; type: string } | undefined): void {
   if (!file) return sendError(res, 404, { code: 'not_found', message: 'The UI has not been built (npm run build).' });
-  res.writeHead(200, { 'content-type': file.type, 'content-length': file.body.length, 'content-security-policy': CONTENT_SECURITY_POLICY, 'cache-control': 'no-cache' });
+  res.writeHead(200, {
+    'content-type': file.type,
+    'content-length': file.body.length,
+    'content-security-policy': CONTENT_SECURITY_POLICY,
+    'cache-control': 'no-cache',
+  });
   res.end(file.body);
 }

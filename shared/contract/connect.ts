@@ -27,7 +27,8 @@ export const connectOperations = {
     output: ConnectInfo,
   }),
   'connect.claudeDesktop': operation({
-    summary: "Connect Claude Desktop: keep a token in the OS keychain and write Nexus's entry in its config (with a backup).",
+    summary:
+      "Connect Claude Desktop: keep a token in the OS keychain and write Nexus's entry in its config (with a backup).",
     access: 'operator',
     input: z
       .object({

@@ -12,7 +12,8 @@ export const allows = (held: Access, needed: Access): boolean =>
   accessLevels.indexOf(held) >= accessLevels.indexOf(needed);
 
 /** A top-level string field of an operation's output. */
-type OutputField<O extends z.ZodType> = z.output<O> extends Record<string, unknown> ? Extract<keyof z.output<O>, string> : never;
+type OutputField<O extends z.ZodType> =
+  z.output<O> extends Record<string, unknown> ? Extract<keyof z.output<O>, string> : never;
 
 export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   readonly input: I;

@@ -49,20 +49,30 @@ export const platformOperations = {
   'tasks.create': operation({
     summary: 'Create a task (a goal, or a step under one) that runs can work on.',
     access: 'operator',
-    input: z.object({ title: z.string().trim().min(1).max(200), body: z.string().max(20_000).default(''), parentId: Id.optional() }).strict(),
+    input: z
+      .object({
+        title: z.string().trim().min(1).max(200),
+        body: z.string().max(20_000).default(''),
+        parentId: Id.optional(),
+      })
+      .strict(),
     output: z.object({ id: z.string(), title: z.string(), status: z.string(), parentId: z.string().nullable() }),
   }),
   'runs.create': operation({
-    summary: "Start a run of an agent: creates its own NATS user, allowed to call platform tools only as itself.",
+    summary: 'Start a run of an agent: creates its own NATS user, allowed to call platform tools only as itself.',
     access: 'operator',
     input: z.object({ agentId: Id, taskId: Id.optional(), sessionId: Id.optional() }).strict(),
     output: RunConnection,
   }),
   'runs.end': operation({
-    summary: "End a run: records its status and summary and removes its NATS user (its connection is dropped).",
+    summary: 'End a run: records its status and summary and removes its NATS user (its connection is dropped).',
     access: 'operator',
     input: z
-      .object({ runId: Id, status: z.enum(['finished', 'failed', 'cancelled']).default('finished'), summary: z.string().max(20_000).optional() })
+      .object({
+        runId: Id,
+        status: z.enum(['finished', 'failed', 'cancelled']).default('finished'),
+        summary: z.string().max(20_000).optional(),
+      })
       .strict(),
     output: z.object({ runId: z.string(), status: z.string() }),
   }),

@@ -9,7 +9,12 @@ export const Provenance = z.object({
   proposedAt: z.string(),
 });
 
-export const ScanFinding = z.object({ rule: z.string(), message: z.string(), excerpt: z.string(), line: z.number().int() });
+export const ScanFinding = z.object({
+  rule: z.string(),
+  message: z.string(),
+  excerpt: z.string(),
+  line: z.number().int(),
+});
 
 export const PendingMemory = z.object({
   id: z.string(),
@@ -34,7 +39,10 @@ export const DraftSkill = z.object({
 });
 export type DraftSkill = z.infer<typeof DraftSkill>;
 
-export const ReviewCounts = z.object({ pendingMemories: z.number().int().nonnegative(), draftSkills: z.number().int().nonnegative() });
+export const ReviewCounts = z.object({
+  pendingMemories: z.number().int().nonnegative(),
+  draftSkills: z.number().int().nonnegative(),
+});
 export type ReviewCounts = z.infer<typeof ReviewCounts>;
 
 const ItemId = z.string().min(1).max(100);
@@ -57,7 +65,12 @@ export const reviewOperations = {
   'review.approveMemory': operation({
     summary: 'Approve a pending memory, optionally after editing its text; it becomes searchable.',
     access: 'operator',
-    input: z.object({ id: ItemId, content: z.string().trim().min(1).max(10_000).optional().describe('Edited text, replacing the proposal') }).strict(),
+    input: z
+      .object({
+        id: ItemId,
+        content: z.string().trim().min(1).max(10_000).optional().describe('Edited text, replacing the proposal'),
+      })
+      .strict(),
     output: decided,
   }),
   'review.rejectMemory': operation({
@@ -67,7 +80,8 @@ export const reviewOperations = {
     output: decided,
   }),
   'review.approveSkill': operation({
-    summary: 'Approve a draft skill (it supersedes the active version). A flagged draft needs an override with a reason, recorded in the audit log.',
+    summary:
+      'Approve a draft skill (it supersedes the active version). A flagged draft needs an override with a reason, recorded in the audit log.',
     access: 'operator',
     input: z.object({ id: ItemId, override: z.object({ reason: Reason }).strict().optional() }).strict(),
     output: decided,

@@ -12,7 +12,10 @@ export type AgentState = z.infer<typeof AgentState>;
 /** Safe as a git branch suffix (`nexus/<name>`), a tmux window name and a path segment. */
 export const SessionName = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, 'use 1-63 lowercase letters, digits, dots, dashes and underscores, starting with a letter or digit')
+  .regex(
+    /^[a-z0-9][a-z0-9._-]{0,62}$/,
+    'use 1-63 lowercase letters, digits, dots, dashes and underscores, starting with a letter or digit',
+  )
   .refine((s) => !s.includes('..') && !s.endsWith('.lock') && !s.endsWith('.'), 'not a valid branch name')
   .describe('Session name: lowercase letters, digits, dots, dashes, underscores');
 
@@ -52,25 +55,31 @@ export const sessionOperations = {
     output: Session,
   }),
   'sessions.create': operation({
-    summary: 'Create a session (git worktree + tmux window running the agent) in a workspace. Returns at once with status creating.',
+    summary:
+      'Create a session (git worktree + tmux window running the agent) in a workspace. Returns at once with status creating.',
     access: 'write',
     input: z
       .object({
         workspace: WorkspaceRef,
         name: SessionName,
-        initialMessage: z.string().min(1).max(100_000).optional().describe("The session's first prompt, passed as a launch argument"),
+        initialMessage: z
+          .string()
+          .min(1)
+          .max(100_000)
+          .optional()
+          .describe("The session's first prompt, passed as a launch argument"),
       })
       .strict(),
     output: Session,
   }),
   'sessions.delete': operation({
-    summary: "Delete a session: end its window, remove its own worktree and branch, delete the row.",
+    summary: 'Delete a session: end its window, remove its own worktree and branch, delete the row.',
     access: 'write',
     input: bySession,
     output: z.object({ deleted: z.literal(true), id: z.string() }),
   }),
   'sessions.sendMessage': operation({
-    summary: "Send a message to a running session through its inbox socket (never typed into the terminal).",
+    summary: 'Send a message to a running session through its inbox socket (never typed into the terminal).',
     access: 'write',
     input: z.object({ session: SessionRef, text: z.string().min(1).max(100_000) }).strict(),
     output: z.object({ delivered: z.literal(true), sessionId: z.string() }),

@@ -29,7 +29,12 @@ export const TokenInfo = z.object({
 });
 export type TokenInfo = z.infer<typeof TokenInfo>;
 
-export const TokenName = z.string().trim().min(1).max(80).describe('A name that says who holds the token, e.g. "Claude Desktop"');
+export const TokenName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(80)
+  .describe('A name that says who holds the token, e.g. "Claude Desktop"');
 export const TokenDays = z
   .number()
   .int()

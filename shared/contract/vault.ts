@@ -67,7 +67,8 @@ export const vaultOperations = {
     output: VaultStatus,
   }),
   'vault.init': operation({
-    summary: 'Set up the vault: a new data key, wrapped for the operator (OS keychain) and optionally for a recovery passphrase.',
+    summary:
+      'Set up the vault: a new data key, wrapped for the operator (OS keychain) and optionally for a recovery passphrase.',
     access: 'operator',
     input: z.object({ recoveryPassphrase: Passphrase.optional() }).strict(),
     output: VaultStatus,
@@ -89,7 +90,12 @@ export const vaultOperations = {
     access: 'operator',
     input: z
       .object({
-        currentPassphrase: z.string().min(1).max(1024).optional().describe('Required when a recovery passphrase is already set'),
+        currentPassphrase: z
+          .string()
+          .min(1)
+          .max(1024)
+          .optional()
+          .describe('Required when a recovery passphrase is already set'),
         newPassphrase: Passphrase,
       })
       .strict(),
@@ -108,10 +114,16 @@ export const vaultOperations = {
     output: SecretSummary,
   }),
   'secrets.update': operation({
-    summary: "Rename a secret, change its host or kind, or replace its value (write-only).",
+    summary: 'Rename a secret, change its host or kind, or replace its value (write-only).',
     access: 'operator',
     input: z
-      .object({ id: z.string().min(1).max(100), name: SecretName.optional(), kind: SecretKind.optional(), host: SecretHost.optional(), value: SecretValue.optional() })
+      .object({
+        id: z.string().min(1).max(100),
+        name: SecretName.optional(),
+        kind: SecretKind.optional(),
+        host: SecretHost.optional(),
+        value: SecretValue.optional(),
+      })
       .strict(),
     output: SecretSummary,
   }),

@@ -7,7 +7,10 @@ export type WorkspaceStatus = z.infer<typeof WorkspaceStatus>;
 /** Safe in a container name, a label and a path: lowercase letters, digits, dashes. */
 export const WorkspaceName = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9-]{0,38}[a-z0-9]$|^[a-z0-9]$/, 'use 1-40 lowercase letters, digits and dashes, not starting or ending with a dash')
+  .regex(
+    /^[a-z0-9][a-z0-9-]{0,38}[a-z0-9]$|^[a-z0-9]$/,
+    'use 1-40 lowercase letters, digits and dashes, not starting or ending with a dash',
+  )
   .describe('Workspace name: lowercase letters, digits and dashes');
 
 /** A workspace is named by its id or its name wherever one is asked for. */
@@ -46,7 +49,8 @@ export const workspaceOperations = {
     output: Workspace,
   }),
   'workspaces.create': operation({
-    summary: 'Create a workspace: a container from the worker image holding a clone of the repository. Returns at once with status creating.',
+    summary:
+      'Create a workspace: a container from the worker image holding a clone of the repository. Returns at once with status creating.',
     access: 'vault',
     input: z
       .object({
@@ -71,7 +75,8 @@ export const workspaceOperations = {
     output: Workspace,
   }),
   'workspaces.delete': operation({
-    summary: 'Delete a workspace: its container, its volume and its row. Refused while a session of it is being created.',
+    summary:
+      'Delete a workspace: its container, its volume and its row. Refused while a session of it is being created.',
     access: 'write',
     input: byRef,
     output: z.object({ deleted: z.literal(true), id: z.string() }),

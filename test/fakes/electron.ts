@@ -61,7 +61,19 @@ export const ipcMain = {
   removeHandler: (channel: string) => ipcHandlers.delete(channel),
 };
 
-export const fakeApp = { badgeCount: 0, dock: { badge: '' , setBadge(b: string) { this.badge = b; } }, setBadgeCount(n: number) { this.badgeCount = n; return true; } };
+export const fakeApp = {
+  badgeCount: 0,
+  dock: {
+    badge: '',
+    setBadge(b: string) {
+      this.badge = b;
+    },
+  },
+  setBadgeCount(n: number) {
+    this.badgeCount = n;
+    return true;
+  },
+};
 export { fakeApp as app };
 
 export class Tray {
@@ -78,20 +90,37 @@ export class Tray {
     }
     Tray.created.push(this);
   }
-  setToolTip(t: string): void { this.tooltip = t; }
-  setTitle(t: string): void { this.title = t; }
-  setContextMenu(m: unknown): void { this.menu = m; }
-  destroy(): void { this.destroyed = true; }
+  setToolTip(t: string): void {
+    this.tooltip = t;
+  }
+  setTitle(t: string): void {
+    this.title = t;
+  }
+  setContextMenu(m: unknown): void {
+    this.menu = m;
+  }
+  destroy(): void {
+    this.destroyed = true;
+  }
 }
 export const Menu = { buildFromTemplate: (template: unknown[]) => ({ template }) };
 export const nativeImage = { createFromPath: (p: string) => ({ path: p }) };
 
 export class Notification {
   static shown: Notification[] = [];
-  static isSupported(): boolean { return true; }
+  static isSupported(): boolean {
+    return true;
+  }
   private clickListener: (() => void) | null = null;
   constructor(readonly options: { title: string; body: string }) {}
-  on(name: string, l: () => void): this { if (name === 'click') this.clickListener = l; return this; }
-  show(): void { Notification.shown.push(this); }
-  click(): void { this.clickListener?.(); }
+  on(name: string, l: () => void): this {
+    if (name === 'click') this.clickListener = l;
+    return this;
+  }
+  show(): void {
+    Notification.shown.push(this);
+  }
+  click(): void {
+    this.clickListener?.();
+  }
 }

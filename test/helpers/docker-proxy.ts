@@ -8,7 +8,9 @@ import { tempDir } from './temp-dir';
  * listening, so a core pointed at it sees the daemon vanish; `restore()` brings it back. The shared
  * engine itself is never stopped.
  */
-export async function dockerProxy(target = '/var/run/docker.sock'): Promise<{ socketPath: string; cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
+export async function dockerProxy(
+  target = '/var/run/docker.sock',
+): Promise<{ socketPath: string; cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
   const dir = tempDir('nexus-dproxy-');
   const socketPath = join(dir.path, 'docker.sock');
   const sockets = new Set<Socket>();

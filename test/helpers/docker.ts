@@ -7,7 +7,11 @@ const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 /** The local offline base image (scripts/build-base-image.sh prints its tag; cached). */
 export function testBaseImage(): string {
   if (process.env.NEXUS_TEST_BASE_IMAGE) return process.env.NEXUS_TEST_BASE_IMAGE;
-  const tag = execFileSync('bash', ['scripts/build-base-image.sh'], { cwd: repoRoot, encoding: 'utf8' }).trim().split('\n').pop() ?? '';
+  const tag =
+    execFileSync('bash', ['scripts/build-base-image.sh'], { cwd: repoRoot, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .pop() ?? '';
   process.env.NEXUS_TEST_BASE_IMAGE = tag;
   return tag;
 }
@@ -26,10 +30,17 @@ export async function containersWithLabel(label: string): Promise<string[]> {
 
 /** Builds (once; cached by content tag) the worker image the tests' cores will ask for. */
 export async function ensureTestWorkerImage(): Promise<string> {
-  const { WorkerImageBuilder } = await import('../../main/core/docker/worker-image');
+  const { WorkerImageBuilder } = await import('../../main/core/workspaces/worker-image');
   const { join } = await import('node:path');
   const builder = new WorkerImageBuilder(realDocker(), { network: 'host' });
-  return builder.ensure({ dir: join(repoRoot, 'resources', 'worker'), mcpBridge: join(repoRoot, 'dist', 'worker', 'nexus-mcp.cjs'), baseImage: testBaseImage() }, () => undefined);
+  return builder.ensure(
+    {
+      dir: join(repoRoot, 'resources', 'worker'),
+      mcpBridge: join(repoRoot, 'dist', 'worker', 'nexus-mcp.cjs'),
+      baseImage: testBaseImage(),
+    },
+    () => undefined,
+  );
 }
 
 /** Core config for workspace tests: host networking (the engine here has no bridge) and the local base image. */

@@ -6,14 +6,27 @@ import { join, normalize } from 'node:path';
 import { tempDir } from './temp-dir';
 
 const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+  execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+    },
+  });
 
 /**
  * A git repository served over dumb HTTP on loopback that demands `token` as the basic-auth
  * password (unless `token` is null: a public repository), so a clone succeeds only if the credential
  * reached git.
  */
-export async function serveGitRepo(token: string | null, opts: { delayMs?: number } = {}): Promise<{
+export async function serveGitRepo(
+  token: string | null,
+  opts: { delayMs?: number } = {},
+): Promise<{
   url: string;
   host: string;
   authorizedRequests: () => number;

@@ -8,9 +8,16 @@ import { repoRoot } from './core';
 import { tempDir } from './temp-dir';
 
 /** A real `nexus serve` (core + loopback host + /api/mcp) on a free port and a temp data dir, its vault set up. */
-export async function startNexus(config: Parameters<typeof serve>[0]['config'] = {}): Promise<{ running: Running; dataDir: string; mcpUrl: string; stop(): Promise<void> }> {
+export async function startNexus(
+  config: Parameters<typeof serve>[0]['config'] = {},
+): Promise<{ running: Running; dataDir: string; mcpUrl: string; stop(): Promise<void> }> {
   const dir = tempDir('nexus-mcp-test-');
-  const running = await serve({ dataDir: dir.path, appRoot: repoRoot, port: 0, config: { version: 'test', ...config } });
+  const running = await serve({
+    dataDir: dir.path,
+    appRoot: repoRoot,
+    port: 0,
+    config: { version: 'test', ...config },
+  });
   // A vault-class token is a machine principal of the vault, so the vault must exist (real keychain).
   await running.core.dispatcher.call('vault.init', {}, operatorContext('http'));
   return {
@@ -25,15 +32,25 @@ export async function startNexus(config: Parameters<typeof serve>[0]['config'] =
 }
 
 /** Creates a token the way the UI does (tokens.create as the operator) and returns its secret. */
-export async function mintToken(running: Running, cls: TokenClass, name = `test-${cls}`): Promise<{ id: string; secret: string }> {
-  const { token, secret } = await running.core.dispatcher.call('tokens.create', { name, class: cls }, operatorContext('http'));
+export async function mintToken(
+  running: Running,
+  cls: TokenClass,
+  name = `test-${cls}`,
+): Promise<{ id: string; secret: string }> {
+  const { token, secret } = await running.core.dispatcher.call(
+    'tokens.create',
+    { name, class: cls },
+    operatorContext('http'),
+  );
   return { id: token.id, secret };
 }
 
 /** The SDK's own client over Streamable HTTP with a bearer token. */
 export async function connectClient(url: string, token: string): Promise<Client> {
   const client = new Client({ name: 'nexus-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
   return client;
 }
 
@@ -44,7 +61,10 @@ export interface RawResponse {
 }
 
 /** One HTTP request with the path sent byte for byte (fetch would normalise `/api/./mcp` and friends). */
-export function rawRequest(port: number, opts: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<RawResponse> {
+export function rawRequest(
+  port: number,
+  opts: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -62,7 +82,9 @@ export function rawRequest(port: number, opts: { method?: string; path: string; 
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
       },
     );
     req.on('error', reject);

@@ -14,10 +14,14 @@ export interface TestNats {
 
 /** A real nats-server on a free port with per-workspace publish-only hook users. */
 export async function startNats(dir: string, workspaceIds: string[]): Promise<TestNats> {
-  const users = workspaceIds.map((w) => `{ user: "hook-${w}", password: "pw-${w}", permissions: { publish: ["nexus.hooks.${w}"], subscribe: [] } }`);
+  const users = workspaceIds.map(
+    (w) => `{ user: "hook-${w}", password: "pw-${w}", permissions: { publish: ["nexus.hooks.${w}"], subscribe: [] } }`,
+  );
   const conf = join(dir, 'nats.conf');
   writeFileSync(conf, `authorization { users: [ { user: "admin", password: "admin-pw" }, ${users.join(', ')} ] }\n`);
-  const child: ChildProcess = spawn('nats-server', ['-a', '127.0.0.1', '-p', '-1', '-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn('nats-server', ['-a', '127.0.0.1', '-p', '-1', '-c', conf], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     const onData = (d: Buffer): void => {

@@ -67,13 +67,20 @@ export interface SessionRig {
 }
 
 export async function sessionRig(configInput: SessionsConfigInput = {}): Promise<SessionRig> {
-  const image = process.env.NEXUS_TEST_BASE_IMAGE ?? execFileSync('bash', ['scripts/build-base-image.sh'], { encoding: 'utf8' }).trim();
+  const image =
+    process.env.NEXUS_TEST_BASE_IMAGE ??
+    execFileSync('bash', ['scripts/build-base-image.sh'], { encoding: 'utf8' }).trim();
   const prefix = `nexus-sessions-test-${randomBytes(4).toString('hex')}`;
   const dir = tempDir('nexus-sessions-');
   const docker = new Docker({ socketPath: '/var/run/docker.sock' });
   const exec = new DockerExec(docker);
   const scripts = await bundleWorkerScripts(join(dir.path, 'bin'));
-  const host = await serve({ dataDir: join(dir.path, 'data'), appRoot: repoRoot, port: 0, config: { version: 'test' } });
+  const host = await serve({
+    dataDir: join(dir.path, 'data'),
+    appRoot: repoRoot,
+    port: 0,
+    config: { version: 'test' },
+  });
   const dbFile = join(dir.path, 'data', 'nexus.db');
   const db = host.core.db;
   const log = createLogger({ redactor: host.core.redactor });
@@ -135,19 +142,29 @@ export async function sessionRig(configInput: SessionsConfigInput = {}): Promise
         WorkingDir: '/',
         Env: ['HOME=/home/nexus'],
         Labels: { 'nexus.test': prefix },
-        HostConfig: { NetworkMode: 'host', CapDrop: ['ALL'], SecurityOpt: ['no-new-privileges'], Tmpfs: { '/tmp': 'rw,nosuid,nodev,size=256m,mode=1777' } },
+        HostConfig: {
+          NetworkMode: 'host',
+          CapDrop: ['ALL'],
+          SecurityOpt: ['no-new-privileges'],
+          Tmpfs: { '/tmp': 'rw,nosuid,nodev,size=256m,mode=1777' },
+        },
       });
       containers.push(c.id);
       await c.start();
       const asRoot = async (script: string, stdin?: string): Promise<void> => {
-        const r = await exec.exec(c.id, ['sh', '-c', script], { user: '0:0', ...(stdin === undefined ? {} : { stdin }) });
+        const r = await exec.exec(c.id, ['sh', '-c', script], {
+          user: '0:0',
+          ...(stdin === undefined ? {} : { stdin }),
+        });
         if (r.exitCode !== 0) throw new Error(`as root in container: ${script}: ${r.stderr}`);
       };
       await asRoot(`mkdir -p /home/nexus /workspace "$(dirname ${FIXTURE_IN_CONTAINER})" `);
       await asRoot(`cat > ${FIXTURE_IN_CONTAINER}`, readFileSync(scripts.agentFixture, 'utf8'));
       // nexus-mcp where the worker image puts it (resources/worker/rootfs/opt/nexus/setup.sh).
       await asRoot('mkdir -p /opt/nexus/bin && cat > /opt/nexus/nexus-mcp.cjs', readFileSync(scripts.nexusMcp, 'utf8'));
-      await asRoot(`printf '#!/bin/sh\\nexec node /opt/nexus/nexus-mcp.cjs "$@"\\n' > /opt/nexus/bin/nexus-mcp && chmod 0755 /opt/nexus/bin/nexus-mcp`);
+      await asRoot(
+        `printf '#!/bin/sh\\nexec node /opt/nexus/nexus-mcp.cjs "$@"\\n' > /opt/nexus/bin/nexus-mcp && chmod 0755 /opt/nexus/bin/nexus-mcp`,
+      );
       await sh(
         c.id,
         'git config --global user.email t@example.invalid && git config --global user.name test && git init -q -b main /workspace && cd /workspace && echo hello > README.md && git add . && git commit -qm init',
@@ -164,7 +181,13 @@ export async function sessionRig(configInput: SessionsConfigInput = {}): Promise
       return ws;
     },
     async records(containerId, sessionId) {
-      const r = await exec.exec(containerId, ['sh', '-c', 'cat /tmp/agent-fixture/"$1".jsonl 2>/dev/null', 'sh', sessionId]);
+      const r = await exec.exec(containerId, [
+        'sh',
+        '-c',
+        'cat /tmp/agent-fixture/"$1".jsonl 2>/dev/null',
+        'sh',
+        sessionId,
+      ]);
       return r.stdout
         .trim()
         .split('\n')
@@ -179,7 +202,11 @@ export async function sessionRig(configInput: SessionsConfigInput = {}): Promise
     async dispose() {
       subs.forEach((x) => x.dispose());
       await rig.service.idle().catch(() => undefined);
-      for (const id of containers) await docker.getContainer(id).remove({ force: true }).catch(() => undefined);
+      for (const id of containers)
+        await docker
+          .getContainer(id)
+          .remove({ force: true })
+          .catch(() => undefined);
       await host.stop();
       dir.remove();
     },

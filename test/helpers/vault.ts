@@ -6,5 +6,9 @@ import { tempDir } from './temp-dir';
 /** A data dir that outlives the cores opened on it, so a test can restart Nexus on the same vault. */
 export function vaultDataDir(): { path: string; open(): Promise<Core>; remove(): void } {
   const dir = tempDir('nexus-vault-');
-  return { path: dir.path, open: () => createCore({ version: 'test' }, nodePorts(dir.path, repoRoot)), remove: dir.remove };
+  return {
+    path: dir.path,
+    open: () => createCore({ version: 'test' }, nodePorts(dir.path, repoRoot)),
+    remove: dir.remove,
+  };
 }

@@ -1,5 +1,9 @@
 /** Waits until `check` returns a truthy value (for observing effects from outside core, e.g. the real engine). */
-export async function waitFor<T>(check: () => Promise<T> | T, what: string, timeoutMs = 30_000): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  check: () => Promise<T> | T,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {

@@ -22,7 +22,15 @@ export async function bundleWorkerScripts(dir: string): Promise<WorkerScripts> {
   const out: Record<string, string> = {};
   for (const [key, [entry, file, format]] of Object.entries(entries)) {
     out[key] = join(dir, file);
-    await build({ entryPoints: [join(repoRoot, entry)], outfile: out[key], bundle: true, platform: 'node', target: 'node18', format, logLevel: 'error' });
+    await build({
+      entryPoints: [join(repoRoot, entry)],
+      outfile: out[key],
+      bundle: true,
+      platform: 'node',
+      target: 'node18',
+      format,
+      logLevel: 'error',
+    });
   }
   return { dir, ...(out as Omit<WorkerScripts, 'dir'>) };
 }

@@ -1,7 +1,12 @@
 import type { Handlers } from '../handlers';
 import type { StatusBoard } from './status';
 
-export function appHandlers(deps: { version: string; dataDir: string; startedAt: Date; status: StatusBoard }): Pick<Handlers, 'app.info'> {
+export function appHandlers(deps: {
+  version: string;
+  dataDir: string;
+  startedAt: Date;
+  status: StatusBoard;
+}): Pick<Handlers, 'app.info'> {
   return {
     'app.info': () => ({
       version: deps.version,

@@ -22,7 +22,12 @@ describe('attention service', () => {
 
   it('answers attention.get with fleet counts and review counts', async () => {
     const fleet = await core.dispatcher.call('attention.get', {}, operatorContext('http'));
-    expect(fleet.counts).toEqual({ needs_you: expect.any(Number), working: expect.any(Number), idle: expect.any(Number), offline: expect.any(Number) });
+    expect(fleet.counts).toEqual({
+      needs_you: expect.any(Number),
+      working: expect.any(Number),
+      idle: expect.any(Number),
+      offline: expect.any(Number),
+    });
     expect(fleet.review).toEqual({ memories: 0, skills: 0 });
   });
 

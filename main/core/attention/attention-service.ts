@@ -1,4 +1,10 @@
-import { deriveAttention, newlyNeedingYou, rollUp, type FleetAttention, type ReviewCounts } from '../../../shared/attention';
+import {
+  deriveAttention,
+  newlyNeedingYou,
+  rollUp,
+  type FleetAttention,
+  type ReviewCounts,
+} from '../../../shared/attention';
 import type { Disposable } from '../disposable';
 import type { Dispatcher } from '../dispatch';
 import type { EventBus } from '../events';

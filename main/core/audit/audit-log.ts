@@ -44,7 +44,8 @@ export class AuditLog {
     const batch = this.pending;
     this.pending = [];
     this.db.transaction(() => {
-      for (const e of batch) this.insert.run(e.at, e.actor, e.transport, e.operation, e.outcome, Math.round(e.durationMs), e.detail ?? null);
+      for (const e of batch)
+        this.insert.run(e.at, e.actor, e.transport, e.operation, e.outcome, Math.round(e.durationMs), e.detail ?? null);
     })();
   }
 

@@ -4,7 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/temp-dir';
 import { claudeDesktopConfigPath, readServerEntry, writeServerEntry } from './claude-desktop-config';
 
-const entry = { command: '/opt/Nexus/nexus', args: ['/opt/Nexus/cli.js', 'mcp-stdio', '--data-dir', '/home/op/.local/share/nexus-desktop'] };
+const entry = {
+  command: '/opt/Nexus/nexus',
+  args: ['/opt/Nexus/cli.js', 'mcp-stdio', '--data-dir', '/home/op/.local/share/nexus-desktop'],
+};
 
 describe('the Claude Desktop config writer', () => {
   const dir = tempDir();
@@ -13,10 +16,16 @@ describe('the Claude Desktop config writer', () => {
   const read = () => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 
   it('knows the platform paths', () => {
-    expect(claudeDesktopConfigPath('darwin', {}, '/Users/op')).toBe('/Users/op/Library/Application Support/Claude/claude_desktop_config.json');
-    expect(claudeDesktopConfigPath('win32', { APPDATA: 'C:\\Users\\op\\AppData\\Roaming' }, 'C:\\Users\\op')).toMatch(/Roaming.Claude.claude_desktop_config\.json$/);
+    expect(claudeDesktopConfigPath('darwin', {}, '/Users/op')).toBe(
+      '/Users/op/Library/Application Support/Claude/claude_desktop_config.json',
+    );
+    expect(claudeDesktopConfigPath('win32', { APPDATA: 'C:\\Users\\op\\AppData\\Roaming' }, 'C:\\Users\\op')).toMatch(
+      /Roaming.Claude.claude_desktop_config\.json$/,
+    );
     expect(claudeDesktopConfigPath('linux', {}, '/home/op')).toBe('/home/op/.config/Claude/claude_desktop_config.json');
-    expect(claudeDesktopConfigPath('linux', { XDG_CONFIG_HOME: '/cfg' }, '/home/op')).toBe('/cfg/Claude/claude_desktop_config.json');
+    expect(claudeDesktopConfigPath('linux', { XDG_CONFIG_HOME: '/cfg' }, '/home/op')).toBe(
+      '/cfg/Claude/claude_desktop_config.json',
+    );
   });
 
   it('creates the file when there is none, without a backup', () => {
@@ -30,7 +39,11 @@ describe('the Claude Desktop config writer', () => {
       globalShortcut: 'Ctrl+Space',
       mcpServers: {
         filesystem: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/home/op'] },
-        github: { command: 'docker', args: ['run', '-i', 'ghcr.io/github/github-mcp-server'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_keepme' } },
+        github: {
+          command: 'docker',
+          args: ['run', '-i', 'ghcr.io/github/github-mcp-server'],
+          env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_keepme' },
+        },
       },
     };
     writeServerEntry(file, 'nexus', entry); // make the folder

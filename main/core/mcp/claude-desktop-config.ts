@@ -5,9 +5,15 @@ import { z } from 'zod';
 import { NexusError } from '../../../shared/errors';
 
 /** Where Claude Desktop keeps `claude_desktop_config.json` on each platform. */
-export function claudeDesktopConfigPath(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env, home = homedir()): string {
-  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
-  if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json');
+export function claudeDesktopConfigPath(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+  home = homedir(),
+): string {
+  if (platform === 'darwin')
+    return join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
+  if (platform === 'win32')
+    return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json');
   return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Claude', 'claude_desktop_config.json');
 }
 
@@ -26,10 +32,17 @@ function readConfig(path: string): z.infer<typeof ConfigFile> | null {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch {
-    throw new NexusError('conflict', `${path} is not valid JSON; fix or move it, then connect again (nothing was written).`);
+    throw new NexusError(
+      'conflict',
+      `${path} is not valid JSON; fix or move it, then connect again (nothing was written).`,
+    );
   }
   const parsed = ConfigFile.safeParse(raw);
-  if (!parsed.success) throw new NexusError('conflict', `${path} does not look like a Claude Desktop config ("mcpServers" must be an object); nothing was written.`);
+  if (!parsed.success)
+    throw new NexusError(
+      'conflict',
+      `${path} does not look like a Claude Desktop config ("mcpServers" must be an object); nothing was written.`,
+    );
   return parsed.data;
 }
 
@@ -47,7 +60,12 @@ const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON
  * was. Idempotent: an identical entry means no write and no backup. Otherwise the previous file is
  * copied to `<file>.nexus-backup-<time>` first, and the new one replaces it atomically (temp + rename).
  */
-export function writeServerEntry(path: string, name: string, entry: StdioServerEntry, now = new Date()): { changed: boolean; backupPath: string | null } {
+export function writeServerEntry(
+  path: string,
+  name: string,
+  entry: StdioServerEntry,
+  now = new Date(),
+): { changed: boolean; backupPath: string | null } {
   const current = readConfig(path);
   if (current && sameJson(current.mcpServers?.[name], entry)) return { changed: false, backupPath: null };
   let backupPath: string | null = null;

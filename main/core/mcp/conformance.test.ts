@@ -29,7 +29,10 @@ describe('MCP conformance server scenarios', () => {
 
   beforeAll(async () => {
     nexus = await startNexus();
-    proxy = await startBearerProxy(nexus.running.host.port, (await mintToken(nexus.running, 'read', 'conformance')).secret);
+    proxy = await startBearerProxy(
+      nexus.running.host.port,
+      (await mintToken(nexus.running, 'read', 'conformance')).secret,
+    );
   });
   afterAll(async () => {
     await proxy.close();
@@ -40,7 +43,9 @@ describe('MCP conformance server scenarios', () => {
   let runs = 0;
   const scenario = async (name: string, url = `${proxy.url}/api/mcp`): Promise<Check[]> => {
     const dir = join(out.path, `${++runs}-${name}`);
-    await run(runner, ['server', '--url', url, '--scenario', name, '--output-dir', dir], { timeout: 60_000 }).catch((e: unknown) => e);
+    await run(runner, ['server', '--url', url, '--scenario', name, '--output-dir', dir], { timeout: 60_000 }).catch(
+      (e: unknown) => e,
+    );
     const [result] = readdirSync(dir);
     return JSON.parse(readFileSync(join(dir, result ?? '', 'checks.json'), 'utf8')) as Check[];
   };
@@ -51,7 +56,10 @@ describe('MCP conformance server scenarios', () => {
       expect(checks.length).toBeGreaterThan(0);
       for (const check of checks) expect(check, check.errorMessage).toMatchObject({ status: 'SUCCESS' });
       if (name === 'dns-rebinding-protection') {
-        expect(checks.map((c) => c.id).sort()).toEqual(['localhost-host-rebinding-rejected', 'localhost-host-valid-accepted']);
+        expect(checks.map((c) => c.id).sort()).toEqual([
+          'localhost-host-rebinding-rejected',
+          'localhost-host-valid-accepted',
+        ]);
       }
     });
   }

@@ -3,7 +3,12 @@ import type { Handlers } from '../handlers';
 import type { Logger } from '../log';
 import type { Keychain } from '../ports';
 import type { TokenService } from '../tokens/tokens';
-import { claudeDesktopConfigPath, readServerEntry, writeServerEntry, type StdioServerEntry } from './claude-desktop-config';
+import {
+  claudeDesktopConfigPath,
+  readServerEntry,
+  writeServerEntry,
+  type StdioServerEntry,
+} from './claude-desktop-config';
 import { MCP_PATH } from './gate';
 import { MCP_SERVER_NAME } from './server';
 import { STDIO_KEYCHAIN_SERVICE, stdioKeychainAccount } from './stdio-credential';
@@ -40,7 +45,11 @@ export class ConnectService {
 
   stdioEntry(): StdioServerEntry {
     const { command, args, env } = this.deps.launcher;
-    return { command, args: [...args, 'mcp-stdio', '--data-dir', this.deps.dataDir], ...(env && Object.keys(env).length ? { env } : {}) };
+    return {
+      command,
+      args: [...args, 'mcp-stdio', '--data-dir', this.deps.dataDir],
+      ...(env && Object.keys(env).length ? { env } : {}),
+    };
   }
 
   info(): ConnectInfo {
@@ -53,7 +62,9 @@ export class ConnectService {
     }
     return {
       mcpUrl: this.url,
-      claudeCodeCommand: this.url ? `claude mcp add --transport http ${MCP_SERVER_NAME} ${this.url} --header "Authorization: Bearer <token>"` : null,
+      claudeCodeCommand: this.url
+        ? `claude mcp add --transport http ${MCP_SERVER_NAME} ${this.url} --header "Authorization: Bearer <token>"`
+        : null,
       claudeDesktop: { configPath: this.configPath, connected, serverName: MCP_SERVER_NAME },
       stdioCommand: { command: entry.command, args: entry.args },
     };
@@ -77,7 +88,12 @@ export class ConnectService {
       token = created.token;
     }
     const { changed, backupPath } = writeServerEntry(this.configPath, MCP_SERVER_NAME, this.stdioEntry());
-    this.deps.log.info('claude desktop connected', { configPath: this.configPath, changed, newToken, tokenId: token.id });
+    this.deps.log.info('claude desktop connected', {
+      configPath: this.configPath,
+      changed,
+      newToken,
+      tokenId: token.id,
+    });
     return { configPath: this.configPath, backupPath, changed, token, newToken };
   }
 }

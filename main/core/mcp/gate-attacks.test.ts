@@ -14,7 +14,8 @@ describe('the /api/mcp gate against Host, Origin and credential attacks', () => 
   });
   afterAll(() => nexus.stop());
 
-  const list = (headers: Record<string, string>, path = '/api/mcp') => rawRequest(port, { path, headers, body: toolCall('list_workspaces', {}) });
+  const list = (headers: Record<string, string>, path = '/api/mcp') =>
+    rawRequest(port, { path, headers, body: toolCall('list_workspaces', {}) });
   const bearer = () => ({ authorization: `Bearer ${secret}` });
 
   it('answers a valid token from a loopback Host with no Origin', async () => {
@@ -31,14 +32,28 @@ describe('the /api/mcp gate against Host, Origin and credential attacks', () => 
   });
 
   it('refuses a rebinding Host even with a valid token', async () => {
-    for (const host of ['evil.example.com', `evil.example.com:${port}`, `127.0.0.1:${port + 1}`, `127.0.0.1`, `LOCALHOST:${port}`, `127.0.0.1.nip.io:${port}`]) {
+    for (const host of [
+      'evil.example.com',
+      `evil.example.com:${port}`,
+      `127.0.0.1:${port + 1}`,
+      `127.0.0.1`,
+      `LOCALHOST:${port}`,
+      `127.0.0.1.nip.io:${port}`,
+    ]) {
       const res = await list({ ...bearer(), host });
       expect(res.status, host).toBe(403);
     }
   });
 
   it('refuses a present Origin that is not this server, including null', async () => {
-    for (const origin of ['null', 'http://evil.example.com', `https://127.0.0.1:${port}`, `http://127.0.0.1:${port + 1}`, `http://localhost:${port}.evil.com`, '']) {
+    for (const origin of [
+      'null',
+      'http://evil.example.com',
+      `https://127.0.0.1:${port}`,
+      `http://127.0.0.1:${port + 1}`,
+      `http://localhost:${port}.evil.com`,
+      '',
+    ]) {
       const res = await list({ ...bearer(), origin });
       expect(res.status, origin).toBe(403);
     }
@@ -53,7 +68,16 @@ describe('the /api/mcp gate against Host, Origin and credential attacks', () => 
 
   it("does not take the UI's start token or its cookie as an MCP credential", async () => {
     const uiToken = nexus.running.host.token;
-    expect((await rawRequest(port, { method: 'POST', path: '/api/rpc/app.info', headers: { authorization: `Bearer ${uiToken}` }, body: '{}' })).status).toBe(200);
+    expect(
+      (
+        await rawRequest(port, {
+          method: 'POST',
+          path: '/api/rpc/app.info',
+          headers: { authorization: `Bearer ${uiToken}` },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(200);
     const login = await rawRequest(port, { method: 'GET', path: `/?token=${uiToken}` });
     const cookie = String(login.headers['set-cookie']).split(';')[0] ?? '';
     expect(cookie).toMatch(/^nexus_session=/);
@@ -75,7 +99,9 @@ describe('the /api/mcp gate against Host, Origin and credential attacks', () => 
     expect((await list({ authorization: `Basic ${Buffer.from(`x:${secret}`).toString('base64')}` })).status).toBe(401);
     expect((await list({ authorization: `bearer ${secret}` })).status).toBe(401);
     expect((await list({ authorization: `Bearer ${secret.replace('nxs_w_', 'nxs_v_')}` })).status).toBe(401);
-    expect((await list({ authorization: `Bearer ${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}` })).status).toBe(401);
+    expect(
+      (await list({ authorization: `Bearer ${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}` })).status,
+    ).toBe(401);
   });
 
   it('is stateless: GET and DELETE are 405 after authentication, and a bad body is 400', async () => {
@@ -98,6 +124,11 @@ describe('the /api/mcp gate against Host, Origin and credential attacks', () => 
 
   it('audits refusals: an anonymous 401 and a Host refusal', async () => {
     await list({});
-    expect(nexus.running.core.audit.recent(1)[0]).toMatchObject({ actor: 'anonymous', transport: 'mcp', operation: 'mcp:gate', outcome: 'unauthorized' });
+    expect(nexus.running.core.audit.recent(1)[0]).toMatchObject({
+      actor: 'anonymous',
+      transport: 'mcp',
+      operation: 'mcp:gate',
+      outcome: 'unauthorized',
+    });
   });
 });

@@ -8,7 +8,20 @@ const classRank = { read: 0, write: 1, vault: 2 } as const;
 const accessRank = { read: 0, write: 1, vault: 2, operator: 3 } as const;
 
 /** Path variants that must never reach a tool: the host routes exactly, case-sensitively, unencoded. */
-const pathVariants = ['/API/MCP', '/Api/Mcp', '/api/mcp/', '//api/mcp', '/api//mcp', '/api%2Fmcp', '/api/mcp%2F', '/%61pi/mcp', '/api/./mcp', '/api/rpc/../mcp', '/api/mcp/.', '/api/mcp;x'];
+const pathVariants = [
+  '/API/MCP',
+  '/Api/Mcp',
+  '/api/mcp/',
+  '//api/mcp',
+  '/api//mcp',
+  '/api%2Fmcp',
+  '/api/mcp%2F',
+  '/%61pi/mcp',
+  '/api/./mcp',
+  '/api/rpc/../mcp',
+  '/api/mcp/.',
+  '/api/mcp;x',
+];
 
 describe('the /api/mcp gate: token × route × tool', () => {
   let nexus: Nexus;
@@ -31,9 +44,15 @@ describe('the /api/mcp gate: token × route × tool', () => {
   afterAll(() => nexus.stop());
 
   const call = (path: string, tool: string, secret?: string) =>
-    rawRequest(nexus.running.host.port, { path, headers: secret ? { authorization: `Bearer ${secret}` } : {}, body: toolCall(tool, sampleArgs[tool] ?? {}) });
+    rawRequest(nexus.running.host.port, {
+      path,
+      headers: secret ? { authorization: `Bearer ${secret}` } : {},
+      body: toolCall(tool, sampleArgs[tool] ?? {}),
+    });
   const reachedTool = (tool: string, since: number) =>
-    nexus.running.core.audit.recent(50).some((r) => r.id > since && r.operation === `mcp:${tool}` && r.outcome !== 'forbidden');
+    nexus.running.core.audit
+      .recent(50)
+      .some((r) => r.id > since && r.operation === `mcp:${tool}` && r.outcome !== 'forbidden');
   const lastAuditId = () => nexus.running.core.audit.recent(1)[0]?.id ?? 0;
 
   it('has a sample call for every tool it publishes', () => {
@@ -70,7 +89,12 @@ describe('the /api/mcp gate: token × route × tool', () => {
           expect(String(res.headers['www-authenticate'])).toContain('error="insufficient_scope"');
           expect(reachedTool(tool.name, before)).toBe(false);
           const row = nexus.running.core.audit.recent(1)[0];
-          expect(row).toMatchObject({ actor: `token:${ids[holder]}`, transport: 'mcp', operation: `mcp:${tool.name}`, outcome: 'forbidden' });
+          expect(row).toMatchObject({
+            actor: `token:${ids[holder]}`,
+            transport: 'mcp',
+            operation: `mcp:${tool.name}`,
+            outcome: 'forbidden',
+          });
         }
       }
     });
@@ -85,16 +109,31 @@ describe('the /api/mcp gate: token × route × tool', () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
       });
       expect(res.status).toBe(200);
-      listed[cls] = (JSON.parse(res.text) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name).sort();
+      listed[cls] = (JSON.parse(res.text) as { result: { tools: { name: string }[] } }).result.tools
+        .map((t) => t.name)
+        .sort();
     }
     expect(listed.read).toEqual(['get_nexus_info', 'get_session', 'get_workspace', 'list_sessions', 'list_workspaces']);
-    expect(listed.write).toEqual([...listed.read!, 'create_session', 'delete_session', 'delete_workspace', 'send_message', 'stop_workspace'].sort());
+    expect(listed.write).toEqual(
+      [
+        ...listed.read!,
+        'create_session',
+        'delete_session',
+        'delete_workspace',
+        'send_message',
+        'stop_workspace',
+      ].sort(),
+    );
     expect(listed.vault).toEqual([...listed.write!, 'create_workspace', 'start_workspace'].sort());
   });
 
   it('refuses a write tool hidden in a JSON-RPC batch from a read token', async () => {
     const body = `[${toolCall('list_workspaces', {}, 1)},${toolCall('delete_workspace', { workspace: 'alpha' }, 2)}]`;
-    const res = await rawRequest(nexus.running.host.port, { path: '/api/mcp', headers: { authorization: `Bearer ${secrets.read}` }, body });
+    const res = await rawRequest(nexus.running.host.port, {
+      path: '/api/mcp',
+      headers: { authorization: `Bearer ${secrets.read}` },
+      body,
+    });
     expect(res.status).toBe(403);
   });
 

@@ -45,20 +45,38 @@ export function createMcpGate(core: GateCore): (req: IncomingMessage, res: Serve
     }
     if ((req.url ?? '').includes('?')) {
       audit('anonymous', 'mcp:gate', 'bad_request');
-      return refuse(res, 400, 'bad_request', 'The MCP endpoint takes no query string; send the token as Authorization: Bearer.');
+      return refuse(
+        res,
+        400,
+        'bad_request',
+        'The MCP endpoint takes no query string; send the token as Authorization: Bearer.',
+      );
     }
 
     const presented = bearerOf(req.headers.authorization);
     if (!presented) {
       audit('anonymous', 'mcp:gate', 'unauthorized');
       res.setHeader('www-authenticate', `Bearer realm="${REALM}"`);
-      return refuse(res, 401, 'unauthorized', 'Send an MCP token (nxs_r_…, nxs_w_… or nxs_v_…) as Authorization: Bearer. Create one with `nexus token create` or in Settings → Access.');
+      return refuse(
+        res,
+        401,
+        'unauthorized',
+        'Send an MCP token (nxs_r_…, nxs_w_… or nxs_v_…) as Authorization: Bearer. Create one with `nexus token create` or in Settings → Access.',
+      );
     }
     const auth = await core.tokens.authenticate(presented);
     if (!auth.ok) {
       audit('anonymous', 'mcp:gate', 'unauthorized');
-      res.setHeader('www-authenticate', `Bearer realm="${REALM}", error="invalid_token", error_description="The token is ${auth.reason === 'malformed' ? 'not an MCP token' : auth.reason}"`);
-      return refuse(res, 401, 'unauthorized', `That MCP token is ${auth.reason === 'malformed' ? 'not an MCP token' : auth.reason}.`);
+      res.setHeader(
+        'www-authenticate',
+        `Bearer realm="${REALM}", error="invalid_token", error_description="The token is ${auth.reason === 'malformed' ? 'not an MCP token' : auth.reason}"`,
+      );
+      return refuse(
+        res,
+        401,
+        'unauthorized',
+        `That MCP token is ${auth.reason === 'malformed' ? 'not an MCP token' : auth.reason}.`,
+      );
     }
     const principal = auth.principal;
     const actor = `token:${principal.tokenId}`;
@@ -84,7 +102,11 @@ export function createMcpGate(core: GateCore): (req: IncomingMessage, res: Serve
       return sendJson(res, 403, {
         jsonrpc: '2.0',
         id: denied.id,
-        error: { code: -32003, message: `${denied.tool} needs a ${denied.needs} token; this one is ${principal.access}.`, data: { code: 'forbidden' } },
+        error: {
+          code: -32003,
+          message: `${denied.tool} needs a ${denied.needs} token; this one is ${principal.access}.`,
+          data: { code: 'forbidden' },
+        },
       });
     }
 
@@ -106,13 +128,17 @@ function bearerOf(header: string | undefined): string | null {
 }
 
 /** The first `tools/call` in a message (or batch) naming a known tool above the caller's class. */
-function firstDeniedTool(body: unknown, principal: TokenPrincipal): { tool: string; needs: string; id: unknown } | null {
+function firstDeniedTool(
+  body: unknown,
+  principal: TokenPrincipal,
+): { tool: string; needs: string; id: unknown } | null {
   for (const message of Array.isArray(body) ? body : [body]) {
     if (typeof message !== 'object' || message === null) continue;
     const { method, params, id } = message as { method?: unknown; params?: { name?: unknown }; id?: unknown };
     if (method !== 'tools/call' || typeof params?.name !== 'string') continue;
     const tool = toolsByName.get(params.name);
-    if (tool && !allows(principal.access, toolAccess(tool))) return { tool: tool.name, needs: toolAccess(tool), id: id ?? null };
+    if (tool && !allows(principal.access, toolAccess(tool)))
+      return { tool: tool.name, needs: toolAccess(tool), id: id ?? null };
   }
   return null;
 }
@@ -134,7 +160,11 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 

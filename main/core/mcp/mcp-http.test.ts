@@ -45,7 +45,11 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     const r = await client.callTool({ name: 'get_nexus_info', arguments: {} });
     expect(r.isError).toBeFalsy();
     const info = r.structuredContent as Record<string, unknown>;
-    const appInfo = await nexus.running.core.dispatcher.call('app.info', {}, { transport: 'internal', principal: { kind: 'operator' } });
+    const appInfo = await nexus.running.core.dispatcher.call(
+      'app.info',
+      {},
+      { transport: 'internal', principal: { kind: 'operator' } },
+    );
     expect(info).toMatchObject({
       version: 'test',
       docker: appInfo.docker,
@@ -55,16 +59,27 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
       fleet: { workspaces: { total: 0 }, sessions: { total: 0 } },
     });
     expect(info.uptimeSeconds).toBeGreaterThanOrEqual(0);
-    const attention = await nexus.running.core.dispatcher.call('attention.get', {}, { transport: 'internal', principal: { kind: 'operator' } });
+    const attention = await nexus.running.core.dispatcher.call(
+      'attention.get',
+      {},
+      { transport: 'internal', principal: { kind: 'operator' } },
+    );
     expect(info.attention).toEqual(attention);
-    expect(info.attention).toMatchObject({ counts: { needs_you: 0, working: 0, idle: 0, offline: 0 }, review: { memories: 0, skills: 0 } });
+    expect(info.attention).toMatchObject({
+      counts: { needs_you: 0, working: 0, idle: 0, offline: 0 },
+      review: { memories: 0, skills: 0 },
+    });
     expect(textOf(r)).toMatch(/Nothing needs you\. Review queue: 0 memories, 0 skills\./);
     expect(textOf(r)).toMatch(/^Nexus test, up \d+s\. Docker (available|unavailable)/);
   });
 
   it('lists workspaces and sessions through the same operations as the UI', async () => {
     const w = await client.callTool({ name: 'list_workspaces', arguments: {} });
-    const ui = await nexus.running.core.dispatcher.call('workspaces.list', {}, { transport: 'http', principal: { kind: 'operator' } });
+    const ui = await nexus.running.core.dispatcher.call(
+      'workspaces.list',
+      {},
+      { transport: 'http', principal: { kind: 'operator' } },
+    );
     expect(w.structuredContent).toEqual(ui);
     const s = await client.callTool({ name: 'list_sessions', arguments: {} });
     expect(s.structuredContent).toEqual({ sessions: [] });

@@ -1,7 +1,13 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_PATH, callPlatformTool, fireHook, fixtureRecords, installAgentFixture } from '../../../e2e/fixtures/agent';
+import {
+  FIXTURE_PATH,
+  callPlatformTool,
+  fireHook,
+  fixtureRecords,
+  installAgentFixture,
+} from '../../../e2e/fixtures/agent';
 import { ensureTestWorkerImage, testBaseImage } from '../../../test/helpers/docker';
 import { serveGitRepo } from '../../../test/helpers/git-http-server';
 import { connectClient, mintToken, startNexus } from '../../../test/helpers/mcp';
@@ -24,7 +30,10 @@ describe('the operator flow through the MCP server', () => {
   beforeAll(async () => {
     await ensureTestWorkerImage();
     repo = await serveGitRepo(token);
-    nexus = await startNexus({ docker: { network: 'host', baseImage: testBaseImage() }, sessions: { agentCommand: ['node', FIXTURE_PATH] } });
+    nexus = await startNexus({
+      docker: { network: 'host', baseImage: testBaseImage() },
+      sessions: { agentCommand: ['node', FIXTURE_PATH] },
+    });
     client = await connectClient(nexus.mcpUrl, (await mintToken(nexus.running, 'vault')).secret);
   }, 600_000);
   afterAll(async () => {
@@ -51,42 +60,83 @@ describe('the operator flow through the MCP server', () => {
 
   it('creates a workspace and three sessions, sees a permission prompt in get_nexus_info, answers it, and tears everything down', async () => {
     // The provider token goes into the vault by the operator; MCP clients can never read or add secrets.
-    const secret = await nexus.running.core.dispatcher.call('secrets.create', { name: 'git', kind: 'github', host: repo.host, value: token }, operatorContext('http'));
+    const secret = await nexus.running.core.dispatcher.call(
+      'secrets.create',
+      { name: 'git', kind: 'github', host: repo.host, value: token },
+      operatorContext('http'),
+    );
     await call('create_workspace', { name, repo_url: repo.url, secret_id: secret.id });
-    const ws = await until(() => call<{ status: string; containerId: string | null }>('get_workspace', { workspace: name }), (w) => w.status === 'running');
+    const ws = await until(
+      () => call<{ status: string; containerId: string | null }>('get_workspace', { workspace: name }),
+      (w) => w.status === 'running',
+    );
     installAgentFixture(ws.containerId!, (await bundleWorkerScripts(dir.path)).agentFixture);
 
     const ids: Record<string, string> = {};
-    for (const s of ['one', 'two', 'three']) ids[s] = (await call<{ id: string }>('create_session', { workspace: name, name: s, initial_message: `work on ${s}` })).id;
-    await until(() => call<{ sessions: { agentState: string }[] }>('list_sessions', { workspace: name }), (l) => l.sessions.length === 3 && l.sessions.every((s) => s.agentState === 'working'), 60_000);
+    for (const s of ['one', 'two', 'three'])
+      ids[s] = (
+        await call<{ id: string }>('create_session', { workspace: name, name: s, initial_message: `work on ${s}` })
+      ).id;
+    await until(
+      () => call<{ sessions: { agentState: string }[] }>('list_sessions', { workspace: name }),
+      (l) => l.sessions.length === 3 && l.sessions.every((s) => s.agentState === 'working'),
+      60_000,
+    );
 
-    fireHook(ws.containerId!, ids.two!, 'Notification', { notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' });
+    fireHook(ws.containerId!, ids.two!, 'Notification', {
+      notification_type: 'permission_prompt',
+      message: 'Claude needs your permission to use Bash',
+    });
     const waiting = await until(
-      () => call<{ attention: { counts: { needs_you: number }; needsYou: { sessionName: string; reason: string }[] } }>('get_nexus_info', {}),
+      () =>
+        call<{ attention: { counts: { needs_you: number }; needsYou: { sessionName: string; reason: string }[] } }>(
+          'get_nexus_info',
+          {},
+        ),
       (i) => i.attention.counts.needs_you === 1,
       15_000,
     );
     expect(waiting.attention.needsYou[0]).toMatchObject({ sessionName: 'two', reason: 'Permission needed: Bash' });
 
     await call('send_message', { session: ids.two, text: 'approved, go on' });
-    await until(() => call<{ agentState: string }>('get_session', { session: ids.two }), (s) => s.agentState === 'working', 15_000);
-    expect(fixtureRecords(ws.containerId!, ids.two!).filter((r) => r.kind === 'message').map((r) => r.content)).toEqual(['approved, go on']);
-    expect((await call<{ attention: { counts: { needs_you: number } } }>('get_nexus_info', {})).attention.counts.needs_you).toBe(0);
+    await until(
+      () => call<{ agentState: string }>('get_session', { session: ids.two }),
+      (s) => s.agentState === 'working',
+      15_000,
+    );
+    expect(
+      fixtureRecords(ws.containerId!, ids.two!)
+        .filter((r) => r.kind === 'message')
+        .map((r) => r.content),
+    ).toEqual(['approved, go on']);
+    expect(
+      (await call<{ attention: { counts: { needs_you: number } } }>('get_nexus_info', {})).attention.counts.needs_you,
+    ).toBe(0);
 
     // A memory proposed from inside the worker waits for review; once approved, the worker finds it.
     const lesson = `${name} deploys need the staging flag`;
     await callPlatformTool(ws.containerId!, ids.three!, 'memory_propose', { content: lesson, scope: 'project' });
-    const pending = await until(() => call<{ attention: { review: { memories: number } } }>('get_nexus_info', {}), (i) => i.attention.review.memories === 1, 15_000);
+    const pending = await until(
+      () => call<{ attention: { review: { memories: number } } }>('get_nexus_info', {}),
+      (i) => i.attention.review.memories === 1,
+      15_000,
+    );
     expect(pending.attention.review.memories).toBe(1);
     const queue = await nexus.running.core.dispatcher.call('review.list', {}, operatorContext('http'));
     const memory = queue.memories.find((m) => m.content === lesson);
     expect(memory).toBeDefined();
     await nexus.running.core.dispatcher.call('review.approveMemory', { id: memory!.id }, operatorContext('http'));
-    expect(JSON.stringify(await callPlatformTool(ws.containerId!, ids.one!, 'memory_search', { query: 'deploys staging flag' }))).toContain(lesson);
+    expect(
+      JSON.stringify(
+        await callPlatformTool(ws.containerId!, ids.one!, 'memory_search', { query: 'deploys staging flag' }),
+      ),
+    ).toContain(lesson);
 
     for (const id of Object.values(ids)) await call('delete_session', { session: id });
     expect((await call<{ sessions: unknown[] }>('list_sessions', { workspace: name })).sessions).toEqual([]);
     await call('delete_workspace', { workspace: name });
-    expect((await call<{ workspaces: { name: string }[] }>('list_workspaces', {})).workspaces.map((w) => w.name)).not.toContain(name);
+    expect(
+      (await call<{ workspaces: { name: string }[] }>('list_workspaces', {})).workspaces.map((w) => w.name),
+    ).not.toContain(name);
   }, 600_000);
 });

@@ -8,7 +8,12 @@ import { createMcpServer, toolsFor } from './server';
 import { toolAccess } from './tool';
 import { tools } from './tools';
 
-const token = (access: 'read' | 'write' | 'vault'): Principal => ({ kind: 'token', tokenId: `t-${access}`, name: access, access });
+const token = (access: 'read' | 'write' | 'vault'): Principal => ({
+  kind: 'token',
+  tokenId: `t-${access}`,
+  name: access,
+  access,
+});
 
 describe('createMcpServer for one caller (behind the gate)', () => {
   let core: Core;
@@ -52,7 +57,13 @@ describe('createMcpServer for one caller (behind the gate)', () => {
   });
 
   it('lets the dispatcher refuse an operation above the token class even if a tool asked for it', async () => {
-    await expect(core.dispatcher.call('workspaces.create', { name: 'x', repoUrl: '/tmp/x' }, { transport: 'mcp', principal: token('write') })).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(
+      core.dispatcher.call(
+        'workspaces.create',
+        { name: 'x', repoUrl: '/tmp/x' },
+        { transport: 'mcp', principal: token('write') },
+      ),
+    ).rejects.toMatchObject({ code: 'forbidden' });
   });
 
   it('returns results through the dispatcher, redacted', async () => {

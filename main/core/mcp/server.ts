@@ -8,7 +8,8 @@ import { tools } from './tools';
 export const MCP_SERVER_NAME = 'nexus';
 
 /** The tools a principal may see and call: filtered by the class the contract gives each tool's operations. */
-export const toolsFor = (principal: Principal): ToolDefinition[] => tools.filter((t) => allows(accessOf(principal), toolAccess(t)));
+export const toolsFor = (principal: Principal): ToolDefinition[] =>
+  tools.filter((t) => allows(accessOf(principal), toolAccess(t)));
 
 /**
  * An MCP server for one caller. Only the tools its class allows are registered (so tools/list is
@@ -30,14 +31,26 @@ export function createMcpServer(core: Pick<Core, 'dispatcher' | 'audit' | 'confi
   for (const tool of toolsFor(principal)) {
     server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.annotations },
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        outputSchema: tool.output,
+        annotations: tool.annotations,
+      },
       async (args: unknown) => {
         const started = performance.now();
         const result = allows(accessOf(principal), toolAccess(tool))
           ? await runTool(tool, args, ctx, (op, input, c) => core.dispatcher.call(op, input, c), env)
           : toolError({ code: 'forbidden', message: `${tool.name} needs a ${toolAccess(tool)} token.` });
         const error = result._meta?.['nexus/error'] as { code?: string } | undefined;
-        core.audit.record({ actor, transport: 'mcp', operation: `mcp:${tool.name}`, outcome: error?.code ?? 'ok', durationMs: performance.now() - started });
+        core.audit.record({
+          actor,
+          transport: 'mcp',
+          operation: `mcp:${tool.name}`,
+          outcome: error?.code ?? 'ok',
+          durationMs: performance.now() - started,
+        });
         return result;
       },
     );

@@ -29,7 +29,9 @@ export interface ToolEnv {
   quota: { maxWorkspaces: number; maxSessionsPerWorkspace: number };
 }
 
-export const defineTool = <S extends z.ZodRawShape, O extends z.ZodObject>(def: ToolDefinition<S, O>): ToolDefinition<S, O> => def;
+export const defineTool = <S extends z.ZodRawShape, O extends z.ZodObject>(
+  def: ToolDefinition<S, O>,
+): ToolDefinition<S, O> => def;
 
 /** The class a tool needs: the highest of its operations' classes in the contract. */
 export function toolAccess(tool: Pick<ToolDefinition, 'ops'>): Access {
@@ -57,7 +59,9 @@ export async function runTool(
       structuredContent: result,
     };
   } catch (e) {
-    return toolError(e instanceof NexusError ? e.toWire() : { code: 'internal', message: `Internal error in ${tool.name}.` });
+    return toolError(
+      e instanceof NexusError ? e.toWire() : { code: 'internal', message: `Internal error in ${tool.name}.` },
+    );
   }
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { MemoryScope } from '../../../shared/platform-tools';
-import { searchAllThenAny } from '../nats/store/fts';
+import { searchAllThenAny } from '../platform/store/fts';
 import type { Db } from '../store/open';
 
 export const MemoryStatus = z.enum(['pending', 'active', 'rejected']);
@@ -68,11 +68,29 @@ export class MemoryStore {
     );
   }
 
-  propose(input: { content: string; scope: MemoryScope; project: string | null; agentId: string | null; runId: string | null; status?: 'pending' | 'active' }): MemoryRecord {
+  propose(input: {
+    content: string;
+    scope: MemoryScope;
+    project: string | null;
+    agentId: string | null;
+    runId: string | null;
+    status?: 'pending' | 'active';
+  }): MemoryRecord {
     const uid = randomUUID();
     this.db
-      .prepare('INSERT INTO memories (uid, content, scope, project, agent_id, run_id, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(uid, input.content, input.scope, input.project, input.agentId, input.runId, input.status ?? 'pending', new Date().toISOString());
+      .prepare(
+        'INSERT INTO memories (uid, content, scope, project, agent_id, run_id, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        uid,
+        input.content,
+        input.scope,
+        input.project,
+        input.agentId,
+        input.runId,
+        input.status ?? 'pending',
+        new Date().toISOString(),
+      );
     return this.get(uid) as MemoryRecord;
   }
 
@@ -98,7 +116,9 @@ export class MemoryStore {
   /** Decides a pending memory; returns false when it is not pending (already decided or unknown). */
   decide(id: string, status: 'active' | 'rejected', by: string, content?: string): boolean {
     const r = this.db
-      .prepare("UPDATE memories SET status = ?, content = COALESCE(?, content), decided_at = ?, decided_by = ? WHERE uid = ? AND status = 'pending'")
+      .prepare(
+        "UPDATE memories SET status = ?, content = COALESCE(?, content), decided_at = ?, decided_by = ? WHERE uid = ? AND status = 'pending'",
+      )
       .run(status, content ?? null, new Date().toISOString(), by, id);
     return r.changes === 1;
   }

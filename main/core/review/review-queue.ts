@@ -32,13 +32,26 @@ export class ReviewQueue {
     this.skills = new SkillStore(db);
   }
 
-  proposeMemory(input: { content: string; scope: MemoryScope; project: string | null; agentId: string; runId: string }): MemoryRecord {
+  proposeMemory(input: {
+    content: string;
+    scope: MemoryScope;
+    project: string | null;
+    agentId: string;
+    runId: string;
+  }): MemoryRecord {
     const m = this.memories.propose(input);
     this.changed();
     return m;
   }
 
-  proposeSkill(input: { slug: string; name: string; description: string; markdown: string; agentId: string; runId: string }): SkillRecord {
+  proposeSkill(input: {
+    slug: string;
+    name: string;
+    description: string;
+    markdown: string;
+    agentId: string;
+    runId: string;
+  }): SkillRecord {
     const findings = scanSkill(`${input.name}\n${input.description}\n${input.markdown}`, this.allowedHosts);
     const s = this.skills.propose({ ...input, findings });
     this.changed();
@@ -66,7 +79,9 @@ export class ReviewQueue {
       proposedAt: r.createdAt,
     });
     return {
-      memories: this.memories.pending().map((m) => ({ id: m.id, content: m.content, scope: m.scope, project: m.project, provenance: provenance(m) })),
+      memories: this.memories
+        .pending()
+        .map((m) => ({ id: m.id, content: m.content, scope: m.scope, project: m.project, provenance: provenance(m) })),
       skills: this.skills.drafts().map((s) => ({
         id: s.id,
         slug: s.slug,
@@ -86,7 +101,10 @@ export class ReviewQueue {
     const before = this.pendingMemory(id);
     this.memories.decide(id, 'active', actor, content);
     const edited = content !== undefined && content !== before.content;
-    this.record(actor, transport, edited ? 'review.memory.editApprove' : 'review.memory.approve', { id, scope: before.scope });
+    this.record(actor, transport, edited ? 'review.memory.editApprove' : 'review.memory.approve', {
+      id,
+      scope: before.scope,
+    });
     this.changed();
     return { id, status: 'active' };
   }
@@ -104,15 +122,23 @@ export class ReviewQueue {
     const skill = this.draftSkill(id);
     if (skill.findings.length > 0 && !override) {
       const rules = [...new Set(skill.findings.map((f) => f.rule))].join(', ');
-      throw new NexusError('conflict', `Skill "${skill.slug}" v${skill.version} was flagged by the scanner (${rules}); approving it needs an override with a reason.`);
+      throw new NexusError(
+        'conflict',
+        `Skill "${skill.slug}" v${skill.version} was flagged by the scanner (${rules}); approving it needs an override with a reason.`,
+      );
     }
     this.skills.activate(id, actor);
-    this.record(actor, transport, override && skill.findings.length ? 'review.skill.approveOverride' : 'review.skill.approve', {
-      id,
-      slug: skill.slug,
-      version: skill.version,
-      ...(override ? { override: override.reason, findings: skill.findings.map((f) => f.rule) } : {}),
-    });
+    this.record(
+      actor,
+      transport,
+      override && skill.findings.length ? 'review.skill.approveOverride' : 'review.skill.approve',
+      {
+        id,
+        slug: skill.slug,
+        version: skill.version,
+        ...(override ? { override: override.reason, findings: skill.findings.map((f) => f.rule) } : {}),
+      },
+    );
     this.changed();
     return { id, status: 'active' };
   }
@@ -128,14 +154,19 @@ export class ReviewQueue {
   private pendingMemory(id: string): MemoryRecord {
     const m = this.memories.get(id);
     if (!m) throw new NexusError('not_found', `No memory "${id}".`);
-    if (m.status !== 'pending') throw new NexusError('conflict', `Memory "${id}" was already ${m.status === 'active' ? 'approved' : 'rejected'}.`);
+    if (m.status !== 'pending')
+      throw new NexusError(
+        'conflict',
+        `Memory "${id}" was already ${m.status === 'active' ? 'approved' : 'rejected'}.`,
+      );
     return m;
   }
 
   private draftSkill(id: string): SkillRecord {
     const s = this.skills.get(id);
     if (!s) throw new NexusError('not_found', `No skill draft "${id}".`);
-    if (s.status !== 'draft') throw new NexusError('conflict', `Skill "${s.slug}" v${s.version} is ${s.status}, not a draft.`);
+    if (s.status !== 'draft')
+      throw new NexusError('conflict', `Skill "${s.slug}" v${s.version} is ${s.status}, not a draft.`);
     return s;
   }
 

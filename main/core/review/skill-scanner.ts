@@ -41,7 +41,8 @@ const rules: Rule[] = [
   {
     rule: 'env-dump',
     message: 'Dumps the environment (where secrets live).',
-    pattern: /(^|[\s;&|`$(])(printenv|env|export\s+-p|set)\s*($|[|>;&)`])|\/proc\/(self|\d+)\/environ|process\.env\b(?!\.[A-Z_])|os\.environ\b(?!\[|\.get)/im,
+    pattern:
+      /(^|[\s;&|`$(])(printenv|env|export\s+-p|set)\s*($|[|>;&)`])|\/proc\/(self|\d+)\/environ|process\.env\b(?!\.[A-Z_])|os\.environ\b(?!\[|\.get)/im,
   },
   {
     rule: 'base64-blob',
@@ -80,7 +81,13 @@ export function scanSkill(markdown: string, allowedHosts: readonly string[] = de
     for (const m of text.matchAll(URL_PATTERN)) {
       const host = (m[1] ?? '').toLowerCase();
       const allowed = allowedHosts.some((h) => host === h || host.endsWith(`.${h}`));
-      if (!allowed) findings.push({ rule: 'url-not-allowed', message: `Links to ${host}, which is not on the allow-list.`, excerpt: excerpt(m[0]), line: i + 1 });
+      if (!allowed)
+        findings.push({
+          rule: 'url-not-allowed',
+          message: `Links to ${host}, which is not on the allow-list.`,
+          excerpt: excerpt(m[0]),
+          line: i + 1,
+        });
     }
   });
   return findings;

@@ -59,15 +59,36 @@ const toSkill = (raw: unknown): SkillRecord => {
 export class SkillStore {
   constructor(private readonly db: Db) {}
 
-  propose(input: { slug: string; name: string; description: string; markdown: string; findings: Finding[]; agentId: string | null; runId: string | null }): SkillRecord {
+  propose(input: {
+    slug: string;
+    name: string;
+    description: string;
+    markdown: string;
+    findings: Finding[];
+    agentId: string | null;
+    runId: string | null;
+  }): SkillRecord {
     const id = randomUUID();
     this.db.transaction(() => {
-      const { v } = this.db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM skills WHERE slug = ?').get(input.slug) as { v: number };
+      const { v } = this.db
+        .prepare('SELECT COALESCE(MAX(version), 0) AS v FROM skills WHERE slug = ?')
+        .get(input.slug) as { v: number };
       this.db
         .prepare(
           "INSERT INTO skills (id, slug, version, name, description, markdown, status, findings, agent_id, run_id, created_at) VALUES (?, ?, ?, ?, ?, ?, 'draft', ?, ?, ?, ?)",
         )
-        .run(id, input.slug, v + 1, input.name, input.description, input.markdown, JSON.stringify(input.findings), input.agentId, input.runId, new Date().toISOString());
+        .run(
+          id,
+          input.slug,
+          v + 1,
+          input.name,
+          input.description,
+          input.markdown,
+          JSON.stringify(input.findings),
+          input.agentId,
+          input.runId,
+          new Date().toISOString(),
+        );
     })();
     return this.get(id) as SkillRecord;
   }
@@ -91,7 +112,10 @@ export class SkillStore {
   }
 
   drafts(): SkillRecord[] {
-    return this.db.prepare("SELECT * FROM skills WHERE status = 'draft' ORDER BY created_at, version").all().map(toSkill);
+    return this.db
+      .prepare("SELECT * FROM skills WHERE status = 'draft' ORDER BY created_at, version")
+      .all()
+      .map(toSkill);
   }
 
   countDrafts(): number {
@@ -105,7 +129,9 @@ export class SkillStore {
       if (!skill || skill.status !== 'draft') return false;
       const now = new Date().toISOString();
       this.db.prepare("UPDATE skills SET status = 'superseded' WHERE slug = ? AND status = 'active'").run(skill.slug);
-      this.db.prepare("UPDATE skills SET status = 'active', decided_at = ?, decided_by = ? WHERE id = ?").run(now, by, id);
+      this.db
+        .prepare("UPDATE skills SET status = 'active', decided_at = ?, decided_by = ? WHERE id = ?")
+        .run(now, by, id);
       return true;
     })();
   }
@@ -113,7 +139,9 @@ export class SkillStore {
   reject(id: string, by: string): boolean {
     return (
       this.db
-        .prepare("UPDATE skills SET status = 'rejected', decided_at = ?, decided_by = ? WHERE id = ? AND status = 'draft'")
+        .prepare(
+          "UPDATE skills SET status = 'rejected', decided_at = ?, decided_by = ? WHERE id = ? AND status = 'draft'",
+        )
         .run(new Date().toISOString(), by, id).changes === 1
     );
   }

@@ -20,7 +20,10 @@ export const SessionsConfig = z
     /** Session worktrees: on the workspace volume (survives restarts), excluded from the clone's status. */
     worktreesDir: z.string().default('/workspace/.nexus-worktrees'),
     /** The tmux session holding one window per agent session. */
-    tmuxSession: z.string().regex(/^[A-Za-z0-9_-]+$/).default('nexus'),
+    tmuxSession: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/)
+      .default('nexus'),
     /**
      * Per-session files (launch script, inbox address) and the worker tools (hook command, inbox
      * helper, hook credentials). Under /tmp because the worker user (uid 1000) may write there and

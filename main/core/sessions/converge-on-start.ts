@@ -8,11 +8,18 @@ import type { SessionService } from './session-service';
  * workspace into `running` (not on repeats, which reconciliation sends often); when a workspace is
  * removed, ends the platform runs of its (cascade-deleted) sessions.
  */
-export function convergeOnWorkspaceStart(events: EventBus, sessions: Pick<SessionService, 'converge' | 'endOrphanRuns'>, log: Logger): Disposable {
+export function convergeOnWorkspaceStart(
+  events: EventBus,
+  sessions: Pick<SessionService, 'converge' | 'endOrphanRuns'>,
+  log: Logger,
+): Disposable {
   const last = new Map<string, string>();
   return events.subscribe((e) => {
     if (e.name !== 'workspaces.changed') return;
-    const { workspace, removedId } = e.payload as { workspace: { id: string; status: string } | null; removedId?: string };
+    const { workspace, removedId } = e.payload as {
+      workspace: { id: string; status: string } | null;
+      removedId?: string;
+    };
     if (removedId) {
       last.delete(removedId);
       // Its sessions went with it: end their platform runs.
@@ -22,7 +29,9 @@ export function convergeOnWorkspaceStart(events: EventBus, sessions: Pick<Sessio
     const before = last.get(workspace.id);
     last.set(workspace.id, workspace.status);
     if (workspace.status === 'running' && before !== 'running') {
-      sessions.converge(workspace.id).catch((err: unknown) => log.warn('session converge failed', { workspaceId: workspace.id, error: err }));
+      sessions
+        .converge(workspace.id)
+        .catch((err: unknown) => log.warn('session converge failed', { workspaceId: workspace.id, error: err }));
     }
   });
 }

@@ -4,7 +4,7 @@ import type { CoreConfig } from '../config';
 import type { Disposable } from '../disposable';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
-import type { PlatformService } from '../nats/platform-service';
+import type { PlatformService } from '../platform/platform-service';
 import type { AppPaths } from '../ports';
 import type { Db } from '../store/open';
 import { convergeOnWorkspaceStart } from './converge-on-start';
@@ -22,7 +22,10 @@ export interface SessionsWiring {
   /** The workspaces service, seen through the small interface sessions need. */
   workspaces: WorkspaceDirectory;
   /** Issues each workspace's publish-only hook user, delivers hook events, and gives each session a run (core.platform). */
-  platform: Pick<PlatformService, 'createHookPublisher' | 'onHookEvent' | 'agents' | 'createAgent' | 'createRun' | 'endRun'>;
+  platform: Pick<
+    PlatformService,
+    'createHookPublisher' | 'onHookEvent' | 'agents' | 'createAgent' | 'createRun' | 'endRun'
+  >;
 }
 
 /**

@@ -10,8 +10,16 @@ describe('agentStateFromHook', () => {
     ['PreToolUse', {}, 'working'],
     ['PostToolUse', {}, 'working'],
     ['PermissionRequest', {}, 'waiting_permission'],
-    ['Notification', { notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' }, 'waiting_permission'],
-    ['Notification', { notification_type: 'idle_prompt', message: 'Claude is waiting for your input' }, 'waiting_input'],
+    [
+      'Notification',
+      { notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' },
+      'waiting_permission',
+    ],
+    [
+      'Notification',
+      { notification_type: 'idle_prompt', message: 'Claude is waiting for your input' },
+      'waiting_input',
+    ],
     ['Notification', { notification_type: 'elicitation_dialog' }, 'waiting_input'],
     ['Elicitation', {}, 'waiting_input'],
     ['Stop', {}, 'idle'],
@@ -21,9 +29,14 @@ describe('agentStateFromHook', () => {
   });
 
   it("carries the notification's message", () => {
-    expect(agentStateFromHook(ev('Notification', { notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' }))?.message).toBe(
-      'Claude needs your permission to use Bash',
-    );
+    expect(
+      agentStateFromHook(
+        ev('Notification', {
+          notification_type: 'permission_prompt',
+          message: 'Claude needs your permission to use Bash',
+        }),
+      )?.message,
+    ).toBe('Claude needs your permission to use Bash');
   });
 
   it('says why a session ended', () => {
@@ -36,13 +49,22 @@ describe('agentStateFromHook', () => {
   });
 
   it('goes back to working after a permission wait once the person answered', () => {
-    expect(agentStateFromHook(ev('Notification', { notification_type: 'permission_prompt' }))?.agentState).toBe('waiting_permission');
+    expect(agentStateFromHook(ev('Notification', { notification_type: 'permission_prompt' }))?.agentState).toBe(
+      'waiting_permission',
+    );
     expect(agentStateFromHook(ev('PostToolUse'))?.agentState).toBe('working');
   });
 
   it('rejects a hook message without a session or time', () => {
-    expect(HookMessage.safeParse({ workspaceId: 'w', at: new Date().toISOString(), event: ev('Stop') }).success).toBe(false);
-    expect(HookMessage.safeParse({ sessionId: 's', workspaceId: 'w', at: 'yesterday', event: ev('Stop') }).success).toBe(false);
-    expect(HookMessage.safeParse({ sessionId: 's', workspaceId: 'w', at: new Date().toISOString(), event: ev('Stop') }).success).toBe(true);
+    expect(HookMessage.safeParse({ workspaceId: 'w', at: new Date().toISOString(), event: ev('Stop') }).success).toBe(
+      false,
+    );
+    expect(
+      HookMessage.safeParse({ sessionId: 's', workspaceId: 'w', at: 'yesterday', event: ev('Stop') }).success,
+    ).toBe(false);
+    expect(
+      HookMessage.safeParse({ sessionId: 's', workspaceId: 'w', at: new Date().toISOString(), event: ev('Stop') })
+        .success,
+    ).toBe(true);
   });
 });

@@ -3,7 +3,9 @@ import { encodeAuthFrame, encodeUserFrame, MAX_LINE_CHARS, parseStatusFrame } fr
 
 describe('inbox protocol', () => {
   it('sends the auth frame as one JSON line', () => {
-    expect(encodeAuthFrame('0123456789abcdef0123456789abcdef')).toBe('{"type":"auth","token":"0123456789abcdef0123456789abcdef"}\n');
+    expect(encodeAuthFrame('0123456789abcdef0123456789abcdef')).toBe(
+      '{"type":"auth","token":"0123456789abcdef0123456789abcdef"}\n',
+    );
   });
 
   it('wraps text in a user frame with priority next, one line even when the text has newlines', () => {
@@ -35,7 +37,9 @@ describe('inbox protocol', () => {
   });
 
   it('reads a delivery status and ignores anything else', () => {
-    expect(parseStatusFrame('{"type":"control","action":"peer_message_status","status":"held","msg_id":"m1"}')).toEqual({ status: 'held', msgId: 'm1' });
+    expect(parseStatusFrame('{"type":"control","action":"peer_message_status","status":"held","msg_id":"m1"}')).toEqual(
+      { status: 'held', msgId: 'm1' },
+    );
     expect(parseStatusFrame('{"type":"control","action":"other","status":"held"}')).toBeNull();
     expect(parseStatusFrame('{"type":"control","action":"peer_message_status","status":"weird"}')).toBeNull();
     expect(parseStatusFrame('not json')).toBeNull();

@@ -40,17 +40,26 @@ export function encodeAuthFrame(token: string): string {
 }
 
 export function encodeUserFrame(input: UserFrameInput): string {
-  if (typeof input.content !== 'string' || input.content.length === 0) throw new InboxFrameError('message content must be a non-empty string');
-  const frame: Record<string, unknown> = { type: 'user', message: { role: 'user', content: input.content }, priority: input.priority ?? 'next' };
+  if (typeof input.content !== 'string' || input.content.length === 0)
+    throw new InboxFrameError('message content must be a non-empty string');
+  const frame: Record<string, unknown> = {
+    type: 'user',
+    message: { role: 'user', content: input.content },
+    priority: input.priority ?? 'next',
+  };
   if (input.msgId) frame.msg_id = input.msgId;
   if (input.sessionId) frame.session_id = input.sessionId;
   if (input.replyTo !== undefined) {
     const from = `uds:${input.replyTo}`;
-    if (from.length > MAX_FROM_CHARS || !/^[A-Za-z0-9%:_/.-]+$/.test(from)) throw new InboxFrameError('reply address must be at most 300 characters of [A-Za-z0-9%:_/.-]');
+    if (from.length > MAX_FROM_CHARS || !/^[A-Za-z0-9%:_/.-]+$/.test(from))
+      throw new InboxFrameError('reply address must be at most 300 characters of [A-Za-z0-9%:_/.-]');
     frame.from = from;
   }
   const line = JSON.stringify(frame);
-  if (line.length > MAX_LINE_CHARS) throw new InboxFrameError(`message too long: the frame is ${line.length} characters, the inbox accepts ${MAX_LINE_CHARS}`);
+  if (line.length > MAX_LINE_CHARS)
+    throw new InboxFrameError(
+      `message too long: the frame is ${line.length} characters, the inbox accepts ${MAX_LINE_CHARS}`,
+    );
   return `${line}\n`;
 }
 
@@ -70,7 +79,19 @@ export function parseStatusFrame(line: string): { status: DeliveryStatus; msgId:
  * What the worker-side helper prints (one JSON line on stdout) after a send. `sent` means the frames
  * were written and the socket closed cleanly but no status came back within the wait.
  */
-export const HelperOutcomes = ['delivered', 'sent', 'held', 'denied', 'expired', 'refused', 'dropped', 'socket_missing', 'auth_refused', 'timeout', 'bad_input'] as const;
+export const HelperOutcomes = [
+  'delivered',
+  'sent',
+  'held',
+  'denied',
+  'expired',
+  'refused',
+  'dropped',
+  'socket_missing',
+  'auth_refused',
+  'timeout',
+  'bad_input',
+] as const;
 export type HelperOutcome = (typeof HelperOutcomes)[number];
 export interface HelperReport {
   outcome: HelperOutcome;

@@ -1,18 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_SUBCOMMANDS, parseAgentArgs } from '../../../resources/worker/fixtures/agent-cli/parse-args';
 import { SessionsConfig, type SessionsConfigInput } from './config';
-import { buildLaunchCommand, guardSubcommand, MAX_PROMPT_BYTES, OPTIONAL_VALUE_OPTIONS, shellQuote, VARIADIC_OPTIONS } from './launch';
+import {
+  buildLaunchCommand,
+  guardSubcommand,
+  MAX_PROMPT_BYTES,
+  OPTIONAL_VALUE_OPTIONS,
+  shellQuote,
+  VARIADIC_OPTIONS,
+} from './launch';
 import { execFileSync } from 'node:child_process';
 import { hostileCorpus } from '../../../test/helpers/hostile-corpus';
 
-const base = { workspace: 'demo', name: 'fix-auth', sessionId: 's-1', workspaceId: 'w-1', agentSessionId: '00000000-0000-4000-8000-000000000001' };
-const launch = (cfg: SessionsConfigInput, initialMessage?: string, extra: Partial<typeof base & { resume: boolean; mcpConfig: string }> = {}) =>
-  buildLaunchCommand(SessionsConfig.parse(cfg), { ...base, ...extra, initialMessage });
-
+const base = {
+  workspace: 'demo',
+  name: 'fix-auth',
+  sessionId: 's-1',
+  workspaceId: 'w-1',
+  agentSessionId: '00000000-0000-4000-8000-000000000001',
+};
+const launch = (
+  cfg: SessionsConfigInput,
+  initialMessage?: string,
+  extra: Partial<typeof base & { resume: boolean; mcpConfig: string }> = {},
+) => buildLaunchCommand(SessionsConfig.parse(cfg), { ...base, ...extra, initialMessage });
 
 /** Runs the shell line through a real sh and returns the argv the program would receive. */
 function argvThroughSh(shellLine: string): string[] {
-  const line = shellLine.replace(/^exec /, `exec node -e 'process.stdout.write(JSON.stringify(process.argv.slice(1)))' `);
+  const line = shellLine.replace(
+    /^exec /,
+    `exec node -e 'process.stdout.write(JSON.stringify(process.argv.slice(1)))' `,
+  );
   return JSON.parse(execFileSync('sh', ['-c', line], { encoding: 'utf8' })) as string[];
 }
 
@@ -24,12 +42,15 @@ describe('buildLaunchCommand', () => {
     expect(parseAgentArgs(cmd.argv.slice(1)).prompt).toBe('fix the auth bug');
   });
 
-  it.each([...VARIADIC_OPTIONS, ...OPTIONAL_VALUE_OPTIONS])('keeps the prompt when the operator configures %s before it', (flag) => {
-    const cmd = launch({ agentArgs: [flag, 'value-a', '--verbose', flag, 'value-b'] }, 'the prompt');
-    const parsed = parseAgentArgs(cmd.argv.slice(1));
-    expect(parsed.error).toBeNull();
-    expect(parsed.prompt).toBe('the prompt');
-  });
+  it.each([...VARIADIC_OPTIONS, ...OPTIONAL_VALUE_OPTIONS])(
+    'keeps the prompt when the operator configures %s before it',
+    (flag) => {
+      const cmd = launch({ agentArgs: [flag, 'value-a', '--verbose', flag, 'value-b'] }, 'the prompt');
+      const parsed = parseAgentArgs(cmd.argv.slice(1));
+      expect(parsed.error).toBeNull();
+      expect(parsed.prompt).toBe('the prompt');
+    },
+  );
 
   it('shows the trap it guards against: without -- a variadic flag swallows the prompt', () => {
     const wrong = parseAgentArgs(['--channels', 'server-a', 'the prompt']);
@@ -51,7 +72,9 @@ describe('buildLaunchCommand', () => {
   });
 
   it("adds the session's own --mcp-config after the operator's, both taken as MCP configs and none as the prompt", () => {
-    const cmd = launch({ mcpConfig: '/opt/nexus/mcp.json' }, 'go on', { mcpConfig: '/tmp/nexus-sessions/s-1/mcp.json' });
+    const cmd = launch({ mcpConfig: '/opt/nexus/mcp.json' }, 'go on', {
+      mcpConfig: '/tmp/nexus-sessions/s-1/mcp.json',
+    });
     const parsed = parseAgentArgs(cmd.argv.slice(1));
     expect(parsed.options['--mcp-config']).toEqual(['/opt/nexus/mcp.json', '/tmp/nexus-sessions/s-1/mcp.json']);
     expect(parsed.prompt).toBe('go on');
@@ -70,12 +93,15 @@ describe('buildLaunchCommand', () => {
     expect(guardSubcommand('run the doctor')).toBe('run the doctor');
   });
 
-  it.each(hostileCorpus.map((t) => [t.slice(0, 30), t]))('quotes %j so a real sh hands it over byte-exact', (_label, text) => {
-    const cmd = launch({}, text);
-    const received = argvThroughSh(cmd.shellLine);
-    expect(received).toEqual(cmd.argv);
-    expect(received[received.length - 1]).toBe(guardSubcommand(text));
-  });
+  it.each(hostileCorpus.map((t) => [t.slice(0, 30), t]))(
+    'quotes %j so a real sh hands it over byte-exact',
+    (_label, text) => {
+      const cmd = launch({}, text);
+      const received = argvThroughSh(cmd.shellLine);
+      expect(received).toEqual(cmd.argv);
+      expect(received[received.length - 1]).toBe(guardSubcommand(text));
+    },
+  );
 
   it('never pipes the agent: the shell line is a single exec with no pipe outside quotes', () => {
     const cmd = launch({}, 'a | b');
@@ -122,7 +148,11 @@ describe('buildLaunchCommand', () => {
   });
 
   it('names the session in the agent environment for its hooks', () => {
-    expect(launch({}).env).toEqual({ NEXUS_SESSION_ID: 's-1', NEXUS_WORKSPACE_ID: 'w-1', CLAUDE_CODE_SESSION_NAME: 'demo · fix-auth' });
+    expect(launch({}).env).toEqual({
+      NEXUS_SESSION_ID: 's-1',
+      NEXUS_WORKSPACE_ID: 'w-1',
+      CLAUDE_CODE_SESSION_NAME: 'demo · fix-auth',
+    });
   });
 
   it('leaves plain words unquoted and quotes everything else', () => {

@@ -123,9 +123,16 @@ export function shellQuote(arg: string): string {
 
 function checkPrompt(prompt: string): string {
   if (prompt.length === 0) throw new NexusError('bad_request', 'The initial message is empty.');
-  if (prompt.includes('\0')) throw new NexusError('bad_request', 'The initial message contains a NUL character, which no command line can carry.');
+  if (prompt.includes('\0'))
+    throw new NexusError(
+      'bad_request',
+      'The initial message contains a NUL character, which no command line can carry.',
+    );
   if (Buffer.byteLength(prompt, 'utf8') > MAX_PROMPT_BYTES) {
-    throw new NexusError('bad_request', `The initial message is over ${MAX_PROMPT_BYTES} bytes, the limit for a launch argument; send the rest as a message.`);
+    throw new NexusError(
+      'bad_request',
+      `The initial message is over ${MAX_PROMPT_BYTES} bytes, the limit for a launch argument; send the rest as a message.`,
+    );
   }
   return prompt;
 }
@@ -134,17 +141,24 @@ function checkPrompt(prompt: string): string {
 function checkExtraArgs(args: readonly string[]): void {
   args.forEach((arg, i) => {
     const [flag, value] = splitFlag(arg);
-    if (BYPASS_FLAGS.includes(flag) || (flag === '--permission-mode' && (value ?? args[i + 1]) === 'bypassPermissions')) {
+    if (
+      BYPASS_FLAGS.includes(flag) ||
+      (flag === '--permission-mode' && (value ?? args[i + 1]) === 'bypassPermissions')
+    ) {
       throw new NexusError(
         'bad_request',
         'Sessions refuse bypassPermissions: in that mode the agent holds inbox messages for approval instead of delivering them. Use a prompting mode (auto, default, acceptEdits, plan, dontAsk).',
       );
     }
-    if (arg === '--') throw new NexusError('bad_request', 'Agent arguments must not contain `--`: Nexus places it before the prompt.');
+    if (arg === '--')
+      throw new NexusError('bad_request', 'Agent arguments must not contain `--`: Nexus places it before the prompt.');
   });
   const last = args[args.length - 1];
   if (last !== undefined && VARIADIC_OPTIONS.includes(last)) {
-    throw new NexusError('bad_request', `Agent argument ${last} takes values but none follow it; write ${last}=<value>.`);
+    throw new NexusError(
+      'bad_request',
+      `Agent argument ${last} takes values but none follow it; write ${last}=<value>.`,
+    );
   }
 }
 
@@ -152,7 +166,8 @@ function checkExtraArgs(args: readonly string[]): void {
 function assertPromptPosition(argv: readonly string[]): void {
   const dashes = argv.indexOf('--');
   if (dashes === -1) return;
-  if (dashes !== argv.length - 2) throw new NexusError('internal', 'launch: the prompt must be the last argument, right after `--`.');
+  if (dashes !== argv.length - 2)
+    throw new NexusError('internal', 'launch: the prompt must be the last argument, right after `--`.');
 }
 
 function splitFlag(arg: string): [string, string | undefined] {

@@ -15,10 +15,19 @@ const dir = tempDir('nexus-pane-gate-');
 
 function status(method: string, path: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: running.host.port, method, path, headers: { host: `127.0.0.1:${running.host.port}`, 'content-type': 'application/json', ...headers } }, (res) => {
-      resolve(res.statusCode ?? 0);
-      res.destroy();
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: running.host.port,
+        method,
+        path,
+        headers: { host: `127.0.0.1:${running.host.port}`, 'content-type': 'application/json', ...headers },
+      },
+      (res) => {
+        resolve(res.statusCode ?? 0);
+        res.destroy();
+      },
+    );
     req.on('error', reject);
     req.end(method === 'POST' ? '{"session":"demo/x"}' : undefined);
   });
@@ -49,6 +58,8 @@ describe('session live view behind the auth gate', () => {
   });
 
   it('lets the bearer through to the operation', async () => {
-    expect(await status('POST', '/api/rpc/sessions.pane', { authorization: `Bearer ${running.host.token}` })).not.toBe(401);
+    expect(await status('POST', '/api/rpc/sessions.pane', { authorization: `Bearer ${running.host.token}` })).not.toBe(
+      401,
+    );
   });
 });

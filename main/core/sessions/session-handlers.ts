@@ -1,7 +1,8 @@
 import type { Handlers } from '../handlers';
 import type { SessionService } from './session-service';
 
-type SessionOps = 'sessions.list' | 'sessions.get' | 'sessions.create' | 'sessions.delete' | 'sessions.sendMessage' | 'sessions.pane';
+type SessionOps =
+  'sessions.list' | 'sessions.get' | 'sessions.create' | 'sessions.delete' | 'sessions.sendMessage' | 'sessions.pane';
 
 /** The sessions.* operations, each a thin call into the session service. */
 export function sessionHandlers(sessions: SessionService): Pick<Handlers, SessionOps> {

@@ -47,7 +47,16 @@ const WORKTREE_FNS = `
     git -C "$1" worktree add -q -b "$3" "$2" HEAD
   }`;
 
-export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PermissionRequest', 'Notification', 'Stop', 'StopFailure', 'SessionEnd'] as const;
+export const HOOK_EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PostToolUse',
+  'PermissionRequest',
+  'Notification',
+  'Stop',
+  'StopFailure',
+  'SessionEnd',
+] as const;
 const NOTIFICATION_MATCHER = 'permission_prompt|idle_prompt|elicitation_dialog|agent_needs_input';
 
 export interface SessionPaths {
@@ -82,24 +91,59 @@ export class SessionMachinery {
     return this.exec.exec(containerId, ['sh', '-c', script, 'sh', ...args], stdin === undefined ? {} : { stdin });
   }
 
-  private async mustSh(containerId: string, what: string, script: string, args: string[], stdin?: string | Buffer): Promise<string> {
+  private async mustSh(
+    containerId: string,
+    what: string,
+    script: string,
+    args: string[],
+    stdin?: string | Buffer,
+  ): Promise<string> {
     const r = await this.sh(containerId, script, args, stdin);
-    if (r.exitCode !== 0) throw new NexusError('internal', `${what} failed: ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
+    if (r.exitCode !== 0)
+      throw new NexusError('internal', `${what} failed: ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
     return r.stdout;
   }
 
   /** Installs the hook command, the inbox helper and user-level hooks; idempotent. */
   async installTools(containerId: string, tools: WorkerTools, hookTarget: HookTarget | null): Promise<void> {
     const { toolsDir, stateDir } = this.config;
-    const write = 'mkdir -p "$(dirname "$1")" && umask 077 && cat > "$1.tmp" && chmod "$2" "$1.tmp" && mv "$1.tmp" "$1"';
-    await this.mustSh(containerId, 'install tools', 'mkdir -p -m 700 "$1" "$2" && chmod 700 "$1" "$2"', [toolsDir, stateDir]);
-    await this.mustSh(containerId, 'install hook command', write, [`${toolsDir}/nexus-hook.cjs`, '755'], readFileSync(tools.hookScript));
-    await this.mustSh(containerId, 'install inbox helper', write, [`${toolsDir}/nexus-inbox-send.cjs`, '755'], readFileSync(tools.inboxSendScript));
-    if (hookTarget) await this.mustSh(containerId, 'install hook credentials', write, [this.natsFile(), '600'], JSON.stringify(hookTarget));
+    const write =
+      'mkdir -p "$(dirname "$1")" && umask 077 && cat > "$1.tmp" && chmod "$2" "$1.tmp" && mv "$1.tmp" "$1"';
+    await this.mustSh(containerId, 'install tools', 'mkdir -p -m 700 "$1" "$2" && chmod 700 "$1" "$2"', [
+      toolsDir,
+      stateDir,
+    ]);
+    await this.mustSh(
+      containerId,
+      'install hook command',
+      write,
+      [`${toolsDir}/nexus-hook.cjs`, '755'],
+      readFileSync(tools.hookScript),
+    );
+    await this.mustSh(
+      containerId,
+      'install inbox helper',
+      write,
+      [`${toolsDir}/nexus-inbox-send.cjs`, '755'],
+      readFileSync(tools.inboxSendScript),
+    );
+    if (hookTarget)
+      await this.mustSh(
+        containerId,
+        'install hook credentials',
+        write,
+        [this.natsFile(), '600'],
+        JSON.stringify(hookTarget),
+      );
     const command = `node ${toolsDir}/nexus-hook.cjs ${stateDir} ${this.natsFile()}`;
     const hooks: Record<string, unknown> = {};
     for (const event of HOOK_EVENTS) {
-      hooks[event] = [{ ...(event === 'Notification' ? { matcher: NOTIFICATION_MATCHER } : {}), hooks: [{ type: 'command', command, timeout: 10 }] }];
+      hooks[event] = [
+        {
+          ...(event === 'Notification' ? { matcher: NOTIFICATION_MATCHER } : {}),
+          hooks: [{ type: 'command', command, timeout: 10 }],
+        },
+      ];
     }
     // Merged into ~/.claude/settings.json: our entries (marked by nexus-hook.cjs) replaced, the user's kept.
     const merge = `
@@ -115,7 +159,8 @@ export class SessionMachinery {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, JSON.stringify(s, null, 2));`;
     const r = await this.exec.exec(containerId, ['node', '-e', merge], { stdin: JSON.stringify(hooks) });
-    if (r.exitCode !== 0) throw new NexusError('internal', `install agent hooks failed: ${r.stderr.trim().slice(0, 500)}`);
+    if (r.exitCode !== 0)
+      throw new NexusError('internal', `install agent hooks failed: ${r.stderr.trim().slice(0, 500)}`);
   }
 
   private natsFile(): string {
@@ -124,7 +169,11 @@ export class SessionMachinery {
 
   /** Removes exactly this session's worktree and branch; never another path or branch. */
   async removeWorktree(containerId: string, p: SessionPaths): Promise<void> {
-    await this.sh(containerId, `${WORKTREE_FNS}\ncleanup_worktree "$1" "$2" "$3"`, [this.config.repoDir, p.worktree, p.branch]);
+    await this.sh(containerId, `${WORKTREE_FNS}\ncleanup_worktree "$1" "$2" "$3"`, [
+      this.config.repoDir,
+      p.worktree,
+      p.branch,
+    ]);
   }
 
   async worktreeExists(containerId: string, p: SessionPaths): Promise<boolean> {
@@ -132,7 +181,13 @@ export class SessionMachinery {
   }
 
   /** Launches one session; see launchMany. */
-  async launch(containerId: string, name: string, p: SessionPaths, cmd: LaunchCommand, opts: { addWorktree: boolean }): Promise<string> {
+  async launch(
+    containerId: string,
+    name: string,
+    p: SessionPaths,
+    cmd: LaunchCommand,
+    opts: { addWorktree: boolean },
+  ): Promise<string> {
     const [result] = await this.launchMany(containerId, [{ name, paths: p, cmd, addWorktree: opts.addWorktree }]);
     if (!result || 'error' in result) throw new NexusError('internal', result?.error ?? 'session launch failed');
     return result.windowId;
@@ -150,9 +205,26 @@ export class SessionMachinery {
     // one script each (a plain `head -c` may read ahead and swallow the next). The environment is
     // exported by the script itself, so the window needs no `-e`.
     const scripts = items.map(({ paths: p, cmd }) =>
-      Buffer.from(['#!/bin/sh', `cd ${shellQuote(p.worktree)} || exit 1`, ...Object.entries(cmd.env).map(([k, v]) => `export ${k}=${shellQuote(v)}`), cmd.shellLine, ''].join('\n'), 'utf8'),
+      Buffer.from(
+        [
+          '#!/bin/sh',
+          `cd ${shellQuote(p.worktree)} || exit 1`,
+          ...Object.entries(cmd.env).map(([k, v]) => `export ${k}=${shellQuote(v)}`),
+          cmd.shellLine,
+          '',
+        ].join('\n'),
+        'utf8',
+      ),
     );
-    const args = items.flatMap(({ name, paths: p, addWorktree }, i) => [name, p.worktree, p.branch, p.launchScript, addWorktree ? '1' : '0', String(scripts[i]?.length ?? 0), `exec sh ${shellQuote(p.launchScript)}`]);
+    const args = items.flatMap(({ name, paths: p, addWorktree }, i) => [
+      name,
+      p.worktree,
+      p.branch,
+      p.launchScript,
+      addWorktree ? '1' : '0',
+      String(scripts[i]?.length ?? 0),
+      `exec sh ${shellQuote(p.launchScript)}`,
+    ]);
     const script = `${WORKTREE_FNS}
       repo=$1 tmuxs=$2
       shift 2
@@ -169,21 +241,35 @@ export class SessionMachinery {
         fi
         printf 'err %s\n' "$(printf '%s' "$msg" | tr '\n' ' ')"
       done`;
-    const r = await this.exec.exec(containerId, ['sh', '-c', script, 'sh', this.config.repoDir, this.config.tmuxSession, ...args], {
-      stdin: Buffer.concat(scripts),
-      timeoutMs: 60_000 + 10_000 * items.length,
-    });
+    const r = await this.exec.exec(
+      containerId,
+      ['sh', '-c', script, 'sh', this.config.repoDir, this.config.tmuxSession, ...args],
+      {
+        stdin: Buffer.concat(scripts),
+        timeoutMs: 60_000 + 10_000 * items.length,
+      },
+    );
     const lines = r.stdout.split('\n').filter(Boolean);
-    if (lines.length !== items.length) throw new NexusError('internal', `session launch failed: ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
+    if (lines.length !== items.length)
+      throw new NexusError('internal', `session launch failed: ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
     return lines.map((line, i) => {
       const name = items[i]?.name ?? '';
-      return line.startsWith('ok ') ? { name, windowId: line.slice(3).trim() } : { name, error: line.slice(4).trim().slice(0, 500) };
+      return line.startsWith('ok ')
+        ? { name, windowId: line.slice(3).trim() }
+        : { name, error: line.slice(4).trim().slice(0, 500) };
     });
   }
 
   /** Live windows of the tmux session: name -> window id. */
   async windows(containerId: string): Promise<Map<string, string>> {
-    const r = await this.exec.exec(containerId, ['tmux', 'list-windows', '-t', `=${this.config.tmuxSession}`, '-F', '#{window_id} #{window_name}']);
+    const r = await this.exec.exec(containerId, [
+      'tmux',
+      'list-windows',
+      '-t',
+      `=${this.config.tmuxSession}`,
+      '-F',
+      '#{window_id} #{window_name}',
+    ]);
     const map = new Map<string, string>();
     if (r.exitCode !== 0) return map;
     // Space-separated (tmux turns a tab into `_`); session names never contain a space.
@@ -206,12 +292,24 @@ export class SessionMachinery {
    * Writes a session's run files into its state dir, 0600, as the worker user: the NATS password
    * (when there is one) and the MCP config. Both travel on stdin; the password is never an argument.
    */
-  async writeRunFiles(containerId: string, stateDir: string, files: { passwordFile: string; mcpConfig: string }, password: string | null, mcpConfig: string): Promise<void> {
+  async writeRunFiles(
+    containerId: string,
+    stateDir: string,
+    files: { passwordFile: string; mcpConfig: string },
+    password: string | null,
+    mcpConfig: string,
+  ): Promise<void> {
     const secret = Buffer.from(password ?? '', 'utf8');
     const script = `mkdir -p -m 700 "$1" && chmod 700 "$1" && umask 077 || exit 1
       if [ "$3" -gt 0 ]; then dd bs="$3" count=1 iflag=fullblock of="$2.tmp" 2>/dev/null && chmod 600 "$2.tmp" && mv "$2.tmp" "$2" || exit 1; fi
       cat > "$4.tmp" && chmod 600 "$4.tmp" && mv "$4.tmp" "$4"`;
-    await this.mustSh(containerId, 'write the session run files', script, [stateDir, files.passwordFile, String(secret.length), files.mcpConfig], Buffer.concat([secret, Buffer.from(mcpConfig, 'utf8')]));
+    await this.mustSh(
+      containerId,
+      'write the session run files',
+      script,
+      [stateDir, files.passwordFile, String(secret.length), files.mcpConfig],
+      Buffer.concat([secret, Buffer.from(mcpConfig, 'utf8')]),
+    );
   }
 
   async capturePane(containerId: string, windowId: string): Promise<string> {

@@ -20,7 +20,9 @@ export interface SessionRow {
   updated_at: string;
 }
 
-export type SessionPatch = Partial<Pick<SessionRow, 'status' | 'reason' | 'agent_state' | 'agent_state_at' | 'agent_message' | 'window_id' | 'run_id'>>;
+export type SessionPatch = Partial<
+  Pick<SessionRow, 'status' | 'reason' | 'agent_state' | 'agent_state_at' | 'agent_message' | 'window_id' | 'run_id'>
+>;
 
 export class SessionRepo {
   constructor(private readonly db: Db) {}
@@ -39,31 +41,44 @@ export class SessionRepo {
   }
 
   byName(workspaceId: string, name: string): SessionRow | null {
-    return (this.db.prepare(`SELECT * FROM sessions WHERE workspace_id = ? AND name = ?`).get(workspaceId, name) as SessionRow | undefined) ?? null;
+    return (
+      (this.db.prepare(`SELECT * FROM sessions WHERE workspace_id = ? AND name = ?`).get(workspaceId, name) as
+        SessionRow | undefined) ?? null
+    );
   }
 
   list(workspaceId?: string): SessionRow[] {
     return workspaceId
-      ? (this.db.prepare(`SELECT * FROM sessions WHERE workspace_id = ? ORDER BY created_at, name`).all(workspaceId) as SessionRow[])
+      ? (this.db
+          .prepare(`SELECT * FROM sessions WHERE workspace_id = ? ORDER BY created_at, name`)
+          .all(workspaceId) as SessionRow[])
       : (this.db.prepare(`SELECT * FROM sessions ORDER BY created_at, name`).all() as SessionRow[]);
   }
 
   count(workspaceId: string): number {
-    return (this.db.prepare(`SELECT count(*) AS n FROM sessions WHERE workspace_id = ?`).get(workspaceId) as { n: number }).n;
+    return (
+      this.db.prepare(`SELECT count(*) AS n FROM sessions WHERE workspace_id = ?`).get(workspaceId) as { n: number }
+    ).n;
   }
 
   update(id: string, patch: SessionPatch): SessionRow | null {
     const keys = Object.keys(patch) as (keyof SessionPatch)[];
     if (keys.length > 0) {
       const set = keys.map((k) => `${k} = @${k}`).join(', ');
-      this.db.prepare(`UPDATE sessions SET ${set}, updated_at = @updated_at WHERE id = @id`).run({ ...patch, id, updated_at: new Date().toISOString() });
+      this.db
+        .prepare(`UPDATE sessions SET ${set}, updated_at = @updated_at WHERE id = @id`)
+        .run({ ...patch, id, updated_at: new Date().toISOString() });
     }
     return this.get(id);
   }
 
   /** Runs still `running` that name a session no longer here (its workspace was deleted, say). */
   orphanRunIds(): string[] {
-    const rows = this.db.prepare(`SELECT id FROM runs WHERE status = 'running' AND session_id IS NOT NULL AND session_id NOT IN (SELECT id FROM sessions)`).all() as { id: string }[];
+    const rows = this.db
+      .prepare(
+        `SELECT id FROM runs WHERE status = 'running' AND session_id IS NOT NULL AND session_id NOT IN (SELECT id FROM sessions)`,
+      )
+      .all() as { id: string }[];
     return rows.map((r) => r.id);
   }
 

@@ -13,7 +13,10 @@ let rig: SessionRig;
 let ws: WorkspaceInfo;
 const op = operatorContext('internal');
 
-async function until<T>(fn: () => Promise<T | undefined | null | false> | T | undefined | null | false, ms = 20_000): Promise<T> {
+async function until<T>(
+  fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  ms = 20_000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();
@@ -24,19 +27,32 @@ async function until<T>(fn: () => Promise<T | undefined | null | false> | T | un
 }
 
 const container = (w: WorkspaceInfo): string => w.containerId as string;
-const runIdOf = (sessionId: string): string | null => (rig.db.prepare('SELECT run_id FROM sessions WHERE id = ?').get(sessionId) as { run_id: string | null } | undefined)?.run_id ?? null;
+const runIdOf = (sessionId: string): string | null =>
+  (rig.db.prepare('SELECT run_id FROM sessions WHERE id = ?').get(sessionId) as { run_id: string | null } | undefined)
+    ?.run_id ?? null;
 const runOf = (runId: string) => rig.host.core.platform.runs.get(runId);
 
 async function started(name: string, w: WorkspaceInfo = ws): Promise<Session> {
-  const s = await new Promise<Session>((resolve, reject) => void rig.service.create({ workspace: w.name, name }, resolve).catch(reject));
+  const s = await new Promise<Session>(
+    (resolve, reject) => void rig.service.create({ workspace: w.name, name }, resolve).catch(reject),
+  );
   expect(s.status).toBe('running');
-  await until(async () => (await rig.records(container(w), s.id)).find((r) => r.kind === 'hook' && r.event === 'SessionStart'));
+  await until(async () =>
+    (await rig.records(container(w), s.id)).find((r) => r.kind === 'hook' && r.event === 'SessionStart'),
+  );
   return s;
 }
 
 /** Has the session's fixture call a tool through the MCP server its --mcp-config names; returns the tool's JSON. */
-async function callTool(w: WorkspaceInfo, sessionId: string, tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const reply = JSON.parse(await rig.ctl(container(w), sessionId, { mcp: { server: 'nexus', tool, arguments: args } })) as {
+async function callTool(
+  w: WorkspaceInfo,
+  sessionId: string,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const reply = JSON.parse(
+    await rig.ctl(container(w), sessionId, { mcp: { server: 'nexus', tool, arguments: args } }),
+  ) as {
     ok: boolean;
     error?: string;
     result?: { isError?: boolean; content: { text: string }[] };
@@ -72,21 +88,29 @@ describe('platform tools in sessions (docker, NATS, nexus-mcp, agent fixture)', 
     expect(secondRun?.id).not.toBe(runId);
 
     const files = runFiles(sessionPaths(rig.config, session.id, session.name).stateDir);
-    const launch = (await rig.records(container(ws), session.id)).find((r) => r.kind === 'launch') as { argv: string[] };
+    const launch = (await rig.records(container(ws), session.id)).find((r) => r.kind === 'launch') as {
+      argv: string[];
+    };
     expect(launch.argv).toContain(`--mcp-config=${files.mcpConfig}`);
     const modes = await rig.sh(container(ws), `stat -c '%a' '${files.passwordFile}' '${files.mcpConfig}'`);
     expect(modes.trim().split('\n')).toEqual(['600', '600']);
   });
 
   it('lets the agent propose a memory through nexus-mcp, which waits for review, and find it once approved', async () => {
-    const proposed = await callTool(ws, session.id, 'memory_propose', { content: 'Deploy with the blue-green playbook', scope: 'project' });
+    const proposed = await callTool(ws, session.id, 'memory_propose', {
+      content: 'Deploy with the blue-green playbook',
+      scope: 'project',
+    });
     expect(proposed.status).toBe('pending');
     const queue = await rig.host.core.dispatcher.call('review.list', {}, op);
     expect(queue.memories.map((m) => m.id)).toContain(proposed.id);
     expect((await callTool(ws, session.id, 'memory_search', { query: 'blue-green playbook' })).memories).toEqual([]);
 
     await rig.host.core.dispatcher.call('review.approveMemory', { id: String(proposed.id) }, op);
-    const found = (await callTool(ws, session.id, 'memory_search', { query: 'blue-green playbook' })).memories as { id: string; status: string }[];
+    const found = (await callTool(ws, session.id, 'memory_search', { query: 'blue-green playbook' })).memories as {
+      id: string;
+      status: string;
+    }[];
     expect(found.map((m) => m.id)).toEqual([proposed.id]);
     expect(found[0]?.status).toBe('active');
     const recorded = (await rig.records(container(ws), session.id)).filter((r) => r.kind === 'mcp');
@@ -98,9 +122,14 @@ describe('platform tools in sessions (docker, NATS, nexus-mcp, agent fixture)', 
     const files = runFiles(p.stateDir);
     const password = (await rig.sh(container(ws), `cat '${files.passwordFile}'`)).trim();
     expect(password.length).toBeGreaterThanOrEqual(24);
-    const config = JSON.parse(await rig.sh(container(ws), `cat '${files.mcpConfig}'`)) as { mcpServers: { nexus: { command: string; env: Record<string, string> } } };
+    const config = JSON.parse(await rig.sh(container(ws), `cat '${files.mcpConfig}'`)) as {
+      mcpServers: { nexus: { command: string; env: Record<string, string> } };
+    };
     expect(config.mcpServers.nexus.command).toBe('/opt/nexus/bin/nexus-mcp');
-    expect(config.mcpServers.nexus.env).toMatchObject({ NEXUS_RUN_ID: runIdOf(session.id), NEXUS_NATS_PASSWORD_FILE: files.passwordFile });
+    expect(config.mcpServers.nexus.env).toMatchObject({
+      NEXUS_RUN_ID: runIdOf(session.id),
+      NEXUS_NATS_PASSWORD_FILE: files.passwordFile,
+    });
     expect(config.mcpServers.nexus.env.NEXUS_NATS_PASSWORD).toBeUndefined();
 
     const inspect = JSON.stringify(await rig.docker.getContainer(container(ws)).inspect());
@@ -120,7 +149,8 @@ describe('platform tools in sessions (docker, NATS, nexus-mcp, agent fixture)', 
   it('gives a session relaunched by converge a new run, ending the old one, and its tools work', async () => {
     const s = (await rig.service.list()).find((x) => x.name === 'helper-2') as Session;
     const oldRun = runIdOf(s.id) as string;
-    const windowId = (rig.db.prepare('SELECT window_id FROM sessions WHERE id = ?').get(s.id) as { window_id: string }).window_id;
+    const windowId = (rig.db.prepare('SELECT window_id FROM sessions WHERE id = ?').get(s.id) as { window_id: string })
+      .window_id;
     await rig.sh(container(ws), `tmux kill-window -t '${windowId}'`);
     const report = await rig.restart().converge(ws.id);
     expect(report.relaunched).toEqual([s.id]);

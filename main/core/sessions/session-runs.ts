@@ -1,6 +1,6 @@
 import { NexusError } from '../../../shared/errors';
-import { nexusMcpEnv } from '../nats/nexus-mcp-env';
-import type { RunCredentials } from '../nats/platform-service';
+import { nexusMcpEnv } from '../platform/nexus-mcp-env';
+import type { RunCredentials } from '../platform/platform-service';
 import type { Logger } from '../log';
 
 /**
@@ -22,7 +22,10 @@ export interface RunFiles {
   passwordFile: string;
   mcpConfig: string;
 }
-export const runFiles = (stateDir: string): RunFiles => ({ passwordFile: `${stateDir}/nats-password`, mcpConfig: `${stateDir}/mcp.json` });
+export const runFiles = (stateDir: string): RunFiles => ({
+  passwordFile: `${stateDir}/nats-password`,
+  mcpConfig: `${stateDir}/mcp.json`,
+});
 
 /** The `--mcp-config` JSON: nexus-mcp over stdio, reading the password from the file (never carrying it). */
 export function mcpConfigJson(creds: RunCredentials, files: RunFiles, command: string): string {
@@ -40,7 +43,10 @@ export class SessionRuns {
   /** The workspace's agent, created once (callers run in the workspace's queue, so never twice). */
   agentFor(workspaceId: string): string {
     const name = workspaceAgentName(workspaceId);
-    return this.platform.agents.list().find((a) => a.name === name)?.id ?? this.platform.createAgent({ name, project: workspaceId }).id;
+    return (
+      this.platform.agents.list().find((a) => a.name === name)?.id ??
+      this.platform.createAgent({ name, project: workspaceId }).id
+    );
   }
 
   /** A new run for the session; null when NATS is unavailable (the session then runs without platform tools). */
@@ -61,7 +67,8 @@ export class SessionRuns {
     try {
       await this.platform.endRun(runId, status, summary);
     } catch (e) {
-      if (!(e instanceof NexusError && e.code === 'not_found')) this.log.warn('ending a session run failed', { runId, error: e });
+      if (!(e instanceof NexusError && e.code === 'not_found'))
+        this.log.warn('ending a session run failed', { runId, error: e });
     }
   }
 }

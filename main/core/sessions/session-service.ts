@@ -78,12 +78,20 @@ export class SessionService {
   }
 
   /** Inserts the row as `creating` and returns; worktree, window and launch follow in the queue. */
-  async create(input: { workspace: string; name: string; initialMessage?: string | undefined }, onDone?: (s: Session) => void): Promise<Session> {
+  async create(
+    input: { workspace: string; name: string; initialMessage?: string | undefined },
+    onDone?: (s: Session) => void,
+  ): Promise<Session> {
     const ws = await this.deps.workspaces.resolve(input.workspace);
-    if (!ws.running || !ws.containerId) throw new NexusError('conflict', `Workspace ${ws.name} is not running; start it first.`);
-    if (this.repo.byName(ws.id, input.name)) throw new NexusError('conflict', `Workspace ${ws.name} already has a session named ${input.name}.`);
+    if (!ws.running || !ws.containerId)
+      throw new NexusError('conflict', `Workspace ${ws.name} is not running; start it first.`);
+    if (this.repo.byName(ws.id, input.name))
+      throw new NexusError('conflict', `Workspace ${ws.name} already has a session named ${input.name}.`);
     if (this.repo.count(ws.id) >= this.deps.maxSessionsPerWorkspace) {
-      throw new NexusError('conflict', `Workspace ${ws.name} already has ${this.deps.maxSessionsPerWorkspace} sessions, the most allowed.`);
+      throw new NexusError(
+        'conflict',
+        `Workspace ${ws.name} already has ${this.deps.maxSessionsPerWorkspace} sessions, the most allowed.`,
+      );
     }
     const now = new Date().toISOString();
     const row: SessionRow = {
@@ -143,7 +151,10 @@ export class SessionService {
       const items = ready.map(({ c, mcpConfig }) => ({
         name: c.row.name,
         paths: sessionPaths(this.deps.config, c.row.id, c.row.name),
-        cmd: buildLaunchCommand(this.deps.config, { ...this.launchInput(c.ws, c.row, c.initialMessage, false), mcpConfig }),
+        cmd: buildLaunchCommand(this.deps.config, {
+          ...this.launchInput(c.ws, c.row, c.initialMessage, false),
+          mcpConfig,
+        }),
         addWorktree: true,
       }));
       const results = items.length > 0 ? await this.machinery.launchMany(containerId, items) : [];
@@ -166,7 +177,15 @@ export class SessionService {
   }
 
   private launchInput(ws: WorkspaceInfo, row: SessionRow, initialMessage: string | undefined, resume: boolean) {
-    return { workspace: ws.name, workspaceId: ws.id, name: row.name, sessionId: row.id, agentSessionId: row.agent_session_id, initialMessage, resume };
+    return {
+      workspace: ws.name,
+      workspaceId: ws.id,
+      name: row.name,
+      sessionId: row.id,
+      agentSessionId: row.agent_session_id,
+      initialMessage,
+      resume,
+    };
   }
 
   /**
@@ -175,13 +194,20 @@ export class SessionService {
    */
   private async startRun(containerId: string, workspaceId: string, row: SessionRow): Promise<string | undefined> {
     if (!this.runs) return undefined;
-    if (row.run_id) await this.runs.end(row.run_id, 'cancelled', 'Replaced by a new run when the session was relaunched.');
+    if (row.run_id)
+      await this.runs.end(row.run_id, 'cancelled', 'Replaced by a new run when the session was relaunched.');
     const creds = await this.runs.start(workspaceId, row.id);
     this.repo.update(row.id, { run_id: creds?.runId ?? null });
     if (!creds) return undefined;
     const p = sessionPaths(this.deps.config, row.id, row.name);
     const files = runFiles(p.stateDir);
-    await this.machinery.writeRunFiles(containerId, p.stateDir, files, creds.password, mcpConfigJson(creds, files, this.deps.config.nexusMcpCommand));
+    await this.machinery.writeRunFiles(
+      containerId,
+      p.stateDir,
+      files,
+      creds.password,
+      mcpConfigJson(creds, files, this.deps.config.nexusMcpCommand),
+    );
     return files.mcpConfig;
   }
 
@@ -229,7 +255,8 @@ export class SessionService {
   async sendMessage(ref: string, text: string): Promise<{ delivered: true; sessionId: string }> {
     const row = await this.resolve(ref);
     const ws = await this.deps.workspaces.get(row.workspace_id);
-    if (row.status !== 'running' || !ws?.running || !ws.containerId) throw new NexusError('conflict', `Session ${row.name} is not running.`);
+    if (row.status !== 'running' || !ws?.running || !ws.containerId)
+      throw new NexusError('conflict', `Session ${row.name} is not running.`);
     const report = await this.machinery.sendToInbox(ws.containerId, row.id, text);
     const detail = report.detail ? `: ${report.detail}` : '';
     switch (report.outcome) {
@@ -237,7 +264,10 @@ export class SessionService {
       case 'sent':
         return { delivered: true, sessionId: row.id };
       case 'held':
-        throw new NexusError('conflict', `The agent held the message for approval (it runs without permission prompts)${detail}.`);
+        throw new NexusError(
+          'conflict',
+          `The agent held the message for approval (it runs without permission prompts)${detail}.`,
+        );
       case 'refused':
       case 'denied':
       case 'auth_refused':
@@ -257,10 +287,15 @@ export class SessionService {
   async pane(ref: string): Promise<{ sessionId: string; text: string; capturedAt: string }> {
     const row = await this.resolve(ref);
     const ws = await this.deps.workspaces.get(row.workspace_id);
-    if (!ws?.running || !ws.containerId) throw new NexusError('conflict', `The workspace of session ${row.name} is not running.`);
+    if (!ws?.running || !ws.containerId)
+      throw new NexusError('conflict', `The workspace of session ${row.name} is not running.`);
     const windowId = (await this.machinery.windows(ws.containerId)).get(row.name);
     if (!windowId) throw new NexusError('not_found', `Session ${row.name} has no live window.`);
-    return { sessionId: row.id, text: await this.machinery.capturePane(ws.containerId, windowId), capturedAt: new Date().toISOString() };
+    return {
+      sessionId: row.id,
+      text: await this.machinery.capturePane(ws.containerId, windowId),
+      capturedAt: new Date().toISOString(),
+    };
   }
 
   /**
@@ -274,7 +309,11 @@ export class SessionService {
     if (row.agent_state_at && msg.at < row.agent_state_at) return null;
     const change = agentStateFromHook(msg.event);
     if (!change) return null;
-    return this.patch(row.id, { agent_state: change.agentState, agent_state_at: msg.at, agent_message: change.message });
+    return this.patch(row.id, {
+      agent_state: change.agentState,
+      agent_state_at: msg.at,
+      agent_message: change.message,
+    });
   }
 
   /**
@@ -285,7 +324,9 @@ export class SessionService {
    */
   async converge(workspaceId?: string): Promise<ConvergeReport> {
     const report: ConvergeReport = { alive: [], relaunched: [], exited: [], interrupted: [] };
-    await this.endOrphanRuns().catch((e: unknown) => this.deps.log.warn('ending orphaned session runs failed', { error: e }));
+    await this.endOrphanRuns().catch((e: unknown) =>
+      this.deps.log.warn('ending orphaned session runs failed', { error: e }),
+    );
     const workspaces = workspaceId ? [await this.deps.workspaces.get(workspaceId)] : await this.deps.workspaces.list();
     for (const ws of workspaces) {
       if (!ws?.running || !ws.containerId) continue;
@@ -298,23 +339,40 @@ export class SessionService {
           if (this.inFlight.has(row.id)) continue;
           const windowId = windows.get(row.name);
           if (row.status === 'creating') {
-            this.patch(row.id, { status: 'error', reason: 'Creation was interrupted by a restart; delete the session and create it again.' });
+            this.patch(row.id, {
+              status: 'error',
+              reason: 'Creation was interrupted by a restart; delete the session and create it again.',
+            });
             report.interrupted.push(row.id);
           } else if (row.status !== 'running') continue;
           else if (windowId) {
             if (windowId !== row.window_id) this.patch(row.id, { window_id: windowId });
             report.alive.push(row.id);
-          } else if (await this.machinery.worktreeExists(containerId, sessionPaths(this.deps.config, row.id, row.name))) {
+          } else if (
+            await this.machinery.worktreeExists(containerId, sessionPaths(this.deps.config, row.id, row.name))
+          ) {
             await this.ensureTools(ws.id, containerId);
             const p = sessionPaths(this.deps.config, row.id, row.name);
             const mcpConfig = await this.startRun(containerId, ws.id, row);
-            const cmd = buildLaunchCommand(this.deps.config, { ...this.launchInput(ws, row, undefined, true), mcpConfig });
+            const cmd = buildLaunchCommand(this.deps.config, {
+              ...this.launchInput(ws, row, undefined, true),
+              mcpConfig,
+            });
             const id = await this.machinery.launch(containerId, row.name, p, cmd, { addWorktree: false });
-            this.patch(row.id, { window_id: id, agent_state: 'starting', agent_message: 'Relaunched after a restart (conversation resumed)' });
+            this.patch(row.id, {
+              window_id: id,
+              agent_state: 'starting',
+              agent_message: 'Relaunched after a restart (conversation resumed)',
+            });
             report.relaunched.push(row.id);
           } else {
             await this.endRunOf(row.id, 'finished', 'The session exited.');
-            this.patch(row.id, { status: 'exited', reason: 'Its window and worktree are gone.', agent_state: 'exited', window_id: null });
+            this.patch(row.id, {
+              status: 'exited',
+              reason: 'Its window and worktree are gone.',
+              agent_state: 'exited',
+              window_id: null,
+            });
             report.exited.push(row.id);
           }
         }

@@ -20,7 +20,10 @@ let ws: WorkspaceInfo;
 let other: WorkspaceInfo;
 const changes: (Session | null)[] = [];
 
-async function until<T>(fn: () => Promise<T | undefined | null | false> | T | undefined | null | false, ms = 15_000): Promise<T> {
+async function until<T>(
+  fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  ms = 15_000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();
@@ -30,7 +33,8 @@ async function until<T>(fn: () => Promise<T | undefined | null | false> | T | un
   }
 }
 
-const launches = async (containerId: string, id: string) => (await rig.records(containerId, id)).filter((r) => r.kind === 'launch');
+const launches = async (containerId: string, id: string) =>
+  (await rig.records(containerId, id)).filter((r) => r.kind === 'launch');
 const container = (w: WorkspaceInfo): string => w.containerId as string;
 
 beforeAll(async () => {
@@ -50,10 +54,18 @@ afterAll(async () => {
 });
 
 /** Reads /api/events as an authenticated client until `match` sees an event, or times out. */
-function nextEvent(match: (name: string, payload: unknown) => boolean, timeoutMs = 15_000): Promise<{ name: string; payload: unknown }> {
+function nextEvent(
+  match: (name: string, payload: unknown) => boolean,
+  timeoutMs = 15_000,
+): Promise<{ name: string; payload: unknown }> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: host.host.port, path: '/api/events', headers: { host: `127.0.0.1:${host.host.port}`, authorization: `Bearer ${host.host.token}` } },
+      {
+        host: '127.0.0.1',
+        port: host.host.port,
+        path: '/api/events',
+        headers: { host: `127.0.0.1:${host.host.port}`, authorization: `Bearer ${host.host.token}` },
+      },
       (res) => {
         let buf = '';
         res.setEncoding('utf8');
@@ -87,7 +99,9 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
 
   it('creates 10 sessions at once: each returns creating at once, then all run in 10 distinct worktrees, no index.lock failure', async () => {
     const texts = hostileCorpus.slice(0, 10);
-    created = await Promise.all(texts.map((t, i) => rig.service.create({ workspace: 'demo', name: `s${i}`, initialMessage: t })));
+    created = await Promise.all(
+      texts.map((t, i) => rig.service.create({ workspace: 'demo', name: `s${i}`, initialMessage: t })),
+    );
     expect(created.every((s) => s.status === 'creating')).toBe(true);
     await rig.service.idle();
     const sessions = await rig.service.list('demo');
@@ -96,7 +110,10 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
       .split('\n')
       .filter((l) => l.startsWith(`worktree ${rig.config.worktreesDir}/`));
     expect(new Set(worktrees).size).toBe(10);
-    const branches = (await rig.sh(container(ws), 'git -C /workspace branch --format="%(refname:short)"')).trim().split('\n').sort();
+    const branches = (await rig.sh(container(ws), 'git -C /workspace branch --format="%(refname:short)"'))
+      .trim()
+      .split('\n')
+      .sort();
     expect(branches).toEqual(['main', ...texts.map((_, i) => `nexus/s${i}`)].sort());
     // The worktrees live on the workspace volume, inside the clone, and do not show in its status.
     expect(await rig.sh(container(ws), 'git -C /workspace status --porcelain')).toBe('');
@@ -106,18 +123,30 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
     for (const [i, s] of created.entries()) {
       const [launch] = await until(() => launches(container(ws), s.id).then((l) => (l.length ? l : null)));
       const text = hostileCorpus[i] as string;
-      expect((launch as { parsed: { prompt: string; error: null } }).parsed).toMatchObject({ prompt: guardSubcommand(text), error: null });
-      expect(launch).toMatchObject({ cwd: `${rig.config.worktreesDir}/s${i}`, stdoutIsTTY: true, permissionMode: 'auto' });
+      expect((launch as { parsed: { prompt: string; error: null } }).parsed).toMatchObject({
+        prompt: guardSubcommand(text),
+        error: null,
+      });
+      expect(launch).toMatchObject({
+        cwd: `${rig.config.worktreesDir}/s${i}`,
+        stdoutIsTTY: true,
+        permissionMode: 'auto',
+      });
     }
   });
 
   it('launches the rest of the hostile corpus (subcommand names among them) as prompts, never as subcommands', async () => {
     const rest = hostileCorpus.slice(10);
-    const more = await Promise.all(rest.map((t, i) => rig.service.create({ workspace: 'demo', name: `t${i}`, initialMessage: t })));
+    const more = await Promise.all(
+      rest.map((t, i) => rig.service.create({ workspace: 'demo', name: `t${i}`, initialMessage: t })),
+    );
     await rig.service.idle();
     for (const [i, s] of more.entries()) {
       const [launch] = await until(() => launches(container(ws), s.id).then((l) => (l.length ? l : null)));
-      expect((launch as { parsed: { prompt: string; subcommand: null } }).parsed).toMatchObject({ prompt: guardSubcommand(rest[i] as string), subcommand: null });
+      expect((launch as { parsed: { prompt: string; subcommand: null } }).parsed).toMatchObject({
+        prompt: guardSubcommand(rest[i] as string),
+        subcommand: null,
+      });
     }
     await Promise.all(more.map((s) => rig.service.delete(s.id)));
   });
@@ -142,8 +171,11 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
 
   it('delivers the hostile corpus byte-exact through the inbox socket, never through the terminal', async () => {
     const s = created[1] as Session;
-    await until(async () => (await rig.records(container(ws), s.id)).some((r) => r.kind === 'hook' && r.event === 'SessionStart'));
-    for (const text of hostileCorpus) await expect(rig.service.sendMessage(s.id, text)).resolves.toEqual({ delivered: true, sessionId: s.id });
+    await until(async () =>
+      (await rig.records(container(ws), s.id)).some((r) => r.kind === 'hook' && r.event === 'SessionStart'),
+    );
+    for (const text of hostileCorpus)
+      await expect(rig.service.sendMessage(s.id, text)).resolves.toEqual({ delivered: true, sessionId: s.id });
     const messages = (await rig.records(container(ws), s.id)).filter((r) => r.kind === 'message');
     expect(messages.map((m) => m.content)).toEqual(hostileCorpus);
     expect(messages.every((m) => m.authOk === true && m.authFirst === true && m.status === 'delivered')).toBe(true);
@@ -153,7 +185,10 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
     const s = created[2] as Session;
     await until(async () => (await rig.service.get(s.id)).agentState !== 'starting');
     const before = changes.length;
-    const reply = await rig.ctl(container(ws), s.id, { fire: 'Notification', fields: { notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' } });
+    const reply = await rig.ctl(container(ws), s.id, {
+      fire: 'Notification',
+      fields: { notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' },
+    });
     expect(JSON.parse(reply)).toMatchObject({ ok: true });
     const got = await until(async () => {
       const x = await rig.service.get(s.id);
@@ -167,9 +202,17 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
 
   it('streams a hook event from inside the container to /api/events', async () => {
     const s = created[3] as Session;
-    const seen = nextEvent((name, p) => name === 'sessions.changed' && (p as { session?: Session }).session?.id === s.id && (p as { session: Session }).session.agentState === 'waiting_input');
+    const seen = nextEvent(
+      (name, p) =>
+        name === 'sessions.changed' &&
+        (p as { session?: Session }).session?.id === s.id &&
+        (p as { session: Session }).session.agentState === 'waiting_input',
+    );
     await new Promise((r) => setTimeout(r, 200));
-    await rig.ctl(container(ws), s.id, { fire: 'Notification', fields: { notification_type: 'idle_prompt', message: 'Claude is waiting for your input' } });
+    await rig.ctl(container(ws), s.id, {
+      fire: 'Notification',
+      fields: { notification_type: 'idle_prompt', message: 'Claude is waiting for your input' },
+    });
     const event = await seen;
     expect((event.payload as { session: Session }).session.agentMessage).toBe('Claude is waiting for your input');
   });
@@ -177,7 +220,14 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
   it('ignores a hook event published for a session of another workspace', async () => {
     const s = created[3] as Session;
     const now = new Date(Date.now() + 60_000).toISOString();
-    expect(rig.service.applyHook(other.id, { sessionId: s.id, workspaceId: other.id, at: now, event: { hook_event_name: 'SessionEnd', reason: 'spoof' } })).toBeNull();
+    expect(
+      rig.service.applyHook(other.id, {
+        sessionId: s.id,
+        workspaceId: other.id,
+        at: now,
+        event: { hook_event_name: 'SessionEnd', reason: 'spoof' },
+      }),
+    ).toBeNull();
     expect((await rig.service.get(s.id)).agentState).not.toBe('exited');
   });
 
@@ -200,32 +250,49 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
     expect(windows).not.toMatch(/^s5$/m);
     for (const i of [0, 1, 2, 3, 4, 6, 7, 8, 9]) {
       expect(windows).toMatch(new RegExp(`^s${i}$`, 'm'));
-      expect(await rig.sh(container(ws), `test -f ${rig.config.worktreesDir}/s${i}/README.md && echo yes`)).toBe('yes\n');
+      expect(await rig.sh(container(ws), `test -f ${rig.config.worktreesDir}/s${i}/README.md && echo yes`)).toBe(
+        'yes\n',
+      );
     }
-    await expect(rig.service.sendMessage((created[6] as Session).id, 'still here?')).resolves.toMatchObject({ delivered: true });
+    await expect(rig.service.sendMessage((created[6] as Session).id, 'still here?')).resolves.toMatchObject({
+      delivered: true,
+    });
   });
 
   it('retries a failed worktree add once, cleaning only its own partial checkout', async () => {
-    await rig.sh(container(ws), `mkdir -p ${rig.config.worktreesDir}/retry && echo junk > ${rig.config.worktreesDir}/retry/leftover`);
+    await rig.sh(
+      container(ws),
+      `mkdir -p ${rig.config.worktreesDir}/retry && echo junk > ${rig.config.worktreesDir}/retry/leftover`,
+    );
     const s = await rig.service.create({ workspace: 'demo', name: 'retry', initialMessage: 'after a retry' });
     await rig.service.idle();
     expect((await rig.service.get(s.id)).status).toBe('running');
-    expect(await rig.sh(container(ws), `test -e ${rig.config.worktreesDir}/retry/leftover && echo yes || echo no`)).toBe('no\n');
+    expect(
+      await rig.sh(container(ws), `test -e ${rig.config.worktreesDir}/retry/leftover && echo yes || echo no`),
+    ).toBe('no\n');
     expect(await rig.sh(container(ws), `test -f ${rig.config.worktreesDir}/s0/README.md && echo yes`)).toBe('yes\n');
     await rig.service.delete(s.id);
   });
 
   it('reports a missing socket, typed, when the agent has gone', async () => {
     const s = created[7] as Session;
-    await until(async () => (await rig.records(container(ws), s.id)).some((r) => r.kind === 'hook' && r.event === 'SessionStart'));
+    await until(async () =>
+      (await rig.records(container(ws), s.id)).some((r) => r.kind === 'hook' && r.event === 'SessionStart'),
+    );
     await rig.ctl(container(ws), s.id, { exit: 0 });
     await until(async () => (await rig.service.get(s.id)).agentState === 'exited');
-    await expect(rig.service.sendMessage(s.id, 'hello?')).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/socket is missing/) });
+    await expect(rig.service.sendMessage(s.id, 'hello?')).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/socket is missing/),
+    });
   });
 
   it('refuses a duplicate name and a session in a stopped workspace', async () => {
     await expect(rig.service.create({ workspace: 'demo', name: 's0' })).rejects.toMatchObject({ code: 'conflict' });
-    await expect(rig.service.create({ workspace: 'other', name: 'x' })).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/not running/) });
+    await expect(rig.service.create({ workspace: 'other', name: 'x' })).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringMatching(/not running/),
+    });
   });
 
   it('after a host restart, converge relaunches nothing that is alive and resumes a session whose window is gone', async () => {
@@ -242,38 +309,78 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
       const l = await launches(container(ws), (created[7] as Session).id);
       return l.length === 2 ? l[1] : null;
     });
-    expect((relaunch as { argv: string[] }).argv).toContain(`--resume=${(await rig.db.prepare('SELECT agent_session_id AS a FROM sessions WHERE id = ?').get((created[7] as Session).id) as { a: string }).a}`);
+    expect((relaunch as { argv: string[] }).argv).toContain(
+      `--resume=${((await rig.db.prepare('SELECT agent_session_id AS a FROM sessions WHERE id = ?').get((created[7] as Session).id)) as { a: string }).a}`,
+    );
     expect((relaunch as { parsed: { prompt: null } }).parsed.prompt).toBeNull();
     const again = await service.converge();
     expect(again.relaunched).toEqual([]);
   });
 
   it('serves the contract through the dispatcher: class checked, names validated, errors typed', async () => {
-    const dispatcher = new Dispatcher({ ...sessionHandlers(rig.service) } as unknown as Handlers, { redactor: new Redactor(), log: createLogger({ redactor: new Redactor() }), audit: new AuditLog(rig.db) });
-    const token = (access: 'read' | 'write') => ({ transport: 'mcp' as const, principal: { kind: 'token' as const, tokenId: 't', name: 't', access } });
-    await expect(dispatcher.call('sessions.create', { workspace: 'demo', name: 'viamcp' }, token('read'))).rejects.toMatchObject({ code: 'forbidden' });
+    const dispatcher = new Dispatcher({ ...sessionHandlers(rig.service) } as unknown as Handlers, {
+      redactor: new Redactor(),
+      log: createLogger({ redactor: new Redactor() }),
+      audit: new AuditLog(rig.db),
+    });
+    const token = (access: 'read' | 'write') => ({
+      transport: 'mcp' as const,
+      principal: { kind: 'token' as const, tokenId: 't', name: 't', access },
+    });
+    await expect(
+      dispatcher.call('sessions.create', { workspace: 'demo', name: 'viamcp' }, token('read')),
+    ).rejects.toMatchObject({ code: 'forbidden' });
     for (const name of ['../x', 'a b', 'nexus/x', 'UPPER', '-lead', 'x.lock', '']) {
-      await expect(dispatcher.call('sessions.create', { workspace: 'demo', name }, token('write'))).rejects.toMatchObject({ code: 'bad_request' });
+      await expect(
+        dispatcher.call('sessions.create', { workspace: 'demo', name }, token('write')),
+      ).rejects.toMatchObject({ code: 'bad_request' });
     }
-    const s = await dispatcher.call('sessions.create', { workspace: 'demo', name: 'viamcp', initialMessage: 'from a tool' }, token('write'));
+    const s = await dispatcher.call(
+      'sessions.create',
+      { workspace: 'demo', name: 'viamcp', initialMessage: 'from a tool' },
+      token('write'),
+    );
     expect(s.status).toBe('creating');
     await rig.service.idle();
     const listed = await dispatcher.call('sessions.list', { workspace: 'demo' }, token('read'));
     expect(listed.sessions.find((x) => x.id === s.id)?.status).toBe('running');
-    await until(async () => (await rig.records(container(ws), s.id)).some((r) => r.kind === 'hook' && r.event === 'SessionStart'));
-    await expect(dispatcher.call('sessions.sendMessage', { session: "demo/viamcp", text: 'hi' }, token('write'))).resolves.toEqual({ delivered: true, sessionId: s.id });
-    await expect(dispatcher.call('sessions.get', { session: 'demo/nope' }, token('read'))).rejects.toMatchObject({ code: 'not_found' });
-    await expect(dispatcher.call('sessions.delete', { session: s.id }, token('write'))).resolves.toEqual({ deleted: true, id: s.id });
+    await until(async () =>
+      (await rig.records(container(ws), s.id)).some((r) => r.kind === 'hook' && r.event === 'SessionStart'),
+    );
+    await expect(
+      dispatcher.call('sessions.sendMessage', { session: 'demo/viamcp', text: 'hi' }, token('write')),
+    ).resolves.toEqual({ delivered: true, sessionId: s.id });
+    await expect(dispatcher.call('sessions.get', { session: 'demo/nope' }, token('read'))).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await expect(dispatcher.call('sessions.delete', { session: s.id }, token('write'))).resolves.toEqual({
+      deleted: true,
+      id: s.id,
+    });
   });
 
   it('converges when a workspace starts: a session whose window is gone is resumed, once', async () => {
     const s = created[8] as Session;
     const sub = convergeOnWorkspaceStart(rig.events, rig.service, createLogger({ redactor: new Redactor() }));
     try {
-      const windowId = (await rig.sh(container(ws), 'tmux list-windows -t =nexus -F "#{window_name} #{window_id}"')).split('\n').find((l) => l.startsWith('s8 '))?.split(' ')[1] as string;
+      const windowId = (await rig.sh(container(ws), 'tmux list-windows -t =nexus -F "#{window_name} #{window_id}"'))
+        .split('\n')
+        .find((l) => l.startsWith('s8 '))
+        ?.split(' ')[1] as string;
       await rig.sh(container(ws), `tmux kill-window -t '${windowId}'`);
       const before = (await launches(container(ws), s.id)).length;
-      const wsEvent = (status: WorkspaceStatus): Workspace => ({ id: ws.id, name: ws.name, repoUrl: '/r', secretId: null, image: null, status, reason: null, containerId: container(ws), createdAt: 't', updatedAt: 't' });
+      const wsEvent = (status: WorkspaceStatus): Workspace => ({
+        id: ws.id,
+        name: ws.name,
+        repoUrl: '/r',
+        secretId: null,
+        image: null,
+        status,
+        reason: null,
+        containerId: container(ws),
+        createdAt: 't',
+        updatedAt: 't',
+      });
       rig.events.emit('workspaces.changed', { workspace: wsEvent('stopped') });
       rig.events.emit('workspaces.changed', { workspace: wsEvent('running') });
       rig.events.emit('workspaces.changed', { workspace: wsEvent('running') });
@@ -288,8 +395,14 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
 
   it('marks a session exited when its window and worktree are both gone', async () => {
     const s = created[9] as Session;
-    const windowId = (await rig.sh(container(ws), 'tmux list-windows -t =nexus -F "#{window_name} #{window_id}"')).split('\n').find((l) => l.startsWith('s9 '))?.split(' ')[1] as string;
-    await rig.sh(container(ws), `tmux kill-window -t '${windowId}' && git -C /workspace worktree remove --force ${rig.config.worktreesDir}/s9`);
+    const windowId = (await rig.sh(container(ws), 'tmux list-windows -t =nexus -F "#{window_name} #{window_id}"'))
+      .split('\n')
+      .find((l) => l.startsWith('s9 '))
+      ?.split(' ')[1] as string;
+    await rig.sh(
+      container(ws),
+      `tmux kill-window -t '${windowId}' && git -C /workspace worktree remove --force ${rig.config.worktreesDir}/s9`,
+    );
     const report = await rig.service.converge(ws.id);
     expect(report.exited).toEqual([s.id]);
     expect((await rig.service.get(s.id)).status).toBe('exited');

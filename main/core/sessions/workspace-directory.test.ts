@@ -27,7 +27,10 @@ describe('workspace directory', () => {
 
   it('answers null for an unknown workspace id and passes other failures on', async () => {
     const dir = workspaceDirectory({
-      get: (ref) => (ref === 'w1' ? Promise.resolve(ws({})) : Promise.reject(new NexusError(ref === 'boom' ? 'docker_unavailable' : 'not_found', 'x'))),
+      get: (ref) =>
+        ref === 'w1'
+          ? Promise.resolve(ws({}))
+          : Promise.reject(new NexusError(ref === 'boom' ? 'docker_unavailable' : 'not_found', 'x')),
       list: () => Promise.resolve([ws({})]),
     });
     await expect(dir.get('w1')).resolves.toMatchObject({ id: 'w1' });

@@ -8,7 +8,12 @@ export interface WorkspaceReader {
   list(): Promise<Workspace[]>;
 }
 
-export const workspaceInfo = (w: Workspace): WorkspaceInfo => ({ id: w.id, name: w.name, containerId: w.containerId, running: w.status === 'running' && w.containerId !== null });
+export const workspaceInfo = (w: Workspace): WorkspaceInfo => ({
+  id: w.id,
+  name: w.name,
+  containerId: w.containerId,
+  running: w.status === 'running' && w.containerId !== null,
+});
 
 /** Adapts the workspaces service to the small interface sessions need. */
 export function workspaceDirectory(workspaces: WorkspaceReader): WorkspaceDirectory {

@@ -9,7 +9,9 @@ import type { Migration } from './migrations/types';
  */
 export function migrate(db: Database, list: readonly Migration[], upTo = Infinity): number {
   const fresh = !db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+  );
   const sorted = [...list].sort((a, b) => a.version - b.version);
   if (fresh) {
     // A database from before this table existed: everything up to user_version was applied.
@@ -17,7 +19,9 @@ export function migrate(db: Database, list: readonly Migration[], upTo = Infinit
     const mark = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
     for (const m of sorted) if (m.version <= legacy) mark.run(m.version, m.name, new Date().toISOString());
   }
-  const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
+  const applied = new Set(
+    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
+  );
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   for (const m of sorted) {
     if (applied.has(m.version) || m.version > upTo) continue;

@@ -24,7 +24,11 @@ describe('tokens.create reveals the secret once, and nothing else escapes', () =
 
   it('returns the secret in clear from tokens.create while the rest of the output is still redacted', async () => {
     const leaky = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
-    const out = await core.dispatcher.call('tokens.create', { name: `holder ${leaky}`, class: 'write' }, operatorContext('http'));
+    const out = await core.dispatcher.call(
+      'tokens.create',
+      { name: `holder ${leaky}`, class: 'write' },
+      operatorContext('http'),
+    );
     expect(out.secret).toMatch(/^nxs_w_[A-Za-z0-9_-]{43}$/);
     expect(out.token.name).toBe('holder [REDACTED]');
     expect(JSON.stringify(out.token)).not.toContain(out.secret.slice(6));
@@ -33,12 +37,19 @@ describe('tokens.create reveals the secret once, and nothing else escapes', () =
   it('never shows the secret again: not in tokens.list, events, the log, the audit or the database', async () => {
     const events: string[] = [];
     const sub = core.events.subscribe((e) => events.push(JSON.stringify(e)));
-    const { secret, token } = await core.dispatcher.call('tokens.create', { name: 'once', class: 'vault' }, operatorContext('ipc'));
+    const { secret, token } = await core.dispatcher.call(
+      'tokens.create',
+      { name: 'once', class: 'vault' },
+      operatorContext('ipc'),
+    );
     await core.dispatcher.call('tokens.revoke', { id: token.id }, operatorContext('ipc'));
     sub.dispose();
     const body = secret.slice(6);
     const list = await core.dispatcher.call('tokens.list', {}, operatorContext('ipc'));
-    expect(list.tokens.find((t) => t.id === token.id)).toMatchObject({ state: 'revoked', hint: `${secret.slice(0, 10)}…` });
+    expect(list.tokens.find((t) => t.id === token.id)).toMatchObject({
+      state: 'revoked',
+      hint: `${secret.slice(0, 10)}…`,
+    });
     expect(JSON.stringify(list)).not.toContain(body);
     expect(events.join('\n')).not.toContain(body);
     expect(JSON.stringify(core.audit.recent(100))).not.toContain(body);
@@ -57,7 +68,9 @@ describe('tokens.create reveals the secret once, and nothing else escapes', () =
   it('keeps token management away from every token class', async () => {
     for (const access of ['read', 'write', 'vault'] as const) {
       const ctx: CallContext = { transport: 'mcp', principal: { kind: 'token', tokenId: 't', name: 'n', access } };
-      await expect(core.dispatcher.call('tokens.create', { name: 'x', class: 'read' }, ctx)).rejects.toMatchObject({ code: 'forbidden' });
+      await expect(core.dispatcher.call('tokens.create', { name: 'x', class: 'read' }, ctx)).rejects.toMatchObject({
+        code: 'forbidden',
+      });
       await expect(core.dispatcher.call('tokens.list', {}, ctx)).rejects.toMatchObject({ code: 'forbidden' });
       await expect(core.dispatcher.call('connect.claudeDesktop', {}, ctx)).rejects.toMatchObject({ code: 'forbidden' });
     }

@@ -19,8 +19,7 @@ interface TokenRow {
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 export type Verdict =
-  | { ok: true; token: TokenInfo }
-  | { ok: false; reason: 'malformed' | 'unknown' | 'expired' | 'revoked' };
+  { ok: true; token: TokenInfo } | { ok: false; reason: 'malformed' | 'unknown' | 'expired' | 'revoked' };
 
 /** The tokens table: creates secrets, keeps only their hashes, answers "is this secret valid now". */
 export class TokenStore {
@@ -43,7 +42,9 @@ export class TokenStore {
       last_used_at: null,
     };
     this.db
-      .prepare('INSERT INTO tokens (id, name, class, hash, hint, created_at, expires_at) VALUES (@id, @name, @class, @hash, @hint, @created_at, @expires_at)')
+      .prepare(
+        'INSERT INTO tokens (id, name, class, hash, hint, created_at, expires_at) VALUES (@id, @name, @class, @hash, @hint, @created_at, @expires_at)',
+      )
       .run(row);
     return { token: this.info(row), secret };
   }
@@ -54,7 +55,9 @@ export class TokenStore {
   }
 
   list(): TokenInfo[] {
-    return (this.db.prepare('SELECT * FROM tokens ORDER BY created_at DESC, id').all() as TokenRow[]).map((r) => this.info(r));
+    return (this.db.prepare('SELECT * FROM tokens ORDER BY created_at DESC, id').all() as TokenRow[]).map((r) =>
+      this.info(r),
+    );
   }
 
   get(id: string): TokenInfo | null {
@@ -64,7 +67,9 @@ export class TokenStore {
 
   /** Marks a token revoked (idempotent); returns it, or null when there is no such token. */
   revoke(id: string): TokenInfo | null {
-    this.db.prepare('UPDATE tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?').run(this.now().toISOString(), id);
+    this.db
+      .prepare('UPDATE tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?')
+      .run(this.now().toISOString(), id);
     return this.get(id);
   }
 
@@ -82,14 +87,19 @@ export class TokenStore {
     const info = this.info(row);
     if (info.state !== 'active') return { ok: false, reason: info.state };
     const now = this.now();
-    if (row.last_used_at !== null && now.getTime() - Date.parse(row.last_used_at) < LAST_USED_RESOLUTION_MS) return { ok: true, token: info };
+    if (row.last_used_at !== null && now.getTime() - Date.parse(row.last_used_at) < LAST_USED_RESOLUTION_MS)
+      return { ok: true, token: info };
     const at = now.toISOString();
     this.db.prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?').run(at, row.id);
     return { ok: true, token: { ...info, lastUsedAt: at } };
   }
 
   private info(row: TokenRow): TokenInfo {
-    const state: TokenState = row.revoked_at ? 'revoked' : Date.parse(row.expires_at) <= this.now().getTime() ? 'expired' : 'active';
+    const state: TokenState = row.revoked_at
+      ? 'revoked'
+      : Date.parse(row.expires_at) <= this.now().getTime()
+        ? 'expired'
+        : 'active';
     return {
       id: row.id,
       name: row.name,

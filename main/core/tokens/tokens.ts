@@ -22,7 +22,8 @@ export const vaultPrincipalId = (tokenId: string): string => `token:${tokenId}`;
 
 const DAY_MS = 86_400_000;
 
-export type Authentication = { ok: true; principal: Extract<Principal, { kind: 'token' }> } | Extract<Verdict, { ok: false }>;
+export type Authentication =
+  { ok: true; principal: Extract<Principal, { kind: 'token' }> } | Extract<Verdict, { ok: false }>;
 
 /** MCP tokens: create (secret shown once), list, revoke, and authenticate a presented secret. */
 export class TokenService {
@@ -41,7 +42,11 @@ export class TokenService {
     this.vault = vault;
   }
 
-  async create(name: string, cls: TokenClass, expiresInDays = DEFAULT_TOKEN_DAYS): Promise<{ token: TokenInfo; secret: string }> {
+  async create(
+    name: string,
+    cls: TokenClass,
+    expiresInDays = DEFAULT_TOKEN_DAYS,
+  ): Promise<{ token: TokenInfo; secret: string }> {
     const now = this.deps.now?.() ?? new Date();
     const created = this.store.create(name, cls, new Date(now.getTime() + expiresInDays * DAY_MS));
     if (cls === 'vault' && this.vault) {

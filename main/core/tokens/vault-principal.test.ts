@@ -59,7 +59,9 @@ describe('a vault-class token is a machine principal of the vault', () => {
   it('refuses to make a vault token while the vault is locked, and keeps no half-made token', async () => {
     await core.dispatcher.call('vault.lock', {}, operatorContext('http'));
     const count = core.tokens.list().length;
-    await expect(core.dispatcher.call('tokens.create', { name: 'late', class: 'vault' }, operatorContext('http'))).rejects.toMatchObject({ code: 'vault_locked' });
+    await expect(
+      core.dispatcher.call('tokens.create', { name: 'late', class: 'vault' }, operatorContext('http')),
+    ).rejects.toMatchObject({ code: 'vault_locked' });
     expect(core.tokens.list()).toHaveLength(count);
     await core.dispatcher.call('vault.unlock', {}, operatorContext('http'));
   });

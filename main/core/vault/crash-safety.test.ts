@@ -14,13 +14,19 @@ const valueOf = (i: number) => `crash-safety-value-${i}-${'x'.repeat(i % 7)}-end
 /** Starts the rotation child, waits for "ready", lets it rotate for `ms`, then SIGKILLs it. */
 function rotateThenKill(dataDir: string, ms: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'main/core/vault/test-children/rotate-until-killed.ts', dataDir], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'main/core/vault/test-children/rotate-until-killed.ts', dataDir],
+      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.stdout.on('data', (d: Buffer) => {
       if (d.toString().includes('ready')) setTimeout(() => child.kill('SIGKILL'), ms);
     });
-    child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`child exited ${code}: ${err}`))));
+    child.on('exit', (code, signal) =>
+      signal === 'SIGKILL' ? resolve() : reject(new Error(`child exited ${code}: ${err}`)),
+    );
   });
 }
 
@@ -30,28 +36,37 @@ describe('vault crash safety', () => {
   beforeAll(async () => {
     const core = await dir.open();
     await core.dispatcher.call('vault.init', {}, op);
-    for (let i = 0; i < SECRETS; i++) ids.push((await core.dispatcher.call('secrets.create', { name: `s${i}`, kind: 'generic', value: valueOf(i) }, op)).id);
+    for (let i = 0; i < SECRETS; i++)
+      ids.push(
+        (await core.dispatcher.call('secrets.create', { name: `s${i}`, kind: 'generic', value: valueOf(i) }, op)).id,
+      );
     await core.dispose();
   });
   afterAll(() => dir.remove());
 
-  it(`keeps the database sound and every secret readable across ${TRIALS} SIGKILLs during key rotation`, { timeout: 300_000 }, async () => {
-    const terms: number[] = [];
-    for (let trial = 0; trial < TRIALS; trial++) {
-      await rotateThenKill(dir.path, Math.floor(Math.random() * 400));
-      const raw = new Database(join(dir.path, 'nexus.db'));
-      expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
-      raw.close();
-      const core = await dir.open();
-      const status = await core.dispatcher.call('vault.status', {}, op);
-      expect(status.state).toBe('unlocked');
-      terms.push(status.keyTerm!);
-      for (const [i, id] of ids.entries()) expect((await core.vault.resolveSecret(id)).value).toBe(valueOf(i));
-      const stale = core.db.prepare('SELECT count(*) AS n FROM secrets WHERE dek_term != ?').get(status.keyTerm) as { n: number };
-      expect(stale.n).toBe(0);
-      await core.dispose();
-    }
-    // The child really rotated between kills (the key term moved on).
-    expect(terms.at(-1)!).toBeGreaterThan(TRIALS);
-  });
+  it(
+    `keeps the database sound and every secret readable across ${TRIALS} SIGKILLs during key rotation`,
+    { timeout: 300_000 },
+    async () => {
+      const terms: number[] = [];
+      for (let trial = 0; trial < TRIALS; trial++) {
+        await rotateThenKill(dir.path, Math.floor(Math.random() * 400));
+        const raw = new Database(join(dir.path, 'nexus.db'));
+        expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
+        raw.close();
+        const core = await dir.open();
+        const status = await core.dispatcher.call('vault.status', {}, op);
+        expect(status.state).toBe('unlocked');
+        terms.push(status.keyTerm!);
+        for (const [i, id] of ids.entries()) expect((await core.vault.resolveSecret(id)).value).toBe(valueOf(i));
+        const stale = core.db.prepare('SELECT count(*) AS n FROM secrets WHERE dek_term != ?').get(status.keyTerm) as {
+          n: number;
+        };
+        expect(stale.n).toBe(0);
+        await core.dispose();
+      }
+      // The child really rotated between kills (the key term moved on).
+      expect(terms.at(-1)!).toBeGreaterThan(TRIALS);
+    },
+  );
 });

@@ -9,9 +9,13 @@ describe('vault crypto: known answers', () => {
   const kat = {
     key: hex('feffe9928665731c6d6a8f9467308308feffe9928665731c6d6a8f9467308308'),
     iv: hex('cafebabefacedbaddecaf888'),
-    plaintext: hex('d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a721c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b39'),
+    plaintext: hex(
+      'd9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a721c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b39',
+    ),
     aad: hex('feedfacedeadbeeffeedfacedeadbeefabaddad2'),
-    ciphertext: hex('522dc1f099567d07f47f37a32a84427d643a8cdcbfe5c0c97598a2bd2555d1aa8cb08e48590dbb3da7b08b1056828838c5f61e6393ba7a0abcc9f662'),
+    ciphertext: hex(
+      '522dc1f099567d07f47f37a32a84427d643a8cdcbfe5c0c97598a2bd2555d1aa8cb08e48590dbb3da7b08b1056828838c5f61e6393ba7a0abcc9f662',
+    ),
     tag: hex('76fc6ece0f4e1768cddf8853bb2d551b'),
   };
 
@@ -31,7 +35,9 @@ describe('vault crypto: known answers', () => {
   it('encrypts the all-zero AES-256-GCM vectors (test cases 13 and 14)', () => {
     const zeroKey = Buffer.alloc(32);
     const iv = Buffer.alloc(12);
-    expect(aesGcmEncrypt(zeroKey, iv, Buffer.alloc(0), Buffer.alloc(0)).tag.toString('hex')).toBe('530f8afbc74536b9a963b4f1c4cb738b');
+    expect(aesGcmEncrypt(zeroKey, iv, Buffer.alloc(0), Buffer.alloc(0)).tag.toString('hex')).toBe(
+      '530f8afbc74536b9a963b4f1c4cb738b',
+    );
     const block = aesGcmEncrypt(zeroKey, iv, Buffer.alloc(16), Buffer.alloc(0));
     expect(block.ciphertext.toString('hex')).toBe('cea7403d4d606b6e074ec5d3baf39d18');
     expect(block.tag.toString('hex')).toBe('d0d1c8a799996bf0265b98b5d48ab919');
@@ -105,7 +111,11 @@ describe('vault crypto: sealed values', () => {
     expect(failure(() => open(key, 1, sealed, { recordId: 'secret-2', field: 'value' })).kind).toBe('tampered');
     expect(failure(() => open(key, 1, sealed, { recordId: 'secret-1', field: 'name' })).kind).toBe('tampered');
     // Length-prefixed AAD: shifting characters between record id and field does not collide.
-    expect(failure(() => open(key, 1, seal(key, 1, plaintext, { recordId: 'ab', field: 'c' }), { recordId: 'a', field: 'bc' })).kind).toBe('tampered');
+    expect(
+      failure(() =>
+        open(key, 1, seal(key, 1, plaintext, { recordId: 'ab', field: 'c' }), { recordId: 'a', field: 'bc' }),
+      ).kind,
+    ).toBe('tampered');
   });
 
   it('refuses a value sealed under another key term, and the wrong key', () => {
@@ -117,7 +127,8 @@ describe('vault crypto: sealed values', () => {
   it('gives typed errors for empty, truncated and unknown-version input, never garbage', () => {
     const sealed = seal(key, 1, plaintext, where);
     expect(failure(() => open(key, 1, Buffer.alloc(0), where)).kind).toBe('empty');
-    for (const n of [1, 5, 17, 32]) expect(failure(() => open(key, 1, sealed.subarray(0, n), where)).kind).toBe('truncated');
+    for (const n of [1, 5, 17, 32])
+      expect(failure(() => open(key, 1, sealed.subarray(0, n), where)).kind).toBe('truncated');
     const v2 = Buffer.from(sealed);
     v2[0] = 2;
     expect(failure(() => open(key, 1, v2, where)).kind).toBe('unknown_version');

@@ -40,7 +40,12 @@ export interface SealBinding {
 }
 
 /** Raw AES-256-GCM encryption; `seal` is what callers use. Exposed for the known-answer tests. */
-export function aesGcmEncrypt(key: Buffer, nonce: Buffer, plaintext: Buffer, aad: Buffer): { ciphertext: Buffer; tag: Buffer } {
+export function aesGcmEncrypt(
+  key: Buffer,
+  nonce: Buffer,
+  plaintext: Buffer,
+  aad: Buffer,
+): { ciphertext: Buffer; tag: Buffer } {
   assertKey(key);
   const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
   cipher.setAAD(aad);
@@ -57,19 +62,25 @@ export function aesGcmDecrypt(key: Buffer, nonce: Buffer, ciphertext: Buffer, ta
   try {
     return Buffer.concat([decipher.update(ciphertext), decipher.final()]);
   } catch {
-    throw new VaultError('tampered', 'A sealed vault value failed its integrity check (altered, moved or opened with the wrong key).');
+    throw new VaultError(
+      'tampered',
+      'A sealed vault value failed its integrity check (altered, moved or opened with the wrong key).',
+    );
   }
 }
 
 /** HKDF-SHA256 (RFC 5869). */
 export function hkdf(ikm: Buffer, salt: Buffer, info: string | Buffer, length = KEY_BYTES): Buffer {
-  return Buffer.from(hkdfSync('sha256', ikm, salt, typeof info === 'string' ? Buffer.from(info, 'utf8') : info, length));
+  return Buffer.from(
+    hkdfSync('sha256', ikm, salt, typeof info === 'string' ? Buffer.from(info, 'utf8') : info, length),
+  );
 }
 
 export const randomKey = (): Buffer => randomBytes(KEY_BYTES);
 
 export function seal(key: Buffer, term: number, plaintext: Buffer, binding: SealBinding): Buffer {
-  if (!Number.isInteger(term) || term < 1 || term > 0xffffffff) throw new VaultError('bad_key', 'Key term out of range.');
+  if (!Number.isInteger(term) || term < 1 || term > 0xffffffff)
+    throw new VaultError('bad_key', 'Key term out of range.');
   const header = Buffer.alloc(HEADER_BYTES);
   header.writeUInt8(FORMAT_VERSION, 0);
   header.writeUInt32BE(term, 1);
@@ -87,7 +98,11 @@ export function sealedTerm(sealed: Buffer): number {
 /** Opens a value sealed with `key` at `term` for exactly this record and field. */
 export function open(key: Buffer, term: number, sealed: Buffer, binding: SealBinding): Buffer {
   const found = sealedTerm(sealed);
-  if (found !== term) throw new VaultError('wrong_term', `A sealed vault value belongs to key term ${found}, not the current term ${term}.`);
+  if (found !== term)
+    throw new VaultError(
+      'wrong_term',
+      `A sealed vault value belongs to key term ${found}, not the current term ${term}.`,
+    );
   const nonce = sealed.subarray(5, HEADER_BYTES);
   const ciphertext = sealed.subarray(HEADER_BYTES, sealed.length - TAG_BYTES);
   const tag = sealed.subarray(sealed.length - TAG_BYTES);
@@ -97,7 +112,11 @@ export function open(key: Buffer, term: number, sealed: Buffer, binding: SealBin
 function checkShape(sealed: Buffer): void {
   if (!Buffer.isBuffer(sealed) || sealed.length === 0) throw new VaultError('empty', 'A sealed vault value is empty.');
   const version = sealed.readUInt8(0);
-  if (version !== FORMAT_VERSION) throw new VaultError('unknown_version', `A sealed vault value has format version ${version}; this build reads version ${FORMAT_VERSION}.`);
+  if (version !== FORMAT_VERSION)
+    throw new VaultError(
+      'unknown_version',
+      `A sealed vault value has format version ${version}; this build reads version ${FORMAT_VERSION}.`,
+    );
   if (sealed.length < HEADER_BYTES + TAG_BYTES) throw new VaultError('truncated', 'A sealed vault value is truncated.');
 }
 
@@ -107,7 +126,9 @@ function assertKey(key: Buffer): void {
 
 /** Length-prefixed fields, so ("ab","c") and ("a","bc") never produce the same AAD. */
 function aadFor(version: number, term: number, binding: SealBinding): Buffer {
-  const parts = [AAD_LABEL, String(version), String(term), binding.recordId, binding.field].map((p) => Buffer.from(p, 'utf8'));
+  const parts = [AAD_LABEL, String(version), String(term), binding.recordId, binding.field].map((p) =>
+    Buffer.from(p, 'utf8'),
+  );
   return Buffer.concat(parts.flatMap((p) => [u32(p.length), p]));
 }
 

@@ -10,9 +10,18 @@ const op = operatorContext('internal');
 const PASS = 'recovery passphrase for the no-bus test';
 
 /** Runs the open-vault child with a session bus address that leads nowhere: no Secret Service. */
-async function withoutKeychain(dataDir: string, ...args: string[]): Promise<Record<string, { state?: string; reason?: string; code?: string; message?: string } & Record<string, unknown>>> {
+async function withoutKeychain(
+  dataDir: string,
+  ...args: string[]
+): Promise<
+  Record<string, { state?: string; reason?: string; code?: string; message?: string } & Record<string, unknown>>
+> {
   const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/nexus-no-bus' };
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'main/core/vault/test-children/open-vault.ts', dataDir, ...args], { cwd: repoRoot, env, timeout: 60_000 });
+  const { stdout } = await run(
+    process.execPath,
+    ['--import', 'tsx', 'main/core/vault/test-children/open-vault.ts', dataDir, ...args],
+    { cwd: repoRoot, env, timeout: 60_000 },
+  );
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as never;
 }
 
@@ -27,7 +36,11 @@ describe('vault without a reachable keychain', () => {
     dirs.push(dir);
     const core = await dir.open();
     await core.dispatcher.call('vault.init', { recoveryPassphrase: PASS }, op);
-    await core.dispatcher.call('secrets.create', { name: 'gh', kind: 'github', value: 'ghp_noBusTestValue0123456789abcdef' }, op);
+    await core.dispatcher.call(
+      'secrets.create',
+      { name: 'gh', kind: 'github', value: 'ghp_noBusTestValue0123456789abcdef' },
+      op,
+    );
     await core.dispose();
 
     const out = await withoutKeychain(dir.path, 'unlock', PASS);
@@ -44,7 +57,10 @@ describe('vault without a reachable keychain', () => {
     dirs.push(dir);
     const out = await withoutKeychain(dir.path, 'init');
     expect(out.started).toMatchObject({ state: 'uninitialized' });
-    expect(out.error).toMatchObject({ code: 'unavailable', message: expect.stringMatching(/OS keychain .*not reachable.*nothing was stored/) });
+    expect(out.error).toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/OS keychain .*not reachable.*nothing was stored/),
+    });
     const core = await dir.open();
     expect((await core.dispatcher.call('vault.status', {}, op)).state).toBe('uninitialized');
     expect(core.db.prepare('SELECT count(*) AS n FROM vault_principals').get()).toEqual({ n: 0 });

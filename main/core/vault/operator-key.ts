@@ -7,9 +7,7 @@ export const KEYCHAIN_SERVICE = 'nexus-desktop';
 const TIMEOUT_MS = 10_000;
 
 export type OperatorKeyRead =
-  | { kind: 'found'; kek: Buffer }
-  | { kind: 'missing'; reason: string }
-  | { kind: 'unavailable'; reason: string };
+  { kind: 'found'; kek: Buffer } | { kind: 'missing'; reason: string } | { kind: 'unavailable'; reason: string };
 
 /**
  * The operator's KEK in the OS keychain: 32 random bytes, base64. Every failure is reported as a
@@ -29,10 +27,18 @@ export class OperatorKey {
       // Without a Secret Service some backends answer "no entry" to reads: probe a write to tell the two apart.
       const probe = await this.probe(account);
       if (probe) return { kind: 'unavailable', reason: probe };
-      return { kind: 'missing', reason: 'The OS keychain has no key for this vault (the entry was deleted or belongs to another machine). Unlock with the recovery passphrase.' };
+      return {
+        kind: 'missing',
+        reason:
+          'The OS keychain has no key for this vault (the entry was deleted or belongs to another machine). Unlock with the recovery passphrase.',
+      };
     }
     const kek = Buffer.from(stored, 'base64');
-    if (kek.length !== KEY_BYTES) return { kind: 'missing', reason: 'The OS keychain entry for this vault is damaged. Unlock with the recovery passphrase.' };
+    if (kek.length !== KEY_BYTES)
+      return {
+        kind: 'missing',
+        reason: 'The OS keychain entry for this vault is damaged. Unlock with the recovery passphrase.',
+      };
     return { kind: 'found', kek };
   }
 

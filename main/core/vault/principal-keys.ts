@@ -1,4 +1,12 @@
-import { createPrivateKey, createPublicKey, diffieHellman, generateKeyPairSync, randomBytes, scrypt, type KeyObject } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  diffieHellman,
+  generateKeyPairSync,
+  randomBytes,
+  scrypt,
+  type KeyObject,
+} from 'node:crypto';
 import { z } from 'zod';
 import { hkdf, open, seal, VaultError } from './crypto';
 
@@ -17,7 +25,13 @@ export interface PrincipalKeyPair {
 /** How a principal's KEK is obtained; stored beside its row (never the KEK itself). */
 export const KekParams = z.discriminatedUnion('kdf', [
   z.object({ kdf: z.literal('keychain') }),
-  z.object({ kdf: z.literal('scrypt'), n: z.number().int(), r: z.number().int(), p: z.number().int(), salt: z.string() }),
+  z.object({
+    kdf: z.literal('scrypt'),
+    n: z.number().int(),
+    r: z.number().int(),
+    p: z.number().int(),
+    salt: z.string(),
+  }),
   z.object({ kdf: z.literal('hkdf'), salt: z.string() }),
 ]);
 export type KekParams = z.infer<typeof KekParams>;
@@ -54,7 +68,12 @@ export interface WrappedDek {
 export function wrapDek(dek: Buffer, term: number, principalId: string, principalPublicKey: Buffer): WrappedDek {
   const eph = generateKeyPairSync('x25519');
   const ephemeralPublicKey = eph.publicKey.export({ format: 'der', type: 'spki' });
-  const wrapKey = wrapKeyFor(eph.privateKey, publicKeyObject(principalPublicKey), ephemeralPublicKey, principalPublicKey);
+  const wrapKey = wrapKeyFor(
+    eph.privateKey,
+    publicKeyObject(principalPublicKey),
+    ephemeralPublicKey,
+    principalPublicKey,
+  );
   try {
     return { wrapped: seal(wrapKey, term, dek, { recordId: principalId, field: 'dek' }), ephemeralPublicKey };
   } finally {
@@ -62,8 +81,19 @@ export function wrapDek(dek: Buffer, term: number, principalId: string, principa
   }
 }
 
-export function unwrapDek(privateKey: Buffer, publicKey: Buffer, term: number, principalId: string, w: WrappedDek): Buffer {
-  const wrapKey = wrapKeyFor(privateKeyObject(privateKey), publicKeyObject(w.ephemeralPublicKey), w.ephemeralPublicKey, publicKey);
+export function unwrapDek(
+  privateKey: Buffer,
+  publicKey: Buffer,
+  term: number,
+  principalId: string,
+  w: WrappedDek,
+): Buffer {
+  const wrapKey = wrapKeyFor(
+    privateKeyObject(privateKey),
+    publicKeyObject(w.ephemeralPublicKey),
+    w.ephemeralPublicKey,
+    publicKey,
+  );
   try {
     return open(wrapKey, term, w.wrapped, { recordId: principalId, field: 'dek' });
   } finally {
@@ -105,12 +135,28 @@ export async function passphraseKek(passphrase: string, params: KekParams & { kd
   const salt = Buffer.from(params.salt, 'base64');
   const L = SCRYPT_LIMITS;
   const powerOfTwo = params.n > 1 && (params.n & (params.n - 1)) === 0;
-  if (!powerOfTwo || params.n < L.minN || params.n > L.maxN || params.r < L.minR || params.r > L.maxR || params.p < L.minP || params.p > L.maxP || salt.length < L.minSalt) {
-    throw new VaultError('bad_key', 'The stored recovery key parameters are below the minimum strength; refusing to use them.');
+  if (
+    !powerOfTwo ||
+    params.n < L.minN ||
+    params.n > L.maxN ||
+    params.r < L.minR ||
+    params.r > L.maxR ||
+    params.p < L.minP ||
+    params.p > L.maxP ||
+    salt.length < L.minSalt
+  ) {
+    throw new VaultError(
+      'bad_key',
+      'The stored recovery key parameters are below the minimum strength; refusing to use them.',
+    );
   }
   return new Promise((resolve, reject) => {
-    scrypt(passphrase.normalize('NFC'), salt, 32, { N: params.n, r: params.r, p: params.p, maxmem: 256 * params.n * params.r + 1024 * 1024 }, (err, key) =>
-      err ? reject(new VaultError('bad_key', 'The recovery key could not be derived.')) : resolve(key),
+    scrypt(
+      passphrase.normalize('NFC'),
+      salt,
+      32,
+      { N: params.n, r: params.r, p: params.p, maxmem: 256 * params.n * params.r + 1024 * 1024 },
+      (err, key) => (err ? reject(new VaultError('bad_key', 'The recovery key could not be derived.')) : resolve(key)),
     );
   });
 }
@@ -122,6 +168,7 @@ export function newHkdfParams(): KekParams & { kdf: 'hkdf' } {
 /** Machine KEK: HKDF over a high-entropy credential (an MCP token), bound to the principal id. */
 export function credentialKek(credential: string, principalId: string, params: KekParams & { kdf: 'hkdf' }): Buffer {
   const salt = Buffer.from(params.salt, 'base64');
-  if (salt.length < 16) throw new VaultError('bad_key', 'The stored machine key parameters are below the minimum strength.');
+  if (salt.length < 16)
+    throw new VaultError('bad_key', 'The stored machine key parameters are below the minimum strength.');
   return hkdf(Buffer.from(credential, 'utf8'), salt, `nexus-vault/machine-kek/v1:${principalId}`);
 }

@@ -16,7 +16,15 @@ describe('vault principals and key rotation', () => {
     await core.dispatcher.call('vault.init', {}, op);
     ids.length = 0;
     for (let i = 0; i < 5; i++) {
-      ids.push((await core.dispatcher.call('secrets.create', { name: `s${i}`, kind: 'generic', value: `value-number-${i}-abcdefgh` }, op)).id);
+      ids.push(
+        (
+          await core.dispatcher.call(
+            'secrets.create',
+            { name: `s${i}`, kind: 'generic', value: `value-number-${i}-abcdefgh` },
+            op,
+          )
+        ).id,
+      );
     }
   });
   afterEach(async () => {
@@ -24,13 +32,20 @@ describe('vault principals and key rotation', () => {
     dir.remove();
   });
 
-  const sealedValues = () => core.db.prepare('SELECT id, sealed_value AS v, dek_term AS t FROM secrets ORDER BY id').all() as { id: string; v: Buffer; t: number }[];
+  const sealedValues = () =>
+    core.db.prepare('SELECT id, sealed_value AS v, dek_term AS t FROM secrets ORDER BY id').all() as {
+      id: string;
+      v: Buffer;
+      t: number;
+    }[];
 
   it('adds a machine principal as one more wrapped copy that unlocks a locked vault', async () => {
     const status = await core.vault.addMachinePrincipal('token-1', CREDENTIAL);
     expect(status.principals.map((p) => `${p.kind}:${p.id}`)).toContain('machine:token-1');
     await core.vault.lock();
-    await expect(core.vault.unlockWithMachine('token-1', `${CREDENTIAL}x`)).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(core.vault.unlockWithMachine('token-1', `${CREDENTIAL}x`)).rejects.toMatchObject({
+      code: 'unauthorized',
+    });
     expect((await core.vault.unlockWithMachine('token-1', CREDENTIAL)).state).toBe('unlocked');
     expect((await core.vault.resolveSecret(ids[0]!)).value).toBe('value-number-0-abcdefgh');
   });
@@ -53,7 +68,8 @@ describe('vault principals and key rotation', () => {
       expect(row.t).toBe(2);
       expect(row.v.equals(before[i]!.v)).toBe(false);
     }
-    for (const [i, id] of ids.entries()) expect((await core.vault.resolveSecret(id)).value).toBe(`value-number-${i}-abcdefgh`);
+    for (const [i, id] of ids.entries())
+      expect((await core.vault.resolveSecret(id)).value).toBe(`value-number-${i}-abcdefgh`);
     await core.vault.lock();
     await expect(core.vault.unlockWithMachine('token-1', CREDENTIAL)).rejects.toMatchObject({ code: 'not_found' });
     // The operator copy was rewrapped for the new key: a restart still auto-unlocks.
@@ -65,10 +81,15 @@ describe('vault principals and key rotation', () => {
 
   it('keeps a removed principal out even if its old row is put back (the new key is not wrapped for it)', async () => {
     await core.vault.addMachinePrincipal('token-1', CREDENTIAL);
-    const oldRow = core.db.prepare("SELECT * FROM vault_principals WHERE id = 'token-1'").get() as Record<string, unknown>;
+    const oldRow = core.db.prepare("SELECT * FROM vault_principals WHERE id = 'token-1'").get() as Record<
+      string,
+      unknown
+    >;
     await core.vault.removePrincipal('token-1');
     const cols = Object.keys(oldRow);
-    core.db.prepare(`INSERT INTO vault_principals (${cols.join(',')}) VALUES (${cols.map((c) => `@${c}`).join(',')})`).run(oldRow);
+    core.db
+      .prepare(`INSERT INTO vault_principals (${cols.join(',')}) VALUES (${cols.map((c) => `@${c}`).join(',')})`)
+      .run(oldRow);
     await core.vault.lock();
     await expect(core.vault.unlockWithMachine('token-1', CREDENTIAL)).rejects.toThrow(/out of date/);
   });
@@ -89,14 +110,22 @@ describe('vault principals and key rotation', () => {
     expect((await core.vault.resolveSecret(rows[0]!.id)).value).toMatch(/^value-number-/);
     // Rotation refuses to drop a damaged secret silently, and changes nothing.
     await core.vault.addMachinePrincipal('token-1', CREDENTIAL);
-    await expect(core.vault.removePrincipal('token-1')).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/cannot be opened .* Delete or replace it/) });
-    expect(core.vault.status()).toMatchObject({ keyTerm: 1, principals: expect.arrayContaining([expect.objectContaining({ id: 'token-1' })]) });
+    await expect(core.vault.removePrincipal('token-1')).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringMatching(/cannot be opened .* Delete or replace it/),
+    });
+    expect(core.vault.status()).toMatchObject({
+      keyTerm: 1,
+      principals: expect.arrayContaining([expect.objectContaining({ id: 'token-1' })]),
+    });
     expect((await core.vault.resolveSecret(rows[0]!.id)).value).toMatch(/^value-number-/);
   });
 
   it('refuses to derive the recovery key from stored parameters below the minimum strength', async () => {
     await core.dispatcher.call('vault.changePassphrase', { newPassphrase: 'a fine long passphrase' }, op);
-    const row = core.db.prepare("SELECT kek_params AS p FROM vault_principals WHERE id = 'recovery'").get() as { p: string };
+    const row = core.db.prepare("SELECT kek_params AS p FROM vault_principals WHERE id = 'recovery'").get() as {
+      p: string;
+    };
     const weak = { ...(JSON.parse(row.p) as object), n: 1024 };
     core.db.prepare("UPDATE vault_principals SET kek_params = ? WHERE id = 'recovery'").run(JSON.stringify(weak));
     await core.vault.lock();

@@ -5,7 +5,10 @@ import type { Core } from '..';
 import { operatorContext, type CallContext } from '../handlers';
 
 const op = operatorContext('http');
-const vaultToken: CallContext = { transport: 'mcp', principal: { kind: 'token', tokenId: 't9', name: 'ci', access: 'vault' } };
+const vaultToken: CallContext = {
+  transport: 'mcp',
+  principal: { kind: 'token', tokenId: 't9', name: 'ci', access: 'vault' },
+};
 const VALUE = 'glpat-secretsTestValue-0123456789WXYZ';
 
 describe('secrets', () => {
@@ -20,7 +23,11 @@ describe('secrets', () => {
   afterAll(() => cleanup());
 
   it('creates a secret and lists it with metadata and only its last 4 characters', async () => {
-    const created = await core.dispatcher.call('secrets.create', { name: 'GitLab work', kind: 'gitlab', host: 'gitlab.example.com', value: VALUE }, op);
+    const created = await core.dispatcher.call(
+      'secrets.create',
+      { name: 'GitLab work', kind: 'gitlab', host: 'gitlab.example.com', value: VALUE },
+      op,
+    );
     expect(created).toMatchObject({ name: 'GitLab work', kind: 'gitlab', host: 'gitlab.example.com', last4: 'WXYZ' });
     expect(Object.keys(created).sort()).toEqual(['createdAt', 'host', 'id', 'kind', 'last4', 'name', 'updatedAt']);
     const { secrets } = await core.dispatcher.call('secrets.list', {}, op);
@@ -37,7 +44,9 @@ describe('secrets', () => {
   });
 
   it('refuses a duplicate name with conflict', async () => {
-    await expect(core.dispatcher.call('secrets.create', { name: 'GitLab work', kind: 'generic', value: 'whatever-value' }, op)).rejects.toMatchObject({ code: 'conflict' });
+    await expect(
+      core.dispatcher.call('secrets.create', { name: 'GitLab work', kind: 'generic', value: 'whatever-value' }, op),
+    ).rejects.toMatchObject({ code: 'conflict' });
   });
 
   it('updates metadata without touching the value, and replaces the value write-only', async () => {
@@ -45,25 +54,45 @@ describe('secrets', () => {
     const renamed = await core.dispatcher.call('secrets.update', { id: s!.id, name: 'GitLab', host: 'gitlab.com' }, op);
     expect(renamed).toMatchObject({ name: 'GitLab', host: 'gitlab.com', last4: 'WXYZ' });
     expect((await core.vault.resolveSecret(s!.id)).value).toBe(VALUE);
-    const replaced = await core.dispatcher.call('secrets.update', { id: s!.id, value: 'glpat-replacement-value-9876' }, op);
+    const replaced = await core.dispatcher.call(
+      'secrets.update',
+      { id: s!.id, value: 'glpat-replacement-value-9876' },
+      op,
+    );
     expect(replaced.last4).toBe('9876');
-    expect(await core.vault.resolveSecret(s!.id)).toEqual({ value: 'glpat-replacement-value-9876', kind: 'gitlab', host: 'gitlab.com', name: 'GitLab' });
+    expect(await core.vault.resolveSecret(s!.id)).toEqual({
+      value: 'glpat-replacement-value-9876',
+      kind: 'gitlab',
+      host: 'gitlab.com',
+      name: 'GitLab',
+    });
   });
 
   it('deletes a secret, then answers not_found for it', async () => {
-    const s = await core.dispatcher.call('secrets.create', { name: 'doomed', kind: 'generic', value: 'doomed-value-1234' }, op);
+    const s = await core.dispatcher.call(
+      'secrets.create',
+      { name: 'doomed', kind: 'generic', value: 'doomed-value-1234' },
+      op,
+    );
     expect(await core.dispatcher.call('secrets.delete', { id: s.id }, op)).toEqual({ deleted: true, id: s.id });
     await expect(core.vault.resolveSecret(s.id)).rejects.toMatchObject({ code: 'not_found' });
     await expect(core.dispatcher.call('secrets.delete', { id: s.id }, op)).rejects.toMatchObject({ code: 'not_found' });
     expect(seen).toContainEqual({ name: 'secrets.changed', payload: { secret: null, removedId: s.id } });
   });
 
-  it.each(['vault.status', 'vault.init', 'vault.lock', 'vault.unlock', 'vault.changePassphrase', 'secrets.list', 'secrets.create', 'secrets.update', 'secrets.delete'])(
-    'refuses %s to an MCP token, even of the vault class',
-    async (name) => {
-      await expect(core.dispatcher.call(name, {}, vaultToken)).rejects.toMatchObject({ code: 'forbidden' });
-    },
-  );
+  it.each([
+    'vault.status',
+    'vault.init',
+    'vault.lock',
+    'vault.unlock',
+    'vault.changePassphrase',
+    'secrets.list',
+    'secrets.create',
+    'secrets.update',
+    'secrets.delete',
+  ])('refuses %s to an MCP token, even of the vault class', async (name) => {
+    await expect(core.dispatcher.call(name, {}, vaultToken)).rejects.toMatchObject({ code: 'forbidden' });
+  });
 
   it('registers every value with the redactor so it never appears in output', async () => {
     expect(core.redactor.text(`clone with ${VALUE}`)).toBe('clone with [REDACTED]');

@@ -54,7 +54,8 @@ export class SecretStore {
   create(input: NewSecret): SecretSummary {
     const dek = this.requireDek();
     this.redactor.addSecret(input.value);
-    if (this.repo.secretByName(input.name)) throw new NexusError('conflict', `A secret named "${input.name}" already exists.`);
+    if (this.repo.secretByName(input.name))
+      throw new NexusError('conflict', `A secret named "${input.name}" already exists.`);
     const id = randomUUID();
     const now = new Date().toISOString();
     const row: SecretRow = {
@@ -140,5 +141,13 @@ function hint(value: string): string {
 }
 
 function summary(row: SecretRow): SecretSummary {
-  return { id: row.id, name: row.name, kind: row.kind, host: row.host, last4: row.last4, createdAt: row.createdAt, updatedAt: row.updatedAt };
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    host: row.host,
+    last4: row.last4,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
 }

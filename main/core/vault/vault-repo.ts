@@ -48,14 +48,18 @@ export class VaultRepo {
 
   meta(): VaultMetaRow | null {
     const row = this.db
-      .prepare('SELECT vault_id AS vaultId, keychain_account AS keychainAccount, dek_term AS dekTerm, created_at AS createdAt, rotated_at AS rotatedAt FROM vault_meta WHERE id = 1')
+      .prepare(
+        'SELECT vault_id AS vaultId, keychain_account AS keychainAccount, dek_term AS dekTerm, created_at AS createdAt, rotated_at AS rotatedAt FROM vault_meta WHERE id = 1',
+      )
       .get() as VaultMetaRow | undefined;
     return row ?? null;
   }
 
   insertMeta(m: VaultMetaRow): void {
     this.db
-      .prepare('INSERT INTO vault_meta (id, vault_id, keychain_account, dek_term, created_at, rotated_at) VALUES (1, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO vault_meta (id, vault_id, keychain_account, dek_term, created_at, rotated_at) VALUES (1, ?, ?, ?, ?, ?)',
+      )
       .run(m.vaultId, m.keychainAccount, m.dekTerm, m.createdAt, m.rotatedAt);
   }
 
@@ -64,11 +68,16 @@ export class VaultRepo {
   }
 
   principals(): PrincipalRow[] {
-    return (this.db.prepare(`SELECT ${PRINCIPAL_COLUMNS} FROM vault_principals ORDER BY created_at, id`).all() as RawPrincipal[]).map(parsePrincipal);
+    return (
+      this.db
+        .prepare(`SELECT ${PRINCIPAL_COLUMNS} FROM vault_principals ORDER BY created_at, id`)
+        .all() as RawPrincipal[]
+    ).map(parsePrincipal);
   }
 
   principal(id: string): PrincipalRow | null {
-    const row = this.db.prepare(`SELECT ${PRINCIPAL_COLUMNS} FROM vault_principals WHERE id = ?`).get(id) as RawPrincipal | undefined;
+    const row = this.db.prepare(`SELECT ${PRINCIPAL_COLUMNS} FROM vault_principals WHERE id = ?`).get(id) as
+      RawPrincipal | undefined;
     return row ? parsePrincipal(row) : null;
   }
 
@@ -87,7 +96,9 @@ export class VaultRepo {
 
   setWrappedDek(id: string, term: number, wrapped: Buffer, ephemeralKey: Buffer, at: string): void {
     this.db
-      .prepare('UPDATE vault_principals SET dek_term = ?, wrapped_dek = ?, dek_ephemeral_key = ?, updated_at = ? WHERE id = ?')
+      .prepare(
+        'UPDATE vault_principals SET dek_term = ?, wrapped_dek = ?, dek_ephemeral_key = ?, updated_at = ? WHERE id = ?',
+      )
       .run(term, wrapped, ephemeralKey, at, id);
   }
 
@@ -96,15 +107,22 @@ export class VaultRepo {
   }
 
   secrets(): SecretRow[] {
-    return this.db.prepare(`SELECT ${SECRET_COLUMNS} FROM secrets ORDER BY name COLLATE NOCASE, id`).all() as SecretRow[];
+    return this.db
+      .prepare(`SELECT ${SECRET_COLUMNS} FROM secrets ORDER BY name COLLATE NOCASE, id`)
+      .all() as SecretRow[];
   }
 
   secret(id: string): SecretRow | null {
-    return (this.db.prepare(`SELECT ${SECRET_COLUMNS} FROM secrets WHERE id = ?`).get(id) as SecretRow | undefined) ?? null;
+    return (
+      (this.db.prepare(`SELECT ${SECRET_COLUMNS} FROM secrets WHERE id = ?`).get(id) as SecretRow | undefined) ?? null
+    );
   }
 
   secretByName(name: string): SecretRow | null {
-    return (this.db.prepare(`SELECT ${SECRET_COLUMNS} FROM secrets WHERE name = ?`).get(name) as SecretRow | undefined) ?? null;
+    return (
+      (this.db.prepare(`SELECT ${SECRET_COLUMNS} FROM secrets WHERE name = ?`).get(name) as SecretRow | undefined) ??
+      null
+    );
   }
 
   putSecret(s: SecretRow): void {

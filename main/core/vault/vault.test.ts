@@ -35,7 +35,9 @@ describe('vault lifecycle with the OS keychain', () => {
     const core = await start(fresh());
     expect((await core.dispatcher.call('vault.status', {}, op)).state).toBe('uninitialized');
     expect((await core.dispatcher.call('secrets.list', {}, op)).secrets).toEqual([]);
-    await expect(core.dispatcher.call('secrets.create', { name: 'gh', kind: 'github', value: TOKEN }, op)).rejects.toMatchObject({ code: 'vault_uninitialized' });
+    await expect(
+      core.dispatcher.call('secrets.create', { name: 'gh', kind: 'github', value: TOKEN }, op),
+    ).rejects.toMatchObject({ code: 'vault_uninitialized' });
   });
 
   it('initializes, stores its key in the keychain under an account scoped to the data dir, and shows it in app.info', async () => {
@@ -58,11 +60,20 @@ describe('vault lifecycle with the OS keychain', () => {
     const d = fresh();
     const first = await start(d);
     await first.dispatcher.call('vault.init', {}, op);
-    const created = await first.dispatcher.call('secrets.create', { name: 'github', kind: 'github', host: 'github.com', value: TOKEN }, op);
+    const created = await first.dispatcher.call(
+      'secrets.create',
+      { name: 'github', kind: 'github', host: 'github.com', value: TOKEN },
+      op,
+    );
     await first.dispose();
     const second = await start(d);
     expect(second.status.get().vault.state).toBe('unlocked');
-    await expect(second.vault.resolveSecret(created.id)).resolves.toEqual({ value: TOKEN, kind: 'github', host: 'github.com', name: 'github' });
+    await expect(second.vault.resolveSecret(created.id)).resolves.toEqual({
+      value: TOKEN,
+      kind: 'github',
+      host: 'github.com',
+      name: 'github',
+    });
   });
 
   it('keeps two data dirs apart: each vault has its own keychain entry', async () => {
@@ -88,9 +99,14 @@ describe('vault lifecycle with the OS keychain', () => {
     expect(locked.reason).toMatch(/Locked by the operator/);
     expect(core.status.get().vault.state).toBe('locked');
     await expect(core.vault.resolveSecret(s.id)).rejects.toMatchObject({ code: 'vault_locked' });
-    await expect(core.dispatcher.call('secrets.create', { name: 'x', kind: 'generic', value: 'abcdefgh' }, op)).rejects.toMatchObject({ code: 'vault_locked' });
+    await expect(
+      core.dispatcher.call('secrets.create', { name: 'x', kind: 'generic', value: 'abcdefgh' }, op),
+    ).rejects.toMatchObject({ code: 'vault_locked' });
     expect((await core.dispatcher.call('secrets.list', {}, op)).secrets.map((x) => x.name)).toEqual(['generic']);
-    await expect(core.dispatcher.call('vault.unlock', { passphrase: 'wrong passphrase' }, op)).rejects.toMatchObject({ code: 'unauthorized', message: 'Wrong recovery passphrase.' });
+    await expect(core.dispatcher.call('vault.unlock', { passphrase: 'wrong passphrase' }, op)).rejects.toMatchObject({
+      code: 'unauthorized',
+      message: 'Wrong recovery passphrase.',
+    });
     expect((await core.dispatcher.call('vault.unlock', { passphrase: PASS }, op)).state).toBe('unlocked');
     expect((await core.vault.resolveSecret(s.id)).value).toBe(TOKEN);
   });
@@ -106,7 +122,11 @@ describe('vault lifecycle with the OS keychain', () => {
     const d = fresh();
     const first = await start(d);
     await first.dispatcher.call('vault.init', { recoveryPassphrase: PASS }, op);
-    const s = await first.dispatcher.call('secrets.create', { name: 'gl', kind: 'gitlab', host: 'gitlab.com', value: TOKEN }, op);
+    const s = await first.dispatcher.call(
+      'secrets.create',
+      { name: 'gl', kind: 'gitlab', host: 'gitlab.com', value: TOKEN },
+      op,
+    );
     const acct = account(first);
     await first.dispose();
     await new OsKeychain().delete(KEYCHAIN_SERVICE, acct);
@@ -129,29 +149,56 @@ describe('vault lifecycle with the OS keychain', () => {
     const core = await start(fresh());
     await core.dispatcher.call('vault.init', { recoveryPassphrase: PASS }, op);
     const rows = () =>
-      core.db.prepare('SELECT id, wrapped_dek AS w, sealed_private_key AS k FROM vault_principals ORDER BY id').all() as { id: string; w: Buffer; k: Buffer }[];
+      core.db
+        .prepare('SELECT id, wrapped_dek AS w, sealed_private_key AS k FROM vault_principals ORDER BY id')
+        .all() as { id: string; w: Buffer; k: Buffer }[];
     const before = rows();
-    await expect(core.dispatcher.call('vault.changePassphrase', { newPassphrase: 'another long passphrase' }, op)).rejects.toMatchObject({ code: 'bad_request' });
-    await expect(core.dispatcher.call('vault.changePassphrase', { currentPassphrase: 'nope nope nope', newPassphrase: 'another long passphrase' }, op)).rejects.toMatchObject({ code: 'unauthorized' });
-    await core.dispatcher.call('vault.changePassphrase', { currentPassphrase: PASS, newPassphrase: 'another long passphrase' }, op);
+    await expect(
+      core.dispatcher.call('vault.changePassphrase', { newPassphrase: 'another long passphrase' }, op),
+    ).rejects.toMatchObject({ code: 'bad_request' });
+    await expect(
+      core.dispatcher.call(
+        'vault.changePassphrase',
+        { currentPassphrase: 'nope nope nope', newPassphrase: 'another long passphrase' },
+        op,
+      ),
+    ).rejects.toMatchObject({ code: 'unauthorized' });
+    await core.dispatcher.call(
+      'vault.changePassphrase',
+      { currentPassphrase: PASS, newPassphrase: 'another long passphrase' },
+      op,
+    );
     const after = rows();
     expect(after.find((r) => r.id === 'operator')).toEqual(before.find((r) => r.id === 'operator'));
     expect(after.find((r) => r.id === 'recovery')!.k.equals(before.find((r) => r.id === 'recovery')!.k)).toBe(false);
     await core.dispatcher.call('vault.lock', {}, op);
-    await expect(core.dispatcher.call('vault.unlock', { passphrase: PASS }, op)).rejects.toMatchObject({ code: 'unauthorized' });
-    expect((await core.dispatcher.call('vault.unlock', { passphrase: 'another long passphrase' }, op)).state).toBe('unlocked');
+    await expect(core.dispatcher.call('vault.unlock', { passphrase: PASS }, op)).rejects.toMatchObject({
+      code: 'unauthorized',
+    });
+    expect((await core.dispatcher.call('vault.unlock', { passphrase: 'another long passphrase' }, op)).state).toBe(
+      'unlocked',
+    );
   });
 
   it('sets a first recovery passphrase on a vault created without one', async () => {
     const core = await start(fresh());
     expect((await core.dispatcher.call('vault.init', {}, op)).hasRecoveryPassphrase).toBe(false);
-    await expect(core.dispatcher.call('vault.lock', {}, op).then(() => core.dispatcher.call('vault.unlock', { passphrase: PASS }, op))).rejects.toMatchObject({ code: 'conflict' });
+    await expect(
+      core.dispatcher
+        .call('vault.lock', {}, op)
+        .then(() => core.dispatcher.call('vault.unlock', { passphrase: PASS }, op)),
+    ).rejects.toMatchObject({ code: 'conflict' });
     await core.dispatcher.call('vault.unlock', {}, op);
-    expect((await core.dispatcher.call('vault.changePassphrase', { newPassphrase: PASS }, op)).hasRecoveryPassphrase).toBe(true);
+    expect(
+      (await core.dispatcher.call('vault.changePassphrase', { newPassphrase: PASS }, op)).hasRecoveryPassphrase,
+    ).toBe(true);
   });
 
   it('refuses a too-short recovery passphrase with a message naming the field', async () => {
     const core = await start(fresh());
-    await expect(core.dispatcher.call('vault.init', { recoveryPassphrase: 'short' }, op)).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/recoveryPassphrase: use at least 8 characters/) });
+    await expect(core.dispatcher.call('vault.init', { recoveryPassphrase: 'short' }, op)).rejects.toMatchObject({
+      code: 'bad_request',
+      message: expect.stringMatching(/recoveryPassphrase: use at least 8 characters/),
+    });
   });
 });

@@ -101,9 +101,16 @@ export class VaultService {
       const now = new Date().toISOString();
       try {
         this.deps.db.transaction(() => {
-          this.repo.insertMeta({ vaultId, keychainAccount: account, dekTerm: dek.term, createdAt: now, rotatedAt: null });
+          this.repo.insertMeta({
+            vaultId,
+            keychainAccount: account,
+            dekTerm: dek.term,
+            createdAt: now,
+            rotatedAt: null,
+          });
           this.repo.putPrincipal(principalRow(OPERATOR, 'operator', operatorKek, { kdf: 'keychain' }, dek, now));
-          if (recovery && recoveryKek) this.repo.putPrincipal(principalRow(RECOVERY, 'recovery', recoveryKek, recovery, dek, now));
+          if (recovery && recoveryKek)
+            this.repo.putPrincipal(principalRow(RECOVERY, 'recovery', recoveryKek, recovery, dek, now));
         })();
       } catch (e) {
         dek.key.fill(0);
@@ -138,7 +145,8 @@ export class VaultService {
       }
       this.deps.redactor.addSecret(passphrase);
       const row = this.repo.principal(RECOVERY);
-      if (!row || row.kekParams.kdf !== 'scrypt') throw new NexusError('conflict', 'No recovery passphrase was set for this vault.');
+      if (!row || row.kekParams.kdf !== 'scrypt')
+        throw new NexusError('conflict', 'No recovery passphrase was set for this vault.');
       const kek = await passphraseKek(passphrase, row.kekParams);
       const dek = this.unwrapFor(row, kek, meta.dekTerm, 'Wrong recovery passphrase.');
       this.setDek(dek, 'Unlocked with the recovery passphrase.');
@@ -155,7 +163,8 @@ export class VaultService {
       this.deps.redactor.addSecret(newPassphrase);
       const existing = this.repo.principal(RECOVERY);
       if (existing && existing.kekParams.kdf === 'scrypt') {
-        if (!currentPassphrase) throw new NexusError('bad_request', 'Enter the current recovery passphrase to change it.');
+        if (!currentPassphrase)
+          throw new NexusError('bad_request', 'Enter the current recovery passphrase to change it.');
         this.deps.redactor.addSecret(currentPassphrase);
         const oldKek = await passphraseKek(currentPassphrase, existing.kekParams);
         this.unwrapFor(existing, oldKek, meta.dekTerm, 'The current recovery passphrase is wrong.').key.fill(0);
@@ -164,7 +173,10 @@ export class VaultService {
       const kek = await passphraseKek(newPassphrase, params);
       const now = new Date().toISOString();
       try {
-        this.repo.putPrincipal({ ...principalRow(RECOVERY, 'recovery', kek, params, dek, now), createdAt: existing?.createdAt ?? now });
+        this.repo.putPrincipal({
+          ...principalRow(RECOVERY, 'recovery', kek, params, dek, now),
+          createdAt: existing?.createdAt ?? now,
+        });
       } finally {
         kek.fill(0);
       }
@@ -177,9 +189,11 @@ export class VaultService {
   addMachinePrincipal(principalId: string, credential: string): Promise<VaultStatus> {
     return this.serial(async () => {
       checkMachineId(principalId);
-      if (credential.length < 32) throw new NexusError('bad_request', 'A machine credential needs at least 32 characters.');
+      if (credential.length < 32)
+        throw new NexusError('bad_request', 'A machine credential needs at least 32 characters.');
       const existing = this.repo.principal(principalId);
-      if (existing && existing.kind !== 'machine') throw new NexusError('conflict', `"${principalId}" is not a machine principal.`);
+      if (existing && existing.kind !== 'machine')
+        throw new NexusError('conflict', `"${principalId}" is not a machine principal.`);
       const dek = this.requireDek();
       const params = newHkdfParams();
       const kek = credentialKek(credential, principalId, params);
@@ -200,8 +214,14 @@ export class VaultService {
       const meta = this.requireMeta();
       if (this.dek) return this.status();
       const row = this.repo.principal(principalId);
-      if (!row || row.kind !== 'machine' || row.kekParams.kdf !== 'hkdf') throw new NexusError('not_found', 'No such machine principal.');
-      const dek = this.unwrapFor(row, credentialKek(credential, principalId, row.kekParams), meta.dekTerm, 'That credential does not open the vault.');
+      if (!row || row.kind !== 'machine' || row.kekParams.kdf !== 'hkdf')
+        throw new NexusError('not_found', 'No such machine principal.');
+      const dek = this.unwrapFor(
+        row,
+        credentialKek(credential, principalId, row.kekParams),
+        meta.dekTerm,
+        'That credential does not open the vault.',
+      );
       this.setDek(dek, `Unlocked by machine principal ${principalId}.`);
       return this.changed();
     });
@@ -283,7 +303,10 @@ export class VaultService {
     const row = this.repo.principal(OPERATOR);
     try {
       if (!row) throw new NexusError('vault_locked', 'This vault has no operator copy of its key.');
-      this.setDek(this.unwrapFor(row, read.kek, meta.dekTerm, 'The key in the OS keychain does not open this vault.'), 'Unlocked: the key is in the OS keychain.');
+      this.setDek(
+        this.unwrapFor(row, read.kek, meta.dekTerm, 'The key in the OS keychain does not open this vault.'),
+        'Unlocked: the key is in the OS keychain.',
+      );
     } catch (e) {
       const reason = `${e instanceof Error ? e.message : String(e)} Unlock with the recovery passphrase.`;
       this.dropDek(reason);
@@ -305,7 +328,10 @@ export class VaultService {
       await this.operatorKey.write(account, kek);
       const existing = this.repo.principal(OPERATOR);
       const now = new Date().toISOString();
-      this.repo.putPrincipal({ ...principalRow(OPERATOR, 'operator', kek, { kdf: 'keychain' }, dek, now), createdAt: existing?.createdAt ?? now });
+      this.repo.putPrincipal({
+        ...principalRow(OPERATOR, 'operator', kek, { kdf: 'keychain' }, dek, now),
+        createdAt: existing?.createdAt ?? now,
+      });
       this.deps.log.info('vault operator key restored in the OS keychain');
     } catch (e) {
       this.deps.log.warn('vault operator key not restored', { error: e });
@@ -317,11 +343,19 @@ export class VaultService {
   private unwrapFor(row: PrincipalRow, kek: Buffer, term: number, wrongKey: string): Dek {
     let privateKey: Buffer | null = null;
     try {
-      if (row.dekTerm !== term) throw new VaultError('wrong_term', `The ${row.kind} copy of the vault key is out of date.`);
+      if (row.dekTerm !== term)
+        throw new VaultError('wrong_term', `The ${row.kind} copy of the vault key is out of date.`);
       privateKey = openPrivateKey(kek, row.id, row.sealedPrivateKey);
-      return { term, key: unwrapDek(privateKey, row.publicKey, term, row.id, { wrapped: row.wrappedDek, ephemeralPublicKey: row.dekEphemeralKey }) };
+      return {
+        term,
+        key: unwrapDek(privateKey, row.publicKey, term, row.id, {
+          wrapped: row.wrappedDek,
+          ephemeralPublicKey: row.dekEphemeralKey,
+        }),
+      };
     } catch (e) {
-      if (e instanceof VaultError && e.kind === 'tampered' && !privateKey) throw new NexusError('unauthorized', wrongKey);
+      if (e instanceof VaultError && e.kind === 'tampered' && !privateKey)
+        throw new NexusError('unauthorized', wrongKey);
       throw e;
     } finally {
       privateKey?.fill(0);
@@ -363,26 +397,56 @@ export class VaultService {
   }
 }
 
-function principalRow(id: string, kind: PrincipalKind, kek: Buffer, kekParams: KekParams, dek: Dek, now: string): PrincipalRow {
+function principalRow(
+  id: string,
+  kind: PrincipalKind,
+  kek: Buffer,
+  kekParams: KekParams,
+  dek: Dek,
+  now: string,
+): PrincipalRow {
   const pair = newKeyPair();
   const sealedPrivateKey = sealPrivateKey(kek, id, pair.privateKey);
   pair.privateKey.fill(0);
   const w = wrapDek(dek.key, dek.term, id, pair.publicKey);
-  return { id, kind, publicKey: pair.publicKey, sealedPrivateKey, kekParams, dekTerm: dek.term, wrappedDek: w.wrapped, dekEphemeralKey: w.ephemeralPublicKey, createdAt: now, updatedAt: now };
+  return {
+    id,
+    kind,
+    publicKey: pair.publicKey,
+    sealedPrivateKey,
+    kekParams,
+    dekTerm: dek.term,
+    wrappedDek: w.wrapped,
+    dekEphemeralKey: w.ephemeralPublicKey,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 /** A damaged secret stops the rotation with a message that says which one and what to do. */
-function openForRotation(old: Dek, term: number, sealed: Buffer, binding: { recordId: string; field: string }, name: string): Buffer {
+function openForRotation(
+  old: Dek,
+  term: number,
+  sealed: Buffer,
+  binding: { recordId: string; field: string },
+  name: string,
+): Buffer {
   try {
     return open(old.key, term, sealed, binding);
   } catch (e) {
     if (!(e instanceof VaultError)) throw e;
-    throw new NexusError('conflict', `The secret "${name}" cannot be opened (damaged or moved), so the key was not rotated. Delete or replace it, then retry.`);
+    throw new NexusError(
+      'conflict',
+      `The secret "${name}" cannot be opened (damaged or moved), so the key was not rotated. Delete or replace it, then retry.`,
+    );
   }
 }
 
 function checkMachineId(id: string): void {
   if (id === OPERATOR || id === RECOVERY || !MACHINE_ID.test(id)) {
-    throw new NexusError('bad_request', 'A machine principal id uses 1-100 letters, digits, dots, dashes, colons and underscores, and is not "operator" or "recovery".');
+    throw new NexusError(
+      'bad_request',
+      'A machine principal id uses 1-100 letters, digits, dots, dashes, colons and underscores, and is not "operator" or "recovery".',
+    );
   }
 }

@@ -20,7 +20,8 @@ function wrapErrors(api: NexusApi): NexusApi {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver) as unknown;
       if (typeof value !== 'function' || prop === 'subscribe') return value;
-      return (input: unknown) => (value as (i: unknown) => Promise<unknown>)(input).catch((e: unknown) => Promise.reject(toApiError(e)));
+      return (input: unknown) =>
+        (value as (i: unknown) => Promise<unknown>)(input).catch((e: unknown) => Promise.reject(toApiError(e)));
     },
   });
 }

@@ -13,7 +13,9 @@ export function httpApi(base = ''): NexusApi {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(input ?? {}),
       });
-      const reply = (await res.json().catch(() => ({ error: { code: 'internal', message: `HTTP ${res.status}` } }))) as Reply<unknown>;
+      const reply = (await res
+        .json()
+        .catch(() => ({ error: { code: 'internal', message: `HTTP ${res.status}` } }))) as Reply<unknown>;
       if ('error' in reply) throw new ApiError(reply.error.code, reply.error.message);
       return reply.result;
     };

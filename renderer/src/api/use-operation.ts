@@ -3,7 +3,11 @@ import type { OpInput, OpName, OpOutput } from '../../../shared/contract';
 import { useApi } from './context';
 
 /** A mutation on one contract operation that refreshes the given queries once it succeeds. */
-export function useOperation<K extends OpName>(name: K, refresh: readonly QueryKey[], onSuccess?: (result: OpOutput<K>) => void) {
+export function useOperation<K extends OpName>(
+  name: K,
+  refresh: readonly QueryKey[],
+  onSuccess?: (result: OpOutput<K>) => void,
+) {
   const api = useApi();
   const client = useQueryClient();
   // The indexed call loses the link between K and its input/output types; NexusApi guarantees it.

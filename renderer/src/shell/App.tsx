@@ -35,7 +35,12 @@ export function App() {
             </li>
           ))}
         </ul>
-        <button type="button" className="theme-toggle" onClick={toggleTheme} aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}>
+        <button
+          type="button"
+          className="theme-toggle"
+          onClick={toggleTheme}
+          aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}
+        >
           {theme === 'dark' ? '☀ Light' : '☾ Dark'}
         </button>
       </nav>

@@ -5,9 +5,24 @@ export function Banners() {
   const info = useAppInfo().data;
   if (!info) return null;
   const banners: { id: string; tone: 'bad' | 'warn'; text: string }[] = [];
-  if (info.docker.state === 'unavailable') banners.push({ id: 'docker', tone: 'bad', text: `Docker is not reachable — workspaces cannot start. ${info.docker.reason}` });
-  if (info.nats.state === 'unavailable') banners.push({ id: 'nats', tone: 'bad', text: `NATS is down — agents cannot reach their platform tools. ${info.nats.reason}` });
-  if (info.vault.state === 'locked') banners.push({ id: 'vault', tone: 'warn', text: `The vault is locked — creating or starting workspaces needs it. ${info.vault.reason}` });
+  if (info.docker.state === 'unavailable')
+    banners.push({
+      id: 'docker',
+      tone: 'bad',
+      text: `Docker is not reachable — workspaces cannot start. ${info.docker.reason}`,
+    });
+  if (info.nats.state === 'unavailable')
+    banners.push({
+      id: 'nats',
+      tone: 'bad',
+      text: `NATS is down — agents cannot reach their platform tools. ${info.nats.reason}`,
+    });
+  if (info.vault.state === 'locked')
+    banners.push({
+      id: 'vault',
+      tone: 'warn',
+      text: `The vault is locked — creating or starting workspaces needs it. ${info.vault.reason}`,
+    });
   if (banners.length === 0) return null;
   return (
     <div className="banners">

@@ -15,7 +15,11 @@ const tone: Record<string, 'ok' | 'warn' | 'bad'> = {
 
 function Item({ label, part }: { label: string; part: AppInfo['vault'] | AppInfo['docker'] | AppInfo['nats'] }) {
   return (
-    <span className={`status-item tone-${tone[part.state] ?? 'warn'}`} title={part.reason} data-testid={`status-${label.toLowerCase()}`}>
+    <span
+      className={`status-item tone-${tone[part.state] ?? 'warn'}`}
+      title={part.reason}
+      data-testid={`status-${label.toLowerCase()}`}
+    >
       <span className="dot" aria-hidden="true" />
       {label}: <strong>{part.state}</strong>
     </span>

@@ -10,7 +10,18 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { publishOnce, type NatsTarget } from './nats-publish';
 
-const KEEP = ['hook_event_name', 'session_id', 'notification_type', 'message', 'title', 'source', 'reason', 'permission_mode', 'stop_hook_active', 'tool_name'];
+const KEEP = [
+  'hook_event_name',
+  'session_id',
+  'notification_type',
+  'message',
+  'title',
+  'source',
+  'reason',
+  'permission_mode',
+  'stop_hook_active',
+  'tool_name',
+];
 
 async function readStdin(limit: number): Promise<string> {
   const chunks: Buffer[] = [];
@@ -37,7 +48,11 @@ async function main(): Promise<void> {
     const dir = `${stateDir}/${sessionId}`;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const file = `${dir}/inbox.json`;
-    const address = { socket: process.env.CLAUDE_CODE_MESSAGING_SOCKET, token: process.env.CLAUDE_CODE_MESSAGING_TOKEN ?? '', agentSessionId: input.session_id };
+    const address = {
+      socket: process.env.CLAUDE_CODE_MESSAGING_SOCKET,
+      token: process.env.CLAUDE_CODE_MESSAGING_TOKEN ?? '',
+      agentSessionId: input.session_id,
+    };
     writeFileSync(file, JSON.stringify(address), { mode: 0o600 });
     chmodSync(file, 0o600);
   }

@@ -36,7 +36,11 @@ async function readStdin(): Promise<string> {
 
 function readAddress(stateDir: string, sessionId: string): InboxAddress {
   const file = inboxAddressFile(stateDir, sessionId);
-  if (!existsSync(file)) report({ outcome: 'socket_missing', detail: 'the agent has not announced its inbox yet (no SessionStart hook seen)' });
+  if (!existsSync(file))
+    report({
+      outcome: 'socket_missing',
+      detail: 'the agent has not announced its inbox yet (no SessionStart hook seen)',
+    });
   const addr = JSON.parse(readFileSync(file, 'utf8')) as InboxAddress;
   let isSocket = false;
   try {
@@ -44,7 +48,8 @@ function readAddress(stateDir: string, sessionId: string): InboxAddress {
   } catch {
     isSocket = false;
   }
-  if (!isSocket) report({ outcome: 'socket_missing', detail: `no inbox socket at ${addr.socket}: the agent is not running` });
+  if (!isSocket)
+    report({ outcome: 'socket_missing', detail: `no inbox socket at ${addr.socket}: the agent is not running` });
   return addr;
 }
 
@@ -82,33 +87,49 @@ function send(socket: string, payload: string): Promise<'ok' | 'missing' | 'rese
       resolve(r);
     };
     c.on('connect', () => c.end(payload));
-    c.on('error', (e: NodeJS.ErrnoException) => finish(e.code === 'ENOENT' || e.code === 'ECONNREFUSED' ? 'missing' : 'reset'));
+    c.on('error', (e: NodeJS.ErrnoException) =>
+      finish(e.code === 'ENOENT' || e.code === 'ECONNREFUSED' ? 'missing' : 'reset'),
+    );
     c.on('close', () => finish('ok'));
   });
 }
 
 async function main(): Promise<void> {
   const [stateDir, sessionId] = process.argv.slice(2);
-  if (!stateDir || !sessionId) report({ outcome: 'bad_input', detail: 'usage: nexus-inbox-send <stateDir> <sessionId> < text' });
+  if (!stateDir || !sessionId)
+    report({ outcome: 'bad_input', detail: 'usage: nexus-inbox-send <stateDir> <sessionId> < text' });
   const text = await readStdin();
   const addr = readAddress(stateDir, sessionId);
   const msgId = randomUUID();
   const reply = await listenForStatus(msgId);
   let payload: string;
   try {
-    payload = encodeAuthFrame(addr.token) + encodeUserFrame({ content: text, msgId, replyTo: reply.path, ...(addr.agentSessionId ? { sessionId: addr.agentSessionId } : {}) });
+    payload =
+      encodeAuthFrame(addr.token) +
+      encodeUserFrame({
+        content: text,
+        msgId,
+        replyTo: reply.path,
+        ...(addr.agentSessionId ? { sessionId: addr.agentSessionId } : {}),
+      });
   } catch (e) {
     report({ outcome: 'bad_input', detail: e instanceof InboxFrameError ? e.message : String(e) });
   }
-  const timer = setTimeout(() => report({ outcome: 'timeout', detail: `no clean close within ${timeoutMs} ms` }), timeoutMs);
+  const timer = setTimeout(
+    () => report({ outcome: 'timeout', detail: `no clean close within ${timeoutMs} ms` }),
+    timeoutMs,
+  );
   const sent = await send(addr.socket, payload);
   if (sent === 'missing') report({ outcome: 'socket_missing', detail: `nothing listens on ${addr.socket}` });
-  if (sent === 'reset') report({ outcome: 'auth_refused', detail: 'the agent closed the connection before taking the message' });
+  if (sent === 'reset')
+    report({ outcome: 'auth_refused', detail: 'the agent closed the connection before taking the message' });
   clearTimeout(timer);
   const status = await Promise.race([reply.status, new Promise<null>((r) => setTimeout(() => r(null), statusWaitMs))]);
   reply.server.close();
   rmSync(reply.path, { force: true });
-  report(status ? { outcome: status } : { outcome: 'sent', detail: 'written and closed; the agent sent no delivery status' });
+  report(
+    status ? { outcome: status } : { outcome: 'sent', detail: 'written and closed; the agent sent no delivery status' },
+  );
 }
 
 void main();

@@ -16,15 +16,22 @@ export function createBridgeServer(forward: ForwardCall, version = '0.1.0'): Mcp
   const server = new McpServer({ name: 'nexus', version });
   for (const tool of toolNames) {
     const def = platformTools[tool];
-    server.registerTool(mcpToolName(tool), { description: def.description, inputSchema: def.args.shape }, async (args: Record<string, unknown>): Promise<CallToolResult> => {
-      try {
-        const reply = await forward(tool, args);
-        if (reply.ok) return { content: [{ type: 'text', text: JSON.stringify(reply.result) }] };
-        return { isError: true, content: [{ type: 'text', text: `${reply.error.code}: ${reply.error.message}` }] };
-      } catch (e) {
-        return { isError: true, content: [{ type: 'text', text: `unavailable: Nexus Core did not answer (${(e as Error).message}).` }] };
-      }
-    });
+    server.registerTool(
+      mcpToolName(tool),
+      { description: def.description, inputSchema: def.args.shape },
+      async (args: Record<string, unknown>): Promise<CallToolResult> => {
+        try {
+          const reply = await forward(tool, args);
+          if (reply.ok) return { content: [{ type: 'text', text: JSON.stringify(reply.result) }] };
+          return { isError: true, content: [{ type: 'text', text: `${reply.error.code}: ${reply.error.message}` }] };
+        } catch (e) {
+          return {
+            isError: true,
+            content: [{ type: 'text', text: `unavailable: Nexus Core did not answer (${(e as Error).message}).` }],
+          };
+        }
+      },
+    );
   }
   return server;
 }

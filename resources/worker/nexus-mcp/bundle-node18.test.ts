@@ -6,12 +6,14 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nexusMcpEnv } from '../../../main/core/nats/nexus-mcp-env';
-import { platformFixture } from '../../../main/core/nats/platform-fixture';
+import { nexusMcpEnv } from '../../../main/core/platform/nexus-mcp-env';
+import { platformFixture } from '../../../main/core/platform/platform-fixture';
 import { repoRoot } from '../../../test/helpers/core';
 import { tempDir } from '../../../test/helpers/temp-dir';
 
-const baseImage = process.env.NEXUS_TEST_BASE_IMAGE ?? execFileSync('bash', [join(repoRoot, 'scripts/build-base-image.sh')], { encoding: 'utf8' }).trim();
+const baseImage =
+  process.env.NEXUS_TEST_BASE_IMAGE ??
+  execFileSync('bash', [join(repoRoot, 'scripts/build-base-image.sh')], { encoding: 'utf8' }).trim();
 
 describe('nexus-mcp bundle in the worker base image (Debian Node 18)', () => {
   const out = tempDir('nexus-mcp-bundle-');
@@ -38,16 +40,35 @@ describe('nexus-mcp bundle in the worker base image (Debian Node 18)', () => {
       const env = nexusMcpEnv(creds);
       const transport = new StdioClientTransport({
         command: 'docker',
-        args: ['run', '-i', '--rm', '--name', name, '--network', 'host', '-v', `${out.path}:/opt/nexus:ro`, ...Object.keys(env).flatMap((k) => ['-e', k]), baseImage, 'node', '/opt/nexus/nexus-mcp.cjs'],
+        args: [
+          'run',
+          '-i',
+          '--rm',
+          '--name',
+          name,
+          '--network',
+          'host',
+          '-v',
+          `${out.path}:/opt/nexus:ro`,
+          ...Object.keys(env).flatMap((k) => ['-e', k]),
+          baseImage,
+          'node',
+          '/opt/nexus/nexus-mcp.cjs',
+        ],
         env: { PATH: process.env.PATH ?? '', ...env },
         stderr: 'pipe',
       });
       const client = new Client({ name: 'agent-cli-test', version: '1.0.0' });
       await client.connect(transport);
       try {
-        const res = (await client.callTool({ name: 'memory_propose', arguments: { content: 'proposed from a container', scope: 'private' } })) as CallToolResult;
+        const res = (await client.callTool({
+          name: 'memory_propose',
+          arguments: { content: 'proposed from a container', scope: 'private' },
+        })) as CallToolResult;
         expect(res.isError).toBeFalsy();
-        expect(f.core.review.memories.pending().map((m) => [m.content, m.runId])).toEqual([['proposed from a container', creds.runId]]);
+        expect(f.core.review.memories.pending().map((m) => [m.content, m.runId])).toEqual([
+          ['proposed from a container', creds.runId],
+        ]);
       } finally {
         await client.close();
       }

@@ -3,9 +3,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { operatorContext } from '../../../main/core/handlers';
-import { nexusMcpEnv } from '../../../main/core/nats/nexus-mcp-env';
-import { platformFixture } from '../../../main/core/nats/platform-fixture';
-import type { RunCredentials } from '../../../main/core/nats/platform-service';
+import { nexusMcpEnv } from '../../../main/core/platform/nexus-mcp-env';
+import { platformFixture } from '../../../main/core/platform/platform-fixture';
+import type { RunCredentials } from '../../../main/core/platform/platform-service';
 import { repoRoot } from '../../../test/helpers/core';
 import { tempDir } from '../../../test/helpers/temp-dir';
 import { writeFileSync } from 'node:fs';
@@ -52,9 +52,17 @@ describe('nexus-mcp (worker-side stdio bridge)', () => {
     const client = await startBridge(creds);
     clients.push(client);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(
-      ['board_comment', 'memory_propose', 'memory_search', 'run_search', 'skill_list', 'skill_propose', 'skill_view', 'task_delegate', 'task_subtask'],
-    );
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'board_comment',
+      'memory_propose',
+      'memory_search',
+      'run_search',
+      'skill_list',
+      'skill_propose',
+      'skill_view',
+      'task_delegate',
+      'task_subtask',
+    ]);
     for (const t of tools) expect(t.name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
     expect(tools.find((t) => t.name === 'memory_search')?.inputSchema.properties).toHaveProperty('query');
   }, 60_000);
@@ -68,24 +76,47 @@ describe('nexus-mcp (worker-side stdio bridge)', () => {
     const creds = await f.core.platform.createRun(agent.id, task.id);
     const client = await startBridge(creds);
     clients.push(client);
-    const call = async (name: string, args: Record<string, unknown> = {}) => json(await client.callTool({ name, arguments: args }));
+    const call = async (name: string, args: Record<string, unknown> = {}) =>
+      json(await client.callTool({ name, arguments: args }));
 
     const memory = await call('memory_propose', { content: 'quasar builds need NODE_OPTIONS', scope: 'project' });
     expect(memory.status).toBe('pending');
-    expect(f.core.review.memories.get(String(memory.id))).toMatchObject({ agentId: agent.id, runId: creds.runId, project: 'nexus' });
+    expect(f.core.review.memories.get(String(memory.id))).toMatchObject({
+      agentId: agent.id,
+      runId: creds.runId,
+      project: 'nexus',
+    });
     await f.core.dispatcher.call('review.approveMemory', { id: String(memory.id) }, op);
-    expect(((await call('memory_search', { query: 'quasar' })).memories as { id: string }[]).map((m) => m.id)).toEqual([memory.id]);
+    expect(((await call('memory_search', { query: 'quasar' })).memories as { id: string }[]).map((m) => m.id)).toEqual([
+      memory.id,
+    ]);
 
-    expect(await call('task_subtask', { title: 'split' })).toMatchObject({ status: 'planned', dependsOn: [task.id], parentId: goal.id });
-    expect(await call('task_delegate', { title: 'review', roleHint: 'reviewer' })).toMatchObject({ status: 'ready_for_agent', roleHint: 'reviewer' });
+    expect(await call('task_subtask', { title: 'split' })).toMatchObject({
+      status: 'planned',
+      dependsOn: [task.id],
+      parentId: goal.id,
+    });
+    expect(await call('task_delegate', { title: 'review', roleHint: 'reviewer' })).toMatchObject({
+      status: 'ready_for_agent',
+      roleHint: 'reviewer',
+    });
     expect(await call('board_comment', { body: 'halfway' })).toMatchObject({ taskId: task.id, body: 'halfway' });
 
-    const skill = await call('skill_propose', { slug: 'quasar', name: 'Quasar', description: 'Build quasar', markdown: '# Quasar\nnpm run build' });
+    const skill = await call('skill_propose', {
+      slug: 'quasar',
+      name: 'Quasar',
+      description: 'Build quasar',
+      markdown: '# Quasar\nnpm run build',
+    });
     expect(skill).toMatchObject({ version: 1, status: 'draft' });
     await f.core.dispatcher.call('review.approveSkill', { id: String(skill.id) }, op);
-    expect((await call('skill_list')).skills).toEqual([{ slug: 'quasar', name: 'Quasar', description: 'Build quasar', version: 1 }]);
+    expect((await call('skill_list')).skills).toEqual([
+      { slug: 'quasar', name: 'Quasar', description: 'Build quasar', version: 1 },
+    ]);
     expect((await call('skill_view', { slug: 'quasar' })).markdown).toBe('# Quasar\nnpm run build');
-    expect(((await call('run_search', { query: 'quasar' })).runs as { id: string }[]).map((r) => r.id)).toEqual([past.runId]);
+    expect(((await call('run_search', { query: 'quasar' })).runs as { id: string }[]).map((r) => r.id)).toEqual([
+      past.runId,
+    ]);
   }, 60_000);
 
   it('reads the run password from a file, so it need not sit in any environment', async () => {
@@ -120,7 +151,12 @@ describe('nexus-mcp (worker-side stdio bridge)', () => {
     const aliceCreds = await f.core.platform.createRun(alice.id);
     const bobCreds = await f.core.platform.createRun(bob.id);
     // Alice's credentials, Bob's run id and inbox: the server refuses the subscription and the publish.
-    const client = await startBridge(aliceCreds, { ...nexusMcpEnv(aliceCreds), NEXUS_RUN_ID: bobCreds.runId, NEXUS_INBOX_PREFIX: bobCreds.inboxPrefix, NEXUS_TOOL_TIMEOUT_MS: '2000' });
+    const client = await startBridge(aliceCreds, {
+      ...nexusMcpEnv(aliceCreds),
+      NEXUS_RUN_ID: bobCreds.runId,
+      NEXUS_INBOX_PREFIX: bobCreds.inboxPrefix,
+      NEXUS_TOOL_TIMEOUT_MS: '2000',
+    });
     clients.push(client);
     const res = (await client.callTool({ name: 'memory_propose', arguments: { content: 'as bob' } })) as CallToolResult;
     expect(res.isError).toBe(true);

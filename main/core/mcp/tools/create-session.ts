@@ -11,7 +11,12 @@ export const createSession = defineTool({
   input: {
     workspace: WorkspaceRef,
     name: SessionName,
-    initial_message: z.string().min(1).max(100_000).optional().describe("The session's first prompt, passed to the agent at launch"),
+    initial_message: z
+      .string()
+      .min(1)
+      .max(100_000)
+      .optional()
+      .describe("The session's first prompt, passed to the agent at launch"),
   },
   output: Session,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

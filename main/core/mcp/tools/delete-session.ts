@@ -4,7 +4,7 @@ import { defineTool } from '../tool';
 export const deleteSession = defineTool({
   name: 'delete_session',
   title: 'Delete a session',
-  description: "Delete a session: end its agent, remove its own worktree and branch, and its record.",
+  description: 'Delete a session: end its agent, remove its own worktree and branch, and its record.',
   ops: ['sessions.delete'],
   input: { session: SessionRef },
   output: operations['sessions.delete'].output,

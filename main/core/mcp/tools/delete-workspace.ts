@@ -4,7 +4,8 @@ import { defineTool } from '../tool';
 export const deleteWorkspace = defineTool({
   name: 'delete_workspace',
   title: 'Delete a workspace',
-  description: 'Delete a workspace: its container, its volume and its record. Refused while one of its sessions is being created.',
+  description:
+    'Delete a workspace: its container, its volume and its record. Refused while one of its sessions is being created.',
   ops: ['workspaces.delete'],
   input: { workspace: WorkspaceRef },
   output: operations['workspaces.delete'].output,

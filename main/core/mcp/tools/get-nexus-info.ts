@@ -49,7 +49,11 @@ export const getNexusInfo = defineTool({
   output: NexusInfo,
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async (_args, call, env) => {
-    const [info, { workspaces }, attention] = await Promise.all([call('app.info', {}), call('workspaces.list', {}), call('attention.get', {})]);
+    const [info, { workspaces }, attention] = await Promise.all([
+      call('app.info', {}),
+      call('workspaces.list', {}),
+      call('attention.get', {}),
+    ]);
     const perWorkspace = tally(attention.sessions.map((s) => s.workspaceName));
     const limit = env.quota.maxSessionsPerWorkspace;
     return {

@@ -11,16 +11,22 @@ describe('migration 003 platform tools', () => {
   it('creates agents, runs, tasks, memories with FTS, skills and board comments', () => {
     const db = openStore(join(dir.path, 'a.db'), migrations, 3);
     expect(db.pragma('user_version', { simple: true })).toBe(3);
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
-    for (const t of ['agents', 'runs', 'runs_fts', 'tasks', 'memories', 'memories_fts', 'skills', 'board_comments']) expect(tables).toContain(t);
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+      (t) => t.name,
+    );
+    for (const t of ['agents', 'runs', 'runs_fts', 'tasks', 'memories', 'memories_fts', 'skills', 'board_comments'])
+      expect(tables).toContain(t);
     db.close();
   });
 
   it('keeps the memory index in step with inserts, edits and deletes', () => {
     const db = openStore(join(dir.path, 'b.db'), migrations, 3);
-    const insert = db.prepare("INSERT INTO memories (uid, content, scope, status, created_at) VALUES (?, ?, 'global', 'active', '2026-01-01')");
+    const insert = db.prepare(
+      "INSERT INTO memories (uid, content, scope, status, created_at) VALUES (?, ?, 'global', 'active', '2026-01-01')",
+    );
     insert.run('m1', 'the quick brown fox');
-    const match = (q: string) => (db.prepare('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?').all(q) as unknown[]).length;
+    const match = (q: string) =>
+      (db.prepare('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?').all(q) as unknown[]).length;
     expect(match('brown')).toBe(1);
     db.prepare("UPDATE memories SET content = 'a slow green turtle' WHERE uid = 'm1'").run();
     expect(match('brown')).toBe(0);
@@ -32,7 +38,9 @@ describe('migration 003 platform tools', () => {
 
   it('allows one active version per skill slug and refuses an unknown status', () => {
     const db = openStore(join(dir.path, 'c.db'), migrations, 3);
-    const insert = db.prepare("INSERT INTO skills (id, slug, version, name, description, markdown, status, created_at) VALUES (?, 'deploy', ?, 'n', 'd', 'm', ?, '2026')");
+    const insert = db.prepare(
+      "INSERT INTO skills (id, slug, version, name, description, markdown, status, created_at) VALUES (?, 'deploy', ?, 'n', 'd', 'm', ?, '2026')",
+    );
     insert.run('s1', 1, 'active');
     insert.run('s2', 2, 'draft');
     expect(() => insert.run('s3', 3, 'active')).toThrow(/UNIQUE/);

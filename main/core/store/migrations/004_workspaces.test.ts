@@ -11,7 +11,19 @@ describe('migration 004 workspaces', () => {
   it('creates the workspaces table with a unique name and a checked status', () => {
     const db = openStore(join(dir.path, 'w.db'), migrations, 4);
     const cols = (db.prepare('PRAGMA table_info(workspaces)').all() as { name: string }[]).map((c) => c.name);
-    expect(cols).toEqual(['id', 'name', 'repo_url', 'secret_id', 'image', 'status', 'reason', 'container_id', 'volume', 'created_at', 'updated_at']);
+    expect(cols).toEqual([
+      'id',
+      'name',
+      'repo_url',
+      'secret_id',
+      'image',
+      'status',
+      'reason',
+      'container_id',
+      'volume',
+      'created_at',
+      'updated_at',
+    ]);
     const insert = db.prepare(
       "INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) VALUES (?, ?, 'http://x/r.git', ?, 'v', 't', 't')",
     );

@@ -8,7 +8,9 @@ import { migration005 } from './005_sessions';
 
 const addWorkspace = (db: ReturnType<typeof openStore>, id: string, name: string) =>
   db
-    .prepare(`INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) VALUES (?, ?, 'https://example.invalid/r.git', 'running', ?, 't', 't')`)
+    .prepare(
+      `INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) VALUES (?, ?, 'https://example.invalid/r.git', 'running', ?, 't', 't')`,
+    )
     .run(id, name, `vol-${id}`);
 
 describe('migration 005 sessions', () => {
@@ -17,7 +19,9 @@ describe('migration 005 sessions', () => {
   const open = () => openStore(join(dir.path, 'a.db'), [migration001, migration004, migration005]);
   const insert = (db: ReturnType<typeof open>, id: string, ws: string, name: string) =>
     db
-      .prepare(`INSERT INTO sessions (id, workspace_id, name, branch, status, agent_session_id, created_at, updated_at) VALUES (?, ?, ?, ?, 'creating', 'a', 't', 't')`)
+      .prepare(
+        `INSERT INTO sessions (id, workspace_id, name, branch, status, agent_session_id, created_at, updated_at) VALUES (?, ?, ?, ?, 'creating', 'a', 't', 't')`,
+      )
       .run(id, ws, name, `nexus/${name}`);
 
   it('creates the sessions table after workspaces, starting agents in state starting', () => {
@@ -25,7 +29,10 @@ describe('migration 005 sessions', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(5);
     addWorkspace(db, 'w1', 'demo');
     insert(db, 's1', 'w1', 'fix-auth');
-    expect(db.prepare(`SELECT agent_state, status FROM sessions`).get()).toEqual({ agent_state: 'starting', status: 'creating' });
+    expect(db.prepare(`SELECT agent_state, status FROM sessions`).get()).toEqual({
+      agent_state: 'starting',
+      status: 'creating',
+    });
     db.close();
   });
 

@@ -14,7 +14,10 @@ const [dataDir, action, passphrase] = process.argv.slice(2);
 if (!dataDir || !action) throw new Error('usage: open-vault <dataDir> <status|unlock|init> [passphrase]');
 const op = operatorContext('internal');
 const core = await createCore({ version: 'test' }, nodePorts(dataDir, process.cwd()));
-const out: Record<string, unknown> = { started: await core.dispatcher.call('vault.status', {}, op), board: core.status.get().vault };
+const out: Record<string, unknown> = {
+  started: await core.dispatcher.call('vault.status', {}, op),
+  board: core.status.get().vault,
+};
 try {
   if (action === 'unlock') {
     out.unlocked = await core.dispatcher.call('vault.unlock', { passphrase }, op);

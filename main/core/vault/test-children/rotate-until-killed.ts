@@ -18,7 +18,15 @@ const redactor = new Redactor();
 const events = new EventBus(redactor);
 const db = openStore(join(dataDir, 'nexus.db'));
 const log = createLogger({ file: join(dataDir, 'logs', 'nexus.log'), redactor });
-const vault = new VaultService({ db, keychain: new OsKeychain(), redactor, log, events, status: new StatusBoard(events), dataDir });
+const vault = new VaultService({
+  db,
+  keychain: new OsKeychain(),
+  redactor,
+  log,
+  events,
+  status: new StatusBoard(events),
+  dataDir,
+});
 const status = await vault.start();
 if (status.state !== 'unlocked') throw new Error(`vault not unlocked: ${status.reason}`);
 process.stdout.write('ready\n');

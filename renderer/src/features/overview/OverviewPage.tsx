@@ -21,7 +21,11 @@ export function OverviewPage() {
         ) : null
       }
     >
-      {attention.error ? <p role="alert" className="banner bad">{attention.error.message}</p> : null}
+      {attention.error ? (
+        <p role="alert" className="banner bad">
+          {attention.error.message}
+        </p>
+      ) : null}
       {!fleet ? <p>Loading…</p> : null}
       {fleet ? (
         <>
@@ -36,7 +40,9 @@ export function OverviewPage() {
                 {fleet.needsYou.map((item) => (
                   <li key={item.sessionId}>
                     <a href={`#/sessions/${item.sessionId}`}>
-                      <strong>{item.workspaceName} · {item.sessionName}</strong>
+                      <strong>
+                        {item.workspaceName} · {item.sessionName}
+                      </strong>
                     </a>{' '}
                     — {item.reason} <span className="muted">{age(item.since)}</span>
                   </li>

@@ -15,7 +15,11 @@ export function useBrowserNotifications(fleet: FleetAttention | undefined, enabl
     const fresh = before.current ? newlyNeedingYou(before.current, fleet) : [];
     before.current = fleet;
     if (!enabled || permission !== 'granted') return;
-    for (const item of fresh) new Notification('Nexus needs you', { body: `${item.reason} — ${item.workspaceName} · ${item.sessionName}`, tag: item.sessionId });
+    for (const item of fresh)
+      new Notification('Nexus needs you', {
+        body: `${item.reason} — ${item.workspaceName} · ${item.sessionName}`,
+        tag: item.sessionId,
+      });
   }, [fleet, enabled, permission]);
   const request = async (): Promise<void> => {
     if (typeof Notification === 'undefined') return;

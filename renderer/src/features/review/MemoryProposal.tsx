@@ -14,7 +14,10 @@ export function MemoryProposal({ memory }: { memory: PendingMemory }) {
   return (
     <li aria-label={`Memory: ${memory.content.slice(0, 60)}`} data-testid="memory-proposal">
       <div>
-        <span className="chip">{memory.scope}{memory.project ? `: ${memory.project}` : ''}</span>
+        <span className="chip">
+          {memory.scope}
+          {memory.project ? `: ${memory.project}` : ''}
+        </span>
       </div>
       {editing ? (
         <label>
@@ -29,16 +32,28 @@ export function MemoryProposal({ memory }: { memory: PendingMemory }) {
       <div className="review-actions" style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
         {editing ? (
           <>
-            <button className="primary" disabled={busy || !text.trim()} onClick={() => approve.mutate({ id: memory.id, content: text })}>
+            <button
+              className="primary"
+              disabled={busy || !text.trim()}
+              onClick={() => approve.mutate({ id: memory.id, content: text })}
+            >
               Save and approve
             </button>
-            <button disabled={busy} onClick={() => setEditing(false)}>Cancel</button>
+            <button disabled={busy} onClick={() => setEditing(false)}>
+              Cancel
+            </button>
           </>
         ) : (
           <>
-            <button className="primary" disabled={busy} onClick={() => approve.mutate({ id: memory.id })}>Approve</button>
-            <button disabled={busy} onClick={() => setEditing(true)}>Edit</button>
-            <button disabled={busy} onClick={() => reject.mutate({ id: memory.id })}>Reject</button>
+            <button className="primary" disabled={busy} onClick={() => approve.mutate({ id: memory.id })}>
+              Approve
+            </button>
+            <button disabled={busy} onClick={() => setEditing(true)}>
+              Edit
+            </button>
+            <button disabled={busy} onClick={() => reject.mutate({ id: memory.id })}>
+              Reject
+            </button>
           </>
         )}
       </div>

@@ -6,8 +6,13 @@ export function ProvenanceLine({ provenance }: { provenance: PendingMemory['prov
   return (
     <p className="review-provenance">
       by <strong>{provenance.agentName ?? 'unknown agent'}</strong>
-      {provenance.runId ? <> · run <code>{provenance.runId.slice(0, 8)}</code></> : null} ·{' '}
-      <time dateTime={provenance.proposedAt}>{when.toLocaleString()}</time>
+      {provenance.runId ? (
+        <>
+          {' '}
+          · run <code>{provenance.runId.slice(0, 8)}</code>
+        </>
+      ) : null}{' '}
+      · <time dateTime={provenance.proposedAt}>{when.toLocaleString()}</time>
     </p>
   );
 }

@@ -15,8 +15,16 @@ export function SkillDraft({ skill }: { skill: DraftSkill }) {
     <li aria-label={`Skill: ${skill.name}`} data-testid="skill-draft">
       <div>
         <strong>{skill.name}</strong> <code>{skill.slug}</code> v{skill.version}
-        {skill.activeVersion ? <span className="chip">replaces v{skill.activeVersion}</span> : <span className="chip">new</span>}
-        {flagged ? <span className="chip tone-bad">{skill.findings.length} finding{skill.findings.length > 1 ? 's' : ''}</span> : null}
+        {skill.activeVersion ? (
+          <span className="chip">replaces v{skill.activeVersion}</span>
+        ) : (
+          <span className="chip">new</span>
+        )}
+        {flagged ? (
+          <span className="chip tone-bad">
+            {skill.findings.length} finding{skill.findings.length > 1 ? 's' : ''}
+          </span>
+        ) : null}
       </div>
       <p>{skill.description}</p>
       {flagged ? (
@@ -40,14 +48,22 @@ export function SkillDraft({ skill }: { skill: DraftSkill }) {
             <label>
               Override reason <input value={reason} onChange={(e) => setReason(e.target.value)} />
             </label>
-            <button className="primary" disabled={busy || !reason.trim()} onClick={() => approve.mutate({ id: skill.id, override: { reason } })}>
+            <button
+              className="primary"
+              disabled={busy || !reason.trim()}
+              onClick={() => approve.mutate({ id: skill.id, override: { reason } })}
+            >
               Override and approve
             </button>
           </>
         ) : (
-          <button className="primary" disabled={busy} onClick={() => approve.mutate({ id: skill.id })}>Approve</button>
+          <button className="primary" disabled={busy} onClick={() => approve.mutate({ id: skill.id })}>
+            Approve
+          </button>
         )}
-        <button disabled={busy} onClick={() => reject.mutate({ id: skill.id })}>Reject</button>
+        <button disabled={busy} onClick={() => reject.mutate({ id: skill.id })}>
+          Reject
+        </button>
       </div>
     </li>
   );

@@ -12,7 +12,10 @@ export function useReviewQueue() {
   return useQuery({ queryKey: reviewKey, queryFn: () => api['review.list']({}) });
 }
 
-type DecisionOp = Extract<OpName, 'review.approveMemory' | 'review.rejectMemory' | 'review.approveSkill' | 'review.rejectSkill'>;
+type DecisionOp = Extract<
+  OpName,
+  'review.approveMemory' | 'review.rejectMemory' | 'review.approveSkill' | 'review.rejectSkill'
+>;
 
 /** One decision on one item; the queue refreshes afterwards. */
 export function useDecision<K extends DecisionOp>(op: K) {

@@ -11,7 +11,12 @@ export function CreateSessionForm({ knownWorkspaces }: { knownWorkspaces: string
   const [name, setName] = useState('');
   const [message, setMessage] = useState('');
   const create = useMutation({
-    mutationFn: () => api['sessions.create']({ workspace: workspace || names[0] || '', name, ...(message ? { initialMessage: message } : {}) }),
+    mutationFn: () =>
+      api['sessions.create']({
+        workspace: workspace || names[0] || '',
+        name,
+        ...(message ? { initialMessage: message } : {}),
+      }),
     onSuccess: () => {
       setName('');
       setMessage('');
@@ -32,16 +37,35 @@ export function CreateSessionForm({ knownWorkspaces }: { knownWorkspaces: string
             ))}
           </select>
         ) : (
-          <input value={workspace} onChange={(e) => setWorkspace(e.target.value)} name="workspace" placeholder="workspace name" required />
+          <input
+            value={workspace}
+            onChange={(e) => setWorkspace(e.target.value)}
+            name="workspace"
+            placeholder="workspace name"
+            required
+          />
         )}
       </label>
       <label>
         Name
-        <input value={name} onChange={(e) => setName(e.target.value)} name="name" placeholder="fix-auth" pattern="[a-z0-9][a-z0-9._\-]{0,62}" required />
+        <input
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          name="name"
+          placeholder="fix-auth"
+          pattern="[a-z0-9][a-z0-9._\-]{0,62}"
+          required
+        />
       </label>
       <label>
         Initial message
-        <textarea value={message} onChange={(e) => setMessage(e.target.value)} name="initialMessage" rows={3} placeholder="What should the agent start on?" />
+        <textarea
+          value={message}
+          onChange={(e) => setMessage(e.target.value)}
+          name="initialMessage"
+          rows={3}
+          placeholder="What should the agent start on?"
+        />
       </label>
       <button type="submit" disabled={create.isPending}>
         Create session

@@ -16,7 +16,9 @@ export function PaneView({ sessionId }: { sessionId: string }) {
         <button type="button" onClick={() => void pane.refetch()}>
           Refresh
         </button>
-        {pane.data ? <span className="muted">captured {new Date(pane.data.capturedAt).toLocaleTimeString()}</span> : null}
+        {pane.data ? (
+          <span className="muted">captured {new Date(pane.data.capturedAt).toLocaleTimeString()}</span>
+        ) : null}
       </div>
       {pane.error ? <p className="muted">{pane.error.message}</p> : null}
       <pre className="pane" data-testid="session-pane">

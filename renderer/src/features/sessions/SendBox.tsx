@@ -16,11 +16,22 @@ export function SendBox({ sessionId, disabled }: { sessionId: string; disabled: 
   };
   return (
     <form className="send-box" onSubmit={submit} aria-label="Send a message">
-      <textarea value={text} onChange={(e) => setText(e.target.value)} name="message" rows={2} placeholder="Message the agent" disabled={disabled} />
+      <textarea
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        name="message"
+        rows={2}
+        placeholder="Message the agent"
+        disabled={disabled}
+      />
       <button type="submit" disabled={disabled || send.isPending || !text}>
         Send
       </button>
-      {send.isSuccess ? <span className="muted" data-testid="send-result">Delivered</span> : null}
+      {send.isSuccess ? (
+        <span className="muted" data-testid="send-result">
+          Delivered
+        </span>
+      ) : null}
       {send.error ? (
         <p role="alert" className="banner bad">
           {send.error.message}

@@ -28,7 +28,11 @@ export function SessionsPage() {
   return (
     <Page title="Sessions">
       <CreateSessionForm knownWorkspaces={[...new Set(list.map((s) => s.workspaceName))]} />
-      {sessions.error ? <p role="alert" className="banner bad">{sessions.error.message}</p> : null}
+      {sessions.error ? (
+        <p role="alert" className="banner bad">
+          {sessions.error.message}
+        </p>
+      ) : null}
       {list.length === 0 && !sessions.isLoading ? (
         <EmptyState title="No sessions yet">
           <p>Sessions run the coding agent inside a workspace, one git worktree each.</p>
@@ -76,7 +80,11 @@ function SessionDetail({ session }: { session: Session }) {
       <button type="button" onClick={() => remove.mutate()} disabled={remove.isPending}>
         Delete session
       </button>
-      {remove.error ? <p role="alert" className="banner bad">{remove.error.message}</p> : null}
+      {remove.error ? (
+        <p role="alert" className="banner bad">
+          {remove.error.message}
+        </p>
+      ) : null}
     </section>
   );
 }

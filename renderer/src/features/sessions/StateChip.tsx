@@ -21,7 +21,12 @@ export function StateChip({ session }: { session: Session }) {
   }
   const [label, tone] = labels[session.agentState];
   return (
-    <span className={`chip ${tone}`} data-testid="session-state" data-state={session.agentState} title={session.agentMessage ?? undefined}>
+    <span
+      className={`chip ${tone}`}
+      data-testid="session-state"
+      data-state={session.agentState}
+      title={session.agentMessage ?? undefined}
+    >
       {label}
     </span>
   );

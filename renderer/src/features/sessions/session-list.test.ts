@@ -20,7 +20,12 @@ const session = (id: string, workspaceName: string, agentState: Session['agentSt
 describe('session list', () => {
   it('replaces a changed session in place, appends a new one and drops a removed one', () => {
     const list = [session('a', 'demo'), session('b', 'demo')];
-    expect(applySessionChange(list, { session: session('a', 'demo', 'waiting_permission') }).map((s) => [s.id, s.agentState])).toEqual([
+    expect(
+      applySessionChange(list, { session: session('a', 'demo', 'waiting_permission') }).map((s) => [
+        s.id,
+        s.agentState,
+      ]),
+    ).toEqual([
       ['a', 'waiting_permission'],
       ['b', 'idle'],
     ]);

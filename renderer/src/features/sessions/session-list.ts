@@ -1,7 +1,10 @@
 import type { Session } from '../../../../shared/contract/sessions';
 
 /** Applies one `sessions.changed` event to the list: replace, append or remove. */
-export function applySessionChange(list: Session[], change: { session: Session | null; removedId?: string | undefined }): Session[] {
+export function applySessionChange(
+  list: Session[],
+  change: { session: Session | null; removedId?: string | undefined },
+): Session[] {
   let next = change.removedId ? list.filter((s) => s.id !== change.removedId) : list;
   const s = change.session;
   if (s) next = next.some((x) => x.id === s.id) ? next.map((x) => (x.id === s.id ? s : x)) : [...next, s];

@@ -10,7 +10,9 @@ export function useSessions() {
   const api = useApi();
   const client = useQueryClient();
   useNexusEvent('sessions.changed', (change) =>
-    client.setQueryData<{ sessions: Session[] }>(sessionsKey, (old) => (old ? { sessions: applySessionChange(old.sessions, change) } : old)),
+    client.setQueryData<{ sessions: Session[] }>(sessionsKey, (old) =>
+      old ? { sessions: applySessionChange(old.sessions, change) } : old,
+    ),
   );
   return useQuery({ queryKey: sessionsKey, queryFn: () => api['sessions.list']({}) });
 }

@@ -16,8 +16,8 @@ export function AccessSection() {
   return (
     <SettingsSection id="access" title="Access (MCP tokens)">
       <p className="muted">
-        MCP clients (Claude Desktop, Claude Code, scripts) use a token of a class. Tokens are stored hashed, expire, and are never shown
-        again after creation.
+        MCP clients (Claude Desktop, Claude Code, scripts) use a token of a class. Tokens are stored hashed, expire, and
+        are never shown again after creation.
       </p>
       <ErrorBanner error={list.error} />
       {list.data && tokens.length === 0 ? <p className="muted">No tokens yet.</p> : null}
@@ -44,13 +44,20 @@ function TokenItem({ token }: { token: TokenInfo }) {
         <span className={`chip state-${token.state}`}>{token.state}</span>
         <code className="secret-hint">{token.hint}</code>
         <span className="muted">expires {token.expiresAt.slice(0, 10)}</span>
-        <span className="muted">last used {token.lastUsedAt ? new Date(token.lastUsedAt).toLocaleString() : 'never'}</span>
+        <span className="muted">
+          last used {token.lastUsedAt ? new Date(token.lastUsedAt).toLocaleString() : 'never'}
+        </span>
         {token.state === 'active' ? (
           <span className="row-actions">
             {confirm ? (
               <>
                 <span>Revoke “{token.name}”?</span>
-                <button type="button" className="danger" disabled={revoke.isPending} onClick={() => revoke.mutate({ id: token.id })}>
+                <button
+                  type="button"
+                  className="danger"
+                  disabled={revoke.isPending}
+                  onClick={() => revoke.mutate({ id: token.id })}
+                >
                   {revoke.isPending ? 'Revoking…' : 'Confirm revoke'}
                 </button>
                 <button type="button" onClick={() => setConfirm(false)}>
@@ -98,13 +105,18 @@ function CreateTokenForm() {
         ))}
       </select>
       <label htmlFor="token-days">Expires in (days)</label>
-      <input id="token-days" type="number" min={1} max={MAX_TOKEN_DAYS} value={days} onChange={(e) => setDays(Number(e.target.value))} />
+      <input
+        id="token-days"
+        type="number"
+        min={1}
+        max={MAX_TOKEN_DAYS}
+        value={days}
+        onChange={(e) => setDays(Number(e.target.value))}
+      />
       <ErrorBanner error={create.error} />
       {shown ? (
         <div className="banner warn" role="status" data-testid="token-once">
-          <p>
-            Token for “{shown.name}”. Copy it now: it is shown this once.
-          </p>
+          <p>Token for “{shown.name}”. Copy it now: it is shown this once.</p>
           <code className="token-secret" data-testid="token-secret">
             {shown.secret}
           </code>{' '}

@@ -14,10 +14,13 @@ export function ConnectSection() {
       <ErrorBanner error={info.error} />
       <h3>Claude Desktop</h3>
       <p className="muted">
-        Adds a “nexus” server to Claude Desktop’s config ({data ? <code>{data.claudeDesktop.configPath}</code> : '…'}), keeping every
-        other entry and a backup of the file. The token stays in the OS keychain, not in the file. Restart Claude Desktop afterwards.
+        Adds a “nexus” server to Claude Desktop’s config ({data ? <code>{data.claudeDesktop.configPath}</code> : '…'}),
+        keeping every other entry and a backup of the file. The token stays in the OS keychain, not in the file. Restart
+        Claude Desktop afterwards.
       </p>
-      {data?.claudeDesktop.connected ? <p data-testid="claude-desktop-connected">Claude Desktop is connected.</p> : null}
+      {data?.claudeDesktop.connected ? (
+        <p data-testid="claude-desktop-connected">Claude Desktop is connected.</p>
+      ) : null}
       <div className="secret-row">
         <label htmlFor="connect-class">Claude Desktop may</label>
         <select id="connect-class" value={cls} onChange={(e) => setCls(e.target.value as TokenClass)}>
@@ -25,7 +28,12 @@ export function ConnectSection() {
           <option value="write">read and write</option>
           <option value="vault">read, write and create/start workspaces</option>
         </select>
-        <button type="button" className="primary" disabled={connect.isPending} onClick={() => connect.mutate({ class: cls })}>
+        <button
+          type="button"
+          className="primary"
+          disabled={connect.isPending}
+          onClick={() => connect.mutate({ class: cls })}
+        >
           {connect.isPending ? 'Connecting…' : 'Connect Claude Desktop'}
         </button>
       </div>
@@ -33,8 +41,14 @@ export function ConnectSection() {
       {connect.data ? (
         <p role="status" data-testid="connect-result">
           {connect.data.changed ? 'Config written' : 'Config already up to date'}
-          {connect.data.backupPath ? <> (backup: <code>{connect.data.backupPath}</code>)</> : null}; token {connect.data.token.hint} (
-          {connect.data.token.class}){connect.data.newToken ? ', new' : ', unchanged'}.
+          {connect.data.backupPath ? (
+            <>
+              {' '}
+              (backup: <code>{connect.data.backupPath}</code>)
+            </>
+          ) : null}
+          ; token {connect.data.token.hint} ({connect.data.token.class})
+          {connect.data.newToken ? ', new' : ', unchanged'}.
         </p>
       ) : null}
       <h3>Claude Code</h3>
@@ -44,7 +58,8 @@ export function ConnectSection() {
       </pre>
       {data?.mcpUrl ? (
         <p className="muted">
-          Any MCP client: Streamable HTTP at <code>{data.mcpUrl}</code> with <code>Authorization: Bearer &lt;token&gt;</code>.
+          Any MCP client: Streamable HTTP at <code>{data.mcpUrl}</code> with{' '}
+          <code>Authorization: Bearer &lt;token&gt;</code>.
         </p>
       ) : null}
     </SettingsSection>

@@ -21,9 +21,21 @@ export function PassphraseFields(props: {
   return (
     <>
       <label htmlFor={`${id}-new`}>{props.label}</label>
-      <input id={`${id}-new`} type="password" autoComplete="new-password" value={props.value} onChange={(e) => props.onValue(e.target.value)} />
+      <input
+        id={`${id}-new`}
+        type="password"
+        autoComplete="new-password"
+        value={props.value}
+        onChange={(e) => props.onValue(e.target.value)}
+      />
       <label htmlFor={`${id}-confirm`}>Confirm {props.label.toLowerCase()}</label>
-      <input id={`${id}-confirm`} type="password" autoComplete="new-password" value={props.confirm} onChange={(e) => props.onConfirm(e.target.value)} />
+      <input
+        id={`${id}-confirm`}
+        type="password"
+        autoComplete="new-password"
+        value={props.confirm}
+        onChange={(e) => props.onConfirm(e.target.value)}
+      />
     </>
   );
 }

@@ -21,7 +21,9 @@ export function SecretsSection() {
       {list.isPending ? <p>Loading…</p> : null}
       <ErrorBanner error={list.error} />
       {state === 'uninitialized' ? <p className="muted">Set up the vault first to store provider tokens.</p> : null}
-      {state === 'locked' ? <p className="banner warn">The vault is locked: secrets can be listed and deleted, but not added or changed.</p> : null}
+      {state === 'locked' ? (
+        <p className="banner warn">The vault is locked: secrets can be listed and deleted, but not added or changed.</p>
+      ) : null}
       {list.data && secrets.length === 0 && state !== 'uninitialized' ? <p className="muted">No secrets yet.</p> : null}
       {secrets.length > 0 ? (
         <ul className="list" aria-label="Secrets">
@@ -52,7 +54,12 @@ function SecretItem({ secret, canEdit }: { secret: SecretSummary; canEdit: boole
           {mode === 'delete' ? (
             <>
               <span>Delete “{secret.name}”?</span>
-              <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate({ id: secret.id })}>
+              <button
+                type="button"
+                className="danger"
+                disabled={remove.isPending}
+                onClick={() => remove.mutate({ id: secret.id })}
+              >
                 {remove.isPending ? 'Deleting…' : 'Confirm delete'}
               </button>
               <button type="button" onClick={() => setMode('view')}>
@@ -93,7 +100,11 @@ function SecretFields(props: {
       <label htmlFor={id('name')}>Name</label>
       <input id={id('name')} value={props.name} onChange={(e) => props.onChange({ name: e.target.value })} />
       <label htmlFor={id('kind')}>Kind</label>
-      <select id={id('kind')} value={props.kind} onChange={(e) => props.onChange({ kind: e.target.value as SecretKind })}>
+      <select
+        id={id('kind')}
+        value={props.kind}
+        onChange={(e) => props.onChange({ kind: e.target.value as SecretKind })}
+      >
         {kinds.map((k) => (
           <option key={k.value} value={k.value}>
             {k.label}
@@ -101,9 +112,21 @@ function SecretFields(props: {
         ))}
       </select>
       <label htmlFor={id('host')}>Host</label>
-      <input id={id('host')} value={props.host} placeholder="github.com" onChange={(e) => props.onChange({ host: e.target.value })} />
+      <input
+        id={id('host')}
+        value={props.host}
+        placeholder="github.com"
+        onChange={(e) => props.onChange({ host: e.target.value })}
+      />
       <label htmlFor={id('value')}>{props.valueLabel}</label>
-      <input id={id('value')} type="password" autoComplete="off" spellCheck={false} value={props.value} onChange={(e) => props.onChange({ value: e.target.value })} />
+      <input
+        id={id('value')}
+        type="password"
+        autoComplete="off"
+        spellCheck={false}
+        value={props.value}
+        onChange={(e) => props.onChange({ value: e.target.value })}
+      />
     </>
   );
 }
@@ -117,7 +140,11 @@ function AddSecretForm() {
     create.mutate(form);
   };
   const change = (patch: Partial<typeof form>) =>
-    setForm((f) => ({ ...f, ...patch, ...(patch.kind && f.host === defaultHost[f.kind] ? { host: defaultHost[patch.kind] } : {}) }));
+    setForm((f) => ({
+      ...f,
+      ...patch,
+      ...(patch.kind && f.host === defaultHost[f.kind] ? { host: defaultHost[patch.kind] } : {}),
+    }));
   return (
     <form className="form-grid" onSubmit={submit} aria-label="Add a secret">
       <h3>Add a secret</h3>
@@ -137,12 +164,23 @@ function EditSecretForm({ secret, onDone }: { secret: SecretSummary; onDone(): v
   const update = useVaultOp('secrets.update', onDone);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    update.mutate({ id: secret.id, name: form.name, kind: form.kind, host: form.host, ...(form.value ? { value: form.value } : {}) });
+    update.mutate({
+      id: secret.id,
+      name: form.name,
+      kind: form.kind,
+      host: form.host,
+      ...(form.value ? { value: form.value } : {}),
+    });
   };
   return (
     <li aria-label={`Edit ${secret.name}`}>
       <form className="form-grid" onSubmit={submit} aria-label={`Edit ${secret.name}`}>
-        <SecretFields prefix={`secret-${secret.id}`} {...form} valueLabel="New value (leave empty to keep)" onChange={(p) => setForm((f) => ({ ...f, ...p }))} />
+        <SecretFields
+          prefix={`secret-${secret.id}`}
+          {...form}
+          valueLabel="New value (leave empty to keep)"
+          onChange={(p) => setForm((f) => ({ ...f, ...p }))}
+        />
         <ErrorBanner error={update.error} />
         <div className="form-actions">
           <button type="submit" className="primary" disabled={update.isPending || !form.name}>

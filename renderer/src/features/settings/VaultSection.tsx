@@ -63,10 +63,21 @@ function InitForm() {
   return (
     <form className="form-grid" onSubmit={submit} aria-label="Set up the vault">
       <p className="form-note">
-        The vault key is kept in the OS keychain. A recovery passphrase (optional, recommended) unlocks the vault when the keychain is not available.
+        The vault key is kept in the OS keychain. A recovery passphrase (optional, recommended) unlocks the vault when
+        the keychain is not available.
       </p>
-      <PassphraseFields label="Recovery passphrase" value={pass} confirm={confirm} onValue={setPass} onConfirm={setConfirm} />
-      {problem ? <p className="banner bad" role="alert">{problem}</p> : null}
+      <PassphraseFields
+        label="Recovery passphrase"
+        value={pass}
+        confirm={confirm}
+        onValue={setPass}
+        onConfirm={setConfirm}
+      />
+      {problem ? (
+        <p className="banner bad" role="alert">
+          {problem}
+        </p>
+      ) : null}
       <ErrorBanner error={init.error} />
       <div className="form-actions">
         <button type="submit" className="primary" disabled={init.isPending}>
@@ -89,7 +100,13 @@ function UnlockForm({ hasRecovery }: { hasRecovery: boolean }) {
       {hasRecovery ? (
         <>
           <label htmlFor="vault-unlock-passphrase">Recovery passphrase</label>
-          <input id="vault-unlock-passphrase" type="password" autoComplete="current-password" value={pass} onChange={(e) => setPass(e.target.value)} />
+          <input
+            id="vault-unlock-passphrase"
+            type="password"
+            autoComplete="current-password"
+            value={pass}
+            onChange={(e) => setPass(e.target.value)}
+          />
         </>
       ) : (
         <p className="form-note">No recovery passphrase was set: the vault opens only through the OS keychain.</p>
@@ -150,11 +167,27 @@ function ChangePassphraseForm({ hasRecovery }: { hasRecovery: boolean }) {
       {hasRecovery ? (
         <>
           <label htmlFor="vault-current-passphrase">Current passphrase</label>
-          <input id="vault-current-passphrase" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
+          <input
+            id="vault-current-passphrase"
+            type="password"
+            autoComplete="current-password"
+            value={current}
+            onChange={(e) => setCurrent(e.target.value)}
+          />
         </>
       ) : null}
-      <PassphraseFields label="New passphrase" value={pass} confirm={confirm} onValue={setPass} onConfirm={setConfirm} />
-      {problem ? <p className="banner bad" role="alert">{problem}</p> : null}
+      <PassphraseFields
+        label="New passphrase"
+        value={pass}
+        confirm={confirm}
+        onValue={setPass}
+        onConfirm={setConfirm}
+      />
+      {problem ? (
+        <p className="banner bad" role="alert">
+          {problem}
+        </p>
+      ) : null}
       <ErrorBanner error={change.error} />
       {done ? <p role="status">Recovery passphrase saved.</p> : null}
       <div className="form-actions">

@@ -20,4 +20,5 @@ export function useConnectInfo() {
 }
 
 /** A mutation on one operation that refreshes the tokens list and the connect info afterwards. */
-export const useAccessOp = <K extends OpName>(name: K, onSuccess?: (result: OpOutput<K>) => void) => useOperation(name, [tokensKey, connectKey], onSuccess);
+export const useAccessOp = <K extends OpName>(name: K, onSuccess?: (result: OpOutput<K>) => void) =>
+  useOperation(name, [tokensKey, connectKey], onSuccess);

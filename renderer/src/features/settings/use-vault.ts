@@ -23,4 +23,5 @@ export function useSecrets() {
 }
 
 /** A mutation on one operation that refreshes the vault status and the secrets list afterwards. */
-export const useVaultOp = <K extends OpName>(name: K, onSuccess?: (result: OpOutput<K>) => void) => useOperation(name, [vaultStatusKey, secretsKey], onSuccess);
+export const useVaultOp = <K extends OpName>(name: K, onSuccess?: (result: OpOutput<K>) => void) =>
+  useOperation(name, [vaultStatusKey, secretsKey], onSuccess);

@@ -1,7 +1,21 @@
 import type { ReactNode } from 'react';
 
 /** A small modal asking the operator to confirm a destructive action. */
-export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onCancel, busy }: { title: string; children: ReactNode; confirmLabel: string; onConfirm: () => void; onCancel: () => void; busy?: boolean }) {
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+  busy,
+}: {
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  busy?: boolean;
+}) {
   return (
     <div className="modal-backdrop">
       <div role="dialog" aria-modal="true" aria-labelledby="confirm-title" className="modal">

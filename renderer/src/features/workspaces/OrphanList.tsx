@@ -33,14 +33,25 @@ function OrphanRow({ orphan }: { orphan: Orphan }) {
   });
   return (
     <li data-testid={`orphan-${orphan.name}`}>
-      <strong>{orphan.name}</strong> <span className="chip">{orphan.state}</span> <span className="muted">{orphan.image}</span>
+      <strong>{orphan.name}</strong> <span className="chip">{orphan.state}</span>{' '}
+      <span className="muted">{orphan.image}</span>
       <button type="button" className="danger" onClick={() => setConfirming(true)}>
         Remove
       </button>
       {confirming ? (
-        <ConfirmDialog title={`Remove ${orphan.name}?`} confirmLabel="Remove container" busy={remove.isPending} onCancel={() => setConfirming(false)} onConfirm={() => remove.mutate()}>
+        <ConfirmDialog
+          title={`Remove ${orphan.name}?`}
+          confirmLabel="Remove container"
+          busy={remove.isPending}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => remove.mutate()}
+        >
           <p>The container and its workspace volume are removed.</p>
-          {remove.error ? <p role="alert" className="banner bad">{remove.error.message}</p> : null}
+          {remove.error ? (
+            <p role="alert" className="banner bad">
+              {remove.error.message}
+            </p>
+          ) : null}
         </ConfirmDialog>
       ) : null}
     </li>

@@ -4,15 +4,27 @@ import type { Progress, Workspace } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
 import { ConfirmDialog } from './ConfirmDialog';
 
-const tone: Record<Workspace['status'], string> = { running: 'ok', creating: 'warn', stopped: 'muted', error: 'bad', missing: 'bad' };
+const tone: Record<Workspace['status'], string> = {
+  running: 'ok',
+  creating: 'warn',
+  stopped: 'muted',
+  error: 'bad',
+  missing: 'bad',
+};
 
 /** One workspace: status chip, live progress while it is being created, start/stop/delete. */
 export function WorkspaceRow({ workspace: w, progress }: { workspace: Workspace; progress?: Progress }) {
   const api = useApi();
   const [confirming, setConfirming] = useState<'stop' | 'delete' | null>(null);
   const start = useMutation({ mutationFn: () => api['workspaces.start']({ workspace: w.id }) });
-  const stop = useMutation({ mutationFn: () => api['workspaces.stop']({ workspace: w.id }), onSuccess: () => setConfirming(null) });
-  const remove = useMutation({ mutationFn: () => api['workspaces.delete']({ workspace: w.id }), onSuccess: () => setConfirming(null) });
+  const stop = useMutation({
+    mutationFn: () => api['workspaces.stop']({ workspace: w.id }),
+    onSuccess: () => setConfirming(null),
+  });
+  const remove = useMutation({
+    mutationFn: () => api['workspaces.delete']({ workspace: w.id }),
+    onSuccess: () => setConfirming(null),
+  });
   const busy = start.isPending || stop.isPending || remove.isPending;
   const error = start.error ?? stop.error ?? remove.error;
   return (
@@ -40,7 +52,14 @@ export function WorkspaceRow({ workspace: w, progress }: { workspace: Workspace;
         </span>
       </div>
       {w.status === 'creating' && progress && !progress.done ? (
-        <div className="workspace-progress" role="progressbar" aria-label={`Creating ${w.name}`} aria-valuemin={0} aria-valuemax={1} aria-valuenow={progress.fraction}>
+        <div
+          className="workspace-progress"
+          role="progressbar"
+          aria-label={`Creating ${w.name}`}
+          aria-valuemin={0}
+          aria-valuemax={1}
+          aria-valuenow={progress.fraction}
+        >
           {progress.step}
           <progress max={1} value={progress.fraction ?? undefined} />
         </div>
@@ -52,15 +71,35 @@ export function WorkspaceRow({ workspace: w, progress }: { workspace: Workspace;
         </p>
       ) : null}
       {confirming === 'stop' ? (
-        <ConfirmDialog title={`Stop ${w.name}?`} confirmLabel="Stop workspace" busy={stop.isPending} onCancel={() => setConfirming(null)} onConfirm={() => stop.mutate()}>
+        <ConfirmDialog
+          title={`Stop ${w.name}?`}
+          confirmLabel="Stop workspace"
+          busy={stop.isPending}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => stop.mutate()}
+        >
           <p>Its sessions go offline until the workspace is started again. The clone and its volume stay.</p>
-          {stop.error ? <p role="alert" className="banner bad">{stop.error.message}</p> : null}
+          {stop.error ? (
+            <p role="alert" className="banner bad">
+              {stop.error.message}
+            </p>
+          ) : null}
         </ConfirmDialog>
       ) : null}
       {confirming === 'delete' ? (
-        <ConfirmDialog title={`Delete ${w.name}?`} confirmLabel="Delete workspace" busy={remove.isPending} onCancel={() => setConfirming(null)} onConfirm={() => remove.mutate()}>
+        <ConfirmDialog
+          title={`Delete ${w.name}?`}
+          confirmLabel="Delete workspace"
+          busy={remove.isPending}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => remove.mutate()}
+        >
           <p>The container, its volume (the clone and any uncommitted work) and the workspace record are removed.</p>
-          {remove.error ? <p role="alert" className="banner bad">{remove.error.message}</p> : null}
+          {remove.error ? (
+            <p role="alert" className="banner bad">
+              {remove.error.message}
+            </p>
+          ) : null}
         </ConfirmDialog>
       ) : null}
     </li>

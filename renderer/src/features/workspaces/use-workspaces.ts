@@ -16,7 +16,11 @@ export function useWorkspaces() {
       if (removedId) return { workspaces: old.workspaces.filter((w) => w.id !== removedId) };
       if (!workspace) return old;
       const known = old.workspaces.some((w) => w.id === workspace.id);
-      return { workspaces: known ? old.workspaces.map((w) => (w.id === workspace.id ? workspace : w)) : [...old.workspaces, workspace] };
+      return {
+        workspaces: known
+          ? old.workspaces.map((w) => (w.id === workspace.id ? workspace : w))
+          : [...old.workspaces, workspace],
+      };
     });
     void client.invalidateQueries({ queryKey: orphansKey });
   });

@@ -1,0 +1,125 @@
+import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { connect } from '@nats-io/transport-node';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { testCore } from '../../../test/helpers/core';
+import { operatorContext } from '../handlers';
+import { okResult } from './platform-fixture';
+import { connectRun } from './run-client';
+
+const op = operatorContext('internal');
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForServer(url: string): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      await (await connect({ servers: url, reconnect: false })).close();
+      return;
+    } catch (e) {
+      if (i > 100) throw e;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+describe('managed nats-server', () => {
+  it('writes its config in the data dir, listens on loopback and stops the child on dispose', async () => {
+    const t = await testCore();
+    const url = String(t.core.platform.url);
+    expect(url).toMatch(/^nats:\/\/127\.0\.0\.1:\d+$/);
+    const conf = join(t.dataDir, 'nats', 'nats.conf');
+    const parsed = JSON.parse(readFileSync(conf, 'utf8')) as {
+      host: string;
+      authorization: { users: { user: string; password?: string }[] };
+    };
+    expect(parsed.host).toBe('127.0.0.1');
+    expect(parsed.authorization.users.map((u) => u.user)).toContain('nexus-core');
+    const core = parsed.authorization.users.find((u) => u.user === 'nexus-core') as { user: string; password: string };
+    await (await connect({ servers: url, user: core.user, pass: core.password, reconnect: false })).close();
+    await t.core.dispose();
+    await expect(connect({ servers: url, user: core.user, pass: core.password, reconnect: false })).rejects.toThrow();
+    expect(t.core.status.get().nats.state).toBe('stopped');
+    await t.cleanup();
+  });
+
+  it('reports NATS unavailable when the managed server dies', async () => {
+    const t = await testCore();
+    try {
+      const pid = t.core.platform.serverPid;
+      expect(pid).toBeGreaterThan(0);
+      process.kill(Number(pid), 'SIGKILL');
+      await expect.poll(() => t.core.status.get().nats.state).toBe('unavailable');
+      expect(t.core.status.get().nats.reason).toMatch(/nats-server exited \(SIGKILL\)/);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it('reports NATS unavailable with a clear reason when nats-server is missing, and core still starts', async () => {
+    const t = await testCore({ nats: { binary: '/nonexistent/nats-server' } });
+    try {
+      const info = await t.core.dispatcher.call('app.info', {}, op);
+      expect(info.nats).toEqual({ state: 'unavailable', reason: expect.stringContaining('nats-server was not found') });
+      const agent = await t.core.dispatcher.call('agents.create', { name: 'a' }, op);
+      await expect(t.core.dispatcher.call('runs.create', { agentId: agent.id }, op)).rejects.toMatchObject({
+        code: 'nats_unavailable',
+      });
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it('uses a configured external server instead of starting a child', async () => {
+    // An unauthenticated external server, started by the test: core must not start its own.
+    const port = await freePort();
+    const child = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+    await waitForServer(`nats://127.0.0.1:${port}`);
+    const t = await testCore({ nats: { url: `nats://127.0.0.1:${port}` } });
+    try {
+      expect(t.core.platform.url).toBe(`nats://127.0.0.1:${port}`);
+      expect(existsSync(join(t.dataDir, 'nats', 'nats.conf'))).toBe(false);
+      const info = await t.core.dispatcher.call('app.info', {}, op);
+      expect(info.nats.state).toBe('external');
+      const agent = t.core.platform.createAgent({ name: 'ext' });
+      const creds = await t.core.platform.createRun(agent.id);
+      expect(creds.user).toBeNull();
+      const client = await connectRun(creds);
+      expect(okResult(await client.call('skill.list', {}))).toEqual({ skills: [] });
+      await client.close();
+    } finally {
+      await t.cleanup();
+      child.kill('SIGTERM');
+    }
+  });
+
+  it('creates runs through the contract without handing the password out, and ends them', async () => {
+    const t = await testCore();
+    try {
+      const agent = await t.core.dispatcher.call('agents.create', { name: 'ops', tools: ['memory.search'] }, op);
+      const task = await t.core.dispatcher.call('tasks.create', { title: 'goal' }, op);
+      const run = await t.core.dispatcher.call('runs.create', { agentId: agent.id, taskId: task.id }, op);
+      expect(run).toMatchObject({
+        user: `run-${run.runId}`,
+        inboxPrefix: `_INBOX.${run.runId}`,
+        subject: `tools.invoke.${run.runId}`,
+      });
+      expect(Object.keys(run)).not.toContain('password');
+      expect((await t.core.dispatcher.call('agents.list', {}, op)).agents.map((a) => a.tools)).toEqual([
+        ['memory.search'],
+      ]);
+      await t.core.dispatcher.call('runs.end', { runId: run.runId, summary: 'done' }, op);
+      expect(t.core.platform.runs.get(run.runId)?.status).toBe('finished');
+    } finally {
+      await t.cleanup();
+    }
+  });
+});

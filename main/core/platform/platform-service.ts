@@ -1,0 +1,287 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { NexusError } from '../../../shared/errors';
+import { subjects } from '../../../shared/platform-tools';
+import type { StatusBoard } from '../app/status';
+import type { AuditLog } from '../audit/audit-log';
+import type { CoreConfig } from '../config';
+import type { Disposable } from '../disposable';
+import type { Logger } from '../log';
+import type { Redactor } from '../redact';
+import type { ReviewQueue } from '../review/review-queue';
+import type { Db } from '../store/open';
+import { ManagedNats } from './managed-server';
+import { hookUser, hookUserName, runUser, runUserName } from './permissions';
+import { AgentRepo, type Agent } from './store/agents';
+import { BoardRepo } from './store/board';
+import { RunRepo, type RunStatus } from './store/runs';
+import { TaskRepo, type NewTask, type Task } from './store/tasks';
+import { ToolRouter } from './tool-router';
+
+/** What a worker needs to call platform tools as one run (handed to nexus-mcp through its env). */
+export interface RunCredentials {
+  runId: string;
+  natsUrl: string;
+  /** Null when an external server is used: its operator manages users and permissions. */
+  user: string | null;
+  password: string | null;
+  inboxPrefix: string;
+  subject: string;
+}
+
+export interface HookCredentials {
+  workspaceId: string;
+  natsUrl: string;
+  user: string | null;
+  password: string | null;
+  subject: string;
+}
+
+export interface HookEvent {
+  /** From the subject the event arrived on, never from its body. */
+  workspaceId: string;
+  event: unknown;
+}
+
+/**
+ * Platform tools over NATS: runs the managed nats-server (or uses an external one), serves
+ * `tools.invoke.<runId>` and `nexus.hooks.<workspaceId>`, and issues per-run NATS users.
+ * Exposed as `core.platform` for the sessions feature.
+ */
+export class PlatformService implements Disposable {
+  readonly agents: AgentRepo;
+  readonly runs: RunRepo;
+  readonly tasks: TaskRepo;
+  readonly board: BoardRepo;
+  private readonly router: ToolRouter;
+  private server: ManagedNats | null = null;
+  private nc: NatsConnection | null = null;
+  private natsUrl: string | null = null;
+  private readonly subs: Subscription[] = [];
+  private readonly hookHandlers = new Set<(e: HookEvent) => void>();
+  /** Passwords of live run and hook users, by NATS user name: unregistered from the redactor when removed. */
+  private readonly passwords = new Map<string, string>();
+
+  constructor(
+    private readonly deps: {
+      db: Db;
+      config: CoreConfig;
+      dataDir: string;
+      status: StatusBoard;
+      redactor: Redactor;
+      log: Logger;
+      audit: AuditLog;
+      review: ReviewQueue;
+    },
+  ) {
+    this.agents = new AgentRepo(deps.db);
+    this.runs = new RunRepo(deps.db);
+    this.tasks = new TaskRepo(deps.db);
+    this.board = new BoardRepo(deps.db);
+    this.router = new ToolRouter(
+      this.agents,
+      { runs: this.runs, tasks: this.tasks, board: this.board, review: deps.review },
+      deps.redactor,
+      deps.audit,
+      deps.log,
+    );
+  }
+
+  /** Starts NATS and the subscriptions. Never throws: a missing server is reported as state `unavailable`. */
+  async start(): Promise<void> {
+    const { nats } = this.deps.config;
+    // Runs of a previous process lost their credentials with it.
+    this.runs.failOrphans();
+    this.deps.status.set('nats', {
+      state: 'starting',
+      reason: nats.url ? `Connecting to ${nats.url}.` : 'Starting nats-server.',
+    });
+    try {
+      if (nats.url) {
+        this.nc = await connect({ servers: nats.url, name: 'nexus-core' });
+        this.natsUrl = nats.url;
+      } else {
+        this.server = await ManagedNats.start({
+          binary: nats.binary,
+          host: nats.host,
+          port: nats.port,
+          dir: join(this.deps.dataDir, 'nats'),
+        });
+        this.deps.redactor.addSecret(this.server.core.password);
+        this.server.onUnexpectedExit((reason) => {
+          this.deps.log.error('nats-server exited', { reason });
+          this.deps.status.set('nats', { state: 'unavailable', reason });
+        });
+        this.nc = await connect({
+          servers: this.server.url,
+          user: this.server.core.user,
+          pass: this.server.core.password,
+          name: 'nexus-core',
+        });
+        this.natsUrl = this.server.url;
+      }
+      this.subs.push(
+        this.nc.subscribe(subjects.toolsAll, {
+          callback: (err, msg) => {
+            if (err) return;
+            this.onToolRequest(msg.subject, msg.data, (d) => msg.respond(d)).catch((e: unknown) =>
+              this.deps.log.error('tool request failed', { error: e }),
+            );
+          },
+        }),
+      );
+      this.subs.push(
+        this.nc.subscribe(subjects.hooksAll, {
+          callback: (err, msg) => (err ? undefined : this.onHook(msg.subject, msg.data)),
+        }),
+      );
+      await this.nc.flush();
+      this.deps.status.set(
+        'nats',
+        nats.url
+          ? { state: 'external', reason: `Using the external server at ${nats.url}.` }
+          : { state: 'running', reason: `nats-server on ${this.natsUrl}.` },
+      );
+    } catch (e) {
+      const reason = e instanceof NexusError ? e.message : `NATS could not be started: ${(e as Error).message}`;
+      this.deps.log.warn('platform tools unavailable', { reason });
+      this.deps.status.set('nats', { state: 'unavailable', reason });
+      await this.dispose();
+    }
+  }
+
+  get url(): string | null {
+    return this.natsUrl;
+  }
+
+  /** The managed nats-server's process id (null with an external server or none). */
+  get serverPid(): number | null {
+    return this.server?.pid ?? null;
+  }
+
+  createAgent(input: { name: string; project?: string | null; tools?: string[] }): Agent {
+    return this.agents.create(input);
+  }
+
+  createTask(input: Omit<NewTask, 'status'> & { status?: NewTask['status'] }): Task {
+    if (input.parentId && !this.tasks.get(input.parentId))
+      throw new NexusError('not_found', `No task "${input.parentId}".`);
+    return this.tasks.create({ status: 'in_progress', ...input });
+  }
+
+  /** Starts a run and gives it its own NATS user: publish its request subject only, subscribe its inbox only. */
+  async createRun(agentId: string, taskId?: string | null, sessionId?: string | null): Promise<RunCredentials> {
+    const url = this.requireNats();
+    if (!this.agents.get(agentId)) throw new NexusError('not_found', `No agent "${agentId}".`);
+    if (taskId && !this.tasks.get(taskId)) throw new NexusError('not_found', `No task "${taskId}".`);
+    const run = this.runs.create({ agentId, taskId: taskId ?? null, sessionId: sessionId ?? null });
+    const base = {
+      runId: run.id,
+      natsUrl: url,
+      inboxPrefix: subjects.inboxPrefixFor(run.id),
+      subject: subjects.toolsFor(run.id),
+    };
+    if (!this.server) return { ...base, user: null, password: null };
+    const password = randomBytes(24).toString('base64url');
+    this.deps.redactor.addSecret(password);
+    try {
+      await this.server.addUsers(runUser(run.id, password));
+    } catch (e) {
+      this.runs.end(run.id, 'failed', 'NATS user could not be created.');
+      throw e;
+    }
+    this.passwords.set(runUserName(run.id), password);
+    return { ...base, user: runUserName(run.id), password };
+  }
+
+  /** Ends a run: its user is removed and the server drops its connection. */
+  async endRun(runId: string, status: Exclude<RunStatus, 'running'> = 'finished', summary?: string): Promise<void> {
+    const run = this.runs.get(runId);
+    if (!run) throw new NexusError('not_found', `No run "${runId}".`);
+    this.runs.end(runId, status, summary);
+    await this.removeUser(runUserName(runId));
+  }
+
+  /** A publish-only user for one workspace's hook forwarder, on `nexus.hooks.<workspaceId>`. */
+  async createHookPublisher(workspaceId: string): Promise<HookCredentials> {
+    const url = this.requireNats();
+    if (!/^[A-Za-z0-9_-]{1,100}$/.test(workspaceId))
+      throw new NexusError('bad_request', 'A workspace id for hooks must be letters, digits, dashes and underscores.');
+    const base = { workspaceId, natsUrl: url, subject: subjects.hooksFor(workspaceId) };
+    if (!this.server) return { ...base, user: null, password: null };
+    const password = randomBytes(24).toString('base64url');
+    this.deps.redactor.addSecret(password);
+    await this.server.addUsers(hookUser(workspaceId, password));
+    this.passwords.set(hookUserName(workspaceId), password);
+    return { ...base, user: hookUserName(workspaceId), password };
+  }
+
+  async removeHookPublisher(workspaceId: string): Promise<void> {
+    await this.removeUser(hookUserName(workspaceId));
+  }
+
+  private async removeUser(name: string): Promise<void> {
+    const password = this.passwords.get(name);
+    this.passwords.delete(name);
+    if (this.server?.running) await this.server.removeUsers(name);
+    // The value stays masked until the server has dropped the user.
+    if (password) this.deps.redactor.removeSecret(password);
+  }
+
+  /** Every hook event any workspace publishes, parsed; the workspace id comes from the subject. */
+  onHookEvent(handler: (e: HookEvent) => void): Disposable {
+    this.hookHandlers.add(handler);
+    return { dispose: () => void this.hookHandlers.delete(handler) };
+  }
+
+  async dispose(): Promise<void> {
+    for (const s of this.subs.splice(0)) s.unsubscribe();
+    this.hookHandlers.clear();
+    const nc = this.nc;
+    this.nc = null;
+    if (nc) await nc.drain().catch(() => nc.close());
+    const server = this.server;
+    this.server = null;
+    this.natsUrl = null;
+    if (server) await server.stop();
+    if (this.deps.status.get().nats.state !== 'unavailable')
+      this.deps.status.set('nats', { state: 'stopped', reason: 'Platform tools are stopped.' });
+  }
+
+  private requireNats(): string {
+    if (!this.natsUrl) throw new NexusError('nats_unavailable', this.deps.status.get().nats.reason);
+    return this.natsUrl;
+  }
+
+  private async onToolRequest(subject: string, data: Uint8Array, respond: (d: Uint8Array) => boolean): Promise<void> {
+    // tools.invoke.<runId>: the one place the caller's identity comes from.
+    const runId = subject.slice('tools.invoke.'.length);
+    let payload: unknown = null;
+    try {
+      payload = JSON.parse(new TextDecoder().decode(data));
+    } catch {
+      payload = null;
+    }
+    const reply = await this.router.invoke(runId, payload);
+    respond(new TextEncoder().encode(JSON.stringify(reply)));
+  }
+
+  private onHook(subject: string, data: Uint8Array): void {
+    const workspaceId = subject.slice('nexus.hooks.'.length);
+    let event: unknown;
+    try {
+      event = JSON.parse(new TextDecoder().decode(data));
+    } catch {
+      this.deps.log.warn('hook event is not JSON', { workspaceId });
+      return;
+    }
+    for (const h of this.hookHandlers) {
+      try {
+        h({ workspaceId, event });
+      } catch (e) {
+        this.deps.log.error('hook handler failed', { workspaceId, error: e });
+      }
+    }
+  }
+}

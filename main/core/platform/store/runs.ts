@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Db } from '../../store/open';
+import { searchAllThenAny } from './fts';
+
+export const RunStatus = z.enum(['running', 'finished', 'failed', 'cancelled']);
+export type RunStatus = z.infer<typeof RunStatus>;
+
+export interface Run {
+  id: string;
+  agentId: string;
+  taskId: string | null;
+  sessionId: string | null;
+  status: RunStatus;
+  summary: string;
+  startedAt: string;
+  endedAt: string | null;
+}
+
+const Row = z.object({
+  id: z.string(),
+  agent_id: z.string(),
+  task_id: z.string().nullable(),
+  session_id: z.string().nullable(),
+  status: RunStatus,
+  summary: z.string(),
+  started_at: z.string(),
+  ended_at: z.string().nullable(),
+});
+const toRun = (raw: unknown): Run => {
+  const r = Row.parse(raw);
+  return {
+    id: r.id,
+    agentId: r.agent_id,
+    taskId: r.task_id,
+    sessionId: r.session_id,
+    status: r.status,
+    summary: r.summary,
+    startedAt: r.started_at,
+    endedAt: r.ended_at,
+  };
+};
+
+export class RunRepo {
+  private readonly byId;
+  constructor(private readonly db: Db) {
+    this.byId = db.prepare('SELECT * FROM runs WHERE id = ?');
+  }
+
+  create(input: { agentId: string; taskId?: string | null; sessionId?: string | null }): Run {
+    // Run ids become NATS subject tokens and user names: dashes and hex only.
+    const run: Run = {
+      id: randomUUID(),
+      agentId: input.agentId,
+      taskId: input.taskId ?? null,
+      sessionId: input.sessionId ?? null,
+      status: 'running',
+      summary: '',
+      startedAt: new Date().toISOString(),
+      endedAt: null,
+    };
+    this.db
+      .prepare(
+        'INSERT INTO runs (id, agent_id, task_id, session_id, status, summary, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(run.id, run.agentId, run.taskId, run.sessionId, run.status, run.summary, run.startedAt);
+    return run;
+  }
+
+  get(id: string): Run | null {
+    const row = this.byId.get(id);
+    return row ? toRun(row) : null;
+  }
+
+  end(id: string, status: Exclude<RunStatus, 'running'>, summary?: string): void {
+    this.db
+      .prepare(
+        "UPDATE runs SET status = ?, summary = COALESCE(?, summary), ended_at = ? WHERE id = ? AND status = 'running'",
+      )
+      .run(status, summary ?? null, new Date().toISOString(), id);
+  }
+
+  /** Runs left `running` by a previous process: their credentials died with it. */
+  failOrphans(): number {
+    return this.db
+      .prepare("UPDATE runs SET status = 'failed', ended_at = ? WHERE status = 'running'")
+      .run(new Date().toISOString()).changes;
+  }
+
+  /** FTS over the agent's own finished runs. */
+  search(agentId: string, query: string, limit: number): Run[] {
+    const stmt = this.db.prepare(
+      `SELECT runs.* FROM runs_fts JOIN runs ON runs.rowid = runs_fts.rowid
+       WHERE runs_fts MATCH ? AND runs.agent_id = ? AND runs.status != 'running'
+       ORDER BY runs_fts.rank LIMIT ?`,
+    );
+    return searchAllThenAny(query, limit, (match, n) => stmt.all(match, agentId, n).map(toRun));
+  }
+}

@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { Task } from '../../../../shared/platform-tools';
+import type { Db } from '../../store/open';
+
+export type Task = z.infer<typeof Task>;
+type TaskStatus = Task['status'];
+
+const Row = z.object({
+  id: z.string(),
+  parent_id: z.string().nullable(),
+  title: z.string(),
+  body: z.string(),
+  status: Task.shape.status,
+  depends_on: z.string(),
+  role_hint: z.string().nullable(),
+  created_at: z.string(),
+});
+const toTask = (raw: unknown): Task => {
+  const r = Row.parse(raw);
+  return {
+    id: r.id,
+    parentId: r.parent_id,
+    title: r.title,
+    body: r.body,
+    status: r.status,
+    dependsOn: z.array(z.string()).parse(JSON.parse(r.depends_on)),
+    roleHint: r.role_hint,
+    createdAt: r.created_at,
+  };
+};
+
+export interface NewTask {
+  title: string;
+  body?: string;
+  status: TaskStatus;
+  parentId?: string | null;
+  dependsOn?: string[];
+  roleHint?: string | null;
+  project?: string | null;
+  createdByRun?: string | null;
+}
+
+export class TaskRepo {
+  private readonly byId;
+  constructor(private readonly db: Db) {
+    this.byId = db.prepare('SELECT * FROM tasks WHERE id = ?');
+  }
+
+  create(input: NewTask): Task {
+    const task: Task = {
+      id: randomUUID(),
+      parentId: input.parentId ?? null,
+      title: input.title,
+      body: input.body ?? '',
+      status: input.status,
+      dependsOn: input.dependsOn ?? [],
+      roleHint: input.roleHint ?? null,
+      createdAt: new Date().toISOString(),
+    };
+    this.db
+      .prepare(
+        'INSERT INTO tasks (id, parent_id, title, body, status, depends_on, role_hint, project, created_by_run, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        task.id,
+        task.parentId,
+        task.title,
+        task.body,
+        task.status,
+        JSON.stringify(task.dependsOn),
+        task.roleHint,
+        input.project ?? null,
+        input.createdByRun ?? null,
+        task.createdAt,
+      );
+    return task;
+  }
+
+  get(id: string): Task | null {
+    const row = this.byId.get(id);
+    return row ? toTask(row) : null;
+  }
+
+  children(parentId: string): Task[] {
+    return this.db.prepare('SELECT * FROM tasks WHERE parent_id = ? ORDER BY created_at').all(parentId).map(toTask);
+  }
+}

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { NexusError, type WireError } from '../../../shared/errors';
+import { isToolName, platformTools, ToolRequest, type ToolName, type ToolReply } from '../../../shared/platform-tools';
+import type { AuditLog } from '../audit/audit-log';
+import type { Logger } from '../log';
+import type { Redactor } from '../redact';
+import { toolHandlers } from './handlers';
+import type { ToolContext, ToolDeps, ToolHandler } from './handlers/tool-handler';
+import type { AgentRepo } from './store/agents';
+
+/**
+ * Executes one platform-tool call for a run. The caller is the run named by the NATS subject the
+ * request arrived on (the server only lets that run's user publish there); nothing in the payload
+ * can change who is calling. The stored run and agent are re-read on every call.
+ */
+export class ToolRouter {
+  constructor(
+    private readonly agents: AgentRepo,
+    private readonly deps: ToolDeps,
+    private readonly redactor: Redactor,
+    private readonly audit: AuditLog,
+    private readonly log: Logger,
+  ) {}
+
+  async invoke(runId: string, payload: unknown): Promise<ToolReply> {
+    let tool = 'unknown';
+    try {
+      const req = ToolRequest.safeParse(payload);
+      if (!req.success) throw new NexusError('bad_request', 'A tool request is { "tool": "<name>", "args": { ... } }.');
+      tool = req.data.tool;
+      const run = this.deps.runs.get(runId);
+      if (!run || run.status !== 'running')
+        throw new NexusError('forbidden', 'This run is not running; platform tools are refused.');
+      const agent = this.agents.get(run.agentId);
+      if (!agent) throw new NexusError('forbidden', 'The agent of this run no longer exists.');
+      if (!isToolName(tool)) throw new NexusError('not_found', `Unknown platform tool "${tool.slice(0, 100)}".`);
+      if (agent.tools.length > 0 && !agent.tools.includes(tool)) {
+        throw new NexusError('forbidden', `Tool "${tool}" is not in the allow-list of agent "${agent.name}".`);
+      }
+      const result = await this.execute(tool, req.data.args ?? {}, { agent, run, deps: this.deps });
+      return { ok: true, result: this.redactor.value(result) };
+    } catch (e) {
+      const error = this.toWire(e, tool);
+      if (error.code === 'forbidden') {
+        this.audit.record({
+          actor: `run:${runId}`,
+          transport: 'nats',
+          operation: `tool:${tool.slice(0, 100)}`,
+          outcome: error.code,
+          durationMs: 0,
+        });
+      }
+      return { ok: false, error };
+    }
+  }
+
+  private async execute<K extends ToolName>(name: K, rawArgs: unknown, ctx: ToolContext): Promise<unknown> {
+    const def = platformTools[name];
+    const args = def.args.safeParse(rawArgs);
+    if (!args.success) {
+      const issues = args.error.issues
+        .slice(0, 5)
+        .map((i) => `${i.path.length ? i.path.join('.') : 'args'}: ${i.message}`);
+      throw new NexusError('bad_request', `Invalid arguments for ${name}: ${issues.join('; ')}`);
+    }
+    const handler = toolHandlers[name] as ToolHandler<K>;
+    return def.result.parse(await handler.handle(args.data as never, ctx));
+  }
+
+  private toWire(e: unknown, tool: string): WireError {
+    if (e instanceof NexusError) return { code: e.code, message: this.redactor.text(e.message) };
+    const ref = randomUUID().slice(0, 8);
+    this.log.error('platform tool failed', { tool, ref, error: e });
+    return { code: 'internal', message: `Internal error in ${tool.slice(0, 100)} (log reference ${ref}).` };
+  }
+}

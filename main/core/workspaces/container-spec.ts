@@ -1,0 +1,61 @@
+import type Docker from 'dockerode';
+import { workspaceLabels } from './labels';
+
+export const WORKSPACE_DIR = '/workspace';
+/** tmpfs for the short-lived credential file: in memory only, owned by the worker user. */
+export const CREDENTIAL_DIR = '/run/nexus';
+export const WORKER_UID = '1000:1000';
+
+export interface ContainerLimits {
+  network: string;
+  memoryBytes: number;
+  pidsLimit: number;
+}
+
+export const containerNameOf = (w: { id: string; name: string }): string => `nexus-${w.name}-${w.id.slice(0, 8)}`;
+
+/**
+ * The hardened container for one workspace: the worker user (not root), every capability dropped
+ * (git, tmux and node need none), no-new-privileges, memory and pids limits, no Docker socket, the
+ * clone on its own named volume, the credential directory on tmpfs. Nothing secret goes in here:
+ * this whole object is what `docker inspect` shows.
+ */
+export function workspaceContainerSpec(
+  w: { id: string; name: string; volume: string },
+  image: string,
+  owner: string,
+  limits: ContainerLimits,
+): Docker.ContainerCreateOptions {
+  return {
+    name: containerNameOf(w),
+    Image: image,
+    User: WORKER_UID,
+    WorkingDir: WORKSPACE_DIR,
+    Labels: workspaceLabels(owner, w),
+    Env: [
+      'HOME=/home/nexus',
+      'NEXUS_WORKER=1',
+      'PATH=/opt/nexus/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+      'GIT_TERMINAL_PROMPT=0',
+    ],
+    HostConfig: {
+      NetworkMode: limits.network,
+      Privileged: false,
+      CapDrop: ['ALL'],
+      CapAdd: [],
+      SecurityOpt: ['no-new-privileges'],
+      Memory: limits.memoryBytes,
+      PidsLimit: limits.pidsLimit,
+      Mounts: [{ Type: 'volume', Source: w.volume, Target: WORKSPACE_DIR }],
+      Tmpfs: {
+        [CREDENTIAL_DIR]: 'rw,noexec,nosuid,nodev,size=64k,mode=0700,uid=1000,gid=1000',
+        '/tmp': 'rw,nosuid,nodev,size=256m,mode=1777',
+      },
+      RestartPolicy: { Name: 'no' },
+    },
+  };
+}
+
+/** The payload nexus-with-credential reads from stdin: host, username, token, one per line. */
+export const credentialPayload = (c: { host: string | null; username: string; token: string } | null): string =>
+  c ? `${c.host ?? ''}\n${c.username}\n${c.token}\n` : '\n\n\n';

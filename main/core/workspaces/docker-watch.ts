@@ -1,0 +1,158 @@
+import type Docker from 'dockerode';
+import type { StatusBoard } from '../app/status';
+import type { Disposable } from '../disposable';
+import type { Logger } from '../log';
+import { probeDocker } from './engine';
+import { ownerFilter } from './labels';
+
+export interface ContainerEvent {
+  action: string;
+  containerId: string;
+  labels: Record<string, string>;
+}
+
+interface RawEvent {
+  Type?: string;
+  Action?: string;
+  status?: string;
+  id?: string;
+  Actor?: { ID?: string; Attributes?: Record<string, string> };
+}
+
+/**
+ * Keeps the Docker status live without polling: one events stream, filtered to this install's
+ * containers. When the stream drops, the board says `unavailable` and a reconnect timer (with
+ * backoff) probes until the engine answers again; then the stream reopens and `onReconnect` runs.
+ */
+export class DockerWatch implements Disposable {
+  private stream: NodeJS.ReadableStream | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private backoffMs = 250;
+  private disposed = false;
+  private connecting = false;
+
+  constructor(
+    private readonly docker: Docker,
+    private readonly deps: {
+      status: StatusBoard;
+      log: Logger;
+      owner: string;
+      onEvent: (e: ContainerEvent) => void;
+      onReconnect: () => Promise<void>;
+      maxBackoffMs?: number;
+    },
+  ) {}
+
+  /** Opens the stream now if the engine answers, else starts the reconnect timer. */
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  get connected(): boolean {
+    return this.stream !== null;
+  }
+
+  /** Called when any Docker call finds the engine gone: mark it and start reconnecting. */
+  lost(reason: string): void {
+    if (this.disposed) return;
+    this.dropStream();
+    this.deps.status.set('docker', { state: 'unavailable', reason: `Docker engine not reachable: ${reason}` });
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.disposed || this.timer) return;
+    const delay = this.backoffMs;
+    this.backoffMs = Math.min(this.backoffMs * 2, this.deps.maxBackoffMs ?? 5000);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.connect();
+    }, delay);
+  }
+
+  private async connect(): Promise<void> {
+    if (this.disposed || this.connecting || this.stream) return;
+    this.connecting = true;
+    try {
+      const probe = await probeDocker(this.docker, 3000);
+      if (probe.state !== 'available') {
+        this.deps.status.set('docker', probe);
+        this.schedule();
+        return;
+      }
+      const stream = await this.docker.getEvents({
+        filters: JSON.stringify({ type: ['container'], label: ownerFilter(this.deps.owner) }),
+      } as unknown as Docker.GetEventsOptions);
+      if (this.disposed) {
+        (stream as unknown as { destroy?: () => void }).destroy?.();
+        return;
+      }
+      this.attach(stream);
+      this.backoffMs = 250;
+      this.deps.status.set('docker', probe);
+      await this.deps
+        .onReconnect()
+        .catch((e: unknown) => this.deps.log.warn('docker reconcile after connect failed', { error: e }));
+    } catch (e) {
+      this.deps.status.set('docker', {
+        state: 'unavailable',
+        reason: `Docker engine not reachable: ${e instanceof Error ? e.message : String(e)}`,
+      });
+      this.schedule();
+    } finally {
+      this.connecting = false;
+    }
+  }
+
+  private attach(stream: NodeJS.ReadableStream): void {
+    this.stream = stream;
+    let buffered = '';
+    stream.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      let nl: number;
+      while ((nl = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, nl).trim();
+        buffered = buffered.slice(nl + 1);
+        if (line) this.dispatch(line);
+      }
+    });
+    const onDrop = (): void => {
+      if (this.stream !== stream) return;
+      this.stream = null;
+      this.lost('the events stream closed');
+    };
+    stream.on('end', onDrop);
+    stream.on('close', onDrop);
+    stream.on('error', onDrop);
+  }
+
+  private dispatch(line: string): void {
+    let raw: RawEvent;
+    try {
+      raw = JSON.parse(line) as RawEvent;
+    } catch {
+      return;
+    }
+    const containerId = raw.Actor?.ID ?? raw.id;
+    const action = raw.Action ?? raw.status;
+    if (!containerId || !action) return;
+    try {
+      this.deps.onEvent({ action, containerId, labels: raw.Actor?.Attributes ?? {} });
+    } catch (e) {
+      this.deps.log.warn('docker event handler failed', { error: e });
+    }
+  }
+
+  private dropStream(): void {
+    const s = this.stream;
+    this.stream = null;
+    (s as unknown as { destroy?: () => void } | null)?.destroy?.();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.dropStream();
+  }
+}

@@ -1,0 +1,50 @@
+/** A minimal, deterministic ustar writer for Docker build contexts (regular files only). */
+export interface TarEntry {
+  /** Path inside the archive, with forward slashes. */
+  path: string;
+  data: Buffer;
+  mode: number;
+}
+
+const BLOCK = 512;
+
+function header(entry: TarEntry): Buffer {
+  const h = Buffer.alloc(BLOCK, 0);
+  let name = entry.path;
+  let prefix = '';
+  if (Buffer.byteLength(name) > 100) {
+    const cut = name.lastIndexOf('/', 155);
+    if (cut <= 0 || Buffer.byteLength(name.slice(cut + 1)) > 100)
+      throw new Error(`path too long for tar: ${entry.path}`);
+    prefix = name.slice(0, cut);
+    name = name.slice(cut + 1);
+  }
+  const octal = (n: number, width: number): string => n.toString(8).padStart(width - 1, '0') + '\0';
+  h.write(name, 0, 100, 'utf8');
+  h.write(octal(entry.mode & 0o7777, 8), 100, 8, 'ascii');
+  h.write(octal(0, 8), 108, 8, 'ascii'); // uid
+  h.write(octal(0, 8), 116, 8, 'ascii'); // gid
+  h.write(octal(entry.data.length, 12), 124, 12, 'ascii');
+  h.write(octal(0, 12), 136, 12, 'ascii'); // mtime fixed: the archive hashes the same for the same content
+  h.write('        ', 148, 8, 'ascii');
+  h.write('0', 156, 1, 'ascii');
+  h.write('ustar\0', 257, 6, 'ascii');
+  h.write('00', 263, 2, 'ascii');
+  h.write(prefix, 345, 155, 'utf8');
+  let sum = 0;
+  for (const byte of h) sum += byte;
+  h.write(sum.toString(8).padStart(6, '0') + '\0 ', 148, 8, 'ascii');
+  return h;
+}
+
+/** Packs the entries, in the order given, into one tar archive. */
+export function packTar(entries: readonly TarEntry[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const entry of entries) {
+    parts.push(header(entry), entry.data);
+    const pad = (BLOCK - (entry.data.length % BLOCK)) % BLOCK;
+    if (pad) parts.push(Buffer.alloc(pad, 0));
+  }
+  parts.push(Buffer.alloc(BLOCK * 2, 0));
+  return Buffer.concat(parts);
+}

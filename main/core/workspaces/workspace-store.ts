@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import type { Workspace, WorkspaceStatus } from '../../../shared/contract';
+import type { Db } from '../store/open';
+
+interface Row {
+  id: string;
+  name: string;
+  repo_url: string;
+  secret_id: string | null;
+  image: string | null;
+  status: WorkspaceStatus;
+  reason: string | null;
+  container_id: string | null;
+  volume: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type WorkspaceRecord = Workspace & { volume: string };
+
+const toRecord = (r: Row): WorkspaceRecord => ({
+  id: r.id,
+  name: r.name,
+  repoUrl: r.repo_url,
+  secretId: r.secret_id,
+  image: r.image,
+  status: r.status,
+  reason: r.reason,
+  containerId: r.container_id,
+  volume: r.volume,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export const publicWorkspace = ({ volume: _volume, ...w }: WorkspaceRecord): Workspace => w;
+
+/** The workspaces table. */
+export class WorkspaceStore {
+  constructor(private readonly db: Db) {}
+
+  list(): WorkspaceRecord[] {
+    return (this.db.prepare('SELECT * FROM workspaces ORDER BY created_at, name').all() as Row[]).map(toRecord);
+  }
+
+  /** By id or by name. */
+  find(ref: string): WorkspaceRecord | null {
+    const row = this.db.prepare('SELECT * FROM workspaces WHERE id = ? OR name = ? LIMIT 1').get(ref, ref) as
+      Row | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  count(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM workspaces').get() as { n: number }).n;
+  }
+
+  insert(w: {
+    name: string;
+    repoUrl: string;
+    secretId: string | null;
+    image: string | null;
+    volumePrefix: string;
+  }): WorkspaceRecord {
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    this.db
+      .prepare(
+        `INSERT INTO workspaces (id, name, repo_url, secret_id, image, status, reason, container_id, volume, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, 'creating', NULL, NULL, ?, ?, ?)`,
+      )
+      .run(id, w.name, w.repoUrl, w.secretId, w.image, `${w.volumePrefix}${id.slice(0, 12)}`, now, now);
+    return this.get(id);
+  }
+
+  get(id: string): WorkspaceRecord {
+    const row = this.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as Row | undefined;
+    if (!row) throw new Error(`workspace ${id} vanished`);
+    return toRecord(row);
+  }
+
+  update(
+    id: string,
+    patch: Partial<Pick<WorkspaceRecord, 'status' | 'reason' | 'containerId' | 'image'>>,
+  ): WorkspaceRecord | null {
+    const cur = this.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as Row | undefined;
+    if (!cur) return null;
+    const next = { ...toRecord(cur), ...patch };
+    this.db
+      .prepare('UPDATE workspaces SET status = ?, reason = ?, container_id = ?, image = ?, updated_at = ? WHERE id = ?')
+      .run(next.status, next.reason, next.containerId, next.image, new Date().toISOString(), id);
+    return this.get(id);
+  }
+
+  delete(id: string): void {
+    this.db.prepare('DELETE FROM workspaces WHERE id = ?').run(id);
+  }
+}
