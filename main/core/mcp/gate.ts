@@ -84,6 +84,8 @@ export function createMcpGate(core: McpGateDeps): (req: IncomingMessage, res: Se
       );
     }
     const principal = auth.principal;
+    // A vault token's data key lives for this request only (the operator's vault state is untouched).
+    res.on('close', () => auth.vault.end());
     const actor = `token:${principal.tokenId}`;
 
     if (req.method !== 'POST') {
@@ -122,7 +124,7 @@ export function createMcpGate(core: McpGateDeps): (req: IncomingMessage, res: Se
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    await auth.vault.run(() => transport.handleRequest(req, res, body));
   };
 }
 
