@@ -13,6 +13,7 @@ import type { WorkspaceService } from './workspaces/workspace-service';
 import { sessionHandlers } from './sessions/session-handlers';
 import { createSessionService } from './sessions/create-sessions';
 import type { SessionService } from './sessions/session-service';
+import type { SessionTerminals } from './sessions/terminal';
 import { workspaceDirectory } from './sessions/workspace-directory';
 // platform tools + review queue (issue 4)
 import { PlatformService } from './platform/platform-service';
@@ -44,6 +45,8 @@ export interface Core {
   dispatcher: Dispatcher;
   workspaces: WorkspaceService;
   sessions: SessionService;
+  /** Live terminals of sessions (the host's /api/terminal WebSocket adapts it). */
+  terminals: SessionTerminals;
   attention: AttentionService;
   // --- vault (issue 3) ---
   /** Vault lifecycle, principals and secrets; `vault.resolveSecret(id)` is the Docker code's way to a token. */
@@ -145,6 +148,7 @@ export async function createCore(
     config,
     docker,
     paths: ports.paths,
+    redactor,
     workspaces: workspaceDirectory(workspaces.service),
     platform,
   });
@@ -200,6 +204,7 @@ export async function createCore(
     dispatcher,
     workspaces: workspaces.service,
     sessions: built.sessions,
+    terminals: built.terminals,
     attention,
     vault,
     platform,
