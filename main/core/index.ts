@@ -14,6 +14,7 @@ import type { WorkspaceService } from './workspaces/workspace-service';
 import { sessionHandlers } from './sessions/session-handlers';
 import { createSessionService } from './sessions/create-sessions';
 import type { SessionService } from './sessions/session-service';
+import type { SessionTerminals } from './sessions/terminal';
 import { workspaceDirectory } from './sessions/workspace-directory';
 // platform tools + review queue (issue 4)
 import { PlatformService } from './platform/platform-service';
@@ -45,6 +46,8 @@ export interface Core {
   dispatcher: Dispatcher;
   workspaces: WorkspaceService;
   sessions: SessionService;
+  /** Live terminals of sessions (the host's /api/terminal WebSocket adapts it). */
+  terminals: SessionTerminals;
   attention: AttentionService;
   /** The pinned agent CLI: where workers get it (agent.cliDir, else an npm install into the data dir). */
   agentCli: AgentCli;
@@ -149,6 +152,7 @@ export async function createCore(
     config,
     docker,
     paths: ports.paths,
+    redactor,
     workspaces: workspaceDirectory(workspaces.service),
     platform,
   });
@@ -204,6 +208,7 @@ export async function createCore(
     dispatcher,
     workspaces: workspaces.service,
     sessions: built.sessions,
+    terminals: built.terminals,
     attention,
     agentCli,
     vault,
