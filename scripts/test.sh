@@ -9,12 +9,16 @@ bash scripts/provision.sh
 npm ci --no-audit --no-fund
 NEXUS_TEST_BASE_IMAGE=$(bash scripts/build-base-image.sh)
 export NEXUS_TEST_BASE_IMAGE
+NEXUS_AGENT_CLI_DIR=$(bash scripts/install-agent-cli.sh) && export NEXUS_AGENT_CLI_DIR # the pinned real agent CLI
 npm run build
 # The worker image (resources/worker on the offline base), built once per content hash.
 node --import tsx scripts/build-worker-image.ts
 npm run lint
 npm run typecheck
 set +e
+# Supply chain: high/critical advisories of runtime dependencies, minus audit-allowlist.json (docs/security.md).
+node scripts/audit-check.mjs
+audit=$?
 rm -rf test-results && mkdir -p test-results
 scripts/with-keychain.sh npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 unit=$?
@@ -22,4 +26,4 @@ scripts/with-keychain.sh npx playwright test
 e2e=$?
 node scripts/summarize-tests.mjs
 summary=$?
-[ $unit -eq 0 ] && [ $e2e -eq 0 ] && [ $summary -eq 0 ]
+[ $audit -eq 0 ] && [ $unit -eq 0 ] && [ $e2e -eq 0 ] && [ $summary -eq 0 ]

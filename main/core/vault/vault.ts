@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { PrincipalKind, VaultStatus } from '../../../shared/contract';
+import type { VaultStatus } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
 import type { StatusBoard } from '../app/status';
 import type { EventBus } from '../events';
@@ -7,28 +7,13 @@ import type { Logger } from '../log';
 import type { Keychain } from '../ports';
 import type { Redactor } from '../redact';
 import type { Db } from '../store/open';
-import { open, randomKey, seal, VaultError } from './crypto';
+import { CallKeys, type VaultCallScope } from './call-key';
+import { randomKey } from './crypto';
+import { principalRow, rotateDek, unwrapFor, type Dek } from './dek';
 import { OperatorKey } from './operator-key';
-import {
-  credentialKek,
-  newHkdfParams,
-  newKeyPair,
-  newScryptParams,
-  openPrivateKey,
-  passphraseKek,
-  sealPrivateKey,
-  unwrapDek,
-  wrapDek,
-  type KekParams,
-} from './principal-keys';
+import { credentialKek, newHkdfParams, newScryptParams, passphraseKek } from './principal-keys';
 import { SecretStore, type ResolvedSecret } from './secrets';
-import { VaultRepo, type PrincipalRow } from './vault-repo';
-
-/** The data key in memory: never serialized, never logged, zeroed when dropped. */
-export interface Dek {
-  term: number;
-  key: Buffer;
-}
+import { VaultRepo } from './vault-repo';
 
 export interface VaultDeps {
   db: Db;
@@ -54,6 +39,7 @@ export class VaultService {
   private readonly repo: VaultRepo;
   private readonly operatorKey: OperatorKey;
   private dek: Dek | null = null;
+  private readonly callKeys = new CallKeys();
   private reason = 'The vault has not been set up yet.';
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -148,7 +134,7 @@ export class VaultService {
       if (!row || row.kekParams.kdf !== 'scrypt')
         throw new NexusError('conflict', 'No recovery passphrase was set for this vault.');
       const kek = await passphraseKek(passphrase, row.kekParams);
-      const dek = this.unwrapFor(row, kek, meta.dekTerm, 'Wrong recovery passphrase.');
+      const dek = unwrapFor(row, kek, meta.dekTerm, 'Wrong recovery passphrase.');
       this.setDek(dek, 'Unlocked with the recovery passphrase.');
       await this.repairOperatorCopy(meta.keychainAccount);
       return this.changed();
@@ -159,7 +145,7 @@ export class VaultService {
   changePassphrase(currentPassphrase: string | undefined, newPassphrase: string): Promise<VaultStatus> {
     return this.serial(async () => {
       const meta = this.requireMeta();
-      const dek = this.requireDek();
+      const dek = this.requireOperatorDek();
       this.deps.redactor.addSecret(newPassphrase);
       const existing = this.repo.principal(RECOVERY);
       if (existing && existing.kekParams.kdf === 'scrypt') {
@@ -167,7 +153,7 @@ export class VaultService {
           throw new NexusError('bad_request', 'Enter the current recovery passphrase to change it.');
         this.deps.redactor.addSecret(currentPassphrase);
         const oldKek = await passphraseKek(currentPassphrase, existing.kekParams);
-        this.unwrapFor(existing, oldKek, meta.dekTerm, 'The current recovery passphrase is wrong.').key.fill(0);
+        unwrapFor(existing, oldKek, meta.dekTerm, 'The current recovery passphrase is wrong.').key.fill(0);
       }
       const params = newScryptParams();
       const kek = await passphraseKek(newPassphrase, params);
@@ -194,7 +180,7 @@ export class VaultService {
       const existing = this.repo.principal(principalId);
       if (existing && existing.kind !== 'machine')
         throw new NexusError('conflict', `"${principalId}" is not a machine principal.`);
-      const dek = this.requireDek();
+      const dek = this.requireOperatorDek();
       const params = newHkdfParams();
       const kek = credentialKek(credential, principalId, params);
       const now = new Date().toISOString();
@@ -208,23 +194,25 @@ export class VaultService {
     });
   }
 
-  /** Unlocks a locked vault with a machine credential; a no-op when already unlocked. */
-  unlockWithMachine(principalId: string, credential: string): Promise<VaultStatus> {
-    return this.serial(async () => {
-      const meta = this.requireMeta();
-      if (this.dek) return this.status();
-      const row = this.repo.principal(principalId);
-      if (!row || row.kind !== 'machine' || row.kekParams.kdf !== 'hkdf')
-        throw new NexusError('not_found', 'No such machine principal.');
-      const dek = this.unwrapFor(
-        row,
-        credentialKek(credential, principalId, row.kekParams),
-        meta.dekTerm,
-        'That credential does not open the vault.',
-      );
-      this.setDek(dek, `Unlocked by machine principal ${principalId}.`);
-      return this.changed();
-    });
+  /**
+   * Opens the data key with a machine credential for one call only: the key lives in the returned
+   * scope (see call-key.ts), the operator's state is unchanged (a locked vault stays locked).
+   */
+  machineScope(principalId: string, credential: string): VaultCallScope {
+    const meta = this.requireMeta();
+    const row = this.repo.principal(principalId);
+    if (!row || row.kind !== 'machine' || row.kekParams.kdf !== 'hkdf')
+      throw new NexusError('not_found', 'No such machine principal.');
+    const dek = unwrapFor(
+      row,
+      credentialKek(credential, principalId, row.kekParams),
+      meta.dekTerm,
+      'That credential does not open the vault.',
+    );
+    const scope = this.callKeys.scope(dek);
+    // Every value is known to the redactor before the call could print one (as after an unlock).
+    if (!this.dek) scope.run(() => this.secrets.registerAll());
+    return scope;
   }
 
   /** Deletes a principal's copy and rotates the DEK, resealing every secret, in one transaction. */
@@ -251,8 +239,16 @@ export class VaultService {
     return this.secrets.resolve(id);
   }
 
-  /** The DEK for sealing or opening, or a typed refusal. */
+  /** The DEK for sealing or opening secrets (the operator's, or the running call's own), or a typed refusal. */
   requireDek(): Dek {
+    this.requireMeta();
+    const dek = this.dek ?? this.callKeys.current();
+    if (!dek) throw new NexusError('vault_locked', `The vault is locked. ${this.reason}`);
+    return dek;
+  }
+
+  /** The operator's DEK: lifecycle changes (principals, rotation) never run on a call's key. */
+  private requireOperatorDek(): Dek {
     this.requireMeta();
     if (!this.dek) throw new NexusError('vault_locked', `The vault is locked. ${this.reason}`);
     return this.dek;
@@ -265,28 +261,8 @@ export class VaultService {
 
   private rotateNow(removeId?: string): void {
     const meta = this.requireMeta();
-    const old = this.requireDek();
-    const next: Dek = { term: meta.dekTerm + 1, key: randomKey() };
-    const now = new Date().toISOString();
-    try {
-      this.deps.db.transaction(() => {
-        if (removeId) this.repo.deletePrincipal(removeId);
-        for (const s of this.repo.secrets()) {
-          const binding = { recordId: s.id, field: 'value' };
-          const plain = openForRotation(old, s.dekTerm, s.sealedValue, binding, s.name);
-          this.repo.setSealedValue(s.id, next.term, seal(next.key, next.term, plain, binding));
-          plain.fill(0);
-        }
-        for (const p of this.repo.principals()) {
-          const w = wrapDek(next.key, next.term, p.id, p.publicKey);
-          this.repo.setWrappedDek(p.id, next.term, w.wrapped, w.ephemeralPublicKey, now);
-        }
-        this.repo.setTerm(next.term, now);
-      })();
-    } catch (e) {
-      next.key.fill(0);
-      throw e;
-    }
+    const old = this.requireOperatorDek();
+    const next = rotateDek(this.deps.db, this.repo, old, meta.dekTerm + 1, removeId);
     old.key.fill(0);
     this.dek = next;
     this.deps.log.info('vault key rotated', { keyTerm: next.term });
@@ -304,7 +280,7 @@ export class VaultService {
     try {
       if (!row) throw new NexusError('vault_locked', 'This vault has no operator copy of its key.');
       this.setDek(
-        this.unwrapFor(row, read.kek, meta.dekTerm, 'The key in the OS keychain does not open this vault.'),
+        unwrapFor(row, read.kek, meta.dekTerm, 'The key in the OS keychain does not open this vault.'),
         'Unlocked: the key is in the OS keychain.',
       );
     } catch (e) {
@@ -340,29 +316,6 @@ export class VaultService {
     }
   }
 
-  private unwrapFor(row: PrincipalRow, kek: Buffer, term: number, wrongKey: string): Dek {
-    let privateKey: Buffer | null = null;
-    try {
-      if (row.dekTerm !== term)
-        throw new VaultError('wrong_term', `The ${row.kind} copy of the vault key is out of date.`);
-      privateKey = openPrivateKey(kek, row.id, row.sealedPrivateKey);
-      return {
-        term,
-        key: unwrapDek(privateKey, row.publicKey, term, row.id, {
-          wrapped: row.wrappedDek,
-          ephemeralPublicKey: row.dekEphemeralKey,
-        }),
-      };
-    } catch (e) {
-      if (e instanceof VaultError && e.kind === 'tampered' && !privateKey)
-        throw new NexusError('unauthorized', wrongKey);
-      throw e;
-    } finally {
-      privateKey?.fill(0);
-      kek.fill(0);
-    }
-  }
-
   private setDek(dek: Dek, reason: string): void {
     if (this.dek && this.dek !== dek) this.dek.key.fill(0);
     this.dek = dek;
@@ -394,51 +347,6 @@ export class VaultService {
     const run = this.queue.then(fn, fn);
     this.queue = run.catch(() => undefined);
     return run;
-  }
-}
-
-function principalRow(
-  id: string,
-  kind: PrincipalKind,
-  kek: Buffer,
-  kekParams: KekParams,
-  dek: Dek,
-  now: string,
-): PrincipalRow {
-  const pair = newKeyPair();
-  const sealedPrivateKey = sealPrivateKey(kek, id, pair.privateKey);
-  pair.privateKey.fill(0);
-  const w = wrapDek(dek.key, dek.term, id, pair.publicKey);
-  return {
-    id,
-    kind,
-    publicKey: pair.publicKey,
-    sealedPrivateKey,
-    kekParams,
-    dekTerm: dek.term,
-    wrappedDek: w.wrapped,
-    dekEphemeralKey: w.ephemeralPublicKey,
-    createdAt: now,
-    updatedAt: now,
-  };
-}
-
-/** A damaged secret stops the rotation with a message that says which one and what to do. */
-function openForRotation(
-  old: Dek,
-  term: number,
-  sealed: Buffer,
-  binding: { recordId: string; field: string },
-  name: string,
-): Buffer {
-  try {
-    return open(old.key, term, sealed, binding);
-  } catch (e) {
-    if (!(e instanceof VaultError)) throw e;
-    throw new NexusError(
-      'conflict',
-      `The secret "${name}" cannot be opened (damaged or moved), so the key was not rotated. Delete or replace it, then retry.`,
-    );
   }
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ReviewCounts, SessionAttention } from '../../../../shared/attention';
-import { DockerState, NatsState, VaultState } from '../../../../shared/contract';
+import { AgentCliInfo, DockerState, NatsState, VaultState } from '../../../../shared/contract';
 import { FleetSummary, SessionPage } from '../../../../shared/contract/attention';
 import { defineTool } from '../tool';
 
@@ -8,6 +8,8 @@ const Count = z.object({ used: z.number().int(), limit: z.number().int() });
 
 export const NexusInfo = z.object({
   version: z.string(),
+  /** The agent CLI (Claude Code) the workers run, pinned. */
+  agentCli: AgentCliInfo,
   startedAt: z.string(),
   uptimeSeconds: z.number().int(),
   docker: DockerState,
@@ -65,6 +67,7 @@ export const getNexusInfo = defineTool({
     const total = Object.values(fleet.counts).reduce((a, b) => a + b, 0);
     return {
       version: info.version,
+      agentCli: info.agentCli,
       startedAt: info.startedAt,
       uptimeSeconds: info.uptimeSeconds,
       docker: info.docker,
@@ -89,7 +92,7 @@ export const getNexusInfo = defineTool({
     };
   },
   summarize: (n) =>
-    `Nexus ${n.version}, up ${n.uptimeSeconds}s. Docker ${n.docker.state}, NATS ${n.nats.state}, vault ${n.vault.state}. ` +
+    `Nexus ${n.version} (agent CLI ${n.agentCli.package} ${n.agentCli.version}), up ${n.uptimeSeconds}s. Docker ${n.docker.state}, NATS ${n.nats.state}, vault ${n.vault.state}. ` +
     `${n.quota.workspaces.used}/${n.quota.workspaces.limit} workspaces, ${n.fleet.sessions.total} session(s). ` +
     (n.attention.counts.needs_you === 0
       ? 'Nothing needs you.'
