@@ -75,7 +75,7 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
       review: { memories: 0, skills: 0 },
     });
     expect(textOf(r)).toMatch(/Nothing needs you\. Review queue: 0 memories, 0 skills\./);
-    expect(textOf(r)).toMatch(/^Nexus test, up \d+s\. Docker (available|unavailable)/);
+    expect(textOf(r)).toMatch(/^Nexus test \(agent CLI [^)]+\), up \d+s\. Docker (available|unavailable)/);
   });
 
   it('adds a page of the per-session roll-up to get_nexus_info only when asked', async () => {
