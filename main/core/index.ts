@@ -8,6 +8,7 @@ import { CoreConfig, type CoreConfigInput } from './config';
 import { DisposableStore, toDisposable } from './disposable';
 import { Dispatcher } from './dispatch';
 import { createDockerClient, probeDocker } from './workspaces/engine';
+import { learnWorkerHost } from './workspaces/network';
 import { workspaceHandlers } from './workspaces/workspace-handlers';
 import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './workspaces/workspaces';
 import type { WorkspaceService } from './workspaces/workspace-service';
@@ -143,7 +144,17 @@ export async function createCore(
   const platform = disposables.add(
     new PlatformService({ db: toolsDb, config, dataDir, status, redactor, log, audit, review }),
   );
-  await platform.start();
+  const workerHost = disposables.add(
+    await learnWorkerHost({
+      docker,
+      network: config.docker.network,
+      events,
+      status,
+      log,
+      later: (address) => platform.moveTo(address),
+    }),
+  );
+  await platform.start(workerHost.now);
   // --- sessions (issue 6) ---
   const built = createSessionService({
     db,
