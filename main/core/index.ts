@@ -11,9 +11,8 @@ import { workspaceHandlers } from './workspaces/workspace-handlers';
 import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './workspaces/workspaces';
 import type { WorkspaceService } from './workspaces/workspace-service';
 import { sessionHandlers } from './sessions/session-handlers';
-import { createSessionService } from './sessions/create-sessions';
+import { createSessions } from './sessions/create-sessions';
 import type { SessionService } from './sessions/session-service';
-import { workspaceDirectory } from './sessions/workspace-directory';
 // platform tools + review queue (issue 4)
 import { PlatformService } from './platform/platform-service';
 import { platformHandlers } from './platform/platform-handlers';
@@ -62,7 +61,7 @@ export interface Core {
   dispose(): Promise<void>;
 }
 
-/** Optional collaborators of features built on other branches (vault secrets, session state). */
+/** Collaborators a caller may replace (tests: the workspaces' secret source). */
 export interface CoreOptions {
   workspaces?: WorkspaceOptions;
 }
@@ -109,12 +108,6 @@ export async function createCore(
   await vault.start();
   // --- end vault ---
   // --- workspaces (Docker); provider tokens come from the vault ---
-  const sessionsRef: { current?: SessionService } = {}; // built below; workspace delete asks it about creates in flight
-  const workspaceOptions = {
-    secrets: vaultSecretSource(vault),
-    hasCreatingSessions: (id: string) => sessionsRef.current?.hasCreatingSessions(id) ?? false,
-    ...options.workspaces,
-  };
   const workspaces = await createWorkspaces({
     docker,
     db,
@@ -126,7 +119,7 @@ export async function createCore(
     dataDir,
     workerContextDir: ports.paths.workerContextDir,
     disposables,
-    options: workspaceOptions,
+    options: { secrets: vaultSecretSource(vault), ...options.workspaces },
   });
   // --- end workspaces ---
   // platform tools + review queue (issue 4)
@@ -138,20 +131,18 @@ export async function createCore(
   );
   await platform.start();
   // --- sessions (issue 6) ---
-  const built = createSessionService({
+  const { service: sessions } = await createSessions({
     db,
     events,
     log,
     config,
-    docker,
     paths: ports.paths,
-    workspaces: workspaceDirectory(workspaces.service),
+    disposables,
+    runtime: workspaces.runtime,
+    signals: workspaces.signals,
     platform,
   });
-  sessionsRef.current = built.sessions;
-  disposables.add(built.subscriptions);
-  disposables.add(toDisposable(() => built.sessions.idle())); // let in-flight docker execs finish before the engine and db go
-  void built.sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
+  void sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
   // --- end sessions ---
   // --- mcp (issue 7) ---
   const tokens = new TokenService(db, { events, log: log.child({ component: 'tokens' }) });
@@ -173,7 +164,7 @@ export async function createCore(
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status }),
     ...workspaceHandlers(workspaces.service),
-    ...sessionHandlers(built.sessions),
+    ...sessionHandlers(sessions),
     'attention.get': () => attention.get(),
     ...vaultHandlers(vault),
     ...platformHandlers(platform),
@@ -199,7 +190,7 @@ export async function createCore(
     audit,
     dispatcher,
     workspaces: workspaces.service,
-    sessions: built.sessions,
+    sessions,
     attention,
     vault,
     platform,
