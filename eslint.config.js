@@ -1,10 +1,13 @@
 // Lint rules, including the house's layer rules (see docs/architecture.md):
-//   main/core and shared never import electron;
-//   renderer and shared never import a Node module.
+//   by path (eslint/layers.js): shared imports only shared; main/core never imports the shells
+//   (main/electron, main/host, main/cli, main/cli.ts, main/serve.ts, renderer, preload);
+//   renderer never imports main or preload;
+//   by package: main/core and shared never import electron; renderer and shared never import a Node module.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import { layerRule } from './eslint/layers.js';
 
 const nodeModules = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 const serverOnlyPackages = ['better-sqlite3', 'dockerode', '@napi-rs/keyring', '@nats-io/*', 'electron'];
@@ -48,6 +51,11 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
     },
+  },
+  {
+    files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs'],
+    plugins: { nexus: { rules: { layers: layerRule } } },
+    rules: { 'nexus/layers': 'error' },
   },
   { files: ['main/core/**/*.ts'], rules: { 'no-restricted-imports': ['error', noElectron] } },
   {

@@ -92,11 +92,11 @@ const bench: Benchmark = async () => {
       let q = 0;
       const search = await measure(async () => {
         const reply = await client.call('memory.search', { query: queries[q++ % queries.length], limit: 10 });
-        if (!reply.ok) throw new Error(reply.error.message);
+        if ('error' in reply) throw new Error(reply.error.message);
       }, opts);
       const comment = await measure(async () => {
         const reply = await client.call('board.comment', { body: 'progress: step done' });
-        if (!reply.ok) throw new Error(reply.error.message);
+        if ('error' in reply) throw new Error(reply.error.message);
       }, opts);
       const figures = [
         compare(

@@ -37,7 +37,7 @@ async function startRun(nexus: NexusServer, agentName: string): Promise<RunClien
 
 const search = async (client: RunClient, query: string): Promise<string[]> => {
   const reply = await client.call('memory.search', { query });
-  if (!reply.ok) throw new Error(reply.error.message);
+  if ('error' in reply) throw new Error(reply.error.message);
   return (reply.result as { memories: { content: string }[] }).memories.map((m) => m.content);
 };
 
@@ -51,7 +51,7 @@ test('a memory proposed through NATS appears on the Review page, and approving i
       content: 'The nightly build publishes to the ferret channel',
       scope: 'global',
     });
-    expect(proposed.ok).toBe(true);
+    expect(proposed).toHaveProperty('result');
     expect(await search(client, 'ferret')).toEqual([]);
 
     const review = new ReviewPage(page);
@@ -108,7 +108,7 @@ test('a flagged skill draft shows its findings and needs an override reason to a
     await approve.click();
     await expect(card).toHaveCount(0);
     const listed = await client.call('skill.list', {});
-    expect(listed).toMatchObject({ ok: true, result: { skills: [{ slug: 'setup', version: 1 }] } });
+    expect(listed).toMatchObject({ result: { skills: [{ slug: 'setup', version: 1 }] } });
   } finally {
     await client.close();
   }

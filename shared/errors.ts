@@ -21,6 +21,12 @@ export type ErrorCode = z.infer<typeof ErrorCode>;
 export const WireError = z.object({ code: ErrorCode, message: z.string() });
 export type WireError = z.infer<typeof WireError>;
 
+/** What every boundary (IPC, HTTP, NATS) carries back: a result or a typed error, never a stack trace. */
+export type Reply<T> = { result: T } | { error: WireError };
+/** The zod form of `Reply`, for a receiver that parses what arrives (the error branch first: `result` may be anything). */
+export const replyOf = <T extends z.ZodType>(result: T) =>
+  z.union([z.object({ error: WireError }), z.object({ result })]);
+
 /** A typed error a handler throws on purpose; its message is safe to show to the operator. */
 export class NexusError extends Error {
   readonly code: ErrorCode;

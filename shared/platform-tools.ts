@@ -4,10 +4,10 @@
  * nexus-mcp bridge both use these, so the tool surface is defined once.
  *
  * Wire protocol: a run publishes `{ tool, args }` as JSON on `tools.invoke.<runId>` and receives
- * `{ ok: true, result }` or `{ ok: false, error: { code, message } }`.
+ * the same `Reply` as every other boundary: `{ result }` or `{ error: { code, message } }` (shared/errors.ts).
  */
 import { z } from 'zod';
-import { WireError } from './errors';
+import { replyOf, type Reply } from './errors';
 
 export const MemoryScope = z.enum(['global', 'project', 'private']);
 export type MemoryScope = z.infer<typeof MemoryScope>;
@@ -153,11 +153,8 @@ export const isToolName = (s: string): s is ToolName => Object.hasOwn(platformTo
 
 export const ToolRequest = z.object({ tool: z.string().min(1).max(100), args: z.unknown().optional() });
 export type ToolRequest = z.infer<typeof ToolRequest>;
-export const ToolReply = z.union([
-  z.object({ ok: z.literal(true), result: z.unknown() }),
-  z.object({ ok: z.literal(false), error: WireError }),
-]);
-export type ToolReply = z.infer<typeof ToolReply>;
+export const ToolReply = replyOf(z.unknown());
+export type ToolReply = Reply<unknown>;
 
 /** NATS subjects; run ids and workspace ids are single tokens (no dots or wildcards). */
 export const subjects = {

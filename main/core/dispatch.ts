@@ -74,11 +74,21 @@ export class Dispatcher {
 
   /** Typed errors pass through (redacted); anything else becomes `internal` with a log reference. */
   toWire(e: unknown, operation: string): WireError {
-    if (e instanceof NexusError) return { code: e.code, message: this.deps.redactor.text(e.message) };
-    const ref = randomUUID().slice(0, 8);
-    this.deps.log.error('operation failed', { operation, ref, error: e });
-    return { code: 'internal', message: `Internal error in ${operation} (log reference ${ref}).` };
+    return toWireError(e, operation, this.deps);
   }
+}
+
+/**
+ * The one mapping from a thrown value to the `WireError` every boundary sends (IPC, HTTP, MCP,
+ * NATS): a `NexusError` keeps its code and its redacted message; anything else is logged and
+ * becomes `internal` with a log reference, so no stack trace or secret leaves the process.
+ */
+export function toWireError(e: unknown, operation: string, deps: { redactor: Redactor; log: Logger }): WireError {
+  if (e instanceof NexusError) return { code: e.code, message: deps.redactor.text(e.message) };
+  const ref = randomUUID().slice(0, 8);
+  const name = operation.slice(0, 100);
+  deps.log.error('operation failed', { operation: name, ref, error: e });
+  return { code: 'internal', message: `Internal error in ${name} (log reference ${ref}).` };
 }
 
 function describeIssues(name: string, error: z.ZodError): string {

@@ -39,6 +39,82 @@ export const Session = z.object({
 });
 export type Session = z.infer<typeof Session>;
 
+// ---- review and ship (issue 15) ---------------------------------------------------------------
+
+export const ChangedFileStatus = z.enum(['added', 'modified', 'deleted', 'renamed', 'copied', 'type_changed']);
+export type ChangedFileStatus = z.infer<typeof ChangedFileStatus>;
+
+/** One file the session changed against its base (committed and uncommitted together). */
+export const ChangedFile = z.object({
+  path: z.string(),
+  /** The path before a rename or copy. */
+  oldPath: z.string().nullable(),
+  status: ChangedFileStatus,
+  /** Line counts; null for a binary file. */
+  additions: z.number().int().nonnegative().nullable(),
+  deletions: z.number().int().nonnegative().nullable(),
+  binary: z.boolean(),
+});
+export type ChangedFile = z.infer<typeof ChangedFile>;
+
+export const SessionCommit = z.object({ sha: z.string(), subject: z.string(), author: z.string(), at: z.string() });
+export type SessionCommit = z.infer<typeof SessionCommit>;
+
+/** A session's branch beside its base: what get_session shows and the Stop hook refreshes. */
+export const ChangesSummary = z.object({
+  /** The branch the session's worktree started from (the clone's checked-out branch). */
+  base: z.string(),
+  /** Commits on the session's branch that the base lacks, and the other way round. */
+  ahead: z.number().int().nonnegative(),
+  behind: z.number().int().nonnegative(),
+  /** Files changed against the base, committed or not. */
+  changedFiles: z.number().int().nonnegative(),
+  additions: z.number().int().nonnegative(),
+  deletions: z.number().int().nonnegative(),
+  /** Whether the worktree holds changes that are not committed yet (they are not pushed). */
+  uncommitted: z.boolean(),
+  /** Commits on the branch that its remote copy lacks; null when the branch was never pushed. */
+  unpushed: z.number().int().nonnegative().nullable(),
+  at: z.string(),
+});
+export type ChangesSummary = z.infer<typeof ChangesSummary>;
+
+/** One file's unified diff, cut at a bound (`truncated`) unless it was asked for whole. */
+export const FilePatch = z.object({ path: z.string(), diff: z.string(), truncated: z.boolean() });
+export type FilePatch = z.infer<typeof FilePatch>;
+
+export const SessionChanges = z.object({
+  sessionId: z.string(),
+  branch: z.string(),
+  summary: ChangesSummary,
+  commits: z.array(SessionCommit),
+  /** More commits exist than the list holds. */
+  commitsTruncated: z.boolean(),
+  /** This page of the changed files (offset/limit over all `summary.changedFiles`). */
+  files: z.array(ChangedFile),
+  offset: z.number().int().nonnegative(),
+  /** The unified diff of the page's files, bounded in size. */
+  patches: z.array(FilePatch),
+  /** Why something is missing: size bounds hit, files left for the next page. Null when nothing is. */
+  note: z.string().nullable(),
+});
+export type SessionChanges = z.infer<typeof SessionChanges>;
+
+export const CompareLink = z.object({ provider: z.enum(['github', 'gitlab']), url: z.string() });
+
+export const PushResult = z.object({
+  pushed: z.literal(true),
+  sessionId: z.string(),
+  branch: z.string(),
+  /** The commit the remote branch now points at. */
+  head: z.string(),
+  /** Whether the push made the branch on the remote (first push). */
+  created: z.boolean(),
+  /** The provider's compare / new pull-request page; null for hosts we cannot link. */
+  link: CompareLink.nullable(),
+});
+export type PushResult = z.infer<typeof PushResult>;
+
 const bySession = z.object({ session: SessionRef }).strict();
 
 export const sessionOperations = {

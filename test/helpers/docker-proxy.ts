@@ -5,16 +5,32 @@ import { tempDir } from './temp-dir';
 
 /**
  * A unix socket that forwards to the real Docker socket. `cut()` drops every connection and stops
- * listening, so a core pointed at it sees the daemon vanish; `restore()` brings it back. The shared
+ * listening, so a core pointed at it sees the daemon vanish; `restore()` brings it back. `hold()`
+ * keeps every request sent from then on (the answers to earlier ones still flow) until `release()`,
+ * so a test can catch core in the middle of a Docker call; `held()` counts what waits. The shared
  * engine itself is never stopped.
  */
-export async function dockerProxy(
-  target = '/var/run/docker.sock',
-): Promise<{ socketPath: string; cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
+export async function dockerProxy(target = '/var/run/docker.sock'): Promise<{
+  socketPath: string;
+  cut(): Promise<void>;
+  restore(): Promise<void>;
+  hold(): void;
+  held(): number;
+  release(): void;
+  close(): Promise<void>;
+}> {
   const dir = tempDir('nexus-dproxy-');
   const socketPath = join(dir.path, 'docker.sock');
   const sockets = new Set<Socket>();
   let server: Server | null = null;
+  let holding = false;
+  let waiting: { upstream: Socket; chunk: Buffer }[] = [];
+  const release = (): void => {
+    holding = false;
+    const queued = waiting;
+    waiting = [];
+    for (const w of queued) if (!w.upstream.destroyed) w.upstream.write(w.chunk);
+  };
   const listen = async (): Promise<void> => {
     rmSync(socketPath, { force: true });
     server = createServer((client) => {
@@ -28,12 +44,16 @@ export async function dockerProxy(
       };
       client.on('error', drop).on('close', drop);
       upstream.on('error', drop).on('close', drop);
-      client.pipe(upstream);
+      client.on('data', (chunk: Buffer) => {
+        if (holding || waiting.some((w) => w.upstream === upstream)) waiting.push({ upstream, chunk });
+        else upstream.write(chunk);
+      });
       upstream.pipe(client);
     });
     await new Promise<void>((r) => server?.listen(socketPath, r));
   };
   const cut = async (): Promise<void> => {
+    waiting = [];
     const s = server;
     server = null;
     for (const sock of sockets) sock.destroy();
@@ -46,6 +66,11 @@ export async function dockerProxy(
     socketPath,
     cut,
     restore: listen,
+    hold: () => {
+      holding = true;
+    },
+    held: () => waiting.length,
+    release,
     close: async () => {
       await cut();
       dir.remove();

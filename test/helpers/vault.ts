@@ -1,6 +1,5 @@
-import { createCore, type Core } from '../../main/core';
-import { nodePorts } from '../../main/host/node-ports';
-import { repoRoot } from './core';
+import type { Core } from '../../main/core';
+import { openCore } from './core';
 import { tempDir } from './temp-dir';
 
 /** A data dir that outlives the cores opened on it, so a test can restart Nexus on the same vault. */
@@ -8,7 +7,7 @@ export function vaultDataDir(): { path: string; open(): Promise<Core>; remove():
   const dir = tempDir('nexus-vault-');
   return {
     path: dir.path,
-    open: () => createCore({ version: 'test' }, nodePorts(dir.path, repoRoot)),
+    open: () => openCore(dir.path),
     remove: dir.remove,
   };
 }

@@ -79,6 +79,8 @@ export function createMcpGate(core: GateCore): (req: IncomingMessage, res: Serve
       );
     }
     const principal = auth.principal;
+    // A vault token's data key lives for this request only (the operator's vault state is untouched).
+    res.on('close', () => auth.vault.end());
     const actor = `token:${principal.tokenId}`;
 
     if (req.method !== 'POST') {
@@ -117,7 +119,7 @@ export function createMcpGate(core: GateCore): (req: IncomingMessage, res: Serve
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    await auth.vault.run(() => transport.handleRequest(req, res, body));
   };
 }
 

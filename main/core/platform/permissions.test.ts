@@ -60,18 +60,18 @@ describe('identity and permissions in NATS', () => {
     const { client, creds } = await f.run(alice);
     const bobRun = await f.core.platform.createRun(bob.id);
     const reply = await client.call('memory.propose', { content: 'I am bob', scope: 'private' });
-    expect(reply.ok).toBe(true);
+    expect(reply).toHaveProperty('result');
     // Extra identity fields in the request are not part of the protocol: refused, and nothing is written as bob.
     const msg = await client.nc.request(
       creds.subject,
       JSON.stringify({ tool: 'memory.propose', args: { content: 'x', agentId: bob.id, runId: bobRun.runId } }),
     );
-    expect(msg.json()).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect(msg.json()).toMatchObject({ error: { code: 'bad_request' } });
     const msg2 = await client.nc.request(
       creds.subject,
       JSON.stringify({ tool: 'memory.propose', args: { content: 'y' }, runId: bobRun.runId, agentId: bob.id }),
     );
-    expect(msg2.json()).toMatchObject({ ok: true });
+    expect(msg2.json()).toHaveProperty('result');
     const pending = f.core.review.memories.pending();
     expect(pending.map((m) => m.agentId)).toEqual([alice.id, alice.id]);
     expect(pending.map((m) => m.runId)).toEqual([creds.runId, creds.runId]);
@@ -83,14 +83,12 @@ describe('identity and permissions in NATS', () => {
     expect(okResult(await client.call('memory.search', { query: 'anything' }))).toEqual({ memories: [] });
     const denied = await client.call('board.comment', { body: 'hi' });
     expect(denied).toMatchObject({
-      ok: false,
       error: { code: 'forbidden', message: expect.stringContaining('allow-list') },
     });
 
     f.core.platform.agents.setTools(agent.id, ['board.comment']);
-    expect((await client.call('board.comment', { body: 'hi' })).ok).toBe(true);
+    expect(await client.call('board.comment', { body: 'hi' })).toHaveProperty('result');
     expect(await client.call('memory.search', { query: 'x' })).toMatchObject({
-      ok: false,
       error: { code: 'forbidden' },
     });
     expect(
@@ -139,7 +137,7 @@ describe('identity and permissions in NATS', () => {
 
   it('drops a run connection when the run ends and refuses its credentials afterwards', async () => {
     const { client, creds } = await f.run(f.agent('short'));
-    expect((await client.call('skill.list', {})).ok).toBe(true);
+    expect(await client.call('skill.list', {})).toHaveProperty('result');
     await f.core.platform.endRun(creds.runId, 'finished', 'done');
     await client.nc.closed();
     await expect(

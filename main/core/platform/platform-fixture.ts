@@ -1,4 +1,5 @@
 import { testCore } from '../../../test/helpers/core';
+import type { ToolReply } from '../../../shared/platform-tools';
 import type { Core } from '..';
 import type { CoreConfigInput } from '../config';
 import { connectRun, type RunClient } from './run-client';
@@ -31,9 +32,7 @@ export async function platformFixture(config: CoreConfigInput = {}) {
 }
 
 /** The result of a successful call, or a thrown error naming the failure. */
-export function okResult(
-  reply: { ok: true; result: unknown } | { ok: false; error: { code: string; message: string } },
-): Record<string, unknown> {
-  if (!reply.ok) throw new Error(`tool failed: ${reply.error.code}: ${reply.error.message}`);
+export function okResult(reply: ToolReply): Record<string, unknown> {
+  if ('error' in reply) throw new Error(`tool failed: ${reply.error.code}: ${reply.error.message}`);
   return reply.result as Record<string, unknown>;
 }

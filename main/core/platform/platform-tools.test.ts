@@ -77,7 +77,7 @@ describe('platform tools through NATS', () => {
   it('board.comment without a task is refused with a typed error', async () => {
     const { client } = await f.run(f.agent('loner'), { task: false });
     const reply = await client.call('board.comment', { body: 'hello' });
-    expect(reply).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect(reply).toMatchObject({ error: { code: 'bad_request' } });
   });
 
   it('skill.propose stores a scanned draft; skill.list and skill.view show only approved versions', async () => {
@@ -93,7 +93,6 @@ describe('platform tools through NATS', () => {
     expect(draft).toMatchObject({ slug: 'release', version: 1, status: 'draft', findings: [] });
     expect(okResult(await client.call('skill.list', {})).skills).toEqual([]);
     expect(await client.call('skill.view', { slug: 'release' })).toMatchObject({
-      ok: false,
       error: { code: 'not_found' },
     });
 
@@ -122,10 +121,9 @@ describe('platform tools through NATS', () => {
   it('rejects bad arguments and unknown tools with typed errors', async () => {
     const { client } = await f.run(f.agent('sloppy'));
     expect(await client.call('memory.search', { query: '' })).toMatchObject({
-      ok: false,
       error: { code: 'bad_request' },
     });
-    expect(await client.call('fs.read', {})).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await client.call('fs.read', {})).toMatchObject({ error: { code: 'not_found' } });
   });
 
   it('masks a secret canary in the reply of every handler', async () => {

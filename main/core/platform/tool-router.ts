@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { NexusError, type WireError } from '../../../shared/errors';
+import { NexusError } from '../../../shared/errors';
 import { isToolName, platformTools, ToolRequest, type ToolName, type ToolReply } from '../../../shared/platform-tools';
 import type { AuditLog } from '../audit/audit-log';
+import { toWireError } from '../dispatch';
 import type { Logger } from '../log';
 import type { Redactor } from '../redact';
 import { toolHandlers } from './handlers';
@@ -38,9 +38,9 @@ export class ToolRouter {
         throw new NexusError('forbidden', `Tool "${tool}" is not in the allow-list of agent "${agent.name}".`);
       }
       const result = await this.execute(tool, req.data.args ?? {}, { agent, run, deps: this.deps });
-      return { ok: true, result: this.redactor.value(result) };
+      return { result: this.redactor.value(result) };
     } catch (e) {
-      const error = this.toWire(e, tool);
+      const error = toWireError(e, `tool:${tool}`, { redactor: this.redactor, log: this.log });
       if (error.code === 'forbidden') {
         this.audit.record({
           actor: `run:${runId}`,
@@ -50,7 +50,7 @@ export class ToolRouter {
           durationMs: 0,
         });
       }
-      return { ok: false, error };
+      return { error };
     }
   }
 
@@ -65,12 +65,5 @@ export class ToolRouter {
     }
     const handler = toolHandlers[name] as ToolHandler<K>;
     return def.result.parse(await handler.handle(args.data as never, ctx));
-  }
-
-  private toWire(e: unknown, tool: string): WireError {
-    if (e instanceof NexusError) return { code: e.code, message: this.redactor.text(e.message) };
-    const ref = randomUUID().slice(0, 8);
-    this.log.error('platform tool failed', { tool, ref, error: e });
-    return { code: 'internal', message: `Internal error in ${tool.slice(0, 100)} (log reference ${ref}).` };
   }
 }

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import type { Session } from '../../../shared/contract/sessions';
-import type { Running } from '../../serve';
 import { hostileCorpus } from '../../../test/helpers/hostile-corpus';
 import { sessionRig, type SessionRig } from '../../../test/helpers/session-rig';
 import type { WorkspaceInfo } from '../workspaces/runtime';
@@ -47,7 +46,7 @@ beforeAll(async () => {
   other = rig.addStoppedWorkspace('other');
 }, 120_000);
 
-let host: Running;
+let host: SessionRig['host'];
 
 afterAll(async () => {
   await rig?.dispose();

@@ -49,7 +49,10 @@ describe('MCP tokens', () => {
     const { secret, token } = await core.tokens.create('ci', 'write');
     expect(token.lastUsedAt).toBeNull();
     const auth = await core.tokens.authenticate(secret);
-    expect(auth).toEqual({ ok: true, principal: { kind: 'token', tokenId: token.id, name: 'ci', access: 'write' } });
+    expect(auth).toMatchObject({
+      ok: true,
+      principal: { kind: 'token', tokenId: token.id, name: 'ci', access: 'write' },
+    });
     expect(core.tokens.store.get(token.id)?.lastUsedAt).not.toBeNull();
   });
 

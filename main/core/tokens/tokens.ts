@@ -4,26 +4,32 @@ import type { EventBus } from '../events';
 import type { Principal } from '../handlers';
 import type { Logger } from '../log';
 import type { Db } from '../store/open';
+import { noVaultScope, type VaultCallScope } from '../vault/call-key';
 import { TokenStore, type Verdict } from './token-store';
 
 /**
  * What the vault offers for machine principals (core.vault once it is wired). A vault-class token
  * is a machine principal: its KEK is derived from the token, so create/start_workspace can open
- * the data key while the operator is away; revoking the token removes the principal and rotates.
+ * the data key for that call while the operator is away (the vault stays locked for everyone
+ * else); revoking the token removes the principal and rotates.
  */
 export interface MachinePrincipals {
-  readonly unlocked: boolean;
   addMachinePrincipal(principalId: string, credential: string): Promise<unknown>;
   removePrincipal(principalId: string): Promise<unknown>;
-  unlockWithMachine(principalId: string, credential: string): Promise<unknown>;
+  machineScope(principalId: string, credential: string): VaultCallScope;
 }
 
 export const vaultPrincipalId = (tokenId: string): string => `token:${tokenId}`;
 
 const DAY_MS = 86_400_000;
 
+/**
+ * A verified caller. `vault` carries the data key of a vault-class token for this one request:
+ * run the request inside it and end it when the request is over.
+ */
 export type Authentication =
-  { ok: true; principal: Extract<Principal, { kind: 'token' }> } | Extract<Verdict, { ok: false }>;
+  | { ok: true; principal: Extract<Principal, { kind: 'token' }>; vault: VaultCallScope }
+  | Extract<Verdict, { ok: false }>;
 
 /** MCP tokens: create (secret shown once), list, revoke, and authenticate a presented secret. */
 export class TokenService {
@@ -84,18 +90,26 @@ export class TokenService {
   }
 
   /**
-   * The principal a presented secret stands for, or why not. A vault token also unlocks a locked
-   * vault through its machine principal (best effort: the operation then reports vault_locked).
+   * The principal a presented secret stands for, or why not. A vault token also opens the data key
+   * through its machine principal, for this request only (best effort: without it the operation
+   * reports vault_locked). The operator's vault state is never changed by a token.
    */
   async authenticate(secret: string): Promise<Authentication> {
     const verdict = this.store.verify(secret);
     if (!verdict.ok) return verdict;
     const { token } = verdict;
-    if (token.class === 'vault' && this.vault && !this.vault.unlocked) {
-      await this.vault.unlockWithMachine(vaultPrincipalId(token.id), secret).catch((e: unknown) => {
-        this.deps.log.warn('vault token could not unlock the vault', { id: token.id, error: e });
-      });
+    let vault = noVaultScope;
+    if (token.class === 'vault' && this.vault) {
+      try {
+        vault = this.vault.machineScope(vaultPrincipalId(token.id), secret);
+      } catch (e) {
+        this.deps.log.warn('vault token could not open the vault key', { id: token.id, error: e });
+      }
     }
-    return { ok: true, principal: { kind: 'token', tokenId: token.id, name: token.name, access: token.class } };
+    return {
+      ok: true,
+      principal: { kind: 'token', tokenId: token.id, name: token.name, access: token.class },
+      vault,
+    };
   }
 }

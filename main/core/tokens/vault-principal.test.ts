@@ -27,19 +27,38 @@ describe('a vault-class token is a machine principal of the vault', () => {
     expect(principals()).not.toContain(vaultPrincipalId(write.token.id));
   });
 
-  it('lets the vault token open a locked vault while the operator is away', async () => {
+  const secretValue = 'provider-token-value-0123456789';
+  const makeSecret = async () =>
+    (
+      await core.dispatcher.call(
+        'secrets.create',
+        { name: `s-${core.vault.secrets.list().length}`, kind: 'generic', value: secretValue },
+        operatorContext('http'),
+      )
+    ).id;
+
+  it("lets the vault token open the key for its own request only, the operator's vault staying locked", async () => {
+    const id = await makeSecret();
     const { secret } = await core.tokens.create('away', 'vault');
     await core.dispatcher.call('vault.lock', {}, operatorContext('http'));
-    expect(core.vault.status().state).toBe('locked');
     const auth = await core.tokens.authenticate(secret);
-    expect(auth.ok).toBe(true);
-    expect(core.vault.status().state).toBe('unlocked');
+    if (!auth.ok) throw new Error(auth.reason);
+    expect(core.vault.status().state).toBe('locked');
+    expect((await auth.vault.run(() => core.vault.resolveSecret(id))).value).toBe(secretValue);
+    await expect(core.vault.resolveSecret(id)).rejects.toMatchObject({ code: 'vault_locked' });
+    auth.vault.end();
+    await expect(auth.vault.run(() => core.vault.resolveSecret(id))).rejects.toMatchObject({ code: 'vault_locked' });
+    expect(core.vault.status().state).toBe('locked');
+    await core.dispatcher.call('vault.unlock', {}, operatorContext('http'));
   });
 
   it('does not let a write token open a locked vault', async () => {
+    const id = await makeSecret();
     const { secret } = await core.tokens.create('no-key', 'write');
     await core.dispatcher.call('vault.lock', {}, operatorContext('http'));
-    expect((await core.tokens.authenticate(secret)).ok).toBe(true);
+    const auth = await core.tokens.authenticate(secret);
+    if (!auth.ok) throw new Error(auth.reason);
+    await expect(auth.vault.run(() => core.vault.resolveSecret(id))).rejects.toMatchObject({ code: 'vault_locked' });
     expect(core.vault.status().state).toBe('locked');
     await core.dispatcher.call('vault.unlock', {}, operatorContext('http'));
   });

@@ -5,6 +5,14 @@ import { operatorContext } from '../handlers';
 
 const op = operatorContext('internal');
 const CREDENTIAL = 'nxs_v_machineCredential_0123456789abcdefghijklmnop';
+const refusal = (fn: () => unknown): unknown => {
+  try {
+    fn();
+  } catch (e) {
+    return e;
+  }
+  return null;
+};
 
 describe('vault principals and key rotation', () => {
   let dir: ReturnType<typeof vaultDataDir>;
@@ -39,15 +47,17 @@ describe('vault principals and key rotation', () => {
       t: number;
     }[];
 
-  it('adds a machine principal as one more wrapped copy that unlocks a locked vault', async () => {
+  it('adds a machine principal as one more wrapped copy that opens the key for one call, the vault staying locked', async () => {
     const status = await core.vault.addMachinePrincipal('token-1', CREDENTIAL);
     expect(status.principals.map((p) => `${p.kind}:${p.id}`)).toContain('machine:token-1');
     await core.vault.lock();
-    await expect(core.vault.unlockWithMachine('token-1', `${CREDENTIAL}x`)).rejects.toMatchObject({
-      code: 'unauthorized',
-    });
-    expect((await core.vault.unlockWithMachine('token-1', CREDENTIAL)).state).toBe('unlocked');
-    expect((await core.vault.resolveSecret(ids[0]!)).value).toBe('value-number-0-abcdefgh');
+    expect(refusal(() => core.vault.machineScope('token-1', `${CREDENTIAL}x`))).toMatchObject({ code: 'unauthorized' });
+    const scope = core.vault.machineScope('token-1', CREDENTIAL);
+    expect((await scope.run(() => core.vault.resolveSecret(ids[0]!))).value).toBe('value-number-0-abcdefgh');
+    expect(core.vault.status().state).toBe('locked');
+    await expect(core.vault.resolveSecret(ids[0]!)).rejects.toMatchObject({ code: 'vault_locked' });
+    scope.end();
+    await expect(scope.run(() => core.vault.resolveSecret(ids[0]!))).rejects.toMatchObject({ code: 'vault_locked' });
   });
 
   it('refuses machine principals while locked, with reserved ids or weak credentials', async () => {
@@ -71,7 +81,7 @@ describe('vault principals and key rotation', () => {
     for (const [i, id] of ids.entries())
       expect((await core.vault.resolveSecret(id)).value).toBe(`value-number-${i}-abcdefgh`);
     await core.vault.lock();
-    await expect(core.vault.unlockWithMachine('token-1', CREDENTIAL)).rejects.toMatchObject({ code: 'not_found' });
+    expect(refusal(() => core.vault.machineScope('token-1', CREDENTIAL))).toMatchObject({ code: 'not_found' });
     // The operator copy was rewrapped for the new key: a restart still auto-unlocks.
     await core.dispose();
     core = await dir.open();
@@ -91,7 +101,9 @@ describe('vault principals and key rotation', () => {
       .prepare(`INSERT INTO vault_principals (${cols.join(',')}) VALUES (${cols.map((c) => `@${c}`).join(',')})`)
       .run(oldRow);
     await core.vault.lock();
-    await expect(core.vault.unlockWithMachine('token-1', CREDENTIAL)).rejects.toThrow(/out of date/);
+    expect(refusal(() => core.vault.machineScope('token-1', CREDENTIAL))).toMatchObject({
+      message: expect.stringMatching(/out of date/),
+    });
   });
 
   it('refuses to remove the operator principal or an unknown one', async () => {

@@ -7,6 +7,7 @@ import type { Logger } from '../log';
 import type { Keychain } from '../ports';
 import type { Redactor } from '../redact';
 import type { Db } from '../store/open';
+import { CallKeys, type VaultCallScope } from './call-key';
 import { open, randomKey, seal, VaultError } from './crypto';
 import { OperatorKey } from './operator-key';
 import {
@@ -54,6 +55,7 @@ export class VaultService {
   private readonly repo: VaultRepo;
   private readonly operatorKey: OperatorKey;
   private dek: Dek | null = null;
+  private readonly callKeys = new CallKeys();
   private reason = 'The vault has not been set up yet.';
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -159,7 +161,7 @@ export class VaultService {
   changePassphrase(currentPassphrase: string | undefined, newPassphrase: string): Promise<VaultStatus> {
     return this.serial(async () => {
       const meta = this.requireMeta();
-      const dek = this.requireDek();
+      const dek = this.requireOperatorDek();
       this.deps.redactor.addSecret(newPassphrase);
       const existing = this.repo.principal(RECOVERY);
       if (existing && existing.kekParams.kdf === 'scrypt') {
@@ -194,7 +196,7 @@ export class VaultService {
       const existing = this.repo.principal(principalId);
       if (existing && existing.kind !== 'machine')
         throw new NexusError('conflict', `"${principalId}" is not a machine principal.`);
-      const dek = this.requireDek();
+      const dek = this.requireOperatorDek();
       const params = newHkdfParams();
       const kek = credentialKek(credential, principalId, params);
       const now = new Date().toISOString();
@@ -208,23 +210,25 @@ export class VaultService {
     });
   }
 
-  /** Unlocks a locked vault with a machine credential; a no-op when already unlocked. */
-  unlockWithMachine(principalId: string, credential: string): Promise<VaultStatus> {
-    return this.serial(async () => {
-      const meta = this.requireMeta();
-      if (this.dek) return this.status();
-      const row = this.repo.principal(principalId);
-      if (!row || row.kind !== 'machine' || row.kekParams.kdf !== 'hkdf')
-        throw new NexusError('not_found', 'No such machine principal.');
-      const dek = this.unwrapFor(
-        row,
-        credentialKek(credential, principalId, row.kekParams),
-        meta.dekTerm,
-        'That credential does not open the vault.',
-      );
-      this.setDek(dek, `Unlocked by machine principal ${principalId}.`);
-      return this.changed();
-    });
+  /**
+   * Opens the data key with a machine credential for one call only: the key lives in the returned
+   * scope (see call-key.ts), the operator's state is unchanged (a locked vault stays locked).
+   */
+  machineScope(principalId: string, credential: string): VaultCallScope {
+    const meta = this.requireMeta();
+    const row = this.repo.principal(principalId);
+    if (!row || row.kind !== 'machine' || row.kekParams.kdf !== 'hkdf')
+      throw new NexusError('not_found', 'No such machine principal.');
+    const dek = this.unwrapFor(
+      row,
+      credentialKek(credential, principalId, row.kekParams),
+      meta.dekTerm,
+      'That credential does not open the vault.',
+    );
+    const scope = this.callKeys.scope(dek);
+    // Every value is known to the redactor before the call could print one (as after an unlock).
+    if (!this.dek) scope.run(() => this.secrets.registerAll());
+    return scope;
   }
 
   /** Deletes a principal's copy and rotates the DEK, resealing every secret, in one transaction. */
@@ -251,8 +255,16 @@ export class VaultService {
     return this.secrets.resolve(id);
   }
 
-  /** The DEK for sealing or opening, or a typed refusal. */
+  /** The DEK for sealing or opening secrets (the operator's, or the running call's own), or a typed refusal. */
   requireDek(): Dek {
+    this.requireMeta();
+    const dek = this.dek ?? this.callKeys.current();
+    if (!dek) throw new NexusError('vault_locked', `The vault is locked. ${this.reason}`);
+    return dek;
+  }
+
+  /** The operator's DEK: lifecycle changes (principals, rotation) never run on a call's key. */
+  private requireOperatorDek(): Dek {
     this.requireMeta();
     if (!this.dek) throw new NexusError('vault_locked', `The vault is locked. ${this.reason}`);
     return this.dek;
@@ -265,7 +277,7 @@ export class VaultService {
 
   private rotateNow(removeId?: string): void {
     const meta = this.requireMeta();
-    const old = this.requireDek();
+    const old = this.requireOperatorDek();
     const next: Dek = { term: meta.dekTerm + 1, key: randomKey() };
     const now = new Date().toISOString();
     try {

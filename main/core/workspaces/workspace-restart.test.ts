@@ -1,7 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCore } from '..';
-import { nodePorts } from '../../host/node-ports';
-import { repoRoot } from '../../../test/helpers/core';
+import { openCore } from '../../../test/helpers/core';
 import { workspaceTestConfig } from '../../../test/helpers/docker';
 import { tempDir } from '../../../test/helpers/temp-dir';
 import { operatorContext } from '../handlers';
@@ -13,7 +11,7 @@ describe('a restart in the middle of a create', () => {
   afterAll(() => dir.remove());
 
   it('shows the interrupted workspace as error with the reason instead of creating forever', async () => {
-    const first = await createCore({ version: 'test', ...workspaceTestConfig() }, nodePorts(dir.path, repoRoot));
+    const first = await openCore(dir.path, workspaceTestConfig());
     // The row as create leaves it before its background job runs; the process then goes away.
     first.workspaces.store.insert({
       name: 'interrupted',
@@ -24,7 +22,7 @@ describe('a restart in the middle of a create', () => {
     });
     await first.dispose();
 
-    const second = await createCore({ version: 'test', ...workspaceTestConfig() }, nodePorts(dir.path, repoRoot));
+    const second = await openCore(dir.path, workspaceTestConfig());
     try {
       const ws = await second.dispatcher.call('workspaces.get', { workspace: 'interrupted' }, op);
       expect(ws.status).toBe('error');

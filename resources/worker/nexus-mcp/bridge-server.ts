@@ -22,7 +22,7 @@ export function createBridgeServer(forward: ForwardCall, version = '0.1.0'): Mcp
       async (args: Record<string, unknown>): Promise<CallToolResult> => {
         try {
           const reply = await forward(tool, args);
-          if (reply.ok) return { content: [{ type: 'text', text: JSON.stringify(reply.result) }] };
+          if ('result' in reply) return { content: [{ type: 'text', text: JSON.stringify(reply.result) }] };
           return { isError: true, content: [{ type: 'text', text: `${reply.error.code}: ${reply.error.message}` }] };
         } catch (e) {
           return {

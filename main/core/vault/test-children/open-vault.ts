@@ -5,15 +5,14 @@
  *   unlock <passphrase>  unlock with the recovery passphrase, then resolve every secret
  *   init                 try to set up a new vault
  */
-import { createCore } from '../../index';
-import { nodePorts } from '../../../host/node-ports';
+import { openCore } from '../../../../test/helpers/core';
 import { operatorContext } from '../../handlers';
 import { isNexusError } from '../../../../shared/errors';
 
 const [dataDir, action, passphrase] = process.argv.slice(2);
 if (!dataDir || !action) throw new Error('usage: open-vault <dataDir> <status|unlock|init> [passphrase]');
 const op = operatorContext('internal');
-const core = await createCore({ version: 'test' }, nodePorts(dataDir, process.cwd()));
+const core = await openCore(dataDir);
 const out: Record<string, unknown> = {
   started: await core.dispatcher.call('vault.status', {}, op),
   board: core.status.get().vault,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { repoRoot } from '../../../test/helpers/core';
-import { tempDir } from '../../../test/helpers/temp-dir';
-import { serve, type Running } from '../../serve';
+import { repoRoot } from '../../test/helpers/core';
+import { tempDir } from '../../test/helpers/temp-dir';
+import { serve, type Running } from '../serve';
 
 /**
  * The session live view reads the pane over POST /api/rpc/sessions.pane and refreshes on

@@ -3,11 +3,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { tempDir } from '../../../test/helpers/temp-dir';
-import { vaultDataDir } from '../../../test/helpers/vault';
-import { startHost, type Host } from '../../host/server';
-import type { Core } from '..';
-import type { Dek } from './vault';
+import { tempDir } from '../../test/helpers/temp-dir';
+import { vaultDataDir } from '../../test/helpers/vault';
+import { startHost, type Host } from './server';
+import type { Core } from '../core';
+import type { Dek } from '../core/vault/vault';
 
 /**
  * Canary: every vault.* and secrets.* operation is called over the real HTTP host with a unique

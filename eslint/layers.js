@@ -1,0 +1,62 @@
+// The house's layer rule, by path (like VS Code's code-layering): every import specifier that names a
+// file in the repo — relative or absolute — is resolved and checked against the importing file's layer.
+// Package imports are left to no-restricted-imports (see eslint.config.js).
+import path from 'node:path';
+
+const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
+
+// Paths are repo-relative, without extension; an entry matches itself and everything under it.
+const shells = ['main/electron', 'main/host', 'main/cli', 'main/serve', 'renderer', 'preload'];
+export const layers = [
+  { name: 'shared', files: ['shared'], allow: ['shared'] },
+  { name: 'main/core', files: ['main/core'], deny: shells },
+  { name: 'renderer', files: ['renderer'], deny: ['main', 'preload'] },
+];
+
+const within = (file, entry) => file === entry || file.startsWith(`${entry}/`);
+const repoPath = (abs) => path.relative(root, abs).split(path.sep).join('/');
+const stripExt = (p) => p.replace(/\.(d\.)?[mc]?[jt]sx?$/, '');
+
+function violation(layer, target) {
+  if (layer.allow && !layer.allow.some((entry) => within(target, entry))) {
+    return `${layer.name} imports only ${layer.allow.join(', ')}`;
+  }
+  const denied = layer.deny?.find((entry) => within(target, entry));
+  return denied ? `${layer.name} never imports ${denied}` : undefined;
+}
+
+export const layerRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Imports follow the layer table in docs/architecture.md, by resolved path.' },
+    schema: [],
+  },
+  create(context) {
+    const from = repoPath(context.filename);
+    const layer = layers.find((l) => l.files.some((entry) => within(from, entry)));
+    if (!layer) return {};
+    const check = (node) => {
+      const spec = node?.type === 'Literal' && typeof node.value === 'string' ? node.value : undefined;
+      if (!spec || !(spec.startsWith('.') || spec.startsWith('/'))) return;
+      const target = stripExt(repoPath(path.resolve(path.dirname(context.filename), spec)));
+      const rule = violation(layer, target);
+      if (rule) {
+        context.report({
+          node,
+          message: `Layer rule: ${rule} (this imports ${target}); see docs/architecture.md.`,
+        });
+      }
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+      TSImportType: (node) => check(node.source ?? node.argument?.literal),
+      TSExternalModuleReference: (node) => check(node.expression),
+      CallExpression: (node) => {
+        if (node.callee.type === 'Identifier' && node.callee.name === 'require') check(node.arguments[0]);
+      },
+    };
+  },
+};
