@@ -15,6 +15,9 @@ node --import tsx scripts/build-worker-image.ts
 npm run lint
 npm run typecheck
 set +e
+# Supply chain: high/critical advisories of runtime dependencies, minus audit-allowlist.json (docs/security.md).
+node scripts/audit-check.mjs
+audit=$?
 rm -rf test-results && mkdir -p test-results
 scripts/with-keychain.sh npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 unit=$?
@@ -22,4 +25,4 @@ scripts/with-keychain.sh npx playwright test
 e2e=$?
 node scripts/summarize-tests.mjs
 summary=$?
-[ $unit -eq 0 ] && [ $e2e -eq 0 ] && [ $summary -eq 0 ]
+[ $audit -eq 0 ] && [ $unit -eq 0 ] && [ $e2e -eq 0 ] && [ $summary -eq 0 ]
