@@ -23,4 +23,5 @@ if ! docker info >/dev/null 2>&1; then
   for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 1; done
   docker info >/dev/null 2>&1 || { echo "provision: dockerd did not come up, see $LOG" >&2; tail -20 "$LOG" >&2; exit 1; }
 fi
+bash "$(dirname "$0")/install-agent-cli.sh" >/dev/null || echo "provision: the agent CLI is not installed yet; Nexus installs it when a workspace needs it" >&2
 echo "provision: ok (docker $(docker version --format '{{.Server.Version}}'), $(nats-server --version))" >&2

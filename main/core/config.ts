@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentConfig } from './agent/config';
 import { SessionsConfig } from './sessions/config';
 
 /** Core configuration. Everything has a default so `createCore({ dataDir })` works. */
@@ -39,6 +40,8 @@ export const CoreConfig = z.object({
     .prefault({}),
   /** How sessions launch the agent (see docs/sessions.md). */
   sessions: SessionsConfig.prefault({}),
+  /** The pinned agent CLI in workers, and where its model calls go. */
+  agent: AgentConfig.prefault({}),
   // --- mcp (issue 7) ---
   mcp: z
     .object({

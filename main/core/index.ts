@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { AgentCli } from './agent/agent-cli';
 import { AuditLog } from './audit/audit-log';
 import { appHandlers } from './app/app-handlers';
 import { AttentionService } from './attention/attention-service';
@@ -44,6 +45,8 @@ export interface Core {
   workspaces: WorkspaceService;
   sessions: SessionService;
   attention: AttentionService;
+  /** The pinned agent CLI: where workers get it (agent.cliDir, else an npm install into the data dir). */
+  agentCli: AgentCli;
   // --- vault (issue 3) ---
   /** Vault lifecycle, principals and secrets; `vault.resolveSecret(id)` is the Docker code's way to a token. */
   vault: VaultService;
@@ -88,6 +91,7 @@ export async function createCore(
   const audit = new AuditLog(db);
   disposables.add(toDisposable(() => audit.flush()));
 
+  const agentCli = new AgentCli({ dataDir, cliDir: config.agent.cliDir });
   const docker = createDockerClient(config.docker.socketPath);
   status.set('docker', await probeDocker(docker));
 
@@ -162,7 +166,7 @@ export async function createCore(
   // --- end mcp ---
 
   const handlers: Handlers = {
-    ...appHandlers({ version: config.version, dataDir, startedAt, status }),
+    ...appHandlers({ version: config.version, dataDir, startedAt, status, agentCli: () => agentCli.info() }),
     ...workspaceHandlers(workspaces.service),
     ...sessionHandlers(sessions),
     'attention.get': () => attention.get(),
@@ -192,6 +196,7 @@ export async function createCore(
     workspaces: workspaces.service,
     sessions,
     attention,
+    agentCli,
     vault,
     platform,
     review,
