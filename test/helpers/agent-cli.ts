@@ -1,10 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { agentCliMount, locateBinaryDir, WORKER_PATH_WITH_AGENT, type AgentCpu } from '../../main/core/agent/agent-cli';
-import { DockerExec } from '../../main/core/sessions/workspace-runtime';
+import { join } from 'node:path';
+import { openStore } from '../../main/core/store/open';
+import { WorkspaceRuntime, type ExecOptions, type ExecResult } from '../../main/core/workspaces/runtime';
+import { WorkspaceStore } from '../../main/core/workspaces/workspace-store';
 import { workspaceContainerSpec } from '../../main/core/workspaces/container-spec';
 import { repoRoot } from './core';
 import { ensureTestWorkerImage, realDocker } from './docker';
+import { tempDir } from './temp-dir';
 
 /**
  * The real agent CLI for tests: exactly the pinned version scripts/install-agent-cli.sh installs
@@ -48,7 +52,8 @@ export async function testBridgeNetwork(prefix = 'nexus-test'): Promise<TestNetw
 
 export interface AgentContainer {
   id: string;
-  exec: DockerExec;
+  /** `docker exec` in the container through the workspace runtime (as the worker user unless `user` says otherwise). */
+  exec(argv: string[], opts?: ExecOptions): Promise<ExecResult>;
   /** `sh -c script` as the worker user; throws on a non-zero exit. */
   sh(script: string, stdin?: string): Promise<string>;
   /** The pane of a tmux window (`nexus:<name>`). */
@@ -80,9 +85,13 @@ export async function startAgentContainer(opts: {
   spec.HostConfig = { ...spec.HostConfig, Mounts: [agentCliMount(opts.cliDir)] };
   const c = await docker.createContainer(spec);
   await c.start();
-  const exec = new DockerExec(docker);
+  const dir = tempDir('nexus-agent-test-');
+  const db = openStore(join(dir.path, 'nexus.db'));
+  const runtime = new WorkspaceRuntime({ docker, store: new WorkspaceStore(db) });
+  const exec = (argv: string[], o?: ExecOptions): Promise<ExecResult> =>
+    runtime.exec({ name: spec.name ?? c.id, containerId: c.id }, argv, o);
   const sh = async (script: string, stdin?: string): Promise<string> => {
-    const r = await exec.exec(c.id, ['sh', '-c', script], stdin === undefined ? {} : { stdin });
+    const r = await exec(['sh', '-c', script], stdin === undefined ? {} : { stdin });
     if (r.exitCode !== 0) throw new Error(`in container: ${script.slice(0, 200)}: ${r.stderr}`);
     return r.stdout;
   };
@@ -98,6 +107,10 @@ export async function startAgentContainer(opts: {
     exec,
     sh,
     pane: (window) => sh(`tmux capture-pane -p -J -t 'nexus:${window}'`),
-    remove: () => c.remove({ force: true, v: true }).catch(() => undefined),
+    remove: async () => {
+      await c.remove({ force: true, v: true }).catch(() => undefined);
+      db.close();
+      dir.remove();
+    },
   };
 }
