@@ -13,6 +13,7 @@ import { WorkspaceRuntime, type ExecOptions, type WorkspaceInfo } from '../../ma
 import { WorkspaceStore } from '../../main/core/workspaces/workspace-store';
 import type { Db } from '../../main/core/store/open';
 import type { EventBus } from '../../main/core/events';
+import { TEST_NETWORK } from './network';
 import { tempDir } from './temp-dir';
 import { bundleWorkerScripts, type WorkerScripts } from './worker-scripts';
 
@@ -128,7 +129,7 @@ export async function sessionRig(configInput: SessionsConfigInput = {}): Promise
         Env: ['HOME=/home/nexus'],
         Labels: { 'nexus.test': prefix },
         HostConfig: {
-          NetworkMode: 'host',
+          NetworkMode: TEST_NETWORK,
           CapDrop: ['ALL'],
           SecurityOpt: ['no-new-privileges'],
           Tmpfs: { '/tmp': 'rw,nosuid,nodev,size=256m,mode=1777' },

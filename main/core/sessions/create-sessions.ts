@@ -10,7 +10,10 @@ import type { Db } from '../store/open';
 import type { WorkspaceEvents } from '../workspaces/workspace-events';
 import { convergeOnWorkspaceStart } from './converge-on-start';
 import { forwardHookEvents } from './hook-subscriber';
-import { SessionService, type SessionRuntime } from './session-service';
+import type { Redactor } from '../redact';
+import type { WorkspaceRuntime } from '../workspaces/runtime';
+import { SessionService } from './session-service';
+import { SessionTerminals } from './terminal';
 
 export interface SessionsWiring {
   db: Db;
@@ -18,9 +21,10 @@ export interface SessionsWiring {
   log: Logger;
   config: CoreConfig;
   paths: AppPaths;
+  redactor: Redactor;
   disposables: DisposableStore;
-  /** The workspaces module's runtime: the only way sessions reach a container. */
-  runtime: SessionRuntime;
+  /** The workspaces module's runtime: the only way sessions and terminals reach a container. */
+  runtime: WorkspaceRuntime;
   /** The workspaces module's internal events: converge on `started`, clean up on `removed`. */
   signals: Pick<WorkspaceEvents, 'on'>;
   /** Issues and removes each workspace's publish-only hook user, delivers hook events, gives each session a run. */
@@ -32,10 +36,10 @@ export interface SessionsWiring {
 
 /**
  * Builds the sessions module: the service, its hook-event subscription, converge on workspace start,
- * and the hook user's removal with its workspace. The worker tools come from `npm run build`
+ * the hook user's removal with its workspace, and the live terminals. The worker tools come from `npm run build`
  * (dist/worker). Everything is closed by `disposables`; call `sessions.converge()` once at start-up.
  */
-export function createSessions(w: SessionsWiring): Promise<{ service: SessionService }> {
+export function createSessions(w: SessionsWiring): Promise<{ service: SessionService; terminals: SessionTerminals }> {
   const dist = resolve(w.paths.workerContextDir, '..', '..', 'dist', 'worker');
   const log = w.log.child({ feature: 'sessions' });
   const service = new SessionService({
@@ -63,5 +67,12 @@ export function createSessions(w: SessionsWiring): Promise<{ service: SessionSer
   );
   // Let in-flight docker execs finish before the engine and db go.
   w.disposables.add(toDisposable(() => service.idle()));
-  return Promise.resolve({ service });
+  const terminals = new SessionTerminals({
+    liveWindow: (id) => service.liveWindow(id),
+    runtime: w.runtime,
+    config: w.config.sessions,
+    redactor: w.redactor,
+    log: w.log.child({ component: 'terminal' }),
+  });
+  return Promise.resolve({ service, terminals });
 }

@@ -12,6 +12,7 @@ import { SessionLauncher } from './session-launcher';
 import { SessionMachinery, sessionPaths, type HookTarget, type WorkerTools } from './session-machinery';
 import { SessionRuns, type PlatformRuns } from './session-runs';
 import { SessionStore, type SessionPatch, type SessionRow } from './session-store';
+import type { LiveWindow } from './terminal';
 
 /** What sessions use of the workspaces module: its runtime, nothing else. */
 export type SessionRuntime = Pick<WorkspaceRuntime, 'run' | 'exec' | 'info' | 'find' | 'list' | 'idle'>;
@@ -225,16 +226,20 @@ export class SessionService {
   }
 
   async pane(ref: string): Promise<{ sessionId: string; text: string; capturedAt: string }> {
+    const w = await this.liveWindow(ref);
+    const text = await this.machinery.capturePane(w, w.windowId);
+    return { sessionId: w.sessionId, text, capturedAt: new Date().toISOString() };
+  }
+
+  /** The session's live tmux window in its running workspace (the pane, the terminal). */
+  async liveWindow(ref: string): Promise<LiveWindow> {
     const row = this.resolve(ref);
     const ws = this.deps.runtime.find(row.workspace_id);
-    if (!ws?.running) throw new NexusError('conflict', `The workspace of session ${row.name} is not running.`);
+    if (!ws?.running || !ws.containerId)
+      throw new NexusError('conflict', `The workspace of session ${row.name} is not running.`);
     const windowId = (await this.machinery.windows(ws)).get(row.name);
     if (!windowId) throw new NexusError('not_found', `Session ${row.name} has no live window.`);
-    return {
-      sessionId: row.id,
-      text: await this.machinery.capturePane(ws, windowId),
-      capturedAt: new Date().toISOString(),
-    };
+    return { sessionId: row.id, name: row.name, containerId: ws.containerId, windowId };
   }
 
   /**

@@ -2,6 +2,7 @@ import type Docker from 'dockerode';
 import type { NexusError } from '../../../shared/errors';
 import { dockerFailure, isEngineDown } from './engine';
 import { isOwnedBy, LABEL, ownerFilter } from './labels';
+import { ensureWorkerNetwork } from './network';
 import { imageExists, statusOf } from './worker-image';
 import type { WorkspaceEvents } from './workspace-events';
 
@@ -56,17 +57,9 @@ export class WorkspaceContainers {
     });
   }
 
-  async ensureNetwork(): Promise<void> {
-    const name = this.deps.network;
-    if (['host', 'none', 'bridge', 'default'].includes(name)) return;
-    try {
-      await this.docker.getNetwork(name).inspect();
-    } catch (e) {
-      if (statusOf(e) !== 404) throw this.failure(e, `look up the network ${name}`);
-      await this.call(`create the network ${name}`, () =>
-        this.docker.createNetwork({ Name: name, Driver: 'bridge', Labels: { [LABEL.managed]: '1' } }),
-      );
-    }
+  /** The workers' network, created on first use (a no-op for the engine's own networks). */
+  ensureNetwork(): Promise<void> {
+    return this.call('prepare the worker network', () => ensureWorkerNetwork(this.docker, this.deps.network));
   }
 
   async removeContainer(id: string): Promise<void> {

@@ -1,5 +1,6 @@
 import type Docker from 'dockerode';
-import { PassThrough, type Duplex } from 'node:stream';
+import { PassThrough, type Duplex, type Readable } from 'node:stream';
+import type { TerminalSize } from '../../../shared/terminal';
 import { NexusError } from '../../../shared/errors';
 import { dockerFailure } from './engine';
 import type { WorkspaceEvents } from './workspace-events';
@@ -37,6 +38,21 @@ export interface ExecResult {
   cut: { stdout: number; stderr: number };
 }
 
+/** A process in a container on a pseudo-terminal: its screen bytes out, keystrokes in, a size. */
+export interface TtyProcess {
+  output: Readable;
+  write(data: string): void;
+  resize(size: TerminalSize): Promise<void>;
+  /** Drops the connection (the process itself is ended by whoever owns it: docker does not). */
+  close(): void;
+}
+
+export interface AttachOptions {
+  tty: true;
+  size: TerminalSize;
+  env?: string[];
+}
+
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_OUTPUT = 4 * 1024 * 1024;
 
@@ -51,7 +67,7 @@ export const workspaceInfo = (w: Pick<WorkspaceRecord, 'id' | 'name' | 'containe
  * The only way anything reaches a workspace container. `run` is the one queue per workspace
  * (workspace start/stop/delete and session create/delete/converge take turns on it, so a delete
  * waits for the creates before it); `exec` is the one `docker exec`; `info` reads the store and
- * never the engine. An interactive attach (TTY) belongs here too, as a sibling of `exec`.
+ * never the engine; `attach` is the interactive sibling of `exec` (a TTY, for the live terminal).
  */
 export class WorkspaceRuntime {
   private readonly tails = new Map<string, Promise<unknown>>();
@@ -60,7 +76,7 @@ export class WorkspaceRuntime {
     private readonly deps: {
       docker: Docker;
       store: WorkspaceStore;
-      /** Told (`engineLost`) when an exec finds the engine gone. */
+      /** Told (`engineLost`) when an exec or attach finds the engine gone. */
       signals?: WorkspaceEvents;
     },
   ) {}
@@ -110,11 +126,56 @@ export class WorkspaceRuntime {
     try {
       return await execIn(this.deps.docker, workspace.containerId, argv, opts);
     } catch (e) {
-      const f = dockerFailure(e, 'run a command in the workspace');
-      if (f.code === 'docker_unavailable')
-        this.deps.signals?.emit('engineLost', { reason: 'run a command in the workspace' });
-      throw f;
+      throw this.failure(e, 'run a command in the workspace');
     }
+  }
+
+  /** `docker exec -it`: one raw (not multiplexed) stream, resized through the engine. */
+  async attach(
+    workspace: Pick<WorkspaceInfo, 'name' | 'containerId'>,
+    argv: string[],
+    opts: AttachOptions,
+  ): Promise<TtyProcess> {
+    if (!workspace.containerId)
+      throw new NexusError('conflict', `Workspace "${workspace.name}" has no container to open a terminal in.`);
+    const { cols, rows } = opts.size;
+    let stream: Duplex;
+    let exec: Docker.Exec;
+    try {
+      exec = await this.deps.docker.getContainer(workspace.containerId).exec({
+        Cmd: argv,
+        AttachStdin: true,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: true,
+        Env: opts.env ?? [],
+      });
+      // ConsoleSize (engine API 1.42+) sizes the terminal before the client first draws.
+      const start = { hijack: true, stdin: true, Tty: true, ConsoleSize: [rows, cols] };
+      stream = (await exec.start(start)) as Duplex;
+      // Older engines ignore ConsoleSize; sizing at once keeps the first screen the viewer's size.
+      await exec.resize({ h: rows, w: cols });
+    } catch (e) {
+      throw this.failure(e, 'open a terminal in the workspace');
+    }
+    return {
+      output: stream,
+      write: (data) => void stream.write(data),
+      resize: async (size) => {
+        try {
+          await exec.resize({ h: size.rows, w: size.cols });
+        } catch (e) {
+          throw this.failure(e, 'resize the terminal');
+        }
+      },
+      close: () => stream.destroy(),
+    };
+  }
+
+  private failure(e: unknown, action: string): NexusError {
+    const f = dockerFailure(e, action);
+    if (f.code === 'docker_unavailable') this.deps.signals?.emit('engineLost', { reason: action });
+    return f;
   }
 }
 
