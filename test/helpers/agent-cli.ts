@@ -1,14 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { agentCliMount, locateBinaryDir, WORKER_PATH_WITH_AGENT, type AgentCpu } from '../../main/core/agent/agent-cli';
-import { join } from 'node:path';
-import { openStore } from '../../main/core/store/open';
-import { WorkspaceRuntime, type ExecOptions, type ExecResult } from '../../main/core/workspaces/runtime';
-import { WorkspaceStore } from '../../main/core/workspaces/workspace-store';
 import { workspaceContainerSpec } from '../../main/core/workspaces/container-spec';
 import { repoRoot } from './core';
 import { ensureTestWorkerImage, realDocker } from './docker';
-import { tempDir } from './temp-dir';
 
 /**
  * The real agent CLI for tests: exactly the pinned version scripts/install-agent-cli.sh installs
@@ -50,10 +45,29 @@ export async function testBridgeNetwork(prefix = 'nexus-test'): Promise<TestNetw
   };
 }
 
+export interface ExecResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `docker exec -i` with stdin written whole (never in argv or env), as the container's user. */
+export function dockerExec(containerId: string, cmd: string[], opts: { stdin?: string } = {}): Promise<ExecResult> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      'docker',
+      ['exec', '-i', containerId, ...cmd],
+      { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: 120_000 },
+      (err, stdout, stderr) =>
+        resolve({ exitCode: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+    );
+    child.stdin?.end(opts.stdin ?? '');
+  });
+}
+
 export interface AgentContainer {
   id: string;
-  /** `docker exec` in the container through the workspace runtime (as the worker user unless `user` says otherwise). */
-  exec(argv: string[], opts?: ExecOptions): Promise<ExecResult>;
+  exec(cmd: string[], opts?: { stdin?: string }): Promise<ExecResult>;
   /** `sh -c script` as the worker user; throws on a non-zero exit. */
   sh(script: string, stdin?: string): Promise<string>;
   /** The pane of a tmux window (`nexus:<name>`). */
@@ -85,11 +99,7 @@ export async function startAgentContainer(opts: {
   spec.HostConfig = { ...spec.HostConfig, Mounts: [agentCliMount(opts.cliDir)] };
   const c = await docker.createContainer(spec);
   await c.start();
-  const dir = tempDir('nexus-agent-test-');
-  const db = openStore(join(dir.path, 'nexus.db'));
-  const runtime = new WorkspaceRuntime({ docker, store: new WorkspaceStore(db) });
-  const exec = (argv: string[], o?: ExecOptions): Promise<ExecResult> =>
-    runtime.exec({ name: spec.name ?? c.id, containerId: c.id }, argv, o);
+  const exec = (cmd: string[], o: { stdin?: string } = {}) => dockerExec(c.id, cmd, o);
   const sh = async (script: string, stdin?: string): Promise<string> => {
     const r = await exec(['sh', '-c', script], stdin === undefined ? {} : { stdin });
     if (r.exitCode !== 0) throw new Error(`in container: ${script.slice(0, 200)}: ${r.stderr}`);
@@ -107,10 +117,6 @@ export async function startAgentContainer(opts: {
     exec,
     sh,
     pane: (window) => sh(`tmux capture-pane -p -J -t 'nexus:${window}'`),
-    remove: async () => {
-      await c.remove({ force: true, v: true }).catch(() => undefined);
-      db.close();
-      dir.remove();
-    },
+    remove: () => c.remove({ force: true, v: true }).catch(() => undefined),
   };
 }
