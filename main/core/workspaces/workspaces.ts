@@ -10,7 +10,7 @@ import type { Db } from '../store/open';
 import { DockerWatch } from './docker-watch';
 import { ownerIdFor } from './labels';
 import { noSecrets, type SecretSource } from './secret-source';
-import { DEFAULT_BASE_IMAGE, WorkerImageBuilder } from './worker-image';
+import { WorkerImageBuilder } from './worker-image';
 import { WorkspaceContainers } from './containers';
 import { WorkspaceRuntime } from './runtime';
 import { WorkspaceEvents } from './workspace-events';
@@ -86,7 +86,7 @@ export async function createWorkspaces(w: WorkspacesWiring): Promise<Workspaces>
     worker: {
       dir: w.workerContextDir,
       mcpBridge: join(w.workerContextDir, '..', '..', 'dist', 'worker', 'nexus-mcp.cjs'),
-      baseImage: config.docker.baseImage ?? DEFAULT_BASE_IMAGE,
+      baseImage: config.docker.baseImage,
     },
     builder: new WorkerImageBuilder(docker, { network: config.docker.network }),
     secrets: w.options?.secrets ?? noSecrets,
