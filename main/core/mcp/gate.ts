@@ -3,6 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { allows } from '../../../shared/contract';
 import type { Core } from '..';
 import type { Principal } from '../handlers';
+import { firstMalformedRequest } from './request-shape';
 import { createMcpServer } from './server';
 import { toolAccess } from './tool';
 import { toolsByName } from './tools';
@@ -95,6 +96,16 @@ export function createMcpGate(core: GateCore): (req: IncomingMessage, res: Serve
     } catch (e) {
       audit(actor, 'mcp:gate', 'bad_request');
       return refuse(res, 400, 'bad_request', e instanceof Error ? e.message : 'Invalid request body.');
+    }
+
+    const malformed = firstMalformedRequest(body);
+    if (malformed) {
+      audit(actor, `mcp:${malformed.method.slice(0, 50)}`, 'bad_request');
+      return sendJson(res, 200, {
+        jsonrpc: '2.0',
+        id: malformed.id,
+        error: { code: -32602, message: `Invalid params for ${malformed.method}.`, data: { code: 'bad_request' } },
+      });
     }
 
     const denied = firstDeniedTool(body, principal);
