@@ -23,6 +23,20 @@ describe('configFromEnv', () => {
     expect(() => CoreConfig.parse(configFromEnv({ NEXUS_AGENT_COMMAND: '"claude"' }))).toThrow();
   });
 
+  it('takes the agent CLI directory and the model base URL', () => {
+    const config = CoreConfig.parse(
+      configFromEnv({
+        NEXUS_AGENT_CLI_DIR: '/var/cache/nexus-agent-cli/2.1.332',
+        NEXUS_AGENT_BASE_URL: 'http://10.0.0.1:8080',
+      }),
+    );
+    expect(config.agent).toMatchObject({
+      cliDir: '/var/cache/nexus-agent-cli/2.1.332',
+      baseUrl: 'http://10.0.0.1:8080',
+    });
+    expect(() => CoreConfig.parse(configFromEnv({ NEXUS_AGENT_BASE_URL: 'not a url' }))).toThrow();
+  });
+
   it('leaves the defaults alone when nothing is set', () => {
     expect(CoreConfig.parse(configFromEnv({}))).toEqual(CoreConfig.parse({}));
   });

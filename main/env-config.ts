@@ -12,8 +12,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv): CoreConfigInput {
   if (env.NEXUS_NATS_BINARY) nats.binary = env.NEXUS_NATS_BINARY;
   // sessions: the agent CLI as a JSON array, e.g. '["claude"]' (tests point it at the agent fixture)
   const agentCommand = env.NEXUS_AGENT_COMMAND ? (JSON.parse(env.NEXUS_AGENT_COMMAND) as string[]) : undefined;
+  const agent: Record<string, string> = {};
+  if (env.NEXUS_AGENT_CLI_DIR) agent.cliDir = env.NEXUS_AGENT_CLI_DIR;
+  if (env.NEXUS_AGENT_BASE_URL) agent.baseUrl = env.NEXUS_AGENT_BASE_URL;
   return {
     ...(Object.keys(docker).length ? { docker } : {}),
+    ...(Object.keys(agent).length ? { agent } : {}),
     ...(Object.keys(nats).length ? { nats } : {}),
     ...(agentCommand ? { sessions: { agentCommand } } : {}),
   };

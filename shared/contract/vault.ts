@@ -26,7 +26,11 @@ export const VaultStatus = z.object({
 });
 export type VaultStatus = z.infer<typeof VaultStatus>;
 
-export const SecretKind = z.enum(['github', 'gitlab', 'generic']);
+/**
+ * Provider tokens (github, gitlab, generic) clone and fetch repositories; the agent credentials
+ * (an Anthropic API key, a Claude OAuth token from `claude setup-token`) sign the agent CLI in.
+ */
+export const SecretKind = z.enum(['github', 'gitlab', 'generic', 'anthropic_api_key', 'claude_oauth_token']);
 export type SecretKind = z.infer<typeof SecretKind>;
 
 /** What may be shown of a secret: metadata and at most its last 4 characters. Never the value. */

@@ -1,3 +1,4 @@
+import type { AgentCliInfo } from '../../../shared/contract';
 import type { Handlers } from '../handlers';
 import type { StatusBoard } from './status';
 
@@ -6,10 +7,12 @@ export function appHandlers(deps: {
   dataDir: string;
   startedAt: Date;
   status: StatusBoard;
+  agentCli: () => AgentCliInfo;
 }): Pick<Handlers, 'app.info'> {
   return {
     'app.info': () => ({
       version: deps.version,
+      agentCli: deps.agentCli(),
       dataDir: deps.dataDir,
       startedAt: deps.startedAt.toISOString(),
       uptimeSeconds: Math.floor((Date.now() - deps.startedAt.getTime()) / 1000),

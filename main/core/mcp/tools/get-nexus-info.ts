@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { FleetAttention } from '../../../../shared/attention';
-import { DockerState, NatsState, VaultState } from '../../../../shared/contract';
+import { AgentCliInfo, DockerState, NatsState, VaultState } from '../../../../shared/contract';
 import { defineTool } from '../tool';
 
 const Count = z.object({ used: z.number().int(), limit: z.number().int() });
 
 export const NexusInfo = z.object({
   version: z.string(),
+  /** The agent CLI (Claude Code) the workers run, pinned. */
+  agentCli: AgentCliInfo,
   startedAt: z.string(),
   uptimeSeconds: z.number().int(),
   docker: DockerState,
@@ -58,6 +60,7 @@ export const getNexusInfo = defineTool({
     const limit = env.quota.maxSessionsPerWorkspace;
     return {
       version: info.version,
+      agentCli: info.agentCli,
       startedAt: info.startedAt,
       uptimeSeconds: info.uptimeSeconds,
       docker: info.docker,
@@ -79,7 +82,7 @@ export const getNexusInfo = defineTool({
     };
   },
   summarize: (n) =>
-    `Nexus ${n.version}, up ${n.uptimeSeconds}s. Docker ${n.docker.state}, NATS ${n.nats.state}, vault ${n.vault.state}. ` +
+    `Nexus ${n.version} (agent CLI ${n.agentCli.package} ${n.agentCli.version}), up ${n.uptimeSeconds}s. Docker ${n.docker.state}, NATS ${n.nats.state}, vault ${n.vault.state}. ` +
     `${n.quota.workspaces.used}/${n.quota.workspaces.limit} workspaces, ${n.fleet.sessions.total} session(s). ` +
     (n.attention.counts.needs_you === 0
       ? 'Nothing needs you.'

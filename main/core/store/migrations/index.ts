@@ -5,6 +5,7 @@ import { migration004 } from './004_workspaces';
 import { migration005 } from './005_sessions';
 import { migration006 } from './006_tokens';
 import { migration007 } from './007_session_runs';
+import { migration008 } from './008_agent';
 import type { Migration } from './types';
 
 /**
@@ -19,4 +20,5 @@ export const migrations: readonly Migration[] = [
   migration005, // sessions
   migration006, // tokens
   migration007, // session runs (platform tools for sessions)
+  migration008, // agent credentials, per-workspace agent options
 ];

@@ -8,6 +8,10 @@ export function AboutSection() {
       <dl className="facts">
         <dt>Version</dt>
         <dd>{info.data?.version ?? '…'}</dd>
+        <dt>Agent CLI</dt>
+        <dd data-testid="agent-cli-version">
+          {info.data ? `${info.data.agentCli.package} ${info.data.agentCli.version}` : '…'}
+        </dd>
         <dt>Data directory</dt>
         <dd>
           <code>{info.data?.dataDir ?? '…'}</code>

@@ -7,8 +7,16 @@ const kinds: { value: SecretKind; label: string }[] = [
   { value: 'github', label: 'GitHub' },
   { value: 'gitlab', label: 'GitLab' },
   { value: 'generic', label: 'Other' },
+  { value: 'anthropic_api_key', label: 'Anthropic API key (agent)' },
+  { value: 'claude_oauth_token', label: 'Claude OAuth token (agent, from claude setup-token)' },
 ];
-const defaultHost: Record<SecretKind, string> = { github: 'github.com', gitlab: 'gitlab.com', generic: '' };
+const defaultHost: Record<SecretKind, string> = {
+  github: 'github.com',
+  gitlab: 'gitlab.com',
+  generic: '',
+  anthropic_api_key: '',
+  claude_oauth_token: '',
+};
 
 /** Provider tokens and other secrets. Values go in and are never shown again: only the last 4 characters. */
 export function SecretsSection() {
