@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { AgentCli } from './agent/agent-cli';
+import { agentHandlers } from './agent/agent-handlers';
+import { AgentService } from './agent/agent-service';
 import { AuditLog } from './audit/audit-log';
 import { appHandlers } from './app/app-handlers';
 import { AttentionService } from './attention/attention-service';
@@ -51,6 +53,8 @@ export interface Core {
   attention: AttentionService;
   /** The pinned agent CLI: where workers get it (agent.cliDir, else an npm install into the data dir). */
   agentCli: AgentCli;
+  /** Settings → Agent: the default agent credential, the model endpoint, the mode sessions start in. */
+  agent: AgentService;
   // --- vault (issue 3) ---
   /** Vault lifecycle, principals and secrets; `vault.resolveSecret(id)` is the Docker code's way to a token. */
   vault: VaultService;
@@ -115,6 +119,13 @@ export async function createCore(
   disposables.add(toDisposable(() => vault.dispose()));
   await vault.start();
   // --- end vault ---
+  const agent = new AgentService({
+    db,
+    cli: agentCli,
+    config: config.agent,
+    secrets: () => vault.secrets.list(),
+    events,
+  });
   // --- workspaces (Docker); provider tokens come from the vault ---
   const workspaces = await createWorkspaces({
     docker,
@@ -185,11 +196,14 @@ export async function createCore(
     ...workspaceHandlers(workspaces.service),
     ...sessionHandlers(sessions),
     'attention.get': () => attention.get(),
+    'attention.summary': () => attention.summary(),
+    'attention.sessions': (input) => attention.sessions(input),
     ...vaultHandlers(vault),
     ...platformHandlers(platform),
     ...reviewHandlers(review),
     ...tokenHandlers(tokens),
     ...connectHandlers(connect),
+    ...agentHandlers(agent),
   };
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
   attention.useReviewCounts(() => {
@@ -213,6 +227,7 @@ export async function createCore(
     terminals,
     attention,
     agentCli,
+    agent,
     vault,
     platform,
     review,
