@@ -5,6 +5,8 @@ import {
   type FleetAttention,
   type ReviewCounts,
 } from '../../../shared/attention';
+import { NexusError } from '../../../shared/errors';
+import type { FleetSummary, SessionPage } from '../../../shared/contract/attention';
 import type { Disposable } from '../disposable';
 import type { Dispatcher } from '../dispatch';
 import type { EventBus } from '../events';
@@ -22,6 +24,8 @@ const TRIGGERS: ReadonlySet<string> = new Set(['sessions.changed', 'workspaces.c
  */
 export class AttentionService implements Disposable {
   private current: FleetAttention | null = null;
+  /** Name and status of each workspace at the last recomputation, for the summary's counts. */
+  private workspaces: { name: string; status: string }[] = [];
   private scheduled = false;
   private running: Promise<void> | null = null;
   private readonly subscription: Disposable;
@@ -44,6 +48,35 @@ export class AttentionService implements Disposable {
   async get(): Promise<FleetAttention> {
     if (!this.current) await this.refresh();
     return this.current ?? rollUp([], this.reviewCounts());
+  }
+
+  /** The roll-up without its per-session list, plus workspace counts: what get_nexus_info shows by default. */
+  async summary(): Promise<FleetSummary> {
+    const { counts, needsYou, review, sessions } = await this.get();
+    return {
+      counts,
+      needsYou,
+      review,
+      workspaces: {
+        total: this.workspaces.length,
+        byStatus: tally(this.workspaces.map((w) => w.status)),
+        sessions: tally(sessions.map((s) => s.workspaceName)),
+      },
+    };
+  }
+
+  /** A page of the per-session roll-up; the cursor is the offset of the next item. */
+  async sessions(input: { cursor?: string; limit: number }): Promise<SessionPage> {
+    const { sessions } = await this.get();
+    const start = input.cursor === undefined ? 0 : Number(input.cursor);
+    if (!Number.isInteger(start) || start < 0)
+      throw new NexusError('bad_request', 'cursor is not one this call returned.');
+    const end = start + input.limit;
+    return {
+      sessions: sessions.slice(start, end),
+      total: sessions.length,
+      nextCursor: end < sessions.length ? String(end) : null,
+    };
   }
 
   /** Coalesces bursts of events into one recomputation. */
@@ -69,6 +102,7 @@ export class AttentionService implements Disposable {
       dispatcher.call('workspaces.list', {}, ctx),
       dispatcher.call('sessions.list', {}, ctx),
     ]);
+    this.workspaces = workspaces.map((w) => ({ name: w.name, status: w.status }));
     const running = new Set(workspaces.filter((w) => w.status === 'running').map((w) => w.id));
     const items = sessions.map((s) =>
       deriveAttention({
@@ -94,4 +128,10 @@ export class AttentionService implements Disposable {
   dispose(): void {
     this.subscription.dispose();
   }
+}
+
+function tally(values: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const v of values) out[v] = (out[v] ?? 0) + 1;
+  return out;
 }
