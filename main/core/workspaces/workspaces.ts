@@ -10,7 +10,7 @@ import type { Db } from '../store/open';
 import { DockerWatch } from './docker-watch';
 import { ownerIdFor } from './labels';
 import { noSecrets, type SecretSource } from './secret-source';
-import { DEFAULT_BASE_IMAGE, WorkerImageBuilder } from './worker-image';
+import { WorkerImageBuilder } from './worker-image';
 import { WorkspaceService } from './workspace-service';
 
 /** The vault as the workspaces' SecretSource (`host: ''` in the vault means any host). */
@@ -65,7 +65,7 @@ export async function createWorkspaces(deps: {
     worker: {
       dir: deps.workerContextDir,
       mcpBridge: join(deps.workerContextDir, '..', '..', 'dist', 'worker', 'nexus-mcp.cjs'),
-      baseImage: config.docker.baseImage ?? DEFAULT_BASE_IMAGE,
+      baseImage: config.docker.baseImage,
     },
     builder: new WorkerImageBuilder(docker, { network: config.docker.network }),
     secrets: deps.options?.secrets ?? noSecrets,
