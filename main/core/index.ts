@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { AgentCli } from './agent/agent-cli';
+import { agentHandlers } from './agent/agent-handlers';
+import { AgentService } from './agent/agent-service';
 import { AuditLog } from './audit/audit-log';
 import { appHandlers } from './app/app-handlers';
 import { AttentionService } from './attention/attention-service';
@@ -51,6 +53,8 @@ export interface Core {
   attention: AttentionService;
   /** The pinned agent CLI: where workers get it (agent.cliDir, else an npm install into the data dir). */
   agentCli: AgentCli;
+  /** Settings → Agent: the default agent credential, the model endpoint, the mode sessions start in. */
+  agent: AgentService;
   /** Vault lifecycle, principals and secrets; `vault.resolveSecret(id)` is the Docker code's way to a token. */
   vault: VaultService;
   /** Platform tools over NATS: agents, runs (per-run NATS users), hook events. */
@@ -106,6 +110,13 @@ export async function createCore(
   });
   disposables.add(toDisposable(() => vault.dispose()));
   await vault.start();
+  const agent = new AgentService({
+    db,
+    cli: agentCli,
+    config: config.agent,
+    secrets: () => vault.secrets.list(),
+    events,
+  });
   // Workspaces (Docker); provider tokens come from the vault.
   const sessionsRef: { current?: SessionService } = {}; // built below; workspace delete asks it about creates in flight
   const workspaceOptions = {
@@ -199,6 +210,7 @@ export async function createCore(
     ...reviewHandlers(review),
     ...tokenHandlers(tokens),
     ...connectHandlers(connect),
+    ...agentHandlers(agent),
   };
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
 
@@ -218,6 +230,7 @@ export async function createCore(
     terminals: built.terminals,
     attention,
     agentCli,
+    agent,
     vault,
     platform,
     review,
