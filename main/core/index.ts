@@ -205,6 +205,8 @@ export async function createCore(
     ...workspaceHandlers(workspaces.service),
     ...sessionHandlers(built.sessions),
     'attention.get': () => attention.get(),
+    'attention.summary': () => attention.summary(),
+    'attention.sessions': (input) => attention.sessions(input),
     ...vaultHandlers(vault),
     ...platformHandlers(platform),
     ...reviewHandlers(review),

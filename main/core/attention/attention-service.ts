@@ -6,6 +6,8 @@ import {
   type ReviewCounts,
 } from '../../../shared/attention';
 import type { Session, Workspace } from '../../../shared/contract';
+import type { FleetSummary, SessionPage } from '../../../shared/contract/attention';
+import { NexusError } from '../../../shared/errors';
 import type { Disposable } from '../disposable';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
@@ -38,6 +40,8 @@ export interface AttentionDeps {
  */
 export class AttentionService implements Disposable {
   private current: FleetAttention | null = null;
+  /** Name and status of each workspace at the last recomputation, for the summary's counts. */
+  private workspaces: { name: string; status: string }[] = [];
   private scheduled = false;
   private running: Promise<void> | null = null;
   private readonly subscription: Disposable;
@@ -53,6 +57,35 @@ export class AttentionService implements Disposable {
   async get(): Promise<FleetAttention> {
     if (!this.current) await this.refresh();
     return this.current ?? rollUp([], this.deps.sources.reviewCounts());
+  }
+
+  /** The roll-up without its per-session list, plus workspace counts: what get_nexus_info shows by default. */
+  async summary(): Promise<FleetSummary> {
+    const { counts, needsYou, review, sessions } = await this.get();
+    return {
+      counts,
+      needsYou,
+      review,
+      workspaces: {
+        total: this.workspaces.length,
+        byStatus: tally(this.workspaces.map((w) => w.status)),
+        sessions: tally(sessions.map((s) => s.workspaceName)),
+      },
+    };
+  }
+
+  /** A page of the per-session roll-up; the cursor is the offset of the next item. */
+  async sessions(input: { cursor?: string; limit: number }): Promise<SessionPage> {
+    const { sessions } = await this.get();
+    const start = input.cursor === undefined ? 0 : Number(input.cursor);
+    if (!Number.isInteger(start) || start < 0)
+      throw new NexusError('bad_request', 'cursor is not one this call returned.');
+    const end = start + input.limit;
+    return {
+      sessions: sessions.slice(start, end),
+      total: sessions.length,
+      nextCursor: end < sessions.length ? String(end) : null,
+    };
   }
 
   /** Coalesces bursts of events into one recomputation. */
@@ -73,9 +106,10 @@ export class AttentionService implements Disposable {
 
   private async compute(): Promise<void> {
     const { sources, redactor } = this.deps;
-    const [workspaces, sessions] = await Promise.all([sources.workspaces(), sources.sessions()]);
+    const [workspaces, sessions] = redactor.value(await Promise.all([sources.workspaces(), sources.sessions()]));
+    this.workspaces = workspaces.map((w) => ({ name: w.name, status: w.status }));
     const running = new Set(workspaces.filter((w) => w.status === 'running').map((w) => w.id));
-    const items = redactor.value(sessions).map((s) =>
+    const items = sessions.map((s) =>
       deriveAttention({
         session: s,
         health: { agentState: s.agentState, at: s.agentStateAt, message: s.agentMessage },
@@ -99,4 +133,10 @@ export class AttentionService implements Disposable {
   dispose(): void {
     this.subscription.dispose();
   }
+}
+
+function tally(values: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const v of values) out[v] = (out[v] ?? 0) + 1;
+  return out;
 }
