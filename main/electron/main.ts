@@ -7,6 +7,7 @@ import { electronStdioLauncher, runIfStdioBridge } from './stdio-bridge';
 import { version } from '../version';
 import { appResponseHeaders, resolveAppFile } from './app-protocol';
 import { registerIpc } from './ipc';
+import { registerTerminalIpc } from './terminal-ipc';
 import { routeFor } from './navigation';
 import { electronPorts } from './ports';
 import { startTray } from './tray';
@@ -64,6 +65,7 @@ void app.whenReady().then(async () => {
     return null;
   });
   registerIpc(core, () => win?.webContents ?? null);
+  registerTerminalIpc(core);
   const trayIcon = join(
     app.getAppPath(),
     'resources',
