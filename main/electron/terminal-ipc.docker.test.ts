@@ -36,7 +36,7 @@ let rig: SessionRig;
 let sessionId: string;
 let registration: { dispose(): void | Promise<void> };
 const viewers = async (): Promise<number> =>
-  (await rig.sh(rig.workspaces.list()[0]?.containerId as string, "tmux list-sessions -F '#{session_name}'"))
+  (await rig.sh(rig.runtime.list()[0]?.containerId as string, "tmux list-sessions -F '#{session_name}'"))
     .split('\n')
     .filter((n) => n.startsWith('nexus-view-')).length;
 const call = (channel: string, event: unknown, ...args: unknown[]) => fake.ipcHandlers.get(channel)!(event, ...args);
