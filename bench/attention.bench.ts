@@ -47,7 +47,6 @@ const bench: Benchmark = async () => {
   const scripts = await bundleWorkerScripts(dir.path);
   const repo = await serveGitRepo(null);
   const nexus = await startNexus({
-    NEXUS_DOCKER_NETWORK: 'host',
     NEXUS_WORKER_BASE_IMAGE: testBaseImage(),
     NEXUS_AGENT_COMMAND: FIXTURE_COMMAND,
   });

@@ -34,7 +34,7 @@ const bench: Benchmark = async () => {
   const repo = await serveGitRepo(null);
   const dataDir = mkdtempSync(join(tmpdir(), 'nexus-bench-ws-'));
   const core = await createCore(
-    { version: 'bench', docker: { network: 'host', baseImage: testBaseImage() } },
+    { version: 'bench', docker: { baseImage: testBaseImage() } },
     nodePorts(dataDir, process.cwd()),
   );
   const op = operatorContext('internal');
@@ -45,7 +45,7 @@ const bench: Benchmark = async () => {
     const runBare = (i: number): void => {
       const name = `${prefix}-bare-${i}`;
       const t = performance.now();
-      execFileSync('docker', ['run', '-d', '--name', name, '--network', 'host', image]);
+      execFileSync('docker', ['run', '-d', '--name', name, '--network', 'nexus', image]);
       bare.push(performance.now() - t);
       execFileSync('docker', ['rm', '-f', name], { stdio: 'ignore' });
     };

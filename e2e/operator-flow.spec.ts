@@ -26,7 +26,6 @@ test('the operator flow: vault, secret, workspace, three sessions, a permission 
   const tmp = mkdtempSync(join(tmpdir(), 'nexus-e2e-flow-'));
   const scripts = await bundleWorkerScripts(tmp);
   const nexus = await startNexus({
-    NEXUS_DOCKER_NETWORK: 'host',
     NEXUS_WORKER_BASE_IMAGE: testBaseImage(),
     NEXUS_AGENT_COMMAND: FIXTURE_COMMAND,
   });

@@ -21,7 +21,6 @@ test('creates a session with an initial message, sends a message, and sees the s
   const scripts = await bundleWorkerScripts(tmp);
   // The agent is the fixture (the real CLI needs a model); docker, git, tmux, NATS and the UI are real.
   const nexus = await startNexus({
-    NEXUS_DOCKER_NETWORK: 'host',
     NEXUS_WORKER_BASE_IMAGE: testBaseImage(),
     NEXUS_AGENT_COMMAND: FIXTURE_COMMAND,
   });

@@ -14,7 +14,7 @@ test('creates a workspace from the UI, sees it running, stops and starts it, the
   await ensureTestWorkerImage();
   const repo = await serveGitRepo(null);
   // Host networking (this engine has no bridge) and the offline base image, through the documented env vars.
-  const nexus = await startNexus({ NEXUS_DOCKER_NETWORK: 'host', NEXUS_WORKER_BASE_IMAGE: testBaseImage() });
+  const nexus = await startNexus({ NEXUS_WORKER_BASE_IMAGE: testBaseImage() });
   const name = `e2e-${randomBytes(3).toString('hex')}`;
   try {
     const app = new AppPage(page);
@@ -48,7 +48,7 @@ test('creates a workspace whose repository needs a token, picking the vault secr
   await ensureTestWorkerImage();
   const token = `tok${randomBytes(20).toString('hex')}`;
   const repo = await serveGitRepo(token);
-  const nexus = await startNexus({ NEXUS_DOCKER_NETWORK: 'host', NEXUS_WORKER_BASE_IMAGE: testBaseImage() });
+  const nexus = await startNexus({ NEXUS_WORKER_BASE_IMAGE: testBaseImage() });
   const name = `e2e-${randomBytes(3).toString('hex')}`;
   const rpc = async (op: string, input: unknown): Promise<unknown> => {
     const res = await fetch(`${nexus.url}/api/rpc/${op}`, {
@@ -85,14 +85,14 @@ test('lists a labelled container without a workspace as an orphan and removes it
 }) => {
   test.setTimeout(900_000);
   const image = await ensureTestWorkerImage();
-  const nexus = await startNexus({ NEXUS_DOCKER_NETWORK: 'host', NEXUS_WORKER_BASE_IMAGE: testBaseImage() });
+  const nexus = await startNexus({ NEXUS_WORKER_BASE_IMAGE: testBaseImage() });
   const suffix = randomBytes(3).toString('hex');
   const orphan = `nexus-e2e-orphan-${suffix}`;
   const foreign = `nexus-e2e-foreign-${suffix}`;
   const create = (name: string, labels: string[]): string =>
     execFileSync(
       'docker',
-      ['create', '--name', name, '--network', 'host', ...labels.flatMap((l) => ['--label', l]), image],
+      ['create', '--name', name, '--network', 'nexus', ...labels.flatMap((l) => ['--label', l]), image],
       { encoding: 'utf8' },
     ).trim();
   try {

@@ -26,7 +26,16 @@ export const CoreConfig = z.object({
     .object({
       /** An existing server or cluster to use instead of the managed child. */
       url: z.string().optional(),
-      host: z.string().default('127.0.0.1'),
+      /**
+       * The one address the managed server listens on. Default: where workers reach the host on
+       * `docker.network` (its bridge gateway; 127.0.0.1 for `host`). Never every interface.
+       */
+      host: z
+        .string()
+        .refine((h) => !['0.0.0.0', '::', '[::]', ''].includes(h), {
+          message: 'nats.host must be one address, not every interface',
+        })
+        .optional(),
       /** 0 picks a free port. */
       port: z.number().int().min(0).max(65535).default(0),
       binary: z.string().default('nats-server'),

@@ -8,12 +8,14 @@ import { CoreConfig, type CoreConfigInput } from './config';
 import { DisposableStore, toDisposable } from './disposable';
 import { Dispatcher } from './dispatch';
 import { createDockerClient, probeDocker } from './workspaces/engine';
+import { learnWorkerHost } from './workspaces/network';
 import { workspaceHandlers } from './workspaces/workspace-handlers';
 import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './workspaces/workspaces';
 import type { WorkspaceService } from './workspaces/workspace-service';
 import { sessionHandlers } from './sessions/session-handlers';
 import { createSessionService } from './sessions/create-sessions';
 import type { SessionService } from './sessions/session-service';
+import type { SessionTerminals } from './sessions/terminal';
 import { workspaceDirectory } from './sessions/workspace-directory';
 // platform tools + review queue (issue 4)
 import { PlatformService } from './platform/platform-service';
@@ -45,6 +47,8 @@ export interface Core {
   dispatcher: Dispatcher;
   workspaces: WorkspaceService;
   sessions: SessionService;
+  /** Live terminals of sessions (the host's /api/terminal WebSocket adapts it). */
+  terminals: SessionTerminals;
   attention: AttentionService;
   /** The pinned agent CLI: where workers get it (agent.cliDir, else an npm install into the data dir). */
   agentCli: AgentCli;
@@ -140,7 +144,17 @@ export async function createCore(
   const platform = disposables.add(
     new PlatformService({ db: toolsDb, config, dataDir, status, redactor, log, audit, review }),
   );
-  await platform.start();
+  const workerHost = disposables.add(
+    await learnWorkerHost({
+      docker,
+      network: config.docker.network,
+      events,
+      status,
+      log,
+      later: (address) => platform.moveTo(address),
+    }),
+  );
+  await platform.start(workerHost.now);
   // --- sessions (issue 6) ---
   const built = createSessionService({
     db,
@@ -149,6 +163,7 @@ export async function createCore(
     config,
     docker,
     paths: ports.paths,
+    redactor,
     workspaces: workspaceDirectory(workspaces.service),
     platform,
   });
@@ -204,6 +219,7 @@ export async function createCore(
     dispatcher,
     workspaces: workspaces.service,
     sessions: built.sessions,
+    terminals: built.terminals,
     attention,
     agentCli,
     vault,

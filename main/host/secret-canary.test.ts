@@ -7,7 +7,7 @@ import { tempDir } from '../../test/helpers/temp-dir';
 import { vaultDataDir } from '../../test/helpers/vault';
 import { startHost, type Host } from './server';
 import type { Core } from '../core';
-import type { Dek } from '../core/vault/vault';
+import type { Dek } from '../core/vault/dek';
 
 /**
  * Canary: every vault.* and secrets.* operation is called over the real HTTP host with a unique

@@ -8,6 +8,7 @@ import { SessionAuth } from './session-auth';
 import { matchRoute, splitUrl } from './routes';
 import { openEventStream } from './event-stream';
 import { CONTENT_SECURITY_POLICY, loadStaticFiles } from './static-files';
+import { terminalEndpoint, type TerminalEndpointDeps } from './terminal';
 
 /** A route served by another component (the MCP endpoint); it does its own authentication. */
 export interface Mount {
@@ -22,6 +23,8 @@ export interface HostOptions {
   rendererDir: string;
   token?: string;
   mounts?: Mount[];
+  /** Sessions' live terminals behind /api/terminal/<id> (default: core.terminals). */
+  terminals?: TerminalEndpointDeps['terminals'];
 }
 
 export interface Host {
@@ -109,6 +112,14 @@ export async function startHost(core: Core, opts: HostOptions): Promise<Host> {
     });
   });
   server.keepAliveTimeout = 5000;
+  const terminal = terminalEndpoint({
+    terminals: opts.terminals ?? core.terminals,
+    auth,
+    hosts: () => hosts,
+    origins: () => origins,
+    log: core.log.child({ component: 'terminal' }),
+  });
+  server.on('upgrade', (req, socket, head) => terminal.upgrade(req, socket, head));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -128,6 +139,7 @@ export async function startHost(core: Core, opts: HostOptions): Promise<Host> {
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of streams) s.end();
+        terminal.close();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

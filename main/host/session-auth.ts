@@ -34,6 +34,11 @@ export class SessionAuth {
       const m = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(auth);
       return m !== null && this.isValidToken(m[1]);
     }
+    return this.hasUiCookie(req);
+  }
+
+  /** The UI's cookie alone (the terminal WebSocket accepts nothing else). */
+  hasUiCookie(req: IncomingMessage): boolean {
     const cookie = readCookie(req.headers.cookie, COOKIE_NAME);
     return cookie !== null && sameSecret(cookie, this.cookieValue);
   }

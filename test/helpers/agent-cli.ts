@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { agentCliMount, locateBinaryDir, WORKER_PATH_WITH_AGENT, type AgentCpu } from '../../main/core/agent/agent-cli';
-import { DockerExec } from '../../main/core/sessions/workspace-runtime';
 import { workspaceContainerSpec } from '../../main/core/workspaces/container-spec';
 import { repoRoot } from './core';
 import { ensureTestWorkerImage, realDocker } from './docker';
@@ -46,9 +45,29 @@ export async function testBridgeNetwork(prefix = 'nexus-test'): Promise<TestNetw
   };
 }
 
+export interface ExecResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `docker exec -i` with stdin written whole (never in argv or env), as the container's user. */
+export function dockerExec(containerId: string, cmd: string[], opts: { stdin?: string } = {}): Promise<ExecResult> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      'docker',
+      ['exec', '-i', containerId, ...cmd],
+      { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: 120_000 },
+      (err, stdout, stderr) =>
+        resolve({ exitCode: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+    );
+    child.stdin?.end(opts.stdin ?? '');
+  });
+}
+
 export interface AgentContainer {
   id: string;
-  exec: DockerExec;
+  exec(cmd: string[], opts?: { stdin?: string }): Promise<ExecResult>;
   /** `sh -c script` as the worker user; throws on a non-zero exit. */
   sh(script: string, stdin?: string): Promise<string>;
   /** The pane of a tmux window (`nexus:<name>`). */
@@ -80,9 +99,9 @@ export async function startAgentContainer(opts: {
   spec.HostConfig = { ...spec.HostConfig, Mounts: [agentCliMount(opts.cliDir)] };
   const c = await docker.createContainer(spec);
   await c.start();
-  const exec = new DockerExec(docker);
+  const exec = (cmd: string[], o: { stdin?: string } = {}) => dockerExec(c.id, cmd, o);
   const sh = async (script: string, stdin?: string): Promise<string> => {
-    const r = await exec.exec(c.id, ['sh', '-c', script], stdin === undefined ? {} : { stdin });
+    const r = await exec(['sh', '-c', script], stdin === undefined ? {} : { stdin });
     if (r.exitCode !== 0) throw new Error(`in container: ${script.slice(0, 200)}: ${r.stderr}`);
     return r.stdout;
   };

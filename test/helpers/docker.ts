@@ -43,7 +43,10 @@ export async function ensureTestWorkerImage(): Promise<string> {
   );
 }
 
-/** Core config for workspace tests: host networking (the engine here has no bridge) and the local base image. */
-export const workspaceTestConfig = (extra: { socketPath?: string } = {}) => ({
-  docker: { network: 'host', baseImage: testBaseImage(), memoryBytes: 512 * 1024 ** 2, pidsLimit: 256, ...extra },
+/**
+ * Core config for workspace tests: the default `nexus` bridge network and the local base image.
+ * Pass `network: 'host'` for the tests that pin host networking.
+ */
+export const workspaceTestConfig = (extra: { socketPath?: string; network?: string } = {}) => ({
+  docker: { network: 'nexus', baseImage: testBaseImage(), memoryBytes: 512 * 1024 ** 2, pidsLimit: 256, ...extra },
 });

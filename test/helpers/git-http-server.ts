@@ -3,6 +3,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, normalize } from 'node:path';
+import { workerHostAddress } from './network';
 import { tempDir } from './temp-dir';
 
 const git = (cwd: string, ...args: string[]): string =>
@@ -19,7 +20,8 @@ const git = (cwd: string, ...args: string[]): string =>
   });
 
 /**
- * A git repository served over dumb HTTP on loopback that demands `token` as the basic-auth
+ * A git repository served over dumb HTTP on the workers' host address (the `nexus` bridge gateway:
+ * reachable from workers on the bridge and on `host`, and from the host itself) that demands `token` as the basic-auth
  * password (unless `token` is null: a public repository), so a clone succeeds only if the credential
  * reached git. Pushes go through smart HTTP (`git http-backend` as CGI), behind the same check.
  */
@@ -82,11 +84,12 @@ export async function serveGitRepo(
     res.writeHead(200, { 'content-type': 'application/octet-stream' });
     createReadStream(file).pipe(res);
   };
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = await workerHostAddress();
+  await new Promise<void>((r) => server.listen(0, address, r));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/repo.git`,
-    host: `127.0.0.1:${port}`,
+    url: `http://${address}:${port}/repo.git`,
+    host: `${address}:${port}`,
     authorizedRequests: () => authorized,
     rejectedRequests: () => rejected,
     commit,

@@ -13,6 +13,7 @@ import { SessionService } from '../../main/core/sessions/session-service';
 import { DockerExec, type WorkspaceDirectory, type WorkspaceInfo } from '../../main/core/sessions/workspace-runtime';
 import type { Db } from '../../main/core/store/open';
 import type { EventBus } from '../../main/core/events';
+import { TEST_NETWORK } from './network';
 import { tempDir } from './temp-dir';
 import { bundleWorkerScripts, type WorkerScripts } from './worker-scripts';
 
@@ -143,7 +144,7 @@ export async function sessionRig(configInput: SessionsConfigInput = {}): Promise
         Env: ['HOME=/home/nexus'],
         Labels: { 'nexus.test': prefix },
         HostConfig: {
-          NetworkMode: 'host',
+          NetworkMode: TEST_NETWORK,
           CapDrop: ['ALL'],
           SecurityOpt: ['no-new-privileges'],
           Tmpfs: { '/tmp': 'rw,nosuid,nodev,size=256m,mode=1777' },

@@ -43,13 +43,13 @@ describe('the real agent CLI in a worker', () => {
 
   async function inject(credential: { kind: AgentCredentialKind; value: string }): Promise<void> {
     const { cmd, stdin } = credentialInjection(credential);
-    const r = await box.exec.exec(box.id, cmd, { stdin });
+    const r = await box.exec(cmd, { stdin });
     expect(r.exitCode).toBe(0);
   }
 
   /** Seeds first-run state and starts `claude` the way sessions do: a launch script in a tmux window. */
   async function launch(name: string, prompt: string): Promise<void> {
-    await seedFirstRun((cmd, o) => box.exec.exec(box.id, cmd, o), { repoDir: '/workspace' });
+    await seedFirstRun((cmd, o) => box.exec(cmd, o), { repoDir: '/workspace' });
     const config = SessionsConfig.parse({ permissionMode: 'default' });
     const cmd = buildLaunchCommand(config, {
       workspace: 'ws',

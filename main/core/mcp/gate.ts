@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { allows } from '../../../shared/contract';
-import type { Core } from '..';
 import type { Principal } from '../handlers';
-import { createMcpServer } from './server';
+import type { Logger } from '../log';
+import type { TokenService } from '../tokens/tokens';
+import { createMcpServer, type McpServerDeps } from './server';
 import { toolAccess } from './tool';
 import { toolsByName } from './tools';
 
@@ -14,7 +15,11 @@ const MAX_BODY = 4 * 1024 * 1024;
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
 type TokenPrincipal = Extract<Principal, { kind: 'token' }>;
-type GateCore = Pick<Core, 'dispatcher' | 'audit' | 'config' | 'tokens' | 'log'>;
+/** What the gate needs from core on top of the server's deps: the tokens that know its caller, and the log. */
+export interface McpGateDeps extends McpServerDeps {
+  tokens: TokenService;
+  log: Logger;
+}
 
 /**
  * The HTTP gate in front of the MCP server. It runs only for the matched route `/api/mcp` and
@@ -26,7 +31,7 @@ type GateCore = Pick<Core, 'dispatcher' | 'audit' | 'config' | 'tokens' | 'log'>
  *  - stateless Streamable HTTP: a fresh transport and server per request, bound to that token.
  * Every refusal and every tool call is audited.
  */
-export function createMcpGate(core: GateCore): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function createMcpGate(core: McpGateDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
     const started = performance.now();
     const audit = (actor: string, operation: string, outcome: string): void =>

@@ -31,7 +31,7 @@ describe('the operator flow through the MCP server', () => {
     await ensureTestWorkerImage();
     repo = await serveGitRepo(token);
     nexus = await startNexus({
-      docker: { network: 'host', baseImage: testBaseImage() },
+      docker: { baseImage: testBaseImage() },
       sessions: { agentCommand: ['node', FIXTURE_PATH] },
     });
     client = await connectClient(nexus.mcpUrl, (await mintToken(nexus.running, 'vault')).secret);

@@ -1,11 +1,20 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { allows } from '../../../shared/contract';
-import type { Core } from '..';
+import type { AuditLog } from '../audit/audit-log';
+import type { CoreConfig } from '../config';
+import type { Dispatcher } from '../dispatch';
 import { accessOf, type Principal } from '../handlers';
 import { runTool, toolAccess, toolError, type ToolDefinition } from './tool';
 import { tools } from './tools';
 
 export const MCP_SERVER_NAME = 'nexus';
+
+/** What an MCP server needs from core: the one way in, the audit log and the config (version, quota). */
+export interface McpServerDeps {
+  dispatcher: Dispatcher;
+  audit: AuditLog;
+  config: CoreConfig;
+}
 
 /** The tools a principal may see and call: filtered by the class the contract gives each tool's operations. */
 export const toolsFor = (principal: Principal): ToolDefinition[] =>
@@ -16,7 +25,7 @@ export const toolsFor = (principal: Principal): ToolDefinition[] =>
  * filtered), each call re-checks the class here, and the dispatcher checks it once more.
  * Every tool call is audited as `mcp:<tool>` with its outcome and duration.
  */
-export function createMcpServer(core: Pick<Core, 'dispatcher' | 'audit' | 'config'>, principal: Principal): McpServer {
+export function createMcpServer(core: McpServerDeps, principal: Principal): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER_NAME, title: 'Nexus Desktop', version: core.config.version },
     {

@@ -5,6 +5,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testCore } from '../../../test/helpers/core';
+import { workerHostAddress } from '../../../test/helpers/network';
+import { CoreConfig } from '../config';
 import { operatorContext } from '../handlers';
 import { okResult } from './platform-fixture';
 import { connectRun } from './run-client';
@@ -32,16 +34,17 @@ async function waitForServer(url: string): Promise<void> {
 }
 
 describe('managed nats-server', () => {
-  it('writes its config in the data dir, listens on loopback and stops the child on dispose', async () => {
+  it('writes its config in the data dir, listens on the workers’ address and stops the child on dispose', async () => {
     const t = await testCore();
     const url = String(t.core.platform.url);
-    expect(url).toMatch(/^nats:\/\/127\.0\.0\.1:\d+$/);
+    const gateway = await workerHostAddress();
+    expect(url).toContain(`nats://${gateway}:`);
     const conf = join(t.dataDir, 'nats', 'nats.conf');
     const parsed = JSON.parse(readFileSync(conf, 'utf8')) as {
       host: string;
       authorization: { users: { user: string; password?: string }[] };
     };
-    expect(parsed.host).toBe('127.0.0.1');
+    expect(parsed.host).toBe(gateway);
     expect(parsed.authorization.users.map((u) => u.user)).toContain('nexus-core');
     const core = parsed.authorization.users.find((u) => u.user === 'nexus-core') as { user: string; password: string };
     await (await connect({ servers: url, user: core.user, pass: core.password, reconnect: false })).close();
@@ -49,6 +52,11 @@ describe('managed nats-server', () => {
     await expect(connect({ servers: url, user: core.user, pass: core.password, reconnect: false })).rejects.toThrow();
     expect(t.core.status.get().nats.state).toBe('stopped');
     await t.cleanup();
+  });
+
+  it('refuses a configured listen address that means every interface', () => {
+    for (const host of ['0.0.0.0', '::'])
+      expect(() => CoreConfig.parse({ nats: { host } })).toThrow(/one address, not every interface/);
   });
 
   it('reports NATS unavailable when the managed server dies', async () => {

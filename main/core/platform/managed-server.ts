@@ -24,7 +24,7 @@ export interface ManagedNatsOptions {
 export class ManagedNats {
   readonly url: string;
   readonly core: NatsUser;
-  private users = new Map<string, NatsUser>();
+  private accepted = new Map<string, NatsUser>();
   private generation = 0;
   private queue: Promise<void> = Promise.resolve();
   private output = '';
@@ -79,12 +79,22 @@ export class ManagedNats {
 
   /** Adds or replaces users and waits until the running server accepts them. */
   addUsers(...users: NatsUser[]): Promise<void> {
-    return this.apply(() => users.forEach((u) => this.users.set(u.user, u)));
+    return this.apply(() => users.forEach((u) => this.accepted.set(u.user, u)));
   }
 
   /** Removes users; the server drops their open connections when it reloads. */
   removeUsers(...names: string[]): Promise<void> {
-    return this.apply(() => names.forEach((n) => this.users.delete(n)));
+    return this.apply(() => names.forEach((n) => this.accepted.delete(n)));
+  }
+
+  /** The one address the server listens on. */
+  get host(): string {
+    return this.opts.host;
+  }
+
+  /** The run and hook users it accepts now (not core's own, not the reload probes). */
+  get users(): NatsUser[] {
+    return [...this.accepted.values()];
   }
 
   get pid(): number | undefined {
@@ -122,7 +132,7 @@ export class ManagedNats {
         renderNatsConfig({
           host: this.opts.host,
           port: this.opts.port,
-          users: [this.core, ...this.users.values(), probe],
+          users: [this.core, ...this.accepted.values(), probe],
         }),
         { mode: 0o600 },
       );

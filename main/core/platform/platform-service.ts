@@ -12,7 +12,7 @@ import type { Redactor } from '../redact';
 import type { ReviewQueue } from '../review/review-queue';
 import type { Db } from '../store/open';
 import { ManagedNats } from './managed-server';
-import { hookUser, hookUserName, runUser, runUserName } from './permissions';
+import { hookUser, hookUserName, runUser, runUserName, type NatsUser } from './permissions';
 import { AgentRepo, type Agent } from './store/agents';
 import { BoardRepo } from './store/board';
 import { RunRepo, type RunStatus } from './store/runs';
@@ -58,6 +58,8 @@ export class PlatformService implements Disposable {
   private server: ManagedNats | null = null;
   private nc: NatsConnection | null = null;
   private natsUrl: string | null = null;
+  /** False while the managed server sits on 127.0.0.1 only because the workers' address is not known yet. */
+  private workersReach = true;
   private readonly subs: Subscription[] = [];
   private readonly hookHandlers = new Set<(e: HookEvent) => void>();
   /** Passwords of live run and hook users, by NATS user name: unregistered from the redactor when removed. */
@@ -88,8 +90,13 @@ export class PlatformService implements Disposable {
     );
   }
 
-  /** Starts NATS and the subscriptions. Never throws: a missing server is reported as state `unavailable`. */
-  async start(): Promise<void> {
+  /**
+   * Starts NATS and the subscriptions. Never throws: a missing server is reported as state `unavailable`.
+   * `workerHost` is where workers reach the host (see workspaces/network.ts); the managed server
+   * listens there and nowhere else. Null when Docker did not answer: the server starts on 127.0.0.1
+   * and `moveTo` brings it to the workers' address once it is known.
+   */
+  async start(workerHost: string | null): Promise<void> {
     const { nats } = this.deps.config;
     // Runs of a previous process lost their credentials with it.
     this.runs.failOrphans();
@@ -101,54 +108,88 @@ export class PlatformService implements Disposable {
       if (nats.url) {
         this.nc = await connect({ servers: nats.url, name: 'nexus-core' });
         this.natsUrl = nats.url;
+        await this.subscribe(this.nc);
+        this.deps.status.set('nats', { state: 'external', reason: `Using the external server at ${nats.url}.` });
       } else {
-        this.server = await ManagedNats.start({
-          binary: nats.binary,
-          host: nats.host,
-          port: nats.port,
-          dir: join(this.deps.dataDir, 'nats'),
-        });
-        this.deps.redactor.addSecret(this.server.core.password);
-        this.server.onUnexpectedExit((reason) => {
-          this.deps.log.error('nats-server exited', { reason });
-          this.deps.status.set('nats', { state: 'unavailable', reason });
-        });
-        this.nc = await connect({
-          servers: this.server.url,
-          user: this.server.core.user,
-          pass: this.server.core.password,
-          name: 'nexus-core',
-        });
-        this.natsUrl = this.server.url;
+        this.workersReach = nats.host !== undefined || workerHost !== null;
+        await this.open(nats.host ?? workerHost ?? '127.0.0.1', []);
       }
-      this.subs.push(
-        this.nc.subscribe(subjects.toolsAll, {
-          callback: (err, msg) => {
-            if (err) return;
-            this.onToolRequest(msg.subject, msg.data, (d) => msg.respond(d)).catch((e: unknown) =>
-              this.deps.log.error('tool request failed', { error: e }),
-            );
-          },
-        }),
-      );
-      this.subs.push(
-        this.nc.subscribe(subjects.hooksAll, {
-          callback: (err, msg) => (err ? undefined : this.onHook(msg.subject, msg.data)),
-        }),
-      );
-      await this.nc.flush();
-      this.deps.status.set(
-        'nats',
-        nats.url
-          ? { state: 'external', reason: `Using the external server at ${nats.url}.` }
-          : { state: 'running', reason: `nats-server on ${this.natsUrl}.` },
-      );
     } catch (e) {
       const reason = e instanceof NexusError ? e.message : `NATS could not be started: ${(e as Error).message}`;
       this.deps.log.warn('platform tools unavailable', { reason });
       this.deps.status.set('nats', { state: 'unavailable', reason });
       await this.dispose();
     }
+  }
+
+  /**
+   * Moves the managed server to the workers' address once it is learned after start-up (Docker
+   * came back). Users carry over; a configured `nats.host` or an external server stays where it is.
+   */
+  async moveTo(workerHost: string): Promise<void> {
+    const server = this.server;
+    if (!server || this.deps.config.nats.host !== undefined) return;
+    if (server.host === workerHost && this.workersReach) return;
+    this.workersReach = true;
+    const users = server.users;
+    await this.close();
+    try {
+      await this.open(workerHost, users);
+    } catch (e) {
+      const reason = e instanceof NexusError ? e.message : `NATS could not be started: ${(e as Error).message}`;
+      this.deps.status.set('nats', { state: 'unavailable', reason });
+      await this.close();
+    }
+  }
+
+  private async open(host: string, users: NatsUser[]): Promise<void> {
+    const { nats } = this.deps.config;
+    const server = await ManagedNats.start({
+      binary: nats.binary,
+      host,
+      port: nats.port,
+      dir: join(this.deps.dataDir, 'nats'),
+    });
+    this.server = server;
+    this.deps.redactor.addSecret(server.core.password);
+    server.onUnexpectedExit((reason) => {
+      this.deps.log.error('nats-server exited', { reason });
+      if (this.server === server) this.deps.status.set('nats', { state: 'unavailable', reason });
+    });
+    if (users.length) await server.addUsers(...users);
+    this.nc = await connect({
+      servers: server.url,
+      user: server.core.user,
+      pass: server.core.password,
+      name: 'nexus-core',
+    });
+    this.natsUrl = server.url;
+    await this.subscribe(this.nc);
+    this.deps.status.set('nats', {
+      state: 'running',
+      reason: this.workersReach
+        ? `nats-server on ${server.url}.`
+        : `nats-server on ${server.url}; workers on the ${this.deps.config.docker.network} network reach it once Docker answers (their address is not known yet).`,
+    });
+  }
+
+  private async subscribe(nc: NatsConnection): Promise<void> {
+    this.subs.push(
+      nc.subscribe(subjects.toolsAll, {
+        callback: (err, msg) => {
+          if (err) return;
+          this.onToolRequest(msg.subject, msg.data, (d) => msg.respond(d)).catch((e: unknown) =>
+            this.deps.log.error('tool request failed', { error: e }),
+          );
+        },
+      }),
+    );
+    this.subs.push(
+      nc.subscribe(subjects.hooksAll, {
+        callback: (err, msg) => (err ? undefined : this.onHook(msg.subject, msg.data)),
+      }),
+    );
+    await nc.flush();
   }
 
   get url(): string | null {
@@ -236,8 +277,14 @@ export class PlatformService implements Disposable {
   }
 
   async dispose(): Promise<void> {
-    for (const s of this.subs.splice(0)) s.unsubscribe();
     this.hookHandlers.clear();
+    await this.close();
+    if (this.deps.status.get().nats.state !== 'unavailable')
+      this.deps.status.set('nats', { state: 'stopped', reason: 'Platform tools are stopped.' });
+  }
+
+  private async close(): Promise<void> {
+    for (const s of this.subs.splice(0)) s.unsubscribe();
     const nc = this.nc;
     this.nc = null;
     if (nc) await nc.drain().catch(() => nc.close());
@@ -245,8 +292,6 @@ export class PlatformService implements Disposable {
     this.server = null;
     this.natsUrl = null;
     if (server) await server.stop();
-    if (this.deps.status.get().nats.state !== 'unavailable')
-      this.deps.status.set('nats', { state: 'stopped', reason: 'Platform tools are stopped.' });
   }
 
   private requireNats(): string {

@@ -9,7 +9,10 @@ import type { AppPaths } from '../ports';
 import type { Db } from '../store/open';
 import { convergeOnWorkspaceStart } from './converge-on-start';
 import { forwardHookEvents } from './hook-subscriber';
+import type { Redactor } from '../redact';
 import { SessionService } from './session-service';
+import { SessionTerminals } from './terminal';
+import { DockerAttach } from './terminal-attach';
 import { DockerExec, type WorkspaceDirectory } from './workspace-runtime';
 
 export interface SessionsWiring {
@@ -19,6 +22,7 @@ export interface SessionsWiring {
   config: CoreConfig;
   docker: Docker;
   paths: AppPaths;
+  redactor: Redactor;
   /** The workspaces service, seen through the small interface sessions need. */
   workspaces: WorkspaceDirectory;
   /** Issues each workspace's publish-only hook user, delivers hook events, and gives each session a run (core.platform). */
@@ -33,7 +37,12 @@ export interface SessionsWiring {
  * starts (converge). The worker tools come from `npm run build` (dist/worker). Dispose the
  * returned subscriptions with core; call `sessions.converge()` once at start-up.
  */
-export function createSessionService(w: SessionsWiring): { sessions: SessionService; subscriptions: Disposable } {
+export function createSessionService(w: SessionsWiring): {
+  sessions: SessionService;
+  terminals: SessionTerminals;
+  subscriptions: Disposable;
+} {
+  const exec = new DockerExec(w.docker);
   const dist = resolve(w.paths.workerContextDir, '..', '..', 'dist', 'worker');
   const sessions = new SessionService({
     db: w.db,
@@ -41,7 +50,7 @@ export function createSessionService(w: SessionsWiring): { sessions: SessionServ
     log: w.log,
     config: w.config.sessions,
     workspaces: w.workspaces,
-    exec: new DockerExec(w.docker),
+    exec,
     tools: { hookScript: resolve(dist, 'nexus-hook.cjs'), inboxSendScript: resolve(dist, 'nexus-inbox-send.cjs') },
     hookTarget: async (workspaceId) => {
       const c = await w.platform.createHookPublisher(workspaceId);
@@ -52,5 +61,13 @@ export function createSessionService(w: SessionsWiring): { sessions: SessionServ
   });
   const hooks = forwardHookEvents(w.platform, sessions, w.log);
   const starts = convergeOnWorkspaceStart(w.events, sessions, w.log);
-  return { sessions, subscriptions: { dispose: () => (hooks.dispose(), starts.dispose()) } };
+  const terminals = new SessionTerminals({
+    liveWindow: (id) => sessions.liveWindow(id),
+    exec,
+    attach: new DockerAttach(w.docker),
+    config: w.config.sessions,
+    redactor: w.redactor,
+    log: w.log.child({ component: 'terminal' }),
+  });
+  return { sessions, terminals, subscriptions: { dispose: () => (hooks.dispose(), starts.dispose()) } };
 }

@@ -10,6 +10,7 @@ import { buildLaunchCommand } from './launch';
 import { SessionMachinery, sessionPaths, type HookTarget, type WorkerTools } from './session-machinery';
 import { SessionRepo, type SessionRow } from './session-repo';
 import { mcpConfigJson, runFiles, SessionRuns, type PlatformRuns } from './session-runs';
+import type { LiveWindow } from './terminal';
 import { WorkspaceQueue } from './workspace-queue';
 import type { ContainerExec, WorkspaceDirectory, WorkspaceInfo } from './workspace-runtime';
 
@@ -285,17 +286,20 @@ export class SessionService {
   }
 
   async pane(ref: string): Promise<{ sessionId: string; text: string; capturedAt: string }> {
+    const w = await this.liveWindow(ref);
+    const text = await this.machinery.capturePane(w.containerId, w.windowId);
+    return { sessionId: w.sessionId, text, capturedAt: new Date().toISOString() };
+  }
+
+  /** The session's live tmux window in its running workspace (the pane, the terminal). */
+  async liveWindow(ref: string): Promise<LiveWindow> {
     const row = await this.resolve(ref);
     const ws = await this.deps.workspaces.get(row.workspace_id);
     if (!ws?.running || !ws.containerId)
       throw new NexusError('conflict', `The workspace of session ${row.name} is not running.`);
     const windowId = (await this.machinery.windows(ws.containerId)).get(row.name);
     if (!windowId) throw new NexusError('not_found', `Session ${row.name} has no live window.`);
-    return {
-      sessionId: row.id,
-      text: await this.machinery.capturePane(ws.containerId, windowId),
-      capturedAt: new Date().toISOString(),
-    };
+    return { sessionId: row.id, name: row.name, containerId: ws.containerId, windowId };
   }
 
   /**

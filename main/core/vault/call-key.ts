@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Dek } from './vault';
+import type { Dek } from './dek';
 
 /**
  * The vault key of one call, not of the process. A vault-class MCP call opens the data key with

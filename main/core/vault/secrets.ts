@@ -4,7 +4,7 @@ import { NexusError } from '../../../shared/errors';
 import type { EventBus } from '../events';
 import type { Redactor } from '../redact';
 import { open, seal } from './crypto';
-import type { Dek } from './vault';
+import type { Dek } from './dek';
 import type { SecretRow, VaultRepo } from './vault-repo';
 
 /** What the Docker code gets for a secret id; stays inside core. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { PrincipalKind, VaultStatus } from '../../../shared/contract';
+import type { VaultStatus } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
 import type { StatusBoard } from '../app/status';
 import type { EventBus } from '../events';
@@ -8,28 +8,12 @@ import type { Keychain } from '../ports';
 import type { Redactor } from '../redact';
 import type { Db } from '../store/open';
 import { CallKeys, type VaultCallScope } from './call-key';
-import { open, randomKey, seal, VaultError } from './crypto';
+import { randomKey } from './crypto';
+import { principalRow, rotateDek, unwrapFor, type Dek } from './dek';
 import { OperatorKey } from './operator-key';
-import {
-  credentialKek,
-  newHkdfParams,
-  newKeyPair,
-  newScryptParams,
-  openPrivateKey,
-  passphraseKek,
-  sealPrivateKey,
-  unwrapDek,
-  wrapDek,
-  type KekParams,
-} from './principal-keys';
+import { credentialKek, newHkdfParams, newScryptParams, passphraseKek } from './principal-keys';
 import { SecretStore, type ResolvedSecret } from './secrets';
-import { VaultRepo, type PrincipalRow } from './vault-repo';
-
-/** The data key in memory: never serialized, never logged, zeroed when dropped. */
-export interface Dek {
-  term: number;
-  key: Buffer;
-}
+import { VaultRepo } from './vault-repo';
 
 export interface VaultDeps {
   db: Db;
@@ -150,7 +134,7 @@ export class VaultService {
       if (!row || row.kekParams.kdf !== 'scrypt')
         throw new NexusError('conflict', 'No recovery passphrase was set for this vault.');
       const kek = await passphraseKek(passphrase, row.kekParams);
-      const dek = this.unwrapFor(row, kek, meta.dekTerm, 'Wrong recovery passphrase.');
+      const dek = unwrapFor(row, kek, meta.dekTerm, 'Wrong recovery passphrase.');
       this.setDek(dek, 'Unlocked with the recovery passphrase.');
       await this.repairOperatorCopy(meta.keychainAccount);
       return this.changed();
@@ -169,7 +153,7 @@ export class VaultService {
           throw new NexusError('bad_request', 'Enter the current recovery passphrase to change it.');
         this.deps.redactor.addSecret(currentPassphrase);
         const oldKek = await passphraseKek(currentPassphrase, existing.kekParams);
-        this.unwrapFor(existing, oldKek, meta.dekTerm, 'The current recovery passphrase is wrong.').key.fill(0);
+        unwrapFor(existing, oldKek, meta.dekTerm, 'The current recovery passphrase is wrong.').key.fill(0);
       }
       const params = newScryptParams();
       const kek = await passphraseKek(newPassphrase, params);
@@ -219,7 +203,7 @@ export class VaultService {
     const row = this.repo.principal(principalId);
     if (!row || row.kind !== 'machine' || row.kekParams.kdf !== 'hkdf')
       throw new NexusError('not_found', 'No such machine principal.');
-    const dek = this.unwrapFor(
+    const dek = unwrapFor(
       row,
       credentialKek(credential, principalId, row.kekParams),
       meta.dekTerm,
@@ -278,27 +262,7 @@ export class VaultService {
   private rotateNow(removeId?: string): void {
     const meta = this.requireMeta();
     const old = this.requireOperatorDek();
-    const next: Dek = { term: meta.dekTerm + 1, key: randomKey() };
-    const now = new Date().toISOString();
-    try {
-      this.deps.db.transaction(() => {
-        if (removeId) this.repo.deletePrincipal(removeId);
-        for (const s of this.repo.secrets()) {
-          const binding = { recordId: s.id, field: 'value' };
-          const plain = openForRotation(old, s.dekTerm, s.sealedValue, binding, s.name);
-          this.repo.setSealedValue(s.id, next.term, seal(next.key, next.term, plain, binding));
-          plain.fill(0);
-        }
-        for (const p of this.repo.principals()) {
-          const w = wrapDek(next.key, next.term, p.id, p.publicKey);
-          this.repo.setWrappedDek(p.id, next.term, w.wrapped, w.ephemeralPublicKey, now);
-        }
-        this.repo.setTerm(next.term, now);
-      })();
-    } catch (e) {
-      next.key.fill(0);
-      throw e;
-    }
+    const next = rotateDek(this.deps.db, this.repo, old, meta.dekTerm + 1, removeId);
     old.key.fill(0);
     this.dek = next;
     this.deps.log.info('vault key rotated', { keyTerm: next.term });
@@ -316,7 +280,7 @@ export class VaultService {
     try {
       if (!row) throw new NexusError('vault_locked', 'This vault has no operator copy of its key.');
       this.setDek(
-        this.unwrapFor(row, read.kek, meta.dekTerm, 'The key in the OS keychain does not open this vault.'),
+        unwrapFor(row, read.kek, meta.dekTerm, 'The key in the OS keychain does not open this vault.'),
         'Unlocked: the key is in the OS keychain.',
       );
     } catch (e) {
@@ -352,29 +316,6 @@ export class VaultService {
     }
   }
 
-  private unwrapFor(row: PrincipalRow, kek: Buffer, term: number, wrongKey: string): Dek {
-    let privateKey: Buffer | null = null;
-    try {
-      if (row.dekTerm !== term)
-        throw new VaultError('wrong_term', `The ${row.kind} copy of the vault key is out of date.`);
-      privateKey = openPrivateKey(kek, row.id, row.sealedPrivateKey);
-      return {
-        term,
-        key: unwrapDek(privateKey, row.publicKey, term, row.id, {
-          wrapped: row.wrappedDek,
-          ephemeralPublicKey: row.dekEphemeralKey,
-        }),
-      };
-    } catch (e) {
-      if (e instanceof VaultError && e.kind === 'tampered' && !privateKey)
-        throw new NexusError('unauthorized', wrongKey);
-      throw e;
-    } finally {
-      privateKey?.fill(0);
-      kek.fill(0);
-    }
-  }
-
   private setDek(dek: Dek, reason: string): void {
     if (this.dek && this.dek !== dek) this.dek.key.fill(0);
     this.dek = dek;
@@ -406,51 +347,6 @@ export class VaultService {
     const run = this.queue.then(fn, fn);
     this.queue = run.catch(() => undefined);
     return run;
-  }
-}
-
-function principalRow(
-  id: string,
-  kind: PrincipalKind,
-  kek: Buffer,
-  kekParams: KekParams,
-  dek: Dek,
-  now: string,
-): PrincipalRow {
-  const pair = newKeyPair();
-  const sealedPrivateKey = sealPrivateKey(kek, id, pair.privateKey);
-  pair.privateKey.fill(0);
-  const w = wrapDek(dek.key, dek.term, id, pair.publicKey);
-  return {
-    id,
-    kind,
-    publicKey: pair.publicKey,
-    sealedPrivateKey,
-    kekParams,
-    dekTerm: dek.term,
-    wrappedDek: w.wrapped,
-    dekEphemeralKey: w.ephemeralPublicKey,
-    createdAt: now,
-    updatedAt: now,
-  };
-}
-
-/** A damaged secret stops the rotation with a message that says which one and what to do. */
-function openForRotation(
-  old: Dek,
-  term: number,
-  sealed: Buffer,
-  binding: { recordId: string; field: string },
-  name: string,
-): Buffer {
-  try {
-    return open(old.key, term, sealed, binding);
-  } catch (e) {
-    if (!(e instanceof VaultError)) throw e;
-    throw new NexusError(
-      'conflict',
-      `The secret "${name}" cannot be opened (damaged or moved), so the key was not rotated. Delete or replace it, then retry.`,
-    );
   }
 }
 

@@ -19,7 +19,7 @@ const createContainer = (name: string, image: string, labels: Record<string, str
       '--name',
       name,
       '--network',
-      'host',
+      'nexus',
       ...Object.entries(labels).flatMap(([k, v]) => ['--label', `${k}=${v}`]),
       image,
     ],

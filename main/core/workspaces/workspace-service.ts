@@ -15,6 +15,7 @@ import {
 } from './container-spec';
 import { dockerFailure, dockerUnavailable, isEngineDown } from './engine';
 import { execIn } from './exec';
+import { ensureWorkerNetwork } from './network';
 import { isOwnedBy, LABEL, ownerFilter } from './labels';
 import { checkRepoUrl, checkSecretHost, credentialHost } from './repo-url';
 import { gitUsername, type ResolvedSecret, type SecretSource } from './secret-source';
@@ -150,7 +151,9 @@ export class WorkspaceService {
         (await this.deps.builder.ensure(this.deps.worker, (s, f) => step(s, f === undefined ? undefined : f * 0.5)));
       this.store.update(row.id, { image });
       step('Creating the container', 0.55);
-      await this.ensureNetwork();
+      await this.call('prepare the worker network', () =>
+        ensureWorkerNetwork(this.deps.docker, this.deps.limits.network),
+      );
       await this.call('create the workspace volume', () =>
         this.deps.docker.createVolume({
           Name: row.volume,
@@ -460,19 +463,6 @@ export class WorkspaceService {
     return imageExists(this.deps.docker, image).catch((e: unknown) => {
       throw this.failure(e, 'look up the image');
     });
-  }
-
-  private async ensureNetwork(): Promise<void> {
-    const name = this.deps.limits.network;
-    if (['host', 'none', 'bridge', 'default'].includes(name)) return;
-    try {
-      await this.deps.docker.getNetwork(name).inspect();
-    } catch (e) {
-      if (statusOf(e) !== 404) throw this.failure(e, `look up the network ${name}`);
-      await this.call(`create the network ${name}`, () =>
-        this.deps.docker.createNetwork({ Name: name, Driver: 'bridge', Labels: { [LABEL.managed]: '1' } }),
-      );
-    }
   }
 
   private async removeContainer(id: string): Promise<void> {

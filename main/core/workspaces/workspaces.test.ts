@@ -99,7 +99,7 @@ describe('workspaces on a real Docker engine', () => {
     expect(info.HostConfig.SecurityOpt).toContain('no-new-privileges');
     expect(info.HostConfig.Memory).toBe(512 * 1024 ** 2);
     expect(info.HostConfig.PidsLimit).toBe(256);
-    expect(info.HostConfig.NetworkMode).toBe('host');
+    expect(info.HostConfig.NetworkMode).toBe('nexus');
     expect(JSON.stringify(info.Mounts)).not.toContain('docker.sock');
     expect(info.Config.Labels['nexus.managed']).toBe('1');
     expect(info.Config.Labels['nexus.workspace.name']).toBe(name);

@@ -1,0 +1,113 @@
+import type { PrincipalKind } from '../../../shared/contract';
+import { NexusError } from '../../../shared/errors';
+import type { Db } from '../store/open';
+import { open, randomKey, seal, VaultError } from './crypto';
+import { newKeyPair, openPrivateKey, sealPrivateKey, unwrapDek, wrapDek, type KekParams } from './principal-keys';
+import type { PrincipalRow, VaultRepo } from './vault-repo';
+
+// The data key (DEK) and its copies: each principal holds the DEK wrapped to its own key pair, and a
+// rotation reseals every secret under a new DEK and rewraps every copy, in one transaction.
+
+/** The data key in memory: never serialized, never logged, zeroed when dropped. */
+export interface Dek {
+  term: number;
+  key: Buffer;
+}
+
+/** A principal's row: a fresh key pair sealed under its KEK, holding a copy of `dek` wrapped to that pair. */
+export function principalRow(
+  id: string,
+  kind: PrincipalKind,
+  kek: Buffer,
+  kekParams: KekParams,
+  dek: Dek,
+  now: string,
+): PrincipalRow {
+  const pair = newKeyPair();
+  const sealedPrivateKey = sealPrivateKey(kek, id, pair.privateKey);
+  pair.privateKey.fill(0);
+  const w = wrapDek(dek.key, dek.term, id, pair.publicKey);
+  return {
+    id,
+    kind,
+    publicKey: pair.publicKey,
+    sealedPrivateKey,
+    kekParams,
+    dekTerm: dek.term,
+    wrappedDek: w.wrapped,
+    dekEphemeralKey: w.ephemeralPublicKey,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** Opens a principal's copy of the DEK with its KEK (zeroed after); a wrong KEK is `unauthorized` with `wrongKey`. */
+export function unwrapFor(row: PrincipalRow, kek: Buffer, term: number, wrongKey: string): Dek {
+  let privateKey: Buffer | null = null;
+  try {
+    if (row.dekTerm !== term)
+      throw new VaultError('wrong_term', `The ${row.kind} copy of the vault key is out of date.`);
+    privateKey = openPrivateKey(kek, row.id, row.sealedPrivateKey);
+    return {
+      term,
+      key: unwrapDek(privateKey, row.publicKey, term, row.id, {
+        wrapped: row.wrappedDek,
+        ephemeralPublicKey: row.dekEphemeralKey,
+      }),
+    };
+  } catch (e) {
+    if (e instanceof VaultError && e.kind === 'tampered' && !privateKey) throw new NexusError('unauthorized', wrongKey);
+    throw e;
+  } finally {
+    privateKey?.fill(0);
+    kek.fill(0);
+  }
+}
+
+/**
+ * The next DEK (term `term`): every secret resealed and every principal's copy rewrapped, `removeId`
+ * deleted first, all in one transaction. On failure the new key is zeroed and nothing changed.
+ */
+export function rotateDek(db: Db, repo: VaultRepo, old: Dek, term: number, removeId?: string): Dek {
+  const next: Dek = { term, key: randomKey() };
+  const now = new Date().toISOString();
+  try {
+    db.transaction(() => {
+      if (removeId) repo.deletePrincipal(removeId);
+      for (const s of repo.secrets()) {
+        const binding = { recordId: s.id, field: 'value' };
+        const plain = openForRotation(old, s.dekTerm, s.sealedValue, binding, s.name);
+        repo.setSealedValue(s.id, next.term, seal(next.key, next.term, plain, binding));
+        plain.fill(0);
+      }
+      for (const p of repo.principals()) {
+        const w = wrapDek(next.key, next.term, p.id, p.publicKey);
+        repo.setWrappedDek(p.id, next.term, w.wrapped, w.ephemeralPublicKey, now);
+      }
+      repo.setTerm(next.term, now);
+    })();
+  } catch (e) {
+    next.key.fill(0);
+    throw e;
+  }
+  return next;
+}
+
+/** A damaged secret stops the rotation with a message that says which one and what to do. */
+function openForRotation(
+  old: Dek,
+  term: number,
+  sealed: Buffer,
+  binding: { recordId: string; field: string },
+  name: string,
+): Buffer {
+  try {
+    return open(old.key, term, sealed, binding);
+  } catch (e) {
+    if (!(e instanceof VaultError)) throw e;
+    throw new NexusError(
+      'conflict',
+      `The secret "${name}" cannot be opened (damaged or moved), so the key was not rotated. Delete or replace it, then retry.`,
+    );
+  }
+}

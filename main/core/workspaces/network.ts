@@ -1,0 +1,90 @@
+import type Docker from 'dockerode';
+import type { StatusBoard } from '../app/status';
+import type { Disposable } from '../disposable';
+import type { EventBus } from '../events';
+import type { Logger } from '../log';
+import { dockerFailure } from './engine';
+import { LABEL } from './labels';
+import { statusOf } from './worker-image';
+
+/** Networks the engine provides itself: Nexus never creates them. */
+const BUILT_IN = new Set(['host', 'none', 'bridge', 'default']);
+
+/** Where a worker on `network` reaches services of the host: loopback on `host` (and `none`), the bridge's gateway otherwise. */
+const LOOPBACK_NETWORKS = new Set(['host', 'none']);
+
+/** Makes sure the worker network exists: a user-defined bridge, labelled as Nexus's, created when missing. */
+export async function ensureWorkerNetwork(docker: Docker, name: string): Promise<void> {
+  if (BUILT_IN.has(name)) return;
+  try {
+    await docker.getNetwork(name).inspect();
+    return;
+  } catch (e) {
+    if (statusOf(e) !== 404) throw dockerFailure(e, `look up the network ${name}`);
+  }
+  try {
+    await docker.createNetwork({
+      Name: name,
+      Driver: 'bridge',
+      CheckDuplicate: true,
+      Labels: { [LABEL.managed]: '1' },
+    });
+  } catch (e) {
+    // Another create (a second core on the same engine) got there first: the network is there.
+    if (statusOf(e) !== 409) throw dockerFailure(e, `create the network ${name}`);
+  }
+}
+
+/**
+ * The address workers on `network` use to reach the host, and so the one address host services
+ * for workers (the managed nats-server) listen on: 127.0.0.1 for `host`, the gateway of a bridge
+ * network (created when missing). Never a wildcard: nothing is offered beyond the workers' network.
+ * Throws a typed error when the engine cannot be asked.
+ */
+export async function workerHostAddress(docker: Docker, network: string): Promise<string> {
+  if (LOOPBACK_NETWORKS.has(network)) return '127.0.0.1';
+  await ensureWorkerNetwork(docker, network);
+  const name = network === 'default' ? 'bridge' : network;
+  let info: { IPAM?: { Config?: { Gateway?: string }[] } };
+  try {
+    info = (await docker.getNetwork(name).inspect()) as typeof info;
+  } catch (e) {
+    throw dockerFailure(e, `look up the network ${name}`);
+  }
+  const gateway = (info.IPAM?.Config ?? []).map((c) => c.Gateway).find((g) => g && /^\d+\.\d+\.\d+\.\d+$/.test(g));
+  if (!gateway)
+    throw dockerFailure(new Error(`the network ${name} has no IPv4 gateway`), `find the host address on ${name}`);
+  return gateway;
+}
+
+/**
+ * The workers' host address, learned at start-up. When the engine does not answer then, `now` is
+ * null and `later` is called once with the address as soon as the status board says Docker is back.
+ */
+export async function learnWorkerHost(deps: {
+  docker: Docker;
+  network: string;
+  events: EventBus;
+  status: StatusBoard;
+  log: Logger;
+  later: (address: string) => Promise<void>;
+}): Promise<{ now: string | null } & Disposable> {
+  try {
+    return { now: await workerHostAddress(deps.docker, deps.network), dispose: () => undefined };
+  } catch (e) {
+    deps.log.warn('the workers’ host address is not known yet', { network: deps.network, error: e });
+  }
+  let asking = false;
+  const sub = deps.events.subscribe((m) => {
+    if (m.name !== 'app.status' || deps.status.get().docker.state !== 'available' || asking) return;
+    asking = true;
+    workerHostAddress(deps.docker, deps.network)
+      .then(async (address) => {
+        sub.dispose();
+        await deps.later(address);
+      })
+      .catch((e: unknown) => deps.log.warn('the workers’ host address is still not known', { error: e }))
+      .finally(() => (asking = false));
+  });
+  return { now: null, dispose: () => sub.dispose() };
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/**
+ * The live terminal's wire protocol (`/api/terminal/<sessionId>`, a WebSocket). Client → host:
+ * JSON text frames, the first one a resize. Host → client: the terminal's bytes as binary frames.
+ */
+export const terminalPath = (sessionId: string): string => `/api/terminal/${encodeURIComponent(sessionId)}`;
+
+/** Session ids are UUIDs (sessions.create); anything else is refused before the store is asked. */
+export const TerminalSessionId = z.uuid();
+
+/** Largest frame the host accepts; bigger ones close the socket with `tooBig`. */
+export const TERMINAL_MAX_FRAME = 64 * 1024;
+/** Largest input text in one message; the client splits a longer paste. */
+export const TERMINAL_MAX_INPUT = 16 * 1024;
+
+export const TerminalSize = z.object({
+  cols: z.number().int().min(2).max(500),
+  rows: z.number().int().min(2).max(200),
+});
+export type TerminalSize = z.infer<typeof TerminalSize>;
+
+export const TerminalClientMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('input'), data: z.string().min(1).max(TERMINAL_MAX_INPUT) }).strict(),
+  z.object({ type: z.literal('resize'), ...TerminalSize.shape }).strict(),
+]);
+export type TerminalClientMessage = z.infer<typeof TerminalClientMessage>;
+
+/** Close codes the host uses; the client reconnects only after `normal`-less drops (1001, 1006, 1011, 1013). */
+export const TerminalClose = {
+  normal: 1000,
+  goingAway: 1001,
+  /** A message that is not JSON, not in the schema, or not a resize first. */
+  policy: 1008,
+  tooBig: 1009,
+  internal: 1011,
+  /** The session's window is gone (the agent exited or the session was deleted). */
+  ended: 4001,
+} as const;
+
+/** Close codes after which reconnecting cannot help. */
+export const terminalCloseIsFinal = (code: number): boolean =>
+  code === TerminalClose.normal ||
+  code === TerminalClose.policy ||
+  code === TerminalClose.tooBig ||
+  code === TerminalClose.ended;
