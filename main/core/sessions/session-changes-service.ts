@@ -27,7 +27,9 @@ export interface SessionShipDeps {
     info(ref: string): ShipWorkspace;
   };
   /** The workspace's remote and vault secret. */
-  remoteOf(workspaceId: string): { repoUrl: string; secretId: string | null } | null;
+  remoteOf(
+    workspaceId: string,
+  ): { repoUrl: string; secretId: string | null } | null | Promise<{ repoUrl: string; secretId: string | null } | null>;
   secrets: SecretSource;
   redactor: Redactor;
   events: EventBus;
@@ -81,7 +83,7 @@ export class SessionShip {
   /** Pushes in the workspace's queue (never beside a worktree add or remove), with progress events. */
   async push(ref: string): Promise<PushResult> {
     const t = await this.target(ref);
-    const remote = this.deps.remoteOf(t.ws.id);
+    const remote = await this.deps.remoteOf(t.ws.id);
     if (!remote) throw new NexusError('not_found', `No workspace ${t.ws.name}.`);
     const result = await this.deps.runtime.run(t.ws.id, () =>
       this.pusher.push(
