@@ -3,11 +3,15 @@
 # machine's configured Debian mirror) with everything the worker needs preinstalled, imported
 # with `docker import`. No registry pull is possible here, so the Dockerfile only adds files on top.
 # Cached: does nothing when the tag already exists (the tag carries the package list's hash).
+# `--tag` only prints the tag this script builds, without building.
+# Nexus uses the newest local nexus-base:* image by itself when node:20-bookworm is not on the engine
+# and no base image is configured (main/core/workspaces/worker-image.ts defaultBaseImage).
 set -euo pipefail
 PACKAGES="ca-certificates,git,tmux,nodejs,procps,socat"
 # Bump REVISION when the way the root filesystem is made changes (the tag must change with it).
 REVISION=2
 TAG="nexus-base:$(printf '%s' "$PACKAGES" | sha256sum | cut -c1-12)-r$REVISION"
+if [ "${1:-}" = "--tag" ]; then echo "$TAG"; exit 0; fi
 if docker image inspect "$TAG" >/dev/null 2>&1; then echo "$TAG"; exit 0; fi
 MIRROR=$(grep -hoE '^URIs: *http[^ ]+/debian$' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1 | awk '{print $2}')
 MIRROR=${MIRROR:-$(grep -hoE '^deb +http[^ ]+' /etc/apt/sources.list 2>/dev/null | head -1 | awk '{print $2}')}

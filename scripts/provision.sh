@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Idempotent provisioning of this Debian machine for running and testing Nexus: the apt packages
-# (Docker engine, nats-server, Chromium, a Secret Service keychain, git, tmux, debootstrap) and a
-# Docker daemon when none answers. Safe to run again; does nothing that is already done.
+# (Docker engine, nats-server, Chromium, a Secret Service keychain, git, tmux, debootstrap), a
+# Docker daemon when none answers, and a base for the worker image. Safe to run again; does nothing
+# that is already done.
 set -euo pipefail
 PACKAGES=(docker.io nats-server chromium gnome-keyring libsecret-tools dbus dbus-x11 git tmux debootstrap ca-certificates)
 SUDO=""
@@ -24,4 +25,19 @@ if ! docker info >/dev/null 2>&1; then
   docker info >/dev/null 2>&1 || { echo "provision: dockerd did not come up, see $LOG" >&2; tail -20 "$LOG" >&2; exit 1; }
 fi
 bash "$(dirname "$0")/install-agent-cli.sh" >/dev/null || echo "provision: the agent CLI is not installed yet; Nexus installs it when a workspace needs it" >&2
-echo "provision: ok (docker $(docker version --format '{{.Server.Version}}'), $(nats-server --version))" >&2
+# A base for the worker image: node:20-bookworm when the engine has it or a registry answers; else
+# the offline base built from the Debian mirror (scripts/build-base-image.sh, cached), which
+# `nexus serve` then picks by itself (no configuration). NEXUS_PROVISION_PULL=0 skips the pull.
+DEFAULT_BASE=node:20-bookworm
+OFFLINE_BASE=$(bash "$(dirname "$0")/build-base-image.sh" --tag)
+if docker image inspect "$DEFAULT_BASE" >/dev/null 2>&1; then
+  BASE=$DEFAULT_BASE
+elif docker image inspect "$OFFLINE_BASE" >/dev/null 2>&1; then
+  BASE=$OFFLINE_BASE
+elif [ "${NEXUS_PROVISION_PULL:-1}" != 0 ] && timeout 300 docker pull -q "$DEFAULT_BASE" >&2; then
+  BASE=$DEFAULT_BASE
+else
+  echo "provision: no registry answered; building the offline base image $OFFLINE_BASE" >&2
+  BASE=$(bash "$(dirname "$0")/build-base-image.sh" | tail -1)
+fi
+echo "provision: ok (docker $(docker version --format '{{.Server.Version}}'), $(nats-server --version), worker base $BASE)" >&2

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../../test/helpers/core';
 import { tempDir } from '../../../test/helpers/temp-dir';
-import { workerBuildContext } from './worker-image';
+import { realDocker, testBaseImage } from '../../../test/helpers/docker';
+import { DEFAULT_BASE_IMAGE, defaultBaseImage, workerBuildContext } from './worker-image';
 
 describe('the worker image build context', () => {
   const dir = tempDir();
@@ -44,5 +45,19 @@ describe('the worker image build context', () => {
     expect(tar.toString('latin1')).not.toMatch(/ENV [^\n]*(TOKEN|SECRET|PASSWORD)/);
     // TypeScript sources under resources/worker (nexus-mcp/ is bundled separately) stay out.
     expect(tar.includes(Buffer.from('nexus-mcp/main.ts'))).toBe(false);
+  });
+});
+
+describe('the default base image', () => {
+  it('is the offline nexus-base image where the engine lacks node:20-bookworm, else node:20-bookworm', async () => {
+    const offline = testBaseImage(); // built by scripts/build-base-image.sh when missing (cached)
+    const docker = realDocker();
+    const tags = (await docker.listImages()).flatMap((i) => i.RepoTags ?? []);
+    const picked = await defaultBaseImage(docker);
+    if (tags.includes(DEFAULT_BASE_IMAGE)) expect(picked).toBe(DEFAULT_BASE_IMAGE);
+    else {
+      expect(picked).toMatch(/^nexus-base:/);
+      expect(tags).toContain(offline);
+    }
   });
 });

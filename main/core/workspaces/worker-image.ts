@@ -8,6 +8,8 @@ import { dockerFailure } from './engine';
 import { packTar, type TarEntry } from './tar';
 
 export const DEFAULT_BASE_IMAGE = 'node:20-bookworm';
+/** The offline base scripts/build-base-image.sh builds from the Debian mirror where no registry answers. */
+export const OFFLINE_BASE_REPOSITORY = 'nexus-base';
 export const WORKER_REPOSITORY = 'nexus-worker';
 /** Where the bundled platform-tools bridge lands inside the build context (and the image). */
 const MCP_BRIDGE_PATH = 'rootfs/opt/nexus/nexus-mcp.cjs';
@@ -17,7 +19,8 @@ export interface WorkerContext {
   dir: string;
   /** dist/worker/nexus-mcp.cjs, copied into the image when it exists. */
   mcpBridge?: string;
-  baseImage: string;
+  /** Unset: `defaultBaseImage` picks one on this engine. */
+  baseImage?: string;
   installAgentCli?: boolean;
 }
 
@@ -30,7 +33,7 @@ export interface BuiltContext {
 export type BuildProgress = (step: string, fraction?: number) => void;
 
 /** The build context as a deterministic tar, and a tag derived from its content and build args. */
-export function workerBuildContext(ctx: WorkerContext): BuiltContext {
+export function workerBuildContext(ctx: WorkerContext & { baseImage: string }): BuiltContext {
   const entries: TarEntry[] = [];
   const walk = (dir: string): void => {
     for (const name of readdirSync(dir).sort()) {
@@ -67,6 +70,25 @@ export async function imageExists(docker: Docker, tag: string): Promise<boolean>
   }
 }
 
+/**
+ * The base when none is configured: DEFAULT_BASE_IMAGE when the engine has it; else, when
+ * provisioning built the offline base (no registry answered), the newest local `nexus-base:*`;
+ * else DEFAULT_BASE_IMAGE, which the build then pulls.
+ */
+export async function defaultBaseImage(docker: Docker): Promise<string> {
+  if (await imageExists(docker, DEFAULT_BASE_IMAGE)) return DEFAULT_BASE_IMAGE;
+  let images: { Created: number; RepoTags?: string[] | null }[];
+  try {
+    images = await docker.listImages();
+  } catch (e) {
+    throw dockerFailure(e, 'list images');
+  }
+  const offline = images
+    .filter((i) => (i.RepoTags ?? []).some((t) => t.startsWith(`${OFFLINE_BASE_REPOSITORY}:`)))
+    .sort((a, b) => b.Created - a.Created)[0];
+  return offline?.RepoTags?.find((t) => t.startsWith(`${OFFLINE_BASE_REPOSITORY}:`)) ?? DEFAULT_BASE_IMAGE;
+}
+
 interface BuildLine {
   stream?: string;
   error?: string;
@@ -82,7 +104,7 @@ export class WorkerImageBuilder {
   ) {}
 
   async ensure(ctx: WorkerContext, progress: BuildProgress): Promise<string> {
-    const built = workerBuildContext(ctx);
+    const built = workerBuildContext({ ...ctx, baseImage: ctx.baseImage ?? (await defaultBaseImage(this.docker)) });
     if (await imageExists(this.docker, built.tag)) return built.tag;
     let pending = this.building.get(built.tag);
     if (!pending) {

@@ -7,11 +7,13 @@ import { DeleteSessionButton } from './DeleteSessionDialog';
 import { PaneView } from './PaneView';
 import { PushPanel } from './PushPanel';
 import { SendBox } from './SendBox';
+import { SessionTerminal } from './Terminal';
+import { terminalTransport } from './terminal-transport';
 import { StateChip } from './StateChip';
 import { byWorkspace } from './session-list';
 import { useSessions } from './use-sessions';
 
-/** Sessions per workspace with their agent state; the selected one shows its pane and a send box. */
+/** Sessions per workspace with their agent state; the selected one shows its live terminal and a send box. */
 export function SessionsPage() {
   const sessions = useSessions();
   const list = sessions.data?.sessions ?? [];
@@ -69,13 +71,18 @@ function SessionRow({ session, selected, onSelect }: { session: Session; selecte
 }
 
 function SessionDetail({ session }: { session: Session }) {
+  const [transport] = useState(terminalTransport);
   return (
     <section className="session-detail" aria-label={`Session ${session.name}`}>
       <h2>
         {session.workspaceName} · {session.name} <StateChip session={session} />
       </h2>
       <SendBox sessionId={session.id} disabled={session.status !== 'running'} />
-      <PaneView sessionId={session.id} />
+      {transport && session.status === 'running' ? (
+        <SessionTerminal sessionId={session.id} transport={transport} />
+      ) : (
+        <PaneView sessionId={session.id} />
+      )}
       <PushPanel sessionId={session.id} disabled={session.status === 'creating'} />
       <ChangesPanel sessionId={session.id} />
       <DeleteSessionButton session={session} />
