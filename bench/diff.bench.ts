@@ -1,7 +1,11 @@
+import { join } from 'node:path';
+import { openStore } from '../main/core/store/open';
+import { WorkspaceRuntime } from '../main/core/workspaces/runtime';
+import { WorkspaceStore } from '../main/core/workspaces/workspace-store';
+import { tempDir } from '../test/helpers/temp-dir';
 import { randomBytes } from 'node:crypto';
 import { ChangesGit, type ChangesExec } from '../main/core/sessions/session-changes-git';
 import { SessionChangesReader } from '../main/core/sessions/session-changes';
-import { DockerExec } from '../main/core/sessions/workspace-runtime';
 import { ensureTestWorkerImage, realDocker } from '../test/helpers/docker';
 import { compare, type Benchmark, type Measurement } from './lib';
 
@@ -37,11 +41,13 @@ const bench: Benchmark = async () => {
     HostConfig: { NetworkMode: 'none', Tmpfs: { '/tmp': 'rw,size=256m,mode=1777' } },
   });
   await c.start();
-  const dx = new DockerExec(docker);
-  const exec: ChangesExec = { exec: (ws, argv, opts) => dx.exec(ws.containerId ?? '', argv, opts) };
+  const dir = tempDir('nexus-bench-diff-');
+  // The workspaces' runtime (its one exec) for both the subject and the baseline.
+  const runtime = new WorkspaceRuntime({ docker, store: new WorkspaceStore(openStore(join(dir.path, 'nexus.db'))) });
+  const exec: ChangesExec = runtime;
   const ws = { name: 'bench', containerId: c.id };
   const sh = async (script: string): Promise<string> => {
-    const r = await dx.exec(c.id, ['sh', '-c', script], { timeoutMs: 600_000 });
+    const r = await runtime.exec(ws, ['sh', '-c', script], { timeoutMs: 600_000 });
     if (r.exitCode !== 0) throw new Error(`${script.slice(0, 80)}: ${r.stderr}`);
     return r.stdout;
   };
@@ -95,6 +101,7 @@ const bench: Benchmark = async () => {
     return figures;
   } finally {
     await c.remove({ force: true });
+    dir.remove();
   }
 };
 export default bench;

@@ -130,7 +130,10 @@ describe('review and ship a session', () => {
     const listed = (await reader.listTools()).tools.map((t) => t.name);
     expect(listed).toContain('get_session_diff');
     expect(listed).not.toContain('push_session');
-    expect(await refusal('push_session', { session: sessionId }, reader)).toMatch(/not found|forbidden/);
+    // The gate re-checks a tools/call it did not list: refused before any tool code runs.
+    await expect(reader.callTool({ name: 'push_session', arguments: { session: sessionId } })).rejects.toThrow(
+      /push_session needs a vault token/,
+    );
     expect(repo.branchHead('nexus/work')).toBeNull();
 
     const pushed = await call<{ head: string; created: boolean; link: unknown }>('push_session', {
