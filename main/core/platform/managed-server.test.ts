@@ -8,7 +8,7 @@ import { testCore } from '../../../test/helpers/core';
 import { workerHostAddress } from '../../../test/helpers/network';
 import { CoreConfig } from '../config';
 import { operatorContext } from '../handlers';
-import { okResult } from './platform-fixture';
+import { okResult } from '../../../test/helpers/platform-fixture';
 import { connectRun } from './run-client';
 
 const op = operatorContext('internal');
