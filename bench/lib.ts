@@ -5,6 +5,8 @@ export interface Measurement {
   p95Ms: number;
   p99Ms: number;
   perSecond: number;
+  /** Process CPU time (user + system, every thread) per call: steadier than wall time on a shared machine. */
+  cpuUsPerCall?: number;
 }
 
 export interface Figure {
@@ -29,6 +31,7 @@ export async function measure(
   const samples: number[] = [];
   let next = 0;
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const worker = async (): Promise<void> => {
     while (next < opts.iterations) {
       next++;
@@ -39,6 +42,7 @@ export async function measure(
   };
   await Promise.all(Array.from({ length: opts.concurrency }, worker));
   const elapsed = performance.now() - started;
+  const used = process.cpuUsage(cpu);
   samples.sort((a, b) => a - b);
   const pct = (p: number): number => samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))] ?? 0;
   return {
@@ -47,6 +51,7 @@ export async function measure(
     p95Ms: pct(95),
     p99Ms: pct(99),
     perSecond: (samples.length / elapsed) * 1000,
+    cpuUsPerCall: (used.user + used.system) / Math.max(1, samples.length),
   };
 }
 
@@ -76,6 +81,9 @@ export function print(f: Figure): void {
       (f.base.perSecond > 0
         ? `${Math.round(f.subject.perSecond)}/s (${f.ratioThroughput.toFixed(2)}× of ${Math.round(f.base.perSecond)}/s)`
         : 'latency only') +
+      (f.subject.cpuUsPerCall !== undefined && f.base.cpuUsPerCall
+        ? `, cpu ${Math.round(f.subject.cpuUsPerCall)} µs/call (${(f.subject.cpuUsPerCall / f.base.cpuUsPerCall).toFixed(2)}×)`
+        : '') +
       (f.extra ? ` ${JSON.stringify(f.extra)}` : '') +
       (f.target ? ` — target: ${f.target}` : ''),
   );

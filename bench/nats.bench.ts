@@ -1,7 +1,7 @@
 /**
  * Platform tools over NATS: memory.search over 100,000 memories and board.comment, request/reply
  * at 64 in flight, each compared to a raw NATS echo responder on the same managed server in the
- * same run. Targets (printed, never asserted): p50 <= 2x the raw echo, >= 5,000 calls/s.
+ * same run. Targets (printed, never asserted): p50 <= 3x the raw echo, >= 8,000 calls/s.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { createCore } from '../main/core';
 import { connectRun } from '../main/core/platform/run-client';
+import { compactFts } from '../main/core/platform/store/fts';
 import { nodePorts } from '../main/host/node-ports';
 import { compare, measure, type Benchmark } from './lib';
 
 const MEMORIES = 100_000;
 const opts = { iterations: 10_000, concurrency: 64, warmup: 500 };
-const target = 'p50 <= 2x raw echo, >= 5,000 calls/s';
+const target = 'p50 <= 3x raw echo, >= 8,000 calls/s';
 
 /** A deterministic vocabulary of 10,000 made-up words, so each query matches a few dozen memories. */
 function vocabulary(): string[] {
@@ -69,6 +70,8 @@ const bench: Benchmark = async () => {
         if (i % 100 === 0) queries.push(`${memory[1]} ${memory[7]}`);
       }
     })();
+    // The seed bypasses the store; merge the index as core does at start, so it is the index at rest.
+    compactFts(core.db, 'memories_fts');
 
     const agent = core.platform.createAgent({ name: 'bench' });
     const task = core.platform.createTask({ title: 'bench' });

@@ -14,6 +14,7 @@ import { platformEvents, platformOperations } from './contract/platform';
 import { reviewEvents, reviewOperations } from './contract/review';
 import { tokenEvents, tokenOperations } from './contract/tokens';
 import { connectOperations } from './contract/connect';
+import { agentEvents, agentOperations } from './contract/agent';
 
 export * from './contract/define';
 export * from './contract/app';
@@ -25,6 +26,7 @@ export * from './contract/platform';
 export * from './contract/review';
 export * from './contract/tokens';
 export * from './contract/connect';
+export * from './contract/agent';
 
 export const operations = {
   ...appOperations,
@@ -36,6 +38,7 @@ export const operations = {
   ...reviewOperations,
   ...tokenOperations,
   ...connectOperations,
+  ...agentOperations,
 } as const;
 
 export const events = {
@@ -47,6 +50,7 @@ export const events = {
   ...platformEvents,
   ...reviewEvents,
   ...tokenEvents,
+  ...agentEvents,
 } as const;
 
 export type Operations = typeof operations;

@@ -26,7 +26,7 @@ export const TerminalClientMessage = z.discriminatedUnion('type', [
 ]);
 export type TerminalClientMessage = z.infer<typeof TerminalClientMessage>;
 
-/** Close codes the host uses; the client reconnects only after `normal`-less drops (1001, 1006, 1011, 1013). */
+/** Close codes the host uses; the client reconnects after any but the final ones below. */
 export const TerminalClose = {
   normal: 1000,
   goingAway: 1001,
@@ -34,6 +34,8 @@ export const TerminalClose = {
   policy: 1008,
   tooBig: 1009,
   internal: 1011,
+  /** The viewer dropped while the session's window lives on: reconnect. */
+  retry: 1013,
   /** The session's window is gone (the agent exited or the session was deleted). */
   ended: 4001,
 } as const;

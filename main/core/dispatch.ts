@@ -85,11 +85,24 @@ export class Dispatcher {
  */
 export function toWireError(e: unknown, operation: string, deps: { redactor: Redactor; log: Logger }): WireError {
   if (e instanceof NexusError) return { code: e.code, message: deps.redactor.text(e.message) };
+  if (isDiskFull(e)) {
+    deps.log.warn('disk full', { operation: operation.slice(0, 100) });
+    return {
+      code: 'unavailable',
+      message: 'The disk holding the data directory is full: nothing was saved. Free some space and retry.',
+    };
+  }
   const ref = randomUUID().slice(0, 8);
   const name = operation.slice(0, 100);
   deps.log.error('operation failed', { operation: name, ref, error: e });
   return { code: 'internal', message: `Internal error in ${name} (log reference ${ref}).` };
 }
+
+/** SQLite's "database or disk is full" and the filesystem's ENOSPC: nothing was written. */
+const isDiskFull = (e: unknown): boolean => {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_FULL' || code === 'ENOSPC';
+};
 
 function describeIssues(name: string, error: z.ZodError): string {
   const issues = error.issues.slice(0, 5).map((i) => `${i.path.length ? i.path.join('.') : 'input'}: ${i.message}`);

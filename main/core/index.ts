@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { AgentCli } from './agent/agent-cli';
+import { agentHandlers } from './agent/agent-handlers';
+import { AgentService } from './agent/agent-service';
 import { AuditLog } from './audit/audit-log';
 import { appHandlers } from './app/app-handlers';
 import { AttentionService } from './attention/attention-service';
@@ -13,11 +15,9 @@ import { workspaceHandlers } from './workspaces/workspace-handlers';
 import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './workspaces/workspaces';
 import type { WorkspaceService } from './workspaces/workspace-service';
 import { sessionHandlers } from './sessions/session-handlers';
-import { createSessionService } from './sessions/create-sessions';
+import { createSessions } from './sessions/create-sessions';
 import type { SessionService } from './sessions/session-service';
 import type { SessionTerminals } from './sessions/terminal';
-import { workspaceDirectory } from './sessions/workspace-directory';
-// platform tools + review queue (issue 4)
 import { PlatformService } from './platform/platform-service';
 import { platformHandlers } from './platform/platform-handlers';
 import { ReviewQueue } from './review/review-queue';
@@ -52,24 +52,22 @@ export interface Core {
   attention: AttentionService;
   /** The pinned agent CLI: where workers get it (agent.cliDir, else an npm install into the data dir). */
   agentCli: AgentCli;
-  // --- vault (issue 3) ---
+  /** Settings → Agent: the default agent credential, the model endpoint, the mode sessions start in. */
+  agent: AgentService;
   /** Vault lifecycle, principals and secrets; `vault.resolveSecret(id)` is the Docker code's way to a token. */
   vault: VaultService;
-  // --- end vault ---
   /** Platform tools over NATS: agents, runs (per-run NATS users), hook events. */
   platform: PlatformService;
   review: ReviewQueue;
-  // --- mcp (issue 7) ---
   /** MCP tokens: `tokens.authenticate(secret)` is how the /api/mcp gate knows its caller. */
   tokens: TokenService;
-  /** The MCP endpoint URL (set by the host), Claude Desktop's config entry and the Claude Code line. */
+  /** The MCP endpoint URL (from the host port), Claude Desktop's config entry and the Claude Code line. */
   connect: ConnectService;
-  // --- end mcp ---
   /** Closes every process, socket, subscription and file core opened. */
   dispose(): Promise<void>;
 }
 
-/** Optional collaborators of features built on other branches (vault secrets, session state). */
+/** Collaborators a caller may replace (tests: the workspaces' secret source). */
 export interface CoreOptions {
   workspaces?: WorkspaceOptions;
 }
@@ -100,10 +98,6 @@ export async function createCore(
   const docker = createDockerClient(config.docker.socketPath);
   status.set('docker', await probeDocker(docker));
 
-  const attention = disposables.add(
-    new AttentionService({ dispatcher: () => dispatcher, events, notifier: ports.notifier, log }),
-  );
-  // --- vault (issue 3) ---
   const vault = new VaultService({
     db,
     keychain: ports.keychain,
@@ -115,14 +109,14 @@ export async function createCore(
   });
   disposables.add(toDisposable(() => vault.dispose()));
   await vault.start();
-  // --- end vault ---
-  // --- workspaces (Docker); provider tokens come from the vault ---
-  const sessionsRef: { current?: SessionService } = {}; // built below; workspace delete asks it about creates in flight
-  const workspaceOptions = {
-    secrets: vaultSecretSource(vault),
-    hasCreatingSessions: (id: string) => sessionsRef.current?.hasCreatingSessions(id) ?? false,
-    ...options.workspaces,
-  };
+  const agent = new AgentService({
+    db,
+    cli: agentCli,
+    config: config.agent,
+    secrets: () => vault.secrets.list(),
+    events,
+  });
+  // Workspaces (Docker); provider tokens come from the vault.
   const workspaces = await createWorkspaces({
     docker,
     db,
@@ -134,10 +128,8 @@ export async function createCore(
     dataDir,
     workerContextDir: ports.paths.workerContextDir,
     disposables,
-    options: workspaceOptions,
+    options: { secrets: vaultSecretSource(vault), ...options.workspaces },
   });
-  // --- end workspaces ---
-  // platform tools + review queue (issue 4)
   const toolsDb = openToolsDb(join(dataDir, 'nexus.db'));
   disposables.add(toDisposable(() => void toolsDb.close()));
   const review = new ReviewQueue(toolsDb, events, audit);
@@ -155,25 +147,36 @@ export async function createCore(
     }),
   );
   await platform.start(workerHost.now);
-  // --- sessions (issue 6) ---
-  const built = createSessionService({
+  const { service: sessions, terminals } = await createSessions({
     db,
     events,
     log,
     config,
-    docker,
     paths: ports.paths,
     redactor,
-    workspaces: workspaceDirectory(workspaces.service),
+    disposables,
+    runtime: workspaces.runtime,
+    signals: workspaces.signals,
     platform,
   });
-  sessionsRef.current = built.sessions;
-  disposables.add(built.subscriptions);
-  disposables.add(toDisposable(() => built.sessions.idle())); // let in-flight docker execs finish before the engine and db go
-  void built.sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
-  // --- end sessions ---
-  // --- mcp (issue 7) ---
-  const tokens = new TokenService(db, { events, log: log.child({ component: 'tokens' }) });
+  void sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
+  const attention = disposables.add(
+    new AttentionService({
+      sources: {
+        workspaces: () => Promise.resolve(workspaces.service.list()),
+        sessions: () => sessions.list(),
+        reviewCounts: () => {
+          const c = review.counts();
+          return { memories: c.pendingMemories, skills: c.draftSkills };
+        },
+      },
+      events,
+      notifier: ports.notifier,
+      redactor,
+      log,
+    }),
+  );
+  const tokens = new TokenService(db, { vault, events, log: log.child({ component: 'tokens' }) });
   const launcher = config.mcp.stdioLauncher ?? {
     command: process.execPath,
     args: process.argv[1] ? [process.argv[1]] : [],
@@ -181,30 +184,28 @@ export async function createCore(
   const connect = new ConnectService({
     tokens,
     keychain: ports.keychain,
+    host: ports.host,
     log,
     dataDir,
     launcher,
     claudeDesktopConfig: config.mcp.claudeDesktopConfig,
   });
-  tokens.useVault(vault);
-  // --- end mcp ---
 
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status, agentCli: () => agentCli.info() }),
     ...workspaceHandlers(workspaces.service),
-    ...sessionHandlers(built.sessions),
+    ...sessionHandlers(sessions),
     'attention.get': () => attention.get(),
+    'attention.summary': () => attention.summary(),
+    'attention.sessions': (input) => attention.sessions(input),
     ...vaultHandlers(vault),
     ...platformHandlers(platform),
     ...reviewHandlers(review),
     ...tokenHandlers(tokens),
     ...connectHandlers(connect),
+    ...agentHandlers(agent),
   };
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
-  attention.useReviewCounts(() => {
-    const c = review.counts();
-    return { memories: c.pendingMemories, skills: c.draftSkills };
-  });
 
   log.info('core started', { version: config.version, dataDir });
   return {
@@ -218,10 +219,11 @@ export async function createCore(
     audit,
     dispatcher,
     workspaces: workspaces.service,
-    sessions: built.sessions,
-    terminals: built.terminals,
+    sessions,
+    terminals,
     attention,
     agentCli,
+    agent,
     vault,
     platform,
     review,

@@ -30,21 +30,34 @@ const ASSIGNMENT =
 /** user:password@ in URLs. */
 const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:)([^@\s/]+)@/gi;
 
+/**
+ * A cheap first pass: every pattern above starts with one of these literals, so a string without
+ * any of them skips the eleven passes (most strings in a result are ordinary prose and ids).
+ */
+const MAY_MATCH = /nxs_|gh[pousr]_|github_pat_|glpat-|xox[abprs]-|AKIA|sk-|-----BEGIN|key|token|secret|passw|:\/\//i;
+
 const MIN_SECRET_LENGTH = 6;
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export class Redactor {
   private readonly secrets = new Set<string>();
-  private sorted: string[] = [];
+  /** Every registered secret in one alternation, longest first; null when there is none. */
+  private known: RegExp | null = null;
 
   /** Registers a value that must never leave core in clear. Short values are ignored (too noisy). */
   addSecret(value: string | null | undefined): void {
     if (!value || value.length < MIN_SECRET_LENGTH || this.secrets.has(value)) return;
     this.secrets.add(value);
-    this.sorted = [...this.secrets].sort((a, b) => b.length - a.length);
+    this.compile();
   }
 
   removeSecret(value: string): void {
-    if (this.secrets.delete(value)) this.sorted = [...this.secrets].sort((a, b) => b.length - a.length);
+    if (this.secrets.delete(value)) this.compile();
+  }
+
+  private compile(): void {
+    const sorted = [...this.secrets].sort((a, b) => b.length - a.length);
+    this.known = sorted.length ? new RegExp(sorted.map(escapeRegExp).join('|'), 'g') : null;
   }
 
   /** Registers the values of secret-shaped environment variables. */
@@ -53,8 +66,8 @@ export class Redactor {
   }
 
   text(input: string): string {
-    let out = input;
-    for (const secret of this.sorted) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    let out = this.known ? input.replace(this.known, REDACTED) : input;
+    if (!MAY_MATCH.test(out)) return out;
     for (const shape of TOKEN_SHAPES) out = out.replace(shape, REDACTED);
     out = out.replace(
       ASSIGNMENT,

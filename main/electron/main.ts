@@ -55,11 +55,9 @@ void app.whenReady().then(async () => {
     return new Response(res.body, { status: 200, headers: appResponseHeaders(file) });
   });
   // --- mcp (issue 7): Claude Desktop starts this binary with `mcp-stdio` (no separate Node install) ---
-  core = await createCore(
-    { version, mcp: { stdioLauncher: electronStdioLauncher() } },
-    electronPorts((target) => focusWindow(target)),
-  );
-  loopback = await startLoopback(core, {
+  const ports = electronPorts((target) => focusWindow(target));
+  core = await createCore({ version, mcp: { stdioLauncher: electronStdioLauncher() } }, ports);
+  loopback = await startLoopback(core, ports.host, {
     port: Number(process.env.NEXUS_PORT ?? 4780),
     rendererDir: rendererRoot,
   }).catch((e: unknown) => {

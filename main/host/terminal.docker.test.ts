@@ -2,13 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TERMINAL_MAX_FRAME, TerminalClose } from '../../shared/terminal';
 import { sessionRig, type SessionRig } from '../../test/helpers/session-rig';
-import { connectTerminal, refusedStatus, uiCookie, type TerminalClient } from '../../test/helpers/terminal-client';
-import { tempDir } from '../../test/helpers/temp-dir';
+import { connectTerminal, refusedStatus, type TerminalClient } from '../../test/helpers/terminal-client';
+import { terminalHost } from '../../test/helpers/terminal-host';
 import { waitFor } from '../../test/helpers/wait';
-import { SessionTerminals } from '../core/sessions/terminal';
-import { DockerAttach, type ContainerAttach } from '../core/sessions/terminal-attach';
-import type { WorkspaceInfo } from '../core/sessions/workspace-runtime';
-import { startHost, type Host } from './server';
+import type { WorkspaceInfo, WorkspaceRuntime } from '../core/workspaces/runtime';
+import type { Host } from './server';
 
 // A real workspace-shaped container, tmux and the agent fixture in the session's window; a real host
 // whose /api/terminal is wired to the rig's sessions. The pane's tty echoes what is typed.
@@ -19,7 +17,7 @@ let cookie: string;
 let sessionId: string;
 let windowId: string;
 let resizes = 0;
-const dir = tempDir('nexus-terminal-');
+let served: Awaited<ReturnType<typeof terminalHost>>;
 
 const sh = (script: string): Promise<string> => rig.sh(ws.containerId as string, script);
 const viewers = async (): Promise<string[]> =>
@@ -40,31 +38,22 @@ beforeAll(async () => {
   await rig.service.idle();
   sessionId = s.id;
   windowId = (await rig.service.liveWindow(s.id)).windowId;
-  const docker = new DockerAttach(rig.docker);
-  // The real attach, counting the resizes that reach the engine.
-  const counting: ContainerAttach = {
+  // The real runtime, counting the resizes that reach the engine.
+  const counting: Pick<WorkspaceRuntime, 'exec' | 'attach'> = {
+    exec: (...args) => rig.runtime.exec(...args),
     attach: async (...args) => {
-      const tty = await docker.attach(...args);
+      const tty = await rig.runtime.attach(...args);
       return { ...tty, resize: (size) => (resizes++, tty.resize(size)) };
     },
   };
-  const core = rig.host.core;
-  const terminals = new SessionTerminals({
-    liveWindow: (id) => rig.service.liveWindow(id),
-    exec: rig.exec,
-    attach: counting,
-    config: rig.config,
-    redactor: core.redactor,
-    log: core.log,
-  });
-  host = await startHost(core, { port: 0, rendererDir: dir.path, terminals });
-  cookie = await uiCookie(host.url, host.token);
+  served = await terminalHost(rig, counting);
+  host = served.host;
+  cookie = served.cookie;
 }, 180_000);
 
 afterAll(async () => {
-  await host?.close();
+  await served?.close();
   await rig?.dispose();
-  dir.remove();
 });
 
 describe('the live terminal over /api/terminal/<sessionId> (docker, tmux)', () => {
@@ -208,5 +197,20 @@ describe('the terminal refuses every credential but the UI cookie, and every for
       await t.waitFor(`via-${name}`);
       await t.close();
     }
+  });
+});
+
+describe('when the session window goes', () => {
+  it('a viewer killed from outside closes with "retry"; the agent window closing ends its viewers with 4001', async () => {
+    const t = await open();
+    await waitFor(async () => (await viewers()).length === 1, 'a viewer');
+    await sh(`tmux kill-session -t '${(await viewers())[0]}'`);
+    expect((await t.closed).code).toBe(TerminalClose.retry);
+    const u = await open();
+    u.input(' last-words');
+    await u.waitFor('last-words');
+    await sh(`tmux kill-window -t '${windowId}'`);
+    expect((await u.closed).code).toBe(TerminalClose.ended);
+    await waitFor(async () => (await viewers()).length === 0, 'no viewer left');
   });
 });

@@ -93,7 +93,17 @@ export function terminalEndpoint(deps: TerminalEndpointDeps): TerminalEndpoint {
         });
         if (ws.bufferedAmount > HIGH_WATER) v.output.pause();
       });
-      const ended = (): void => shut(TerminalClose.ended, "The session's window has closed.");
+      // The client ended: final when the session's window is gone, else (viewer killed, container
+      // restarting) the UI may reconnect.
+      let once = false;
+      const ended = (): void => {
+        if (once) return;
+        once = true;
+        deps.terminals.resolve(target.sessionId).then(
+          () => shut(TerminalClose.retry, 'The terminal dropped; reconnect.'),
+          () => shut(TerminalClose.ended, "The session's window has closed."),
+        );
+      };
       v.output.on('end', ended).on('close', ended).on('error', ended);
     };
 

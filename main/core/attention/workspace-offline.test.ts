@@ -69,15 +69,17 @@ describe('stopping a workspace turns its sessions offline', () => {
   });
 
   const attention = () => core.dispatcher.call('attention.get', {}, op);
-  const levelOf = (fleet: FleetAttention) => fleet.sessions.find((s) => s.sessionId === sessionId);
+  const levelOf = (fleet: Pick<FleetAttention, 'sessions'>) => fleet.sessions.find((s) => s.sessionId === sessionId);
+  // With detail "sessions", get_nexus_info adds the per-session roll-up (paged; one session here).
   const nexusInfo = async () =>
-    (await reader.callTool({ name: 'get_nexus_info', arguments: {} })).structuredContent as {
-      attention: FleetAttention;
+    (await reader.callTool({ name: 'get_nexus_info', arguments: { detail: 'sessions' } })).structuredContent as {
+      attention: Pick<FleetAttention, 'counts'>;
+      sessions: Pick<FleetAttention, 'sessions'>;
     };
 
   it('shows the session working while its workspace runs', async () => {
     await waitFor(async () => levelOf(await attention())?.level === 'working', 'the hook to land', 30_000);
-    expect(levelOf((await nexusInfo()).attention)).toMatchObject({ level: 'working' });
+    expect(levelOf((await nexusInfo()).sessions)).toMatchObject({ level: 'working' });
   });
 
   it('shows it offline, saying why, once the workspace is stopped', async () => {
@@ -91,7 +93,7 @@ describe('stopping a workspace turns its sessions offline', () => {
     expect(levelOf(fleet)).toMatchObject({ level: 'offline', reason: `Workspace ${name} is not running` });
     expect(fleet.counts).toMatchObject({ offline: 1, working: 0 });
     const info = await nexusInfo();
-    expect(levelOf(info.attention)).toMatchObject({ level: 'offline', reason: `Workspace ${name} is not running` });
+    expect(levelOf(info.sessions)).toMatchObject({ level: 'offline', reason: `Workspace ${name} is not running` });
     expect(info.attention.counts).toMatchObject({ offline: 1, working: 0 });
     // Nothing but the workspace changed: the session row still says running, its last hook working.
     expect(await core.dispatcher.call('sessions.get', { session: sessionId }, op)).toMatchObject({

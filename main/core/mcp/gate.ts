@@ -4,6 +4,7 @@ import { allows } from '../../../shared/contract';
 import type { Principal } from '../handlers';
 import type { Logger } from '../log';
 import type { TokenService } from '../tokens/tokens';
+import { firstMalformedRequest } from './request-shape';
 import { createMcpServer, type McpServerDeps } from './server';
 import { toolAccess } from './tool';
 import { toolsByName } from './tools';
@@ -100,6 +101,16 @@ export function createMcpGate(core: McpGateDeps): (req: IncomingMessage, res: Se
     } catch (e) {
       audit(actor, 'mcp:gate', 'bad_request');
       return refuse(res, 400, 'bad_request', e instanceof Error ? e.message : 'Invalid request body.');
+    }
+
+    const malformed = firstMalformedRequest(body);
+    if (malformed) {
+      audit(actor, `mcp:${malformed.method.slice(0, 50)}`, 'bad_request');
+      return sendJson(res, 200, {
+        jsonrpc: '2.0',
+        id: malformed.id,
+        error: { code: -32602, message: `Invalid params for ${malformed.method}.`, data: { code: 'bad_request' } },
+      });
     }
 
     const denied = firstDeniedTool(body, principal);

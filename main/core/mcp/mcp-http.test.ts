@@ -64,13 +64,29 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
       {},
       { transport: 'internal', principal: { kind: 'operator' } },
     );
-    expect(info.attention).toEqual(attention);
+    expect(info.attention).toEqual({
+      counts: attention.counts,
+      needsYou: attention.needsYou,
+      review: attention.review,
+    });
+    expect(info).not.toHaveProperty('sessions');
     expect(info.attention).toMatchObject({
       counts: { needs_you: 0, working: 0, idle: 0, offline: 0 },
       review: { memories: 0, skills: 0 },
     });
     expect(textOf(r)).toMatch(/Nothing needs you\. Review queue: 0 memories, 0 skills\./);
-    expect(textOf(r)).toMatch(/^Nexus test, up \d+s\. Docker (available|unavailable)/);
+    expect(textOf(r)).toMatch(/^Nexus test \(agent CLI [^)]+\), up \d+s\. Docker (available|unavailable)/);
+  });
+
+  it('adds a page of the per-session roll-up to get_nexus_info only when asked', async () => {
+    const r = await client.callTool({ name: 'get_nexus_info', arguments: { detail: 'sessions', limit: 10 } });
+    expect(r.isError).toBeFalsy();
+    expect((r.structuredContent as Record<string, unknown>).sessions).toEqual({
+      sessions: [],
+      total: 0,
+      nextCursor: null,
+    });
+    expect(textOf(r)).toMatch(/skills\. Sessions 0 of 0\.\n/);
   });
 
   it('lists workspaces and sessions through the same operations as the UI', async () => {

@@ -17,6 +17,7 @@ import { AgentRepo, type Agent } from './store/agents';
 import { BoardRepo } from './store/board';
 import { RunRepo, type RunStatus } from './store/runs';
 import { TaskRepo, type NewTask, type Task } from './store/tasks';
+import { compactFts } from './store/fts';
 import { ToolRouter } from './tool-router';
 
 /**
@@ -99,6 +100,8 @@ export class PlatformService implements Disposable {
     this.runs = new RunRepo(deps.db);
     this.tasks = new TaskRepo(deps.db);
     this.board = new BoardRepo(deps.db);
+    compactFts(deps.db, 'memories_fts');
+    compactFts(deps.db, 'runs_fts');
     this.router = new ToolRouter(
       this.agents,
       { runs: this.runs, tasks: this.tasks, board: this.board, review: deps.review },

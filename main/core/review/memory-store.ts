@@ -58,14 +58,16 @@ export class MemoryStore {
   private readonly searchStmt;
   constructor(private readonly db: Db) {
     // Visibility is part of the SQL, not a filter after the fact: active AND (global OR own project OR own private).
-    this.searchStmt = db.prepare(
-      `SELECT m.* FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid
-       WHERE memories_fts MATCH @match AND m.status = 'active'
-         AND (m.scope = 'global'
-              OR (m.scope = 'project' AND @project IS NOT NULL AND m.project = @project)
-              OR (m.scope = 'private' AND m.agent_id = @agentId))
-       ORDER BY memories_fts.rank LIMIT @limit`,
-    );
+    const search = (order: string) =>
+      db.prepare(
+        `SELECT m.* FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid
+         WHERE memories_fts MATCH @match AND m.status = 'active'
+           AND (m.scope = 'global'
+                OR (m.scope = 'project' AND @project IS NOT NULL AND m.project = @project)
+                OR (m.scope = 'private' AND m.agent_id = @agentId))
+         ${order} LIMIT @limit`,
+      );
+    this.searchStmt = { ranked: search('ORDER BY memories_fts.rank'), unranked: search('') };
   }
 
   propose(input: {
@@ -100,8 +102,10 @@ export class MemoryStore {
   }
 
   search(reader: MemoryReader, query: string, limit: number): MemoryRecord[] {
-    return searchAllThenAny(query, limit, (match, n) =>
-      this.searchStmt.all({ match, project: reader.project, agentId: reader.agentId, limit: n }).map(toMemory),
+    return searchAllThenAny(query, limit, (match, n, ranked) =>
+      this.searchStmt[ranked ? 'ranked' : 'unranked']
+        .all({ match, project: reader.project, agentId: reader.agentId, limit: n })
+        .map(toMemory),
     );
   }
 

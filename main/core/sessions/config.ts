@@ -7,8 +7,12 @@ export const SessionsConfig = z
     agentCommand: z.array(z.string().min(1)).min(1).default(['claude']),
     /** Extra flags placed before the prompt (e.g. `--add-dir=/data`); checked by buildLaunchCommand. */
     agentArgs: z.array(z.string()).default([]),
-    /** A prompting mode: inbox messages are delivered, not held (bypassPermissions would hold them). */
-    permissionMode: z.enum(['auto', 'default', 'acceptEdits', 'plan', 'dontAsk']).default('auto'),
+    /**
+     * A prompting mode for every session (inbox messages are delivered, not held). Unset: `auto`, or
+     * `default` behind NEXUS_AGENT_BASE_URL (see agent/permission-mode.ts). bypassPermissions is a
+     * per-workspace choice, never this setting.
+     */
+    permissionMode: z.enum(['auto', 'default', 'acceptEdits', 'plan', 'dontAsk']).optional(),
     /** `--mcp-config` file inside the container (the nexus-mcp bridge), when there is one. */
     mcpConfig: z.string().optional(),
     /** The platform-tools MCP bridge inside the container; each session's own --mcp-config runs it. */

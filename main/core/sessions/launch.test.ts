@@ -115,7 +115,28 @@ describe('buildLaunchCommand', () => {
     expect(launch({ permissionMode: 'default' }).argv).toContain('--permission-mode=default');
   });
 
-  it('refuses bypassPermissions, which would hold inbox messages for approval', () => {
+  it('does not default to auto behind NEXUS_AGENT_BASE_URL, where auto mode cannot run its check', () => {
+    const behind = buildLaunchCommand(SessionsConfig.parse({}), { ...base, agent: { baseUrl: 'http://10.0.0.1:9' } });
+    expect(behind.argv).toContain('--permission-mode=default');
+    expect(behind.env).toMatchObject({
+      ANTHROPIC_BASE_URL: 'http://10.0.0.1:9',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_AUTOUPDATER: '1',
+    });
+    const chosen = SessionsConfig.parse({ permissionMode: 'acceptEdits' });
+    expect(buildLaunchCommand(chosen, { ...base, agent: { baseUrl: 'http://10.0.0.1:9' } }).argv).toContain(
+      '--permission-mode=acceptEdits',
+    );
+    expect(launch({}).env).not.toHaveProperty('ANTHROPIC_BASE_URL');
+  });
+
+  it("runs bypassPermissions only as the workspace's choice, and says inbox messages are then held", () => {
+    const bypass = buildLaunchCommand(SessionsConfig.parse({}), { ...base, agent: { bypass: true } });
+    expect(bypass.argv).toContain('--permission-mode=bypassPermissions');
+    expect(bypass.permissionMode).toBe('bypassPermissions');
+  });
+
+  it('refuses bypassPermissions from the configuration or agent arguments', () => {
     expect(() => SessionsConfig.parse({ permissionMode: 'bypassPermissions' })).toThrow();
     expect(() => launch({ agentArgs: ['--dangerously-skip-permissions'] }, 'x')).toThrow(/bypassPermissions/);
     expect(() => launch({ agentArgs: ['--permission-mode', 'bypassPermissions'] }, 'x')).toThrow(/bypassPermissions/);
@@ -147,8 +168,9 @@ describe('buildLaunchCommand', () => {
     expect(() => launch({}, 'a'.repeat(MAX_PROMPT_BYTES - 1) + ' ')).not.toThrow();
   });
 
-  it('names the session in the agent environment for its hooks', () => {
+  it('names the session in the agent environment for its hooks, with auto-update off', () => {
     expect(launch({}).env).toEqual({
+      DISABLE_AUTOUPDATER: '1',
       NEXUS_SESSION_ID: 's-1',
       NEXUS_WORKSPACE_ID: 'w-1',
       CLAUDE_CODE_SESSION_NAME: 'demo · fix-auth',

@@ -1,4 +1,6 @@
 import { NexusError } from '../../../shared/errors';
+import { agentLaunchEnv, agentLaunchLines } from '../agent/launch-env';
+import { permissionModeFor } from '../agent/permission-mode';
 import type { SessionsConfig } from './config';
 
 /**
@@ -44,8 +46,8 @@ export const OPTIONAL_VALUE_OPTIONS: readonly string[] = [
   '--prompt-suggestions',
 ];
 
-/** Options that put the session in bypassPermissions, where inbox messages are held, not delivered. */
-const BYPASS_FLAGS = ['--dangerously-skip-permissions'];
+/** Options that put the session in bypassPermissions: only the workspace's own option may (see LaunchInput.agent). */
+const BYPASS_FLAGS = ['--dangerously-skip-permissions', '--allow-dangerously-skip-permissions'];
 
 /** Linux refuses a single argv string of 128 KiB or more (MAX_ARG_STRLEN). */
 export const MAX_PROMPT_BYTES = 131_071;
@@ -63,6 +65,8 @@ export interface LaunchInput {
   mcpConfig?: string | undefined;
   /** Relaunch after a restart: resume the conversation, never repeat the initial message. */
   resume?: boolean;
+  /** The workspace's agent: its model endpoint (NEXUS_AGENT_BASE_URL) and whether it runs in bypassPermissions. */
+  agent?: { baseUrl?: string | undefined; bypass?: boolean } | undefined;
 }
 
 export interface LaunchCommand {
@@ -71,6 +75,10 @@ export interface LaunchCommand {
   env: Record<string, string>;
   /** `exec <argv>` quoted for POSIX sh: safe for any text, no pipe. */
   shellLine: string;
+  /** Script lines before `shellLine` (the OAuth token's descriptor); nothing secret in them. */
+  preludeLines: string[];
+  /** The mode the agent starts in (bypassPermissions holds inbox messages). */
+  permissionMode: string;
   /** Whether a one-word prompt was changed by the subcommand guard. */
   promptGuarded: boolean;
 }
@@ -78,7 +86,12 @@ export interface LaunchCommand {
 export function buildLaunchCommand(config: SessionsConfig, input: LaunchInput): LaunchCommand {
   checkExtraArgs(config.agentArgs);
   const argv: string[] = [...config.agentCommand];
-  argv.push(`--permission-mode=${config.permissionMode}`);
+  const mode = permissionModeFor({
+    configured: config.permissionMode,
+    baseUrl: input.agent?.baseUrl,
+    bypass: input.agent?.bypass ?? false,
+  }).mode;
+  argv.push(`--permission-mode=${mode}`);
   argv.push(input.resume ? `--resume=${input.agentSessionId}` : `--session-id=${input.agentSessionId}`);
   if (config.mcpConfig) argv.push(`--mcp-config=${config.mcpConfig}`);
   if (input.mcpConfig) argv.push(`--mcp-config=${input.mcpConfig}`);
@@ -96,11 +109,19 @@ export function buildLaunchCommand(config: SessionsConfig, input: LaunchInput): 
   assertPromptPosition(argv);
 
   const env = {
+    ...agentLaunchEnv({ baseUrl: input.agent?.baseUrl }),
     NEXUS_SESSION_ID: input.sessionId,
     NEXUS_WORKSPACE_ID: input.workspaceId,
     CLAUDE_CODE_SESSION_NAME: `${input.workspace} · ${input.name}`,
   };
-  return { argv, env, shellLine: `exec ${argv.map(shellQuote).join(' ')}`, promptGuarded };
+  return {
+    argv,
+    env,
+    shellLine: `exec ${argv.map(shellQuote).join(' ')}`,
+    preludeLines: agentLaunchLines(),
+    permissionMode: mode,
+    promptGuarded,
+  };
 }
 
 /**
@@ -147,7 +168,7 @@ function checkExtraArgs(args: readonly string[]): void {
     ) {
       throw new NexusError(
         'bad_request',
-        'Sessions refuse bypassPermissions: in that mode the agent holds inbox messages for approval instead of delivering them. Use a prompting mode (auto, default, acceptEdits, plan, dontAsk).',
+        "Agent arguments must not set bypassPermissions: make it the workspace's choice instead (its bypassPermissions option), where Nexus shows that inbox messages to its sessions are held, not delivered.",
       );
     }
     if (arg === '--')

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { FleetAttention } from '../../../../shared/attention';
+import { ReviewCounts, SessionAttention } from '../../../../shared/attention';
 import { AgentCliInfo, DockerState, NatsState, VaultState } from '../../../../shared/contract';
+import { FleetSummary, SessionPage } from '../../../../shared/contract/attention';
 import { defineTool } from '../tool';
 
 const Count = z.object({ used: z.number().int(), limit: z.number().int() });
@@ -26,38 +27,44 @@ export const NexusInfo = z.object({
   }),
   fleet: z.object({
     workspaces: z.object({ total: z.number().int(), byStatus: z.record(z.string(), z.number().int()) }),
-    /** Session totals by attention level (from the roll-up: it already holds every session). */
     sessions: z.object({ total: z.number().int(), byLevel: z.record(z.string(), z.number().int()) }),
   }),
-  /** The attention roll-up (attention.get): per-session level and reason, fleet counts, review-queue counts. */
-  attention: FleetAttention,
+  /** What needs the operator and why (oldest first), attention counts and review-queue counts. */
+  attention: z.object({
+    counts: FleetSummary.shape.counts,
+    needsYou: z.array(SessionAttention),
+    review: ReviewCounts,
+  }),
+  /** Only with `detail: "sessions"`: one page of the per-session roll-up. */
+  sessions: SessionPage.optional(),
 });
-
-const tally = (values: string[]): Record<string, number> => {
-  const out: Record<string, number> = {};
-  for (const v of values) out[v] = (out[v] ?? 0) + 1;
-  return out;
-};
 
 export const getNexusInfo = defineTool({
   name: 'get_nexus_info',
   title: 'Nexus state',
   description:
-    'The state of Nexus: version, uptime, whether Docker, NATS and the vault are usable, quota use against the configured limits, fleet counts, and the attention roll-up — which sessions need the operator and why, plus pending review-queue counts.',
-  // Sessions are counted from the attention roll-up (kept current by events) rather than a second
-  // sessions.list, which reconciles every session and dominated this call with a large fleet.
-  ops: ['app.info', 'workspaces.list', 'attention.get'],
-  input: {},
+    'The state of Nexus: version, uptime, whether Docker, NATS and the vault are usable, quota use against the configured limits, fleet counts, which sessions need the operator and why, and pending review-queue counts. With detail "sessions" it adds one page of the per-session roll-up (level and reason of every session); pass nextCursor back as cursor for the next page.',
+  // Everything comes from the attention service's cached roll-up (kept current by events): no
+  // engine call and no per-session list unless asked for.
+  ops: ['app.info', 'attention.summary', 'attention.sessions'],
+  input: {
+    detail: z.enum(['sessions']).optional().describe('"sessions" adds a page of the per-session roll-up'),
+    cursor: z.string().max(20).optional().describe('nextCursor of the previous page (with detail "sessions")'),
+    limit: z.number().int().min(1).max(200).optional().describe('Sessions per page, default 50'),
+  },
   output: NexusInfo,
   annotations: { readOnlyHint: true, openWorldHint: false },
-  run: async (_args, call, env) => {
-    const [info, { workspaces }, attention] = await Promise.all([
+  run: async (args, call, env) => {
+    const [info, fleet, page] = await Promise.all([
       call('app.info', {}),
-      call('workspaces.list', {}),
-      call('attention.get', {}),
+      call('attention.summary', {}),
+      args.detail === 'sessions'
+        ? call('attention.sessions', { cursor: args.cursor, limit: args.limit ?? 50 })
+        : Promise.resolve(undefined),
     ]);
-    const perWorkspace = tally(attention.sessions.map((s) => s.workspaceName));
+    const perWorkspace = fleet.workspaces.sessions;
     const limit = env.quota.maxSessionsPerWorkspace;
+    const total = Object.values(fleet.counts).reduce((a, b) => a + b, 0);
     return {
       version: info.version,
       agentCli: info.agentCli,
@@ -67,18 +74,21 @@ export const getNexusInfo = defineTool({
       nats: info.nats,
       vault: info.vault,
       quota: {
-        workspaces: { used: workspaces.length, limit: env.quota.maxWorkspaces },
+        workspaces: { used: fleet.workspaces.total, limit: env.quota.maxWorkspaces },
         sessionsPerWorkspace: {
           limit,
           highest: Math.max(0, ...Object.values(perWorkspace)),
-          full: workspaces.filter((w) => (perWorkspace[w.name] ?? 0) >= limit).map((w) => w.name),
+          full: Object.entries(perWorkspace)
+            .filter(([, n]) => n >= limit)
+            .map(([name]) => name),
         },
       },
       fleet: {
-        workspaces: { total: workspaces.length, byStatus: tally(workspaces.map((w) => w.status)) },
-        sessions: { total: attention.sessions.length, byLevel: attention.counts },
+        workspaces: { total: fleet.workspaces.total, byStatus: fleet.workspaces.byStatus },
+        sessions: { total, byLevel: fleet.counts },
       },
-      attention,
+      attention: { counts: fleet.counts, needsYou: fleet.needsYou, review: fleet.review },
+      ...(page ? { sessions: page } : {}),
     };
   },
   summarize: (n) =>
@@ -87,5 +97,8 @@ export const getNexusInfo = defineTool({
     (n.attention.counts.needs_you === 0
       ? 'Nothing needs you.'
       : `${n.attention.counts.needs_you} need(s) you: ${n.attention.needsYou.map((a) => `${a.workspaceName}/${a.sessionName} — ${a.reason}`).join('; ')}.`) +
-    ` Review queue: ${n.attention.review.memories} memories, ${n.attention.review.skills} skills.`,
+    ` Review queue: ${n.attention.review.memories} memories, ${n.attention.review.skills} skills.` +
+    (n.sessions
+      ? ` Sessions ${n.sessions.sessions.length} of ${n.sessions.total}${n.sessions.nextCursor ? `, next cursor ${n.sessions.nextCursor}` : ''}.`
+      : ''),
 });

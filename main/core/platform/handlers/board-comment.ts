@@ -4,9 +4,9 @@ import { toolHandler } from './tool-handler';
 /** board.comment: a progress comment on the run's task card. */
 export const boardComment = toolHandler({
   name: 'board.comment',
-  handle(args, ctx) {
+  async handle(args, ctx) {
     const task = currentTask(ctx);
-    const c = ctx.deps.board.add({ taskId: task.id, runId: ctx.run.id, agentId: ctx.agent.id, body: args.body });
+    const c = await ctx.deps.board.add({ taskId: task.id, runId: ctx.run.id, agentId: ctx.agent.id, body: args.body });
     return { id: c.id, taskId: c.taskId, body: c.body, createdAt: c.createdAt };
   },
 });

@@ -18,13 +18,14 @@ const Row = z.object({
   tools: z.string(),
   created_at: z.string(),
 });
+const ToolList = z.array(z.string());
 const toAgent = (raw: unknown): Agent => {
   const r = Row.parse(raw);
   return {
     id: r.id,
     name: r.name,
     project: r.project,
-    tools: z.array(z.string()).parse(JSON.parse(r.tools)),
+    tools: ToolList.parse(JSON.parse(r.tools)),
     createdAt: r.created_at,
   };
 };

@@ -20,19 +20,49 @@ const Row = z.object({
   created_at: z.string(),
 });
 
-/** Progress comments on a task's board card. */
+/**
+ * Progress comments on a task's board card. Comments added in the same event-loop turn are written
+ * in one transaction (group commit): at tool-call rate a commit per comment was the cost of the call.
+ * `add` resolves once its row is committed, so a reply never announces a comment that is not stored.
+ */
 export class BoardRepo {
   private readonly insert;
+  private pending: { c: BoardComment; resolve: (c: BoardComment) => void; reject: (e: unknown) => void }[] = [];
   constructor(private readonly db: Db) {
     this.insert = db.prepare(
       'INSERT INTO board_comments (id, task_id, run_id, agent_id, body, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
   }
 
-  add(input: { taskId: string; runId: string; agentId: string; body: string }): BoardComment {
+  add(input: { taskId: string; runId: string; agentId: string; body: string }): Promise<BoardComment> {
     const c: BoardComment = { id: randomUUID(), ...input, createdAt: new Date().toISOString() };
-    this.insert.run(c.id, c.taskId, c.runId, c.agentId, c.body, c.createdAt);
-    return c;
+    return new Promise((resolve, reject) => {
+      if (this.pending.push({ c, resolve, reject }) === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const batch = this.pending;
+    this.pending = [];
+    const failed = new Map<BoardComment, unknown>();
+    try {
+      this.db.transaction(() => {
+        for (const { c } of batch) {
+          try {
+            this.insert.run(c.id, c.taskId, c.runId, c.agentId, c.body, c.createdAt);
+          } catch (e) {
+            failed.set(c, e);
+          }
+        }
+      })();
+    } catch (e) {
+      for (const { reject } of batch) reject(e);
+      return;
+    }
+    for (const { c, resolve, reject } of batch) {
+      if (failed.has(c)) reject(failed.get(c));
+      else resolve(c);
+    }
   }
 
   forTask(taskId: string): BoardComment[] {

@@ -1,3 +1,5 @@
+import type { Db } from '../../store/open';
+
 /**
  * Turns free text into safe FTS5 queries: each word becomes a quoted term (so FTS operators,
  * quotes and column filters typed by an agent are plain words). `all` needs every word (precise,
@@ -11,11 +13,28 @@ export function ftsQueries(text: string): { all: string; any: string } | null {
   return { all: terms.join(' AND '), any: terms.join(' OR ') };
 }
 
-/** Runs `search` with every word required; only when that finds nothing, with any word (bm25 over many matches is the slow path). */
-export function searchAllThenAny<T>(text: string, limit: number, search: (match: string, limit: number) => T[]): T[] {
+/** One search statement, ranked (`ORDER BY rank`) or not; `match` is an FTS5 query from `ftsQueries`. */
+export type FtsSearch<T> = (match: string, limit: number, ranked: boolean) => T[];
+
+/**
+ * Runs `search` with every word required; only when that finds nothing, with any word (bm25 over
+ * many matches is the slow path). bm25 reads each term's whole doclist for its weights, so the
+ * precise query first asks, unranked, for two rows: with one match there is nothing to order.
+ */
+export function searchAllThenAny<T>(text: string, limit: number, search: FtsSearch<T>): T[] {
   const q = ftsQueries(text);
   if (!q) return [];
-  const precise = search(q.all, limit);
+  const probe = search(q.all, 2, false);
+  if (probe.length === 1) return probe;
+  const precise = probe.length > 0 ? search(q.all, limit, true) : [];
   if (precise.length > 0 || q.all === q.any) return precise;
-  return search(q.any, limit);
+  return search(q.any, limit, true);
+}
+
+/**
+ * Merges an FTS5 index into a single segment. A query reads every segment of each term's doclist,
+ * so an index written row by row answers about twice as slowly as a merged one; core merges at start.
+ */
+export function compactFts(db: Db, table: 'memories_fts' | 'runs_fts'): void {
+  db.prepare(`INSERT INTO ${table}(${table}) VALUES ('optimize')`).run();
 }

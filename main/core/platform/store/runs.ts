@@ -43,8 +43,15 @@ const toRun = (raw: unknown): Run => {
 
 export class RunRepo {
   private readonly byId;
+  private readonly searchStmt;
   constructor(private readonly db: Db) {
     this.byId = db.prepare('SELECT * FROM runs WHERE id = ?');
+    const search = (order: string) =>
+      db.prepare(
+        `SELECT runs.* FROM runs_fts JOIN runs ON runs.rowid = runs_fts.rowid
+         WHERE runs_fts MATCH ? AND runs.agent_id = ? AND runs.status != 'running' ${order} LIMIT ?`,
+      );
+    this.searchStmt = { ranked: search('ORDER BY runs_fts.rank'), unranked: search('') };
   }
 
   create(input: { agentId: string; taskId?: string | null; sessionId?: string | null }): Run {
@@ -89,11 +96,8 @@ export class RunRepo {
 
   /** FTS over the agent's own finished runs. */
   search(agentId: string, query: string, limit: number): Run[] {
-    const stmt = this.db.prepare(
-      `SELECT runs.* FROM runs_fts JOIN runs ON runs.rowid = runs_fts.rowid
-       WHERE runs_fts MATCH ? AND runs.agent_id = ? AND runs.status != 'running'
-       ORDER BY runs_fts.rank LIMIT ?`,
+    return searchAllThenAny(query, limit, (match, n, ranked) =>
+      this.searchStmt[ranked ? 'ranked' : 'unranked'].all(match, agentId, n).map(toRun),
     );
-    return searchAllThenAny(query, limit, (match, n) => stmt.all(match, agentId, n).map(toRun));
   }
 }

@@ -16,6 +16,7 @@ const Row = z.object({
   role_hint: z.string().nullable(),
   created_at: z.string(),
 });
+const IdList = z.array(z.string());
 const toTask = (raw: unknown): Task => {
   const r = Row.parse(raw);
   return {
@@ -24,7 +25,7 @@ const toTask = (raw: unknown): Task => {
     title: r.title,
     body: r.body,
     status: r.status,
-    dependsOn: z.array(z.string()).parse(JSON.parse(r.depends_on)),
+    dependsOn: IdList.parse(JSON.parse(r.depends_on)),
     roleHint: r.role_hint,
     createdAt: r.created_at,
   };

@@ -6,11 +6,13 @@ import { EmptyState, Page } from '../../shell/Page';
 import { CreateSessionForm } from './CreateSessionForm';
 import { PaneView } from './PaneView';
 import { SendBox } from './SendBox';
+import { SessionTerminal } from './Terminal';
+import { terminalTransport } from './terminal-transport';
 import { StateChip } from './StateChip';
 import { byWorkspace } from './session-list';
 import { useSessions } from './use-sessions';
 
-/** Sessions per workspace with their agent state; the selected one shows its pane and a send box. */
+/** Sessions per workspace with their agent state; the selected one shows its live terminal and a send box. */
 export function SessionsPage() {
   const sessions = useSessions();
   const list = sessions.data?.sessions ?? [];
@@ -70,13 +72,18 @@ function SessionRow({ session, selected, onSelect }: { session: Session; selecte
 function SessionDetail({ session }: { session: Session }) {
   const api = useApi();
   const remove = useMutation({ mutationFn: () => api['sessions.delete']({ session: session.id }) });
+  const [transport] = useState(terminalTransport);
   return (
     <section className="session-detail" aria-label={`Session ${session.name}`}>
       <h2>
         {session.workspaceName} · {session.name} <StateChip session={session} />
       </h2>
       <SendBox sessionId={session.id} disabled={session.status !== 'running'} />
-      <PaneView sessionId={session.id} />
+      {transport && session.status === 'running' ? (
+        <SessionTerminal sessionId={session.id} transport={transport} />
+      ) : (
+        <PaneView sessionId={session.id} />
+      )}
       <button type="button" onClick={() => remove.mutate()} disabled={remove.isPending}>
         Delete session
       </button>

@@ -1,6 +1,7 @@
 import { Page } from '../../shell/Page';
 import { AboutSection } from './AboutSection';
 import { AccessSection } from './AccessSection';
+import { AgentSection } from './AgentSection';
 import { ConnectSection } from './ConnectSection';
 import { SecretsSection } from './SecretsSection';
 import { VaultSection } from './VaultSection';
@@ -12,6 +13,7 @@ export function SettingsPage() {
       <AboutSection />
       <VaultSection />
       <SecretsSection />
+      <AgentSection />
       <AccessSection />
       <ConnectSection />
     </Page>

@@ -1,0 +1,128 @@
+import { terminalCloseIsFinal, terminalPath, type TerminalClientMessage } from '../../../../shared/terminal';
+
+export interface TerminalLink {
+  send(message: TerminalClientMessage): void;
+  close(): void;
+}
+
+export interface TerminalHandlers {
+  onOpen(): void;
+  onData(bytes: Uint8Array): void;
+  onClose(code: number, reason: string): void;
+}
+
+/** How the renderer reaches a session's terminal: a WebSocket on the headless host (a hook for IPC later). */
+export interface TerminalTransport {
+  connect(sessionId: string, handlers: TerminalHandlers): TerminalLink;
+}
+
+/** The WebSocket on the page's own origin; the browser sends the UI cookie and its Origin. */
+export function webSocketTransport(): TerminalTransport {
+  return {
+    connect(sessionId, h) {
+      const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
+      const ws = new WebSocket(`${scheme}//${window.location.host}${terminalPath(sessionId)}`);
+      ws.binaryType = 'arraybuffer';
+      ws.onopen = () => h.onOpen();
+      ws.onmessage = (e: MessageEvent<ArrayBuffer | string>) =>
+        h.onData(typeof e.data === 'string' ? new TextEncoder().encode(e.data) : new Uint8Array(e.data));
+      ws.onclose = (e) => h.onClose(e.code, e.reason);
+      return {
+        send: (m) => {
+          if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(m));
+        },
+        close: () => ws.close(1000),
+      };
+    },
+  };
+}
+
+/**
+ * The transport for this window, or null: the Electron window (app://) has no UI cookie and its
+ * Origin is refused by the host, so it shows the pane capture until an IPC transport exists.
+ */
+export function terminalTransport(): TerminalTransport | null {
+  return window.location.protocol === 'http:' || window.location.protocol === 'https:' ? webSocketTransport() : null;
+}
+
+export type ConnectionState =
+  | { kind: 'connecting' }
+  | { kind: 'open' }
+  | { kind: 'waiting'; retryInMs: number; reason: string }
+  | { kind: 'ended'; reason: string };
+
+const FIRST_DELAY_MS = 500;
+const MAX_DELAY_MS = 10_000;
+
+/** Delay before reconnect attempt `n` (0-based): 0.5 s doubling, at most 10 s. */
+export const backoffMs = (attempt: number): number => Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** attempt);
+
+/**
+ * Keeps one terminal link up: reconnects with backoff after a drop (sleep, network blip, host
+ * restart), at once when the page becomes visible or the network comes back; stops after a close
+ * that reconnecting cannot fix (normal, policy, too big, window ended).
+ */
+export class TerminalConnection {
+  private link: TerminalLink | null = null;
+  private attempt = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private stopped = false;
+  private readonly kick = (): void => {
+    if (document.visibilityState === 'visible' && this.timer) this.connectNow();
+  };
+
+  constructor(
+    private readonly transport: TerminalTransport,
+    private readonly sessionId: string,
+    private readonly events: {
+      onState(state: ConnectionState): void;
+      onOpen(): void;
+      onData(bytes: Uint8Array): void;
+    },
+  ) {
+    window.addEventListener('online', this.kick);
+    document.addEventListener('visibilitychange', this.kick);
+    this.connectNow();
+  }
+
+  send(message: TerminalClientMessage): void {
+    this.link?.send(message);
+  }
+
+  dispose(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    window.removeEventListener('online', this.kick);
+    document.removeEventListener('visibilitychange', this.kick);
+    this.link?.close();
+    this.link = null;
+  }
+
+  private connectNow(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.events.onState({ kind: 'connecting' });
+    let opened = false;
+    const link = this.transport.connect(this.sessionId, {
+      onOpen: () => {
+        opened = true;
+        this.attempt = 0;
+        this.events.onState({ kind: 'open' });
+        this.events.onOpen();
+      },
+      onData: (bytes) => this.events.onData(bytes),
+      onClose: (code, reason) => {
+        if (this.link !== link || this.stopped) return;
+        this.link = null;
+        if (opened && terminalCloseIsFinal(code)) {
+          this.events.onState({ kind: 'ended', reason: reason || `closed (${code})` });
+          return;
+        }
+        const retryInMs = backoffMs(this.attempt++);
+        this.events.onState({ kind: 'waiting', retryInMs, reason: reason || 'connection lost' });
+        this.timer = setTimeout(() => this.connectNow(), retryInMs);
+      },
+    });
+    this.link = link;
+  }
+}

@@ -1,0 +1,58 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AgentSettings } from '../../../../shared/contract';
+import { useApi, useNexusEvent } from '../../api/context';
+import { useOperation } from '../../api/use-operation';
+import { ErrorBanner, SettingsSection } from './SettingsSection';
+import { useSecrets } from './use-vault';
+
+const agentKey = ['agent.get'] as const;
+const AGENT_KINDS = ['anthropic_api_key', 'claude_oauth_token'];
+
+/** The agent in every workspace: pinned CLI, the default credential, the model endpoint and the start mode. */
+export function AgentSection() {
+  const api = useApi();
+  const client = useQueryClient();
+  useNexusEvent('agent.changed', (s) => client.setQueryData<AgentSettings>(agentKey, s));
+  const agent = useQuery({ queryKey: agentKey, queryFn: () => api['agent.get']({}) });
+  const secrets = useSecrets();
+  const choose = useOperation('agent.setDefaultCredential', [agentKey]);
+  const credentials = (secrets.data?.secrets ?? []).filter((s) => AGENT_KINDS.includes(s.kind));
+  const a = agent.data;
+  return (
+    <SettingsSection id="agent" title="Agent">
+      <ErrorBanner error={agent.error} />
+      <dl className="facts">
+        <dt>CLI</dt>
+        <dd>{a ? `${a.cli.package} ${a.cli.version} (pinned; auto-update off in workers)` : '…'}</dd>
+        <dt>Model endpoint</dt>
+        <dd>{a ? a.baseUrl ? <code>{a.baseUrl}</code> : "Anthropic's API" : '…'}</dd>
+        <dt>Permission mode</dt>
+        <dd data-testid="agent-permission-mode">{a ? `${a.permissionMode} — ${a.permissionModeReason}` : '…'}</dd>
+      </dl>
+      <div className="form-grid">
+        <label htmlFor="agent-credential">Default credential</label>
+        <select
+          id="agent-credential"
+          value={a?.defaultCredentialId ?? ''}
+          disabled={!a || choose.isPending}
+          onChange={(e) => choose.mutate({ secretId: e.target.value || null })}
+        >
+          <option value="">None — sessions cannot start</option>
+          {credentials.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.name} ({s.kind === 'anthropic_api_key' ? 'API key' : 'OAuth token'}
+              {s.last4 ? ` ••••${s.last4}` : ''})
+            </option>
+          ))}
+        </select>
+      </div>
+      {credentials.length === 0 ? (
+        <p className="muted">
+          Add an Anthropic API key, or the token <code>claude setup-token</code> prints, under Secrets. A workspace gets
+          it when it is created or started.
+        </p>
+      ) : null}
+      <ErrorBanner error={choose.error} />
+    </SettingsSection>
+  );
+}
