@@ -14,7 +14,7 @@ import { tempDir } from '../../../test/helpers/temp-dir';
 import { bundleWorkerScripts, type WorkerScripts } from '../../../test/helpers/worker-scripts';
 import type { HookEvent, RunCredentials } from './platform-service';
 import { nexusMcpEnv } from './nexus-mcp-env';
-import { okResult } from './platform-fixture';
+import { okResult } from '../../../test/helpers/platform-fixture';
 import { connectRun } from './run-client';
 import { connect } from '@nats-io/transport-node';
 
