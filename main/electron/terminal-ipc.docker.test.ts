@@ -34,9 +34,10 @@ class Sender {
 
 let rig: SessionRig;
 let sessionId: string;
+let containerId: string;
 let registration: { dispose(): void | Promise<void> };
 const viewers = async (): Promise<number> =>
-  (await rig.sh(rig.workspaces.list()[0]?.containerId as string, "tmux list-sessions -F '#{session_name}'"))
+  (await rig.sh(containerId, "tmux list-sessions -F '#{session_name}'"))
     .split('\n')
     .filter((n) => n.startsWith('nexus-view-')).length;
 const call = (channel: string, event: unknown, ...args: unknown[]) => fake.ipcHandlers.get(channel)!(event, ...args);
@@ -44,7 +45,7 @@ const from = (sender: Sender, url = 'app://nexus/') => ({ senderFrame: { url, pa
 
 beforeAll(async () => {
   rig = await sessionRig();
-  await rig.addWorkspace('ipc');
+  containerId = (await rig.addWorkspace('ipc')).containerId as string;
   sessionId = (await rig.service.create({ workspace: 'ipc', name: 'agent' })).id;
   await rig.service.idle();
   registration = registerTerminalIpc({ terminals: rigTerminals(rig), log: rig.host.core.log });
