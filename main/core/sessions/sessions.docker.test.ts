@@ -241,12 +241,12 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
     expect(pane.sessionId).toBe(s.id);
   });
 
-  it('deletes one session: its window, worktree and branch go, the others stay intact and keep working', async () => {
+  it('deletes one session: its window and worktree go, its branch stays, the others stay intact and keep working', async () => {
     const victim = created[5] as Session;
     await rig.service.delete(victim.id);
     await expect(rig.service.get(victim.id)).rejects.toThrow(/No session/);
     expect(await rig.sh(container(ws), `test -e ${rig.config.worktreesDir}/s5 && echo yes || echo no`)).toBe('no\n');
-    expect(await rig.sh(container(ws), 'git -C /workspace branch --list nexus/s5')).toBe('');
+    expect((await rig.sh(container(ws), 'git -C /workspace branch --list nexus/s5')).trim()).toBe('nexus/s5');
     const windows = await rig.sh(container(ws), 'tmux list-windows -t =nexus -F "#{window_name}"');
     expect(windows).not.toMatch(/^s5$/m);
     for (const i of [0, 1, 2, 3, 4, 6, 7, 8, 9]) {
@@ -258,6 +258,25 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
     await expect(rig.service.sendMessage((created[6] as Session).id, 'still here?')).resolves.toMatchObject({
       delivered: true,
     });
+  });
+
+  it('deletes a branch with unpushed commits only when forced, and a new session of the name picks a kept branch up', async () => {
+    const s = await rig.service.create({ workspace: 'demo', name: 'kept' });
+    await rig.service.idle();
+    await rig.sh(
+      container(ws),
+      `cd ${rig.config.worktreesDir}/kept && echo w > work.txt && git add . && git commit -qm work`,
+    );
+    await rig.service.delete(s.id);
+    const again = await rig.service.create({ workspace: 'demo', name: 'kept' });
+    await rig.service.idle();
+    expect(await rig.sh(container(ws), `cat ${rig.config.worktreesDir}/kept/work.txt`)).toBe('w\n');
+    await expect(rig.service.delete(again.id, { deleteBranch: true })).rejects.toMatchObject({ code: 'conflict' });
+    expect((await rig.service.get(again.id)).status).toBe('running');
+    await expect(rig.service.delete(again.id, { deleteBranch: true, force: true })).resolves.toMatchObject({
+      branchDeleted: true,
+    });
+    expect(await rig.sh(container(ws), 'git -C /workspace branch --list nexus/kept')).toBe('');
   });
 
   it('retries a failed worktree add once, cleaning only its own partial checkout', async () => {

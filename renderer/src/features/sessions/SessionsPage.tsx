@@ -1,10 +1,11 @@
-import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Session } from '../../../../shared/contract/sessions';
-import { useApi } from '../../api/context';
 import { EmptyState, Page } from '../../shell/Page';
+import { ChangesPanel } from './ChangesPanel';
 import { CreateSessionForm } from './CreateSessionForm';
+import { DeleteSessionButton } from './DeleteSessionDialog';
 import { PaneView } from './PaneView';
+import { PushPanel } from './PushPanel';
 import { SendBox } from './SendBox';
 import { SessionTerminal } from './Terminal';
 import { terminalTransport } from './terminal-transport';
@@ -70,8 +71,6 @@ function SessionRow({ session, selected, onSelect }: { session: Session; selecte
 }
 
 function SessionDetail({ session }: { session: Session }) {
-  const api = useApi();
-  const remove = useMutation({ mutationFn: () => api['sessions.delete']({ session: session.id }) });
   const [transport] = useState(terminalTransport);
   return (
     <section className="session-detail" aria-label={`Session ${session.name}`}>
@@ -84,14 +83,9 @@ function SessionDetail({ session }: { session: Session }) {
       ) : (
         <PaneView sessionId={session.id} />
       )}
-      <button type="button" onClick={() => remove.mutate()} disabled={remove.isPending}>
-        Delete session
-      </button>
-      {remove.error ? (
-        <p role="alert" className="banner bad">
-          {remove.error.message}
-        </p>
-      ) : null}
+      <PushPanel sessionId={session.id} disabled={session.status === 'creating'} />
+      <ChangesPanel sessionId={session.id} />
+      <DeleteSessionButton session={session} />
     </section>
   );
 }
