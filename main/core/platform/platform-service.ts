@@ -13,10 +13,10 @@ import type { ReviewQueue } from '../review/review-queue';
 import type { Db } from '../store/open';
 import { ManagedNats } from './managed-server';
 import { hookUser, hookUserName, runUser, runUserName, type NatsUser } from './permissions';
-import { AgentRepo, type Agent } from './store/agents';
-import { BoardRepo } from './store/board';
-import { RunRepo, type RunStatus } from './store/runs';
-import { TaskRepo, type NewTask, type Task } from './store/tasks';
+import { AgentStore, type Agent } from './store/agents';
+import { BoardStore } from './store/board';
+import { RunStore, type RunStatus } from './store/runs';
+import { TaskStore, type NewTask, type Task } from './store/tasks';
 import { compactFts } from './store/fts';
 import { ToolRouter } from './tool-router';
 
@@ -69,10 +69,10 @@ export interface HookEvent {
  * Exposed as `core.platform` for the sessions feature.
  */
 export class PlatformService implements Disposable {
-  readonly agents: AgentRepo;
-  readonly runs: RunRepo;
-  readonly tasks: TaskRepo;
-  readonly board: BoardRepo;
+  readonly agents: AgentStore;
+  readonly runs: RunStore;
+  readonly tasks: TaskStore;
+  readonly board: BoardStore;
   private readonly router: ToolRouter;
   private server: ManagedNats | null = null;
   private nc: NatsConnection | null = null;
@@ -96,10 +96,10 @@ export class PlatformService implements Disposable {
       review: ReviewQueue;
     },
   ) {
-    this.agents = new AgentRepo(deps.db);
-    this.runs = new RunRepo(deps.db);
-    this.tasks = new TaskRepo(deps.db);
-    this.board = new BoardRepo(deps.db);
+    this.agents = new AgentStore(deps.db);
+    this.runs = new RunStore(deps.db);
+    this.tasks = new TaskStore(deps.db);
+    this.board = new BoardStore(deps.db);
     compactFts(deps.db, 'memories_fts');
     compactFts(deps.db, 'runs_fts');
     this.router = new ToolRouter(
