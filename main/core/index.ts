@@ -16,6 +16,8 @@ import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './wo
 import type { WorkspaceService } from './workspaces/workspace-service';
 import { sessionHandlers } from './sessions/session-handlers';
 import { createSessions } from './sessions/create-sessions';
+import { shipHandlers } from './sessions/session-changes-handlers';
+import { SessionShip } from './sessions/session-changes-service';
 import type { SessionService } from './sessions/session-service';
 import type { SessionTerminals } from './sessions/terminal';
 import { PlatformService } from './platform/platform-service';
@@ -160,6 +162,19 @@ export async function createCore(
     platform,
   });
   void sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
+  // Review and ship (issue 15): changes, push with the vault secret, refreshed on Stop hooks.
+  const ship = new SessionShip({
+    sessions,
+    runtime: workspaces.runtime,
+    remoteOf: (id) => workspaces.service.store.find(id),
+    secrets: vaultSecretSource(vault),
+    redactor,
+    events,
+    log: log.child({ feature: 'ship' }),
+    config: config.sessions,
+  });
+  disposables.add(ship.followStops(platform));
+  disposables.add(ship.followStarts(workspaces.signals));
   const attention = disposables.add(
     new AttentionService({
       sources: {
@@ -195,6 +210,7 @@ export async function createCore(
     ...appHandlers({ version: config.version, dataDir, startedAt, status, agentCli: () => agentCli.info() }),
     ...workspaceHandlers(workspaces.service),
     ...sessionHandlers(sessions),
+    ...shipHandlers(ship),
     'attention.get': () => attention.get(),
     'attention.summary': () => attention.summary(),
     'attention.sessions': (input) => attention.sessions(input),
