@@ -162,7 +162,7 @@ export async function createCore(
     platform,
   });
   void sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
-  // Review and ship (issue 15): changes, push with the vault secret, refreshed on Stop hooks.
+  // Review and ship: changes, push with the vault secret, refreshed on Stop hooks.
   const ship = new SessionShip({
     sessions,
     runtime: workspaces.runtime,
