@@ -24,7 +24,7 @@ const bench: Benchmark = async () => {
           )
           .catch(reject);
       });
-    const execBase = await measure(() => rig.exec.exec(containerId, ['true']), {
+    const execBase = await measure(() => rig.exec(containerId, ['true']), {
       iterations: 20,
       concurrency: 1,
       warmup: 2,

@@ -1,7 +1,6 @@
 import { sessionRig } from '../test/helpers/session-rig';
 import { connectTerminal } from '../test/helpers/terminal-client';
 import { terminalHost } from '../test/helpers/terminal-host';
-import { DockerAttach } from '../main/core/sessions/terminal-attach';
 import { compare, measure, type Benchmark } from './lib';
 
 /**
@@ -14,11 +13,9 @@ const bench: Benchmark = async () => {
   const rig = await sessionRig();
   try {
     const ws = await rig.addWorkspace('bench');
-    const containerId = ws.containerId as string;
     const s = await rig.service.create({ workspace: 'bench', name: 'term' });
     await rig.service.idle();
-    const docker = new DockerAttach(rig.docker);
-    const served = await terminalHost(rig, docker);
+    const served = await terminalHost(rig);
     try {
       const size = { cols: 120, rows: 40 };
       // Keys no escape sequence of a tmux redraw ends with; each waits for the first chunk that
@@ -43,7 +40,7 @@ const bench: Benchmark = async () => {
           });
       };
 
-      const bare = await docker.attach(containerId, ['cat'], { tty: true, size });
+      const bare = await rig.runtime.attach(ws, ['cat'], { tty: true, size });
       const base = await measure(
         keystroke(
           (k) => bare.write(k),

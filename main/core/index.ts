@@ -15,10 +15,9 @@ import { workspaceHandlers } from './workspaces/workspace-handlers';
 import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './workspaces/workspaces';
 import type { WorkspaceService } from './workspaces/workspace-service';
 import { sessionHandlers } from './sessions/session-handlers';
-import { createSessionService } from './sessions/create-sessions';
+import { createSessions } from './sessions/create-sessions';
 import type { SessionService } from './sessions/session-service';
 import type { SessionTerminals } from './sessions/terminal';
-import { workspaceDirectory } from './sessions/workspace-directory';
 // platform tools + review queue (issue 4)
 import { PlatformService } from './platform/platform-service';
 import { platformHandlers } from './platform/platform-handlers';
@@ -73,7 +72,7 @@ export interface Core {
   dispose(): Promise<void>;
 }
 
-/** Optional collaborators of features built on other branches (vault secrets, session state). */
+/** Collaborators a caller may replace (tests: the workspaces' secret source). */
 export interface CoreOptions {
   workspaces?: WorkspaceOptions;
 }
@@ -128,12 +127,6 @@ export async function createCore(
     events,
   });
   // --- workspaces (Docker); provider tokens come from the vault ---
-  const sessionsRef: { current?: SessionService } = {}; // built below; workspace delete asks it about creates in flight
-  const workspaceOptions = {
-    secrets: vaultSecretSource(vault),
-    hasCreatingSessions: (id: string) => sessionsRef.current?.hasCreatingSessions(id) ?? false,
-    ...options.workspaces,
-  };
   const workspaces = await createWorkspaces({
     docker,
     db,
@@ -145,7 +138,7 @@ export async function createCore(
     dataDir,
     workerContextDir: ports.paths.workerContextDir,
     disposables,
-    options: workspaceOptions,
+    options: { secrets: vaultSecretSource(vault), ...options.workspaces },
   });
   // --- end workspaces ---
   // platform tools + review queue (issue 4)
@@ -167,21 +160,19 @@ export async function createCore(
   );
   await platform.start(workerHost.now);
   // --- sessions (issue 6) ---
-  const built = createSessionService({
+  const { service: sessions, terminals } = await createSessions({
     db,
     events,
     log,
     config,
-    docker,
     paths: ports.paths,
     redactor,
-    workspaces: workspaceDirectory(workspaces.service),
+    disposables,
+    runtime: workspaces.runtime,
+    signals: workspaces.signals,
     platform,
   });
-  sessionsRef.current = built.sessions;
-  disposables.add(built.subscriptions);
-  disposables.add(toDisposable(() => built.sessions.idle())); // let in-flight docker execs finish before the engine and db go
-  void built.sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
+  void sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
   // --- end sessions ---
   // --- mcp (issue 7) ---
   const tokens = new TokenService(db, { events, log: log.child({ component: 'tokens' }) });
@@ -203,7 +194,7 @@ export async function createCore(
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status, agentCli: () => agentCli.info() }),
     ...workspaceHandlers(workspaces.service),
-    ...sessionHandlers(built.sessions),
+    ...sessionHandlers(sessions),
     'attention.get': () => attention.get(),
     'attention.summary': () => attention.summary(),
     'attention.sessions': (input) => attention.sessions(input),
@@ -232,8 +223,8 @@ export async function createCore(
     audit,
     dispatcher,
     workspaces: workspaces.service,
-    sessions: built.sessions,
-    terminals: built.terminals,
+    sessions,
+    terminals,
     attention,
     agentCli,
     agent,

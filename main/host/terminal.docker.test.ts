@@ -5,8 +5,7 @@ import { sessionRig, type SessionRig } from '../../test/helpers/session-rig';
 import { connectTerminal, refusedStatus, type TerminalClient } from '../../test/helpers/terminal-client';
 import { terminalHost } from '../../test/helpers/terminal-host';
 import { waitFor } from '../../test/helpers/wait';
-import { DockerAttach, type ContainerAttach } from '../core/sessions/terminal-attach';
-import type { WorkspaceInfo } from '../core/sessions/workspace-runtime';
+import type { WorkspaceInfo, WorkspaceRuntime } from '../core/workspaces/runtime';
 import type { Host } from './server';
 
 // A real workspace-shaped container, tmux and the agent fixture in the session's window; a real host
@@ -39,11 +38,11 @@ beforeAll(async () => {
   await rig.service.idle();
   sessionId = s.id;
   windowId = (await rig.service.liveWindow(s.id)).windowId;
-  const docker = new DockerAttach(rig.docker);
-  // The real attach, counting the resizes that reach the engine.
-  const counting: ContainerAttach = {
+  // The real runtime, counting the resizes that reach the engine.
+  const counting: Pick<WorkspaceRuntime, 'exec' | 'attach'> = {
+    exec: (...args) => rig.runtime.exec(...args),
     attach: async (...args) => {
-      const tty = await docker.attach(...args);
+      const tty = await rig.runtime.attach(...args);
       return { ...tty, resize: (size) => (resizes++, tty.resize(size)) };
     },
   };

@@ -1,6 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import Docker from 'dockerode';
+import { createConnection, createServer, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from './temp-dir';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -31,7 +34,6 @@ export async function containersWithLabel(label: string): Promise<string[]> {
 /** Builds (once; cached by content tag) the worker image the tests' cores will ask for. */
 export async function ensureTestWorkerImage(): Promise<string> {
   const { WorkerImageBuilder } = await import('../../main/core/workspaces/worker-image');
-  const { join } = await import('node:path');
   const builder = new WorkerImageBuilder(realDocker(), { network: 'host' });
   return builder.ensure(
     {
@@ -50,3 +52,43 @@ export async function ensureTestWorkerImage(): Promise<string> {
 export const workspaceTestConfig = (extra: { socketPath?: string; network?: string } = {}) => ({
   docker: { network: 'nexus', baseImage: testBaseImage(), memoryBytes: 512 * 1024 ** 2, pidsLimit: 256, ...extra },
 });
+
+/**
+ * A unix socket in front of the real engine that counts the HTTP requests passing through it (every
+ * dockerode call is one). Point a core's `docker.socketPath` at it; `calls()` is the count so far.
+ */
+export async function countingDockerSocket(
+  target = '/var/run/docker.sock',
+): Promise<{ socketPath: string; calls(): number; requests(): string[]; close(): Promise<void> }> {
+  const dir = tempDir('nexus-dcount-');
+  const socketPath = join(dir.path, 'docker.sock');
+  const seen: string[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = createConnection(target);
+    sockets.add(client).add(upstream);
+    const drop = (): void => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+    client.on('data', (d: Buffer) => {
+      for (const m of d.toString('latin1').matchAll(/^(GET|POST|PUT|DELETE|HEAD) (\S+) HTTP\/1\.[01]\r$/gm))
+        seen.push(`${m[1]} ${m[2]}`);
+    });
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((r) => server.listen(socketPath, r));
+  return {
+    socketPath,
+    calls: () => seen.length,
+    requests: () => [...seen],
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+      dir.remove();
+    },
+  };
+}

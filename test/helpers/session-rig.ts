@@ -3,22 +3,21 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { NexusError } from '../../shared/errors';
 import { createLogger } from '../../main/core/log';
 import { SessionsConfig, type SessionsConfigInput } from '../../main/core/sessions/config';
 import { forwardHookEvents } from '../../main/core/sessions/hook-subscriber';
 import { serve, type Running } from '../../main/serve';
 import { repoRoot } from './core';
 import { SessionService } from '../../main/core/sessions/session-service';
-import { DockerExec, type WorkspaceDirectory, type WorkspaceInfo } from '../../main/core/sessions/workspace-runtime';
+import { WorkspaceRuntime, type ExecOptions, type WorkspaceInfo } from '../../main/core/workspaces/runtime';
+import { WorkspaceStore } from '../../main/core/workspaces/workspace-store';
 import type { Db } from '../../main/core/store/open';
 import type { EventBus } from '../../main/core/events';
 import { TEST_NETWORK } from './network';
 import { tempDir } from './temp-dir';
 import { bundleWorkerScripts, type WorkerScripts } from './worker-scripts';
 
-/** Stand-in for migration 004 until the workspaces branch lands: only what sessions reference. */
-/** A workspaces row (migration 004) for a container the test started itself; sessions reference it. */
+/** A workspaces row (migration 004) for a container the test started itself; the runtime reads it. */
 function insertWorkspaceRow(db: Db, id: string, name: string, containerId: string | null): void {
   const now = new Date().toISOString();
   db.prepare(
@@ -28,29 +27,15 @@ function insertWorkspaceRow(db: Db, id: string, name: string, containerId: strin
 
 export const FIXTURE_IN_CONTAINER = '/opt/agent-fixture/agent-fixture.mjs';
 
-/** Workspaces for the sessions tests: containers we start ourselves, named with a unique prefix. */
-export class TestWorkspaces implements WorkspaceDirectory {
-  readonly items = new Map<string, WorkspaceInfo>();
-  resolve(ref: string): WorkspaceInfo {
-    const ws = this.items.get(ref) ?? [...this.items.values()].find((w) => w.name === ref);
-    if (!ws) throw new NexusError('not_found', `No workspace ${ref}.`);
-    return ws;
-  }
-  get(id: string): WorkspaceInfo | null {
-    return this.items.get(id) ?? null;
-  }
-  list(): WorkspaceInfo[] {
-    return [...this.items.values()];
-  }
-}
-
 export interface SessionRig {
   docker: Docker;
-  exec: DockerExec;
+  /** The workspaces' runtime over the host's store: workspace rows the rig inserts, containers it started. */
+  runtime: WorkspaceRuntime;
+  /** `runtime.exec` by container id (the rig's own checks from outside the sessions service). */
+  exec(containerId: string, argv: string[], opts?: ExecOptions): ReturnType<WorkspaceRuntime['exec']>;
   db: Db;
   dbFile: string;
   events: EventBus;
-  workspaces: TestWorkspaces;
   scripts: WorkerScripts;
   /** A real loopback host (serve): its core's database, event bus and platform NATS carry the sessions. */
   host: Running;
@@ -74,7 +59,6 @@ export async function sessionRig(configInput: SessionsConfigInput = {}): Promise
   const prefix = `nexus-sessions-test-${randomBytes(4).toString('hex')}`;
   const dir = tempDir('nexus-sessions-');
   const docker = new Docker({ socketPath: '/var/run/docker.sock' });
-  const exec = new DockerExec(docker);
   const scripts = await bundleWorkerScripts(join(dir.path, 'bin'));
   const host = await serve({
     dataDir: join(dir.path, 'data'),
@@ -86,7 +70,9 @@ export async function sessionRig(configInput: SessionsConfigInput = {}): Promise
   const db = host.core.db;
   const log = createLogger({ redactor: host.core.redactor });
   const events = host.core.events;
-  const workspaces = new TestWorkspaces();
+  const runtime = new WorkspaceRuntime({ docker, store: new WorkspaceStore(db) });
+  const exec = (containerId: string, argv: string[], opts?: ExecOptions) =>
+    runtime.exec({ name: 'test', containerId }, argv, opts);
   const config = SessionsConfig.parse({ agentCommand: ['node', FIXTURE_IN_CONTAINER], ...configInput });
   const containers: string[] = [];
   const subs: { dispose(): void }[] = [];
@@ -96,8 +82,7 @@ export async function sessionRig(configInput: SessionsConfigInput = {}): Promise
       events,
       log,
       config,
-      workspaces,
-      exec,
+      runtime,
       tools: { hookScript: scripts.hook, inboxSendScript: scripts.inboxSend },
       hookTarget: async (workspaceId) => {
         const c = await host.core.platform.createHookPublisher(workspaceId);
@@ -113,18 +98,18 @@ export async function sessionRig(configInput: SessionsConfigInput = {}): Promise
   };
 
   const sh = async (containerId: string, script: string, stdin?: string): Promise<string> => {
-    const r = await exec.exec(containerId, ['sh', '-c', script], stdin === undefined ? {} : { stdin });
+    const r = await exec(containerId, ['sh', '-c', script], stdin === undefined ? {} : { stdin });
     if (r.exitCode !== 0) throw new Error(`in container: ${script}: ${r.stderr}`);
     return r.stdout;
   };
 
   const rig: SessionRig = {
     docker,
+    runtime,
     exec,
     db,
     dbFile,
     events,
-    workspaces,
     scripts,
     host,
     config,
@@ -153,7 +138,7 @@ export async function sessionRig(configInput: SessionsConfigInput = {}): Promise
       containers.push(c.id);
       await c.start();
       const asRoot = async (script: string, stdin?: string): Promise<void> => {
-        const r = await exec.exec(c.id, ['sh', '-c', script], {
+        const r = await exec(c.id, ['sh', '-c', script], {
           user: '0:0',
           ...(stdin === undefined ? {} : { stdin }),
         });
@@ -170,25 +155,16 @@ export async function sessionRig(configInput: SessionsConfigInput = {}): Promise
         c.id,
         'git config --global user.email t@example.invalid && git config --global user.name test && git init -q -b main /workspace && cd /workspace && echo hello > README.md && git add . && git commit -qm init',
       );
-      const ws = { id, name, containerId: c.id, running: true };
       insertWorkspaceRow(db, id, name, c.id);
-      workspaces.items.set(id, ws);
-      return ws;
+      return runtime.info(id);
     },
     addStoppedWorkspace(name) {
-      const ws = { id: `w${randomBytes(6).toString('hex')}`, name, containerId: null, running: false };
-      insertWorkspaceRow(db, ws.id, name, null);
-      workspaces.items.set(ws.id, ws);
-      return ws;
+      const id = `w${randomBytes(6).toString('hex')}`;
+      insertWorkspaceRow(db, id, name, null);
+      return runtime.info(id);
     },
     async records(containerId, sessionId) {
-      const r = await exec.exec(containerId, [
-        'sh',
-        '-c',
-        'cat /tmp/agent-fixture/"$1".jsonl 2>/dev/null',
-        'sh',
-        sessionId,
-      ]);
+      const r = await exec(containerId, ['sh', '-c', 'cat /tmp/agent-fixture/"$1".jsonl 2>/dev/null', 'sh', sessionId]);
       return r.stdout
         .trim()
         .split('\n')
@@ -197,7 +173,7 @@ export async function sessionRig(configInput: SessionsConfigInput = {}): Promise
     },
     async ctl(containerId, sessionId, order) {
       const script = `const c=require('net').createConnection('/tmp/agent-fixture/'+process.argv[1]+'.ctl');let o='';c.on('data',d=>o+=d);c.on('end',()=>process.stdout.write(o));c.write(process.argv[2]+'\\n')`;
-      const r = await exec.exec(containerId, ['node', '-e', script, sessionId, JSON.stringify(order)]);
+      const r = await exec(containerId, ['node', '-e', script, sessionId, JSON.stringify(order)]);
       return r.stdout;
     },
     async dispose() {

@@ -1,5 +1,5 @@
 import { SessionTerminals } from '../../main/core/sessions/terminal';
-import { DockerAttach, type ContainerAttach } from '../../main/core/sessions/terminal-attach';
+import type { WorkspaceRuntime } from '../../main/core/workspaces/runtime';
 import { startHost, type Host } from '../../main/host/server';
 import type { SessionRig } from './session-rig';
 import { tempDir } from './temp-dir';
@@ -8,14 +8,13 @@ import { uiCookie } from './terminal-client';
 /** A host whose /api/terminal serves the rig's sessions (the rig's own host serves core's), and the UI cookie for it. */
 export async function terminalHost(
   rig: SessionRig,
-  attach: ContainerAttach = new DockerAttach(rig.docker),
+  runtime: Pick<WorkspaceRuntime, 'exec' | 'attach'> = rig.runtime,
 ): Promise<{ host: Host; cookie: string; close(): Promise<void> }> {
   const dir = tempDir('nexus-terminal-host-');
   const core = rig.host.core;
   const terminals = new SessionTerminals({
     liveWindow: (id) => rig.service.liveWindow(id),
-    exec: rig.exec,
-    attach,
+    runtime,
     config: rig.config,
     redactor: core.redactor,
     log: core.log,

@@ -1,56 +1,53 @@
-import type Docker from 'dockerode';
 import { resolve } from 'node:path';
 import type { CoreConfig } from '../config';
-import type { Disposable } from '../disposable';
+import type { DisposableStore } from '../disposable';
+import { toDisposable } from '../disposable';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { PlatformService } from '../platform/platform-service';
 import type { AppPaths } from '../ports';
 import type { Db } from '../store/open';
+import type { WorkspaceEvents } from '../workspaces/workspace-events';
 import { convergeOnWorkspaceStart } from './converge-on-start';
 import { forwardHookEvents } from './hook-subscriber';
 import type { Redactor } from '../redact';
+import type { WorkspaceRuntime } from '../workspaces/runtime';
 import { SessionService } from './session-service';
 import { SessionTerminals } from './terminal';
-import { DockerAttach } from './terminal-attach';
-import { DockerExec, type WorkspaceDirectory } from './workspace-runtime';
 
 export interface SessionsWiring {
   db: Db;
   events: EventBus;
   log: Logger;
   config: CoreConfig;
-  docker: Docker;
   paths: AppPaths;
   redactor: Redactor;
-  /** The workspaces service, seen through the small interface sessions need. */
-  workspaces: WorkspaceDirectory;
-  /** Issues each workspace's publish-only hook user, delivers hook events, and gives each session a run (core.platform). */
+  disposables: DisposableStore;
+  /** The workspaces module's runtime: the only way sessions and terminals reach a container. */
+  runtime: WorkspaceRuntime;
+  /** The workspaces module's internal events: converge on `started`, clean up on `removed`. */
+  signals: Pick<WorkspaceEvents, 'on'>;
+  /** Issues and removes each workspace's publish-only hook user, delivers hook events, gives each session a run. */
   platform: Pick<
     PlatformService,
-    'createHookPublisher' | 'onHookEvent' | 'agents' | 'createAgent' | 'createRun' | 'endRun'
+    'createHookPublisher' | 'removeHookPublisher' | 'onHookEvent' | 'agents' | 'createAgent' | 'createRun' | 'endRun'
   >;
 }
 
 /**
- * Builds the sessions service for createCore, subscribes it to hook events and to workspace
- * starts (converge). The worker tools come from `npm run build` (dist/worker). Dispose the
- * returned subscriptions with core; call `sessions.converge()` once at start-up.
+ * Builds the sessions module: the service, its hook-event subscription, converge on workspace start,
+ * the hook user's removal with its workspace, and the live terminals. The worker tools come from `npm run build`
+ * (dist/worker). Everything is closed by `disposables`; call `sessions.converge()` once at start-up.
  */
-export function createSessionService(w: SessionsWiring): {
-  sessions: SessionService;
-  terminals: SessionTerminals;
-  subscriptions: Disposable;
-} {
-  const exec = new DockerExec(w.docker);
+export function createSessions(w: SessionsWiring): Promise<{ service: SessionService; terminals: SessionTerminals }> {
   const dist = resolve(w.paths.workerContextDir, '..', '..', 'dist', 'worker');
-  const sessions = new SessionService({
+  const log = w.log.child({ feature: 'sessions' });
+  const service = new SessionService({
     db: w.db,
     events: w.events,
-    log: w.log,
+    log,
     config: w.config.sessions,
-    workspaces: w.workspaces,
-    exec,
+    runtime: w.runtime,
     tools: { hookScript: resolve(dist, 'nexus-hook.cjs'), inboxSendScript: resolve(dist, 'nexus-inbox-send.cjs') },
     hookTarget: async (workspaceId) => {
       const c = await w.platform.createHookPublisher(workspaceId);
@@ -59,15 +56,23 @@ export function createSessionService(w: SessionsWiring): {
     maxSessionsPerWorkspace: w.config.quota.maxSessionsPerWorkspace,
     platform: w.platform,
   });
-  const hooks = forwardHookEvents(w.platform, sessions, w.log);
-  const starts = convergeOnWorkspaceStart(w.events, sessions, w.log);
+  w.disposables.add(forwardHookEvents(w.platform, service, log));
+  w.disposables.add(convergeOnWorkspaceStart(w.signals, service, log));
+  w.disposables.add(
+    w.signals.on('removed', ({ workspaceId }) => {
+      w.platform
+        .removeHookPublisher(workspaceId)
+        .catch((e: unknown) => log.warn('removing the hook user failed', { workspaceId, error: e }));
+    }),
+  );
+  // Let in-flight docker execs finish before the engine and db go.
+  w.disposables.add(toDisposable(() => service.idle()));
   const terminals = new SessionTerminals({
-    liveWindow: (id) => sessions.liveWindow(id),
-    exec,
-    attach: new DockerAttach(w.docker),
+    liveWindow: (id) => service.liveWindow(id),
+    runtime: w.runtime,
     config: w.config.sessions,
     redactor: w.redactor,
     log: w.log.child({ component: 'terminal' }),
   });
-  return { sessions, terminals, subscriptions: { dispose: () => (hooks.dispose(), starts.dispose()) } };
+  return Promise.resolve({ service, terminals });
 }

@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTestWorkerImage, realDocker } from '../../../test/helpers/docker';
 import { ChangesGit, type ChangesExec } from './session-changes-git';
 import { SessionChangesReader, type ChangesSession } from './session-changes';
-import { DockerExec } from './workspace-runtime';
+import { join } from 'node:path';
+import { tempDir } from '../../../test/helpers/temp-dir';
+import { openStore } from '../store/open';
+import { WorkspaceRuntime } from '../workspaces/runtime';
+import { WorkspaceStore } from '../workspaces/workspace-store';
 
 // A worker container (the real image, uid 1000) holding a clone and one session worktree with a
 // commit, an uncommitted edit, a deletion and an untracked file.
@@ -12,10 +16,12 @@ const label = `nexus.test.changes-${randomBytes(4).toString('hex')}`;
 let containerId = '';
 let session: ChangesSession;
 let reader: SessionChangesReader;
-const dexec = new DockerExec(docker);
-const exec: ChangesExec = { exec: (ws, argv, opts) => dexec.exec(ws.containerId ?? '', argv, opts) };
+const dir = tempDir('nexus-changes-');
+const db = openStore(join(dir.path, 'nexus.db'));
+const runtime = new WorkspaceRuntime({ docker, store: new WorkspaceStore(db) });
+const exec: ChangesExec = runtime;
 const sh = async (script: string): Promise<string> => {
-  const r = await dexec.exec(containerId, ['sh', '-c', script]);
+  const r = await runtime.exec({ name: 'changes', containerId }, ['sh', '-c', script]);
   if (r.exitCode !== 0) throw new Error(`${script}: ${r.stderr}`);
   return r.stdout;
 };
@@ -51,6 +57,8 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   if (containerId) await docker.getContainer(containerId).remove({ force: true });
+  db.close();
+  dir.remove();
 });
 
 describe('session changes in a workspace container', () => {

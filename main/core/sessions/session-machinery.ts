@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { NexusError } from '../../../shared/errors';
 import type { SessionsConfig } from './config';
-import { inboxAddressFile, HelperOutcomes, type HelperReport } from './inbox-protocol';
+import { HelperOutcomes, type HelperReport } from './inbox-protocol';
 import { shellQuote, type LaunchCommand } from './launch';
-import type { ContainerExec, ExecResult } from './workspace-runtime';
+import type { ExecResult, WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
 
 /**
  * Everything sessions do inside a workspace container: git worktree, tmux window, launch script,
@@ -81,60 +81,54 @@ export interface LaunchItem {
 }
 export type LaunchResult = { name: string; windowId: string } | { name: string; error: string };
 
+/** The workspace a command runs in (its container, read from the store). */
+type Target = Pick<WorkspaceInfo, 'name' | 'containerId'>;
+
 export class SessionMachinery {
   constructor(
-    private readonly exec: ContainerExec,
+    private readonly runtime: Pick<WorkspaceRuntime, 'exec'>,
     private readonly config: SessionsConfig,
   ) {}
 
-  private async sh(containerId: string, script: string, args: string[], stdin?: string | Buffer): Promise<ExecResult> {
-    return this.exec.exec(containerId, ['sh', '-c', script, 'sh', ...args], stdin === undefined ? {} : { stdin });
+  private async sh(ws: Target, script: string, args: string[], stdin?: string | Buffer): Promise<ExecResult> {
+    return this.runtime.exec(ws, ['sh', '-c', script, 'sh', ...args], stdin === undefined ? {} : { stdin });
   }
 
   private async mustSh(
-    containerId: string,
+    ws: Target,
     what: string,
     script: string,
     args: string[],
     stdin?: string | Buffer,
   ): Promise<string> {
-    const r = await this.sh(containerId, script, args, stdin);
+    const r = await this.sh(ws, script, args, stdin);
     if (r.exitCode !== 0)
       throw new NexusError('internal', `${what} failed: ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
     return r.stdout;
   }
 
   /** Installs the hook command, the inbox helper and user-level hooks; idempotent. */
-  async installTools(containerId: string, tools: WorkerTools, hookTarget: HookTarget | null): Promise<void> {
+  async installTools(ws: Target, tools: WorkerTools, hookTarget: HookTarget | null): Promise<void> {
     const { toolsDir, stateDir } = this.config;
     const write =
       'mkdir -p "$(dirname "$1")" && umask 077 && cat > "$1.tmp" && chmod "$2" "$1.tmp" && mv "$1.tmp" "$1"';
-    await this.mustSh(containerId, 'install tools', 'mkdir -p -m 700 "$1" "$2" && chmod 700 "$1" "$2"', [
-      toolsDir,
-      stateDir,
-    ]);
+    await this.mustSh(ws, 'install tools', 'mkdir -p -m 700 "$1" "$2" && chmod 700 "$1" "$2"', [toolsDir, stateDir]);
     await this.mustSh(
-      containerId,
+      ws,
       'install hook command',
       write,
       [`${toolsDir}/nexus-hook.cjs`, '755'],
       readFileSync(tools.hookScript),
     );
     await this.mustSh(
-      containerId,
+      ws,
       'install inbox helper',
       write,
       [`${toolsDir}/nexus-inbox-send.cjs`, '755'],
       readFileSync(tools.inboxSendScript),
     );
     if (hookTarget)
-      await this.mustSh(
-        containerId,
-        'install hook credentials',
-        write,
-        [this.natsFile(), '600'],
-        JSON.stringify(hookTarget),
-      );
+      await this.mustSh(ws, 'install hook credentials', write, [this.natsFile(), '600'], JSON.stringify(hookTarget));
     const command = `node ${toolsDir}/nexus-hook.cjs ${stateDir} ${this.natsFile()}`;
     const hooks: Record<string, unknown> = {};
     for (const event of HOOK_EVENTS) {
@@ -158,7 +152,7 @@ export class SessionMachinery {
       }
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, JSON.stringify(s, null, 2));`;
-    const r = await this.exec.exec(containerId, ['node', '-e', merge], { stdin: JSON.stringify(hooks) });
+    const r = await this.runtime.exec(ws, ['node', '-e', merge], { stdin: JSON.stringify(hooks) });
     if (r.exitCode !== 0)
       throw new NexusError('internal', `install agent hooks failed: ${r.stderr.trim().slice(0, 500)}`);
   }
@@ -168,27 +162,23 @@ export class SessionMachinery {
   }
 
   /** Removes exactly this session's worktree and branch; never another path or branch. */
-  async removeWorktree(containerId: string, p: SessionPaths): Promise<void> {
-    await this.sh(containerId, `${WORKTREE_FNS}\ncleanup_worktree "$1" "$2" "$3"`, [
-      this.config.repoDir,
-      p.worktree,
-      p.branch,
-    ]);
+  async removeWorktree(ws: Target, p: SessionPaths): Promise<void> {
+    await this.sh(ws, `${WORKTREE_FNS}\ncleanup_worktree "$1" "$2" "$3"`, [this.config.repoDir, p.worktree, p.branch]);
   }
 
-  async worktreeExists(containerId: string, p: SessionPaths): Promise<boolean> {
-    return (await this.sh(containerId, 'test -d "$1"', [p.worktree])).exitCode === 0;
+  async worktreeExists(ws: Target, p: SessionPaths): Promise<boolean> {
+    return (await this.sh(ws, 'test -d "$1"', [p.worktree])).exitCode === 0;
   }
 
   /** Launches one session; see launchMany. */
   async launch(
-    containerId: string,
+    ws: Target,
     name: string,
     p: SessionPaths,
     cmd: LaunchCommand,
     opts: { addWorktree: boolean },
   ): Promise<string> {
-    const [result] = await this.launchMany(containerId, [{ name, paths: p, cmd, addWorktree: opts.addWorktree }]);
+    const [result] = await this.launchMany(ws, [{ name, paths: p, cmd, addWorktree: opts.addWorktree }]);
     if (!result || 'error' in result) throw new NexusError('internal', result?.error ?? 'session launch failed');
     return result.windowId;
   }
@@ -200,7 +190,7 @@ export class SessionMachinery {
    * session's failure does not stop the next. Names and paths travel as positional parameters and
    * scripts on stdin: nothing is parsed by a shell.
    */
-  async launchMany(containerId: string, items: LaunchItem[]): Promise<LaunchResult[]> {
+  async launchMany(ws: Target, items: LaunchItem[]): Promise<LaunchResult[]> {
     // Launch scripts go on stdin back to back; `dd bs=<len> count=1 iflag=fullblock` takes exactly
     // one script each (a plain `head -c` may read ahead and swallow the next). The environment is
     // exported by the script itself, so the window needs no `-e`.
@@ -241,8 +231,8 @@ export class SessionMachinery {
         fi
         printf 'err %s\n' "$(printf '%s' "$msg" | tr '\n' ' ')"
       done`;
-    const r = await this.exec.exec(
-      containerId,
+    const r = await this.runtime.exec(
+      ws,
       ['sh', '-c', script, 'sh', this.config.repoDir, this.config.tmuxSession, ...args],
       {
         stdin: Buffer.concat(scripts),
@@ -261,8 +251,8 @@ export class SessionMachinery {
   }
 
   /** Live windows of the tmux session: name -> window id. */
-  async windows(containerId: string): Promise<Map<string, string>> {
-    const r = await this.exec.exec(containerId, [
+  async windows(ws: Target): Promise<Map<string, string>> {
+    const r = await this.runtime.exec(ws, [
       'tmux',
       'list-windows',
       '-t',
@@ -280,12 +270,12 @@ export class SessionMachinery {
     return map;
   }
 
-  async killWindow(containerId: string, windowId: string): Promise<void> {
-    await this.exec.exec(containerId, ['tmux', 'kill-window', '-t', windowId]);
+  async killWindow(ws: Target, windowId: string): Promise<void> {
+    await this.runtime.exec(ws, ['tmux', 'kill-window', '-t', windowId]);
   }
 
-  async removeState(containerId: string, p: SessionPaths): Promise<void> {
-    await this.sh(containerId, 'rm -rf -- "$1"', [p.stateDir]);
+  async removeState(ws: Target, p: SessionPaths): Promise<void> {
+    await this.sh(ws, 'rm -rf -- "$1"', [p.stateDir]);
   }
 
   /**
@@ -293,7 +283,7 @@ export class SessionMachinery {
    * (when there is one) and the MCP config. Both travel on stdin; the password is never an argument.
    */
   async writeRunFiles(
-    containerId: string,
+    ws: Target,
     stateDir: string,
     files: { passwordFile: string; mcpConfig: string },
     password: string | null,
@@ -304,7 +294,7 @@ export class SessionMachinery {
       if [ "$3" -gt 0 ]; then dd bs="$3" count=1 iflag=fullblock of="$2.tmp" 2>/dev/null && chmod 600 "$2.tmp" && mv "$2.tmp" "$2" || exit 1; fi
       cat > "$4.tmp" && chmod 600 "$4.tmp" && mv "$4.tmp" "$4"`;
     await this.mustSh(
-      containerId,
+      ws,
       'write the session run files',
       script,
       [stateDir, files.passwordFile, String(secret.length), files.mcpConfig],
@@ -312,16 +302,16 @@ export class SessionMachinery {
     );
   }
 
-  async capturePane(containerId: string, windowId: string): Promise<string> {
-    const r = await this.exec.exec(containerId, ['tmux', 'capture-pane', '-p', '-J', '-t', windowId]);
+  async capturePane(ws: Target, windowId: string): Promise<string> {
+    const r = await this.runtime.exec(ws, ['tmux', 'capture-pane', '-p', '-J', '-t', windowId]);
     if (r.exitCode !== 0) throw new NexusError('not_found', 'The session has no live window to show.');
     return r.stdout;
   }
 
   /** Runs the inbox helper with the text on stdin; returns its typed report. */
-  async sendToInbox(containerId: string, sessionId: string, text: string): Promise<HelperReport> {
+  async sendToInbox(ws: Target, sessionId: string, text: string): Promise<HelperReport> {
     const helper = `${this.config.toolsDir}/nexus-inbox-send.cjs`;
-    const r = await this.exec.exec(containerId, ['node', helper, this.config.stateDir, sessionId], {
+    const r = await this.runtime.exec(ws, ['node', helper, this.config.stateDir, sessionId], {
       stdin: text,
       timeoutMs: this.config.sendTimeoutMs + 5000,
       env: { NEXUS_INBOX_TIMEOUT_MS: String(this.config.sendTimeoutMs) },
@@ -334,9 +324,5 @@ export class SessionMachinery {
       // fall through
     }
     throw new NexusError('internal', `The inbox helper failed (exit ${r.exitCode}): ${r.stderr.trim().slice(0, 300)}`);
-  }
-
-  inboxFile(sessionId: string): string {
-    return inboxAddressFile(this.config.stateDir, sessionId);
   }
 }

@@ -7,7 +7,8 @@ import { Redactor } from '../redact';
 import { convergeOnWorkspaceStart } from './converge-on-start';
 import { runFiles } from './session-runs';
 import { sessionPaths } from './session-machinery';
-import type { WorkspaceInfo } from './workspace-runtime';
+import type { WorkspaceInfo } from '../workspaces/runtime';
+import { WorkspaceEvents } from '../workspaces/workspace-events';
 
 let rig: SessionRig;
 let ws: WorkspaceInfo;
@@ -168,10 +169,10 @@ describe('platform tools in sessions (docker, NATS, nexus-mcp, agent fixture)', 
     const s = await started('doomed', gone);
     const runId = runIdOf(s.id) as string;
     rig.db.prepare('DELETE FROM workspaces WHERE id = ?').run(gone.id);
-    rig.workspaces.items.delete(gone.id);
-    const sub = convergeOnWorkspaceStart(rig.events, rig.service, createLogger({ redactor: new Redactor() }));
+    const signals = new WorkspaceEvents();
+    const sub = convergeOnWorkspaceStart(signals, rig.service, createLogger({ redactor: new Redactor() }));
     try {
-      rig.events.emit('workspaces.changed', { workspace: null, removedId: gone.id });
+      signals.emit('removed', { workspaceId: gone.id });
       await until(() => runOf(runId)?.status === 'cancelled');
     } finally {
       sub.dispose();

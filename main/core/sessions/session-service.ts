@@ -4,23 +4,25 @@ import { NexusError } from '../../../shared/errors';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { Db } from '../store/open';
+import type { WorkspaceRuntime } from '../workspaces/runtime';
 import type { SessionsConfig } from './config';
 import { agentStateFromHook, type HookMessage } from './hook-events';
-import { buildLaunchCommand } from './launch';
+import { convergeSessions, type ConvergeReport } from './session-converge';
+import { SessionLauncher } from './session-launcher';
 import { SessionMachinery, sessionPaths, type HookTarget, type WorkerTools } from './session-machinery';
-import { SessionRepo, type SessionRow } from './session-repo';
-import { mcpConfigJson, runFiles, SessionRuns, type PlatformRuns } from './session-runs';
+import { SessionRuns, type PlatformRuns } from './session-runs';
+import { SessionStore, type SessionPatch, type SessionRow } from './session-store';
 import type { LiveWindow } from './terminal';
-import { WorkspaceQueue } from './workspace-queue';
-import type { ContainerExec, WorkspaceDirectory, WorkspaceInfo } from './workspace-runtime';
+
+/** What sessions use of the workspaces module: its runtime, nothing else. */
+export type SessionRuntime = Pick<WorkspaceRuntime, 'run' | 'exec' | 'info' | 'find' | 'list' | 'idle'>;
 
 export interface SessionServiceDeps {
   db: Db;
   events: EventBus;
   log: Logger;
   config: SessionsConfig;
-  workspaces: WorkspaceDirectory;
-  exec: ContainerExec;
+  runtime: SessionRuntime;
   tools: WorkerTools;
   /** Publish-only NATS credentials for the workspace's hook subject; null when there is no NATS. */
   hookTarget(workspaceId: string): HookTarget | null | Promise<HookTarget | null>;
@@ -30,65 +32,59 @@ export interface SessionServiceDeps {
 }
 
 interface PendingCreate {
-  ws: WorkspaceInfo;
   row: SessionRow;
   initialMessage: string | undefined;
   onDone: ((s: Session) => void) | undefined;
 }
 
-export interface ConvergeReport {
-  alive: string[];
-  relaunched: string[];
-  exited: string[];
-  interrupted: string[];
-}
+export type { ConvergeReport } from './session-converge';
 
 /**
- * Sessions: create (row first, slow work in the workspace's serial queue), delete, send a message
- * through the inbox, read the pane, apply hook events, and converge after a restart.
+ * Sessions: create (row first, slow work in the workspace's queue), delete, send a message through
+ * the inbox, read the pane, apply hook events, converge. Reads and hook events touch only the store.
  */
 export class SessionService {
-  private readonly repo: SessionRepo;
+  private readonly store: SessionStore;
   private readonly machinery: SessionMachinery;
-  private readonly runs: SessionRuns | null;
-  private readonly queue = new WorkspaceQueue();
-  /** Containers whose worker tools are installed (by container id: a new container needs them again). */
-  private readonly toolsInstalled = new Set<string>();
+  private readonly launcher: SessionLauncher;
   /** Sessions whose create is queued or running in this process. */
   private readonly inFlight = new Set<string>();
   /** Creates waiting for the workspace's queue, launched together. */
   private readonly waiting = new Map<string, PendingCreate[]>();
-  /** Change events leave in the order the changes happened. */
-  private emitted: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: SessionServiceDeps) {
-    this.repo = new SessionRepo(deps.db);
-    this.machinery = new SessionMachinery(deps.exec, deps.config);
-    this.runs = deps.platform ? new SessionRuns(deps.platform, deps.log) : null;
+    this.store = new SessionStore(deps.db);
+    this.machinery = new SessionMachinery(deps.runtime, deps.config);
+    this.launcher = new SessionLauncher({
+      store: this.store,
+      machinery: this.machinery,
+      config: deps.config,
+      tools: deps.tools,
+      hookTarget: (id) => deps.hookTarget(id),
+      runs: deps.platform ? new SessionRuns(deps.platform, deps.log) : null,
+    });
   }
 
   async list(workspaceRef?: string): Promise<Session[]> {
-    const ws = workspaceRef ? await this.deps.workspaces.resolve(workspaceRef) : null;
-    // One look at the workspaces for the whole list, not one per session (each look asks the engine).
-    const names = new Map((ws ? [ws] : await this.deps.workspaces.list()).map((w) => [w.id, w.name]));
-    return this.repo.list(ws?.id).map((r) => this.toSessionSync(r, names.get(r.workspace_id) ?? null));
+    const ws = workspaceRef ? this.deps.runtime.info(workspaceRef) : null;
+    const names = new Map((ws ? [ws] : this.deps.runtime.list()).map((w) => [w.id, w.name]));
+    return this.store.list(ws?.id).map((r) => this.toSession(r, names.get(r.workspace_id)));
   }
 
   async get(ref: string): Promise<Session> {
-    return this.toSession(await this.resolve(ref));
+    return this.toSession(this.resolve(ref));
   }
 
-  /** Inserts the row as `creating` and returns; worktree, window and launch follow in the queue. */
+  /** Inserts the row as `creating` and returns; worktree, window and launch follow in the queue, then `onDone`. */
   async create(
     input: { workspace: string; name: string; initialMessage?: string | undefined },
     onDone?: (s: Session) => void,
   ): Promise<Session> {
-    const ws = await this.deps.workspaces.resolve(input.workspace);
-    if (!ws.running || !ws.containerId)
-      throw new NexusError('conflict', `Workspace ${ws.name} is not running; start it first.`);
-    if (this.repo.byName(ws.id, input.name))
+    const ws = this.deps.runtime.info(input.workspace);
+    if (!ws.running) throw new NexusError('conflict', `Workspace ${ws.name} is not running; start it first.`);
+    if (this.store.byName(ws.id, input.name))
       throw new NexusError('conflict', `Workspace ${ws.name} already has a session named ${input.name}.`);
-    if (this.repo.count(ws.id) >= this.deps.maxSessionsPerWorkspace) {
+    if (this.store.count(ws.id) >= this.deps.maxSessionsPerWorkspace) {
       throw new NexusError(
         'conflict',
         `Workspace ${ws.name} already has ${this.deps.maxSessionsPerWorkspace} sessions, the most allowed.`,
@@ -112,10 +108,10 @@ export class SessionService {
       updated_at: now,
     };
     // Checked before the row exists, so a bad prompt or agent config fails the call, not the queue.
-    buildLaunchCommand(this.deps.config, this.launchInput(ws, row, input.initialMessage, false));
-    this.repo.insert(row);
-    const session = await this.toSession(row);
-    this.emitted = this.emitted.then(() => this.emit(session));
+    this.launcher.command(ws, row, { initialMessage: input.initialMessage, resume: false });
+    this.store.insert(row);
+    const session = this.toSession(row, ws.name);
+    this.emit(session);
     this.inFlight.add(row.id);
     // Creates that arrive while the queue is busy are launched together, in one docker exec.
     let waiting = this.waiting.get(ws.id);
@@ -123,28 +119,28 @@ export class SessionService {
       const list: PendingCreate[] = [];
       waiting = list;
       this.waiting.set(ws.id, list);
-      void this.queue.run(ws.id, () => this.bringUp(ws.id, list)).catch(() => undefined);
+      void this.deps.runtime.run(ws.id, () => this.bringUp(ws.id, list)).catch(() => undefined);
     }
-    waiting.push({ ws, row, initialMessage: input.initialMessage, onDone });
+    waiting.push({ row, initialMessage: input.initialMessage, onDone });
     return session;
   }
 
   private async bringUp(workspaceId: string, list: PendingCreate[]): Promise<void> {
     if (this.waiting.get(workspaceId) === list) this.waiting.delete(workspaceId);
-    const live = list.filter((c) => this.repo.get(c.row.id));
+    const live = list.filter((c) => this.store.get(c.row.id));
     const fail = (c: PendingCreate, reason: string): void => {
       this.deps.log.warn('session create failed', { sessionId: c.row.id, reason });
-      if (this.repo.get(c.row.id)) this.patch(c.row.id, { status: 'error', reason });
+      if (this.store.get(c.row.id)) this.patch(c.row.id, { status: 'error', reason });
     };
     try {
-      const first = live[0];
-      if (!first) return;
-      const containerId = first.ws.containerId as string;
-      await this.ensureTools(workspaceId, containerId);
+      if (live.length === 0) return;
+      const ws = this.deps.runtime.find(workspaceId);
+      if (!ws?.running) throw new NexusError('conflict', 'The workspace stopped before the session could start.');
+      await this.launcher.ensureTools(ws);
       const ready: { c: PendingCreate; mcpConfig: string | undefined }[] = [];
       for (const c of live) {
         try {
-          ready.push({ c, mcpConfig: await this.startRun(containerId, workspaceId, c.row) });
+          ready.push({ c, mcpConfig: await this.launcher.startRun(ws, c.row) });
         } catch (e) {
           fail(c, `Platform tools could not be set up: ${e instanceof Error ? e.message : String(e)}`);
         }
@@ -152,13 +148,10 @@ export class SessionService {
       const items = ready.map(({ c, mcpConfig }) => ({
         name: c.row.name,
         paths: sessionPaths(this.deps.config, c.row.id, c.row.name),
-        cmd: buildLaunchCommand(this.deps.config, {
-          ...this.launchInput(c.ws, c.row, c.initialMessage, false),
-          mcpConfig,
-        }),
+        cmd: this.launcher.command(ws, c.row, { initialMessage: c.initialMessage, resume: false, mcpConfig }),
         addWorktree: true,
       }));
-      const results = items.length > 0 ? await this.machinery.launchMany(containerId, items) : [];
+      const results = items.length > 0 ? await this.machinery.launchMany(ws, items) : [];
       ready.forEach(({ c }, i) => {
         const r = results[i];
         if (r && 'windowId' in r) this.patch(c.row.id, { status: 'running', reason: null, window_id: r.windowId });
@@ -169,96 +162,43 @@ export class SessionService {
     } finally {
       for (const c of list) {
         this.inFlight.delete(c.row.id);
-        if (c.onDone && this.repo.get(c.row.id)) {
-          const done = c.onDone;
-          void this.get(c.row.id).then(done, () => undefined);
-        }
+        const row = this.store.get(c.row.id);
+        if (c.onDone && row) queueMicrotask(() => c.onDone?.(this.toSession(row)));
       }
     }
   }
 
-  private launchInput(ws: WorkspaceInfo, row: SessionRow, initialMessage: string | undefined, resume: boolean) {
-    return {
-      workspace: ws.name,
-      workspaceId: ws.id,
-      name: row.name,
-      sessionId: row.id,
-      agentSessionId: row.agent_session_id,
-      initialMessage,
-      resume,
-    };
-  }
-
-  /**
-   * Gives the session a fresh platform run (ending the one it had) and writes the run's password
-   * file and MCP config into its state dir. Returns the config's path, or undefined without NATS.
-   */
-  private async startRun(containerId: string, workspaceId: string, row: SessionRow): Promise<string | undefined> {
-    if (!this.runs) return undefined;
-    if (row.run_id)
-      await this.runs.end(row.run_id, 'cancelled', 'Replaced by a new run when the session was relaunched.');
-    const creds = await this.runs.start(workspaceId, row.id);
-    this.repo.update(row.id, { run_id: creds?.runId ?? null });
-    if (!creds) return undefined;
-    const p = sessionPaths(this.deps.config, row.id, row.name);
-    const files = runFiles(p.stateDir);
-    await this.machinery.writeRunFiles(
-      containerId,
-      p.stateDir,
-      files,
-      creds.password,
-      mcpConfigJson(creds, files, this.deps.config.nexusMcpCommand),
-    );
-    return files.mcpConfig;
-  }
-
-  /** Ends the session's current run (read now: a create still in the queue may have just started it). */
-  private async endRunOf(sessionId: string, status: 'finished' | 'cancelled', summary: string): Promise<void> {
-    const runId = this.repo.get(sessionId)?.run_id;
-    if (runId) await this.runs?.end(runId, status, summary);
-  }
-
   /** Ends runs whose session is gone (a deleted workspace takes its sessions with it). */
-  async endOrphanRuns(): Promise<number> {
-    if (!this.runs) return 0;
-    const ids = this.repo.orphanRunIds();
-    for (const id of ids) await this.runs.end(id, 'cancelled', 'Its session was removed.');
-    return ids.length;
-  }
-
-  private async ensureTools(workspaceId: string, containerId: string): Promise<void> {
-    if (this.toolsInstalled.has(containerId)) return;
-    await this.machinery.installTools(containerId, this.deps.tools, await this.deps.hookTarget(workspaceId));
-    this.toolsInstalled.add(containerId);
+  endOrphanRuns(): Promise<number> {
+    return this.launcher.endOrphanRuns();
   }
 
   /** Ends the window, removes only this session's worktree, branch and state, deletes the row. */
   async delete(ref: string): Promise<{ deleted: true; id: string }> {
-    const row = await this.resolve(ref);
-    const ws = await this.deps.workspaces.get(row.workspace_id);
-    if (ws?.running && ws.containerId) {
-      const containerId = ws.containerId;
-      await this.queue.run(ws.id, async () => {
-        const windowId = (await this.machinery.windows(containerId)).get(row.name) ?? row.window_id;
-        if (windowId) await this.machinery.killWindow(containerId, windowId);
+    const row = this.resolve(ref);
+    const ws = this.deps.runtime.find(row.workspace_id);
+    if (ws?.running) {
+      await this.deps.runtime.run(ws.id, async () => {
+        const windowId = (await this.machinery.windows(ws)).get(row.name) ?? row.window_id;
+        if (windowId) await this.machinery.killWindow(ws, windowId);
         const p = sessionPaths(this.deps.config, row.id, row.name);
-        await this.machinery.removeWorktree(containerId, p);
-        await this.endRunOf(row.id, 'finished', 'The session was deleted.');
-        await this.machinery.removeState(containerId, p);
+        await this.machinery.removeWorktree(ws, p);
+        await this.launcher.endRunOf(row.id, 'finished', 'The session was deleted.');
+        await this.machinery.removeState(ws, p);
       });
-    } else await this.endRunOf(row.id, 'finished', 'The session was deleted.');
-    this.repo.delete(row.id);
+    } else await this.launcher.endRunOf(row.id, 'finished', 'The session was deleted.');
+    this.store.delete(row.id);
     this.deps.events.emit('sessions.changed', { session: null, removedId: row.id });
     return { deleted: true, id: row.id };
   }
 
   /** Delivers text through the session's inbox socket (never typed into the terminal). */
   async sendMessage(ref: string, text: string): Promise<{ delivered: true; sessionId: string }> {
-    const row = await this.resolve(ref);
-    const ws = await this.deps.workspaces.get(row.workspace_id);
-    if (row.status !== 'running' || !ws?.running || !ws.containerId)
+    const row = this.resolve(ref);
+    const ws = this.deps.runtime.find(row.workspace_id);
+    if (row.status !== 'running' || !ws?.running)
       throw new NexusError('conflict', `Session ${row.name} is not running.`);
-    const report = await this.machinery.sendToInbox(ws.containerId, row.id, text);
+    const report = await this.machinery.sendToInbox(ws, row.id, text);
     const detail = report.detail ? `: ${report.detail}` : '';
     switch (report.outcome) {
       case 'delivered':
@@ -287,17 +227,17 @@ export class SessionService {
 
   async pane(ref: string): Promise<{ sessionId: string; text: string; capturedAt: string }> {
     const w = await this.liveWindow(ref);
-    const text = await this.machinery.capturePane(w.containerId, w.windowId);
+    const text = await this.machinery.capturePane(w, w.windowId);
     return { sessionId: w.sessionId, text, capturedAt: new Date().toISOString() };
   }
 
   /** The session's live tmux window in its running workspace (the pane, the terminal). */
   async liveWindow(ref: string): Promise<LiveWindow> {
-    const row = await this.resolve(ref);
-    const ws = await this.deps.workspaces.get(row.workspace_id);
+    const row = this.resolve(ref);
+    const ws = this.deps.runtime.find(row.workspace_id);
     if (!ws?.running || !ws.containerId)
       throw new NexusError('conflict', `The workspace of session ${row.name} is not running.`);
-    const windowId = (await this.machinery.windows(ws.containerId)).get(row.name);
+    const windowId = (await this.machinery.windows(ws)).get(row.name);
     if (!windowId) throw new NexusError('not_found', `Session ${row.name} has no live window.`);
     return { sessionId: row.id, name: row.name, containerId: ws.containerId, windowId };
   }
@@ -308,7 +248,7 @@ export class SessionService {
    * one older than the state it would replace (hooks run concurrently and may arrive out of order).
    */
   applyHook(subjectWorkspaceId: string, msg: HookMessage): Session | null {
-    const row = this.repo.get(msg.sessionId);
+    const row = this.store.get(msg.sessionId);
     if (!row || row.workspace_id !== subjectWorkspaceId || msg.workspaceId !== subjectWorkspaceId) return null;
     if (row.agent_state_at && msg.at < row.agent_state_at) return null;
     const change = agentStateFromHook(msg.event);
@@ -320,115 +260,58 @@ export class SessionService {
     });
   }
 
-  /**
-   * After a restart (and when a workspace starts): a running session whose window is alive is left
-   * alone; one whose window is gone is relaunched with --resume when its worktree is still there,
-   * else marked exited; a create interrupted by the restart is marked error. Runs in the workspace
-   * queue, so it never races a create, and nothing alive is launched twice.
-   */
-  async converge(workspaceId?: string): Promise<ConvergeReport> {
-    const report: ConvergeReport = { alive: [], relaunched: [], exited: [], interrupted: [] };
-    await this.endOrphanRuns().catch((e: unknown) =>
-      this.deps.log.warn('ending orphaned session runs failed', { error: e }),
+  /** See convergeSessions: relaunch what a restart took down, leave alive what lives. */
+  converge(workspaceId?: string): Promise<ConvergeReport> {
+    return convergeSessions(
+      {
+        runtime: this.deps.runtime,
+        store: this.store,
+        machinery: this.machinery,
+        launcher: this.launcher,
+        config: this.deps.config,
+        log: this.deps.log,
+        inFlight: this.inFlight,
+        patch: (id, p) => this.patch(id, p),
+      },
+      workspaceId,
     );
-    const workspaces = workspaceId ? [await this.deps.workspaces.get(workspaceId)] : await this.deps.workspaces.list();
-    for (const ws of workspaces) {
-      if (!ws?.running || !ws.containerId) continue;
-      const containerId = ws.containerId;
-      // A restarted container lost its /tmp (tools, inbox addresses): install again before any relaunch.
-      this.toolsInstalled.delete(containerId);
-      await this.queue.run(ws.id, async () => {
-        const windows = await this.machinery.windows(containerId);
-        for (const row of this.repo.list(ws.id)) {
-          if (this.inFlight.has(row.id)) continue;
-          const windowId = windows.get(row.name);
-          if (row.status === 'creating') {
-            this.patch(row.id, {
-              status: 'error',
-              reason: 'Creation was interrupted by a restart; delete the session and create it again.',
-            });
-            report.interrupted.push(row.id);
-          } else if (row.status !== 'running') continue;
-          else if (windowId) {
-            if (windowId !== row.window_id) this.patch(row.id, { window_id: windowId });
-            report.alive.push(row.id);
-          } else if (
-            await this.machinery.worktreeExists(containerId, sessionPaths(this.deps.config, row.id, row.name))
-          ) {
-            await this.ensureTools(ws.id, containerId);
-            const p = sessionPaths(this.deps.config, row.id, row.name);
-            const mcpConfig = await this.startRun(containerId, ws.id, row);
-            const cmd = buildLaunchCommand(this.deps.config, {
-              ...this.launchInput(ws, row, undefined, true),
-              mcpConfig,
-            });
-            const id = await this.machinery.launch(containerId, row.name, p, cmd, { addWorktree: false });
-            this.patch(row.id, {
-              window_id: id,
-              agent_state: 'starting',
-              agent_message: 'Relaunched after a restart (conversation resumed)',
-            });
-            report.relaunched.push(row.id);
-          } else {
-            await this.endRunOf(row.id, 'finished', 'The session exited.');
-            this.patch(row.id, {
-              status: 'exited',
-              reason: 'Its window and worktree are gone.',
-              agent_state: 'exited',
-              window_id: null,
-            });
-            report.exited.push(row.id);
-          }
-        }
-      });
-    }
-    return report;
-  }
-
-  /** Whether a session of this workspace is being created (the workspaces service refuses delete meanwhile). */
-  hasCreatingSessions(workspaceId: string): boolean {
-    return this.repo.list(workspaceId).some((r) => r.status === 'creating' && this.inFlight.has(r.id));
   }
 
   /** Resolves when every queued create, delete and converge has finished. */
-  async idle(): Promise<void> {
-    await this.queue.idle();
-    await this.emitted;
+  idle(): Promise<void> {
+    return this.deps.runtime.idle();
   }
 
-  private async resolve(ref: string): Promise<SessionRow> {
-    const byId = this.repo.get(ref);
+  private resolve(ref: string): SessionRow {
+    const byId = this.store.get(ref);
     if (byId) return byId;
     const slash = ref.indexOf('/');
     if (slash > 0) {
-      const ws = await this.deps.workspaces.resolve(ref.slice(0, slash));
-      const row = this.repo.byName(ws.id, ref.slice(slash + 1));
+      const ws = this.deps.runtime.info(ref.slice(0, slash));
+      const row = this.store.byName(ws.id, ref.slice(slash + 1));
       if (row) return row;
     }
     throw new NexusError('not_found', `No session ${ref}.`);
   }
 
-  private patch(id: string, patch: Parameters<SessionRepo['update']>[1]): Session | null {
-    const row = this.repo.update(id, patch);
+  private patch(id: string, patch: SessionPatch): Session | null {
+    const row = this.store.update(id, patch);
     if (!row) return null;
-    this.emitted = this.emitted.then(async () => this.emit(await this.toSession(row))).catch(() => undefined);
-    return this.toSessionSync(row, null);
+    const session = this.toSession(row);
+    this.emit(session);
+    return session;
   }
 
   private emit(session: Session): void {
     this.deps.events.emit('sessions.changed', { session });
   }
 
-  private async toSession(row: SessionRow): Promise<Session> {
-    const ws = await this.deps.workspaces.get(row.workspace_id);
-    return this.toSessionSync(row, ws?.name ?? null);
-  }
-
-  private toSessionSync(row: SessionRow, workspaceName: string | null): Session {
+  /** The workspace's name comes from the store (given, or looked up there), never from the engine. */
+  private toSession(row: SessionRow, workspaceName?: string): Session {
     return {
       id: row.id,
       workspaceId: row.workspace_id,
-      workspaceName: workspaceName ?? row.workspace_id,
+      workspaceName: workspaceName ?? this.deps.runtime.find(row.workspace_id)?.name ?? row.workspace_id,
       name: row.name,
       branch: row.branch,
       status: row.status,

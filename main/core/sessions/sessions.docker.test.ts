@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import type { Session } from '../../../shared/contract/sessions';
-import type { Workspace, WorkspaceStatus } from '../../../shared/contract/workspaces';
 import { hostileCorpus } from '../../../test/helpers/hostile-corpus';
 import { sessionRig, type SessionRig } from '../../../test/helpers/session-rig';
-import type { WorkspaceInfo } from './workspace-runtime';
+import type { WorkspaceInfo } from '../workspaces/runtime';
+import { WorkspaceEvents } from '../workspaces/workspace-events';
 import { guardSubcommand } from './launch';
 import { AuditLog } from '../audit/audit-log';
 import { Dispatcher } from '../dispatch';
@@ -360,7 +360,8 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
 
   it('converges when a workspace starts: a session whose window is gone is resumed, once', async () => {
     const s = created[8] as Session;
-    const sub = convergeOnWorkspaceStart(rig.events, rig.service, createLogger({ redactor: new Redactor() }));
+    const signals = new WorkspaceEvents();
+    const sub = convergeOnWorkspaceStart(signals, rig.service, createLogger({ redactor: new Redactor() }));
     try {
       const windowId = (await rig.sh(container(ws), 'tmux list-windows -t =nexus -F "#{window_name} #{window_id}"'))
         .split('\n')
@@ -368,24 +369,11 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
         ?.split(' ')[1] as string;
       await rig.sh(container(ws), `tmux kill-window -t '${windowId}'`);
       const before = (await launches(container(ws), s.id)).length;
-      const wsEvent = (status: WorkspaceStatus): Workspace => ({
-        id: ws.id,
-        name: ws.name,
-        repoUrl: '/r',
-        secretId: null,
-        image: null,
-        status,
-        reason: null,
-        containerId: container(ws),
-        createdAt: 't',
-        updatedAt: 't',
-      });
-      rig.events.emit('workspaces.changed', { workspace: wsEvent('stopped') });
-      rig.events.emit('workspaces.changed', { workspace: wsEvent('running') });
-      rig.events.emit('workspaces.changed', { workspace: wsEvent('running') });
+      signals.emit('started', { workspaceId: ws.id });
       await until(async () => (await launches(container(ws), s.id)).length === before + 1);
       await rig.service.idle();
-      await new Promise((r) => setTimeout(r, 500));
+      // A second converge finds the relaunched window alive and launches nothing.
+      expect((await rig.service.converge(ws.id)).relaunched).toEqual([]);
       expect((await launches(container(ws), s.id)).length).toBe(before + 1);
     } finally {
       sub.dispose();

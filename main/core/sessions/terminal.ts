@@ -5,8 +5,7 @@ import { TerminalSessionId, type TerminalSize } from '../../../shared/terminal';
 import type { Logger } from '../log';
 import type { Redactor } from '../redact';
 import type { SessionsConfig } from './config';
-import type { ContainerAttach, TtyProcess } from './terminal-attach';
-import type { ContainerExec } from './workspace-runtime';
+import type { TtyProcess, WorkspaceRuntime } from '../workspaces/runtime';
 
 /** Where a session's agent runs: its workspace container and tmux window. */
 export interface LiveWindow {
@@ -33,8 +32,8 @@ export interface TerminalViewer {
 export interface SessionTerminalsDeps {
   /** sessions.liveWindow: the session's live window, or not_found / conflict. */
   liveWindow(sessionId: string): Promise<LiveWindow>;
-  exec: ContainerExec;
-  attach: ContainerAttach;
+  /** The workspaces' runtime: `exec` sets the viewer up, `attach` is its TTY. */
+  runtime: Pick<WorkspaceRuntime, 'exec' | 'attach'>;
   config: Pick<SessionsConfig, 'tmuxSession'>;
   redactor: Redactor;
   log: Logger;
@@ -82,9 +81,9 @@ export class SessionTerminals {
   }
 
   async open(target: LiveWindow, size: TerminalSize): Promise<TerminalViewer> {
-    const { exec, attach, config, redactor } = this.deps;
+    const { runtime, config, redactor } = this.deps;
     const view = `${VIEWER_PREFIX}${randomBytes(6).toString('hex')}`;
-    const setup = await exec.exec(target.containerId, [
+    const setup = await runtime.exec(target, [
       'sh',
       '-c',
       SETUP,
@@ -104,11 +103,11 @@ export class SessionTerminals {
         `The terminal of session ${target.name} could not be opened: ${setup.stderr.trim().slice(0, 300)}`,
       );
     const kill = async (): Promise<void> => {
-      await exec.exec(target.containerId, ['tmux', 'kill-session', '-t', viewId]).catch(() => undefined);
+      await runtime.exec(target, ['tmux', 'kill-session', '-t', viewId]).catch(() => undefined);
     };
     let tty: TtyProcess;
     try {
-      tty = await attach.attach(target.containerId, ['tmux', '-u', 'attach-session', '-t', viewId], {
+      tty = await runtime.attach(target, ['tmux', '-u', 'attach-session', '-t', viewId], {
         tty: true,
         size,
         env: ['TERM=xterm-256color', 'LANG=C.UTF-8'],

@@ -4,6 +4,7 @@ import type { Disposable } from '../disposable';
 import type { Logger } from '../log';
 import { probeDocker } from './engine';
 import { ownerFilter } from './labels';
+import type { WorkspaceEvents } from './workspace-events';
 
 export interface ContainerEvent {
   action: string;
@@ -30,6 +31,7 @@ export class DockerWatch implements Disposable {
   private backoffMs = 250;
   private disposed = false;
   private connecting = false;
+  private readonly lostSub: Disposable;
 
   constructor(
     private readonly docker: Docker,
@@ -37,11 +39,15 @@ export class DockerWatch implements Disposable {
       status: StatusBoard;
       log: Logger;
       owner: string;
+      /** Any call that finds the engine gone says so here (`engineLost`); the watch then reconnects. */
+      signals: WorkspaceEvents;
       onEvent: (e: ContainerEvent) => void;
       onReconnect: () => Promise<void>;
       maxBackoffMs?: number;
     },
-  ) {}
+  ) {
+    this.lostSub = deps.signals.on('engineLost', ({ reason }) => this.lost(reason));
+  }
 
   /** Opens the stream now if the engine answers, else starts the reconnect timer. */
   async start(): Promise<void> {
@@ -52,7 +58,7 @@ export class DockerWatch implements Disposable {
     return this.stream !== null;
   }
 
-  /** Called when any Docker call finds the engine gone: mark it and start reconnecting. */
+  /** The engine is gone: mark it and start reconnecting. */
   lost(reason: string): void {
     if (this.disposed) return;
     this.dropStream();
@@ -151,6 +157,7 @@ export class DockerWatch implements Disposable {
 
   dispose(): void {
     this.disposed = true;
+    this.lostSub.dispose();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.dropStream();

@@ -14,7 +14,7 @@ type WorkspaceOps =
 /** The workspaces.* operations, each a thin call into the workspace service. */
 export function workspaceHandlers(service: WorkspaceService): Pick<Handlers, WorkspaceOps> {
   return {
-    'workspaces.list': async () => ({ workspaces: await service.list() }),
+    'workspaces.list': () => ({ workspaces: service.list() }),
     'workspaces.get': (input) => service.get(input.workspace),
     'workspaces.create': (input) => service.create(input),
     'workspaces.start': (input) => service.start(input.workspace),

@@ -14,7 +14,7 @@ describe('workspace input checks', () => {
   const name = `wsi-${randomBytes(3).toString('hex')}`;
 
   beforeAll(async () => {
-    env = await testCore(workspaceTestConfig(), { workspaces: { hasCreatingSessions: () => true } });
+    env = await testCore(workspaceTestConfig());
     core = env.core;
     await core.dispatcher.call('vault.init', {}, op);
   });
@@ -109,7 +109,7 @@ describe('workspace input checks', () => {
     }
   });
 
-  it('refuses to delete a workspace while a session of it is being created', async () => {
+  it('deletes a workspace only after the jobs queued before it (a session create, say) have finished', async () => {
     const row = core.workspaces.store.insert({
       name,
       repoUrl: 'https://example.com/r.git',
@@ -118,12 +118,23 @@ describe('workspace input checks', () => {
       volumePrefix: 'nexus-test-',
     });
     core.workspaces.store.update(row.id, { status: 'stopped' });
-    await expect(core.dispatcher.call('workspaces.delete', { workspace: name }, op)).rejects.toMatchObject({
-      code: 'conflict',
-      message: expect.stringMatching(/session/),
+    let release = (): void => undefined;
+    const order: string[] = [];
+    const create = core.workspaces.runtime.run(row.id, async () => {
+      await new Promise<void>((r) => (release = r));
+      order.push(core.workspaces.store.find(row.id) ? 'create saw its workspace' : 'create found it gone');
     });
+    const deleted = core.dispatcher.call('workspaces.delete', { workspace: name }, op).then((r) => {
+      order.push('deleted');
+      return r;
+    });
+    await new Promise((r) => setImmediate(r));
     expect(core.workspaces.store.find(name)).not.toBeNull();
-    core.workspaces.store.delete(row.id);
+    release();
+    await create;
+    await expect(deleted).resolves.toMatchObject({ deleted: true, id: row.id });
+    expect(order).toEqual(['create saw its workspace', 'deleted']);
+    expect(core.workspaces.store.find(name)).toBeNull();
   });
 
   it('keeps workspace creation behind the vault class: a write token is refused', async () => {

@@ -11,7 +11,11 @@ import { DockerWatch } from './docker-watch';
 import { ownerIdFor } from './labels';
 import { noSecrets, type SecretSource } from './secret-source';
 import { WorkerImageBuilder } from './worker-image';
+import { WorkspaceContainers } from './containers';
+import { WorkspaceRuntime } from './runtime';
+import { WorkspaceEvents } from './workspace-events';
 import { WorkspaceService } from './workspace-service';
+import { WorkspaceStore } from './workspace-store';
 
 /** The vault as the workspaces' SecretSource (`host: ''` in the vault means any host). */
 export const vaultSecretSource = (vault: {
@@ -26,12 +30,9 @@ export const vaultSecretSource = (vault: {
 export interface WorkspaceOptions {
   /** Provider tokens for clones. Default in createCore: the vault (`core.vault.resolveSecret`). */
   secrets?: SecretSource;
-  /** Delete is refused while this says a session of the workspace is being created. Default: never. */
-  hasCreatingSessions?: (workspaceId: string) => boolean | Promise<boolean>;
 }
 
-/** Builds the workspace service and its Docker events watch; both are closed by `disposables`. */
-export async function createWorkspaces(deps: {
+export interface WorkspacesWiring {
   docker: Docker;
   db: Db;
   events: EventBus;
@@ -43,17 +44,37 @@ export async function createWorkspaces(deps: {
   workerContextDir: string;
   disposables: DisposableStore;
   options?: WorkspaceOptions;
-}): Promise<{ service: WorkspaceService; watch: DockerWatch }> {
-  const { docker, config } = deps;
-  const owner = ownerIdFor(deps.dataDir);
-  let watch: DockerWatch | null = null;
+}
+
+export interface Workspaces {
+  service: WorkspaceService;
+  /** The only way to a workspace container (sessions use it). */
+  runtime: WorkspaceRuntime;
+  /** Core-internal reactions: `started`, `removed`, `engineLost`. */
+  signals: WorkspaceEvents;
+}
+
+/**
+ * Builds the workspaces module in constructor order: store, runtime, service, then the Docker
+ * events watch (which reconciles through the service). Everything is closed by `disposables`.
+ */
+export async function createWorkspaces(w: WorkspacesWiring): Promise<Workspaces> {
+  const { docker, config } = w;
+  const owner = ownerIdFor(w.dataDir);
+  const log = w.log.child({ feature: 'workspaces' });
+  const signals = new WorkspaceEvents();
+  const store = new WorkspaceStore(w.db);
+  const runtime = new WorkspaceRuntime({ docker, store, signals });
+  const containers = new WorkspaceContainers(docker, { owner, network: config.docker.network, signals });
   const service = new WorkspaceService({
-    docker,
-    db: deps.db,
-    events: deps.events,
-    status: deps.status,
-    log: deps.log.child({ feature: 'workspaces' }),
-    redactor: deps.redactor,
+    store,
+    runtime,
+    containers,
+    signals,
+    events: w.events,
+    status: w.status,
+    log,
+    redactor: w.redactor,
     owner,
     limits: {
       network: config.docker.network,
@@ -63,24 +84,23 @@ export async function createWorkspaces(deps: {
     maxWorkspaces: config.quota.maxWorkspaces,
     image: config.docker.image,
     worker: {
-      dir: deps.workerContextDir,
-      mcpBridge: join(deps.workerContextDir, '..', '..', 'dist', 'worker', 'nexus-mcp.cjs'),
+      dir: w.workerContextDir,
+      mcpBridge: join(w.workerContextDir, '..', '..', 'dist', 'worker', 'nexus-mcp.cjs'),
       baseImage: config.docker.baseImage,
     },
     builder: new WorkerImageBuilder(docker, { network: config.docker.network }),
-    secrets: deps.options?.secrets ?? noSecrets,
-    hasCreatingSessions: deps.options?.hasCreatingSessions ?? (() => false),
-    onEngineDown: (reason) => watch?.lost(reason),
+    secrets: w.options?.secrets ?? noSecrets,
   });
-  watch = new DockerWatch(docker, {
-    status: deps.status,
-    log: deps.log,
+  const watch = new DockerWatch(docker, {
+    status: w.status,
+    log: w.log,
     owner,
+    signals,
     onEvent: (e) => service.onContainerEvent(e.labels),
     onReconnect: () => service.sweep(),
   });
-  deps.disposables.add(toDisposable(() => service.idle()));
-  deps.disposables.add(watch);
+  w.disposables.add(toDisposable(() => service.idle()));
+  w.disposables.add(watch);
   await watch.start();
-  return { service, watch };
+  return { service, runtime, signals };
 }

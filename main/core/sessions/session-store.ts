@@ -24,7 +24,7 @@ export type SessionPatch = Partial<
   Pick<SessionRow, 'status' | 'reason' | 'agent_state' | 'agent_state_at' | 'agent_message' | 'window_id' | 'run_id'>
 >;
 
-export class SessionRepo {
+export class SessionStore {
   constructor(private readonly db: Db) {}
 
   insert(row: SessionRow): void {

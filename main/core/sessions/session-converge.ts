@@ -1,0 +1,90 @@
+import type { Session } from '../../../shared/contract/sessions';
+import type { Logger } from '../log';
+import type { WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
+import type { SessionsConfig } from './config';
+import type { SessionLauncher } from './session-launcher';
+import { sessionPaths, type SessionMachinery } from './session-machinery';
+import type { SessionPatch, SessionStore } from './session-store';
+
+export interface ConvergeReport {
+  alive: string[];
+  relaunched: string[];
+  exited: string[];
+  interrupted: string[];
+}
+
+export interface ConvergeDeps {
+  runtime: Pick<WorkspaceRuntime, 'run' | 'find' | 'list'>;
+  store: SessionStore;
+  machinery: SessionMachinery;
+  launcher: SessionLauncher;
+  config: SessionsConfig;
+  log: Logger;
+  /** Sessions whose create is queued or running in this process (left alone). */
+  inFlight: ReadonlySet<string>;
+  /** Saves a change and tells everyone. */
+  patch(id: string, patch: SessionPatch): Session | null;
+}
+
+/**
+ * After a restart (and when a workspace starts): a running session whose window is alive is left
+ * alone; one whose window is gone is relaunched with --resume when its worktree is still there,
+ * else marked exited; a create interrupted by the restart is marked error. Runs in the workspace's
+ * queue, so it never races a create, and nothing alive is launched twice.
+ */
+export async function convergeSessions(d: ConvergeDeps, workspaceId?: string): Promise<ConvergeReport> {
+  const report: ConvergeReport = { alive: [], relaunched: [], exited: [], interrupted: [] };
+  await d.launcher
+    .endOrphanRuns()
+    .catch((e: unknown) => d.log.warn('ending orphaned session runs failed', { error: e }));
+  const workspaces = workspaceId ? [d.runtime.find(workspaceId)] : d.runtime.list();
+  for (const ws of workspaces) {
+    if (!ws?.running || !ws.containerId) continue;
+    d.launcher.forgetTools(ws.containerId);
+    await d.runtime.run(ws.id, async () => {
+      const cur = d.runtime.find(ws.id);
+      if (cur?.running) await convergeWorkspace(d, cur, report);
+    });
+  }
+  return report;
+}
+
+async function convergeWorkspace(d: ConvergeDeps, ws: WorkspaceInfo, report: ConvergeReport): Promise<void> {
+  const windows = await d.machinery.windows(ws);
+  for (const row of d.store.list(ws.id)) {
+    if (d.inFlight.has(row.id)) continue;
+    const windowId = windows.get(row.name);
+    const p = sessionPaths(d.config, row.id, row.name);
+    if (row.status === 'creating') {
+      d.patch(row.id, {
+        status: 'error',
+        reason: 'Creation was interrupted by a restart; delete the session and create it again.',
+      });
+      report.interrupted.push(row.id);
+    } else if (row.status !== 'running') continue;
+    else if (windowId) {
+      if (windowId !== row.window_id) d.patch(row.id, { window_id: windowId });
+      report.alive.push(row.id);
+    } else if (await d.machinery.worktreeExists(ws, p)) {
+      await d.launcher.ensureTools(ws);
+      const mcpConfig = await d.launcher.startRun(ws, row);
+      const cmd = d.launcher.command(ws, row, { resume: true, mcpConfig });
+      const id = await d.machinery.launch(ws, row.name, p, cmd, { addWorktree: false });
+      d.patch(row.id, {
+        window_id: id,
+        agent_state: 'starting',
+        agent_message: 'Relaunched after a restart (conversation resumed)',
+      });
+      report.relaunched.push(row.id);
+    } else {
+      await d.launcher.endRunOf(row.id, 'finished', 'The session exited.');
+      d.patch(row.id, {
+        status: 'exited',
+        reason: 'Its window and worktree are gone.',
+        agent_state: 'exited',
+        window_id: null,
+      });
+      report.exited.push(row.id);
+    }
+  }
+}

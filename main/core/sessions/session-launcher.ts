@@ -1,0 +1,96 @@
+import type { WorkspaceInfo } from '../workspaces/runtime';
+import type { SessionsConfig } from './config';
+import { buildLaunchCommand, type LaunchCommand } from './launch';
+import { sessionPaths, type HookTarget, type SessionMachinery, type WorkerTools } from './session-machinery';
+import { mcpConfigJson, runFiles, type SessionRuns } from './session-runs';
+import type { SessionRow, SessionStore } from './session-store';
+
+export interface SessionLauncherDeps {
+  store: SessionStore;
+  machinery: SessionMachinery;
+  config: SessionsConfig;
+  tools: WorkerTools;
+  /** Publish-only NATS credentials for the workspace's hook subject; null when there is no NATS. */
+  hookTarget(workspaceId: string): HookTarget | null | Promise<HookTarget | null>;
+  /** Absent: sessions run without platform tools. */
+  runs: SessionRuns | null;
+}
+
+/**
+ * What a create and a converge share to bring an agent up: the worker tools in the container,
+ * the session's platform run and its files, and the launch command. Callers run in the workspace's queue.
+ */
+export class SessionLauncher {
+  /** Containers whose worker tools are installed (by container id: a new container needs them again). */
+  private readonly toolsInstalled = new Set<string>();
+
+  constructor(private readonly deps: SessionLauncherDeps) {}
+
+  /** The launch command; throws bad_request for a prompt or agent config that cannot be launched. */
+  command(
+    ws: Pick<WorkspaceInfo, 'id' | 'name'>,
+    row: SessionRow,
+    opts: { initialMessage?: string | undefined; resume: boolean; mcpConfig?: string | undefined },
+  ): LaunchCommand {
+    return buildLaunchCommand(this.deps.config, {
+      workspace: ws.name,
+      workspaceId: ws.id,
+      name: row.name,
+      sessionId: row.id,
+      agentSessionId: row.agent_session_id,
+      initialMessage: opts.initialMessage,
+      resume: opts.resume,
+      mcpConfig: opts.mcpConfig,
+    });
+  }
+
+  async ensureTools(ws: WorkspaceInfo): Promise<void> {
+    const containerId = ws.containerId ?? '';
+    if (this.toolsInstalled.has(containerId)) return;
+    await this.deps.machinery.installTools(ws, this.deps.tools, await this.deps.hookTarget(ws.id));
+    this.toolsInstalled.add(containerId);
+  }
+
+  /** A restarted container lost its /tmp (tools, inbox addresses): install again before any relaunch. */
+  forgetTools(containerId: string): void {
+    this.toolsInstalled.delete(containerId);
+  }
+
+  /**
+   * Gives the session a fresh platform run (ending the one it had) and writes the run's password
+   * file and MCP config into its state dir. Returns the config's path, or undefined without NATS.
+   */
+  async startRun(ws: WorkspaceInfo, row: SessionRow): Promise<string | undefined> {
+    const { runs, store, config } = this.deps;
+    if (!runs) return undefined;
+    if (row.run_id) await runs.end(row.run_id, 'cancelled', 'Replaced by a new run when the session was relaunched.');
+    const creds = await runs.start(ws.id, row.id);
+    store.update(row.id, { run_id: creds?.runId ?? null });
+    if (!creds) return undefined;
+    const p = sessionPaths(config, row.id, row.name);
+    const files = runFiles(p.stateDir);
+    await this.deps.machinery.writeRunFiles(
+      ws,
+      p.stateDir,
+      files,
+      creds.password,
+      mcpConfigJson(creds, files, config.nexusMcpCommand),
+    );
+    return files.mcpConfig;
+  }
+
+  /** Ends the session's current run (read now: a create still in the queue may have just started it). */
+  async endRunOf(sessionId: string, status: 'finished' | 'cancelled', summary: string): Promise<void> {
+    const runId = this.deps.store.get(sessionId)?.run_id;
+    if (runId) await this.deps.runs?.end(runId, status, summary);
+  }
+
+  /** Ends runs whose session is gone (a deleted workspace takes its sessions with it). */
+  async endOrphanRuns(): Promise<number> {
+    const { runs, store } = this.deps;
+    if (!runs) return 0;
+    const ids = store.orphanRunIds();
+    for (const id of ids) await runs.end(id, 'cancelled', 'Its session was removed.');
+    return ids.length;
+  }
+}

@@ -1,0 +1,186 @@
+import type { Workspace } from '../../../shared/contract';
+import { NexusError } from '../../../shared/errors';
+import type { EventBus } from '../events';
+import type { Logger } from '../log';
+import type { Redactor } from '../redact';
+import { credentialPayload, workspaceContainerSpec, WORKSPACE_DIR, type ContainerLimits } from './container-spec';
+import type { WorkspaceContainers } from './containers';
+import { dockerFailure } from './engine';
+import { LABEL } from './labels';
+import { checkRepoUrl, checkSecretHost, credentialHost } from './repo-url';
+import type { WorkspaceRuntime } from './runtime';
+import { gitUsername, type ResolvedSecret, type SecretSource } from './secret-source';
+import type { WorkerContext, WorkerImageBuilder } from './worker-image';
+import { publicWorkspace, type WorkspaceRecord, type WorkspaceStore } from './workspace-store';
+
+export interface ProvisioningDeps {
+  store: WorkspaceStore;
+  runtime: WorkspaceRuntime;
+  containers: WorkspaceContainers;
+  events: EventBus;
+  log: Logger;
+  redactor: Redactor;
+  owner: string;
+  limits: ContainerLimits;
+  maxWorkspaces: number;
+  /** Image for new workspaces when the caller names none; built from `worker` when absent. */
+  image?: string;
+  worker: Omit<WorkerContext, 'installAgentCli'>;
+  builder: WorkerImageBuilder;
+  secrets: SecretSource;
+  /** Saves a changed row and tells everyone (the workspace service's one way to publish a change). */
+  emit(w: WorkspaceRecord | null): WorkspaceRecord;
+  /** Workspaces with an operation in flight (reconciliation leaves them alone). */
+  busy: Set<string>;
+}
+
+const CLONE_TIMEOUT_MS = 10 * 60_000;
+const GIT_OUTPUT_BYTES = 64 * 1024;
+
+/**
+ * Provisioning: the checks of a create, the row, then in the workspace's queue the image, volume,
+ * container and clone; and git with the provider token handed in on stdin (clone, and fetch on start).
+ */
+export class WorkspaceProvisioner {
+  constructor(private readonly deps: ProvisioningDeps) {}
+
+  /** Checks everything it can before the row exists; the slow part runs in the workspace's queue. */
+  async create(input: { name: string; repoUrl: string; secretId?: string; image?: string }): Promise<Workspace> {
+    const { store, maxWorkspaces } = this.deps;
+    const repoUrl = checkRepoUrl(input.repoUrl);
+    if (store.find(input.name)) throw new NexusError('conflict', `A workspace named "${input.name}" already exists.`);
+    if (store.count() >= maxWorkspaces)
+      throw new NexusError('conflict', `The quota of ${maxWorkspaces} workspaces is reached; delete one first.`);
+    const secret = input.secretId ? await this.resolveSecret(input.secretId) : null;
+    if (secret && input.secretId) checkSecretHost(secret.host, repoUrl, input.secretId);
+    if (input.image && !(await this.deps.containers.imageExists(input.image)))
+      throw new NexusError('bad_request', `The image "${input.image}" does not exist in the Docker engine.`);
+    let row: WorkspaceRecord;
+    try {
+      row = store.insert({
+        name: input.name,
+        repoUrl,
+        secretId: input.secretId ?? null,
+        image: input.image ?? null,
+        volumePrefix: `nexus-ws-${this.deps.owner.slice(0, 8)}-`,
+      });
+    } catch (e) {
+      // Two creates with one name raced past the check above; the UNIQUE constraint decides.
+      if (e instanceof Error && /UNIQUE/.test(e.message))
+        throw new NexusError('conflict', `A workspace named "${input.name}" already exists.`);
+      throw e;
+    }
+    this.deps.emit(row);
+    this.deps.busy.add(row.id);
+    void this.deps.runtime.run(row.id, () => this.provision(row, secret)).finally(() => this.deps.busy.delete(row.id));
+    return publicWorkspace(row);
+  }
+
+  private async provision(row: WorkspaceRecord, secret: ResolvedSecret | null): Promise<void> {
+    const { store, containers, emit } = this.deps;
+    const progress = (p: { step: string; fraction?: number; done?: boolean; error?: string }): void =>
+      this.deps.events.emit('progress', {
+        id: `workspace:${row.id}:create`,
+        label: `Create ${row.name}`,
+        done: false,
+        ...p,
+      });
+    const step = (s: string, fraction?: number): void => progress({ step: s, fraction });
+    let containerId: string | null = null;
+    try {
+      step('Preparing the worker image', 0);
+      const image =
+        row.image ??
+        this.deps.image ??
+        (await this.deps.builder.ensure(this.deps.worker, (s, f) => step(s, f === undefined ? undefined : f * 0.5)));
+      store.update(row.id, { image });
+      step('Creating the container', 0.55);
+      await containers.ensureNetwork();
+      await containers.call('create the workspace volume', () =>
+        containers.docker.createVolume({
+          Name: row.volume,
+          Labels: { [LABEL.managed]: '1', [LABEL.owner]: this.deps.owner, [LABEL.workspaceId]: row.id },
+        }),
+      );
+      const container = await containers.call('create the container', () =>
+        containers.docker.createContainer(workspaceContainerSpec(row, image, this.deps.owner, this.deps.limits)),
+      );
+      containerId = container.id;
+      const withContainer = emit(store.update(row.id, { containerId }));
+      await containers.call('start the container', () => container.start());
+      step('Cloning the repository', 0.65);
+      await this.git(withContainer, secret, ['clone', '--progress', '--', row.repoUrl, WORKSPACE_DIR], {
+        timeoutMs: CLONE_TIMEOUT_MS,
+        onStderr: (text) => {
+          const m = text.match(/Receiving objects:\s+(\d+)%/);
+          if (m) step(`Cloning the repository (${m[1]}%)`, 0.65 + (Number(m[1]) / 100) * 0.3);
+        },
+      });
+      emit(store.update(row.id, { status: 'running', reason: null }));
+      progress({ step: 'Running', fraction: 1, done: true });
+      this.deps.log.info('workspace created', { workspace: row.id, name: row.name });
+    } catch (e) {
+      const failure = e instanceof NexusError ? e : dockerFailure(e, 'create the workspace');
+      const reason = this.deps.redactor.text(failure.message);
+      await this.removeQuietly(containerId, row.volume);
+      // The container is forgotten either way; if the engine was gone, the sweep after reconnect removes it by label.
+      emit(store.update(row.id, { status: 'error', reason, containerId: null }));
+      progress({ step: 'Failed', done: true, error: reason });
+      this.deps.log.warn('workspace create failed', { workspace: row.id, reason });
+    }
+  }
+
+  /**
+   * `git <args>` in the workspace with the provider token handed in the way create does it: stdin
+   * to a tmpfs file that nexus-with-credential removes after use. Throws `unavailable` on a git failure.
+   */
+  async git(
+    w: WorkspaceRecord,
+    secret: ResolvedSecret | null,
+    args: string[],
+    opts: { timeoutMs: number; onStderr?: (text: string) => void },
+  ): Promise<void> {
+    const payload = credentialPayload(
+      secret ? { host: credentialHost(w.repoUrl), username: gitUsername(secret.kind), token: secret.value } : null,
+    );
+    const result = await this.deps.runtime
+      .exec(w, ['nexus-with-credential', 'git', ...args], {
+        stdin: payload,
+        env: { GIT_TERMINAL_PROMPT: '0' },
+        maxOutput: GIT_OUTPUT_BYTES,
+        ...opts,
+      })
+      .catch((e: unknown) => {
+        throw this.deps.containers.failure(e, 'run git in the workspace');
+      });
+    if (result.exitCode !== 0) {
+      const tail = result.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => !/^(Receiving|remote:|Resolving)/.test(l))
+        .slice(-3)
+        .join(' ');
+      throw new NexusError(
+        'unavailable',
+        `git ${args[0] === '-C' ? args[2] : args[0]} failed (exit ${result.exitCode}): ${this.deps.redactor.text(tail).slice(0, 400)}`,
+      );
+    }
+  }
+
+  async resolveSecret(secretId: string): Promise<ResolvedSecret> {
+    const secret = await this.deps.secrets.resolve(secretId);
+    if (/[\r\n]/.test(secret.value))
+      throw new NexusError('bad_request', `Secret "${secretId}" holds a line break; a provider token is one line.`);
+    this.deps.redactor.addSecret(secret.value);
+    return secret;
+  }
+
+  private async removeQuietly(containerId: string | null, volume: string): Promise<void> {
+    try {
+      if (containerId) await this.deps.containers.removeContainer(containerId);
+      await this.deps.containers.removeVolume(volume);
+    } catch (e) {
+      this.deps.log.warn('cleanup after a failed create is deferred until Docker answers', { error: e });
+    }
+  }
+}
