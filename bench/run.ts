@@ -1,8 +1,10 @@
 /**
  * Runs every bench/*.bench.ts (or the ones named on the command line), prints each figure as a
- * ratio to its baseline measured in the same run, and writes bench/results/summary.json.
+ * ratio to its baseline measured in the same run, and writes bench/results/summary.json. A run of
+ * some benches replaces their figures in the summary and keeps the others' from earlier runs (each
+ * figure names its file and the time it was measured).
  */
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { print, type Benchmark, type Figure } from './lib';
@@ -14,7 +16,8 @@ const files = readdirSync(dir)
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
 
-const figures: Figure[] = [];
+type Recorded = Figure & { file: string; at: string };
+const figures: Recorded[] = [];
 const failures: { file: string; error: string }[] = [];
 for (const file of files) {
   console.log(`# ${file}`);
@@ -22,7 +25,7 @@ for (const file of files) {
     const mod = (await import(pathToFileURL(join(dir, file)).href)) as { default: Benchmark };
     for (const f of await mod.default()) {
       print(f);
-      figures.push(f);
+      figures.push({ ...f, file, at: new Date().toISOString() });
     }
   } catch (e) {
     const error = e instanceof Error ? e.message : String(e);
@@ -32,6 +35,15 @@ for (const file of files) {
 }
 mkdirSync(join(dir, 'results'), { recursive: true });
 const out = join(dir, 'results', 'summary.json');
-writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), node: process.version, figures, failures }, null, 2));
+const earlier = existsSync(out)
+  ? ((JSON.parse(readFileSync(out, 'utf8')) as { figures?: Recorded[] }).figures ?? []).filter(
+      (f) => typeof f.file === 'string' && !files.includes(f.file),
+    )
+  : [];
+const all = [...earlier, ...figures].sort((a, b) => a.file.localeCompare(b.file));
+writeFileSync(
+  out,
+  JSON.stringify({ at: new Date().toISOString(), node: process.version, figures: all, failures }, null, 2),
+);
 console.log(`wrote ${out}`);
 process.exit(failures.length ? 1 : 0);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createCore, type Core } from './core';
 import type { CoreConfigInput } from './core/config';
 import { startHost, type Host } from './host/server';
-import { nodePorts } from './host/node-ports';
+import { nodePorts, type ListeningAddress } from './host/node-ports';
 import { createMcpGate, MCP_PATH } from './core/mcp/gate';
 
 export interface ServeOptions {
@@ -24,13 +24,14 @@ export interface Running {
 export async function serve(opts: ServeOptions): Promise<Running> {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const stdioLauncher = { command: process.execPath, args: [join(opts.appRoot, 'dist', 'cli.js')] };
+  const ports = nodePorts(opts.dataDir, opts.appRoot);
   const core = await createCore(
     { logToStderr: false, ...opts.config, mcp: { stdioLauncher, ...opts.config?.mcp } },
-    nodePorts(opts.dataDir, opts.appRoot),
+    ports,
   );
   let loopback: Loopback;
   try {
-    loopback = await startLoopback(core, {
+    loopback = await startLoopback(core, ports.host, {
       port: opts.port,
       rendererDir: join(opts.appRoot, 'dist', 'renderer'),
       token: opts.token,
@@ -59,17 +60,18 @@ export interface Loopback {
 
 /**
  * The loopback host for a running core: UI, /api/rpc, /api/events and the MCP endpoint at
- * /api/mcp; tells core its URL (for Settings → Connect) and writes `<dataDir>/serve.json` (0600),
+ * /api/mcp; fills in `address`, core's host port (so Settings → Connect knows the URL), and writes `<dataDir>/serve.json` (0600),
  * which `nexus mcp-stdio` and `nexus token` use to find the app. Used by `nexus serve` and by the
  * Electron shell (which serves MCP on the same port for Claude Desktop).
  */
 export async function startLoopback(
   core: Core,
+  address: ListeningAddress,
   opts: { port: number; rendererDir: string; token?: string },
 ): Promise<Loopback> {
   const mounts = [{ path: MCP_PATH, handle: createMcpGate(core) }];
   const host = await startHost(core, { port: opts.port, rendererDir: opts.rendererDir, token: opts.token, mounts });
-  core.connect.setHostUrl(host.url);
+  address.listening(host.url);
   const serveFile = join(core.ports.paths.dataDir, 'serve.json');
   // Written whole then renamed, so a tool never reads a half-written file.
   writeFileSync(

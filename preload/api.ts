@@ -1,5 +1,6 @@
 import { opNames, type EventMessage } from '../shared/contract';
 import { EVENT_CHANNEL, opChannel, type Reply } from '../shared/ipc';
+import { TERMINAL_IPC, type TerminalBridge, type TerminalIpcEvent } from '../shared/terminal';
 
 export interface IpcRendererLike {
   invoke(channel: string, ...args: unknown[]): Promise<unknown>;
@@ -33,4 +34,22 @@ export function buildPreloadApi(ipc: IpcRendererLike): Record<string, unknown> {
     return () => void ipc.removeListener(EVENT_CHANNEL, wrapped);
   };
   return Object.freeze(api);
+}
+
+/** The live terminal over IPC (`window.nexusTerminal`): open a channel, send messages, get its events. */
+export function buildTerminalBridge(ipc: IpcRendererLike): TerminalBridge {
+  return Object.freeze({
+    open: async (sessionId: string) => {
+      const reply = (await ipc.invoke(TERMINAL_IPC.open, sessionId)) as Reply<number>;
+      if ('error' in reply) throw new RemoteError(reply.error.code, reply.error.message);
+      return reply.result;
+    },
+    send: (id: number, text: string) => void ipc.invoke(TERMINAL_IPC.send, id, text),
+    close: (id: number) => void ipc.invoke(TERMINAL_IPC.close, id),
+    subscribe: (listener: (event: TerminalIpcEvent) => void) => {
+      const wrapped = (_e: unknown, event: unknown): void => listener(event as TerminalIpcEvent);
+      ipc.on(TERMINAL_IPC.event, wrapped);
+      return () => void ipc.removeListener(TERMINAL_IPC.event, wrapped);
+    },
+  });
 }

@@ -1,5 +1,6 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import { buildPreloadApi } from './api';
+import { buildPreloadApi, buildTerminalBridge } from './api';
 
 // Named functions generated from the contract; ipcRenderer itself is never exposed.
 contextBridge.exposeInMainWorld('nexus', buildPreloadApi(ipcRenderer));
+contextBridge.exposeInMainWorld('nexusTerminal', buildTerminalBridge(ipcRenderer));

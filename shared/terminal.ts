@@ -46,3 +46,23 @@ export const terminalCloseIsFinal = (code: number): boolean =>
   code === TerminalClose.policy ||
   code === TerminalClose.tooBig ||
   code === TerminalClose.ended;
+
+/** Electron: the terminal over IPC (the same messages and close codes as the WebSocket). */
+export const TERMINAL_IPC = {
+  open: 'nexus:terminal:open',
+  send: 'nexus:terminal:send',
+  close: 'nexus:terminal:close',
+  event: 'nexus:terminal:event',
+} as const;
+
+export type TerminalIpcEvent =
+  { id: number; data: Uint8Array } | { id: number; closed: { code: number; reason: string } };
+
+/** What the Electron preload exposes as `window.nexusTerminal`. */
+export interface TerminalBridge {
+  /** Opens a channel to the session's terminal; rejects with the refusal (bad id, no live window). */
+  open(sessionId: string): Promise<number>;
+  send(id: number, text: string): void;
+  close(id: number): void;
+  subscribe(listener: (event: TerminalIpcEvent) => void): () => void;
+}

@@ -51,7 +51,7 @@ export const CoreConfig = z.object({
   sessions: SessionsConfig.prefault({}),
   /** The pinned agent CLI in workers, and where its model calls go. */
   agent: AgentConfig.prefault({}),
-  // --- mcp (issue 7) ---
+  /** The MCP stdio bridge as Claude Desktop starts it, and where Claude Desktop keeps its config. */
   mcp: z
     .object({
       /** How Claude Desktop starts `nexus mcp-stdio`: the executable and the arguments before it. */
@@ -66,7 +66,6 @@ export const CoreConfig = z.object({
       claudeDesktopConfig: z.string().optional(),
     })
     .prefault({}),
-  // --- end mcp ---
   /** Also print log lines to stderr. */
   logToStderr: z.boolean().default(false),
 });

@@ -17,9 +17,10 @@ import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './wo
 import type { WorkspaceService } from './workspaces/workspace-service';
 import { sessionHandlers } from './sessions/session-handlers';
 import { createSessions } from './sessions/create-sessions';
+import { shipHandlers } from './sessions/session-changes-handlers';
+import { SessionShip } from './sessions/session-changes-service';
 import type { SessionService } from './sessions/session-service';
 import type { SessionTerminals } from './sessions/terminal';
-// platform tools + review queue (issue 4)
 import { PlatformService } from './platform/platform-service';
 import { platformHandlers } from './platform/platform-handlers';
 import { ReviewQueue } from './review/review-queue';
@@ -56,19 +57,15 @@ export interface Core {
   agentCli: AgentCli;
   /** Settings → Agent: the default agent credential, the model endpoint, the mode sessions start in. */
   agent: AgentService;
-  // --- vault (issue 3) ---
   /** Vault lifecycle, principals and secrets; `vault.resolveSecret(id)` is the Docker code's way to a token. */
   vault: VaultService;
-  // --- end vault ---
   /** Platform tools over NATS: agents, runs (per-run NATS users), hook events. */
   platform: PlatformService;
   review: ReviewQueue;
-  // --- mcp (issue 7) ---
   /** MCP tokens: `tokens.authenticate(secret)` is how the /api/mcp gate knows its caller. */
   tokens: TokenService;
-  /** The MCP endpoint URL (set by the host), Claude Desktop's config entry and the Claude Code line. */
+  /** The MCP endpoint URL (from the host port), Claude Desktop's config entry and the Claude Code line. */
   connect: ConnectService;
-  // --- end mcp ---
   /** Closes every process, socket, subscription and file core opened. */
   dispose(): Promise<void>;
 }
@@ -104,10 +101,6 @@ export async function createCore(
   const docker = createDockerClient(config.docker.socketPath);
   status.set('docker', await probeDocker(docker));
 
-  const attention = disposables.add(
-    new AttentionService({ dispatcher: () => dispatcher, events, notifier: ports.notifier, log }),
-  );
-  // --- vault (issue 3) ---
   const vault = new VaultService({
     db,
     keychain: ports.keychain,
@@ -119,7 +112,6 @@ export async function createCore(
   });
   disposables.add(toDisposable(() => vault.dispose()));
   await vault.start();
-  // --- end vault ---
   const agent = new AgentService({
     db,
     cli: agentCli,
@@ -127,7 +119,7 @@ export async function createCore(
     secrets: () => vault.secrets.list(),
     events,
   });
-  // --- workspaces (Docker); provider tokens come from the vault ---
+  // Workspaces (Docker); provider tokens come from the vault.
   const workspaces = await createWorkspaces({
     docker,
     db,
@@ -151,8 +143,6 @@ export async function createCore(
       ...options.workspaces,
     },
   });
-  // --- end workspaces ---
-  // platform tools + review queue (issue 4)
   const toolsDb = openToolsDb(join(dataDir, 'nexus.db'));
   disposables.add(toDisposable(() => void toolsDb.close()));
   const review = new ReviewQueue(toolsDb, events, audit);
@@ -170,7 +160,6 @@ export async function createCore(
     }),
   );
   await platform.start(workerHost.now);
-  // --- sessions (issue 6) ---
   const { service: sessions, terminals } = await createSessions({
     db,
     events,
@@ -184,9 +173,36 @@ export async function createCore(
     platform,
   });
   void sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
-  // --- end sessions ---
-  // --- mcp (issue 7) ---
-  const tokens = new TokenService(db, { events, log: log.child({ component: 'tokens' }) });
+  // Review and ship (issue 15): changes, push with the vault secret, refreshed on Stop hooks.
+  const ship = new SessionShip({
+    sessions,
+    runtime: workspaces.runtime,
+    remoteOf: (id) => workspaces.service.store.find(id),
+    secrets: vaultSecretSource(vault),
+    redactor,
+    events,
+    log: log.child({ feature: 'ship' }),
+    config: config.sessions,
+  });
+  disposables.add(ship.followStops(platform));
+  disposables.add(ship.followStarts(workspaces.signals));
+  const attention = disposables.add(
+    new AttentionService({
+      sources: {
+        workspaces: () => Promise.resolve(workspaces.service.list()),
+        sessions: () => sessions.list(),
+        reviewCounts: () => {
+          const c = review.counts();
+          return { memories: c.pendingMemories, skills: c.draftSkills };
+        },
+      },
+      events,
+      notifier: ports.notifier,
+      redactor,
+      log,
+    }),
+  );
+  const tokens = new TokenService(db, { vault, events, log: log.child({ component: 'tokens' }) });
   const launcher = config.mcp.stdioLauncher ?? {
     command: process.execPath,
     args: process.argv[1] ? [process.argv[1]] : [],
@@ -194,18 +210,18 @@ export async function createCore(
   const connect = new ConnectService({
     tokens,
     keychain: ports.keychain,
+    host: ports.host,
     log,
     dataDir,
     launcher,
     claudeDesktopConfig: config.mcp.claudeDesktopConfig,
   });
-  tokens.useVault(vault);
-  // --- end mcp ---
 
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status, agentCli: () => agentCli.info() }),
     ...workspaceHandlers(workspaces.service),
     ...sessionHandlers(sessions),
+    ...shipHandlers(ship),
     'attention.get': () => attention.get(),
     'attention.summary': () => attention.summary(),
     'attention.sessions': (input) => attention.sessions(input),
@@ -217,10 +233,6 @@ export async function createCore(
     ...agentHandlers(agent),
   };
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
-  attention.useReviewCounts(() => {
-    const c = review.counts();
-    return { memories: c.pendingMemories, skills: c.draftSkills };
-  });
 
   log.info('core started', { version: config.version, dataDir });
   return {

@@ -29,8 +29,14 @@ export interface AppPaths {
   workerContextDir: string;
 }
 
+/** Where the loopback host listens (e.g. `http://127.0.0.1:4780`): null until it does, or when no host runs. */
+export interface HostAddress {
+  url(): string | null;
+}
+
 export interface CorePorts {
   keychain: Keychain;
   notifier: Notifier;
   paths: AppPaths;
+  host: HostAddress;
 }

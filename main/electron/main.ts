@@ -7,6 +7,7 @@ import { electronStdioLauncher, runIfStdioBridge } from './stdio-bridge';
 import { version } from '../version';
 import { appResponseHeaders, resolveAppFile } from './app-protocol';
 import { registerIpc } from './ipc';
+import { registerTerminalIpc } from './terminal-ipc';
 import { routeFor } from './navigation';
 import { electronPorts } from './ports';
 import { startTray } from './tray';
@@ -36,9 +37,8 @@ function focusWindow(target?: string): void {
   if (route) void win.webContents.executeJavaScript(`window.location.hash = ${JSON.stringify(route)}`);
 }
 
-// --- mcp (issue 7): `<app> mcp-stdio` relays for Claude Desktop and exits; it is not a second window ---
+// `<app> mcp-stdio` relays for Claude Desktop and exits; it is not a second window.
 const bridging = runIfStdioBridge();
-// --- end mcp ---
 if (!bridging && !app.requestSingleInstanceLock()) app.quit();
 
 app.on('second-instance', () => focusWindow());
@@ -54,20 +54,18 @@ void app.whenReady().then(async () => {
     const res = await net.fetch(pathToFileURL(file).toString());
     return new Response(res.body, { status: 200, headers: appResponseHeaders(file) });
   });
-  // --- mcp (issue 7): Claude Desktop starts this binary with `mcp-stdio` (no separate Node install) ---
-  core = await createCore(
-    { version, mcp: { stdioLauncher: electronStdioLauncher() } },
-    electronPorts((target) => focusWindow(target)),
-  );
-  loopback = await startLoopback(core, {
+  // Claude Desktop starts this binary with `mcp-stdio` (no separate Node install).
+  const ports = electronPorts((target) => focusWindow(target));
+  core = await createCore({ version, mcp: { stdioLauncher: electronStdioLauncher() } }, ports);
+  loopback = await startLoopback(core, ports.host, {
     port: Number(process.env.NEXUS_PORT ?? 4780),
     rendererDir: rendererRoot,
   }).catch((e: unknown) => {
     core?.log.warn('MCP endpoint not started (is the port taken by `nexus serve`?)', { error: e });
     return null;
   });
-  // --- end mcp ---
   registerIpc(core, () => win?.webContents ?? null);
+  registerTerminalIpc(core);
   const trayIcon = join(
     app.getAppPath(),
     'resources',

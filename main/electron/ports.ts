@@ -1,6 +1,7 @@
 import { app, Notification as ElectronNotification } from 'electron';
 import { join } from 'node:path';
-import type { CorePorts, Notification, Notifier } from '../core/ports';
+import { ListeningAddress, type ShellPorts } from '../host/node-ports';
+import type { Notification, Notifier } from '../core/ports';
 import { OsKeychain } from '../core/vault/os-keychain';
 
 export class ElectronNotifier implements Notifier {
@@ -13,7 +14,7 @@ export class ElectronNotifier implements Notifier {
   }
 }
 
-export function electronPorts(onNotificationClick: (target: string | undefined) => void): CorePorts {
+export function electronPorts(onNotificationClick: (target: string | undefined) => void): ShellPorts {
   return {
     keychain: new OsKeychain(),
     notifier: new ElectronNotifier(onNotificationClick),
@@ -21,5 +22,6 @@ export function electronPorts(onNotificationClick: (target: string | undefined) 
       dataDir: app.getPath('userData'),
       workerContextDir: join(app.isPackaged ? process.resourcesPath : app.getAppPath(), 'resources', 'worker'),
     },
+    host: new ListeningAddress(),
   };
 }

@@ -70,6 +70,16 @@ describe('the live terminal over /api/terminal/<sessionId> (docker, tmux)', () =
     await t.close();
   });
 
+  it('redacts the scrollback it sends (a pane capture), as sessions.pane does', async () => {
+    const token = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
+    await toPane(`export GITHUB_TOKEN=${token}`);
+    await sh(`seq -f 'filler-%g' 1 60 > "$(tmux display-message -p -t '${windowId}' '#{pane_tty}')"`);
+    const t = await open();
+    await t.waitFor('export GITHUB_TOKEN=[REDACTED]');
+    expect(t.output()).not.toContain(token);
+    await t.close();
+  });
+
   it('serves two viewers at once; closing one detaches only it; the agent window lives on', async () => {
     const a = await open(100, 30);
     const b = await open(80, 24);

@@ -2,9 +2,10 @@ import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { httpStatusOf, isNexusError } from '../../shared/errors';
-import { TERMINAL_MAX_FRAME, TerminalClientMessage, TerminalClose, type TerminalSize } from '../../shared/terminal';
+import { TERMINAL_MAX_FRAME, TerminalClose } from '../../shared/terminal';
 import type { Logger } from '../core/log';
-import type { LiveWindow, SessionTerminals, TerminalViewer } from '../core/sessions/terminal';
+import type { LiveWindow, SessionTerminals } from '../core/sessions/terminal';
+import { openTerminalChannel } from '../core/sessions/terminal-channel';
 import { checkHostAndOrigin } from './guard';
 import { splitUrl } from './routes';
 import type { SessionAuth } from './session-auth';
@@ -25,13 +26,7 @@ export interface TerminalEndpoint {
 }
 
 const PATH = /^\/api\/terminal\/([^/]+)$/;
-/** The first message (a resize) must arrive within this time. */
-const FIRST_MESSAGE_MS = 10_000;
 const HEARTBEAT_MS = 30_000;
-/** Input held while the viewer opens; more closes the socket. */
-const MAX_QUEUED = 256;
-/** Output is paused while this much is waiting to be sent to a slow client. */
-const HIGH_WATER = 1024 * 1024;
 
 type Verdict = { ok: true; target: LiveWindow } | { ok: false; status: number; message: string };
 
@@ -39,7 +34,7 @@ type Verdict = { ok: true; target: LiveWindow } | { ok: false; status: number; m
  * The live terminal's WebSocket, `/api/terminal/<sessionId>`. It authenticates by itself (the HTTP
  * gate never sees an upgrade): the UI cookie only (no Authorization header of any kind, no query
  * string at all), Host and an Origin both our own, the session id a UUID of a session with a live
- * window. Then it adapts core's viewer: JSON messages in (the first a resize), screen bytes out.
+ * window. Then it carries core's terminal channel: JSON text frames in, screen bytes out as binary frames.
  */
 export function terminalEndpoint(deps: TerminalEndpointDeps): TerminalEndpoint {
   const wss = new WebSocketServer({ noServer: true, maxPayload: TERMINAL_MAX_FRAME, perMessageDeflate: false });
@@ -66,86 +61,27 @@ export function terminalEndpoint(deps: TerminalEndpointDeps): TerminalEndpoint {
 
   const serve = (ws: WebSocket, target: LiveWindow): void => {
     live.add(ws);
-    let viewer: TerminalViewer | null = null;
-    let opening = false;
-    let size: TerminalSize | null = null;
-    const queued: string[] = [];
+    const channel = openTerminalChannel(deps, target, {
+      send: (bytes, done) => ws.send(bytes, { binary: true }, done),
+      buffered: () => ws.bufferedAmount,
+      close: (code, reason) => {
+        if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, reason);
+      },
+    });
     let alive = true;
-    const shut = (code: number, reason: string): void => {
-      if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, reason);
-    };
-    const first = setTimeout(() => shut(TerminalClose.policy, 'Send a resize first.'), FIRST_MESSAGE_MS);
     const beat = setInterval(() => {
       if (!alive) return void ws.terminate();
       alive = false;
       ws.ping();
     }, HEARTBEAT_MS);
     ws.on('pong', () => (alive = true));
-
-    const attach = (v: TerminalViewer): void => {
-      viewer = v;
-      if (v.history) ws.send(Buffer.from(v.history, 'utf8'), { binary: true });
-      if (size) v.resize(size);
-      for (const data of queued.splice(0)) v.write(data);
-      v.output.on('data', (chunk: Buffer) => {
-        ws.send(chunk, { binary: true }, () => {
-          if (v.output.isPaused() && ws.bufferedAmount < HIGH_WATER / 4) v.output.resume();
-        });
-        if (ws.bufferedAmount > HIGH_WATER) v.output.pause();
-      });
-      // The client ended: final when the session's window is gone, else (viewer killed, container
-      // restarting) the UI may reconnect.
-      let once = false;
-      const ended = (): void => {
-        if (once) return;
-        once = true;
-        deps.terminals.resolve(target.sessionId).then(
-          () => shut(TerminalClose.retry, 'The terminal dropped; reconnect.'),
-          () => shut(TerminalClose.ended, "The session's window has closed."),
-        );
-      };
-      v.output.on('end', ended).on('close', ended).on('error', ended);
-    };
-
-    ws.on('message', (data: RawData, isBinary: boolean) => {
-      if (isBinary) return shut(TerminalClose.policy, 'Send JSON text messages.');
-      let json: unknown;
-      try {
-        json = JSON.parse(rawText(data));
-      } catch {
-        return shut(TerminalClose.policy, 'Not JSON.');
-      }
-      const parsed = TerminalClientMessage.safeParse(json);
-      if (!parsed.success) return shut(TerminalClose.policy, 'Not a terminal message (input or resize).');
-      const msg = parsed.data;
-      if (msg.type === 'resize') size = { cols: msg.cols, rows: msg.rows };
-      if (viewer) return msg.type === 'input' ? viewer.write(msg.data) : viewer.resize(size as TerminalSize);
-      if (!opening) {
-        if (msg.type !== 'resize') return shut(TerminalClose.policy, 'Send a resize first.');
-        opening = true;
-        clearTimeout(first);
-        const initial = { cols: msg.cols, rows: msg.rows };
-        size = null;
-        deps.terminals.open(target, initial).then(
-          (v) => (ws.readyState === ws.OPEN ? attach(v) : void v.close()),
-          (e: unknown) => {
-            deps.log.warn('terminal open failed', { sessionId: target.sessionId, error: e });
-            shut(TerminalClose.internal, 'The terminal could not be opened.');
-          },
-        );
-        return;
-      }
-      if (msg.type === 'input') {
-        if (queued.length >= MAX_QUEUED)
-          return shut(TerminalClose.policy, 'Too much input before the terminal opened.');
-        queued.push(msg.data);
-      }
-    });
+    ws.on('message', (data: RawData, isBinary: boolean) =>
+      isBinary ? ws.close(TerminalClose.policy, 'Send JSON text messages.') : channel.message(rawText(data)),
+    );
     ws.on('close', () => {
       live.delete(ws);
-      clearTimeout(first);
       clearInterval(beat);
-      void viewer?.close();
+      channel.closed();
     });
     ws.on('error', () => undefined);
   };

@@ -149,10 +149,17 @@ export const sessionOperations = {
     output: Session,
   }),
   'sessions.delete': operation({
-    summary: 'Delete a session: end its window, remove its own worktree and branch, delete the row.',
+    summary:
+      'Delete a session: end its window, remove its worktree and the row. Its branch stays unless deleteBranch; a branch with unpushed commits also needs force.',
     access: 'write',
-    input: bySession,
-    output: z.object({ deleted: z.literal(true), id: z.string() }),
+    input: z
+      .object({
+        session: SessionRef,
+        deleteBranch: z.boolean().optional().describe('Also delete the session branch (kept by default)'),
+        force: z.boolean().optional().describe('Delete the branch even though it holds commits not pushed anywhere'),
+      })
+      .strict(),
+    output: z.object({ deleted: z.literal(true), id: z.string(), branchDeleted: z.boolean().optional() }),
   }),
   'sessions.sendMessage': operation({
     summary: 'Send a message to a running session through its inbox socket (never typed into the terminal).',
@@ -166,8 +173,54 @@ export const sessionOperations = {
     input: bySession,
     output: z.object({ sessionId: z.string(), text: z.string(), capturedAt: z.string() }),
   }),
+  'sessions.changes': operation({
+    summary: "A session's branch beside its base: ahead/behind, changed files and line counts.",
+    access: 'read',
+    input: bySession,
+    output: ChangesSummary,
+  }),
+  'sessions.diff': operation({
+    summary:
+      "The session's commits since its base and its changes (committed and not): files with counts, paged, and a bounded unified diff; `file` gives one file whole.",
+    access: 'read',
+    input: z
+      .object({
+        session: SessionRef,
+        offset: z.number().int().nonnegative().optional().describe('First file of the page (0 by default)'),
+        limit: z.number().int().min(1).max(200).optional().describe('Files per page (50 by default)'),
+        file: z.string().min(1).max(4096).optional().describe('One changed file, whole (bounded at 4 MB)'),
+      })
+      .strict(),
+    output: SessionChanges,
+  }),
+  'workspaces.disk': operation({
+    summary: "A running workspace's disk use: its volume (clone and session worktrees) and each worktree.",
+    access: 'read',
+    input: z.object({ workspace: WorkspaceRef }).strict(),
+    output: z.object({
+      workspaceId: z.string(),
+      bytes: z.number().int().nonnegative(),
+      worktrees: z.array(z.object({ name: z.string(), bytes: z.number().int().nonnegative() })),
+      at: z.string(),
+    }),
+  }),
+  'sessions.push': operation({
+    summary:
+      "Push the session's branch to the workspace's remote with the workspace's vault secret; returns the provider's compare/new-PR link.",
+    access: 'vault',
+    input: bySession,
+    output: PushResult,
+  }),
 };
 
 export const sessionEvents = {
   'sessions.changed': z.object({ session: Session.nullable(), removedId: z.string().optional() }),
+  /** The session's changes were looked at again (its Stop hook, a push): re-read the diff. */
+  'sessions.diffChanged': z.object({ sessionId: z.string(), summary: ChangesSummary }),
+  /** A push in progress: git's progress lines, one step at a time. */
+  'sessions.pushProgress': z.object({
+    sessionId: z.string(),
+    step: z.string(),
+    fraction: z.number().min(0).max(1).optional(),
+  }),
 };

@@ -107,6 +107,8 @@ export const sampleArgs: Record<string, Record<string, unknown>> = {
   delete_workspace: { workspace: 'alpha' },
   list_sessions: {},
   get_session: { session: 'alpha/one' },
+  get_session_diff: { session: 'alpha/one', limit: 10 },
+  push_session: { session: 'alpha/one' },
   create_session: { workspace: 'alpha', name: 'one', initial_message: 'hello' },
   delete_session: { session: 'alpha/one' },
   send_message: { session: 'alpha/one', text: 'hello' },

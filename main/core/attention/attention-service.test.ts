@@ -31,11 +31,28 @@ describe('attention service', () => {
     expect(fleet.review).toEqual({ memories: 0, skills: 0 });
   });
 
-  it('recomputes on a review-count change and pushes attention.changed', async () => {
+  it('recomputes when the review queue changes and pushes attention.changed', async () => {
+    const agent = core.platform.createAgent({ name: 'scribe' });
     const event = nextAttentionEvent();
-    core.attention.useReviewCounts(() => ({ memories: 3, skills: 1 }));
+    core.review.proposeMemory({
+      content: 'CI runs nightly',
+      scope: 'global',
+      project: null,
+      agentId: agent.id,
+      runId: 'r1',
+    });
     const e = await event;
-    expect(e.payload).toMatchObject({ review: { memories: 3, skills: 1 } });
+    expect(e.payload).toMatchObject({ review: { memories: 1, skills: 0 } });
+    const next = nextAttentionEvent();
+    core.review.proposeSkill({
+      slug: 'deploy',
+      name: 'Deploy',
+      description: 'How to deploy',
+      markdown: '# Deploy',
+      agentId: agent.id,
+      runId: 'r1',
+    });
+    expect((await next).payload).toMatchObject({ review: { memories: 1, skills: 1 } });
   });
 
   it('does not push again when nothing changed', async () => {

@@ -5,22 +5,38 @@ import {
   type FleetAttention,
   type ReviewCounts,
 } from '../../../shared/attention';
-import { NexusError } from '../../../shared/errors';
+import type { Session, Workspace } from '../../../shared/contract';
 import type { FleetSummary, SessionPage } from '../../../shared/contract/attention';
+import { NexusError } from '../../../shared/errors';
 import type { Disposable } from '../disposable';
-import type { Dispatcher } from '../dispatch';
 import type { EventBus } from '../events';
-import { operatorContext } from '../handlers';
 import type { Logger } from '../log';
 import type { Notifier } from '../ports';
+import type { Redactor } from '../redact';
 
 /** Events after which the roll-up may have changed. */
 const TRIGGERS: ReadonlySet<string> = new Set(['sessions.changed', 'workspaces.changed', 'review.changed']);
 
+/** What the roll-up is computed from: reads of the workspace, session and review-queue services. */
+export interface AttentionSources {
+  workspaces(): Promise<Workspace[]>;
+  sessions(): Promise<Session[]>;
+  reviewCounts(): ReviewCounts;
+}
+
+export interface AttentionDeps {
+  sources: AttentionSources;
+  events: EventBus;
+  notifier: Notifier;
+  redactor: Redactor;
+  log: Logger;
+}
+
 /**
  * Keeps the fleet attention roll-up current: recomputes when a session, workspace or review-queue
  * event arrives (never on a timer), pushes `attention.changed` when the result differs, and sends a
- * notification for every session that has just entered needs_you, saying why.
+ * notification for every session that has just entered needs_you, saying why. What it reads is
+ * redacted first, so neither the roll-up nor a notification can carry a secret.
  */
 export class AttentionService implements Disposable {
   private current: FleetAttention | null = null;
@@ -29,25 +45,18 @@ export class AttentionService implements Disposable {
   private scheduled = false;
   private running: Promise<void> | null = null;
   private readonly subscription: Disposable;
-  private reviewCounts: () => ReviewCounts = () => ({ memories: 0, skills: 0 });
 
-  constructor(
-    private readonly deps: { dispatcher: () => Dispatcher; events: EventBus; notifier: Notifier; log: Logger },
-  ) {
+  /** Subscribes to the triggers and schedules the first computation. */
+  constructor(private readonly deps: AttentionDeps) {
     this.subscription = deps.events.subscribe((event) => {
       if (TRIGGERS.has(event.name)) this.schedule();
     });
-  }
-
-  /** The review-queue feature supplies its pending counts here. */
-  useReviewCounts(fn: () => ReviewCounts): void {
-    this.reviewCounts = fn;
     this.schedule();
   }
 
   async get(): Promise<FleetAttention> {
     if (!this.current) await this.refresh();
-    return this.current ?? rollUp([], this.reviewCounts());
+    return this.current ?? rollUp([], this.deps.sources.reviewCounts());
   }
 
   /** The roll-up without its per-session list, plus workspace counts: what get_nexus_info shows by default. */
@@ -96,12 +105,8 @@ export class AttentionService implements Disposable {
   }
 
   private async compute(): Promise<void> {
-    const ctx = operatorContext('internal');
-    const dispatcher = this.deps.dispatcher();
-    const [{ workspaces }, { sessions }] = await Promise.all([
-      dispatcher.call('workspaces.list', {}, ctx),
-      dispatcher.call('sessions.list', {}, ctx),
-    ]);
+    const { sources, redactor } = this.deps;
+    const [workspaces, sessions] = redactor.value(await Promise.all([sources.workspaces(), sources.sessions()]));
     this.workspaces = workspaces.map((w) => ({ name: w.name, status: w.status }));
     const running = new Set(workspaces.filter((w) => w.status === 'running').map((w) => w.id));
     const items = sessions.map((s) =>
@@ -111,7 +116,7 @@ export class AttentionService implements Disposable {
         workspaceRunning: running.has(s.workspaceId),
       }),
     );
-    const next = rollUp(items, this.reviewCounts());
+    const next = rollUp(items, sources.reviewCounts());
     const before = this.current;
     this.current = next;
     if (before && JSON.stringify(before) === JSON.stringify(next)) return;

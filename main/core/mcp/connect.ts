@@ -1,7 +1,7 @@
 import type { ConnectInfo, OpOutput, TokenClass } from '../../../shared/contract';
 import type { Handlers } from '../handlers';
 import type { Logger } from '../log';
-import type { Keychain } from '../ports';
+import type { HostAddress, Keychain } from '../ports';
 import type { TokenService } from '../tokens/tokens';
 import {
   claudeDesktopConfigPath,
@@ -23,6 +23,8 @@ export interface StdioLauncher {
 export interface ConnectDeps {
   tokens: TokenService;
   keychain: Keychain;
+  /** The loopback host: the MCP endpoint is `<host url>/api/mcp`. */
+  host: HostAddress;
   log: Logger;
   dataDir: string;
   launcher: StdioLauncher;
@@ -31,12 +33,12 @@ export interface ConnectDeps {
 
 /** "Connect Claude Desktop" and the Claude Code line: the operator-facing side of the MCP server. */
 export class ConnectService {
-  private url: string | null = null;
   constructor(private readonly deps: ConnectDeps) {}
 
-  /** Called once the host listens: the MCP endpoint is `<url>/api/mcp`. */
-  setHostUrl(url: string): void {
-    this.url = `${url.replace(/\/$/, '')}${MCP_PATH}`;
+  /** The MCP endpoint, once the host listens. */
+  private get url(): string | null {
+    const host = this.deps.host.url();
+    return host ? `${host.replace(/\/$/, '')}${MCP_PATH}` : null;
   }
 
   get configPath(): string {
@@ -54,6 +56,7 @@ export class ConnectService {
 
   info(): ConnectInfo {
     const entry = this.stdioEntry();
+    const url = this.url;
     let connected = false;
     try {
       connected = readServerEntry(this.configPath, MCP_SERVER_NAME) !== null;
@@ -61,9 +64,9 @@ export class ConnectService {
       connected = false;
     }
     return {
-      mcpUrl: this.url,
-      claudeCodeCommand: this.url
-        ? `claude mcp add --transport http ${MCP_SERVER_NAME} ${this.url} --header "Authorization: Bearer <token>"`
+      mcpUrl: url,
+      claudeCodeCommand: url
+        ? `claude mcp add --transport http ${MCP_SERVER_NAME} ${url} --header "Authorization: Bearer <token>"`
         : null,
       claudeDesktop: { configPath: this.configPath, connected, serverName: MCP_SERVER_NAME },
       stdioCommand: { command: entry.command, args: entry.args },

@@ -113,7 +113,14 @@ describe('the /api/mcp gate: token × route × tool', () => {
         .map((t) => t.name)
         .sort();
     }
-    expect(listed.read).toEqual(['get_nexus_info', 'get_session', 'get_workspace', 'list_sessions', 'list_workspaces']);
+    expect(listed.read).toEqual([
+      'get_nexus_info',
+      'get_session',
+      'get_session_diff',
+      'get_workspace',
+      'list_sessions',
+      'list_workspaces',
+    ]);
     expect(listed.write).toEqual(
       [
         ...listed.read!,
@@ -124,7 +131,7 @@ describe('the /api/mcp gate: token × route × tool', () => {
         'stop_workspace',
       ].sort(),
     );
-    expect(listed.vault).toEqual([...listed.write!, 'create_workspace', 'start_workspace'].sort());
+    expect(listed.vault).toEqual([...listed.write!, 'create_workspace', 'push_session', 'start_workspace'].sort());
   });
 
   it('refuses a write tool hidden in a JSON-RPC batch from a read token', async () => {

@@ -40,6 +40,8 @@ describe('createMcpServer for one caller (behind the gate)', () => {
       delete_workspace: 'write',
       list_sessions: 'read',
       get_session: 'read',
+      get_session_diff: 'read',
+      push_session: 'vault',
       create_session: 'write',
       delete_session: 'write',
       send_message: 'write',

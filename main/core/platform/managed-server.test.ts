@@ -8,8 +8,6 @@ import { testCore } from '../../../test/helpers/core';
 import { workerHostAddress } from '../../../test/helpers/network';
 import { CoreConfig } from '../config';
 import { operatorContext } from '../handlers';
-import { okResult } from './platform-fixture';
-import { connectRun } from './run-client';
 
 const op = operatorContext('internal');
 async function freePort(): Promise<number> {
@@ -86,23 +84,31 @@ describe('managed nats-server', () => {
     }
   });
 
-  it('uses a configured external server instead of starting a child', async () => {
-    // An unauthenticated external server, started by the test: core must not start its own.
+  it('refuses platform tools on an external server, which gives no per-run identity, and says why', async () => {
+    // An unauthenticated external server, started by the test: any client may publish anything there.
     const port = await freePort();
     const child = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
     await waitForServer(`nats://127.0.0.1:${port}`);
-    const t = await testCore({ nats: { url: `nats://127.0.0.1:${port}` } });
+    const t = await testCore({ nats: { url: `nats://ops:s3cret-pw@127.0.0.1:${port}` } });
     try {
-      expect(t.core.platform.url).toBe(`nats://127.0.0.1:${port}`);
       expect(existsSync(join(t.dataDir, 'nats', 'nats.conf'))).toBe(false);
+      expect(t.core.platform.serverPid).toBeNull();
       const info = await t.core.dispatcher.call('app.info', {}, op);
-      expect(info.nats.state).toBe('external');
-      const agent = t.core.platform.createAgent({ name: 'ext' });
-      const creds = await t.core.platform.createRun(agent.id);
-      expect(creds.user).toBeNull();
-      const client = await connectRun(creds);
-      expect(okResult(await client.call('skill.list', {}))).toEqual({ skills: [] });
-      await client.close();
+      expect(info.nats).toEqual({ state: 'unavailable', reason: expect.stringContaining('no per-run identity') });
+      expect(info.nats.reason).toContain(`127.0.0.1:${port}`);
+      expect(info.nats.reason).not.toContain('s3cret-pw');
+      const agent = await t.core.dispatcher.call('agents.create', { name: 'ext' }, op);
+      await expect(t.core.dispatcher.call('runs.create', { agentId: agent.id }, op)).rejects.toMatchObject({
+        code: 'nats_unavailable',
+        message: expect.stringContaining('no per-run identity'),
+      });
+      await expect(t.core.platform.createHookPublisher('w1')).rejects.toMatchObject({ code: 'nats_unavailable' });
+      // A worker on that server trying to act as some run finds nobody serving tool calls.
+      const spoof = await connect({ servers: `nats://127.0.0.1:${port}`, reconnect: false });
+      await expect(
+        spoof.request('tools.invoke.some-run', JSON.stringify({ tool: 'skill.list', args: {} }), { timeout: 2_000 }),
+      ).rejects.toThrow(/no responders|timeout/i);
+      await spoof.close();
     } finally {
       await t.cleanup();
       child.kill('SIGTERM');

@@ -63,7 +63,7 @@ export class ManagedNats {
       throw new NexusError(
         'nats_unavailable',
         code === 'ENOENT'
-          ? `nats-server was not found ("${opts.binary}"). Install the nats-server package or set nats.url to an existing server.`
+          ? `nats-server was not found ("${opts.binary}"). Install the nats-server package or set nats.binary to its path.`
           : `nats-server could not be started: ${(e as Error).message}`,
       );
     }

@@ -14,7 +14,7 @@ import { tempDir } from '../../../test/helpers/temp-dir';
 import { bundleWorkerScripts, type WorkerScripts } from '../../../test/helpers/worker-scripts';
 import type { HookEvent, RunCredentials } from './platform-service';
 import { nexusMcpEnv } from './nexus-mcp-env';
-import { okResult } from './platform-fixture';
+import { okResult } from '../../../test/helpers/platform-fixture';
 import { connectRun } from './run-client';
 import { connect } from '@nats-io/transport-node';
 
@@ -40,7 +40,7 @@ async function bridgeInWorker(image: string, network: string, creds: RunCredenti
     stderr: 'pipe',
   });
   const client = new Client({ name: 'net-test', version: '1.0.0' });
-  await client.connect(transport);
+  await client.connect(transport, { timeout: 240_000 }); // docker run is slow on a busy vfs engine
   return client;
 }
 
@@ -103,7 +103,7 @@ describe.each([
       execFileSync('docker', ['rm', '-f', id]);
     await env.cleanup();
     dir.remove();
-  });
+  }, 120_000);
 
   it('listens on the one address workers reach the host on, never every interface', async () => {
     const expected = network === 'host' ? '127.0.0.1' : await workerHostAddress();
@@ -118,13 +118,13 @@ describe.each([
     const creds = await env.core.platform.createRun(agent.id);
     const client = await bridgeInWorker(image, network, creds);
     try {
-      const r = await client.callTool({ name: 'skill_list', arguments: {} });
+      const r = await client.callTool({ name: 'skill_list', arguments: {} }, undefined, { timeout: 60_000 });
       expect((r as CallToolResult).isError ?? false).toBe(false);
       expect(JSON.parse(text(r))).toEqual({ skills: [] });
     } finally {
       await client.close();
     }
-  }, 120_000);
+  }, 300_000);
 
   it("delivers a worker's hook event with the workspace's hook credentials", async () => {
     const workspaceId = `w${randomBytes(4).toString('hex')}`;
@@ -139,7 +139,7 @@ describe.each([
     } finally {
       sub.dispose();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('platform NATS when Docker is down at start-up', () => {
@@ -180,5 +180,5 @@ describe('platform NATS when Docker is down at start-up', () => {
       await env.cleanup();
       await proxy.close();
     }
-  }, 120_000);
+  }, 300_000);
 });

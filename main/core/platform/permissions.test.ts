@@ -1,7 +1,7 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { operatorContext } from '../handlers';
-import { okResult, platformFixture } from './platform-fixture';
+import { okResult, platformFixture } from '../../../test/helpers/platform-fixture';
 
 type Fixture = Awaited<ReturnType<typeof platformFixture>>;
 const op = operatorContext('internal');

@@ -13,18 +13,36 @@ import type { ReviewQueue } from '../review/review-queue';
 import type { Db } from '../store/open';
 import { ManagedNats } from './managed-server';
 import { hookUser, hookUserName, runUser, runUserName, type NatsUser } from './permissions';
-import { AgentRepo, type Agent } from './store/agents';
-import { BoardRepo } from './store/board';
-import { RunRepo, type RunStatus } from './store/runs';
-import { TaskRepo, type NewTask, type Task } from './store/tasks';
+import { AgentStore, type Agent } from './store/agents';
+import { BoardStore } from './store/board';
+import { RunStore, type RunStatus } from './store/runs';
+import { TaskStore, type NewTask, type Task } from './store/tasks';
 import { compactFts } from './store/fts';
 import { ToolRouter } from './tool-router';
+
+/**
+ * Why platform tools do not run on a configured external server: it gives Nexus no per-run users,
+ * so any worker could call tools as any run and publish hook events as any workspace. The URL is
+ * shown without any user or password in it.
+ */
+export function externalRefusal(url: string): string {
+  let where = 'the configured server';
+  try {
+    where = new URL(url.replace(/^(nats|tls):/, 'http:')).host || where;
+  } catch {
+    // keep the generic name
+  }
+  return (
+    `Platform tools are off: the external NATS server (${where}, nats.url / NEXUS_NATS_URL) gives no per-run ` +
+    'identity, so any worker could act as any run. Unset it to use the managed nats-server.'
+  );
+}
 
 /** What a worker needs to call platform tools as one run (handed to nexus-mcp through its env). */
 export interface RunCredentials {
   runId: string;
   natsUrl: string;
-  /** Null when an external server is used: its operator manages users and permissions. */
+  /** The run's NATS user (null only for a server without users, which Nexus refuses to use). */
   user: string | null;
   password: string | null;
   inboxPrefix: string;
@@ -46,15 +64,15 @@ export interface HookEvent {
 }
 
 /**
- * Platform tools over NATS: runs the managed nats-server (or uses an external one), serves
+ * Platform tools over NATS: runs the managed nats-server (an external one is refused), serves
  * `tools.invoke.<runId>` and `nexus.hooks.<workspaceId>`, and issues per-run NATS users.
  * Exposed as `core.platform` for the sessions feature.
  */
 export class PlatformService implements Disposable {
-  readonly agents: AgentRepo;
-  readonly runs: RunRepo;
-  readonly tasks: TaskRepo;
-  readonly board: BoardRepo;
+  readonly agents: AgentStore;
+  readonly runs: RunStore;
+  readonly tasks: TaskStore;
+  readonly board: BoardStore;
   private readonly router: ToolRouter;
   private server: ManagedNats | null = null;
   private nc: NatsConnection | null = null;
@@ -78,10 +96,10 @@ export class PlatformService implements Disposable {
       review: ReviewQueue;
     },
   ) {
-    this.agents = new AgentRepo(deps.db);
-    this.runs = new RunRepo(deps.db);
-    this.tasks = new TaskRepo(deps.db);
-    this.board = new BoardRepo(deps.db);
+    this.agents = new AgentStore(deps.db);
+    this.runs = new RunStore(deps.db);
+    this.tasks = new TaskStore(deps.db);
+    this.board = new BoardStore(deps.db);
     compactFts(deps.db, 'memories_fts');
     compactFts(deps.db, 'runs_fts');
     this.router = new ToolRouter(
@@ -103,20 +121,17 @@ export class PlatformService implements Disposable {
     const { nats } = this.deps.config;
     // Runs of a previous process lost their credentials with it.
     this.runs.failOrphans();
-    this.deps.status.set('nats', {
-      state: 'starting',
-      reason: nats.url ? `Connecting to ${nats.url}.` : 'Starting nats-server.',
-    });
+    if (nats.url) {
+      // Nexus can create per-run users only on the server it runs (see docs/platform-tools.md).
+      const reason = externalRefusal(nats.url);
+      this.deps.log.warn('platform tools refused on an external NATS server', { reason });
+      this.deps.status.set('nats', { state: 'unavailable', reason });
+      return;
+    }
+    this.deps.status.set('nats', { state: 'starting', reason: 'Starting nats-server.' });
     try {
-      if (nats.url) {
-        this.nc = await connect({ servers: nats.url, name: 'nexus-core' });
-        this.natsUrl = nats.url;
-        await this.subscribe(this.nc);
-        this.deps.status.set('nats', { state: 'external', reason: `Using the external server at ${nats.url}.` });
-      } else {
-        this.workersReach = nats.host !== undefined || workerHost !== null;
-        await this.open(nats.host ?? workerHost ?? '127.0.0.1', []);
-      }
+      this.workersReach = nats.host !== undefined || workerHost !== null;
+      await this.open(nats.host ?? workerHost ?? '127.0.0.1', []);
     } catch (e) {
       const reason = e instanceof NexusError ? e.message : `NATS could not be started: ${(e as Error).message}`;
       this.deps.log.warn('platform tools unavailable', { reason });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { workerHostAddress } from '../../../test/helpers/network';
 import { operatorContext } from '../handlers';
 import { REDACTED } from '../redact';
-import { okResult, platformFixture } from './platform-fixture';
+import { okResult, platformFixture } from '../../../test/helpers/platform-fixture';
 import { connectRun } from './run-client';
 
 type Fixture = Awaited<ReturnType<typeof platformFixture>>;

@@ -6,7 +6,7 @@ import type { Logger } from '../log';
 import type { Redactor } from '../redact';
 import { toolHandlers } from './handlers';
 import type { ToolContext, ToolDeps, ToolHandler } from './handlers/tool-handler';
-import type { AgentRepo } from './store/agents';
+import type { AgentStore } from './store/agents';
 
 /**
  * Executes one platform-tool call for a run. The caller is the run named by the NATS subject the
@@ -15,7 +15,7 @@ import type { AgentRepo } from './store/agents';
  */
 export class ToolRouter {
   constructor(
-    private readonly agents: AgentRepo,
+    private readonly agents: AgentStore,
     private readonly deps: ToolDeps,
     private readonly redactor: Redactor,
     private readonly audit: AuditLog,

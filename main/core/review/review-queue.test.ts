@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventMessage } from '../../../shared/contract';
 import { operatorContext } from '../handlers';
-import { okResult, platformFixture } from '../platform/platform-fixture';
+import { okResult, platformFixture } from '../../../test/helpers/platform-fixture';
 
 type Fixture = Awaited<ReturnType<typeof platformFixture>>;
 const op = operatorContext('http');

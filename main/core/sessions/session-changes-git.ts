@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { NexusError } from '../../../shared/errors';
+import { splitPatch } from './session-changes-parse';
 
 /**
  * The git side of the session changes view, run inside the workspace container through the
@@ -71,17 +72,18 @@ fi
 exit 0
 `;
 
-/** One diff section per requested file (new path, old path or ''), each cut at `per` + 1 bytes. */
+/**
+ * One `git diff` for the page's files (new and old paths), each file's section cut by awk at `per`
+ * bytes with a `<mark>-cut` line where it was cut (not a section line: those are `<mark> name`).
+ */
 const PATCHES = `${PRELUDE}
 trap 'rm -rf "$t"' EXIT
 per=$1; shift
 [ -f "$t/mb" ] || { echo "The changes scan is gone; ask again." >&2; exit 5; }
-mb=$(cat "$t/mb")
-while [ $# -ge 2 ]; do
-  if [ -n "$2" ]; then git diff --cached -M "$mb" -- "$2" "$1"; else git diff --cached -M "$mb" -- "$1"; fi | head -c "$per" > "$t/o"
-  emit patch "$t/o"
-  shift 2
-done
+git diff --cached -M "$(cat "$t/mb")" -- "$@" | awk -v per="$per" -v mark="$mark" '
+  /^diff --git / { n = 0; cut = 0 }
+  { if (cut) next; n += length($0) + 1; if (n > per) { print mark "-cut"; cut = 1; next } print }' > "$t/o"
+emit patch "$t/o"
 exit 0
 `;
 
@@ -110,8 +112,10 @@ export class ChangesGit {
     script: string,
     args: [worktree: string, branch: string, scratch: string, ...rest: string[]],
     what: string,
+    onMark?: (mark: string) => void,
   ): Promise<Map<string, string[]>> {
     const mark = `--nexus-${randomBytes(18).toString('hex')}--`;
+    onMark?.(mark);
     const [worktree, branch, scratch, ...rest] = args;
     const argv = ['sh', '-c', script, 'sh', this.repoDir, worktree, branch, scratch, mark, ...rest];
     const r = await this.exec.exec(ws, argv, {
@@ -157,17 +161,25 @@ export class ChangesGit {
     };
   }
 
-  /** Each file's diff from the kept scan (which this removes), cut at `perFile` bytes. */
+  /** Each file's diff from the kept scan (which this removes), cut at `perFile` bytes; by path. */
   async patches(
     ws: ChangesTarget,
     worktree: string,
     scratch: string,
     files: { path: string; oldPath: string | null }[],
     perFile: number,
-  ): Promise<string[]> {
-    const args = files.flatMap((f) => [f.path, f.oldPath ?? '']);
-    const s = await this.run(ws, PATCHES, [worktree, '', scratch, String(perFile), ...args], "session's diff");
-    return s.get('patch') ?? [];
+  ): Promise<Map<string, { diff: string; cut: boolean }>> {
+    const paths = files.flatMap((f) => (f.oldPath ? [f.path, f.oldPath] : [f.path]));
+    let cutLine = '';
+    const s = await this.run(ws, PATCHES, [worktree, '', scratch, String(perFile), ...paths], "session's diff", (m) => {
+      cutLine = `${m}-cut\n`;
+    });
+    const out = new Map<string, { diff: string; cut: boolean }>();
+    for (const section of splitPatch((s.get('patch') ?? []).join(''))) {
+      const cut = section.diff.includes(cutLine);
+      out.set(section.path, { diff: cut ? section.diff.replace(cutLine, '') : section.diff, cut });
+    }
+    return out;
   }
 
   /** Removes a kept scan that no patches call will use. */

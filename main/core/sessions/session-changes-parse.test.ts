@@ -40,6 +40,7 @@ beforeAll(() => {
   mkdirSync(join(repo, 'src'));
   git('mv', 'old name.txt', 'src/new name.txt');
   write('src/tab\there.txt', 'quoted\n');
+  write('with space.txt', 'spaced\n');
   write('logo.bin', Buffer.from([0, 1, 2, 3, 0, 255]));
   git('add', '-A');
   git('commit', '-qm', 'the change\u00e9');
@@ -53,7 +54,7 @@ describe('session changes parsing', () => {
       git('diff', '-M', '--name-status', '-z', 'main'),
     );
     const by = new Map(files.map((f) => [f.path, f]));
-    expect(files).toHaveLength(5);
+    expect(files).toHaveLength(6);
     expect(by.get('keep.txt')).toMatchObject({ status: 'modified', additions: 2, deletions: 1, binary: false });
     expect(by.get('gone.txt')).toMatchObject({ status: 'deleted', additions: 0, deletions: 1 });
     expect(by.get('src/new name.txt')).toMatchObject({ status: 'renamed', oldPath: 'old name.txt', additions: 0 });
@@ -64,7 +65,7 @@ describe('session changes parsing', () => {
   it('splits a unified diff per file, each under the path the file list uses', () => {
     const sections = splitPatch(git('diff', '-M', 'main'));
     expect(sections.map((s) => s.path).sort()).toEqual(
-      ['gone.txt', 'keep.txt', 'logo.bin', 'src/new name.txt', 'src/tab\there.txt'].sort(),
+      ['gone.txt', 'keep.txt', 'logo.bin', 'src/new name.txt', 'src/tab\there.txt', 'with space.txt'].sort(),
     );
     const keep = sections.find((s) => s.path === 'keep.txt');
     expect(keep?.diff).toMatch(/^diff --git a\/keep.txt b\/keep.txt\n/);

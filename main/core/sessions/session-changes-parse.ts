@@ -119,10 +119,10 @@ function sectionPath(section: string): string {
   const lines = section.split('\n', 12);
   for (const l of lines)
     if (l.startsWith('rename to ') || l.startsWith('copy to ')) return unquotePath(l.replace(/^(rename|copy) to /, ''));
-  for (const l of lines)
-    if (l.startsWith('+++ ') && l !== '+++ /dev/null') return unquotePath(l.slice(4)).replace(/^b\//, '');
-  for (const l of lines)
-    if (l.startsWith('--- ') && l !== '--- /dev/null') return unquotePath(l.slice(4)).replace(/^a\//, '');
+  // git ends these lines with a tab when the name holds a space.
+  const name = (l: string): string => unquotePath(l.slice(4).replace(/\t$/, ''));
+  for (const l of lines) if (l.startsWith('+++ ') && l !== '+++ /dev/null') return name(l).replace(/^b\//, '');
+  for (const l of lines) if (l.startsWith('--- ') && l !== '--- /dev/null') return name(l).replace(/^a\//, '');
   // No hunks (binary, mode-only): `diff --git a/P b/P` with both halves equal.
   const rest = (lines[0] ?? '').slice('diff --git '.length);
   if (rest.startsWith('"')) {

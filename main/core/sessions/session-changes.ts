@@ -1,6 +1,6 @@
 import type { ChangesSummary, SessionChanges as Changes } from '../../../shared/contract/sessions';
 import type { ChangesExec, ChangesGit, ChangesTarget } from './session-changes-git';
-import { boundPatches, changedFiles, cutAtLine, parseLog, parseNumstatZ } from './session-changes-parse';
+import { boundPatches, changedFiles, parseLog, parseNumstatZ } from './session-changes-parse';
 
 /** Size bounds of one diff answer. */
 export const CHANGES_BOUNDS = {
@@ -73,14 +73,11 @@ export class SessionChangesReader {
     if (withText.length === 0) await this.git.discard(s.workspace, scratch);
     else {
       const perFile = page.file ? CHANGES_BOUNDS.wholeFile : CHANGES_BOUNDS.perFile;
-      const texts = await this.git.patches(s.workspace, s.worktree, scratch, withText, perFile + 1);
-      const sections = withText.map((f, i) => ({ path: f.path, diff: texts[i] ?? '' }));
+      const texts = await this.git.patches(s.workspace, s.worktree, scratch, withText, perFile);
+      const sections = withText.map((f) => ({ path: f.path, diff: texts.get(f.path)?.diff ?? '' }));
       const total = page.file ? CHANGES_BOUNDS.wholeFile : CHANGES_BOUNDS.total;
       const bounded = boundPatches(sections, { perFile, total });
-      patches = bounded.patches.map((p) =>
-        // head -c cut the text at perFile + 1 bytes: more than perFile means the file was longer.
-        Buffer.byteLength(p.diff) > perFile ? { ...p, diff: cutAtLine(p.diff, perFile), truncated: true } : p,
-      );
+      patches = bounded.patches.map((p) => (texts.get(p.path)?.cut ? { ...p, truncated: true } : p));
       const cut = patches.filter((p) => p.truncated).length;
       if (cut > 0)
         notes.push(

@@ -10,7 +10,7 @@ export function sessionHandlers(sessions: SessionService): Pick<Handlers, Sessio
     'sessions.list': async (input) => ({ sessions: await sessions.list(input.workspace) }),
     'sessions.get': (input) => sessions.get(input.session),
     'sessions.create': (input) => sessions.create(input),
-    'sessions.delete': (input) => sessions.delete(input.session),
+    'sessions.delete': ({ session, ...opts }) => sessions.delete(session, opts),
     'sessions.sendMessage': (input) => sessions.sendMessage(input.session, input.text),
     'sessions.pane': (input) => sessions.pane(input.session),
   };

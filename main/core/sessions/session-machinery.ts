@@ -27,12 +27,20 @@ export interface HookTarget {
   token?: string;
 }
 
-/** Shell functions for the worktree: add, and on failure remove only this path and branch, then add once more. */
+/**
+ * Shell functions for the worktree: add (picking up a branch kept from a deleted session of the
+ * same name), and on failure remove only this path and branch, then add once more; remove keeps
+ * the branch.
+ */
 const WORKTREE_FNS = `
-  cleanup_worktree() {
+  remove_worktree() {
     git -C "$1" worktree remove --force "$2" 2>/dev/null
     rm -rf -- "$2"
     git -C "$1" worktree prune
+    return 0
+  }
+  cleanup_worktree() {
+    remove_worktree "$1" "$2"
     git -C "$1" branch -D "$3" 2>/dev/null
     return 0
   }
@@ -43,6 +51,11 @@ const WORKTREE_FNS = `
       mkdir -p "$1/.git/info"
       line="/$(basename "$(dirname "$2")")/"
       grep -qxF "$line" "$1/.git/info/exclude" 2>/dev/null || echo "$line" >> "$1/.git/info/exclude"
+    fi
+    if git -C "$1" rev-parse -q --verify "refs/heads/$3" >/dev/null; then
+      remove_worktree "$1" "$2"
+      git -C "$1" worktree add -q "$2" "$3"
+      return
     fi
     git -C "$1" worktree add -q -b "$3" "$2" HEAD 2>/dev/null && return 0
     cleanup_worktree "$1" "$2" "$3"
@@ -167,7 +180,7 @@ export class SessionMachinery {
 
   /** Removes exactly this session's worktree and branch; never another path or branch. */
   async removeWorktree(ws: Target, p: SessionPaths): Promise<void> {
-    await this.sh(ws, `${WORKTREE_FNS}\ncleanup_worktree "$1" "$2" "$3"`, [this.config.repoDir, p.worktree, p.branch]);
+    await this.sh(ws, `${WORKTREE_FNS}\nremove_worktree "$1" "$2"`, [this.config.repoDir, p.worktree]);
   }
 
   async worktreeExists(ws: Target, p: SessionPaths): Promise<boolean> {

@@ -10,6 +10,7 @@ import { agentStateFromHook, type HookMessage } from './hook-events';
 import { convergeSessions, type ConvergeReport } from './session-converge';
 import { SessionLauncher } from './session-launcher';
 import { SessionMachinery, sessionPaths, type HookTarget, type WorkerTools } from './session-machinery';
+import { SessionBranches } from './session-changes-branch';
 import { SessionRuns, type PlatformRuns } from './session-runs';
 import { SessionStore, type SessionPatch, type SessionRow } from './session-store';
 import type { LiveWindow } from './terminal';
@@ -48,6 +49,7 @@ export type { ConvergeReport } from './session-converge';
 export class SessionService {
   private readonly store: SessionStore;
   private readonly machinery: SessionMachinery;
+  private readonly branches: SessionBranches;
   private readonly launcher: SessionLauncher;
   /** Sessions whose create is queued or running in this process. */
   private readonly inFlight = new Set<string>();
@@ -57,6 +59,7 @@ export class SessionService {
   constructor(private readonly deps: SessionServiceDeps) {
     this.store = new SessionStore(deps.db);
     this.machinery = new SessionMachinery(deps.runtime, deps.config);
+    this.branches = new SessionBranches(deps.runtime, deps.config.repoDir);
     this.launcher = new SessionLauncher({
       store: this.store,
       machinery: this.machinery,
@@ -177,23 +180,37 @@ export class SessionService {
     return this.launcher.endOrphanRuns();
   }
 
-  /** Ends the window, removes only this session's worktree, branch and state, deletes the row. */
-  async delete(ref: string): Promise<{ deleted: true; id: string }> {
+  /**
+   * Ends the window, removes only this session's worktree and state, deletes the row. The branch
+   * stays unless `deleteBranch`; one with unpushed commits also needs `force` (refused first).
+   */
+  async delete(
+    ref: string,
+    opts: { deleteBranch?: boolean | undefined; force?: boolean | undefined } = {},
+  ): Promise<{ deleted: true; id: string; branchDeleted?: boolean }> {
     const row = this.resolve(ref);
     const ws = this.deps.runtime.find(row.workspace_id);
+    let branchDeleted: boolean | undefined;
+    if (opts.deleteBranch && !ws?.running)
+      throw new NexusError(
+        'conflict',
+        `Start workspace ${ws?.name ?? row.workspace_id} to delete branch ${row.branch}.`,
+      );
     if (ws?.running) {
       await this.deps.runtime.run(ws.id, async () => {
+        if (opts.deleteBranch) await this.branches.checkDelete(ws, row.branch, opts.force === true);
         const windowId = (await this.machinery.windows(ws)).get(row.name) ?? row.window_id;
         if (windowId) await this.machinery.killWindow(ws, windowId);
         const p = sessionPaths(this.deps.config, row.id, row.name);
         await this.machinery.removeWorktree(ws, p);
+        if (opts.deleteBranch) branchDeleted = await this.branches.delete(ws, row.branch);
         await this.launcher.endRunOf(row.id, 'finished', 'The session was deleted.');
         await this.machinery.removeState(ws, p);
       });
     } else await this.launcher.endRunOf(row.id, 'finished', 'The session was deleted.');
     this.store.delete(row.id);
     this.deps.events.emit('sessions.changed', { session: null, removedId: row.id });
-    return { deleted: true, id: row.id };
+    return { deleted: true, id: row.id, ...(branchDeleted !== undefined ? { branchDeleted } : {}) };
   }
 
   /** Delivers text through the session's inbox socket (never typed into the terminal). */

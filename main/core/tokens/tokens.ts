@@ -8,7 +8,7 @@ import { noVaultScope, type VaultCallScope } from '../vault/call-key';
 import { TokenStore, type Verdict } from './token-store';
 
 /**
- * What the vault offers for machine principals (core.vault once it is wired). A vault-class token
+ * What the vault offers for machine principals (the vault service). A vault-class token
  * is a machine principal: its KEK is derived from the token, so create/start_workspace can open
  * the data key for that call while the operator is away (the vault stays locked for everyone
  * else); revoking the token removes the principal and rotates.
@@ -34,18 +34,14 @@ export type Authentication =
 /** MCP tokens: create (secret shown once), list, revoke, and authenticate a presented secret. */
 export class TokenService {
   readonly store: TokenStore;
-  private vault: MachinePrincipals | null = null;
+  private readonly vault: MachinePrincipals;
 
   constructor(
     db: Db,
-    private readonly deps: { events: EventBus; log: Logger; now?: () => Date },
+    private readonly deps: { vault: MachinePrincipals; events: EventBus; log: Logger; now?: () => Date },
   ) {
     this.store = new TokenStore(db, deps.now);
-  }
-
-  /** Wires the vault's machine principals (optional until the vault service is part of core). */
-  useVault(vault: MachinePrincipals): void {
-    this.vault = vault;
+    this.vault = deps.vault;
   }
 
   async create(
@@ -55,7 +51,7 @@ export class TokenService {
   ): Promise<{ token: TokenInfo; secret: string }> {
     const now = this.deps.now?.() ?? new Date();
     const created = this.store.create(name, cls, new Date(now.getTime() + expiresInDays * DAY_MS));
-    if (cls === 'vault' && this.vault) {
+    if (cls === 'vault') {
       try {
         await this.vault.addMachinePrincipal(vaultPrincipalId(created.token.id), created.secret);
       } catch (e) {
@@ -77,7 +73,7 @@ export class TokenService {
     const before = this.store.get(id);
     if (!before) throw new NexusError('not_found', `No token "${id}".`);
     const token = this.store.revoke(id) ?? before;
-    if (token.class === 'vault' && this.vault && before.revokedAt === null) {
+    if (token.class === 'vault' && before.revokedAt === null) {
       try {
         await this.vault.removePrincipal(vaultPrincipalId(id));
       } catch (e) {
@@ -99,7 +95,7 @@ export class TokenService {
     if (!verdict.ok) return verdict;
     const { token } = verdict;
     let vault = noVaultScope;
-    if (token.class === 'vault' && this.vault) {
+    if (token.class === 'vault') {
       try {
         vault = this.vault.machineScope(vaultPrincipalId(token.id), secret);
       } catch (e) {

@@ -3,7 +3,7 @@ import { NexusError } from '../../../shared/errors';
 import type { Db } from '../store/open';
 import { open, randomKey, seal, VaultError } from './crypto';
 import { newKeyPair, openPrivateKey, sealPrivateKey, unwrapDek, wrapDek, type KekParams } from './principal-keys';
-import type { PrincipalRow, VaultRepo } from './vault-repo';
+import type { PrincipalRow, VaultStore } from './vault-store';
 
 // The data key (DEK) and its copies: each principal holds the DEK wrapped to its own key pair, and a
 // rotation reseals every secret under a new DEK and rewraps every copy, in one transaction.
@@ -68,23 +68,23 @@ export function unwrapFor(row: PrincipalRow, kek: Buffer, term: number, wrongKey
  * The next DEK (term `term`): every secret resealed and every principal's copy rewrapped, `removeId`
  * deleted first, all in one transaction. On failure the new key is zeroed and nothing changed.
  */
-export function rotateDek(db: Db, repo: VaultRepo, old: Dek, term: number, removeId?: string): Dek {
+export function rotateDek(db: Db, store: VaultStore, old: Dek, term: number, removeId?: string): Dek {
   const next: Dek = { term, key: randomKey() };
   const now = new Date().toISOString();
   try {
     db.transaction(() => {
-      if (removeId) repo.deletePrincipal(removeId);
-      for (const s of repo.secrets()) {
+      if (removeId) store.deletePrincipal(removeId);
+      for (const s of store.secrets()) {
         const binding = { recordId: s.id, field: 'value' };
         const plain = openForRotation(old, s.dekTerm, s.sealedValue, binding, s.name);
-        repo.setSealedValue(s.id, next.term, seal(next.key, next.term, plain, binding));
+        store.setSealedValue(s.id, next.term, seal(next.key, next.term, plain, binding));
         plain.fill(0);
       }
-      for (const p of repo.principals()) {
+      for (const p of store.principals()) {
         const w = wrapDek(next.key, next.term, p.id, p.publicKey);
-        repo.setWrappedDek(p.id, next.term, w.wrapped, w.ephemeralPublicKey, now);
+        store.setWrappedDek(p.id, next.term, w.wrapped, w.ephemeralPublicKey, now);
       }
-      repo.setTerm(next.term, now);
+      store.setTerm(next.term, now);
     })();
   } catch (e) {
     next.key.fill(0);

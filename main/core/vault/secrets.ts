@@ -5,7 +5,7 @@ import type { EventBus } from '../events';
 import type { Redactor } from '../redact';
 import { open, seal } from './crypto';
 import type { Dek } from './dek';
-import type { SecretRow, VaultRepo } from './vault-repo';
+import type { SecretRow, VaultStore } from './vault-store';
 
 /** What the Docker code gets for a secret id; stays inside core. */
 export interface ResolvedSecret {
@@ -40,7 +40,7 @@ const binding = (id: string) => ({ recordId: id, field: 'value' });
  */
 export class SecretStore {
   constructor(
-    private readonly repo: VaultRepo,
+    private readonly store: VaultStore,
     private readonly requireDek: () => Dek,
     private readonly redactor: Redactor,
     private readonly events: EventBus,
@@ -48,13 +48,13 @@ export class SecretStore {
 
   /** Metadata only: works while the vault is locked. */
   list(): SecretSummary[] {
-    return this.repo.meta() ? this.repo.secrets().map(summary) : [];
+    return this.store.meta() ? this.store.secrets().map(summary) : [];
   }
 
   create(input: NewSecret): SecretSummary {
     const dek = this.requireDek();
     this.redactor.addSecret(input.value);
-    if (this.repo.secretByName(input.name))
+    if (this.store.secretByName(input.name))
       throw new NexusError('conflict', `A secret named "${input.name}" already exists.`);
     const id = randomUUID();
     const now = new Date().toISOString();
@@ -69,13 +69,13 @@ export class SecretStore {
       createdAt: now,
       updatedAt: now,
     };
-    this.repo.putSecret(row);
+    this.store.putSecret(row);
     return this.changed(row);
   }
 
   update(changes: SecretChanges): SecretSummary {
     const existing = this.mustGet(changes.id);
-    if (changes.name !== undefined && changes.name !== existing.name && this.repo.secretByName(changes.name)) {
+    if (changes.name !== undefined && changes.name !== existing.name && this.store.secretByName(changes.name)) {
       throw new NexusError('conflict', `A secret named "${changes.name}" already exists.`);
     }
     const row: SecretRow = {
@@ -92,12 +92,12 @@ export class SecretStore {
       row.dekTerm = dek.term;
       row.sealedValue = seal(dek.key, dek.term, Buffer.from(changes.value, 'utf8'), binding(row.id));
     }
-    this.repo.putSecret(row);
+    this.store.putSecret(row);
     return this.changed(row);
   }
 
   delete(id: string): { deleted: true; id: string } {
-    if (!this.repo.deleteSecret(id)) throw new NexusError('not_found', `No secret with id "${id}".`);
+    if (!this.store.deleteSecret(id)) throw new NexusError('not_found', `No secret with id "${id}".`);
     this.events.emit('secrets.changed', { secret: null, removedId: id });
     return { deleted: true, id };
   }
@@ -114,7 +114,7 @@ export class SecretStore {
   /** After an unlock: every value is known to the redactor before anything could print it. */
   registerAll(): void {
     const dek = this.requireDek();
-    for (const row of this.repo.secrets()) {
+    for (const row of this.store.secrets()) {
       try {
         this.redactor.addSecret(open(dek.key, dek.term, row.sealedValue, binding(row.id)).toString('utf8'));
       } catch {
@@ -124,7 +124,7 @@ export class SecretStore {
   }
 
   private mustGet(id: string): SecretRow {
-    const row = this.repo.secret(id);
+    const row = this.store.secret(id);
     if (!row) throw new NexusError('not_found', `No secret with id "${id}".`);
     return row;
   }

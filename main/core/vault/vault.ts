@@ -13,7 +13,7 @@ import { principalRow, rotateDek, unwrapFor, type Dek } from './dek';
 import { OperatorKey } from './operator-key';
 import { credentialKek, newHkdfParams, newScryptParams, passphraseKek } from './principal-keys';
 import { SecretStore, type ResolvedSecret } from './secrets';
-import { VaultRepo } from './vault-repo';
+import { VaultStore } from './vault-store';
 
 export interface VaultDeps {
   db: Db;
@@ -36,7 +36,7 @@ const MACHINE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
  */
 export class VaultService {
   readonly secrets: SecretStore;
-  private readonly repo: VaultRepo;
+  private readonly store: VaultStore;
   private readonly operatorKey: OperatorKey;
   private dek: Dek | null = null;
   private readonly callKeys = new CallKeys();
@@ -44,14 +44,14 @@ export class VaultService {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: VaultDeps) {
-    this.repo = new VaultRepo(deps.db);
+    this.store = new VaultStore(deps.db);
     this.operatorKey = new OperatorKey(deps.keychain);
-    this.secrets = new SecretStore(this.repo, () => this.requireDek(), deps.redactor, deps.events);
+    this.secrets = new SecretStore(this.store, () => this.requireDek(), deps.redactor, deps.events);
   }
 
   status(): VaultStatus {
-    const meta = this.repo.meta();
-    const principals = meta ? this.repo.principals() : [];
+    const meta = this.store.meta();
+    const principals = meta ? this.store.principals() : [];
     return {
       state: !meta ? 'uninitialized' : this.dek ? 'unlocked' : 'locked',
       reason: meta ? this.reason : 'The vault has not been set up yet.',
@@ -68,14 +68,14 @@ export class VaultService {
   /** Called once by createCore: unlock through the OS keychain when the vault exists. */
   start(): Promise<VaultStatus> {
     return this.serial(async () => {
-      if (this.repo.meta()) await this.unlockWithKeychain();
+      if (this.store.meta()) await this.unlockWithKeychain();
       return this.changed();
     });
   }
 
   init(recoveryPassphrase?: string): Promise<VaultStatus> {
     return this.serial(async () => {
-      if (this.repo.meta()) throw new NexusError('conflict', 'The vault is already set up.');
+      if (this.store.meta()) throw new NexusError('conflict', 'The vault is already set up.');
       if (recoveryPassphrase) this.deps.redactor.addSecret(recoveryPassphrase);
       const vaultId = randomUUID();
       const account = `${this.deps.dataDir}#${vaultId.slice(0, 8)}`;
@@ -87,16 +87,16 @@ export class VaultService {
       const now = new Date().toISOString();
       try {
         this.deps.db.transaction(() => {
-          this.repo.insertMeta({
+          this.store.insertMeta({
             vaultId,
             keychainAccount: account,
             dekTerm: dek.term,
             createdAt: now,
             rotatedAt: null,
           });
-          this.repo.putPrincipal(principalRow(OPERATOR, 'operator', operatorKek, { kdf: 'keychain' }, dek, now));
+          this.store.putPrincipal(principalRow(OPERATOR, 'operator', operatorKek, { kdf: 'keychain' }, dek, now));
           if (recovery && recoveryKek)
-            this.repo.putPrincipal(principalRow(RECOVERY, 'recovery', recoveryKek, recovery, dek, now));
+            this.store.putPrincipal(principalRow(RECOVERY, 'recovery', recoveryKek, recovery, dek, now));
         })();
       } catch (e) {
         dek.key.fill(0);
@@ -130,7 +130,7 @@ export class VaultService {
         return this.changed();
       }
       this.deps.redactor.addSecret(passphrase);
-      const row = this.repo.principal(RECOVERY);
+      const row = this.store.principal(RECOVERY);
       if (!row || row.kekParams.kdf !== 'scrypt')
         throw new NexusError('conflict', 'No recovery passphrase was set for this vault.');
       const kek = await passphraseKek(passphrase, row.kekParams);
@@ -147,7 +147,7 @@ export class VaultService {
       const meta = this.requireMeta();
       const dek = this.requireOperatorDek();
       this.deps.redactor.addSecret(newPassphrase);
-      const existing = this.repo.principal(RECOVERY);
+      const existing = this.store.principal(RECOVERY);
       if (existing && existing.kekParams.kdf === 'scrypt') {
         if (!currentPassphrase)
           throw new NexusError('bad_request', 'Enter the current recovery passphrase to change it.');
@@ -159,7 +159,7 @@ export class VaultService {
       const kek = await passphraseKek(newPassphrase, params);
       const now = new Date().toISOString();
       try {
-        this.repo.putPrincipal({
+        this.store.putPrincipal({
           ...principalRow(RECOVERY, 'recovery', kek, params, dek, now),
           createdAt: existing?.createdAt ?? now,
         });
@@ -177,7 +177,7 @@ export class VaultService {
       checkMachineId(principalId);
       if (credential.length < 32)
         throw new NexusError('bad_request', 'A machine credential needs at least 32 characters.');
-      const existing = this.repo.principal(principalId);
+      const existing = this.store.principal(principalId);
       if (existing && existing.kind !== 'machine')
         throw new NexusError('conflict', `"${principalId}" is not a machine principal.`);
       const dek = this.requireOperatorDek();
@@ -185,7 +185,7 @@ export class VaultService {
       const kek = credentialKek(credential, principalId, params);
       const now = new Date().toISOString();
       try {
-        this.repo.putPrincipal(principalRow(principalId, 'machine', kek, params, dek, now));
+        this.store.putPrincipal(principalRow(principalId, 'machine', kek, params, dek, now));
       } finally {
         kek.fill(0);
       }
@@ -200,7 +200,7 @@ export class VaultService {
    */
   machineScope(principalId: string, credential: string): VaultCallScope {
     const meta = this.requireMeta();
-    const row = this.repo.principal(principalId);
+    const row = this.store.principal(principalId);
     if (!row || row.kind !== 'machine' || row.kekParams.kdf !== 'hkdf')
       throw new NexusError('not_found', 'No such machine principal.');
     const dek = unwrapFor(
@@ -219,7 +219,7 @@ export class VaultService {
   removePrincipal(principalId: string): Promise<VaultStatus> {
     return this.serial(async () => {
       if (principalId === OPERATOR) throw new NexusError('bad_request', 'The operator principal cannot be removed.');
-      if (!this.repo.principal(principalId)) throw new NexusError('not_found', `No vault principal "${principalId}".`);
+      if (!this.store.principal(principalId)) throw new NexusError('not_found', `No vault principal "${principalId}".`);
       this.rotateNow(principalId);
       this.deps.log.info('vault principal removed', { principal: principalId });
       return this.changed();
@@ -262,7 +262,7 @@ export class VaultService {
   private rotateNow(removeId?: string): void {
     const meta = this.requireMeta();
     const old = this.requireOperatorDek();
-    const next = rotateDek(this.deps.db, this.repo, old, meta.dekTerm + 1, removeId);
+    const next = rotateDek(this.deps.db, this.store, old, meta.dekTerm + 1, removeId);
     old.key.fill(0);
     this.dek = next;
     this.deps.log.info('vault key rotated', { keyTerm: next.term });
@@ -276,7 +276,7 @@ export class VaultService {
       this.deps.log.warn('vault locked', { reason: read.reason });
       return;
     }
-    const row = this.repo.principal(OPERATOR);
+    const row = this.store.principal(OPERATOR);
     try {
       if (!row) throw new NexusError('vault_locked', 'This vault has no operator copy of its key.');
       this.setDek(
@@ -302,9 +302,9 @@ export class VaultService {
     const kek = randomKey();
     try {
       await this.operatorKey.write(account, kek);
-      const existing = this.repo.principal(OPERATOR);
+      const existing = this.store.principal(OPERATOR);
       const now = new Date().toISOString();
-      this.repo.putPrincipal({
+      this.store.putPrincipal({
         ...principalRow(OPERATOR, 'operator', kek, { kdf: 'keychain' }, dek, now),
         createdAt: existing?.createdAt ?? now,
       });
@@ -330,7 +330,7 @@ export class VaultService {
   }
 
   private requireMeta() {
-    const meta = this.repo.meta();
+    const meta = this.store.meta();
     if (!meta) throw new NexusError('vault_uninitialized', 'The vault has not been set up yet: open Settings → Vault.');
     return meta;
   }

@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nexusMcpEnv } from '../../../main/core/platform/nexus-mcp-env';
-import { platformFixture } from '../../../main/core/platform/platform-fixture';
+import { platformFixture } from '../../../test/helpers/platform-fixture';
 import { repoRoot } from '../../../test/helpers/core';
 import { tempDir } from '../../../test/helpers/temp-dir';
 

@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { operatorContext } from '../../../main/core/handlers';
 import { nexusMcpEnv } from '../../../main/core/platform/nexus-mcp-env';
-import { platformFixture } from '../../../main/core/platform/platform-fixture';
+import { platformFixture } from '../../../test/helpers/platform-fixture';
 import type { RunCredentials } from '../../../main/core/platform/platform-service';
 import { repoRoot } from '../../../test/helpers/core';
 import { tempDir } from '../../../test/helpers/temp-dir';

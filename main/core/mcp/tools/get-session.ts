@@ -1,16 +1,21 @@
-import { Session, SessionRef } from '../../../../shared/contract';
+import { ChangesSummary, Session, SessionRef } from '../../../../shared/contract';
 import { defineTool } from '../tool';
 
 export const getSession = defineTool({
   name: 'get_session',
   title: 'Get a session',
   description:
-    'Get one session by id or <workspace>/<name>: its status, the agent state from its hooks and the last hook message.',
-  ops: ['sessions.get'],
+    'Get one session by id or <workspace>/<name>: its status, the agent state from its hooks, the last hook message, and its branch beside the base (commits ahead/behind, changed files; null while its workspace is not running).',
+  ops: ['sessions.get', 'sessions.changes'],
   input: { session: SessionRef },
-  output: Session,
+  output: Session.extend({ changes: ChangesSummary.nullable() }),
   annotations: { readOnlyHint: true, openWorldHint: false },
-  run: (args, call) => call('sessions.get', { session: args.session }),
+  run: async (args, call) => {
+    const s = await call('sessions.get', { session: args.session });
+    const changes =
+      s.status === 'creating' ? null : await call('sessions.changes', { session: s.id }).catch(() => null);
+    return { ...s, changes };
+  },
   summarize: (s) =>
-    `Session ${s.workspaceName}/${s.name} is ${s.status}; agent ${s.agentState}${s.agentMessage ? `: ${s.agentMessage}` : ''}.`,
+    `Session ${s.workspaceName}/${s.name} is ${s.status}; agent ${s.agentState}${s.agentMessage ? `: ${s.agentMessage}` : ''}.${s.changes ? ` Branch ${s.branch}: ${s.changes.ahead} ahead of ${s.changes.base}, ${s.changes.behind} behind, ${s.changes.changedFiles} file(s) changed.` : ''}`,
 });

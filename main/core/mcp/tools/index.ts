@@ -5,9 +5,11 @@ import { deleteSession } from './delete-session';
 import { deleteWorkspace } from './delete-workspace';
 import { getNexusInfo } from './get-nexus-info';
 import { getSession } from './get-session';
+import { getSessionDiff } from './get-session-diff';
 import { getWorkspace } from './get-workspace';
 import { listSessions } from './list-sessions';
 import { listWorkspaces } from './list-workspaces';
+import { pushSession } from './push-session';
 import { sendMessage } from './send-message';
 import { startWorkspace } from './start-workspace';
 import { stopWorkspace } from './stop-workspace';
@@ -22,6 +24,8 @@ export const tools = [
   deleteWorkspace,
   listSessions,
   getSession,
+  getSessionDiff,
+  pushSession,
   createSession,
   deleteSession,
   sendMessage,

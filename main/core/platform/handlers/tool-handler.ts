@@ -1,14 +1,14 @@
 import type { ToolArgs, ToolName, ToolResult } from '../../../../shared/platform-tools';
 import type { ReviewQueue } from '../../review/review-queue';
 import type { Agent } from '../store/agents';
-import type { BoardRepo } from '../store/board';
-import type { Run, RunRepo } from '../store/runs';
-import type { TaskRepo } from '../store/tasks';
+import type { BoardStore } from '../store/board';
+import type { Run, RunStore } from '../store/runs';
+import type { TaskStore } from '../store/tasks';
 
 export interface ToolDeps {
-  runs: RunRepo;
-  tasks: TaskRepo;
-  board: BoardRepo;
+  runs: RunStore;
+  tasks: TaskStore;
+  board: BoardStore;
   review: ReviewQueue;
 }
 

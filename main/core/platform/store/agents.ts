@@ -31,7 +31,7 @@ const toAgent = (raw: unknown): Agent => {
 };
 
 /** Agent records: the authority every platform-tool call is re-checked against. */
-export class AgentRepo {
+export class AgentStore {
   private readonly byId;
   constructor(private readonly db: Db) {
     this.byId = db.prepare('SELECT * FROM agents WHERE id = ?');

@@ -25,7 +25,7 @@ const Row = z.object({
  * in one transaction (group commit): at tool-call rate a commit per comment was the cost of the call.
  * `add` resolves once its row is committed, so a reply never announces a comment that is not stored.
  */
-export class BoardRepo {
+export class BoardStore {
   private readonly insert;
   private pending: { c: BoardComment; resolve: (c: BoardComment) => void; reject: (e: unknown) => void }[] = [];
   constructor(private readonly db: Db) {

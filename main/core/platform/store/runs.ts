@@ -41,7 +41,7 @@ const toRun = (raw: unknown): Run => {
   };
 };
 
-export class RunRepo {
+export class RunStore {
   private readonly byId;
   private readonly searchStmt;
   constructor(private readonly db: Db) {

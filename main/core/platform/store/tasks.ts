@@ -42,7 +42,7 @@ export interface NewTask {
   createdByRun?: string | null;
 }
 
-export class TaskRepo {
+export class TaskStore {
   private readonly byId;
   constructor(private readonly db: Db) {
     this.byId = db.prepare('SELECT * FROM tasks WHERE id = ?');

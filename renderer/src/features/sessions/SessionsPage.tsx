@@ -1,15 +1,16 @@
-import { useMutation } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { Session } from '../../../../shared/contract/sessions';
-import { useApi } from '../../api/context';
 import { EmptyState, Page } from '../../shell/Page';
+import { ChangesPanel } from './ChangesPanel';
 import { CreateSessionForm } from './CreateSessionForm';
+import { DeleteSessionButton } from './DeleteSessionDialog';
 import { PaneView } from './PaneView';
+import { PushPanel } from './PushPanel';
 import { SendBox } from './SendBox';
 import { SessionTerminal } from './Terminal';
 import { terminalTransport } from './terminal-transport';
+import { SessionList } from './SessionList';
 import { StateChip } from './StateChip';
-import { byWorkspace } from './session-list';
 import { useSessions } from './use-sessions';
 
 /** Sessions per workspace with their agent state; the selected one shows its live terminal and a send box. */
@@ -27,9 +28,12 @@ export function SessionsPage() {
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
   const current = list.find((s) => s.id === selected) ?? null;
+  const names = [...new Set(list.map((s) => s.workspaceName))].join('\n');
+  // Rebuilt only when the set of workspace names changes, not on every pushed session change.
+  const form = useMemo(() => <CreateSessionForm knownWorkspaces={names ? names.split('\n') : []} />, [names]);
   return (
     <Page title="Sessions">
-      <CreateSessionForm knownWorkspaces={[...new Set(list.map((s) => s.workspaceName))]} />
+      {form}
       {sessions.error ? (
         <p role="alert" className="banner bad">
           {sessions.error.message}
@@ -40,38 +44,13 @@ export function SessionsPage() {
           <p>Sessions run the coding agent inside a workspace, one git worktree each.</p>
         </EmptyState>
       ) : null}
-      {byWorkspace(list).map(([workspace, items]) => (
-        <section key={workspace} aria-label={`Workspace ${workspace}`}>
-          <h2>{workspace}</h2>
-          <ul className="list" data-testid="session-list">
-            {items.map((s) => (
-              <SessionRow key={s.id} session={s} selected={s.id === selected} onSelect={() => setSelected(s.id)} />
-            ))}
-          </ul>
-        </section>
-      ))}
+      <SessionList sessions={list} selected={selected} onSelect={setSelected} />
       {current ? <SessionDetail session={current} /> : null}
     </Page>
   );
 }
 
-function SessionRow({ session, selected, onSelect }: { session: Session; selected: boolean; onSelect(): void }) {
-  return (
-    <li data-session={session.name} aria-current={selected ? 'true' : undefined}>
-      <button type="button" className="link" onClick={onSelect}>
-        <strong>{session.name}</strong>
-      </button>
-      <StateChip session={session} />
-      <span className="muted"> {session.branch}</span>
-      {session.agentMessage ? <span className="muted"> — {session.agentMessage}</span> : null}
-      {session.status === 'error' && session.reason ? <p className="banner bad">{session.reason}</p> : null}
-    </li>
-  );
-}
-
 function SessionDetail({ session }: { session: Session }) {
-  const api = useApi();
-  const remove = useMutation({ mutationFn: () => api['sessions.delete']({ session: session.id }) });
   const [transport] = useState(terminalTransport);
   return (
     <section className="session-detail" aria-label={`Session ${session.name}`}>
@@ -84,14 +63,9 @@ function SessionDetail({ session }: { session: Session }) {
       ) : (
         <PaneView sessionId={session.id} />
       )}
-      <button type="button" onClick={() => remove.mutate()} disabled={remove.isPending}>
-        Delete session
-      </button>
-      {remove.error ? (
-        <p role="alert" className="banner bad">
-          {remove.error.message}
-        </p>
-      ) : null}
+      <PushPanel sessionId={session.id} disabled={session.status === 'creating'} />
+      <ChangesPanel sessionId={session.id} />
+      <DeleteSessionButton session={session} />
     </section>
   );
 }

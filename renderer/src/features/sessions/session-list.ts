@@ -14,6 +14,10 @@ export function applySessionChange(
 /** Sessions grouped by workspace name, workspaces in name order. */
 export function byWorkspace(sessions: Session[]): [string, Session[]][] {
   const groups = new Map<string, Session[]>();
-  for (const s of sessions) groups.set(s.workspaceName, [...(groups.get(s.workspaceName) ?? []), s]);
+  for (const s of sessions) {
+    const group = groups.get(s.workspaceName);
+    if (group) group.push(s);
+    else groups.set(s.workspaceName, [s]);
+  }
   return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b));
 }

@@ -1,4 +1,17 @@
-import { terminalCloseIsFinal, terminalPath, type TerminalClientMessage } from '../../../../shared/terminal';
+import {
+  terminalCloseIsFinal,
+  terminalPath,
+  TerminalClose,
+  type TerminalBridge,
+  type TerminalClientMessage,
+} from '../../../../shared/terminal';
+
+declare global {
+  interface Window {
+    /** The Electron preload's terminal bridge (IPC); absent in a plain browser. */
+    nexusTerminal?: TerminalBridge;
+  }
+}
 
 export interface TerminalLink {
   send(message: TerminalClientMessage): void;
@@ -11,7 +24,7 @@ export interface TerminalHandlers {
   onClose(code: number, reason: string): void;
 }
 
-/** How the renderer reaches a session's terminal: a WebSocket on the headless host (a hook for IPC later). */
+/** How the renderer reaches a session's terminal: a WebSocket on the headless host, or IPC in Electron. */
 export interface TerminalTransport {
   connect(sessionId: string, handlers: TerminalHandlers): TerminalLink;
 }
@@ -37,11 +50,46 @@ export function webSocketTransport(): TerminalTransport {
   };
 }
 
-/**
- * The transport for this window, or null: the Electron window (app://) has no UI cookie and its
- * Origin is refused by the host, so it shows the pane capture until an IPC transport exists.
- */
+/** Electron: the same channel over IPC through the preload's bridge. */
+export function ipcTransport(bridge: TerminalBridge): TerminalTransport {
+  return {
+    connect(sessionId, h) {
+      let id: number | null = null;
+      let closed = false;
+      const off = bridge.subscribe((e) => {
+        if (e.id !== id) return;
+        if ('data' in e) return h.onData(e.data);
+        off();
+        h.onClose(e.closed.code, e.closed.reason);
+      });
+      bridge.open(sessionId).then(
+        (opened) => {
+          if (closed) return bridge.close(opened);
+          id = opened;
+          h.onOpen();
+        },
+        (e: unknown) => {
+          off();
+          h.onClose(TerminalClose.internal, e instanceof Error ? e.message : 'refused');
+        },
+      );
+      return {
+        send: (m) => {
+          if (id !== null) bridge.send(id, JSON.stringify(m));
+        },
+        close: () => {
+          closed = true;
+          off();
+          if (id !== null) bridge.close(id);
+        },
+      };
+    },
+  };
+}
+
+/** The transport for this window: IPC in Electron (app://), the WebSocket in a browser. */
 export function terminalTransport(): TerminalTransport | null {
+  if (window.nexusTerminal) return ipcTransport(window.nexusTerminal);
   return window.location.protocol === 'http:' || window.location.protocol === 'https:' ? webSocketTransport() : null;
 }
 

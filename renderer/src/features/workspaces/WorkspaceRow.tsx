@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { Progress, Workspace } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
 import { ConfirmDialog } from './ConfirmDialog';
+import { DiskUse } from './DiskUse';
 
 const tone: Record<Workspace['status'], string> = {
   running: 'ok',
@@ -35,6 +36,7 @@ export function WorkspaceRow({ workspace: w, progress }: { workspace: Workspace;
           {w.status}
         </span>
         <span className="workspace-repo">{w.repoUrl}</span>
+        {w.status === 'running' ? <DiskUse workspaceId={w.id} /> : null}
         <span className="workspace-actions">
           {w.status === 'stopped' || w.status === 'error' ? (
             <button type="button" onClick={() => start.mutate()} disabled={busy || !w.containerId}>

@@ -43,7 +43,7 @@ const SECRET_COLUMNS =
 type RawPrincipal = Omit<PrincipalRow, 'kekParams'> & { kekParams: string };
 
 /** SQL for the vault tables; no crypto here. */
-export class VaultRepo {
+export class VaultStore {
   constructor(readonly db: Db) {}
 
   meta(): VaultMetaRow | null {

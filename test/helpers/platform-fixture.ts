@@ -1,10 +1,10 @@
-import { testCore } from '../../../test/helpers/core';
-import type { ToolReply } from '../../../shared/platform-tools';
-import type { Core } from '..';
-import type { CoreConfigInput } from '../config';
-import { connectRun, type RunClient } from './run-client';
-import type { RunCredentials } from './platform-service';
-import type { Agent } from './store/agents';
+import { testCore } from './core';
+import type { ToolReply } from '../../shared/platform-tools';
+import type { Core } from '../../main/core';
+import type { CoreConfigInput } from '../../main/core/config';
+import { connectRun, type RunClient } from '../../main/core/platform/run-client';
+import type { RunCredentials } from '../../main/core/platform/platform-service';
+import type { Agent } from '../../main/core/platform/store/agents';
 
 /** Test support: a real core with its managed nats-server, and helpers to start agents' runs. */
 export async function platformFixture(config: CoreConfigInput = {}) {

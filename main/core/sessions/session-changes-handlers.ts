@@ -1,0 +1,14 @@
+import type { Handlers } from '../handlers';
+import type { SessionShip } from './session-changes-service';
+
+type ShipOps = 'sessions.changes' | 'sessions.diff' | 'sessions.push' | 'workspaces.disk';
+
+/** Review and ship operations, each a thin call into SessionShip. */
+export function shipHandlers(ship: SessionShip): Pick<Handlers, ShipOps> {
+  return {
+    'sessions.changes': (input) => ship.summary(input.session),
+    'sessions.diff': ({ session, ...page }) => ship.diff(session, page),
+    'sessions.push': (input) => ship.push(input.session),
+    'workspaces.disk': (input) => ship.disk(input.workspace),
+  };
+}
