@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { agentCliMount, locateBinaryDir, WORKER_PATH_WITH_AGENT, type AgentCpu } from '../../main/core/agent/agent-cli';
+import { locateBinaryDir, type AgentCpu } from '../../main/core/agent/agent-cli';
 import { workspaceContainerSpec } from '../../main/core/workspaces/container-spec';
 import { repoRoot } from './core';
 import { ensureTestWorkerImage, realDocker } from './docker';

@@ -68,9 +68,11 @@ export class SessionLauncher {
   async ensureTools(ws: WorkspaceInfo): Promise<void> {
     const containerId = ws.containerId ?? '';
     if (this.toolsInstalled.has(containerId)) return;
-    const mode = this.command(ws, { id: '', name: 'probe', agent_session_id: '' } as SessionRow, {
-      resume: true,
-    }).permissionMode;
+    const { mode } = permissionModeFor({
+      configured: this.deps.config.permissionMode,
+      baseUrl: this.deps.agentBaseUrl,
+      bypass: ws.bypassPermissions ?? false,
+    });
     await this.deps.machinery.installTools(ws, this.deps.tools, await this.deps.hookTarget(ws.id), {
       bypass: mode === 'bypassPermissions',
       autoMode: mode === 'auto',
