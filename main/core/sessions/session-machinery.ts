@@ -63,6 +63,7 @@ const WORKTREE_FNS = `
 export const HOOK_EVENTS = [
   'SessionStart',
   'UserPromptSubmit',
+  'PreToolUse',
   'PostToolUse',
   'PermissionRequest',
   'Notification',
