@@ -77,6 +77,7 @@ describe('the supply-chain audit gate', () => {
     const v = verdict({ message: '405 Method Not Allowed', statusCode: 405 }, { advisories: [] });
     expect(v.ok).toBe(false);
     expect(v.problems[0]).toMatch(/npm audit gave no answer: 405/);
+    expect(v.unanswered).toBe(true);
   });
 
   it('runs as scripts/test.sh runs it, on a saved report, with the checked-in allowlist', () => {

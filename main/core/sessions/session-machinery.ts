@@ -65,6 +65,7 @@ const WORKTREE_FNS = `
 export const HOOK_EVENTS = [
   'SessionStart',
   'UserPromptSubmit',
+  'PreToolUse',
   'PostToolUse',
   'PermissionRequest',
   'Notification',
