@@ -15,11 +15,7 @@ describe('agentStateFromHook', () => {
       { notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' },
       'waiting_permission',
     ],
-    [
-      'Notification',
-      { notification_type: 'idle_prompt', message: 'Claude is waiting for your input' },
-      'waiting_input',
-    ],
+    ['Notification', { notification_type: 'idle_prompt', message: 'Claude is waiting for your input' }, 'idle'],
     ['Notification', { notification_type: 'elicitation_dialog' }, 'waiting_input'],
     ['Elicitation', {}, 'waiting_input'],
     ['Stop', {}, 'idle'],
@@ -46,6 +42,31 @@ describe('agentStateFromHook', () => {
   it('leaves the state alone for events that say nothing about waiting or working', () => {
     expect(agentStateFromHook(ev('Notification', { notification_type: 'auth_success' }))).toBeNull();
     expect(agentStateFromHook(ev('TaskCreated'))).toBeNull();
+  });
+
+  it.each(['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'])(
+    'clears a wait when the person answers in the terminal (%s follows)',
+    (next) => {
+      for (const wait of [
+        ev('PermissionRequest'),
+        ev('Notification', { notification_type: 'permission_prompt' }),
+        ev('Notification', { notification_type: 'elicitation_dialog' }),
+      ]) {
+        expect(agentStateFromHook(wait)?.agentState).toMatch(/^waiting_/);
+        expect(agentStateFromHook(ev(next))?.agentState).toMatch(/^(working|idle)$/);
+      }
+    },
+  );
+
+  it('treats an open prompt (idle_prompt) as idle, never as needing the person', () => {
+    const change = agentStateFromHook(ev('Notification', { notification_type: 'idle_prompt', message: 'waiting' }));
+    expect(change).toEqual({ agentState: 'idle', message: null });
+  });
+
+  it('treats an elicitation dialog as needing the person', () => {
+    expect(agentStateFromHook(ev('Notification', { notification_type: 'elicitation_dialog' }))?.agentState).toBe(
+      'waiting_input',
+    );
   });
 
   it('goes back to working after a permission wait once the person answered', () => {

@@ -4,8 +4,8 @@ import type { AgentState } from '../../../shared/contract/sessions';
 /**
  * Agent state comes from the agent's hooks, never from the screen. This is the whole mapping
  * (shared/reference/claude-code-cli.md, "Hooks"); events it does not name leave the state as it is.
- * "working" again on UserPromptSubmit / PreToolUse / PostToolUse, so a state never sticks on
- * "waiting" after the person answered.
+ * "working" again on UserPromptSubmit / PreToolUse / PostToolUse (and "idle" on Stop), so a state
+ * never sticks on "waiting" after the person answered in the terminal. idle_prompt is idle.
  */
 
 /** What nexus-hook publishes on nexus.hooks.<workspaceId>. */
@@ -56,6 +56,8 @@ export function agentStateFromHook(event: HookMessage['event']): AgentStateChang
         case 'permission_prompt':
           return { agentState: 'waiting_permission', message: message ?? 'Waiting for permission' };
         case 'idle_prompt':
+          // The prompt is simply open: idle, never "needs you".
+          return { agentState: 'idle', message: null };
         case 'elicitation_dialog':
         case 'agent_needs_input':
           return { agentState: 'waiting_input', message: message ?? 'Waiting for your input' };

@@ -212,7 +212,7 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
     await new Promise((r) => setTimeout(r, 200));
     await rig.ctl(container(ws), s.id, {
       fire: 'Notification',
-      fields: { notification_type: 'idle_prompt', message: 'Claude is waiting for your input' },
+      fields: { notification_type: 'elicitation_dialog', message: 'Claude is waiting for your input' },
     });
     const event = await seen;
     expect((event.payload as { session: Session }).session.agentMessage).toBe('Claude is waiting for your input');
@@ -323,7 +323,7 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
     });
     const token = (access: 'read' | 'write') => ({
       transport: 'mcp' as const,
-      principal: { kind: 'token' as const, tokenId: 't', name: 't', access },
+      caller: { kind: 'token' as const, tokenId: 't', name: 't', access },
     });
     await expect(
       dispatcher.call('sessions.create', { workspace: 'demo', name: 'viamcp' }, token('read')),
