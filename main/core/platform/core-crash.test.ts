@@ -59,6 +59,8 @@ describe('a SIGKILLed core loses nothing', () => {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGKILL');
     await exited;
+    // The fault: the killed core's nats-server is still running.
+    expect(serversFor(configFile)).toEqual([before.serverPid]);
 
     const core = await openCore(dir.path);
     try {

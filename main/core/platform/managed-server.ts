@@ -54,8 +54,9 @@ export class ManagedNats {
     const previous = readPreviousConfig(configFile);
     const orphan = previousServerPid(pidFile, opts.binary, configFile);
     if (orphan) await stopPrevious(orphan);
-    const port =
-      opts.port || (previous && (await portFree(opts.host, previous.port)) ? previous.port : await freePort(opts.host));
+    // The data dir's port again; a server just stopped may hold it a moment longer.
+    const reuse = previous && (await portFree(opts.host, previous.port, orphan ? 5_000 : 0));
+    const port = opts.port || (reuse && previous ? previous.port : await freePort(opts.host));
     const carried = previous?.users ?? [];
     const core = coreUser(randomBytes(24).toString('base64url'));
     const probe = probeUser(0, randomBytes(16).toString('base64url'));
@@ -190,12 +191,17 @@ export class ManagedNats {
   }
 }
 
-function portFree(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.once('error', () => resolve(false));
-    s.listen(port, host, () => s.close(() => resolve(true)));
-  });
+async function portFree(host: string, port: number, waitMs: number): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const free = await new Promise<boolean>((resolve) => {
+      const s = createServer();
+      s.once('error', () => resolve(false));
+      s.listen(port, host, () => s.close(() => resolve(true)));
+    });
+    if (free || Date.now() > deadline) return free;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 function freePort(host: string): Promise<number> {
