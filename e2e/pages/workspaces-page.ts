@@ -17,12 +17,20 @@ export class WorkspacesPage {
     return this.row(name).getByTestId('workspace-status');
   }
 
-  async create(name: string, repoUrl: string, secretLabel?: string): Promise<void> {
+  async create(
+    name: string,
+    repoUrl: string,
+    secretLabel?: string,
+    agent: { credentialLabel?: string; bypassPermissions?: boolean } = {},
+  ): Promise<void> {
     await this.newButton.click();
     const dialog = this.page.getByRole('dialog', { name: 'New workspace' });
     await dialog.getByLabel('Name').fill(name);
     await dialog.getByLabel('Repository URL').fill(repoUrl);
     if (secretLabel) await dialog.getByLabel('Secret').selectOption({ label: secretLabel });
+    if (agent.credentialLabel)
+      await dialog.getByLabel('Agent credential').selectOption({ label: agent.credentialLabel });
+    if (agent.bypassPermissions) await dialog.getByLabel('Run sessions in bypassPermissions').check();
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expect(dialog).toBeHidden();
   }

@@ -3,7 +3,12 @@ import { useState, type FormEvent } from 'react';
 import type { Workspace } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
 
-/** Create dialog: name, repository URL and the vault secret holding the provider token (picked from `secrets.list`). */
+const AGENT_KINDS = ['anthropic_api_key', 'claude_oauth_token'];
+
+/**
+ * Create dialog: name, repository URL, the vault secret holding the provider token (picked from
+ * `secrets.list`), the agent's credential (default: the one chosen in Settings → Agent) and bypassPermissions.
+ */
 export function CreateWorkspaceDialog({
   onClose,
   onCreated,
@@ -15,13 +20,20 @@ export function CreateWorkspaceDialog({
   const [name, setName] = useState('');
   const [repoUrl, setRepoUrl] = useState('');
   const [secretId, setSecretId] = useState('');
+  const [agentSecretId, setAgentSecretId] = useState('');
+  const [bypassPermissions, setBypassPermissions] = useState(false);
   const secrets = useQuery({ queryKey: ['secrets.list'], queryFn: () => api['secrets.list']({}), retry: false });
+  const agent = useQuery({ queryKey: ['agent.get'], queryFn: () => api['agent.get']({}), retry: false });
+  const agentCredentials = (secrets.data?.secrets ?? []).filter((s) => AGENT_KINDS.includes(s.kind));
+  const defaultCredential = agentCredentials.find((s) => s.id === agent.data?.defaultCredentialId);
   const create = useMutation({
     mutationFn: () =>
       api['workspaces.create']({
         name: name.trim(),
         repoUrl: repoUrl.trim(),
         ...(secretId.trim() ? { secretId: secretId.trim() } : {}),
+        ...(agentSecretId ? { agentSecretId } : {}),
+        ...(bypassPermissions ? { bypassPermissions } : {}),
       }),
     onSuccess: (w) => {
       onCreated(w);
@@ -74,6 +86,31 @@ export function CreateWorkspaceDialog({
             {secrets.error
               ? `Secrets are unavailable: ${secrets.error.message}`
               : 'The token reaches git inside the container through a credential helper only.'}
+          </small>
+        </label>
+        <label className="field">
+          Agent credential
+          <select value={agentSecretId} onChange={(e) => setAgentSecretId(e.target.value)}>
+            <option value="">
+              {defaultCredential
+                ? `Default from Settings → Agent (${defaultCredential.name})`
+                : 'Default from Settings → Agent (none chosen)'}
+            </option>
+            {agentCredentials.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name} ({s.kind === 'anthropic_api_key' ? 'API key' : 'OAuth token'}
+                {s.last4 ? `, …${s.last4}` : ''})
+              </option>
+            ))}
+          </select>
+          <small>An Anthropic API key or a Claude OAuth token (claude setup-token) from the vault.</small>
+        </label>
+        <label className="field">
+          <input type="checkbox" checked={bypassPermissions} onChange={(e) => setBypassPermissions(e.target.checked)} />
+          Run sessions in bypassPermissions
+          <small>
+            The agent runs every tool without asking; the container is the only boundary. Inbox messages to these
+            sessions are held, not delivered.
           </small>
         </label>
         {create.error ? (
