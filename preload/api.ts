@@ -1,5 +1,6 @@
 import { opNames, type EventMessage } from '../shared/contract';
 import { EVENT_CHANNEL, opChannel, type Reply } from '../shared/ipc';
+import { RemoteError } from '../shared/errors';
 import { TERMINAL_IPC, type TerminalBridge, type TerminalIpcEvent } from '../shared/terminal';
 
 export interface IpcRendererLike {
@@ -8,23 +9,13 @@ export interface IpcRendererLike {
   removeListener(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
 }
 
-export class RemoteError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'NexusError';
-  }
-}
-
 /** Builds the object the preload exposes: one named function per contract operation, plus subscribe. */
 export function buildPreloadApi(ipc: IpcRendererLike): Record<string, unknown> {
   const api: Record<string, unknown> = {};
   for (const op of opNames) {
     api[op] = async (input: unknown) => {
       const reply = (await ipc.invoke(opChannel(op), input ?? {})) as Reply<unknown>;
-      if ('error' in reply) throw new RemoteError(reply.error.code, reply.error.message);
+      if ('error' in reply) throw new RemoteError(reply.error);
       return reply.result;
     };
   }
@@ -41,7 +32,7 @@ export function buildTerminalBridge(ipc: IpcRendererLike): TerminalBridge {
   return Object.freeze({
     open: async (sessionId: string) => {
       const reply = (await ipc.invoke(TERMINAL_IPC.open, sessionId)) as Reply<number>;
-      if ('error' in reply) throw new RemoteError(reply.error.code, reply.error.message);
+      if ('error' in reply) throw new RemoteError(reply.error);
       return reply.result;
     },
     send: (id: number, text: string) => void ipc.invoke(TERMINAL_IPC.send, id, text),

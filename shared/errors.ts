@@ -42,6 +42,26 @@ export class NexusError extends Error {
 
 export const isNexusError = (e: unknown): e is NexusError => e instanceof NexusError;
 
+/**
+ * The one client-side error class: a `WireError` that came back over a boundary (IPC, HTTP), rebuilt
+ * by the renderer, the preload and the CLI client so callers can react to its code (`vault_locked`, ...).
+ */
+export class RemoteError extends Error {
+  readonly code: ErrorCode;
+  constructor(wire: WireError) {
+    super(wire.message);
+    this.name = 'RemoteError';
+    this.code = wire.code;
+  }
+  /** Whatever a transport rejected with: a wire-shaped error keeps its code, anything else is `internal`. */
+  static from(e: unknown): RemoteError {
+    if (e instanceof RemoteError) return e;
+    const wire = WireError.safeParse(e);
+    if (wire.success) return new RemoteError(wire.data);
+    return new RemoteError({ code: 'internal', message: e instanceof Error ? e.message : String(e) });
+  }
+}
+
 /** HTTP status for each code, used by the host and the MCP gate. */
 export const httpStatusOf: Record<ErrorCode, number> = {
   bad_request: 400,

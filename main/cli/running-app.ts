@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { OpInput, OpName, OpOutput } from '../../shared/contract';
-import { WireError } from '../../shared/errors';
+import { RemoteError, WireError } from '../../shared/errors';
 import { createCore } from '../core';
 import { operatorContext } from '../core/handlers';
 import { nodePorts } from '../host/node-ports';
@@ -24,6 +24,7 @@ export function readServeFile(dataDir: string): ServeFile | null {
   }
 }
 
+/** A usage or local error of the CLI itself; what the running app answers comes back as a `RemoteError`. */
 export class CliError extends Error {}
 
 /**
@@ -53,8 +54,8 @@ export async function operatorCall<K extends OpName>(
       const body = (await res.json()) as { result?: OpOutput<K>; error?: unknown };
       if (res.ok && body.result !== undefined) return body.result;
       const error = WireError.safeParse(body.error);
-      throw new CliError(
-        error.success ? `${error.data.message} (${error.data.code})` : `Nexus answered HTTP ${res.status}.`,
+      throw new RemoteError(
+        error.success ? error.data : { code: 'internal', message: `Nexus answered HTTP ${res.status}.` },
       );
     }
   }

@@ -12,7 +12,7 @@ describe('Dispatcher', () => {
 
   const readToken: CallContext = {
     transport: 'mcp',
-    principal: { kind: 'token', tokenId: 't1', name: 'ci', access: 'read' },
+    caller: { kind: 'token', tokenId: 't1', name: 'ci', access: 'read' },
   };
 
   it('answers app.info with the typed states and the data dir', async () => {

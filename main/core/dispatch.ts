@@ -26,7 +26,7 @@ export class Dispatcher {
     try {
       if (!isOpName(name)) throw new NexusError('not_found', `Unknown operation "${name}".`);
       const op = operations[name];
-      if (!allows(accessOf(ctx.principal), op.access)) {
+      if (!allows(accessOf(ctx.caller), op.access)) {
         throw new NexusError('forbidden', `"${name}" needs a ${op.access} credential.`);
       }
       const parsed = op.input.safeParse(rawInput ?? {});
@@ -40,9 +40,9 @@ export class Dispatcher {
       throw new NexusError(wire.code, wire.message);
     } finally {
       const op = isOpName(name) ? operations[name] : undefined;
-      if (ctx.principal.kind === 'token' || (op && op.access !== 'read') || outcome !== 'ok') {
+      if (ctx.caller.kind === 'token' || (op && op.access !== 'read') || outcome !== 'ok') {
         this.deps.audit.record({
-          actor: actorOf(ctx.principal),
+          actor: actorOf(ctx.caller),
           transport: ctx.transport,
           operation: name.slice(0, 100),
           outcome,

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { AgentCli } from './agent/agent-cli';
 import { agentHandlers } from './agent/agent-handlers';
 import { AgentService } from './agent/agent-service';
+import { workspaceAgent } from './agent/workspace-agent';
 import { AuditLog } from './audit/audit-log';
 import { appHandlers } from './app/app-handlers';
 import { AttentionService } from './attention/attention-service';
@@ -133,7 +134,17 @@ export async function createCore(
     dataDir,
     workerContextDir: ports.paths.workerContextDir,
     disposables,
-    options: { secrets: vaultSecretSource(vault), ...options.workspaces },
+    options: {
+      secrets: vaultSecretSource(vault),
+      agent: workspaceAgent({
+        cli: agentCli,
+        agent,
+        resolve: (id) => vault.resolveSecret(id),
+        engineArchitecture: async () => ((await docker.info()) as { Architecture: string }).Architecture,
+        addSecret: (v) => redactor.addSecret(v),
+      }),
+      ...options.workspaces,
+    },
   });
   const toolsDb = openToolsDb(join(dataDir, 'nexus.db'));
   disposables.add(toDisposable(() => void toolsDb.close()));
@@ -170,7 +181,7 @@ export async function createCore(
     platform,
   });
   void sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
-  // Review and ship (issue 15): changes, push with the vault secret, refreshed on Stop hooks.
+  // Review and ship: changes, push with the vault secret, refreshed on Stop hooks.
   const ship = new SessionShip({
     sessions,
     runtime: workspaces.runtime,
@@ -233,7 +244,7 @@ export async function createCore(
       request: permissions.decide(
         id,
         behavior === 'allow' ? { behavior } : { behavior, ...(note ? { message: note } : {}) },
-        actorOf(ctx.principal),
+        actorOf(ctx.caller),
         ctx.transport,
       ),
     }),

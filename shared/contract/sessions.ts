@@ -39,7 +39,7 @@ export const Session = z.object({
 });
 export type Session = z.infer<typeof Session>;
 
-// ---- review and ship (issue 15) ---------------------------------------------------------------
+// ---- review and ship ---------------------------------------------------------------------------
 
 export const ChangedFileStatus = z.enum(['added', 'modified', 'deleted', 'renamed', 'copied', 'type_changed']);
 export type ChangedFileStatus = z.infer<typeof ChangedFileStatus>;

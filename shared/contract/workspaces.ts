@@ -21,6 +21,10 @@ export const Workspace = z.object({
   name: z.string(),
   repoUrl: z.string(),
   secretId: z.string().nullable(),
+  /** The vault secret its agent signs in with; null = the default from Settings → Agent. */
+  agentSecretId: z.string().nullable(),
+  /** Its sessions run in bypassPermissions: nothing asks, and inbox messages to them are held, not delivered. */
+  bypassPermissions: z.boolean(),
   image: z.string().nullable(),
   status: WorkspaceStatus,
   reason: z.string().nullable(),
@@ -58,6 +62,20 @@ export const workspaceOperations = {
         repoUrl: z.string().min(1).max(2000).describe('Repository URL to clone (https, http or a local path)'),
         secretId: z.string().min(1).optional().describe('Vault secret holding the provider token for the clone'),
         image: z.string().min(1).max(300).optional().describe('Worker image; the built-in one by default'),
+        agentSecretId: z
+          .string()
+          .min(1)
+          .max(100)
+          .optional()
+          .describe(
+            "Vault secret (Anthropic API key or Claude OAuth token) the workspace's agent signs in with; the default from Settings → Agent when omitted",
+          ),
+        bypassPermissions: z
+          .boolean()
+          .optional()
+          .describe(
+            'Run its sessions in bypassPermissions (the container is the boundary); inbox messages to them are then held, not delivered',
+          ),
       })
       .strict(),
     output: Workspace,

@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { agentCliMount, locateBinaryDir, WORKER_PATH_WITH_AGENT, type AgentCpu } from '../../main/core/agent/agent-cli';
+import { locateBinaryDir, type AgentCpu } from '../../main/core/agent/agent-cli';
 import { workspaceContainerSpec } from '../../main/core/workspaces/container-spec';
 import { repoRoot } from './core';
 import { ensureTestWorkerImage, realDocker } from './docker';
@@ -93,10 +93,11 @@ export async function startAgentContainer(opts: {
     image,
     `agent-test-${tag}`,
     { network: opts.network, memoryBytes: 1024 ** 3, pidsLimit: 512 },
+    opts.cliDir,
   );
   spec.Labels = { ...spec.Labels, 'nexus.test': `agent-test-${tag}` };
-  spec.Env = [...(spec.Env ?? []).filter((e) => !e.startsWith('PATH=')), `PATH=${WORKER_PATH_WITH_AGENT}`];
-  spec.HostConfig = { ...spec.HostConfig, Mounts: [agentCliMount(opts.cliDir)] };
+  // No workspace volume: the clone lives in the container's own layer, removed with it.
+  spec.HostConfig = { ...spec.HostConfig, Mounts: (spec.HostConfig?.Mounts ?? []).filter((m) => m.Type === 'bind') };
   const c = await docker.createContainer(spec);
   await c.start();
   const exec = (cmd: string[], o: { stdin?: string } = {}) => dockerExec(c.id, cmd, o);

@@ -120,7 +120,7 @@ export async function sessionRig(configInput: SessionsConfigInput = {}): Promise
       const id = `w${randomBytes(6).toString('hex')}`;
       // Shaped like the workspaces feature's hardened container (HOME /home/nexus, the clone at
       // /workspace, /tmp a tmpfs, every capability dropped), but as root: the offline base image's
-      // root directory is not traversable by uid 1000 until the workspaces branch's image lands.
+      // root directory is not traversable by uid 1000.
       const c = await docker.createContainer({
         Image: image,
         name: `${prefix}-${name}`,

@@ -8,7 +8,7 @@ import { AGENT_CLI_PACKAGE, AGENT_CLI_VERSION } from './agent-cli';
 const op = operatorContext('http');
 const reader: CallContext = {
   transport: 'mcp',
-  principal: { kind: 'token', tokenId: 't1', name: 'r', access: 'read' },
+  caller: { kind: 'token', tokenId: 't1', name: 'r', access: 'read' },
 };
 
 describe('Settings → Agent', () => {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { allows } from '../../../shared/contract';
-import type { Principal } from '../handlers';
+import type { Caller } from '../handlers';
 import type { Logger } from '../log';
 import type { TokenService } from '../tokens/tokens';
 import { firstMalformedRequest } from './request-shape';
@@ -15,7 +15,7 @@ const REALM = 'nexus-mcp';
 const MAX_BODY = 4 * 1024 * 1024;
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
-type TokenPrincipal = Extract<Principal, { kind: 'token' }>;
+type TokenCaller = Extract<Caller, { kind: 'token' }>;
 /** What the gate needs from core on top of the server's deps: the tokens that know its caller, and the log. */
 export interface McpGateDeps extends McpServerDeps {
   tokens: TokenService;
@@ -84,10 +84,10 @@ export function createMcpGate(core: McpGateDeps): (req: IncomingMessage, res: Se
         `That MCP token is ${auth.reason === 'malformed' ? 'not an MCP token' : auth.reason}.`,
       );
     }
-    const principal = auth.principal;
+    const caller = auth.caller;
     // A vault token's data key lives for this request only (the operator's vault state is untouched).
     res.on('close', () => auth.vault.end());
-    const actor = `token:${principal.tokenId}`;
+    const actor = `token:${caller.tokenId}`;
 
     if (req.method !== 'POST') {
       // Stateless: no standalone SSE stream and no session to delete.
@@ -113,7 +113,7 @@ export function createMcpGate(core: McpGateDeps): (req: IncomingMessage, res: Se
       });
     }
 
-    const denied = firstDeniedTool(body, principal);
+    const denied = firstDeniedTool(body, caller);
     if (denied) {
       audit(actor, `mcp:${denied.tool}`, 'forbidden');
       res.setHeader('www-authenticate', `Bearer realm="${REALM}", error="insufficient_scope", scope="${denied.needs}"`);
@@ -122,14 +122,14 @@ export function createMcpGate(core: McpGateDeps): (req: IncomingMessage, res: Se
         id: denied.id,
         error: {
           code: -32003,
-          message: `${denied.tool} needs a ${denied.needs} token; this one is ${principal.access}.`,
+          message: `${denied.tool} needs a ${denied.needs} token; this one is ${caller.access}.`,
           data: { code: 'forbidden' },
         },
       });
     }
 
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    const server = createMcpServer(core, principal);
+    const server = createMcpServer(core, caller);
     res.on('close', () => {
       void transport.close();
       void server.close();
@@ -146,16 +146,13 @@ function bearerOf(header: string | undefined): string | null {
 }
 
 /** The first `tools/call` in a message (or batch) naming a known tool above the caller's class. */
-function firstDeniedTool(
-  body: unknown,
-  principal: TokenPrincipal,
-): { tool: string; needs: string; id: unknown } | null {
+function firstDeniedTool(body: unknown, caller: TokenCaller): { tool: string; needs: string; id: unknown } | null {
   for (const message of Array.isArray(body) ? body : [body]) {
     if (typeof message !== 'object' || message === null) continue;
     const { method, params, id } = message as { method?: unknown; params?: { name?: unknown }; id?: unknown };
     if (method !== 'tools/call' || typeof params?.name !== 'string') continue;
     const tool = toolsByName.get(params.name);
-    if (tool && !allows(principal.access, toolAccess(tool)))
+    if (tool && !allows(caller.access, toolAccess(tool)))
       return { tool: tool.name, needs: toolAccess(tool), id: id ?? null };
   }
   return null;

@@ -48,7 +48,7 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     const appInfo = await nexus.running.core.dispatcher.call(
       'app.info',
       {},
-      { transport: 'internal', principal: { kind: 'operator' } },
+      { transport: 'internal', caller: { kind: 'operator' } },
     );
     expect(info).toMatchObject({
       version: 'test',
@@ -62,7 +62,7 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     const attention = await nexus.running.core.dispatcher.call(
       'attention.get',
       {},
-      { transport: 'internal', principal: { kind: 'operator' } },
+      { transport: 'internal', caller: { kind: 'operator' } },
     );
     expect(info.attention).toEqual({
       counts: attention.counts,
@@ -94,7 +94,7 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     const ui = await nexus.running.core.dispatcher.call(
       'workspaces.list',
       {},
-      { transport: 'http', principal: { kind: 'operator' } },
+      { transport: 'http', caller: { kind: 'operator' } },
     );
     expect(w.structuredContent).toEqual(ui);
     const s = await client.callTool({ name: 'list_sessions', arguments: {} });

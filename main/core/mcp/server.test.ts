@@ -3,12 +3,12 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCore } from '../../../test/helpers/core';
 import type { Core } from '..';
-import type { Principal } from '../handlers';
+import type { Caller } from '../handlers';
 import { createMcpServer, toolsFor } from './server';
 import { toolAccess } from './tool';
 import { tools } from './tools';
 
-const token = (access: 'read' | 'write' | 'vault'): Principal => ({
+const token = (access: 'read' | 'write' | 'vault'): Caller => ({
   kind: 'token',
   tokenId: `t-${access}`,
   name: access,
@@ -21,9 +21,9 @@ describe('createMcpServer for one caller (behind the gate)', () => {
   beforeAll(async () => ({ core, cleanup } = await testCore()));
   afterAll(() => cleanup());
 
-  const connect = async (principal: Principal): Promise<Client> => {
+  const connect = async (caller: Caller): Promise<Client> => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createMcpServer(core, principal).connect(serverSide);
+    await createMcpServer(core, caller).connect(serverSide);
     const client = new Client({ name: 'in-memory', version: '1' });
     await client.connect(clientSide);
     return client;
@@ -63,7 +63,7 @@ describe('createMcpServer for one caller (behind the gate)', () => {
       core.dispatcher.call(
         'workspaces.create',
         { name: 'x', repoUrl: '/tmp/x' },
-        { transport: 'mcp', principal: token('write') },
+        { transport: 'mcp', caller: token('write') },
       ),
     ).rejects.toMatchObject({ code: 'forbidden' });
   });

@@ -16,12 +16,12 @@ export function reviewHandlers(review: ReviewQueue): ReviewHandlers {
     'review.list': () => review.list(),
     'review.counts': () => review.counts(),
     'review.approveMemory': (input, ctx) =>
-      review.approveMemory(input.id, actorOf(ctx.principal), ctx.transport, input.content),
+      review.approveMemory(input.id, actorOf(ctx.caller), ctx.transport, input.content),
     'review.rejectMemory': (input, ctx) =>
-      review.rejectMemory(input.id, actorOf(ctx.principal), ctx.transport, input.reason),
+      review.rejectMemory(input.id, actorOf(ctx.caller), ctx.transport, input.reason),
     'review.approveSkill': (input, ctx) =>
-      review.approveSkill(input.id, actorOf(ctx.principal), ctx.transport, input.override),
+      review.approveSkill(input.id, actorOf(ctx.caller), ctx.transport, input.override),
     'review.rejectSkill': (input, ctx) =>
-      review.rejectSkill(input.id, actorOf(ctx.principal), ctx.transport, input.reason),
+      review.rejectSkill(input.id, actorOf(ctx.caller), ctx.transport, input.reason),
   };
 }

@@ -134,7 +134,7 @@ describe('review queue', () => {
   it('keeps review decisions away from MCP tokens', async () => {
     const token = {
       transport: 'mcp' as const,
-      principal: { kind: 'token' as const, tokenId: 't1', name: 'n', access: 'vault' as const },
+      caller: { kind: 'token' as const, tokenId: 't1', name: 'n', access: 'vault' as const },
     };
     await expect(f.core.dispatcher.call('review.list', {}, token)).rejects.toMatchObject({ code: 'forbidden' });
     await expect(f.core.dispatcher.call('review.approveMemory', { id: 'x' }, token)).rejects.toMatchObject({

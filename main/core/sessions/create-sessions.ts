@@ -71,6 +71,7 @@ export function createSessions(
     },
     maxSessionsPerWorkspace: w.config.quota.maxSessionsPerWorkspace,
     platform: w.platform,
+    agentBaseUrl: w.config.agent.baseUrl,
   });
   w.disposables.add(forwardHookEvents(w.platform, service, log));
   w.disposables.add(convergeOnWorkspaceStart(w.signals, service, log));

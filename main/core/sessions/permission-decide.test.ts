@@ -77,7 +77,7 @@ describe('permission decisions over NATS', () => {
     await expect.poll(() => f.core.permissions.list().length).toBe(1);
     const id = f.core.permissions.list()[0]?.id;
     for (const access of accessLevels.filter((a) => a !== 'operator')) {
-      const ctx = { transport: 'mcp' as const, principal: { kind: 'token' as const, tokenId: 't', name: 't', access } };
+      const ctx = { transport: 'mcp' as const, caller: { kind: 'token' as const, tokenId: 't', name: 't', access } };
       await expect(f.core.dispatcher.call('permissions.decide', { id, behavior: 'allow' }, ctx)).rejects.toThrow();
       await expect(f.core.dispatcher.call('permissions.list', {}, ctx)).rejects.toThrow();
     }

@@ -1,3 +1,5 @@
+import { NexusError } from '../../../shared/errors';
+import { permissionModeFor } from '../agent/permission-mode';
 import type { WorkspaceInfo } from '../workspaces/runtime';
 import type { SessionsConfig } from './config';
 import { buildLaunchCommand, type LaunchCommand } from './launch';
@@ -14,6 +16,8 @@ export interface SessionLauncherDeps {
   hookTarget(workspaceId: string): HookTarget | null | Promise<HookTarget | null>;
   /** Absent: sessions run without platform tools. */
   runs: SessionRuns | null;
+  /** NEXUS_AGENT_BASE_URL: the agent's model endpoint (also decides the default permission mode). */
+  agentBaseUrl?: string | undefined;
 }
 
 /**
@@ -28,7 +32,7 @@ export class SessionLauncher {
 
   /** The launch command; throws bad_request for a prompt or agent config that cannot be launched. */
   command(
-    ws: Pick<WorkspaceInfo, 'id' | 'name'>,
+    ws: Pick<WorkspaceInfo, 'id' | 'name' | 'bypassPermissions'>,
     row: SessionRow,
     opts: { initialMessage?: string | undefined; resume: boolean; mcpConfig?: string | undefined },
   ): LaunchCommand {
@@ -41,13 +45,38 @@ export class SessionLauncher {
       initialMessage: opts.initialMessage,
       resume: opts.resume,
       mcpConfig: opts.mcpConfig,
+      agent: { baseUrl: this.deps.agentBaseUrl, bypass: ws.bypassPermissions ?? false },
     });
+  }
+
+  /** The real CLI (`claude`) needs the pinned binary and a credential in the container; a custom agent command brings its own. */
+  async checkAgentReady(ws: WorkspaceInfo): Promise<void> {
+    if (this.deps.config.agentCommand.join(' ') !== 'claude') return;
+    const r = await this.deps.machinery.agentReadiness(ws);
+    if (r === 'no-cli')
+      throw new NexusError(
+        'unavailable',
+        `Workspace ${ws.name} has no agent CLI (claude): Nexus could not get it when the workspace was created (see its reason). Fix that (npm and the registry, or NEXUS_AGENT_CLI_DIR) and create the workspace again.`,
+      );
+    if (r === 'no-credential')
+      throw new NexusError(
+        'conflict',
+        `Workspace ${ws.name} has no agent credential. Add an Anthropic API key or a Claude OAuth token (claude setup-token) under Settings → Secrets, pick it in Settings → Agent (or name it when creating the workspace), then restart the workspace.`,
+      );
   }
 
   async ensureTools(ws: WorkspaceInfo): Promise<void> {
     const containerId = ws.containerId ?? '';
     if (this.toolsInstalled.has(containerId)) return;
-    await this.deps.machinery.installTools(ws, this.deps.tools, await this.deps.hookTarget(ws.id));
+    const { mode } = permissionModeFor({
+      configured: this.deps.config.permissionMode,
+      baseUrl: this.deps.agentBaseUrl,
+      bypass: ws.bypassPermissions ?? false,
+    });
+    await this.deps.machinery.installTools(ws, this.deps.tools, await this.deps.hookTarget(ws.id), {
+      bypass: mode === 'bypassPermissions',
+      autoMode: mode === 'auto',
+    });
     this.toolsInstalled.add(containerId);
   }
 

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { NexusError } from '../../../shared/errors';
+import { HAS_CREDENTIAL_TEST } from '../agent/credential';
+import { seedFirstRun } from '../agent/first-run';
 import type { SessionsConfig } from './config';
 import { HelperOutcomes, type HelperReport } from './inbox-protocol';
 import { shellQuote, type LaunchCommand } from './launch';
@@ -124,7 +126,12 @@ export class SessionMachinery {
   }
 
   /** Installs the hook command, the inbox helper and user-level hooks; idempotent. */
-  async installTools(ws: Target, tools: WorkerTools, hookTarget: HookTarget | null): Promise<void> {
+  async installTools(
+    ws: Target,
+    tools: WorkerTools,
+    hookTarget: HookTarget | null,
+    agent: { bypass?: boolean; autoMode?: boolean } = {},
+  ): Promise<void> {
     const { toolsDir, stateDir } = this.config;
     const write =
       'mkdir -p "$(dirname "$1")" && umask 077 && cat > "$1.tmp" && chmod "$2" "$1.tmp" && mv "$1.tmp" "$1"';
@@ -146,7 +153,7 @@ export class SessionMachinery {
     if (hookTarget)
       await this.mustSh(ws, 'install hook credentials', write, [this.natsFile(), '600'], JSON.stringify(hookTarget));
     const command = `node ${toolsDir}/nexus-hook.cjs ${stateDir} ${this.natsFile()}`;
-    const hooks: Record<string, unknown> = {};
+    const hooks: Record<string, unknown[]> = {};
     // The agent's own hook timeout outlasts Nexus's wait, so Nexus always steps aside first.
     const permissionTimeout = Math.ceil((hookTarget?.permissionWaitMs ?? 120_000) / 1000) + 15;
     for (const event of HOOK_EVENTS) {
@@ -157,22 +164,19 @@ export class SessionMachinery {
         },
       ];
     }
-    // Merged into ~/.claude/settings.json: our entries (marked by nexus-hook.cjs) replaced, the user's kept.
-    const merge = `
-      const fs = require('fs'); const path = require('path');
-      const file = path.join(require('os').homedir(), '.claude', 'settings.json');
-      const ours = JSON.parse(fs.readFileSync(0, 'utf8'));
-      let s = {}; try { s = JSON.parse(fs.readFileSync(file, 'utf8')); } catch {}
-      s.hooks = s.hooks || {};
-      for (const [event, entries] of Object.entries(ours)) {
-        const kept = (s.hooks[event] || []).filter((m) => !(m.hooks || []).some((h) => String(h.command || '').includes('nexus-hook.cjs')));
-        s.hooks[event] = [...kept, ...entries];
-      }
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, JSON.stringify(s, null, 2));`;
-    const r = await this.runtime.exec(ws, ['node', '-e', merge], { stdin: JSON.stringify(hooks) });
-    if (r.exitCode !== 0)
-      throw new NexusError('internal', `install agent hooks failed: ${r.stderr.trim().slice(0, 500)}`);
+    // The agent's first-run state with our hooks merged in (ours, marked by nexus-hook.cjs, replaced; the
+    // operator's kept): onboarding, trust, auto-update off, platform-tool rule (agent/first-run.ts).
+    await seedFirstRun((argv, o) => this.runtime.exec(ws, argv, o), {
+      repoDir: this.config.repoDir,
+      ...agent,
+      hooks: { entries: hooks, marker: 'nexus-hook.cjs' },
+    });
+  }
+
+  /** Whether the real CLI can start here: its binary is on PATH and a credential is injected. */
+  async agentReadiness(ws: Target): Promise<'ready' | 'no-cli' | 'no-credential'> {
+    const r = await this.sh(ws, `command -v claude >/dev/null || exit 4; ${HAS_CREDENTIAL_TEST} || exit 3`, []);
+    return r.exitCode === 4 ? 'no-cli' : r.exitCode === 3 ? 'no-credential' : 'ready';
   }
 
   private natsFile(): string {
@@ -218,6 +222,7 @@ export class SessionMachinery {
           '#!/bin/sh',
           `cd ${shellQuote(p.worktree)} || exit 1`,
           ...Object.entries(cmd.env).map(([k, v]) => `export ${k}=${shellQuote(v)}`),
+          ...cmd.preludeLines,
           cmd.shellLine,
           '',
         ].join('\n'),

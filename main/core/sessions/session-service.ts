@@ -30,6 +30,8 @@ export interface SessionServiceDeps {
   maxSessionsPerWorkspace: number;
   /** core.platform: each session's agent gets its own platform run (absent: sessions run without platform tools). */
   platform?: PlatformRuns;
+  /** NEXUS_AGENT_BASE_URL (agent.baseUrl): ANTHROPIC_BASE_URL for every session. */
+  agentBaseUrl?: string | undefined;
 }
 
 interface PendingCreate {
@@ -65,6 +67,7 @@ export class SessionService {
       tools: deps.tools,
       hookTarget: (id) => deps.hookTarget(id),
       runs: deps.platform ? new SessionRuns(deps.platform, deps.log) : null,
+      agentBaseUrl: deps.agentBaseUrl,
     });
   }
 
@@ -117,6 +120,7 @@ export class SessionService {
     };
     // Checked before the row exists, so a bad prompt or agent config fails the call, not the queue.
     this.launcher.command(ws, row, { initialMessage: input.initialMessage, resume: false });
+    await this.launcher.checkAgentReady(ws);
     this.store.insert(row);
     const session = this.toSession(row, ws.name);
     this.emit(session);

@@ -323,7 +323,7 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
     });
     const token = (access: 'read' | 'write') => ({
       transport: 'mcp' as const,
-      principal: { kind: 'token' as const, tokenId: 't', name: 't', access },
+      caller: { kind: 'token' as const, tokenId: 't', name: 't', access },
     });
     await expect(
       dispatcher.call('sessions.create', { workspace: 'demo', name: 'viamcp' }, token('read')),

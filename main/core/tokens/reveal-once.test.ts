@@ -67,7 +67,7 @@ describe('tokens.create reveals the secret once, and nothing else escapes', () =
 
   it('keeps token management away from every token class', async () => {
     for (const access of ['read', 'write', 'vault'] as const) {
-      const ctx: CallContext = { transport: 'mcp', principal: { kind: 'token', tokenId: 't', name: 'n', access } };
+      const ctx: CallContext = { transport: 'mcp', caller: { kind: 'token', tokenId: 't', name: 'n', access } };
       await expect(core.dispatcher.call('tokens.create', { name: 'x', class: 'read' }, ctx)).rejects.toMatchObject({
         code: 'forbidden',
       });

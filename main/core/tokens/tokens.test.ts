@@ -45,13 +45,13 @@ describe('MCP tokens', () => {
     }
   });
 
-  it('authenticates an active token as a token principal of its class and records the use', async () => {
+  it('authenticates an active token as a token caller of its class and records the use', async () => {
     const { secret, token } = await core.tokens.create('ci', 'write');
     expect(token.lastUsedAt).toBeNull();
     const auth = await core.tokens.authenticate(secret);
     expect(auth).toMatchObject({
       ok: true,
-      principal: { kind: 'token', tokenId: token.id, name: 'ci', access: 'write' },
+      caller: { kind: 'token', tokenId: token.id, name: 'ci', access: 'write' },
     });
     expect(core.tokens.store.get(token.id)?.lastUsedAt).not.toBeNull();
   });

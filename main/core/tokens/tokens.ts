@@ -1,7 +1,7 @@
 import { DEFAULT_TOKEN_DAYS, type TokenClass, type TokenInfo } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
 import type { EventBus } from '../events';
-import type { Principal } from '../handlers';
+import type { Caller } from '../handlers';
 import type { Logger } from '../log';
 import type { Db } from '../store/open';
 import { noVaultScope, type VaultCallScope } from '../vault/call-key';
@@ -28,8 +28,7 @@ const DAY_MS = 86_400_000;
  * run the request inside it and end it when the request is over.
  */
 export type Authentication =
-  | { ok: true; principal: Extract<Principal, { kind: 'token' }>; vault: VaultCallScope }
-  | Extract<Verdict, { ok: false }>;
+  { ok: true; caller: Extract<Caller, { kind: 'token' }>; vault: VaultCallScope } | Extract<Verdict, { ok: false }>;
 
 /** MCP tokens: create (secret shown once), list, revoke, and authenticate a presented secret. */
 export class TokenService {
@@ -86,7 +85,7 @@ export class TokenService {
   }
 
   /**
-   * The principal a presented secret stands for, or why not. A vault token also opens the data key
+   * The caller a presented secret stands for, or why not. A vault token also opens the data key
    * through its machine principal, for this request only (best effort: without it the operation
    * reports vault_locked). The operator's vault state is never changed by a token.
    */
@@ -104,7 +103,7 @@ export class TokenService {
     }
     return {
       ok: true,
-      principal: { kind: 'token', tokenId: token.id, name: token.name, access: token.class },
+      caller: { kind: 'token', tokenId: token.id, name: token.name, access: token.class },
       vault,
     };
   }

@@ -7,7 +7,7 @@ import { operatorContext, type CallContext } from '../handlers';
 const op = operatorContext('http');
 const vaultToken: CallContext = {
   transport: 'mcp',
-  principal: { kind: 'token', tokenId: 't9', name: 'ci', access: 'vault' },
+  caller: { kind: 'token', tokenId: 't9', name: 'ci', access: 'vault' },
 };
 const VALUE = 'glpat-secretsTestValue-0123456789WXYZ';
 

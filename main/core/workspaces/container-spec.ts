@@ -1,4 +1,5 @@
 import type Docker from 'dockerode';
+import { agentCliMount, WORKER_PATH_WITH_AGENT } from '../agent/agent-cli';
 import { workspaceLabels } from './labels';
 
 export const WORKSPACE_DIR = '/workspace';
@@ -25,6 +26,8 @@ export function workspaceContainerSpec(
   image: string,
   owner: string,
   limits: ContainerLimits,
+  /** The pinned agent CLI's binary directory on the host, mounted read-only (see agent/agent-cli.ts). */
+  agentCliDir?: string | null,
 ): Docker.ContainerCreateOptions {
   return {
     name: containerNameOf(w),
@@ -32,12 +35,7 @@ export function workspaceContainerSpec(
     User: WORKER_UID,
     WorkingDir: WORKSPACE_DIR,
     Labels: workspaceLabels(owner, w),
-    Env: [
-      'HOME=/home/nexus',
-      'NEXUS_WORKER=1',
-      'PATH=/opt/nexus/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
-      'GIT_TERMINAL_PROMPT=0',
-    ],
+    Env: ['HOME=/home/nexus', 'NEXUS_WORKER=1', `PATH=${WORKER_PATH_WITH_AGENT}`, 'GIT_TERMINAL_PROMPT=0'],
     HostConfig: {
       NetworkMode: limits.network,
       Privileged: false,
@@ -46,7 +44,10 @@ export function workspaceContainerSpec(
       SecurityOpt: ['no-new-privileges'],
       Memory: limits.memoryBytes,
       PidsLimit: limits.pidsLimit,
-      Mounts: [{ Type: 'volume', Source: w.volume, Target: WORKSPACE_DIR }],
+      Mounts: [
+        { Type: 'volume', Source: w.volume, Target: WORKSPACE_DIR },
+        ...(agentCliDir ? [agentCliMount(agentCliDir)] : []),
+      ],
       Tmpfs: {
         [CREDENTIAL_DIR]: 'rw,noexec,nosuid,nodev,size=64k,mode=0700,uid=1000,gid=1000',
         '/tmp': 'rw,nosuid,nodev,size=256m,mode=1777',

@@ -2,6 +2,7 @@ import type { Workspace } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
+import type { WorkspaceAgent } from '../agent/workspace-agent';
 import type { Redactor } from '../redact';
 import { credentialPayload, workspaceContainerSpec, WORKSPACE_DIR, type ContainerLimits } from './container-spec';
 import type { WorkspaceContainers } from './containers';
@@ -28,6 +29,8 @@ export interface ProvisioningDeps {
   worker: Omit<WorkerContext, 'installAgentCli'>;
   builder: WorkerImageBuilder;
   secrets: SecretSource;
+  /** The agent CLI to mount and the agent credential to put in; absent: workspaces without the agent. */
+  agent?: WorkspaceAgent | undefined;
   /** Saves a changed row and tells everyone (the workspace service's one way to publish a change). */
   emit(w: WorkspaceRecord | null): WorkspaceRecord;
   /** Workspaces with an operation in flight (reconciliation leaves them alone). */
@@ -45,7 +48,14 @@ export class WorkspaceProvisioner {
   constructor(private readonly deps: ProvisioningDeps) {}
 
   /** Checks everything it can before the row exists; the slow part runs in the workspace's queue. */
-  async create(input: { name: string; repoUrl: string; secretId?: string; image?: string }): Promise<Workspace> {
+  async create(input: {
+    name: string;
+    repoUrl: string;
+    secretId?: string;
+    image?: string;
+    agentSecretId?: string;
+    bypassPermissions?: boolean;
+  }): Promise<Workspace> {
     const { store, maxWorkspaces } = this.deps;
     const repoUrl = checkRepoUrl(input.repoUrl);
     if (store.find(input.name)) throw new NexusError('conflict', `A workspace named "${input.name}" already exists.`);
@@ -53,6 +63,7 @@ export class WorkspaceProvisioner {
       throw new NexusError('conflict', `The quota of ${maxWorkspaces} workspaces is reached; delete one first.`);
     const secret = input.secretId ? await this.resolveSecret(input.secretId) : null;
     if (secret && input.secretId) checkSecretHost(secret.host, repoUrl, input.secretId);
+    const agentSecretId = input.agentSecretId ? this.deps.agent?.checkCredential(input.agentSecretId) : undefined;
     if (input.image && !(await this.deps.containers.imageExists(input.image)))
       throw new NexusError('bad_request', `The image "${input.image}" does not exist in the Docker engine.`);
     let row: WorkspaceRecord;
@@ -62,6 +73,8 @@ export class WorkspaceProvisioner {
         repoUrl,
         secretId: input.secretId ?? null,
         image: input.image ?? null,
+        agentSecretId: agentSecretId ?? null,
+        bypassPermissions: input.bypassPermissions ?? false,
         volumePrefix: `nexus-ws-${this.deps.owner.slice(0, 8)}-`,
       });
     } catch (e) {
@@ -94,6 +107,11 @@ export class WorkspaceProvisioner {
         this.deps.image ??
         (await this.deps.builder.ensure(this.deps.worker, (s, f) => step(s, f === undefined ? undefined : f * 0.5)));
       store.update(row.id, { image });
+      const cli = this.deps.agent
+        ? await this.deps.agent.cliDir((s, f) => step(s, f === undefined ? undefined : 0.5))
+        : null;
+      if (cli?.problem)
+        this.deps.log.warn('workspace without the agent CLI', { workspace: row.id, reason: cli.problem });
       step('Creating the container', 0.55);
       await containers.ensureNetwork();
       await containers.call('create the workspace volume', () =>
@@ -103,7 +121,9 @@ export class WorkspaceProvisioner {
         }),
       );
       const container = await containers.call('create the container', () =>
-        containers.docker.createContainer(workspaceContainerSpec(row, image, this.deps.owner, this.deps.limits)),
+        containers.docker.createContainer(
+          workspaceContainerSpec(row, image, this.deps.owner, this.deps.limits, cli?.dir),
+        ),
       );
       containerId = container.id;
       const withContainer = emit(store.update(row.id, { containerId }));
@@ -116,7 +136,8 @@ export class WorkspaceProvisioner {
           if (m) step(`Cloning the repository (${m[1]}%)`, 0.65 + (Number(m[1]) / 100) * 0.3);
         },
       });
-      emit(store.update(row.id, { status: 'running', reason: null }));
+      const agentProblem = cli?.problem ?? (await this.injectAgentCredential(withContainer));
+      emit(store.update(row.id, { status: 'running', reason: agentProblem }));
       progress({ step: 'Running', fraction: 1, done: true });
       this.deps.log.info('workspace created', { workspace: row.id, name: row.name });
     } catch (e) {
@@ -164,6 +185,25 @@ export class WorkspaceProvisioner {
         'unavailable',
         `git ${args[0] === '-C' ? args[2] : args[0]} failed (exit ${result.exitCode}): ${this.deps.redactor.text(tail).slice(0, 400)}`,
       );
+    }
+  }
+
+  /**
+   * Puts the workspace's agent credential (or the default) into its container on stdin, or clears it;
+   * only create and start call this (they hold the data key). Returns a reason when it could not.
+   */
+  async injectAgentCredential(w: WorkspaceRecord): Promise<string | null> {
+    if (!this.deps.agent) return null;
+    try {
+      const { cmd, stdin, credential } = await this.deps.agent.injection(w.agentSecretId);
+      const r = await this.deps.runtime.exec(w, cmd, { stdin });
+      if (r.exitCode !== 0) throw new NexusError('internal', `writing it failed: ${r.stderr.trim().slice(0, 200)}`);
+      void credential;
+      return null;
+    } catch (e) {
+      const why = this.deps.redactor.text(e instanceof Error ? e.message : String(e));
+      this.deps.log.warn('agent credential not injected', { workspace: w.id, reason: why });
+      return `The agent's credential could not be put in: ${why}`;
     }
   }
 

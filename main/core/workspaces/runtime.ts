@@ -13,6 +13,8 @@ export interface WorkspaceInfo {
   containerId: string | null;
   /** The store says `running` and there is a container. */
   running: boolean;
+  /** Its sessions run in bypassPermissions (the operator's choice at create). */
+  bypassPermissions?: boolean;
 }
 
 export interface ExecOptions {
@@ -56,11 +58,14 @@ export interface AttachOptions {
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_OUTPUT = 4 * 1024 * 1024;
 
-export const workspaceInfo = (w: Pick<WorkspaceRecord, 'id' | 'name' | 'containerId' | 'status'>): WorkspaceInfo => ({
+export const workspaceInfo = (
+  w: Pick<WorkspaceRecord, 'id' | 'name' | 'containerId' | 'status'> & { bypassPermissions?: boolean },
+): WorkspaceInfo => ({
   id: w.id,
   name: w.name,
   containerId: w.containerId,
   running: w.status === 'running' && w.containerId !== null,
+  bypassPermissions: w.bypassPermissions ?? false,
 });
 
 /**

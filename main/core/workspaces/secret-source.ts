@@ -17,7 +17,7 @@ export interface SecretSource {
   resolve(secretId: string): Promise<ResolvedSecret>;
 }
 
-/** Used until a vault is wired in: every secret is unknown. */
+/** For a workspace service built without the vault (tests that need no secret): every secret is unknown. */
 export const noSecrets: SecretSource = {
   resolve: (secretId) =>
     Promise.reject(new NexusError('not_found', `Secret "${secretId}" not found: the vault is not available.`)),

@@ -140,7 +140,7 @@ describe('workspace input checks', () => {
   it('keeps workspace creation behind the vault class: a write token is refused', async () => {
     const writer = {
       transport: 'mcp' as const,
-      principal: { kind: 'token' as const, tokenId: 't', name: 't', access: 'write' as const },
+      caller: { kind: 'token' as const, tokenId: 't', name: 't', access: 'write' as const },
     };
     await expect(
       core.dispatcher.call('workspaces.create', { name, repoUrl: 'https://example.com/r.git' }, writer),
@@ -149,7 +149,7 @@ describe('workspace input checks', () => {
       core.dispatcher.call(
         'workspaces.removeOrphan',
         { containerId: 'x' },
-        { ...writer, principal: { ...writer.principal, access: 'vault' as const } },
+        { ...writer, caller: { ...writer.caller, access: 'vault' as const } },
       ),
     ).rejects.toMatchObject({ code: 'forbidden' });
     await expectNothingChanged();

@@ -71,7 +71,7 @@ export class WorkspaceService {
       }));
   }
 
-  async create(input: { name: string; repoUrl: string; secretId?: string; image?: string }): Promise<Workspace> {
+  async create(input: Parameters<WorkspaceProvisioner['create']>[0]): Promise<Workspace> {
     this.requireDocker();
     return this.provisioner.create(input);
   }
@@ -111,7 +111,9 @@ export class WorkspaceService {
           (e: unknown) =>
             `Started, but the repository could not be refreshed: ${this.deps.redactor.text(e instanceof Error ? e.message : String(e))}`,
         );
-      return publicWorkspace(this.emit(this.store.update(cur.id, { status: 'running', reason: fetched })));
+      const agentProblem = await this.provisioner.injectAgentCredential(cur);
+      const reason = [fetched, agentProblem].filter(Boolean).join(' ') || null;
+      return publicWorkspace(this.emit(this.store.update(cur.id, { status: 'running', reason })));
     });
   }
 

@@ -7,6 +7,8 @@ interface Row {
   name: string;
   repo_url: string;
   secret_id: string | null;
+  agent_secret_id: string | null;
+  bypass_permissions: number;
   image: string | null;
   status: WorkspaceStatus;
   reason: string | null;
@@ -23,6 +25,8 @@ const toRecord = (r: Row): WorkspaceRecord => ({
   name: r.name,
   repoUrl: r.repo_url,
   secretId: r.secret_id,
+  agentSecretId: r.agent_secret_id,
+  bypassPermissions: r.bypass_permissions === 1,
   image: r.image,
   status: r.status,
   reason: r.reason,
@@ -59,15 +63,28 @@ export class WorkspaceStore {
     secretId: string | null;
     image: string | null;
     volumePrefix: string;
+    agentSecretId?: string | null;
+    bypassPermissions?: boolean;
   }): WorkspaceRecord {
     const id = randomUUID();
     const now = new Date().toISOString();
     this.db
       .prepare(
-        `INSERT INTO workspaces (id, name, repo_url, secret_id, image, status, reason, container_id, volume, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, 'creating', NULL, NULL, ?, ?, ?)`,
+        `INSERT INTO workspaces (id, name, repo_url, secret_id, agent_secret_id, bypass_permissions, image, status, reason, container_id, volume, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'creating', NULL, NULL, ?, ?, ?)`,
       )
-      .run(id, w.name, w.repoUrl, w.secretId, w.image, `${w.volumePrefix}${id.slice(0, 12)}`, now, now);
+      .run(
+        id,
+        w.name,
+        w.repoUrl,
+        w.secretId,
+        w.agentSecretId ?? null,
+        w.bypassPermissions ? 1 : 0,
+        w.image,
+        `${w.volumePrefix}${id.slice(0, 12)}`,
+        now,
+        now,
+      );
     return this.get(id);
   }
 

@@ -6,6 +6,7 @@ import { toDisposable, type DisposableStore } from '../disposable';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { Redactor } from '../redact';
+import type { WorkspaceAgent } from '../agent/workspace-agent';
 import type { Db } from '../store/open';
 import { DockerWatch } from './docker-watch';
 import { ownerIdFor } from './labels';
@@ -30,6 +31,8 @@ export const vaultSecretSource = (vault: {
 export interface WorkspaceOptions {
   /** Provider tokens for clones. Default in createCore: the vault (`core.vault.resolveSecret`). */
   secrets?: SecretSource;
+  /** The agent CLI mount and agent credential (core: agent/workspace-agent.ts); absent: no agent. */
+  agent?: WorkspaceAgent;
 }
 
 export interface WorkspacesWiring {
@@ -90,6 +93,7 @@ export async function createWorkspaces(w: WorkspacesWiring): Promise<Workspaces>
     },
     builder: new WorkerImageBuilder(docker, { network: config.docker.network }),
     secrets: w.options?.secrets ?? noSecrets,
+    agent: w.options?.agent,
   });
   const watch = new DockerWatch(docker, {
     status: w.status,

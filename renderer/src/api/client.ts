@@ -1,5 +1,5 @@
 import type { NexusApi } from '../../../shared/contract';
-import { toApiError } from './errors';
+import { RemoteError } from '../../../shared/errors';
 import { httpApi } from './http-transport';
 
 declare global {
@@ -21,7 +21,7 @@ function wrapErrors(api: NexusApi): NexusApi {
       const value = Reflect.get(target, prop, receiver) as unknown;
       if (typeof value !== 'function' || prop === 'subscribe') return value;
       return (input: unknown) =>
-        (value as (i: unknown) => Promise<unknown>)(input).catch((e: unknown) => Promise.reject(toApiError(e)));
+        (value as (i: unknown) => Promise<unknown>)(input).catch((e: unknown) => Promise.reject(RemoteError.from(e)));
     },
   });
 }

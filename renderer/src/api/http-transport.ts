@@ -1,6 +1,6 @@
 import { eventNames, opNames, type EventMessage, type NexusApi } from '../../../shared/contract';
 import type { Reply } from '../../../shared/ipc';
-import { ApiError } from './errors';
+import { RemoteError } from '../../../shared/errors';
 
 /** The headless host: POST /api/rpc/<op> with the session cookie, events over SSE. */
 export function httpApi(base = ''): NexusApi {
@@ -16,7 +16,7 @@ export function httpApi(base = ''): NexusApi {
       const reply = (await res
         .json()
         .catch(() => ({ error: { code: 'internal', message: `HTTP ${res.status}` } }))) as Reply<unknown>;
-      if ('error' in reply) throw new ApiError(reply.error.code, reply.error.message);
+      if ('error' in reply) throw new RemoteError(reply.error);
       return reply.result;
     };
   }

@@ -1,7 +1,7 @@
 import type { Migration } from './types';
 
 /**
- * The agent (issue 13): secrets may hold an Anthropic API key or a Claude OAuth token (the secrets
+ * The agent: secrets may hold an Anthropic API key or a Claude OAuth token (the secrets
  * table is rebuilt to widen its kind check; SQLite cannot alter a CHECK), each workspace may name
  * its own agent credential and run its sessions in bypassPermissions, and one row holds the default
  * agent credential that Settings → Agent picks.

@@ -1,0 +1,54 @@
+import { NexusError } from '../../../shared/errors';
+import type { AgentCli, CliProgress } from './agent-cli';
+import { cpuOf } from './agent-cli';
+import type { AgentService } from './agent-service';
+import { credentialInjection, isAgentCredentialKind, type AgentCredentialKind } from './credential';
+
+/** What workspaces need of the agent: the CLI to mount, and the credential to put in at create and start. */
+export interface WorkspaceAgent {
+  /** The host directory to mount, or why there is none (the workspace still works; sessions cannot start). */
+  cliDir(progress: CliProgress): Promise<{ dir: string | null; problem: string | null }>;
+  /** At create: the named secret must be an agent credential (metadata only). Returns its id. */
+  checkCredential(secretId: string): string;
+  /**
+   * The docker exec that puts the workspace's credential (its own, else the default) into the
+   * container, or clears it when there is none. Resolving needs the data key: create and start only.
+   */
+  injection(agentSecretId: string | null): Promise<{ cmd: string[]; stdin: string; credential: string | null }>;
+}
+
+export function workspaceAgent(deps: {
+  cli: AgentCli;
+  agent: AgentService;
+  resolve(secretId: string): Promise<{ value: string; kind: string; name: string }>;
+  /** The Docker engine's architecture (`docker info`). */
+  engineArchitecture(): Promise<string>;
+  addSecret(value: string): void;
+}): WorkspaceAgent {
+  return {
+    async cliDir(progress) {
+      try {
+        const cpu = cpuOf(await deps.engineArchitecture());
+        return { dir: (await deps.cli.ensure(cpu, progress)).binaryDir, problem: null };
+      } catch (e) {
+        return {
+          dir: null,
+          problem: `The agent CLI is not available, so sessions cannot start here: ${e instanceof Error ? e.message : String(e)}`,
+        };
+      }
+    },
+    checkCredential: (secretId) => deps.agent.checkCredential(secretId).id,
+    async injection(agentSecretId) {
+      const id = agentSecretId ?? deps.agent.defaultCredentialId();
+      if (!id) return { ...credentialInjection(null), credential: null };
+      const secret = await deps.resolve(id);
+      if (!isAgentCredentialKind(secret.kind))
+        throw new NexusError('bad_request', `Secret "${secret.name}" is not an agent credential.`);
+      deps.addSecret(secret.value.trim());
+      return {
+        ...credentialInjection({ kind: secret.kind as AgentCredentialKind, value: secret.value }),
+        credential: secret.name,
+      };
+    },
+  };
+}
