@@ -7,7 +7,7 @@ import { tempDir } from '../test/helpers/temp-dir';
 // @ts-expect-error -- a plain .mjs script (scripts/test.sh runs it with node), no type declarations
 import { auditVerdict } from '../scripts/audit-check.mjs';
 
-type Verdict = { ok: boolean; problems: string[]; allowed: string[]; stale: string[] };
+type Verdict = { ok: boolean; unanswered?: boolean; problems: string[]; allowed: string[]; stale: string[] };
 const verdict = auditVerdict as (report: unknown, allowlist: unknown, today?: Date) => Verdict;
 
 /** An `npm audit --json` report (npm 7+) with one advisory on one package. */
