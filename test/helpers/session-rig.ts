@@ -52,7 +52,10 @@ export interface SessionRig {
   dispose(): Promise<void>;
 }
 
-export async function sessionRig(configInput: SessionsConfigInput = {}): Promise<SessionRig> {
+export async function sessionRig(
+  configInput: SessionsConfigInput = {},
+  opts: { startupTimeoutMs?: number } = {},
+): Promise<SessionRig> {
   const image =
     process.env.NEXUS_TEST_BASE_IMAGE ??
     execFileSync('bash', ['scripts/build-base-image.sh'], { encoding: 'utf8' }).trim();
@@ -90,6 +93,7 @@ export async function sessionRig(configInput: SessionsConfigInput = {}): Promise
       },
       maxSessionsPerWorkspace: 64,
       platform: host.core.platform,
+      startupTimeoutMs: opts.startupTimeoutMs,
     });
     subs.forEach((x) => x.dispose());
     subs.length = 0;

@@ -7,18 +7,21 @@ import { connect } from '@nats-io/transport-node';
 import { NexusError } from '../../../shared/errors';
 import { renderNatsConfig } from './nats-config';
 import { coreUser, probeUser, type NatsUser } from './permissions';
+import { previousServerPid, readPreviousConfig, stopPrevious } from './previous-server';
 
 export interface ManagedNatsOptions {
   binary: string;
   host: string;
-  /** 0 = a free port. */
+  /** 0 = the port this data dir used before, else a free one. */
   port: number;
   /** Where nats.conf is written. */
   dir: string;
 }
 
 /**
- * A nats-server child with a generated config. Users are rewritten and reloaded (SIGHUP) as runs
+ * A nats-server child with a generated config. One per data dir: a server left running by a core
+ * that was killed is found by its pid file and config, stopped, and replaced on the same port with
+ * the same run and hook users, so running sessions' hooks and nexus-mcp reconnect to it. Users are rewritten and reloaded (SIGHUP) as runs
  * come and go; each reload adds a fresh probe user so we know when the server has applied it.
  */
 export class ManagedNats {
@@ -46,11 +49,20 @@ export class ManagedNats {
 
   static async start(opts: ManagedNatsOptions): Promise<ManagedNats> {
     mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
-    const port = opts.port || (await freePort(opts.host));
-    const core = coreUser(randomBytes(24).toString('base64url'));
     const configFile = join(opts.dir, 'nats.conf');
+    const pidFile = join(opts.dir, 'nats.pid');
+    const previous = readPreviousConfig(configFile);
+    const orphan = previousServerPid(pidFile, opts.binary, configFile);
+    if (orphan) await stopPrevious(orphan);
+    // The data dir's port again; a server just stopped may hold it a moment longer.
+    const reuse = previous && (await portFree(opts.host, previous.port, orphan ? 5_000 : 0));
+    const port = opts.port || (reuse && previous ? previous.port : await freePort(opts.host));
+    const carried = previous?.users ?? [];
+    const core = coreUser(randomBytes(24).toString('base64url'));
     const probe = probeUser(0, randomBytes(16).toString('base64url'));
-    writeFileSync(configFile, renderNatsConfig({ host: opts.host, port, users: [core, probe] }), { mode: 0o600 });
+    writeFileSync(configFile, renderNatsConfig({ host: opts.host, port, pidFile, users: [core, ...carried, probe] }), {
+      mode: 0o600,
+    });
     const child = spawn(opts.binary, ['-c', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
     const spawned = new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
@@ -68,6 +80,7 @@ export class ManagedNats {
       );
     }
     const server = new ManagedNats(child, { ...opts, port }, configFile, core);
+    carried.forEach((u) => server.accepted.set(u.user, u));
     try {
       await server.waitForUser(probe, 10_000);
     } catch (e) {
@@ -132,6 +145,7 @@ export class ManagedNats {
         renderNatsConfig({
           host: this.opts.host,
           port: this.opts.port,
+          pidFile: join(this.opts.dir, 'nats.pid'),
           users: [this.core, ...this.accepted.values(), probe],
         }),
         { mode: 0o600 },
@@ -174,6 +188,19 @@ export class ManagedNats {
 
   private tail(): string {
     return this.output.trim().split('\n').slice(-3).join(' | ') || 'no output';
+  }
+}
+
+async function portFree(host: string, port: number, waitMs: number): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const free = await new Promise<boolean>((resolve) => {
+      const s = createServer();
+      s.once('error', () => resolve(false));
+      s.listen(port, host, () => s.close(() => resolve(true)));
+    });
+    if (free || Date.now() > deadline) return free;
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 

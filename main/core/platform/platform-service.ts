@@ -119,9 +119,8 @@ export class PlatformService implements Disposable {
    */
   async start(workerHost: string | null): Promise<void> {
     const { nats } = this.deps.config;
-    // Runs of a previous process lost their credentials with it.
-    this.runs.failOrphans();
     if (nats.url) {
+      this.runs.failOrphans([]);
       // Nexus can create per-run users only on the server it runs (see docs/platform-tools.md).
       const reason = externalRefusal(nats.url);
       this.deps.log.warn('platform tools refused on an external NATS server', { reason });
@@ -132,12 +131,29 @@ export class PlatformService implements Disposable {
     try {
       this.workersReach = nats.host !== undefined || workerHost !== null;
       await this.open(nats.host ?? workerHost ?? '127.0.0.1', []);
+      this.keepCarriedUsers();
     } catch (e) {
+      this.runs.failOrphans([]);
       const reason = e instanceof NexusError ? e.message : `NATS could not be started: ${(e as Error).message}`;
       this.deps.log.warn('platform tools unavailable', { reason });
       this.deps.status.set('nats', { state: 'unavailable', reason });
       await this.dispose();
     }
+  }
+
+  /**
+   * The managed server comes back on the same port with the users a previous core left in its
+   * config (see managed-server.ts), so sessions still running keep their hook and run credentials
+   * without a relaunch. Runs whose user did not survive are failed: nothing can call as them.
+   */
+  private keepCarriedUsers(): void {
+    const kept: string[] = [];
+    for (const u of this.server?.users ?? []) {
+      this.deps.redactor.addSecret(u.password);
+      this.passwords.set(u.user, u.password);
+      if (u.user.startsWith('run-')) kept.push(u.user.slice('run-'.length));
+    }
+    this.runs.failOrphans(kept);
   }
 
   /**
@@ -269,6 +285,9 @@ export class PlatformService implements Disposable {
       throw new NexusError('bad_request', 'A workspace id for hooks must be letters, digits, dashes and underscores.');
     const base = { workspaceId, natsUrl: url, subject: subjects.hooksFor(workspaceId) };
     if (!this.server) return { ...base, user: null, password: null };
+    // One user per workspace: a session already running keeps the password it was handed.
+    const kept = this.passwords.get(hookUserName(workspaceId));
+    if (kept) return { ...base, user: hookUserName(workspaceId), password: kept };
     const password = randomBytes(24).toString('base64url');
     this.deps.redactor.addSecret(password);
     await this.server.addUsers(hookUser(workspaceId, password));

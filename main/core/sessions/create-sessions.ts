@@ -56,6 +56,7 @@ export function createSessions(w: SessionsWiring): Promise<{ service: SessionSer
     maxSessionsPerWorkspace: w.config.quota.maxSessionsPerWorkspace,
     platform: w.platform,
     agentBaseUrl: w.config.agent.baseUrl,
+    startupTimeoutMs: w.config.agent.startupTimeoutMs,
   });
   w.disposables.add(forwardHookEvents(w.platform, service, log));
   w.disposables.add(convergeOnWorkspaceStart(w.signals, service, log));

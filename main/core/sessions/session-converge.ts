@@ -24,6 +24,8 @@ export interface ConvergeDeps {
   inFlight: ReadonlySet<string>;
   /** Saves a change and tells everyone. */
   patch(id: string, patch: SessionPatch): Session | null;
+  /** Arms the start-up watchdog for a relaunched agent (launched at `at`). */
+  armStartup(id: string, at: string): void;
 }
 
 /**
@@ -69,12 +71,14 @@ async function convergeWorkspace(d: ConvergeDeps, ws: WorkspaceInfo, report: Con
       await d.launcher.ensureTools(ws);
       const mcpConfig = await d.launcher.startRun(ws, row);
       const cmd = d.launcher.command(ws, row, { resume: true, mcpConfig });
+      const launchedAt = new Date().toISOString();
       const id = await d.machinery.launch(ws, row.name, p, cmd, { addWorktree: false });
       d.patch(row.id, {
         window_id: id,
         agent_state: 'starting',
         agent_message: 'Relaunched after a restart (conversation resumed)',
       });
+      d.armStartup(row.id, launchedAt);
       report.relaunched.push(row.id);
     } else {
       await d.launcher.endRunOf(row.id, 'finished', 'The session exited.');

@@ -13,6 +13,8 @@ import { SessionMachinery, sessionPaths, type HookTarget, type WorkerTools } fro
 import { SessionBranches } from './session-changes-branch';
 import { SessionRuns, type PlatformRuns } from './session-runs';
 import { SessionStore, type SessionPatch, type SessionRow } from './session-store';
+import { StartupWatch } from './startup-watch';
+import { startupFailureReason } from '../agent/startup-watchdog';
 import type { LiveWindow } from './terminal';
 
 /** What sessions use of the workspaces module: its runtime, nothing else. */
@@ -32,6 +34,8 @@ export interface SessionServiceDeps {
   platform?: PlatformRuns;
   /** NEXUS_AGENT_BASE_URL (agent.baseUrl): ANTHROPIC_BASE_URL for every session. */
   agentBaseUrl?: string | undefined;
+  /** agent.startupTimeoutMs: a launched agent with no SessionStart by then goes to error (unset: never). */
+  startupTimeoutMs?: number | undefined;
 }
 
 interface PendingCreate {
@@ -55,6 +59,7 @@ export class SessionService {
   private readonly inFlight = new Set<string>();
   /** Creates waiting for the workspace's queue, launched together. */
   private readonly waiting = new Map<string, PendingCreate[]>();
+  private readonly startup: StartupWatch;
 
   constructor(private readonly deps: SessionServiceDeps) {
     this.store = new SessionStore(deps.db);
@@ -69,6 +74,7 @@ export class SessionService {
       runs: deps.platform ? new SessionRuns(deps.platform, deps.log) : null,
       agentBaseUrl: deps.agentBaseUrl,
     });
+    this.startup = new StartupWatch(deps.startupTimeoutMs, (id, at, ms) => this.startupTimedOut(id, at, ms), deps.log);
   }
 
   async list(workspaceRef?: string): Promise<Session[]> {
@@ -158,11 +164,14 @@ export class SessionService {
         cmd: this.launcher.command(ws, c.row, { initialMessage: c.initialMessage, resume: false, mcpConfig }),
         addWorktree: true,
       }));
+      const launchedAt = new Date().toISOString();
       const results = items.length > 0 ? await this.machinery.launchMany(ws, items) : [];
       ready.forEach(({ c }, i) => {
         const r = results[i];
-        if (r && 'windowId' in r) this.patch(c.row.id, { status: 'running', reason: null, window_id: r.windowId });
-        else fail(c, r?.error ?? 'no launch result');
+        if (r && 'windowId' in r) {
+          this.patch(c.row.id, { status: 'running', reason: null, window_id: r.windowId });
+          this.startup.arm(c.row.id, launchedAt);
+        } else fail(c, r?.error ?? 'no launch result');
       });
     } catch (e) {
       for (const c of live) fail(c, e instanceof Error ? e.message : String(e));
@@ -274,6 +283,7 @@ export class SessionService {
     if (row.agent_state_at && msg.at < row.agent_state_at) return null;
     const change = agentStateFromHook(msg.event);
     if (!change) return null;
+    this.startup.disarm(row.id);
     return this.patch(row.id, {
       agent_state: change.agentState,
       agent_state_at: msg.at,
@@ -293,6 +303,7 @@ export class SessionService {
         log: this.deps.log,
         inFlight: this.inFlight,
         patch: (id, p) => this.patch(id, p),
+        armStartup: (id, at) => this.startup.arm(id, at),
       },
       workspaceId,
     );
@@ -301,6 +312,21 @@ export class SessionService {
   /** Resolves when every queued create, delete and converge has finished. */
   idle(): Promise<void> {
     return this.deps.runtime.idle();
+  }
+
+  /** The start-up watchdog fired: unless a hook came since the launch, the pane says why the agent is stuck. */
+  private async startupTimedOut(id: string, launchedAt: string, timeoutMs: number): Promise<void> {
+    const started = (r: SessionRow | null): boolean =>
+      !r || r.status !== 'running' || (r.agent_state_at !== null && r.agent_state_at >= launchedAt);
+    const row = this.store.get(id);
+    if (started(row) || !row) return;
+    const ws = this.deps.runtime.find(row.workspace_id);
+    if (!ws?.running || !row.window_id) return;
+    const pane = await this.machinery.capturePane(ws, row.window_id).catch(() => '');
+    if (started(this.store.get(id))) return;
+    const reason = startupFailureReason(pane, timeoutMs);
+    this.deps.log.warn('agent did not start', { sessionId: id });
+    this.patch(id, { status: 'error', reason });
   }
 
   private resolve(ref: string): SessionRow {

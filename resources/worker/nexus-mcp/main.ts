@@ -17,6 +17,8 @@ async function main(): Promise<void> {
     // The run may subscribe only under its own inbox prefix; the default _INBOX would be refused.
     inboxPrefix: env.NEXUS_INBOX_PREFIX ?? subjects.inboxPrefixFor(env.NEXUS_RUN_ID),
     name: `nexus-mcp-${env.NEXUS_RUN_ID}`,
+    // Core may be restarted (or crash) under a running agent: its server comes back on the same address.
+    maxReconnectAttempts: -1,
   });
   const subject = subjects.toolsFor(env.NEXUS_RUN_ID);
   const server = createBridgeServer(async (tool, args) => {

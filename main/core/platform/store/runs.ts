@@ -87,11 +87,15 @@ export class RunStore {
       .run(status, summary ?? null, new Date().toISOString(), id);
   }
 
-  /** Runs left `running` by a previous process: their credentials died with it. */
-  failOrphans(): number {
-    return this.db
-      .prepare("UPDATE runs SET status = 'failed', ended_at = ? WHERE status = 'running'")
-      .run(new Date().toISOString()).changes;
+  /** Runs left `running` by a previous process whose credentials died with it (all but `keep`). */
+  failOrphans(keep: string[]): number {
+    const ended = new Date().toISOString();
+    const fail = this.db.prepare("UPDATE runs SET status = 'failed', ended_at = ? WHERE status = 'running' AND id = ?");
+    const running = this.db.prepare("SELECT id FROM runs WHERE status = 'running'").all() as { id: string }[];
+    const kept = new Set(keep);
+    let n = 0;
+    for (const { id } of running) if (!kept.has(id)) n += fail.run(ended, id).changes;
+    return n;
   }
 
   /** FTS over the agent's own finished runs. */
