@@ -14,6 +14,7 @@ import { reviewEvents, reviewOperations } from './contract/review';
 import { tokenEvents, tokenOperations } from './contract/tokens';
 import { connectOperations } from './contract/connect';
 import { agentEvents, agentOperations } from './contract/agent';
+import { permissionEvents, permissionOperations } from './contract/permissions';
 
 export * from './contract/define';
 export * from './contract/app';
@@ -26,6 +27,7 @@ export * from './contract/review';
 export * from './contract/tokens';
 export * from './contract/connect';
 export * from './contract/agent';
+export * from './contract/permissions';
 
 export const operations = {
   ...appOperations,
@@ -38,6 +40,7 @@ export const operations = {
   ...tokenOperations,
   ...connectOperations,
   ...agentOperations,
+  ...permissionOperations,
 } as const;
 
 export const events = {
@@ -50,6 +53,7 @@ export const events = {
   ...reviewEvents,
   ...tokenEvents,
   ...agentEvents,
+  ...permissionEvents,
 } as const;
 
 export type Operations = typeof operations;

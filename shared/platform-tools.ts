@@ -163,5 +163,9 @@ export const subjects = {
   inboxPrefixFor: (runId: string) => `_INBOX.${runId}`,
   hooksFor: (workspaceId: string) => `nexus.hooks.${workspaceId}`,
   hooksAll: 'nexus.hooks.*',
+  /** A PermissionRequest hook asks here and waits; only core may publish on the replies prefix. */
+  permissionsFor: (workspaceId: string) => `nexus.permissions.${workspaceId}`,
+  permissionsAll: 'nexus.permissions.*',
+  permissionRepliesFor: (workspaceId: string) => `nexus.permission-replies.${workspaceId}`,
 };
 export const SubjectToken = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'letters, digits, dashes and underscores only');

@@ -16,6 +16,7 @@ import { workspaceHandlers } from './workspaces/workspace-handlers';
 import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './workspaces/workspaces';
 import type { WorkspaceService } from './workspaces/workspace-service';
 import { sessionHandlers } from './sessions/session-handlers';
+import type { PermissionRequests } from './sessions/permission-requests';
 import { createSessions } from './sessions/create-sessions';
 import { shipHandlers } from './sessions/session-changes-handlers';
 import { SessionShip } from './sessions/session-changes-service';
@@ -27,7 +28,7 @@ import { ReviewQueue } from './review/review-queue';
 import { reviewHandlers } from './review/review-handlers';
 import { openToolsDb } from './platform/store/tools-db';
 import { EventBus } from './events';
-import type { Handlers } from './handlers';
+import { actorOf, type Handlers } from './handlers';
 import { createLogger, type Logger } from './log';
 import type { CorePorts } from './ports';
 import { Redactor } from './redact';
@@ -52,6 +53,8 @@ export interface Core {
   sessions: SessionService;
   /** Live terminals of sessions (the host's /api/terminal WebSocket adapts it). */
   terminals: SessionTerminals;
+  /** Permission requests from the agents' PermissionRequest hooks, held for the operator. */
+  permissions: PermissionRequests;
   attention: AttentionService;
   /** The pinned agent CLI: where workers get it (agent.cliDir, else an npm install into the data dir). */
   agentCli: AgentCli;
@@ -160,8 +163,13 @@ export async function createCore(
     }),
   );
   await platform.start(workerHost.now);
-  const { service: sessions, terminals } = await createSessions({
+  const {
+    service: sessions,
+    terminals,
+    permissions,
+  } = await createSessions({
     db,
+    audit,
     events,
     log,
     config,
@@ -231,6 +239,15 @@ export async function createCore(
     ...tokenHandlers(tokens),
     ...connectHandlers(connect),
     ...agentHandlers(agent),
+    'permissions.list': (input) => ({ requests: permissions.list(input.sessionId) }),
+    'permissions.decide': ({ id, behavior, note }, ctx) => ({
+      request: permissions.decide(
+        id,
+        behavior === 'allow' ? { behavior } : { behavior, ...(note ? { message: note } : {}) },
+        actorOf(ctx.caller),
+        ctx.transport,
+      ),
+    }),
   };
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
 
@@ -248,6 +265,7 @@ export async function createCore(
     workspaces: workspaces.service,
     sessions,
     terminals,
+    permissions,
     attention,
     agentCli,
     agent,

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { httpStatusOf, NexusError, type WireError } from '../../shared/errors';
 import type { Core } from '../core';
 import { operatorContext } from '../core/handlers';
+import { parseJsonBody, readBody, sendJson } from '../core/http-json';
 import { allowedHosts, allowedOrigins, checkHostAndOrigin } from './guard';
 import { SessionAuth } from './session-auth';
 import { matchRoute, splitUrl } from './routes';
@@ -147,32 +148,12 @@ export async function startHost(core: Core, opts: HostOptions): Promise<Host> {
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
+  const text = await readBody(req, MAX_BODY);
+  if (text.length === 0) return {};
   const type = req.headers['content-type'];
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY) throw new NexusError('bad_request', 'Request body too large.');
-    chunks.push(chunk);
-  }
-  if (size === 0) return {};
   if (type !== undefined && !type.startsWith('application/json'))
     throw new NexusError('bad_request', 'Send JSON (Content-Type: application/json).');
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-  } catch {
-    throw new NexusError('bad_request', 'The request body is not valid JSON.');
-  }
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'cache-control': 'no-store',
-    'content-length': Buffer.byteLength(text),
-  });
-  res.end(text);
+  return parseJsonBody(text);
 }
 
 function sendError(res: ServerResponse, status: number, error: WireError): void {

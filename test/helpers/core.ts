@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { createCore, type Core, type CoreOptions } from '../../main/core';
 import type { CoreConfigInput } from '../../main/core/config';
 import { nodePorts } from '../../main/host/node-ports';
+import { operatorContext } from '../../main/core/handlers';
 import { tempDir } from './temp-dir';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -26,4 +27,11 @@ export async function testCore(
       dir.remove();
     },
   };
+}
+
+/** `testCore` with the vault initialised (and so unlocked) by the operator: for tests of tokens and secrets. */
+export async function vaultCore(config: CoreConfigInput = {}, options: CoreOptions = {}): ReturnType<typeof testCore> {
+  const made = await testCore(config, options);
+  await made.core.dispatcher.call('vault.init', {}, operatorContext('http'));
+  return made;
 }

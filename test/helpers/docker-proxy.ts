@@ -24,17 +24,19 @@ export async function dockerProxy(target = '/var/run/docker.sock'): Promise<{
   const sockets = new Set<Socket>();
   let server: Server | null = null;
   let holding = false;
-  let waiting: { upstream: Socket; chunk: Buffer }[] = [];
+  // chunk null = the client ended its side (a half-close, as an exec's stdin end); passed on in order.
+  let waiting: { upstream: Socket; chunk: Buffer | null }[] = [];
   const release = (): void => {
     holding = false;
     const queued = waiting;
     waiting = [];
-    for (const w of queued) if (!w.upstream.destroyed) w.upstream.write(w.chunk);
+    for (const w of queued) if (!w.upstream.destroyed) w.chunk ? w.upstream.write(w.chunk) : w.upstream.end();
   };
   const listen = async (): Promise<void> => {
     rmSync(socketPath, { force: true });
-    server = createServer((client) => {
-      const upstream = createConnection(target);
+    // Half-open both ways: docker exec ends stdin while its output still flows back.
+    server = createServer({ allowHalfOpen: true }, (client) => {
+      const upstream = createConnection({ path: target, allowHalfOpen: true });
       sockets.add(client).add(upstream);
       const drop = (): void => {
         client.destroy();
@@ -47,6 +49,10 @@ export async function dockerProxy(target = '/var/run/docker.sock'): Promise<{
       client.on('data', (chunk: Buffer) => {
         if (holding || waiting.some((w) => w.upstream === upstream)) waiting.push({ upstream, chunk });
         else upstream.write(chunk);
+      });
+      client.on('end', () => {
+        if (waiting.some((w) => w.upstream === upstream)) waiting.push({ upstream, chunk: null });
+        else upstream.end();
       });
       upstream.pipe(client);
     });

@@ -17,3 +17,14 @@ export async function waitFor<T>(
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
+
+/** Reads until `ok` holds for what it read, and returns that; on timeout says what it saw last. */
+export async function readUntil<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`condition not met: ${JSON.stringify(v).slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { allows } from '../../../shared/contract';
 import type { Caller } from '../handlers';
+import { parseJsonBody, readBody, sendJson } from '../http-json';
 import type { Logger } from '../log';
 import type { TokenService } from '../tokens/tokens';
 import { firstMalformedRequest } from './request-shape';
@@ -158,30 +159,7 @@ function firstDeniedTool(body: unknown, caller: TokenCaller): { tool: string; ne
   return null;
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY) throw new Error('Request body too large.');
-    chunks.push(chunk);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-  } catch {
-    throw new Error('The request body is not valid JSON.');
-  }
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'cache-control': 'no-store',
-    'content-length': Buffer.byteLength(text),
-  });
-  res.end(text);
-}
+const readJson = async (req: IncomingMessage): Promise<unknown> => parseJsonBody(await readBody(req, MAX_BODY));
 
 function refuse(res: ServerResponse, status: number, code: string, message: string): void {
   sendJson(res, status, { error: { code, message } });

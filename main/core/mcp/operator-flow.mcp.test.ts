@@ -14,6 +14,7 @@ import { connectClient, mintToken, startNexus } from '../../../test/helpers/mcp'
 import { tempDir } from '../../../test/helpers/temp-dir';
 import { bundleWorkerScripts } from '../../../test/helpers/worker-scripts';
 import { operatorContext } from '../handlers';
+import { readUntil } from '../../../test/helpers/wait';
 
 type Nexus = Awaited<ReturnType<typeof startNexus>>;
 
@@ -48,15 +49,7 @@ describe('the operator flow through the MCP server', () => {
     expect(r.isError, `${tool}: ${JSON.stringify(r.content)}`).toBeFalsy();
     return r.structuredContent as T;
   };
-  const until = async <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 180_000): Promise<T> => {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const v = await read();
-      if (ok(v)) return v;
-      if (Date.now() > deadline) throw new Error(`condition not met: ${JSON.stringify(v).slice(0, 500)}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  };
+  const until = <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 180_000): Promise<T> => readUntil(read, ok, ms);
 
   it('creates a workspace and three sessions, sees a permission prompt in get_nexus_info, answers it, and tears everything down', async () => {
     // The provider token goes into the vault by the operator; MCP clients can never read or add secrets.

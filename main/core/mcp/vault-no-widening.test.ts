@@ -89,7 +89,7 @@ describe('a vault-class MCP call does not widen the vault', () => {
       'the workspace to leave creating',
       300_000,
     );
-    expect(ws).toMatchObject({ status: 'running' });
+    expect(ws, JSON.stringify(ws)).toMatchObject({ status: 'running' });
     expect(repo.authorizedRequests()).toBeGreaterThan(0);
     expect(await vaultStatus()).toEqual(before);
     await expect(nexus.running.core.vault.resolveSecret(secretId)).rejects.toMatchObject({ code: 'vault_locked' });

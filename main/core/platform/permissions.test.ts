@@ -12,6 +12,9 @@ async function nextServerError(nc: NatsConnection): Promise<Error> {
   throw new Error('connection closed without an error');
 }
 
+const hookConnection = (c: { natsUrl: string; user?: string | null; password?: string | null }) =>
+  connect({ servers: c.natsUrl, user: c.user ?? '', pass: c.password ?? '', reconnect: false });
+
 describe('identity and permissions in NATS', () => {
   let f: Fixture;
   beforeEach(async () => {
@@ -151,12 +154,7 @@ describe('identity and permissions in NATS', () => {
     f.core.platform.onHookEvent((e) => got.push(e));
     const ws1 = await f.core.platform.createHookPublisher('ws1');
     const ws2 = await f.core.platform.createHookPublisher('ws2');
-    const nc = await connect({
-      servers: ws1.natsUrl,
-      user: ws1.user ?? '',
-      pass: ws1.password ?? '',
-      reconnect: false,
-    });
+    const nc = await hookConnection(ws1);
     try {
       nc.publish(ws1.subject, JSON.stringify({ hook_event_name: 'Stop', workspaceId: 'ws2' }));
       await nc.flush();
@@ -167,6 +165,23 @@ describe('identity and permissions in NATS', () => {
       expect(String(await sub.closed)).toMatch(/Permissions Violation for Subscription/);
       await expect.poll(() => got.length).toBe(1);
       expect(got[0]).toEqual({ workspaceId: 'ws1', event: { hook_event_name: 'Stop', workspaceId: 'ws2' } });
+    } finally {
+      await nc.close().catch(() => undefined);
+    }
+  });
+
+  it('lets a hook user wait on its own permission replies but never answer them or read another workspace', async () => {
+    const ws1 = await f.core.platform.createHookPublisher('ws1');
+    const nc = await hookConnection(ws1);
+    try {
+      const own = nc.subscribe('nexus.permission-replies.ws1.abc');
+      await nc.flush();
+      expect(own.isClosed()).toBe(false);
+      const error = nextServerError(nc);
+      nc.publish('nexus.permission-replies.ws1.abc', JSON.stringify({ behavior: 'allow' }));
+      expect((await error).message).toMatch(/Permissions Violation for Publish to "nexus\.permission-replies/);
+      const other = nc.subscribe('nexus.permission-replies.ws2.>');
+      expect(String(await other.closed)).toMatch(/Permissions Violation for Subscription/);
     } finally {
       await nc.close().catch(() => undefined);
     }

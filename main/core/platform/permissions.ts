@@ -28,11 +28,17 @@ export const runUser = (runId: string, password: string): NatsUser => ({
 });
 export const runUserName = (runId: string): string => `run-${runId}`;
 
-/** A workspace's hook forwarder: publish-only, on its own hook subject. */
+/**
+ * A workspace's hook forwarder: publishes its hook subject and its permission-request subject, and
+ * subscribes only to its own replies prefix, on which it may never publish (only core can answer).
+ */
 export const hookUser = (workspaceId: string, password: string): NatsUser => ({
   user: hookUserName(workspaceId),
   password,
-  permissions: { publish: { allow: [subjects.hooksFor(workspaceId)] }, subscribe: { deny: ['>'] } },
+  permissions: {
+    publish: { allow: [subjects.hooksFor(workspaceId), subjects.permissionsFor(workspaceId)] },
+    subscribe: { allow: [`${subjects.permissionRepliesFor(workspaceId)}.>`] },
+  },
 });
 export const hookUserName = (workspaceId: string): string => `hooks-${workspaceId}`;
 

@@ -68,6 +68,8 @@ export interface HookEvent {
  * `tools.invoke.<runId>` and `nexus.hooks.<workspaceId>`, and issues per-run NATS users.
  * Exposed as `core.platform` for the sessions feature.
  */
+type PermissionAskHandler = (workspaceId: string, data: Uint8Array, respond: (d: string) => void) => void;
+
 export class PlatformService implements Disposable {
   readonly agents: AgentStore;
   readonly runs: RunStore;
@@ -81,6 +83,7 @@ export class PlatformService implements Disposable {
   private workersReach = true;
   private readonly subs: Subscription[] = [];
   private readonly hookHandlers = new Set<(e: HookEvent) => void>();
+  private permissionAsk: PermissionAskHandler | null = null;
   /** Passwords of live run and hook users, by NATS user name: unregistered from the redactor when removed. */
   private readonly passwords = new Map<string, string>();
 
@@ -223,6 +226,17 @@ export class PlatformService implements Disposable {
         callback: (err, msg) => (err ? undefined : this.onHook(msg.subject, msg.data)),
       }),
     );
+    this.subs.push(
+      nc.subscribe(subjects.permissionsAll, {
+        callback: (err, msg) => {
+          if (err || !msg.reply) return;
+          const workspaceId = msg.subject.slice('nexus.permissions.'.length);
+          const respond = (d: string): void => void msg.respond(new TextEncoder().encode(d));
+          if (!this.permissionAsk) return respond('');
+          this.permissionAsk(workspaceId, msg.data, respond);
+        },
+      }),
+    );
     await nc.flush();
   }
 
@@ -311,6 +325,12 @@ export class PlatformService implements Disposable {
   onHookEvent(handler: (e: HookEvent) => void): Disposable {
     this.hookHandlers.add(handler);
     return { dispose: () => void this.hookHandlers.delete(handler) };
+  }
+
+  /** The one receiver of PermissionRequest hooks' questions (workspace from the subject); it must answer each. */
+  onPermissionAsk(handler: PermissionAskHandler): Disposable {
+    this.permissionAsk = handler;
+    return { dispose: () => void (this.permissionAsk === handler && (this.permissionAsk = null)) };
   }
 
   async dispose(): Promise<void> {

@@ -37,6 +37,8 @@ export const SessionsConfig = z
     toolsDir: z.string().default('/tmp/nexus-tools'),
     /** How long a send_message waits for the helper before reporting a timeout. */
     sendTimeoutMs: z.number().int().positive().default(10_000),
+    /** How long a PermissionRequest waits for the operator before the dialog stays in the terminal. */
+    permissionWaitMs: z.number().int().positive().max(3_600_000).default(120_000),
   })
   .strict();
 export type SessionsConfig = z.infer<typeof SessionsConfig>;

@@ -14,6 +14,8 @@ import type { Redactor } from '../redact';
 import type { WorkspaceRuntime } from '../workspaces/runtime';
 import { SessionService } from './session-service';
 import { SessionTerminals } from './terminal';
+import { PermissionRequests } from './permission-requests';
+import type { AuditLog } from '../audit/audit-log';
 
 export interface SessionsWiring {
   db: Db;
@@ -23,6 +25,7 @@ export interface SessionsWiring {
   paths: AppPaths;
   redactor: Redactor;
   disposables: DisposableStore;
+  audit: Pick<AuditLog, 'record'>;
   /** The workspaces module's runtime: the only way sessions and terminals reach a container. */
   runtime: WorkspaceRuntime;
   /** The workspaces module's internal events: converge on `started`, clean up on `removed`. */
@@ -30,7 +33,14 @@ export interface SessionsWiring {
   /** Issues and removes each workspace's publish-only hook user, delivers hook events, gives each session a run. */
   platform: Pick<
     PlatformService,
-    'createHookPublisher' | 'removeHookPublisher' | 'onHookEvent' | 'agents' | 'createAgent' | 'createRun' | 'endRun'
+    | 'createHookPublisher'
+    | 'removeHookPublisher'
+    | 'onHookEvent'
+    | 'onPermissionAsk'
+    | 'agents'
+    | 'createAgent'
+    | 'createRun'
+    | 'endRun'
   >;
 }
 
@@ -39,7 +49,9 @@ export interface SessionsWiring {
  * the hook user's removal with its workspace, and the live terminals. The worker tools come from `npm run build`
  * (dist/worker). Everything is closed by `disposables`; call `sessions.converge()` once at start-up.
  */
-export function createSessions(w: SessionsWiring): Promise<{ service: SessionService; terminals: SessionTerminals }> {
+export function createSessions(
+  w: SessionsWiring,
+): Promise<{ service: SessionService; terminals: SessionTerminals; permissions: PermissionRequests }> {
   const dist = resolve(w.paths.workerContextDir, '..', '..', 'dist', 'worker');
   const log = w.log.child({ feature: 'sessions' });
   const service = new SessionService({
@@ -51,7 +63,11 @@ export function createSessions(w: SessionsWiring): Promise<{ service: SessionSer
     tools: { hookScript: resolve(dist, 'nexus-hook.cjs'), inboxSendScript: resolve(dist, 'nexus-inbox-send.cjs') },
     hookTarget: async (workspaceId) => {
       const c = await w.platform.createHookPublisher(workspaceId);
-      return { url: c.natsUrl, ...(c.user ? { user: c.user, pass: c.password ?? '' } : {}) };
+      return {
+        url: c.natsUrl,
+        ...(c.user ? { user: c.user, pass: c.password ?? '' } : {}),
+        permissionWaitMs: w.config.sessions.permissionWaitMs,
+      };
     },
     maxSessionsPerWorkspace: w.config.quota.maxSessionsPerWorkspace,
     platform: w.platform,
@@ -76,5 +92,14 @@ export function createSessions(w: SessionsWiring): Promise<{ service: SessionSer
     redactor: w.redactor,
     log: w.log.child({ component: 'terminal' }),
   });
-  return Promise.resolve({ service, terminals });
+  const permissions = new PermissionRequests({
+    waitMs: w.config.sessions.permissionWaitMs,
+    redactor: w.redactor,
+    audit: (e) => w.audit.record(e),
+    sessionInWorkspace: (id, ws) => service.inWorkspace(id, ws),
+    changed: (requests) => w.events.emit('permissions.changed', { requests }),
+  });
+  w.disposables.add(w.platform.onPermissionAsk((ws, data, respond) => void permissions.ask(ws, data, respond)));
+  w.disposables.add(toDisposable(() => permissions.dispose()));
+  return Promise.resolve({ service, terminals, permissions });
 }

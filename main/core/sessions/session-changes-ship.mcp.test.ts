@@ -11,6 +11,7 @@ import { connectClient, mintToken, startNexus } from '../../../test/helpers/mcp'
 import { tempDir } from '../../../test/helpers/temp-dir';
 import { bundleWorkerScripts } from '../../../test/helpers/worker-scripts';
 import { operatorContext } from '../handlers';
+import { readUntil } from '../../../test/helpers/wait';
 
 type Nexus = Awaited<ReturnType<typeof startNexus>>;
 const run = promisify(execFile);
@@ -45,15 +46,7 @@ describe('review and ship a session', () => {
     expect(r.isError, `${tool} should be refused`).toBe(true);
     return (r.content as { text: string }[])[0]?.text ?? '';
   };
-  const until = async <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 120_000): Promise<T> => {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const v = await read();
-      if (ok(v)) return v;
-      if (Date.now() > deadline) throw new Error(`condition not met: ${JSON.stringify(v).slice(0, 500)}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  };
+  const until = <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 120_000): Promise<T> => readUntil(read, ok, ms);
   /** What the agent would do in its worktree, as the worker user. */
   const inWorktree = (script: string) =>
     run('docker', ['exec', '-w', `/workspace/.nexus-worktrees/work`, containerId, 'sh', '-c', script]);

@@ -25,6 +25,8 @@ export interface HookTarget {
   user?: string;
   pass?: string;
   token?: string;
+  /** How long core holds a permission request for the operator (the hook waits a little longer). */
+  permissionWaitMs?: number;
 }
 
 /**
@@ -152,11 +154,13 @@ export class SessionMachinery {
       await this.mustSh(ws, 'install hook credentials', write, [this.natsFile(), '600'], JSON.stringify(hookTarget));
     const command = `node ${toolsDir}/nexus-hook.cjs ${stateDir} ${this.natsFile()}`;
     const hooks: Record<string, unknown[]> = {};
+    // The agent's own hook timeout outlasts Nexus's wait, so Nexus always steps aside first.
+    const permissionTimeout = Math.ceil((hookTarget?.permissionWaitMs ?? 120_000) / 1000) + 15;
     for (const event of HOOK_EVENTS) {
       hooks[event] = [
         {
           ...(event === 'Notification' ? { matcher: NOTIFICATION_MATCHER } : {}),
-          hooks: [{ type: 'command', command, timeout: 10 }],
+          hooks: [{ type: 'command', command, timeout: event === 'PermissionRequest' ? permissionTimeout : 10 }],
         },
       ];
     }

@@ -9,23 +9,14 @@ import { runFiles } from './session-runs';
 import { sessionPaths } from './session-machinery';
 import type { WorkspaceInfo } from '../workspaces/runtime';
 import { WorkspaceEvents } from '../workspaces/workspace-events';
+import { waitFor } from '../../../test/helpers/wait';
 
 let rig: SessionRig;
 let ws: WorkspaceInfo;
 const op = operatorContext('internal');
 
-async function until<T>(
-  fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
-  ms = 20_000,
-): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(check: () => Promise<T> | T, ms = 20_000): Promise<NonNullable<T>> =>
+  waitFor(check, 'the session to get there', ms);
 
 const container = (w: WorkspaceInfo): string => w.containerId as string;
 const runIdOf = (sessionId: string): string | null =>

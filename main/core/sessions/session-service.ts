@@ -83,6 +83,11 @@ export class SessionService {
     return this.store.list(ws?.id).map((r) => this.toSession(r, names.get(r.workspace_id)));
   }
 
+  /** Whether session `id` exists and belongs to workspace `workspaceId`. */
+  inWorkspace(id: string, workspaceId: string): boolean {
+    return this.store.get(id)?.workspace_id === workspaceId;
+  }
+
   async get(ref: string): Promise<Session> {
     return this.toSession(this.resolve(ref));
   }

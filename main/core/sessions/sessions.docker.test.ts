@@ -11,24 +11,15 @@ import type { Handlers } from '../handlers';
 import { createLogger } from '../log';
 import { Redactor } from '../redact';
 import { sessionHandlers } from './session-handlers';
+import { waitFor } from '../../../test/helpers/wait';
 
 let rig: SessionRig;
 let ws: WorkspaceInfo;
 let other: WorkspaceInfo;
 const changes: (Session | null)[] = [];
 
-async function until<T>(
-  fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
-  ms = 15_000,
-): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(check: () => Promise<T> | T, ms = 15_000): Promise<NonNullable<T>> =>
+  waitFor(check, 'the session to get there', ms);
 
 const launches = async (containerId: string, id: string) =>
   (await rig.records(containerId, id)).filter((r) => r.kind === 'launch');

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opNames, operations } from '../../../shared/contract';
-import { testCore } from '../../../test/helpers/core';
+import { vaultCore } from '../../../test/helpers/core';
 import type { Core } from '..';
 import { operatorContext, type CallContext } from '../handlers';
 
@@ -11,8 +11,7 @@ describe('tokens.create reveals the secret once, and nothing else escapes', () =
   let dataDir: string;
   let cleanup: () => Promise<void>;
   beforeAll(async () => {
-    ({ core, dataDir, cleanup } = await testCore());
-    await core.dispatcher.call('vault.init', {}, operatorContext('http'));
+    ({ core, dataDir, cleanup } = await vaultCore());
   });
   afterAll(() => cleanup());
 

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testCore } from '../../../test/helpers/core';
+import { vaultCore } from '../../../test/helpers/core';
 import type { Core } from '..';
-import { operatorContext } from '../handlers';
 import { hashSecret } from './token-secret';
 import { TokenStore } from './token-store';
 
@@ -12,8 +11,7 @@ describe('MCP tokens', () => {
   let dataDir: string;
   let cleanup: () => Promise<void>;
   beforeAll(async () => {
-    ({ core, dataDir, cleanup } = await testCore());
-    await core.dispatcher.call('vault.init', {}, operatorContext('http'));
+    ({ core, dataDir, cleanup } = await vaultCore());
   });
   afterAll(() => cleanup());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testCore } from '../../../test/helpers/core';
+import { vaultCore } from '../../../test/helpers/core';
 import type { Core } from '..';
 import { operatorContext } from '../handlers';
 import { vaultPrincipalId } from './tokens';
@@ -8,8 +8,7 @@ describe('a vault-class token is a machine principal of the vault', () => {
   let core: Core;
   let cleanup: () => Promise<void>;
   beforeAll(async () => {
-    ({ core, cleanup } = await testCore());
-    await core.dispatcher.call('vault.init', {}, operatorContext('http'));
+    ({ core, cleanup } = await vaultCore());
   });
   afterAll(() => cleanup());
 

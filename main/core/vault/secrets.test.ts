@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMessage } from '../../../shared/contract';
-import { testCore } from '../../../test/helpers/core';
+import { vaultCore } from '../../../test/helpers/core';
 import type { Core } from '..';
 import { operatorContext, type CallContext } from '../handlers';
 
@@ -16,8 +16,7 @@ describe('secrets', () => {
   let cleanup: () => Promise<void>;
   const seen: EventMessage[] = [];
   beforeAll(async () => {
-    ({ core, cleanup } = await testCore());
-    await core.dispatcher.call('vault.init', {}, op);
+    ({ core, cleanup } = await vaultCore());
     core.events.subscribe((e) => seen.push(e));
   });
   afterAll(() => cleanup());

@@ -6,9 +6,16 @@
  * on SessionStart records the inbox address (CLAUDE_CODE_MESSAGING_SOCKET/TOKEN are in the hook's
  * environment) for nexus-inbox-send, and publishes a trimmed event on nexus.hooks.<workspaceId>.
  * It prints nothing (some events add hook stdout to the agent's context) and always exits 0, fast.
+ * On PermissionRequest it also asks core (a NATS request on nexus.permissions.<workspaceId>, reply on
+ * its own nexus.permission-replies.<workspaceId>.<random>) and waits: an allow/deny answer is printed
+ * as the hook's decision; no answer (or an empty one) prints nothing, so the dialog stays in the pane.
  */
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { publishOnce, type NatsTarget } from './nats-publish';
+import { randomBytes } from 'node:crypto';
+import { publishOnce, requestOnce, type NatsTarget } from './nats-publish';
+
+/** How long a PermissionRequest waits for the operator when the credentials file does not say. */
+const DEFAULT_PERMISSION_WAIT_MS = 120_000;
 
 const KEEP = [
   'hook_event_name',
@@ -59,6 +66,33 @@ async function main(): Promise<void> {
   const target = JSON.parse(readFileSync(natsFile, 'utf8')) as NatsTarget;
   const payload = JSON.stringify({ sessionId, workspaceId, at: new Date().toISOString(), event });
   await publishOnce(target, `nexus.hooks.${workspaceId}`, payload, 3000);
+  if (input.hook_event_name === 'PermissionRequest') await askOperator(target, sessionId, workspaceId, input);
+}
+
+async function askOperator(
+  target: NatsTarget & { permissionWaitMs?: number },
+  sessionId: string,
+  workspaceId: string,
+  input: Record<string, unknown>,
+): Promise<void> {
+  const ask = JSON.stringify({
+    sessionId,
+    workspaceId,
+    at: new Date().toISOString(),
+    toolName: typeof input.tool_name === 'string' ? input.tool_name.slice(0, 200) : 'unknown',
+    toolInput: input.tool_input ?? null,
+  });
+  const replyTo = `nexus.permission-replies.${workspaceId}.${randomBytes(12).toString('hex')}`;
+  const wait = (target.permissionWaitMs ?? DEFAULT_PERMISSION_WAIT_MS) + 2000;
+  const answer = await requestOnce(target, `nexus.permissions.${workspaceId}`, replyTo, ask, wait);
+  if (!answer) return;
+  const d = JSON.parse(answer) as { behavior?: unknown; message?: unknown };
+  if (d.behavior !== 'allow' && d.behavior !== 'deny') return;
+  const decision =
+    d.behavior === 'deny' && typeof d.message === 'string' && d.message
+      ? { behavior: 'deny', message: d.message.slice(0, 2000) }
+      : { behavior: d.behavior };
+  process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } }));
 }
 
 main().then(

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { AuditEntry } from '../audit/audit-log';
+import { Redactor } from '../redact';
+import { PermissionRequests, type PendingPermission } from './permission-requests';
+
+function rig(waitMs = 60_000) {
+  const redactor = new Redactor();
+  redactor.addSecret('hunter2-very-secret');
+  const audit: AuditEntry[] = [];
+  const seen: PendingPermission[][] = [];
+  const replies: string[] = [];
+  const p = new PermissionRequests({
+    waitMs,
+    redactor,
+    audit: (e) => audit.push(e),
+    sessionInWorkspace: (s, w) => s === 's1' && w === 'ws1',
+    changed: (l) => seen.push(l),
+  });
+  const ask = (body: Record<string, unknown>, ws = 'ws1') =>
+    p.ask(ws, new TextEncoder().encode(JSON.stringify(body)), (d) => replies.push(d));
+  const bash = {
+    sessionId: 's1',
+    workspaceId: 'ws1',
+    at: new Date().toISOString(),
+    toolName: 'Bash',
+    toolInput: { command: 'echo hunter2-very-secret > /tmp/x' },
+  };
+  return { p, ask, bash, audit, seen, replies };
+}
+
+describe('PermissionRequests', () => {
+  it('holds a request with its tool input redacted and tells the UI', () => {
+    const r = rig();
+    const req = r.ask(r.bash);
+    expect(req?.toolName).toBe('Bash');
+    expect(JSON.stringify(req?.toolInput)).not.toContain('hunter2-very-secret');
+    expect(r.p.list('s1')).toHaveLength(1);
+    expect(r.seen.at(-1)).toHaveLength(1);
+    expect(r.replies).toEqual([]);
+  });
+
+  it('answers allow, deny and deny with a note, and audits each', () => {
+    const r = rig();
+    for (const d of [
+      { behavior: 'allow' },
+      { behavior: 'deny' },
+      { behavior: 'deny', message: 'use rg instead' },
+    ] as const) {
+      const req = r.ask(r.bash);
+      r.p.decide(req?.id ?? '', d, 'operator', 'ui');
+    }
+    expect(r.replies.map((x) => JSON.parse(x) as unknown)).toEqual([
+      { behavior: 'allow' },
+      { behavior: 'deny' },
+      { behavior: 'deny', message: 'use rg instead' },
+    ]);
+    expect(r.audit.map((a) => a.outcome)).toEqual(['allowed', 'denied', 'denied_with_note']);
+    expect(r.audit[0]).toMatchObject({
+      actor: 'operator',
+      operation: 'permissions.decide',
+      detail: 'session s1, tool Bash',
+    });
+    expect(r.p.list()).toEqual([]);
+  });
+
+  it('refuses a second decision on the same request', () => {
+    const r = rig();
+    const req = r.ask(r.bash);
+    r.p.decide(req?.id ?? '', { behavior: 'allow' }, 'operator', 'ui');
+    expect(() => r.p.decide(req?.id ?? '', { behavior: 'deny' }, 'operator', 'ui')).toThrow(/No pending/);
+    expect(r.replies).toHaveLength(1);
+  });
+
+  it('steps aside with an empty reply when nobody decides in time', async () => {
+    const r = rig(30);
+    r.ask(r.bash);
+    await expect.poll(() => r.replies).toEqual(['']);
+    expect(r.p.list()).toEqual([]);
+    expect(r.audit).toEqual([]);
+  });
+
+  it("ignores a request naming another workspace's session or arriving on another workspace's subject", () => {
+    const r = rig();
+    expect(r.ask({ ...r.bash, sessionId: 's2' })).toBeNull();
+    expect(r.ask(r.bash, 'ws2')).toBeNull();
+    expect(r.ask({ nonsense: true })).toBeNull();
+    expect(r.p.list()).toEqual([]);
+    expect(r.replies).toEqual(['', '', '']);
+  });
+});

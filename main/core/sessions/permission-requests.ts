@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { NexusError } from '../../../shared/errors';
+import type { AuditEntry } from '../audit/audit-log';
+import type { Redactor } from '../redact';
+
+/**
+ * Permission requests the agent's PermissionRequest hook asks core to decide (nexus-hook sends a
+ * NATS request on nexus.permissions.<workspaceId> and waits). Core holds each one in memory for
+ * `waitMs`: the operator decides (allow | deny | deny with a note) and core replies; when nobody
+ * decides in time core replies empty, the hook prints nothing and the dialog stays in the terminal.
+ * Only the operator's decide() answers: the hook user cannot publish on its reply subject.
+ */
+
+/** What nexus-hook sends (the workspace comes from the subject, never from here). */
+export const PermissionAsk = z.object({
+  sessionId: z.string().min(1).max(100),
+  workspaceId: z.string().min(1).max(100),
+  at: z.iso.datetime(),
+  toolName: z.string().min(1).max(200),
+  toolInput: z.unknown(),
+});
+
+export interface PendingPermission {
+  id: string;
+  sessionId: string;
+  workspaceId: string;
+  toolName: string;
+  /** The tool input, redacted, as the operator sees it. */
+  toolInput: unknown;
+  askedAt: string;
+  expiresAt: string;
+}
+
+export type PermissionDecision = { behavior: 'allow' } | { behavior: 'deny'; message?: string };
+
+interface Held {
+  request: PendingPermission;
+  respond: (data: string) => void;
+  timer: NodeJS.Timeout;
+}
+
+export interface PermissionRequestsDeps {
+  waitMs: number;
+  redactor: Pick<Redactor, 'value' | 'text'>;
+  audit: (e: AuditEntry) => void;
+  /** Whether the session belongs to the workspace the request came from. */
+  sessionInWorkspace: (sessionId: string, workspaceId: string) => boolean;
+  changed: (pending: PendingPermission[]) => void;
+}
+
+const MAX_INPUT_CHARS = 8000;
+
+export class PermissionRequests {
+  private readonly held = new Map<string, Held>();
+  constructor(private readonly deps: PermissionRequestsDeps) {}
+
+  /** One NATS request from a hook; `workspaceId` is the subject's token. Returns the pending request, or null if refused. */
+  ask(workspaceId: string, data: Uint8Array, respond: (data: string) => void): PendingPermission | null {
+    let parsed: z.infer<typeof PermissionAsk>;
+    try {
+      parsed = PermissionAsk.parse(JSON.parse(new TextDecoder().decode(data)));
+    } catch {
+      respond('');
+      return null;
+    }
+    if (parsed.workspaceId !== workspaceId || !this.deps.sessionInWorkspace(parsed.sessionId, workspaceId)) {
+      respond('');
+      return null;
+    }
+    const now = Date.now();
+    let toolInput = this.deps.redactor.value(parsed.toolInput ?? null);
+    const shown = JSON.stringify(toolInput) ?? 'null';
+    if (shown.length > MAX_INPUT_CHARS) toolInput = `${shown.slice(0, MAX_INPUT_CHARS)}…`;
+    const request: PendingPermission = {
+      id: randomUUID(),
+      sessionId: parsed.sessionId,
+      workspaceId,
+      toolName: parsed.toolName,
+      toolInput,
+      askedAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + this.deps.waitMs).toISOString(),
+    };
+    const timer = setTimeout(() => this.expire(request.id), this.deps.waitMs);
+    timer.unref();
+    this.held.set(request.id, { request, respond, timer });
+    this.deps.changed(this.list());
+    return request;
+  }
+
+  list(sessionId?: string): PendingPermission[] {
+    return [...this.held.values()].map((h) => h.request).filter((r) => !sessionId || r.sessionId === sessionId);
+  }
+
+  /** The operator's answer; audited with who decided, the session, the tool and the outcome. */
+  decide(id: string, decision: PermissionDecision, actor: string, transport: string): PendingPermission {
+    const h = this.held.get(id);
+    if (!h) throw new NexusError('not_found', 'No pending permission request with that id (decided or expired).');
+    this.held.delete(id);
+    clearTimeout(h.timer);
+    const note = decision.behavior === 'deny' && decision.message ? decision.message.slice(0, 2000) : undefined;
+    h.respond(JSON.stringify(note ? { behavior: 'deny', message: note } : { behavior: decision.behavior }));
+    this.deps.audit({
+      actor,
+      transport,
+      operation: 'permissions.decide',
+      outcome: decision.behavior === 'allow' ? 'allowed' : note ? 'denied_with_note' : 'denied',
+      durationMs: Date.now() - Date.parse(h.request.askedAt),
+      detail: this.deps.redactor.text(`session ${h.request.sessionId}, tool ${h.request.toolName}`),
+    });
+    this.deps.changed(this.list());
+    return h.request;
+  }
+
+  private expire(id: string): void {
+    const h = this.held.get(id);
+    if (!h) return;
+    this.held.delete(id);
+    h.respond('');
+    this.deps.changed(this.list());
+  }
+
+  /** On shutdown: every waiting hook steps aside. */
+  dispose(): void {
+    for (const id of [...this.held.keys()]) this.expire(id);
+  }
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { operation } from './define';
+
+/** A tool call the agent asked permission for, held by core until the operator decides or it expires. */
+export const PermissionRequest = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  workspaceId: z.string(),
+  toolName: z.string(),
+  /** The tool's input, redacted. */
+  toolInput: z.unknown(),
+  askedAt: z.string(),
+  expiresAt: z.string(),
+});
+export type PermissionRequest = z.infer<typeof PermissionRequest>;
+
+export const PermissionDecisionInput = z
+  .object({
+    id: z.string().min(1).max(100),
+    behavior: z.enum(['allow', 'deny']),
+    /** Only with deny: told to the agent as the reason. */
+    note: z.string().max(2000).optional(),
+  })
+  .strict();
+
+/** Operator only: never an MCP token of any class (the dispatcher refuses by class). */
+export const permissionOperations = {
+  'permissions.list': operation({
+    summary: 'Permission requests waiting for the operator, optionally for one session.',
+    access: 'operator',
+    input: z.object({ sessionId: z.string().max(100).optional() }).strict(),
+    output: z.object({ requests: z.array(PermissionRequest) }),
+  }),
+  'permissions.decide': operation({
+    summary: 'Answers a pending permission request: allow, deny, or deny with a note for the agent.',
+    access: 'operator',
+    input: PermissionDecisionInput,
+    output: z.object({ request: PermissionRequest }),
+  }),
+};
+
+export const permissionEvents = {
+  'permissions.changed': z.object({ requests: z.array(PermissionRequest) }),
+};
