@@ -133,6 +133,7 @@ describe('nexus token and nexus mcp-stdio', () => {
       expect(tools.map((t) => t.name).sort()).toEqual([
         'get_nexus_info',
         'get_session',
+        'get_session_diff',
         'get_workspace',
         'list_sessions',
         'list_workspaces',

@@ -33,7 +33,7 @@ describe('ten sessions created at once in one workspace', () => {
     await Promise.all(
       dropped.map(async (id) => {
         while (!runOf(id)) await new Promise((r) => setTimeout(r, 5));
-        await rig.service.delete(id);
+        await rig.service.delete(id, { deleteBranch: true });
       }),
     );
     await waitFor(
