@@ -55,7 +55,7 @@ test('the session page shows the diff, cuts a large file with a note, shows it w
       containerId,
       'sh',
       '-c',
-      "git config user.email a@x && git config user.name Agent && seq 1 30000 > big.txt && echo '<b>hello</b>' > page.html && git add -A && git commit -qm 'Add big and page' && echo 'edited' >> README.md",
+      "git config user.email a@x && git config user.name Agent && seq 1 14000 > big.txt && echo '<b>hello</b>' > page.html && git add -A && git commit -qm 'Add big and page' && echo 'edited' >> README.md",
     ]);
 
     const app = new AppPage(page);
@@ -73,9 +73,9 @@ test('the session page shows the diff, cuts a large file with a note, shows it w
     await expect(diff.locator('b')).toHaveCount(0);
     await expect(diff).toContainText('edited');
     await expect(changes.getByTestId('changes-note')).toContainText('open a file to see it whole');
-    await page.screenshot({ path: test.info().outputPath('ship-diff.png'), fullPage: true });
+    await page.screenshot({ path: test.info().outputPath('ship-diff.png') });
     await changes.locator('tr[data-file="big.txt"]').getByRole('button', { name: 'Show whole file' }).click();
-    await expect(diff).toContainText('30000', { timeout: 30_000 });
+    await expect(diff).toContainText('14000', { timeout: 90_000 });
     await changes.getByRole('button', { name: 'Back to all files' }).click();
 
     await page.getByTestId('push-panel').getByRole('button', { name: 'Push branch' }).click();
@@ -84,7 +84,7 @@ test('the session page shows the diff, cuts a large file with a note, shows it w
     const head = repo.branchHead('nexus/feature');
     expect(head).not.toBeNull();
     await expect(page.getByTestId('push-result')).toContainText(head!.slice(0, 8));
-    await page.screenshot({ path: test.info().outputPath('ship-pushed.png'), fullPage: true });
+    await page.screenshot({ path: test.info().outputPath('ship-pushed.png') });
 
     // Delete keeps the branch by default.
     await page.getByRole('button', { name: 'Delete session' }).click();

@@ -34,7 +34,8 @@ export class SessionsPage {
     await expect(form.getByTestId('send-result')).toHaveText('Delivered');
   }
 
+  /** What the session shows: the live terminal's screen, or the pane capture while it is not connected. */
   pane(): Locator {
-    return this.page.getByTestId('session-pane');
+    return this.page.getByTestId('session-terminal').locator('.xterm-rows').or(this.page.getByTestId('session-pane'));
   }
 }
