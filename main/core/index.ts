@@ -211,17 +211,13 @@ export async function createCore(
     }),
   );
   const tokens = new TokenService(db, { vault, events, log: log.child({ component: 'tokens' }) });
-  const launcher = config.mcp.stdioLauncher ?? {
-    command: process.execPath,
-    args: process.argv[1] ? [process.argv[1]] : [],
-  };
   const connect = new ConnectService({
     tokens,
     keychain: ports.keychain,
     host: ports.host,
     log,
     dataDir,
-    launcher,
+    launcher: config.mcp.stdioLauncher,
     claudeDesktopConfig: config.mcp.claudeDesktopConfig,
   });
 

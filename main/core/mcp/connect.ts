@@ -27,9 +27,15 @@ export interface ConnectDeps {
   host: HostAddress;
   log: Logger;
   dataDir: string;
-  launcher: StdioLauncher;
-  claudeDesktopConfig?: string;
+  /** How Claude Desktop starts `nexus mcp-stdio`; default: this Node and this script. */
+  launcher?: StdioLauncher | undefined;
+  claudeDesktopConfig?: string | undefined;
 }
+
+const thisProcess = (): StdioLauncher => ({
+  command: process.execPath,
+  args: process.argv[1] ? [process.argv[1]] : [],
+});
 
 /** "Connect Claude Desktop" and the Claude Code line: the operator-facing side of the MCP server. */
 export class ConnectService {
@@ -46,7 +52,7 @@ export class ConnectService {
   }
 
   stdioEntry(): StdioServerEntry {
-    const { command, args, env } = this.deps.launcher;
+    const { command, args, env } = this.deps.launcher ?? thisProcess();
     return {
       command,
       args: [...args, 'mcp-stdio', '--data-dir', this.deps.dataDir],
