@@ -30,7 +30,11 @@ export async function dockerProxy(target = '/var/run/docker.sock'): Promise<{
     holding = false;
     const queued = waiting;
     waiting = [];
-    for (const w of queued) if (!w.upstream.destroyed) w.chunk ? w.upstream.write(w.chunk) : w.upstream.end();
+    for (const w of queued) {
+      if (w.upstream.destroyed) continue;
+      if (w.chunk) w.upstream.write(w.chunk);
+      else w.upstream.end();
+    }
   };
   const listen = async (): Promise<void> => {
     rmSync(socketPath, { force: true });
