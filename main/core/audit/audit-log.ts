@@ -20,6 +20,8 @@ export interface AuditRow extends AuditEntry {
  * store runs synchronous=FULL, so one fsync per entry would cost every MCP call several ms.
  * `recent()` and core.dispose() flush first, so nothing recorded is ever missing from a read.
  */
+const MAX_PENDING = 10_000;
+
 export class AuditLog {
   private readonly insert;
   private pending: (AuditEntry & { at: string })[] = [];
@@ -34,7 +36,13 @@ export class AuditLog {
     this.pending.push({ ...e, at: new Date().toISOString() });
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => this.flush());
+    setImmediate(() => {
+      try {
+        this.flush();
+      } catch {
+        // A refused write (disk full) must not throw into the event loop; the batch stays pending.
+      }
+    });
   }
 
   /** Writes every pending entry in one transaction. */
@@ -43,10 +51,24 @@ export class AuditLog {
     if (this.pending.length === 0 || !this.db.open) return;
     const batch = this.pending;
     this.pending = [];
-    this.db.transaction(() => {
-      for (const e of batch)
-        this.insert.run(e.at, e.actor, e.transport, e.operation, e.outcome, Math.round(e.durationMs), e.detail ?? null);
-    })();
+    try {
+      this.db.transaction(() => {
+        for (const e of batch)
+          this.insert.run(
+            e.at,
+            e.actor,
+            e.transport,
+            e.operation,
+            e.outcome,
+            Math.round(e.durationMs),
+            e.detail ?? null,
+          );
+      })();
+    } catch (e) {
+      // Kept for the next flush (bounded), so entries survive a full disk once space returns.
+      this.pending = [...batch, ...this.pending].slice(-MAX_PENDING);
+      throw e;
+    }
   }
 
   recent(limit = 100): AuditRow[] {
