@@ -19,6 +19,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv): CoreConfigInput {
     ...(Object.keys(docker).length ? { docker } : {}),
     ...(Object.keys(agent).length ? { agent } : {}),
     ...(Object.keys(nats).length ? { nats } : {}),
-    ...(agentCommand ? { sessions: { agentCommand } } : {}),
+    ...(agentCommand || env.NEXUS_MCP_ENABLED === '0'
+      ? {
+          sessions: {
+            ...(agentCommand ? { agentCommand } : {}),
+            ...(env.NEXUS_MCP_ENABLED === '0' ? { nexusMcpEnabled: false } : {}),
+          },
+        }
+      : {}),
   };
 }

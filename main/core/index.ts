@@ -24,6 +24,7 @@ import type { SessionService } from './sessions/session-service';
 import type { SessionTerminals } from './sessions/terminal';
 import { PlatformService } from './platform/platform-service';
 import { platformHandlers } from './platform/platform-handlers';
+import { platformRecords } from './platform/platform-records';
 import { ReviewQueue } from './review/review-queue';
 import { reviewHandlers } from './review/review-handlers';
 import { openToolsDb } from './platform/store/tools-db';
@@ -163,6 +164,7 @@ export async function createCore(
     }),
   );
   await platform.start(workerHost.now);
+  const { records, board } = platformRecords(platform, toolsDb, events, disposables);
   const {
     service: sessions,
     terminals,
@@ -230,7 +232,7 @@ export async function createCore(
     'attention.summary': () => attention.summary(),
     'attention.sessions': (input) => attention.sessions(input),
     ...vaultHandlers(vault),
-    ...platformHandlers(platform),
+    ...platformHandlers(platform, { records, board, workspaceId: (ref) => workspaces.runtime.info(ref).id }),
     ...reviewHandlers(review),
     ...tokenHandlers(tokens),
     ...connectHandlers(connect),
