@@ -37,6 +37,13 @@ describe('configFromEnv', () => {
     expect(() => CoreConfig.parse(configFromEnv({ NEXUS_AGENT_BASE_URL: 'not a url' }))).toThrow();
   });
 
+  it('takes how long a permission request waits for the operator, and refuses a wait that is not a number', () => {
+    expect(CoreConfig.parse(configFromEnv({ NEXUS_PERMISSION_WAIT_MS: '30000' })).sessions.permissionWaitMs).toBe(
+      30_000,
+    );
+    expect(() => CoreConfig.parse(configFromEnv({ NEXUS_PERMISSION_WAIT_MS: 'soon' }))).toThrow();
+  });
+
   it('leaves the defaults alone when nothing is set', () => {
     expect(CoreConfig.parse(configFromEnv({}))).toEqual(CoreConfig.parse({}));
   });
