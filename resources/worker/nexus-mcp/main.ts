@@ -15,14 +15,16 @@ import { ToolReply, subjects } from '../../../shared/platform-tools';
 import { createGatedBridge } from './bridge-server';
 import { followCatalog } from './catalog';
 import { readBridgeEnv } from './env';
+import { requestsThatReconnect } from './request';
 
 async function main(): Promise<void> {
   const env = readBridgeEnv(process.env);
   const subject = subjects.toolsFor(env.NEXUS_RUN_ID);
   let nc: NatsConnection | null = null;
+  let request: ReturnType<typeof requestsThatReconnect> | null = null;
   const ask = async (payload: string): Promise<unknown> => {
-    if (!nc) throw new Error('its NATS server is not reachable yet');
-    return (await nc.request(subject, payload, { timeout: env.NEXUS_TOOL_TIMEOUT_MS })).json();
+    if (!request) throw new Error('its NATS server is not reachable yet');
+    return (await request(subject, payload)).json();
   };
   const bridge = createGatedBridge(async (tool, args) => ToolReply.parse(await ask(JSON.stringify({ tool, args }))));
   const ready = (async () => {
@@ -35,6 +37,7 @@ async function main(): Promise<void> {
       waitOnFirstConnect: true,
       maxReconnectAttempts: -1,
     });
+    request = requestsThatReconnect(nc, env.NEXUS_TOOL_TIMEOUT_MS);
     await followCatalog(nc, env.NEXUS_RUN_ID, ask, (tools) => bridge.offer(tools)).first;
   })();
   ready.catch((e: unknown) => process.stderr.write(`nexus-mcp: no catalogue yet: ${(e as Error).message}\n`));
