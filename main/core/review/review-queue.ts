@@ -71,16 +71,14 @@ export class ReviewQueue {
       proposedAt: r.createdAt,
     });
     return {
-      memories: this.memories
-        .pending()
-        .map((m) => ({
-          id: m.id,
-          content: m.content,
-          scope: m.scope,
-          project: m.project,
-          projectName: names.workspaceName(m.project),
-          provenance: provenance(m),
-        })),
+      memories: this.memories.pending().map((m) => ({
+        id: m.id,
+        content: m.content,
+        scope: m.scope,
+        project: m.project,
+        projectName: names.workspaceName(m.project),
+        provenance: provenance(m),
+      })),
       skills: this.skills.drafts().map((s) => ({
         id: s.id,
         slug: s.slug,
