@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Progress, Workspace } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
+import { AgentDialog } from './AgentDialog';
 import { ConfirmDialog } from './ConfirmDialog';
 import { DiskUse } from './DiskUse';
 import { FleetAccessDialog } from './FleetAccessDialog';
@@ -17,7 +18,7 @@ const tone: Record<Workspace['status'], string> = {
 /** One workspace: status chip, live progress while it is being created, start/stop/delete. */
 export function WorkspaceRow({ workspace: w, progress }: { workspace: Workspace; progress?: Progress }) {
   const api = useApi();
-  const [confirming, setConfirming] = useState<'stop' | 'delete' | 'fleet' | null>(null);
+  const [confirming, setConfirming] = useState<'stop' | 'delete' | 'fleet' | 'agent' | null>(null);
   const start = useMutation({ mutationFn: () => api['workspaces.start']({ workspace: w.id }) });
   const stop = useMutation({
     mutationFn: () => api['workspaces.stop']({ workspace: w.id }),
@@ -49,6 +50,9 @@ export function WorkspaceRow({ workspace: w, progress }: { workspace: Workspace;
               Stop
             </button>
           ) : null}
+          <button type="button" onClick={() => setConfirming('agent')} disabled={busy}>
+            Agent
+          </button>
           <button type="button" onClick={() => setConfirming('fleet')} disabled={busy}>
             Fleet access
           </button>
@@ -92,6 +96,7 @@ export function WorkspaceRow({ workspace: w, progress }: { workspace: Workspace;
           ) : null}
         </ConfirmDialog>
       ) : null}
+      {confirming === 'agent' ? <AgentDialog workspace={w} onClose={() => setConfirming(null)} /> : null}
       {confirming === 'fleet' ? <FleetAccessDialog workspace={w} onClose={() => setConfirming(null)} /> : null}
       {confirming === 'delete' ? (
         <ConfirmDialog
