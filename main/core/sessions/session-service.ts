@@ -6,7 +6,7 @@ import type { Logger } from '../log';
 import type { Db } from '../store/open';
 import type { WorkspaceRuntime } from '../workspaces/runtime';
 import type { SessionsConfig } from './config';
-import { agentStateFromHook, type HookMessage } from './hook-events';
+import { agentStateFromHook, keepNamedTool, type HookMessage } from './hook-events';
 import { convergeSessions, type ConvergeReport } from './session-converge';
 import { SessionLauncher } from './session-launcher';
 import { SessionMachinery, sessionPaths, type HookTarget, type WorkerTools } from './session-machinery';
@@ -289,8 +289,9 @@ export class SessionService {
     const row = this.store.get(msg.sessionId);
     if (!row || row.workspace_id !== subjectWorkspaceId || msg.workspaceId !== subjectWorkspaceId) return null;
     if (row.agent_state_at && msg.at < row.agent_state_at) return null;
-    const change = agentStateFromHook(msg.event);
-    if (!change) return null;
+    const found = agentStateFromHook(msg.event);
+    if (!found) return null;
+    const change = keepNamedTool({ agentState: row.agent_state, message: row.agent_message }, found);
     this.startup.disarm(row.id);
     return this.patch(row.id, {
       agent_state: change.agentState,
