@@ -97,7 +97,7 @@ export class SessionService {
 
   /** Inserts the row as `creating` and returns; worktree, window and launch follow in the queue, then `onDone`. */
   async create(
-    input: { workspace: string; name: string; initialMessage?: string | undefined },
+    input: { workspace: string; name: string; initialMessage?: string | undefined; taskId?: string | undefined },
     onDone?: (s: Session) => void,
   ): Promise<Session> {
     const ws = this.deps.runtime.info(input.workspace);
@@ -124,12 +124,15 @@ export class SessionService {
       agent_session_id: randomUUID(),
       window_id: null,
       run_id: null,
+      task_id: null,
+      tools_reason: null,
       created_at: now,
       updated_at: now,
     };
     // Checked before the row exists, so a bad prompt or agent config fails the call, not the queue.
     this.launcher.command(ws, row, { initialMessage: input.initialMessage, resume: false });
     await this.launcher.checkAgentReady(ws);
+    row.task_id = this.launcher.taskFor(ws.id, input);
     this.store.insert(row);
     const session = this.toSession(row, ws.name);
     this.emit(session);
@@ -292,6 +295,7 @@ export class SessionService {
     const change = agentStateFromHook(msg.event);
     if (!change) return null;
     this.startup.disarm(row.id);
+    if (msg.event.hook_event_name === 'Stop') this.launcher.summarize(row.run_id, msg.event.last_assistant_message);
     return this.patch(row.id, {
       agent_state: change.agentState,
       agent_state_at: msg.at,
@@ -374,6 +378,8 @@ export class SessionService {
       agentState: row.agent_state,
       agentStateAt: row.agent_state_at,
       agentMessage: row.agent_message,
+      taskId: row.task_id,
+      toolsReason: row.tools_reason,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     };
