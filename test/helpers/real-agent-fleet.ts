@@ -2,7 +2,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { OpInput, OpName, OpOutput } from '../../shared/contract';
+import type { FleetChoice, OpInput, OpName, OpOutput } from '../../shared/contract';
+import type { CoreConfigInput } from '../../main/core/config';
 import type { Session } from '../../shared/contract/sessions';
 import type { Workspace } from '../../shared/contract/workspaces';
 import { operatorContext } from '../../main/core/handlers';
@@ -34,7 +35,7 @@ export interface RealAgentFleet {
   /** An MCP tool's structured result; throws with the tool's text when it answers isError. */
   tool<T = Record<string, unknown>>(name: string, args: Record<string, unknown>): Promise<T>;
   /** Creates a workspace on the served repository and waits until it is running. */
-  createWorkspace(name: string, opts?: { bypass?: boolean }): Promise<Workspace>;
+  createWorkspace(name: string, opts?: { bypass?: boolean; fleet?: FleetChoice }): Promise<Workspace>;
   /** Creates a session (name generated unless given); returns at once, as the operation does. */
   createSession(workspace: string, opts?: { name?: string; initialMessage?: string }): Promise<Session>;
   /** Waits until the session satisfies `ok` (an agentState, or a predicate), returns it. */
@@ -70,7 +71,8 @@ const ctx = operatorContext('http');
 
 export type ScriptedReply = ModelReply | ((req: ModelRequest) => ModelReply);
 
-export async function startRealAgentFleet(): Promise<RealAgentFleet> {
+/** `config` is merged over the environment's core config (e.g. `mcp` limits for a test). */
+export async function startRealAgentFleet(config: CoreConfigInput = {}): Promise<RealAgentFleet> {
   const env = await startRealAgentEnv();
   const dir = tempDir('nexus-real-agent-');
   const dataDir = join(dir.path, 'data');
@@ -82,7 +84,12 @@ export async function startRealAgentFleet(): Promise<RealAgentFleet> {
   let mcpSecret = '';
 
   const open = async (): Promise<void> => {
-    running = await serve({ dataDir, appRoot: repoRoot, port: 0, config: { version: 'test', ...env.config } });
+    running = await serve({
+      dataDir,
+      appRoot: repoRoot,
+      port: 0,
+      config: { version: 'test', ...env.config, ...config },
+    });
     running.core.events.subscribe((m) => void events.push(JSON.stringify(m)));
     if (mcpSecret) client = await connectClient(`${running.host.url}/api/mcp`, mcpSecret);
   };
@@ -129,6 +136,7 @@ export async function startRealAgentFleet(): Promise<RealAgentFleet> {
         name,
         repoUrl: env.repo.url,
         ...(opts.bypass ? { bypassPermissions: true } : {}),
+        ...(opts.fleet ? { fleet: opts.fleet } : {}),
       });
       return readUntil(
         () => call('workspaces.get', { workspace: name }),

@@ -16,6 +16,7 @@ import { SessionService } from './session-service';
 import { SessionTerminals } from './terminal';
 import { PermissionRequests } from './permission-requests';
 import type { AuditLog } from '../audit/audit-log';
+import type { FleetEntryOf } from './session-runs';
 
 export interface SessionsWiring {
   db: Db;
@@ -42,6 +43,8 @@ export interface SessionsWiring {
     | 'createRun'
     | 'endRun'
   >;
+  /** core.fleet: each session's `nexus-fleet` MCP entry when its workspace has a fleet credential. */
+  fleet?: FleetEntryOf;
 }
 
 /**
@@ -73,6 +76,7 @@ export function createSessions(
     platform: w.platform,
     agentBaseUrl: w.config.agent.baseUrl,
     startupTimeoutMs: w.config.agent.startupTimeoutMs,
+    fleet: w.fleet,
   });
   w.disposables.add(forwardHookEvents(w.platform, service, log));
   w.disposables.add(convergeOnWorkspaceStart(w.signals, service, log));

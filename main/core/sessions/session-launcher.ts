@@ -1,10 +1,11 @@
+import { FLEET_MCP_SERVER } from '../../../shared/contract/fleet';
 import { NexusError } from '../../../shared/errors';
 import { permissionModeFor } from '../agent/permission-mode';
 import type { WorkspaceInfo } from '../workspaces/runtime';
 import type { SessionsConfig } from './config';
 import { buildLaunchCommand, type LaunchCommand } from './launch';
 import { sessionPaths, type HookTarget, type SessionMachinery, type WorkerTools } from './session-machinery';
-import { mcpConfigJson, runFiles, type SessionRuns } from './session-runs';
+import { mcpConfigJson, runFiles, type FleetEntryOf, type SessionRuns } from './session-runs';
 import type { SessionRow, SessionStore } from './session-store';
 
 export interface SessionLauncherDeps {
@@ -18,6 +19,8 @@ export interface SessionLauncherDeps {
   runs: SessionRuns | null;
   /** NEXUS_AGENT_BASE_URL: the agent's model endpoint (also decides the default permission mode). */
   agentBaseUrl?: string | undefined;
+  /** The workspace's `nexus-fleet` server entry (absent or null: its sessions get none). */
+  fleet?: FleetEntryOf | undefined;
 }
 
 /**
@@ -87,23 +90,30 @@ export class SessionLauncher {
 
   /**
    * Gives the session a fresh platform run (ending the one it had) and writes the run's password
-   * file and MCP config into its state dir. Returns the config's path, or undefined without NATS.
+   * file and MCP config (with the workspace's `nexus-fleet` server, when it has one) into its state
+   * dir, 0600. Returns the config's path, or undefined when there is neither.
    */
   async startRun(ws: WorkspaceInfo, row: SessionRow): Promise<string | undefined> {
     const { runs, store, config } = this.deps;
-    if (!runs) return undefined;
-    if (row.run_id) await runs.end(row.run_id, 'cancelled', 'Replaced by a new run when the session was relaunched.');
-    const creds = await runs.start(ws.id, row.id);
-    store.update(row.id, { run_id: creds?.runId ?? null });
-    if (!creds) return undefined;
+    let creds = null;
+    if (runs) {
+      if (row.run_id) await runs.end(row.run_id, 'cancelled', 'Replaced by a new run when the session was relaunched.');
+      creds = await runs.start(ws.id, row.id);
+      store.update(row.id, { run_id: creds?.runId ?? null });
+    }
+    const fleet = (await this.deps.fleet?.(ws.id, row.id)) ?? null;
+    if (!creds && !fleet) return undefined;
     const p = sessionPaths(config, row.id, row.name);
     const files = runFiles(p.stateDir);
     await this.deps.machinery.writeRunFiles(
       ws,
       p.stateDir,
       files,
-      creds.password,
-      mcpConfigJson(creds, files, config.nexusMcpCommand),
+      creds?.password ?? null,
+      mcpConfigJson(
+        creds ? { creds, files, command: config.nexusMcpCommand } : null,
+        fleet ? { name: FLEET_MCP_SERVER, entry: fleet } : null,
+      ),
     );
     return files.mcpConfig;
   }

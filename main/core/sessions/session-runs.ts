@@ -27,9 +27,33 @@ export const runFiles = (stateDir: string): RunFiles => ({
   mcpConfig: `${stateDir}/mcp.json`,
 });
 
-/** The `--mcp-config` JSON: nexus-mcp over stdio, reading the password from the file (never carrying it). */
-export function mcpConfigJson(creds: RunCredentials, files: RunFiles, command: string): string {
-  return `${JSON.stringify({ mcpServers: { nexus: { command, args: [], env: nexusMcpEnv(creds, creds.password ? { passwordFile: files.passwordFile } : {}) } } }, null, 2)}\n`;
+/** An HTTP MCP server entry (the workspace's `nexus-fleet`: Nexus's own server, with its bearer header). */
+export interface McpHttpEntry {
+  type: 'http';
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** The `nexus-fleet` entry for a session, when its workspace has a fleet credential (core.fleet). */
+export type FleetEntryOf = (workspaceId: string, sessionId: string) => Promise<McpHttpEntry | null>;
+
+/**
+ * The `--mcp-config` JSON: nexus-mcp over stdio reading the password from the file (never carrying
+ * it), and the fleet server when the workspace has one. The file is 0600 in the session's state dir.
+ */
+export function mcpConfigJson(
+  run: { creds: RunCredentials; files: RunFiles; command: string } | null,
+  fleet: { name: string; entry: McpHttpEntry } | null = null,
+): string {
+  const servers: Record<string, unknown> = {};
+  if (run)
+    servers.nexus = {
+      command: run.command,
+      args: [],
+      env: nexusMcpEnv(run.creds, run.creds.password ? { passwordFile: run.files.passwordFile } : {}),
+    };
+  if (fleet) servers[fleet.name] = fleet.entry;
+  return `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`;
 }
 
 export const workspaceAgentName = (workspaceId: string): string => `workspace:${workspaceId}`;

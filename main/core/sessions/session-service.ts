@@ -11,7 +11,7 @@ import { convergeSessions, type ConvergeReport } from './session-converge';
 import { SessionLauncher } from './session-launcher';
 import { SessionMachinery, sessionPaths, type HookTarget, type WorkerTools } from './session-machinery';
 import { SessionBranches } from './session-changes-branch';
-import { SessionRuns, type PlatformRuns } from './session-runs';
+import { SessionRuns, type FleetEntryOf, type PlatformRuns } from './session-runs';
 import { SessionStore, type SessionPatch, type SessionRow } from './session-store';
 import { StartupWatch } from './startup-watch';
 import { startupFailureReason } from '../agent/startup-watchdog';
@@ -37,6 +37,8 @@ export interface SessionServiceDeps {
   agentBaseUrl?: string | undefined;
   /** agent.startupTimeoutMs: a launched agent with no SessionStart by then goes to error (unset: never). */
   startupTimeoutMs?: number | undefined;
+  /** core.fleet: the workspace's `nexus-fleet` MCP entry for each launched session. */
+  fleet?: FleetEntryOf | undefined;
 }
 
 interface PendingCreate {
@@ -74,6 +76,7 @@ export class SessionService {
       hookTarget: (id) => deps.hookTarget(id),
       runs: deps.platform ? new SessionRuns(deps.platform, deps.log) : null,
       agentBaseUrl: deps.agentBaseUrl,
+      fleet: deps.fleet,
     });
     this.startup = new StartupWatch(deps.startupTimeoutMs, (id, at, ms) => this.startupTimedOut(id, at, ms), deps.log);
   }

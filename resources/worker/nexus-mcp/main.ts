@@ -8,6 +8,7 @@ import { connect } from '@nats-io/transport-node';
 import { ToolReply, subjects } from '../../../shared/platform-tools';
 import { createBridgeServer } from './bridge-server';
 import { readBridgeEnv } from './env';
+import { requestsThatReconnect } from './request';
 
 async function main(): Promise<void> {
   const env = readBridgeEnv(process.env);
@@ -21,8 +22,9 @@ async function main(): Promise<void> {
     maxReconnectAttempts: -1,
   });
   const subject = subjects.toolsFor(env.NEXUS_RUN_ID);
+  const request = requestsThatReconnect(nc, env.NEXUS_TOOL_TIMEOUT_MS);
   const server = createBridgeServer(async (tool, args) => {
-    const msg = await nc.request(subject, JSON.stringify({ tool, args }), { timeout: env.NEXUS_TOOL_TIMEOUT_MS });
+    const msg = await request(subject, JSON.stringify({ tool, args }));
     return ToolReply.parse(msg.json());
   });
   const shutdown = async (): Promise<void> => {

@@ -135,6 +135,20 @@ describe('nexus-mcp (worker-side stdio bridge)', () => {
     }
   }, 60_000);
 
+  it("keeps serving when core's nats-server dies: a call made while it is down lands once it is back", async () => {
+    const creds = await f.core.platform.createRun(f.agent('survivor').id);
+    const client = await startBridge(creds);
+    clients.push(client);
+    expect(json(await client.callTool({ name: 'skill_list', arguments: {} }))).toEqual({ skills: [] });
+    process.kill(Number(f.core.platform.serverPid), 'SIGKILL');
+    await expect.poll(() => f.core.status.get().nats.state).toBe('unavailable');
+    const memory = json(
+      await client.callTool({ name: 'memory_propose', arguments: { content: 'through the restart' } }),
+    );
+    expect(f.core.status.get().nats.state).toBe('running');
+    expect(f.core.review.memories.pending().map((m) => [m.id, m.runId])).toEqual([[memory.id, creds.runId]]);
+  }, 60_000);
+
   it("returns Core's typed errors as MCP tool errors (allow-list denial)", async () => {
     const agent = f.agent('narrow', { tools: ['skill.list'] });
     const creds = await f.core.platform.createRun(agent.id);
