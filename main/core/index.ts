@@ -24,6 +24,7 @@ import type { SessionService } from './sessions/session-service';
 import type { SessionTerminals } from './sessions/terminal';
 import { PlatformService } from './platform/platform-service';
 import { platformHandlers } from './platform/platform-handlers';
+import { platformRecords } from './platform/platform-records';
 import { ReviewQueue } from './review/review-queue';
 import { reviewHandlers } from './review/review-handlers';
 import { openToolsDb } from './platform/store/tools-db';
@@ -167,6 +168,7 @@ export async function createCore(
     }),
   );
   await platform.start(workerHost.now);
+  const { records, board } = platformRecords(platform, toolsDb, events, disposables);
   const tokens = new TokenService(db, { vault, events, log: log.child({ component: 'tokens' }) });
   const { fleet, subscription: fleetRemoved } = createFleet({
     db,
@@ -253,7 +255,7 @@ export async function createCore(
     'attention.summary': () => attention.summary(),
     'attention.sessions': (input) => attention.sessions(input),
     ...vaultHandlers(vault),
-    ...platformHandlers(platform),
+    ...platformHandlers(platform, { records, board, workspaceId: (ref) => workspaces.runtime.info(ref).id }),
     ...reviewHandlers(review),
     ...tokenHandlers(tokens),
     ...connectHandlers(connect),

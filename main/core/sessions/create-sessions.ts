@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { NexusError } from '../../../shared/errors';
 import type { CoreConfig } from '../config';
 import type { DisposableStore } from '../disposable';
 import { toDisposable } from '../disposable';
@@ -42,6 +43,10 @@ export interface SessionsWiring {
     | 'createAgent'
     | 'createRun'
     | 'endRun'
+    | 'runs'
+    | 'tasks'
+    | 'createTask'
+    | 'feed'
   >;
   /** core.fleet: each session's `nexus-fleet` MCP entry when its workspace has a fleet credential. */
   fleet?: FleetEntryOf;
@@ -65,7 +70,12 @@ export function createSessions(
     runtime: w.runtime,
     tools: { hookScript: resolve(dist, 'nexus-hook.cjs'), inboxSendScript: resolve(dist, 'nexus-inbox-send.cjs') },
     hookTarget: async (workspaceId) => {
-      const c = await w.platform.createHookPublisher(workspaceId);
+      // Without NATS sessions still start, without hook events or platform tools (their reason says so).
+      const c = await w.platform.createHookPublisher(workspaceId).catch((e: unknown) => {
+        if (e instanceof NexusError && e.code === 'nats_unavailable') return null;
+        throw e;
+      });
+      if (!c) return null;
       return {
         url: c.natsUrl,
         ...(c.user ? { user: c.user, pass: c.password ?? '' } : {}),

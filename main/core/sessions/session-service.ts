@@ -6,7 +6,7 @@ import type { Logger } from '../log';
 import type { Db } from '../store/open';
 import type { WorkspaceRuntime } from '../workspaces/runtime';
 import type { SessionsConfig } from './config';
-import { agentStateFromHook, type HookMessage } from './hook-events';
+import { agentStateFromHook, keepNamedTool, type HookMessage } from './hook-events';
 import { convergeSessions, type ConvergeReport } from './session-converge';
 import { SessionLauncher } from './session-launcher';
 import { SessionMachinery, sessionPaths, type HookTarget, type WorkerTools } from './session-machinery';
@@ -98,7 +98,7 @@ export class SessionService {
 
   /** Inserts the row as `creating` and returns; worktree, window and launch follow in the queue, then `onDone`. */
   async create(
-    input: { workspace: string; name: string; initialMessage?: string | undefined },
+    input: { workspace: string; name: string; initialMessage?: string | undefined; taskId?: string | undefined },
     onDone?: (s: Session) => void,
   ): Promise<Session> {
     const ws = this.deps.runtime.info(input.workspace);
@@ -125,12 +125,15 @@ export class SessionService {
       agent_session_id: randomUUID(),
       window_id: null,
       run_id: null,
+      task_id: null,
+      tools_reason: null,
       created_at: now,
       updated_at: now,
     };
     // Checked before the row exists, so a bad prompt or agent config fails the call, not the queue.
     this.launcher.command(ws, row, { initialMessage: input.initialMessage, resume: false });
     await this.launcher.checkAgentReady(ws);
+    row.task_id = this.launcher.taskFor(ws.id, input);
     this.store.insert(row);
     const session = this.toSession(row, ws.name);
     this.emit(session);
@@ -267,9 +270,11 @@ export class SessionService {
     const row = this.store.get(msg.sessionId);
     if (!row || row.workspace_id !== subjectWorkspaceId || msg.workspaceId !== subjectWorkspaceId) return null;
     if (row.agent_state_at && msg.at < row.agent_state_at) return null;
-    const change = agentStateFromHook(msg.event);
-    if (!change) return null;
+    const found = agentStateFromHook(msg.event);
+    if (!found) return null;
+    const change = keepNamedTool({ agentState: row.agent_state, message: row.agent_message }, found);
     this.startup.disarm(row.id);
+    if (msg.event.hook_event_name === 'Stop') this.launcher.summarize(row.run_id, msg.event.last_assistant_message);
     return this.patch(row.id, {
       agent_state: change.agentState,
       agent_state_at: msg.at,
@@ -352,6 +357,8 @@ export class SessionService {
       agentState: row.agent_state,
       agentStateAt: row.agent_state_at,
       agentMessage: row.agent_message,
+      taskId: row.task_id,
+      toolsReason: row.tools_reason,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     };

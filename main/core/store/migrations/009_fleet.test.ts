@@ -27,7 +27,7 @@ describe('migration 009 fleet', () => {
   });
 
   it('is registered after the agent migration', () => {
-    expect(migrations.at(-1)).toBe(migration009);
+    expect(migrations[migrations.indexOf(migration009) - 1]?.version).toBe(8);
     expect(migration009.version).toBe(9);
   });
 });
