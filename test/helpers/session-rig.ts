@@ -86,7 +86,7 @@ export async function sessionRig(
       log,
       config,
       runtime,
-      tools: { hookScript: scripts.hook, inboxSendScript: scripts.inboxSend },
+      tools: { hookScript: scripts.hook, inboxSendScript: scripts.inboxSend, relayScript: scripts.relay },
       hookTarget: async (workspaceId) => {
         const c = await host.core.platform.createHookPublisher(workspaceId);
         return { url: c.natsUrl, ...(c.user ? { user: c.user, pass: c.password ?? '' } : {}) };
