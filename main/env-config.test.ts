@@ -23,6 +23,12 @@ describe('configFromEnv', () => {
     expect(() => CoreConfig.parse(configFromEnv({ NEXUS_AGENT_COMMAND: '"claude"' }))).toThrow();
   });
 
+  it('turns nexus-mcp off with NEXUS_MCP_ENABLED=0, and leaves it on otherwise', () => {
+    expect(CoreConfig.parse(configFromEnv({ NEXUS_MCP_ENABLED: '0' })).sessions.nexusMcpEnabled).toBe(false);
+    expect(CoreConfig.parse(configFromEnv({ NEXUS_MCP_ENABLED: '1' })).sessions.nexusMcpEnabled).toBe(true);
+    expect(CoreConfig.parse(configFromEnv({})).sessions.nexusMcpEnabled).toBe(true);
+  });
+
   it('takes the agent CLI directory and the model base URL', () => {
     const config = CoreConfig.parse(
       configFromEnv({
@@ -35,6 +41,13 @@ describe('configFromEnv', () => {
       baseUrl: 'http://10.0.0.1:8080',
     });
     expect(() => CoreConfig.parse(configFromEnv({ NEXUS_AGENT_BASE_URL: 'not a url' }))).toThrow();
+  });
+
+  it('takes how long a permission request waits for the operator, and refuses a wait that is not a number', () => {
+    expect(CoreConfig.parse(configFromEnv({ NEXUS_PERMISSION_WAIT_MS: '30000' })).sessions.permissionWaitMs).toBe(
+      30_000,
+    );
+    expect(() => CoreConfig.parse(configFromEnv({ NEXUS_PERMISSION_WAIT_MS: 'soon' }))).toThrow();
   });
 
   it('leaves the defaults alone when nothing is set', () => {

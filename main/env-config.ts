@@ -15,10 +15,18 @@ export function configFromEnv(env: NodeJS.ProcessEnv): CoreConfigInput {
   const agent: Record<string, string> = {};
   if (env.NEXUS_AGENT_CLI_DIR) agent.cliDir = env.NEXUS_AGENT_CLI_DIR;
   if (env.NEXUS_AGENT_BASE_URL) agent.baseUrl = env.NEXUS_AGENT_BASE_URL;
+  // sessions.permissionWaitMs: how long a permission request waits for the operator (milliseconds)
+  const permissionWaitMs = env.NEXUS_PERMISSION_WAIT_MS ? Number(env.NEXUS_PERMISSION_WAIT_MS) : undefined;
+  const sessions = {
+    ...(agentCommand ? { agentCommand } : {}),
+    ...(permissionWaitMs !== undefined ? { permissionWaitMs } : {}),
+    // NEXUS_MCP_ENABLED=0: sessions run without nexus-mcp (no platform tools), and say so
+    ...(env.NEXUS_MCP_ENABLED === '0' ? { nexusMcpEnabled: false } : {}),
+  };
   return {
     ...(Object.keys(docker).length ? { docker } : {}),
     ...(Object.keys(agent).length ? { agent } : {}),
     ...(Object.keys(nats).length ? { nats } : {}),
-    ...(agentCommand ? { sessions: { agentCommand } } : {}),
+    ...(Object.keys(sessions).length ? { sessions } : {}),
   };
 }

@@ -34,6 +34,10 @@ export const Session = z.object({
   agentStateAt: z.string().nullable(),
   /** The last hook's message, e.g. "Claude needs your permission to use Bash". */
   agentMessage: z.string().nullable(),
+  /** The task it runs on (the Board's card), null for a session from before tasks. */
+  taskId: z.string().nullable(),
+  /** Why its agent has no platform tools (NEXUS_MCP_ENABLED=0, no nexus-mcp, NATS unavailable); null when it has them. */
+  toolsReason: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -144,6 +148,11 @@ export const sessionOperations = {
           .max(100_000)
           .optional()
           .describe("The session's first prompt, passed as a launch argument"),
+        taskId: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{1,100}$/)
+          .optional()
+          .describe('A task on the board to run on (else the initial message becomes its task)'),
       })
       .strict(),
     output: Session,

@@ -57,14 +57,68 @@ describe('managed nats-server', () => {
       expect(() => CoreConfig.parse({ nats: { host } })).toThrow(/one address, not every interface/);
   });
 
-  it('reports NATS unavailable when the managed server dies', async () => {
+  it('restarts a managed server that dies on the same address with its users; core serves again', async () => {
     const t = await testCore();
     try {
-      const pid = t.core.platform.serverPid;
-      expect(pid).toBeGreaterThan(0);
-      process.kill(Number(pid), 'SIGKILL');
-      await expect.poll(() => t.core.status.get().nats.state).toBe('unavailable');
-      expect(t.core.status.get().nats.reason).toMatch(/nats-server exited \(SIGKILL\)/);
+      const { platform, status } = t.core;
+      const url = platform.url;
+      const agent = platform.createAgent({ name: 'survivor' });
+      const run = await platform.createRun(agent.id);
+      const hook = await platform.createHookPublisher('ws-kept');
+      // A run's long-lived connection, as nexus-mcp holds it (its calls: nexus-mcp.test.ts).
+      const mcp = await connect({
+        servers: run.natsUrl,
+        user: run.user ?? '',
+        pass: run.password ?? '',
+        inboxPrefix: run.inboxPrefix,
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 100,
+      });
+      const reconnected = (async () => {
+        for await (const s of mcp.status()) if (s.type === 'reconnect') return true;
+      })();
+      const pid = Number(platform.serverPid);
+      process.kill(pid, 'SIGKILL');
+      await expect.poll(() => status.get().nats.reason, { timeout: 10_000 }).toMatch(/restarted after it exited/);
+      expect(status.get().nats.state).toBe('running');
+      expect(platform.url).toBe(url);
+      expect(platform.serverPid).not.toBe(pid);
+      expect(await reconnected).toBe(true);
+      await mcp.close();
+      // "running" means core serves again: one hook event with the pre-crash credentials lands.
+      const landed: unknown[] = [];
+      platform.onHookEvent((e) => landed.push(e));
+      const publisher = await connect({ servers: hook.natsUrl, user: hook.user ?? '', pass: hook.password ?? '' });
+      publisher.publish(hook.subject, JSON.stringify({ hook_event_name: 'Stop' }));
+      await publisher.flush();
+      await expect.poll(() => landed).toEqual([{ workspaceId: 'ws-kept', event: { hook_event_name: 'Stop' } }]);
+      await publisher.close();
+      // Users added after the restart reach the new server.
+      const second = await platform.createRun(agent.id);
+      const nc = await connect({ servers: second.natsUrl, user: second.user ?? '', pass: second.password ?? '' });
+      await nc.close();
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it('stops restarting a server that keeps dying, and says so', async () => {
+    const t = await testCore();
+    try {
+      for (let i = 0; i < 6; i++) {
+        const pid = Number(t.core.platform.serverPid);
+        process.kill(pid, 'SIGKILL');
+        if (i < 5)
+          await expect
+            .poll(() => t.core.platform.serverPid !== pid && t.core.status.get().nats.state, { timeout: 15_000 })
+            .toBe('running');
+      }
+      await expect
+        .poll(() => t.core.status.get().nats.reason, { timeout: 10_000 })
+        .toMatch(/exited 6 times within a minute; not restarted/);
+      expect(t.core.status.get().nats.state).toBe('unavailable');
+      const agent = t.core.platform.createAgent({ name: 'late' });
+      await expect(t.core.platform.createRun(agent.id)).rejects.toMatchObject({ code: 'nats_unavailable' });
     } finally {
       await t.cleanup();
     }

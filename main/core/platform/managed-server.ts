@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { connect } from '@nats-io/transport-node';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { NexusError } from '../../../shared/errors';
 import { renderNatsConfig } from './nats-config';
 import { coreUser, probeUser, type NatsUser } from './permissions';
@@ -19,74 +19,59 @@ export interface ManagedNatsOptions {
 }
 
 /**
+ * What the server's owner hears after start: `unavailable` on an unexpected exit (a restart follows
+ * unless it keeps dying) or when it could not be brought back, `running` once it is back.
+ */
+export type NatsLifecycle = (state: 'running' | 'unavailable', reason: string) => void;
+
+/** Restarts after an unexpected exit: the waits before each attempt, and how many exits a minute are tolerated. */
+const RESTART_WAITS_MS = [50, 250, 1_000, 2_000, 5_000];
+const MAX_EXITS_PER_MINUTE = 5;
+
+/**
  * A nats-server child with a generated config. One per data dir: a server left running by a core
  * that was killed is found by its pid file and config, stopped, and replaced on the same port with
- * the same run and hook users, so running sessions' hooks and nexus-mcp reconnect to it. Users are rewritten and reloaded (SIGHUP) as runs
- * come and go; each reload adds a fresh probe user so we know when the server has applied it.
+ * the same run and hook users, so running sessions' hooks and nexus-mcp reconnect to it. A server
+ * that dies under a running core is restarted the same way (same port, same users, same core user),
+ * so core's own connection, nexus-mcp and the hook forwarders reconnect without a relaunch.
+ * Users are rewritten and reloaded (SIGHUP) as runs come and go; each reload adds a fresh probe
+ * user so we know when the server has applied it.
  */
 export class ManagedNats {
   readonly url: string;
   readonly core: NatsUser;
+  private child: ChildProcess | null = null;
   private accepted = new Map<string, NatsUser>();
   private generation = 0;
   private queue: Promise<void> = Promise.resolve();
   private output = '';
-  private exited = false;
+  private exited = true;
   private stopping = false;
+  private reviving: Promise<void> | null = null;
+  private exits: number[] = [];
+  private lifecycle: NatsLifecycle | null = null;
 
   private constructor(
-    private readonly child: ChildProcess,
     private readonly opts: ManagedNatsOptions & { port: number },
     private readonly configFile: string,
     core: NatsUser,
   ) {
     this.url = `nats://${opts.host}:${opts.port}`;
     this.core = core;
-    child.stdout?.on('data', (d: Buffer) => this.keep(d));
-    child.stderr?.on('data', (d: Buffer) => this.keep(d));
-    child.once('exit', () => (this.exited = true));
   }
 
   static async start(opts: ManagedNatsOptions): Promise<ManagedNats> {
     mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
     const configFile = join(opts.dir, 'nats.conf');
-    const pidFile = join(opts.dir, 'nats.pid');
     const previous = readPreviousConfig(configFile);
-    const orphan = previousServerPid(pidFile, opts.binary, configFile);
+    const orphan = previousServerPid(join(opts.dir, 'nats.pid'), opts.binary, configFile);
     if (orphan) await stopPrevious(orphan);
     // The data dir's port again; a server just stopped may hold it a moment longer.
     const reuse = previous && (await portFree(opts.host, previous.port, orphan ? 5_000 : 0));
     const port = opts.port || (reuse && previous ? previous.port : await freePort(opts.host));
-    const carried = previous?.users ?? [];
-    const core = coreUser(randomBytes(24).toString('base64url'));
-    const probe = probeUser(0, randomBytes(16).toString('base64url'));
-    writeFileSync(configFile, renderNatsConfig({ host: opts.host, port, pidFile, users: [core, ...carried, probe] }), {
-      mode: 0o600,
-    });
-    const child = spawn(opts.binary, ['-c', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const spawned = new Promise<void>((resolve, reject) => {
-      child.once('spawn', resolve);
-      child.once('error', reject);
-    });
-    try {
-      await spawned;
-    } catch (e) {
-      const code = (e as { code?: string }).code;
-      throw new NexusError(
-        'nats_unavailable',
-        code === 'ENOENT'
-          ? `nats-server was not found ("${opts.binary}"). Install the nats-server package or set nats.binary to its path.`
-          : `nats-server could not be started: ${(e as Error).message}`,
-      );
-    }
-    const server = new ManagedNats(child, { ...opts, port }, configFile, core);
-    carried.forEach((u) => server.accepted.set(u.user, u));
-    try {
-      await server.waitForUser(probe, 10_000);
-    } catch (e) {
-      await server.stop();
-      throw e;
-    }
+    const server = new ManagedNats({ ...opts, port }, configFile, coreUser(randomBytes(24).toString('base64url')));
+    (previous?.users ?? []).forEach((u) => server.accepted.set(u.user, u));
+    await server.launch();
     return server;
   }
 
@@ -111,46 +96,114 @@ export class ManagedNats {
   }
 
   get pid(): number | undefined {
-    return this.child.pid;
+    return this.child?.pid;
   }
 
   get running(): boolean {
     return !this.exited;
   }
 
-  /** Called when the child exits without stop() having been asked for, with the last lines it printed. */
-  onUnexpectedExit(listener: (detail: string) => void): void {
-    this.child.once('exit', (code, signal) => {
-      if (!this.stopping) listener(`nats-server exited (${signal ?? `code ${code}`}): ${this.tail()}`);
-    });
+  /** Follows the server after start: exits it did not ask for, restarts, giving up. One listener. */
+  watch(lifecycle: NatsLifecycle): void {
+    this.lifecycle = lifecycle;
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
-    if (this.exited) return;
-    const gone = new Promise<void>((r) => this.child.once('exit', () => r()));
-    this.child.kill('SIGTERM');
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5_000);
+    await this.reviving;
+    const child = this.child;
+    if (this.exited || !child) return;
+    const gone = new Promise<void>((r) => child.once('exit', () => r()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
     await gone;
     clearTimeout(timer);
   }
 
+  /** Writes the config with a fresh probe user, starts the child and waits until it accepts the probe. */
+  private async launch(): Promise<void> {
+    const probe = this.writeConfig();
+    const child = spawn(this.opts.binary, ['-c', this.configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout?.on('data', (d: Buffer) => this.keep(d));
+    child.stderr?.on('data', (d: Buffer) => this.keep(d));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.once('spawn', resolve);
+        child.once('error', reject);
+      });
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      throw new NexusError(
+        'nats_unavailable',
+        code === 'ENOENT'
+          ? `nats-server was not found ("${this.opts.binary}"). Install the nats-server package or set nats.binary to its path.`
+          : `nats-server could not be started: ${(e as Error).message}`,
+      );
+    }
+    this.child = child;
+    this.exited = false;
+    child.once('exit', (code, signal) => this.onExit(child, `nats-server exited (${signal ?? `code ${code}`})`));
+    try {
+      await this.waitForUser(probe, 10_000);
+    } catch (e) {
+      if (!this.exited) child.kill('SIGKILL');
+      throw e;
+    }
+  }
+
+  private onExit(child: ChildProcess, how: string): void {
+    if (child !== this.child) return;
+    this.exited = true;
+    // A launch in progress (start or a restart) sees the exit itself.
+    if (this.stopping || this.reviving || !this.lifecycle) return;
+    const detail = `${how}: ${this.tail()}`;
+    this.lifecycle('unavailable', `${detail} Restarting it.`);
+    this.reviving = this.revive(detail).finally(() => (this.reviving = null));
+  }
+
+  /** Brings an exited server back on its port with its users; gives up after the waits or too many exits. */
+  private async revive(detail: string): Promise<void> {
+    const now = Date.now();
+    this.exits = [...this.exits.filter((t) => now - t < 60_000), now];
+    if (this.exits.length > MAX_EXITS_PER_MINUTE) {
+      this.lifecycle?.('unavailable', `${detail} It exited ${this.exits.length} times within a minute; not restarted.`);
+      return;
+    }
+    let last = detail;
+    for (const wait of RESTART_WAITS_MS) {
+      await new Promise((r) => setTimeout(r, wait));
+      if (this.stopping) return;
+      try {
+        if (!(await portFree(this.opts.host, this.opts.port, 2_000)))
+          throw new Error(`port ${this.opts.port} on ${this.opts.host} is taken by another process`);
+        await this.launch();
+        this.lifecycle?.('running', `nats-server on ${this.url} (restarted after it exited).`);
+        return;
+      } catch (e) {
+        last = e instanceof Error ? e.message : String(e);
+      }
+    }
+    this.lifecycle?.('unavailable', `nats-server could not be restarted: ${last}`);
+  }
+
+  private writeConfig(): NatsUser {
+    const probe = probeUser(++this.generation, randomBytes(16).toString('base64url'));
+    const { host, port, dir } = this.opts;
+    const users = [this.core, ...this.accepted.values(), probe];
+    writeFileSync(this.configFile, renderNatsConfig({ host, port, pidFile: join(dir, 'nats.pid'), users }), {
+      mode: 0o600,
+    });
+    return probe;
+  }
+
   private apply(change: () => void): Promise<void> {
     const next = this.queue.then(async () => {
+      // A restart under way comes back with the users as they are: wait for it, then change them.
+      await this.reviving;
       if (this.exited) throw new NexusError('nats_unavailable', `nats-server has exited: ${this.tail()}`);
       change();
-      const probe = probeUser(++this.generation, randomBytes(16).toString('base64url'));
-      writeFileSync(
-        this.configFile,
-        renderNatsConfig({
-          host: this.opts.host,
-          port: this.opts.port,
-          pidFile: join(this.opts.dir, 'nats.pid'),
-          users: [this.core, ...this.accepted.values(), probe],
-        }),
-        { mode: 0o600 },
-      );
-      this.child.kill('SIGHUP');
+      const probe = this.writeConfig();
+      this.child?.kill('SIGHUP');
       await this.waitForUser(probe, 10_000);
     });
     this.queue = next.catch(() => undefined);
@@ -188,6 +241,22 @@ export class ManagedNats {
 
   private tail(): string {
     return this.output.trim().split('\n').slice(-3).join(' | ') || 'no output';
+  }
+}
+
+/**
+ * Resolves once `nc` has a round trip with its server again (after a restart: its subscriptions are
+ * re-sent before the ping), or when `still()` turns false. A ping sent while it reconnects is dropped
+ * with the rest of its buffer, so it asks again.
+ */
+export async function connectionBack(nc: NatsConnection, still: () => boolean): Promise<void> {
+  while (still() && !nc.isClosed()) {
+    try {
+      await nc.flush();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 }
 

@@ -11,7 +11,7 @@ import type { Logger } from '../log';
 import type { Redactor } from '../redact';
 import type { ReviewQueue } from '../review/review-queue';
 import type { Db } from '../store/open';
-import { ManagedNats } from './managed-server';
+import { connectionBack, ManagedNats } from './managed-server';
 import { hookUser, hookUserName, runUser, runUserName, type NatsUser } from './permissions';
 import { AgentStore, type Agent } from './store/agents';
 import { BoardStore } from './store/board';
@@ -19,6 +19,7 @@ import { RunStore, type RunStatus } from './store/runs';
 import { TaskStore, type NewTask, type Task } from './store/tasks';
 import { compactFts } from './store/fts';
 import { ToolRouter } from './tool-router';
+import { BoardFeed } from './board-feed';
 
 /**
  * Why platform tools do not run on a configured external server: it gives Nexus no per-run users,
@@ -75,7 +76,8 @@ export class PlatformService implements Disposable {
   readonly runs: RunStore;
   readonly tasks: TaskStore;
   readonly board: BoardStore;
-  private readonly router: ToolRouter;
+  readonly router: ToolRouter;
+  readonly feed = new BoardFeed();
   private server: ManagedNats | null = null;
   private nc: NatsConnection | null = null;
   private natsUrl: string | null = null;
@@ -107,7 +109,7 @@ export class PlatformService implements Disposable {
     compactFts(deps.db, 'runs_fts');
     this.router = new ToolRouter(
       this.agents,
-      { runs: this.runs, tasks: this.tasks, board: this.board, review: deps.review },
+      { runs: this.runs, tasks: this.tasks, board: this.board, review: deps.review, feed: this.feed },
       deps.redactor,
       deps.audit,
       deps.log,
@@ -189,9 +191,13 @@ export class PlatformService implements Disposable {
     });
     this.server = server;
     this.deps.redactor.addSecret(server.core.password);
-    server.onUnexpectedExit((reason) => {
-      this.deps.log.error('nats-server exited', { reason });
-      if (this.server === server) this.deps.status.set('nats', { state: 'unavailable', reason });
+    // The server restarts itself after an unexpected exit (managed-server.ts); the status follows it.
+    server.watch((state, reason) => {
+      if (state === 'unavailable') this.deps.log.error('nats-server is down', { reason });
+      const set = (): void => void (this.server === server && this.deps.status.set('nats', { state, reason }));
+      // Running again once core's own connection (and its subscriptions) is back on the new server.
+      if (state === 'running' && this.nc) void connectionBack(this.nc, () => server.running).then(set);
+      else set();
     });
     if (users.length) await server.addUsers(...users);
     this.nc = await connect({
@@ -199,6 +205,9 @@ export class PlatformService implements Disposable {
       user: server.core.user,
       pass: server.core.password,
       name: 'nexus-core',
+      // A server that dies is restarted on the same address (managed-server.ts): keep trying.
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
     });
     this.natsUrl = server.url;
     await this.subscribe(this.nc);
@@ -238,6 +247,11 @@ export class PlatformService implements Disposable {
       }),
     );
     await nc.flush();
+  }
+
+  /** Publishes as core (catalogue pushes to a run's inbox); a no-op without NATS. */
+  publish(subject: string, body: string): void {
+    this.nc?.publish(subject, body);
   }
 
   get url(): string | null {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { permissionReason } from '../../../shared/attention';
 import { agentStateFromHook, HookMessage } from './hook-events';
 
 const ev = (hook_event_name: string, extra: Record<string, string> = {}) => ({ hook_event_name, ...extra });
@@ -33,6 +34,18 @@ describe('agentStateFromHook', () => {
         }),
       )?.message,
     ).toBe('Claude needs your permission to use Bash');
+  });
+
+  it('names the tool from the PermissionRequest event, in the words the later notification uses', () => {
+    const asked = agentStateFromHook(ev('PermissionRequest', { tool_name: 'Bash' }))?.message ?? null;
+    const notified = agentStateFromHook(
+      ev('Notification', {
+        notification_type: 'permission_prompt',
+        message: 'Claude needs your permission to use Bash',
+      }),
+    )?.message;
+    expect(asked).toBe(notified);
+    expect(permissionReason(asked)).toBe('Permission needed: Bash');
   });
 
   it('says why a session ended', () => {

@@ -57,7 +57,15 @@ export function agentStateFromHook(event: HookMessage['event']): AgentStateChang
     case 'SessionStart':
       return { agentState: 'idle', message: `Session started (${event.source ?? 'startup'})` };
     case 'PermissionRequest':
-      return { agentState: 'waiting_permission', message: message ?? 'Waiting for permission' };
+      // The event names the tool at once; the same words as the permission_prompt notification that
+      // follows about 6 s later, so the reason (and its notification) does not change twice.
+      return {
+        agentState: 'waiting_permission',
+        message:
+          typeof event.tool_name === 'string' && event.tool_name
+            ? `Claude needs your permission to use ${event.tool_name.slice(0, 200)}`
+            : (message ?? 'Waiting for permission'),
+      };
     case 'Elicitation':
       return { agentState: 'waiting_input', message: message ?? 'Waiting for an answer' };
     case 'Stop':

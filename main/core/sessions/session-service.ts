@@ -11,7 +11,7 @@ import { convergeSessions, type ConvergeReport } from './session-converge';
 import { SessionLauncher } from './session-launcher';
 import { SessionMachinery, sessionPaths, type HookTarget, type WorkerTools } from './session-machinery';
 import { SessionBranches } from './session-changes-branch';
-import { SessionRuns, type PlatformRuns } from './session-runs';
+import { SessionRuns, type FleetEntryOf, type PlatformRuns } from './session-runs';
 import { SessionStore, type SessionPatch, type SessionRow } from './session-store';
 import { StartupWatch } from './startup-watch';
 import { startupFailureReason } from '../agent/startup-watchdog';
@@ -36,6 +36,8 @@ export interface SessionServiceDeps {
   agentBaseUrl?: string | undefined;
   /** agent.startupTimeoutMs: a launched agent with no SessionStart by then goes to error (unset: never). */
   startupTimeoutMs?: number | undefined;
+  /** core.fleet: the workspace's `nexus-fleet` MCP entry for each launched session. */
+  fleet?: FleetEntryOf | undefined;
 }
 
 interface PendingCreate {
@@ -73,6 +75,7 @@ export class SessionService {
       hookTarget: (id) => deps.hookTarget(id),
       runs: deps.platform ? new SessionRuns(deps.platform, deps.log) : null,
       agentBaseUrl: deps.agentBaseUrl,
+      fleet: deps.fleet,
     });
     this.startup = new StartupWatch(deps.startupTimeoutMs, (id, at, ms) => this.startupTimedOut(id, at, ms), deps.log);
   }
@@ -94,7 +97,7 @@ export class SessionService {
 
   /** Inserts the row as `creating` and returns; worktree, window and launch follow in the queue, then `onDone`. */
   async create(
-    input: { workspace: string; name: string; initialMessage?: string | undefined },
+    input: { workspace: string; name: string; initialMessage?: string | undefined; taskId?: string | undefined },
     onDone?: (s: Session) => void,
   ): Promise<Session> {
     const ws = this.deps.runtime.info(input.workspace);
@@ -121,12 +124,15 @@ export class SessionService {
       agent_session_id: randomUUID(),
       window_id: null,
       run_id: null,
+      task_id: null,
+      tools_reason: null,
       created_at: now,
       updated_at: now,
     };
     // Checked before the row exists, so a bad prompt or agent config fails the call, not the queue.
     this.launcher.command(ws, row, { initialMessage: input.initialMessage, resume: false });
     await this.launcher.checkAgentReady(ws);
+    row.task_id = this.launcher.taskFor(ws.id, input);
     this.store.insert(row);
     const session = this.toSession(row, ws.name);
     this.emit(session);
@@ -289,6 +295,7 @@ export class SessionService {
     const change = agentStateFromHook(msg.event);
     if (!change) return null;
     this.startup.disarm(row.id);
+    if (msg.event.hook_event_name === 'Stop') this.launcher.summarize(row.run_id, msg.event.last_assistant_message);
     return this.patch(row.id, {
       agent_state: change.agentState,
       agent_state_at: msg.at,
@@ -384,6 +391,8 @@ export class SessionService {
       agentState: row.agent_state,
       agentStateAt: row.agent_state_at,
       agentMessage: row.agent_message,
+      taskId: row.task_id,
+      toolsReason: row.tools_reason,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     };

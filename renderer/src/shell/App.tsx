@@ -9,6 +9,8 @@ import { Banners } from './Banners';
 import { StatusBar } from './StatusBar';
 import { useTheme } from './theme';
 import { useTitleCount } from './use-title-count';
+import { useBrowserNotifications } from '../features/overview/browser-notifications';
+import { useAttention } from '../features/overview/use-attention';
 
 const content: Record<PageId, () => ReactNode> = {
   overview: () => <OverviewPage />,
@@ -22,6 +24,8 @@ export function App() {
   const [page, go] = useRoute();
   const [theme, toggleTheme] = useTheme();
   useTitleCount();
+  // Inside Electron the main process shows native notifications; a browser tab shows its own, on any page.
+  useBrowserNotifications(useAttention().data, window.nexus === undefined);
   return (
     <div className="app">
       <nav className="sidebar" aria-label="Main">

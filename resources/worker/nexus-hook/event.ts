@@ -1,6 +1,7 @@
 /**
  * What a hook event becomes on NATS (main/core/sessions/hook-events.ts HookMessage), shared by the
- * hook command and the hook relay: the fields Nexus reads, strings cut to 2000 characters.
+ * hook command and the hook relay: the fields Nexus reads, strings cut to 2000 characters (Stop keeps
+ * last_assistant_message: the run's summary).
  */
 const KEEP = [
   'hook_event_name',
@@ -12,6 +13,8 @@ const KEEP = [
   'reason',
   'permission_mode',
   'stop_hook_active',
+  // Stop: the run's summary.
+  'last_assistant_message',
   'tool_name',
 ];
 

@@ -1,6 +1,8 @@
 import { EmptyState, Page } from '../../shell/Page';
-import { age } from './age';
-import { useBrowserNotifications } from './browser-notifications';
+import { usePermissions } from '../permissions/use-permissions';
+import { useNotificationPermission } from './browser-notifications';
+import { NeedsYouItem } from './NeedsYouItem';
+import { needsYouItems } from './needs-you';
 import { useAttention } from './use-attention';
 
 export function OverviewPage() {
@@ -8,7 +10,9 @@ export function OverviewPage() {
   const nativeNotifications = window.nexus !== undefined;
   const attention = useAttention();
   const fleet = attention.data;
-  const notifications = useBrowserNotifications(fleet, !nativeNotifications);
+  const requests = usePermissions().data?.requests ?? [];
+  const needsYou = fleet ? needsYouItems(fleet, requests) : [];
+  const notifications = useNotificationPermission();
   const offerNotifications = !nativeNotifications && notifications.permission === 'default';
   return (
     <Page
@@ -31,21 +35,14 @@ export function OverviewPage() {
         <>
           <section aria-labelledby="needs-you-title" className="needs-you">
             <h2 id="needs-you-title">Needs you ({fleet.counts.needs_you})</h2>
-            {fleet.needsYou.length === 0 ? (
+            {needsYou.length === 0 ? (
               <EmptyState title="Nothing needs you">
                 <p>Sessions that wait for a permission, an answer or a fix show up here first.</p>
               </EmptyState>
             ) : (
               <ul className="list" data-testid="needs-you-list">
-                {fleet.needsYou.map((item) => (
-                  <li key={item.sessionId}>
-                    <a href={`#/sessions/${item.sessionId}`}>
-                      <strong>
-                        {item.workspaceName} · {item.sessionName}
-                      </strong>
-                    </a>{' '}
-                    — {item.reason} <span className="muted">{age(item.since)}</span>
-                  </li>
+                {needsYou.map((item) => (
+                  <NeedsYouItem key={item.sessionId} item={item} />
                 ))}
               </ul>
             )}

@@ -1,29 +1,43 @@
 import { useEffect, useRef, useState } from 'react';
 import { newlyNeedingYou, type FleetAttention } from '../../../../shared/attention';
 
-/**
- * In a plain browser (headless host) the operator may opt in to the Notification API with a
- * click; Electron shows native notifications from the main process instead.
- */
-export function useBrowserNotifications(fleet: FleetAttention | undefined, enabled: boolean) {
+const supported = (): boolean => typeof Notification !== 'undefined';
+
+/** Whether this browser lets Nexus notify, and the click that asks (the Overview's button). */
+export function useNotificationPermission() {
   const [permission, setPermission] = useState<NotificationPermission | 'unsupported'>(() =>
-    typeof Notification === 'undefined' ? 'unsupported' : Notification.permission,
+    supported() ? Notification.permission : 'unsupported',
   );
+  const request = async (): Promise<void> => {
+    if (!supported()) return;
+    setPermission(await Notification.requestPermission());
+  };
+  return { permission, request };
+}
+
+/**
+ * In a plain browser (headless host), once the operator opted in: a notification for every session
+ * that has just entered needs_you, whatever page is open, naming the session and why ("Permission
+ * needed: Bash"); a click brings the tab forward on that session. Electron shows native
+ * notifications from the main process instead (`enabled` false there).
+ */
+export function useBrowserNotifications(fleet: FleetAttention | undefined, enabled: boolean): void {
   const before = useRef<FleetAttention | null>(null);
   useEffect(() => {
     if (!fleet) return;
     const fresh = before.current ? newlyNeedingYou(before.current, fleet) : [];
     before.current = fleet;
-    if (!enabled || permission !== 'granted') return;
-    for (const item of fresh)
-      new Notification('Nexus needs you', {
+    if (!enabled || !supported() || Notification.permission !== 'granted') return;
+    for (const item of fresh) {
+      const note = new Notification('Nexus needs you', {
         body: `${item.reason} — ${item.workspaceName} · ${item.sessionName}`,
         tag: item.sessionId,
       });
-  }, [fleet, enabled, permission]);
-  const request = async (): Promise<void> => {
-    if (typeof Notification === 'undefined') return;
-    setPermission(await Notification.requestPermission());
-  };
-  return { permission, request };
+      note.onclick = () => {
+        window.focus();
+        window.location.hash = `#/sessions/${item.sessionId}`;
+        note.close();
+      };
+    }
+  }, [fleet, enabled]);
 }

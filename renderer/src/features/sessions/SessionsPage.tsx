@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Session } from '../../../../shared/contract/sessions';
 import { EmptyState, Page } from '../../shell/Page';
+import { PendingPermissions } from '../permissions/PendingPermissions';
 import { ChangesPanel } from './ChangesPanel';
 import { CreateSessionForm } from './CreateSessionForm';
 import { DeleteSessionButton } from './DeleteSessionDialog';
@@ -57,6 +58,7 @@ function SessionDetail({ session }: { session: Session }) {
       <h2>
         {session.workspaceName} · {session.name} <StateChip session={session} />
       </h2>
+      <PendingPermissions sessionId={session.id} />
       <SendBox sessionId={session.id} disabled={session.status !== 'running'} />
       {transport && session.status === 'running' ? (
         <SessionTerminal sessionId={session.id} transport={transport} />

@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import type { PermissionRequest } from '../../../../shared/contract/permissions';
+import { useOperation } from '../../api/use-operation';
+import { DenyNoteForm } from './DenyNoteForm';
+import { viewToolInput } from './tool-input';
+import { permissionsKey } from './use-permissions';
+import './permissions.css';
+
+const time = (iso: string): string =>
+  new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+/**
+ * One tool call waiting for the operator: the tool, its (redacted) input, Allow, Deny and Deny with a
+ * note. The answer goes back through the agent's PermissionRequest hook and its dialog closes; the
+ * card leaves with the `permissions.changed` event that follows.
+ */
+export function PermissionRequestCard({ request }: { request: PermissionRequest }) {
+  const decide = useOperation('permissions.decide', [permissionsKey]);
+  const [noting, setNoting] = useState(false);
+  const { headline, detail } = viewToolInput(request.toolName, request.toolInput);
+  const busy = decide.isPending || decide.isSuccess;
+  return (
+    <article
+      className="permission-request"
+      aria-label={`Permission request: ${request.toolName}`}
+      data-testid="permission-request"
+      data-tool={request.toolName}
+    >
+      <header>
+        <strong>{request.toolName}</strong> asks to run
+        <span className="muted"> · answer by {time(request.expiresAt)}, then the question stays in the terminal</span>
+      </header>
+      {headline ? <pre className="command permission-headline">{headline}</pre> : null}
+      <details>
+        <summary>Full input</summary>
+        <pre className="command" data-testid="permission-input">
+          {detail}
+        </pre>
+      </details>
+      <div className="permission-actions">
+        <button
+          type="button"
+          className="primary"
+          disabled={busy}
+          onClick={() => decide.mutate({ id: request.id, behavior: 'allow' })}
+        >
+          Allow
+        </button>
+        <button type="button" disabled={busy} onClick={() => decide.mutate({ id: request.id, behavior: 'deny' })}>
+          Deny
+        </button>
+        {noting ? null : (
+          <button type="button" disabled={busy} onClick={() => setNoting(true)}>
+            Deny with a note
+          </button>
+        )}
+      </div>
+      {noting ? (
+        <DenyNoteForm
+          disabled={busy}
+          onCancel={() => setNoting(false)}
+          onDeny={(note) => decide.mutate({ id: request.id, behavior: 'deny', note })}
+        />
+      ) : null}
+      {decide.error ? (
+        <p role="alert" className="banner bad">
+          {decide.error.message}
+        </p>
+      ) : null}
+    </article>
+  );
+}

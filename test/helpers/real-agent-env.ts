@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import type { CoreConfigInput } from '../../main/core/config';
+import { testAgentCliDir } from './agent-cli';
+import { ensureTestWorkerImage, testBaseImage } from './docker';
+import { serveGitRepo } from './git-http-server';
+import { startModelApi, type ModelApi } from './model-api';
+import { TEST_NETWORK, workerHostAddress } from './network';
+
+/**
+ * What a Nexus needs around it to run the real, pinned agent CLI in its workspaces, shared by the
+ * vitest harness (real-agent-fleet.ts) and the Playwright fixtures (which start `nexus serve` with
+ * `env`): workers on the product's default `nexus` bridge (core puts NATS on its gateway), the
+ * model stand-in listening on that gateway (NEXUS_AGENT_BASE_URL), the pinned CLI
+ * (NEXUS_AGENT_CLI_DIR), a public git repository served on the same address, and a canary API key
+ * for the vault. Nothing here depends on a test runner.
+ */
+export interface RealAgentEnv {
+  /** The worker network (`nexus`) and its gateway, where workers reach the host's servers. */
+  network: string;
+  gateway: string;
+  /** The scripted model API behind every session's ANTHROPIC_BASE_URL. */
+  api: ModelApi;
+  repo: Awaited<ReturnType<typeof serveGitRepo>>;
+  /** The directory holding the pinned CLI's Linux binary (mounted read-only at /opt/nexus/agent). */
+  cliDir: string;
+  /** An API key that must never show anywhere but the stand-in's x-api-key header. */
+  canary: string;
+  /** Core config for `serve()` / `openCore()`. */
+  config: CoreConfigInput;
+  /** The same, as environment for `nexus serve` (main/env-config.ts). */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** Starts the stand-in and the repository, makes sure the worker image and the pinned CLI are there. */
+export async function startRealAgentEnv(): Promise<RealAgentEnv> {
+  const cliDir = testAgentCliDir();
+  await ensureTestWorkerImage();
+  const gateway = await workerHostAddress();
+  const api = await startModelApi({ host: gateway });
+  const repo = await serveGitRepo(null).catch(async (e: unknown) => {
+    await api.close();
+    throw e;
+  });
+  const baseImage = testBaseImage();
+  return {
+    network: TEST_NETWORK,
+    gateway,
+    api,
+    repo,
+    cliDir,
+    canary: `sk-ant-api03-canary-${randomUUID()}`,
+    config: {
+      docker: { network: TEST_NETWORK, baseImage, memoryBytes: 2 * 1024 ** 3, pidsLimit: 1024 },
+      // The real CLI is slow to start on a loaded 2-core machine; the watchdog must not fire first.
+      agent: { cliDir, baseUrl: api.url, startupTimeoutMs: 240_000 },
+    },
+    env: {
+      NEXUS_DOCKER_NETWORK: TEST_NETWORK,
+      NEXUS_WORKER_BASE_IMAGE: baseImage,
+      NEXUS_AGENT_CLI_DIR: cliDir,
+      NEXUS_AGENT_BASE_URL: api.url,
+    },
+    close: async () => {
+      await api.close();
+      await repo.close();
+    },
+  };
+}
+
+/** An operation called as the operator: the dispatcher in vitest, `rpc` over HTTP in Playwright. */
+export type OperatorCall = (op: string, input: Record<string, unknown>) => Promise<unknown>;
+
+/**
+ * Stores `canary` in the (initialised, unlocked) vault as an `anthropic_api_key` secret and makes it
+ * the agent's default credential, as the operator does in Settings → Agent. Returns the secret's id.
+ */
+export async function giveAgentCredential(call: OperatorCall, canary: string, name = 'agent-key'): Promise<string> {
+  const secret = (await call('secrets.create', { name, kind: 'anthropic_api_key', value: canary })) as { id: string };
+  await call('agent.setDefaultCredential', { secretId: secret.id });
+  return secret.id;
+}

@@ -1,0 +1,195 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FleetChoice, OpInput, OpName, OpOutput } from '../../shared/contract';
+import type { CoreConfigInput } from '../../main/core/config';
+import type { Session } from '../../shared/contract/sessions';
+import type { Workspace } from '../../shared/contract/workspaces';
+import { operatorContext } from '../../main/core/handlers';
+import { LABEL, ownerIdFor } from '../../main/core/workspaces/labels';
+import { serve, type Running } from '../../main/serve';
+import { dockerExec } from './agent-cli';
+import type { ModelRequest } from './model-api';
+import { repoRoot } from './core';
+import { realDocker } from './docker';
+import { connectClient, mintToken } from './mcp';
+import { giveAgentCredential, startRealAgentEnv, type RealAgentEnv } from './real-agent-env';
+import { tempDir } from './temp-dir';
+import { readUntil } from './wait';
+
+/**
+ * A whole Nexus (serve(): core, loopback host, /api/mcp) running the real pinned agent CLI in its
+ * workspaces, on the default `nexus` bridge, against the model stand-in (real-agent-env.ts): the
+ * vault initialised, the canary API key stored and set as the agent's credential. For the vitest
+ * docker tests of the real CLI; Playwright starts `nexus serve` with `env.env` instead.
+ */
+export interface RealAgentFleet {
+  env: RealAgentEnv;
+  running: Running;
+  dataDir: string;
+  /** An operation as the operator (HTTP transport). */
+  call<K extends OpName>(op: K, input: OpInput<K>): Promise<OpOutput<K>>;
+  /** The SDK's MCP client with a vault-class token (reconnected after restart). */
+  mcp(): Client;
+  /** An MCP tool's structured result; throws with the tool's text when it answers isError. */
+  tool<T = Record<string, unknown>>(name: string, args: Record<string, unknown>): Promise<T>;
+  /** Creates a workspace on the served repository and waits until it is running. */
+  createWorkspace(name: string, opts?: { bypass?: boolean; fleet?: FleetChoice }): Promise<Workspace>;
+  /** Creates a session (name generated unless given); returns at once, as the operation does. */
+  createSession(workspace: string, opts?: { name?: string; initialMessage?: string }): Promise<Session>;
+  /** Waits until the session satisfies `ok` (an agentState, or a predicate), returns it. */
+  waitForSession(session: string, ok: Session['agentState'] | ((s: Session) => boolean), ms?: number): Promise<Session>;
+  /** The conversation id the CLI runs under (--session-id; the stand-in sees it as x-claude-code-session-id). */
+  agentSessionId(session: string): string;
+  /** The stand-in's conversation requests from one session, in order. */
+  turnsOf(session: string): ModelRequest[];
+  /** The session's pane, as sessions.pane captures it. */
+  pane(session: string): Promise<string>;
+  /** `sh -c` in a workspace's container as the worker user; the exit code and output. */
+  sh(workspace: string, script: string): Promise<{ exitCode: number; stdout: string; stderr: string }>;
+  /** Every event core published since the fleet started (all cores), as JSON text. */
+  eventsText(): string;
+  /** Core's log file (all cores on this data dir). */
+  logText(): string;
+  /** Stops the host and starts it again on the same data dir (converge runs, the vault opens from the keychain). */
+  restart(): Promise<void>;
+  /** Removes every workspace, container and volume this fleet's cores made, then the stand-in and the repo. */
+  dispose(): Promise<void>;
+}
+
+const ctx = operatorContext('http');
+
+/** `config` is merged over the environment's core config (e.g. `mcp` limits for a test). */
+export async function startRealAgentFleet(config: CoreConfigInput = {}): Promise<RealAgentFleet> {
+  const env = await startRealAgentEnv();
+  const dir = tempDir('nexus-real-agent-');
+  const dataDir = join(dir.path, 'data');
+  const events: string[] = [];
+  const workspaces = new Set<string>();
+  let running = undefined as unknown as Running;
+  let client: Client;
+  let mcpSecret = '';
+
+  const open = async (): Promise<void> => {
+    running = await serve({
+      dataDir,
+      appRoot: repoRoot,
+      port: 0,
+      config: { version: 'test', ...env.config, ...config },
+    });
+    running.core.events.subscribe((m) => void events.push(JSON.stringify(m)));
+    if (mcpSecret) client = await connectClient(`${running.host.url}/api/mcp`, mcpSecret);
+  };
+  const call = <K extends OpName>(op: K, input: OpInput<K>): Promise<OpOutput<K>> =>
+    running.core.dispatcher.call(op, input, ctx);
+
+  try {
+    await open();
+    await running.core.dispatcher.call('vault.init', {}, ctx);
+    await giveAgentCredential((op, input) => running.core.dispatcher.call(op, input, ctx), env.canary);
+    mcpSecret = (await mintToken(running, 'vault', 'real-agent-fleet')).secret;
+    client = await connectClient(`${running.host.url}/api/mcp`, mcpSecret);
+  } catch (e) {
+    await (running as Running | undefined)?.stop();
+    await env.close();
+    dir.remove();
+    throw e;
+  }
+
+  const getSession = (session: string) => call('sessions.get', { session });
+
+  const fleet: RealAgentFleet = {
+    env,
+    get running() {
+      return running;
+    },
+    dataDir,
+    call,
+    mcp: () => client,
+    async tool<T>(name: string, args: Record<string, unknown>): Promise<T> {
+      const r = await client.callTool({ name, arguments: args });
+      if (r.isError) throw new Error(`${name}: ${JSON.stringify(r.content)}`);
+      return r.structuredContent as T;
+    },
+    async createWorkspace(name, opts = {}) {
+      workspaces.add(name);
+      await call('workspaces.create', {
+        name,
+        repoUrl: env.repo.url,
+        ...(opts.bypass ? { bypassPermissions: true } : {}),
+        ...(opts.fleet ? { fleet: opts.fleet } : {}),
+      });
+      return readUntil(
+        () => call('workspaces.get', { workspace: name }),
+        (w) => w.status === 'running' || w.status === 'error',
+        300_000,
+      ).then((w) => {
+        if (w.status !== 'running') throw new Error(`workspace ${name}: ${w.status} ${w.reason ?? ''}`);
+        return w;
+      });
+    },
+    createSession: (workspace, opts = {}) =>
+      call('sessions.create', {
+        workspace,
+        name: opts.name ?? `s-${randomBytes(3).toString('hex')}`,
+        ...(opts.initialMessage !== undefined ? { initialMessage: opts.initialMessage } : {}),
+      }),
+    waitForSession: (session, ok, ms = 240_000) =>
+      readUntil(
+        () => getSession(session),
+        (s) => (typeof ok === 'string' ? s.agentState === ok : ok(s)) || s.status === 'error',
+        ms,
+      ).then((s) => {
+        if (s.status === 'error' && ok !== 'exited') throw new Error(`session ${s.name} in error: ${s.reason ?? ''}`);
+        return s;
+      }),
+    agentSessionId(session) {
+      const row = running.core.db.prepare('SELECT agent_session_id FROM sessions WHERE id = ?').get(session) as
+        { agent_session_id: string } | undefined;
+      if (!row) throw new Error(`no session ${session}`);
+      return row.agent_session_id;
+    },
+    turnsOf(session) {
+      const id = fleet.agentSessionId(session);
+      return env.api.turns().filter((r) => r.headers['x-claude-code-session-id'] === id);
+    },
+    pane: async (session) => (await call('sessions.pane', { session })).text,
+    async sh(workspace, script) {
+      const w = await call('workspaces.get', { workspace });
+      if (!w.containerId) throw new Error(`workspace ${workspace} has no container`);
+      return dockerExec(w.containerId, ['sh', '-c', script]);
+    },
+    eventsText: () => events.join('\n'),
+    logText: () => {
+      const file = join(dataDir, 'logs', 'nexus.log');
+      return existsSync(file) ? readFileSync(file, 'utf8') : '';
+    },
+    async restart() {
+      await client.close().catch(() => undefined);
+      await running.stop();
+      await open();
+    },
+    async dispose() {
+      await client?.close().catch(() => undefined);
+      for (const name of workspaces) await call('workspaces.delete', { workspace: name }).catch(() => undefined);
+      await running.stop();
+      const docker = realDocker();
+      const owned = { label: [`${LABEL.managed}=1`, `${LABEL.owner}=${ownerIdFor(dataDir)}`] };
+      for (const c of await docker.listContainers({ all: true, filters: owned }))
+        await docker
+          .getContainer(c.Id)
+          .remove({ force: true, v: true })
+          .catch(() => undefined);
+      const { Volumes } = await docker.listVolumes({ filters: owned });
+      for (const v of Volumes ?? [])
+        await docker
+          .getVolume(v.Name)
+          .remove({ force: true })
+          .catch(() => undefined);
+      await env.close();
+      dir.remove();
+    },
+  };
+  return fleet;
+}
