@@ -160,6 +160,8 @@ function syntheticSession(message: string): Session {
     branch: 'nexus/solo',
     status: 'running',
     reason: null,
+    taskId: null,
+    toolsReason: null,
     agentState: 'working',
     agentStateAt: now,
     agentMessage: message,

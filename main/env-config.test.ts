@@ -23,6 +23,12 @@ describe('configFromEnv', () => {
     expect(() => CoreConfig.parse(configFromEnv({ NEXUS_AGENT_COMMAND: '"claude"' }))).toThrow();
   });
 
+  it('turns nexus-mcp off with NEXUS_MCP_ENABLED=0, and leaves it on otherwise', () => {
+    expect(CoreConfig.parse(configFromEnv({ NEXUS_MCP_ENABLED: '0' })).sessions.nexusMcpEnabled).toBe(false);
+    expect(CoreConfig.parse(configFromEnv({ NEXUS_MCP_ENABLED: '1' })).sessions.nexusMcpEnabled).toBe(true);
+    expect(CoreConfig.parse(configFromEnv({})).sessions.nexusMcpEnabled).toBe(true);
+  });
+
   it('takes the agent CLI directory and the model base URL', () => {
     const config = CoreConfig.parse(
       configFromEnv({

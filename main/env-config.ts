@@ -20,6 +20,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): CoreConfigInput {
   const sessions = {
     ...(agentCommand ? { agentCommand } : {}),
     ...(permissionWaitMs !== undefined ? { permissionWaitMs } : {}),
+    // NEXUS_MCP_ENABLED=0: sessions run without nexus-mcp (no platform tools), and say so
+    ...(env.NEXUS_MCP_ENABLED === '0' ? { nexusMcpEnabled: false } : {}),
   };
   return {
     ...(Object.keys(docker).length ? { docker } : {}),

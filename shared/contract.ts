@@ -15,6 +15,7 @@ import { tokenEvents, tokenOperations } from './contract/tokens';
 import { connectOperations } from './contract/connect';
 import { agentEvents, agentOperations } from './contract/agent';
 import { permissionEvents, permissionOperations } from './contract/permissions';
+import { fleetOperations } from './contract/fleet';
 
 export * from './contract/define';
 export * from './contract/app';
@@ -28,6 +29,7 @@ export * from './contract/tokens';
 export * from './contract/connect';
 export * from './contract/agent';
 export * from './contract/permissions';
+export * from './contract/fleet';
 
 export const operations = {
   ...appOperations,
@@ -41,6 +43,7 @@ export const operations = {
   ...connectOperations,
   ...agentOperations,
   ...permissionOperations,
+  ...fleetOperations,
 } as const;
 
 export const events = {

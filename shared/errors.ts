@@ -12,6 +12,7 @@ export const errorCodes = [
   'docker_unavailable',
   'nats_unavailable',
   'timeout',
+  'rate_limited',
   'unavailable',
   'internal',
 ] as const;
@@ -74,6 +75,7 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   docker_unavailable: 503,
   nats_unavailable: 503,
   timeout: 504,
+  rate_limited: 429,
   unavailable: 503,
   internal: 500,
 };

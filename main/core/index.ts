@@ -11,7 +11,7 @@ import { CoreConfig, type CoreConfigInput } from './config';
 import { DisposableStore, toDisposable } from './disposable';
 import { Dispatcher } from './dispatch';
 import { createDockerClient, probeDocker } from './workspaces/engine';
-import { learnWorkerHost } from './workspaces/network';
+import { learnWorkerHost, workerBridge } from './workspaces/network';
 import { workspaceHandlers } from './workspaces/workspace-handlers';
 import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './workspaces/workspaces';
 import type { WorkspaceService } from './workspaces/workspace-service';
@@ -24,6 +24,7 @@ import type { SessionService } from './sessions/session-service';
 import type { SessionTerminals } from './sessions/terminal';
 import { PlatformService } from './platform/platform-service';
 import { platformHandlers } from './platform/platform-handlers';
+import { platformRecords } from './platform/platform-records';
 import { ReviewQueue } from './review/review-queue';
 import { reviewHandlers } from './review/review-handlers';
 import { openToolsDb } from './platform/store/tools-db';
@@ -38,6 +39,8 @@ import { vaultHandlers } from './vault/vault-handlers';
 import { TokenService } from './tokens/tokens';
 import { tokenHandlers } from './tokens/token-handlers';
 import { ConnectService, connectHandlers } from './mcp/connect';
+import type { FleetService } from './mcp/fleet/fleet';
+import { createFleet, fleetHandlers } from './mcp/fleet/wire';
 
 export interface Core {
   config: CoreConfig;
@@ -69,6 +72,8 @@ export interface Core {
   tokens: TokenService;
   /** The MCP endpoint URL (from the host port), Claude Desktop's config entry and the Claude Code line. */
   connect: ConnectService;
+  /** Sessions as MCP clients: each workspace's fleet credential and the worker listener's URL. */
+  fleet: FleetService;
   /** Closes every process, socket, subscription and file core opened. */
   dispose(): Promise<void>;
 }
@@ -163,6 +168,26 @@ export async function createCore(
     }),
   );
   await platform.start(workerHost.now);
+  const { records, board } = platformRecords(platform, toolsDb, events, disposables);
+  const tokens = new TokenService(db, { vault, events, log: log.child({ component: 'tokens' }) });
+  const { fleet, subscription: fleetRemoved } = createFleet({
+    db,
+    tokens,
+    keychain: ports.keychain,
+    host: ports.host,
+    dataDir,
+    config,
+    log,
+    workspaces: workspaces.service,
+    signals: workspaces.signals,
+    resolvers: {
+      workspaceIdOf: (ref) => workspaces.service.get(ref).id,
+      sessionWorkspaceOf: async (ref) => (await sessions.get(ref)).workspaceId,
+    },
+    sessionInWorkspace: (id, ws) => sessions.inWorkspace(id, ws),
+    bridge: () => workerBridge(docker, config.docker.network),
+  });
+  disposables.add(fleetRemoved);
   const {
     service: sessions,
     terminals,
@@ -179,6 +204,7 @@ export async function createCore(
     runtime: workspaces.runtime,
     signals: workspaces.signals,
     platform,
+    fleet: (workspaceId, sessionId) => fleet.mcpEntry(workspaceId, sessionId),
   });
   void sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
   // Review and ship: changes, push with the vault secret, refreshed on Stop hooks.
@@ -210,7 +236,6 @@ export async function createCore(
       log,
     }),
   );
-  const tokens = new TokenService(db, { vault, events, log: log.child({ component: 'tokens' }) });
   const connect = new ConnectService({
     tokens,
     keychain: ports.keychain,
@@ -230,10 +255,11 @@ export async function createCore(
     'attention.summary': () => attention.summary(),
     'attention.sessions': (input) => attention.sessions(input),
     ...vaultHandlers(vault),
-    ...platformHandlers(platform),
+    ...platformHandlers(platform, { records, board, workspaceId: (ref) => workspaces.runtime.info(ref).id }),
     ...reviewHandlers(review),
     ...tokenHandlers(tokens),
     ...connectHandlers(connect),
+    ...fleetHandlers(fleet, workspaces.service, workspaceHandlers(workspaces.service)['workspaces.create']),
     ...agentHandlers(agent),
     'permissions.list': (input) => ({ requests: permissions.list(input.sessionId) }),
     'permissions.decide': ({ id, behavior, note }, ctx) => ({
@@ -270,6 +296,7 @@ export async function createCore(
     review,
     tokens,
     connect,
+    fleet,
     dispose: async () => {
       log.info('core stopping');
       await disposables.dispose();

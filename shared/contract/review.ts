@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { operation } from './define';
+import { Actor } from './platform';
 
 /** Who proposed an item and when (provenance shown in the review queue). */
-export const Provenance = z.object({
-  agentId: z.string().nullable(),
-  agentName: z.string().nullable(),
+export const Provenance = Actor.extend({
   runId: z.string().nullable(),
   proposedAt: z.string(),
 });
@@ -21,6 +20,8 @@ export const PendingMemory = z.object({
   content: z.string(),
   scope: z.enum(['global', 'project', 'private']),
   project: z.string().nullable(),
+  /** The project's workspace name, when the project is a workspace. */
+  projectName: z.string().nullable(),
   provenance: Provenance,
 });
 export type PendingMemory = z.infer<typeof PendingMemory>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { operation } from './define';
+import { FleetChoice } from './fleet';
 
 export const WorkspaceStatus = z.enum(['creating', 'running', 'stopped', 'error', 'missing']);
 export type WorkspaceStatus = z.infer<typeof WorkspaceStatus>;
@@ -76,6 +77,9 @@ export const workspaceOperations = {
           .describe(
             'Run its sessions in bypassPermissions (the container is the boundary); inbox messages to them are then held, not delivered',
           ),
+        fleet: FleetChoice.optional().describe(
+          "The workspace's fleet credential (operator only): its sessions get Nexus's MCP server with this class",
+        ),
       })
       .strict(),
     output: Workspace,

@@ -60,20 +60,24 @@ export interface RawResponse {
   text: string;
 }
 
-/** One HTTP request with the path sent byte for byte (fetch would normalise `/api/./mcp` and friends). */
+/**
+ * One HTTP request with the path sent byte for byte (fetch would normalise `/api/./mcp` and friends),
+ * to 127.0.0.1 unless `address` names another (the worker listener's gateway).
+ */
 export function rawRequest(
   port: number,
-  opts: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+  opts: { method?: string; path: string; headers?: Record<string, string>; body?: string; address?: string },
 ): Promise<RawResponse> {
+  const address = opts.address ?? '127.0.0.1';
   return new Promise((resolve, reject) => {
     const req = request(
       {
-        host: '127.0.0.1',
+        host: address,
         port,
         method: opts.method ?? 'POST',
         path: opts.path,
         headers: {
-          host: `127.0.0.1:${port}`,
+          host: `${address}:${port}`,
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
           ...opts.headers,

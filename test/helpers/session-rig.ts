@@ -1,3 +1,4 @@
+import { NexusError } from '../../shared/errors';
 import Docker from 'dockerode';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -88,8 +89,12 @@ export async function sessionRig(
       runtime,
       tools: { hookScript: scripts.hook, inboxSendScript: scripts.inboxSend },
       hookTarget: async (workspaceId) => {
-        const c = await host.core.platform.createHookPublisher(workspaceId);
-        return { url: c.natsUrl, ...(c.user ? { user: c.user, pass: c.password ?? '' } : {}) };
+        // As core's own wiring (create-sessions.ts): without NATS, sessions start without hooks.
+        const c = await host.core.platform.createHookPublisher(workspaceId).catch((e: unknown) => {
+          if (e instanceof NexusError && e.code === 'nats_unavailable') return null;
+          throw e;
+        });
+        return c ? { url: c.natsUrl, ...(c.user ? { user: c.user, pass: c.password ?? '' } : {}) } : null;
       },
       maxSessionsPerWorkspace: 64,
       platform: host.core.platform,

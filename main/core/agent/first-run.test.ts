@@ -30,7 +30,10 @@ describe('agent first-run state', () => {
       projects: { '/workspace': { hasTrustDialogAccepted: true } },
     });
     const s = readJson(join(home, '.claude', 'settings.json'));
-    expect(s).toMatchObject({ env: { DISABLE_AUTOUPDATER: '1' }, permissions: { allow: ['mcp__nexus'] } });
+    expect(s).toMatchObject({
+      env: { DISABLE_AUTOUPDATER: '1' },
+      permissions: { allow: ['mcp__nexus', 'mcp__nexus-fleet'] },
+    });
     expect(s).not.toHaveProperty('skipDangerousModePermissionPrompt');
     expect(s).not.toHaveProperty('apiKeyHelper');
   });
@@ -76,7 +79,7 @@ describe('agent first-run state', () => {
     expect(s).toMatchObject({
       model: 'opus',
       env: { FOO: 'bar', DISABLE_AUTOUPDATER: '1' },
-      permissions: { allow: ['Bash(git status)', 'mcp__nexus'], deny: ['WebFetch'] },
+      permissions: { allow: ['Bash(git status)', 'mcp__nexus', 'mcp__nexus-fleet'], deny: ['WebFetch'] },
       skipDangerousModePermissionPrompt: true,
     });
     expect((s.hooks as Record<string, unknown[]>).Stop).toEqual([theirs, ...hooks.entries.Stop]);

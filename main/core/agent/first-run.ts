@@ -1,3 +1,4 @@
+import { FLEET_MCP_SERVER } from '../../../shared/contract/fleet';
 import { NexusError } from '../../../shared/errors';
 import { AGENT_API_KEY_FILE, API_KEY_HELPER } from './credential';
 
@@ -11,6 +12,7 @@ import { AGENT_API_KEY_FILE, API_KEY_HELPER } from './credential';
  *  - bypass-mode warning            → settings `skipDangerousModePermissionPrompt: true` (bypass workspaces)
  *  - auto-mode opt-in               → settings `skipAutoPermissionPrompt: true` (sessions in auto mode)
  *  - MCP tool permission dialogs    → settings `permissions.allow` holds `mcp__nexus` (Core authorises platform tools)
+ *    and `mcp__nexus-fleet` (Nexus's own server, present only when the operator gave the workspace a credential)
  * Auto-update is off both ways the CLI knows (~/.claude.json `autoUpdates: false`, settings
  * `env.DISABLE_AUTOUPDATER`). Everything is merged into what is there: keys the operator added stay.
  * One `node -e` in the container does it all, with the payload on stdin.
@@ -47,7 +49,7 @@ export const firstRunPayload = (o: FirstRunOptions): FirstRunPayload => ({
   hooks: o.hooks ?? null,
   apiKeyFile: AGENT_API_KEY_FILE,
   apiKeyHelper: API_KEY_HELPER,
-  allow: ['mcp__nexus'],
+  allow: ['mcp__nexus', `mcp__${FLEET_MCP_SERVER}`],
 });
 
 /**

@@ -7,11 +7,12 @@ import type { Logger } from '../log';
 import type { TokenService } from '../tokens/tokens';
 import { firstMalformedRequest } from './request-shape';
 import { createMcpServer, type McpServerDeps } from './server';
+import type { FleetService } from './fleet/fleet';
+import { FLEET_SESSION_HEADER } from './fleet/fleet';
 import { toolAccess } from './tool';
 import { toolsByName } from './tools';
 
-/** The seed's mount. The host routes it exactly (case-sensitive, no trailing slash, no encoding). */
-export const MCP_PATH = '/api/mcp';
+export { MCP_PATH } from './mcp-path';
 const REALM = 'nexus-mcp';
 const MAX_BODY = 4 * 1024 * 1024;
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
@@ -21,6 +22,16 @@ type TokenCaller = Extract<Caller, { kind: 'token' }>;
 export interface McpGateDeps extends McpServerDeps {
   tokens: TokenService;
   log: Logger;
+  /** Workspaces' fleet credentials: their scope, calling session and rate limit. */
+  fleet?: Pick<FleetService, 'callFor'>;
+}
+
+/** Where this gate serves: the loopback host (default), or the worker listener on the workers' bridge gateway. */
+export interface McpGateOptions {
+  /** The host names a Host header (and an Origin) may carry, with the listener's port appended. */
+  hostNames?: () => readonly string[];
+  /** Accept only workspaces' fleet credentials (the worker listener). */
+  fleetOnly?: boolean;
 }
 
 /**
@@ -33,7 +44,11 @@ export interface McpGateDeps extends McpServerDeps {
  *  - stateless Streamable HTTP: a fresh transport and server per request, bound to that token.
  * Every refusal and every tool call is audited.
  */
-export function createMcpGate(core: McpGateDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function createMcpGate(
+  core: McpGateDeps,
+  opts: McpGateOptions = {},
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const hostNames = opts.hostNames ?? (() => LOOPBACK_NAMES);
   return async (req, res) => {
     const started = performance.now();
     const audit = (actor: string, operation: string, outcome: string): void =>
@@ -41,12 +56,13 @@ export function createMcpGate(core: McpGateDeps): (req: IncomingMessage, res: Se
 
     const port = req.socket.localPort ?? 0;
     const host = req.headers.host;
-    if (!host || !LOOPBACK_NAMES.some((n) => host === `${n}:${port}`)) {
+    const names = hostNames();
+    if (!host || !names.some((n) => host === `${n}:${port}`)) {
       audit('anonymous', 'mcp:gate', 'forbidden');
       return refuse(res, 403, 'forbidden', 'Host not allowed.');
     }
     const origin = req.headers.origin;
-    if (origin !== undefined && !LOOPBACK_NAMES.some((n) => origin === `http://${n}:${port}`)) {
+    if (origin !== undefined && !names.some((n) => origin === `http://${n}:${port}`)) {
       audit('anonymous', 'mcp:gate', 'forbidden');
       return refuse(res, 403, 'forbidden', 'Origin not allowed.');
     }
@@ -89,6 +105,12 @@ export function createMcpGate(core: McpGateDeps): (req: IncomingMessage, res: Se
     // A vault token's data key lives for this request only (the operator's vault state is untouched).
     res.on('close', () => auth.vault.end());
     const actor = `token:${caller.tokenId}`;
+    const fleet = core.fleet?.callFor(caller, req.headers[FLEET_SESSION_HEADER]) ?? null;
+    if (opts.fleetOnly && !fleet) {
+      auth.vault.end();
+      audit(actor, 'mcp:gate', 'forbidden');
+      return refuse(res, 403, 'forbidden', "Only a workspace's fleet credential is accepted on the workers' endpoint.");
+    }
 
     if (req.method !== 'POST') {
       // Stateless: no standalone SSE stream and no session to delete.
@@ -114,7 +136,8 @@ export function createMcpGate(core: McpGateDeps): (req: IncomingMessage, res: Se
       });
     }
 
-    const denied = firstDeniedTool(body, caller);
+    // A session's fleet credential gets the refusal as a tool error its model reads (the server checks the class).
+    const denied = fleet ? null : firstDeniedTool(body, caller);
     if (denied) {
       audit(actor, `mcp:${denied.tool}`, 'forbidden');
       res.setHeader('www-authenticate', `Bearer realm="${REALM}", error="insufficient_scope", scope="${denied.needs}"`);
@@ -130,7 +153,7 @@ export function createMcpGate(core: McpGateDeps): (req: IncomingMessage, res: Se
     }
 
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    const server = createMcpServer(core, caller);
+    const server = createMcpServer(core, caller, fleet);
     res.on('close', () => {
       void transport.close();
       void server.close();

@@ -51,7 +51,7 @@ describe('the operator flow through the MCP server', () => {
   };
   const until = <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 180_000): Promise<T> => readUntil(read, ok, ms);
 
-  it('creates a workspace and three sessions, sees a permission prompt in get_nexus_info, answers it, and tears everything down', async () => {
+  it('creates a workspace and three sessions, sees a permission prompt in get_nexus_info, a message that approves nothing, the answer in the terminal, and tears everything down', async () => {
     // The provider token goes into the vault by the operator; MCP clients can never read or add secrets.
     const secret = await nexus.running.core.dispatcher.call(
       'secrets.create',
@@ -91,17 +91,36 @@ describe('the operator flow through the MCP server', () => {
     );
     expect(waiting.attention.needsYou[0]).toMatchObject({ sessionName: 'two', reason: 'Permission needed: Bash' });
 
-    await call('send_message', { session: ids.two, text: 'approved, go on' });
+    // A message is no consent: the agent queues it behind the open dialog, which stays, and so does needs_you.
+    const sent = await call<{ status: string }>('send_message', { session: ids.two, text: 'approved, go on' });
+    expect(sent.status).toBe('sent_unconfirmed');
+    expect(
+      fixtureRecords(ws.containerId!, ids.two!)
+        .filter((r) => r.kind === 'message')
+        .map((r) => [r.content, r.queuedBehindDialog]),
+    ).toEqual([['approved, go on', true]]);
+    expect((await call<{ agentState: string }>('get_session', { session: ids.two })).agentState).toBe(
+      'waiting_permission',
+    );
+    expect(
+      (await call<{ attention: { counts: { needs_you: number } } }>('get_nexus_info', {})).attention.counts.needs_you,
+    ).toBe(1);
+
+    // The human answers in the terminal (the tool runs: PostToolUse); then the queued message goes on.
+    fireHook(ws.containerId!, ids.two!, 'PostToolUse', { tool_name: 'Bash' });
     await until(
       () => call<{ agentState: string }>('get_session', { session: ids.two }),
       (s) => s.agentState === 'working',
       15_000,
     );
-    expect(
-      fixtureRecords(ws.containerId!, ids.two!)
-        .filter((r) => r.kind === 'message')
-        .map((r) => r.content),
-    ).toEqual(['approved, go on']);
+    await until(
+      async () => fixtureRecords(ws.containerId!, ids.two!),
+      (recs) =>
+        recs.some(
+          (r) => r.kind === 'hook' && r.event === 'UserPromptSubmit' && JSON.stringify(r).includes('approved, go on'),
+        ),
+      15_000,
+    );
     expect(
       (await call<{ attention: { counts: { needs_you: number } } }>('get_nexus_info', {})).attention.counts.needs_you,
     ).toBe(0);

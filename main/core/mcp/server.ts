@@ -1,9 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { allows } from '../../../shared/contract';
+import { allows, type OpName } from '../../../shared/contract';
 import type { AuditLog } from '../audit/audit-log';
 import type { CoreConfig } from '../config';
 import type { Dispatcher } from '../dispatch';
-import { accessOf, actorOf, type Caller } from '../handlers';
+import { accessOf, actorOf, type CallContext, type Caller } from '../handlers';
+import type { FleetCall } from './fleet/fleet';
+import { scopedDispatch } from './fleet/scope';
 import { runTool, toolAccess, toolError, type ToolDefinition } from './tool';
 import { tools } from './tools';
 
@@ -24,8 +26,11 @@ export const toolsFor = (caller: Caller): ToolDefinition[] =>
  * An MCP server for one caller. Only the tools its class allows are registered (so tools/list is
  * filtered), each call re-checks the class here, and the dispatcher checks it once more.
  * Every tool call is audited as `mcp:<tool>` with its outcome and duration.
+ * A workspace's fleet credential (`fleet`) sees every tool (those above its class answer a typed
+ * `forbidden` the model can read), is rate-limited per workspace, held to its own workspace unless
+ * widened, and audited with its calling session.
  */
-export function createMcpServer(core: McpServerDeps, caller: Caller): McpServer {
+export function createMcpServer(core: McpServerDeps, caller: Caller, fleet: FleetCall | null = null): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER_NAME, title: 'Nexus Desktop', version: core.config.version },
     {
@@ -37,7 +42,15 @@ export function createMcpServer(core: McpServerDeps, caller: Caller): McpServer 
   const ctx = { transport: 'mcp' as const, caller };
   const env = { quota: core.config.quota };
   const actor = actorOf(caller);
-  for (const tool of toolsFor(caller)) {
+  const base = (op: OpName, input: unknown, c: CallContext): Promise<unknown> => core.dispatcher.call(op, input, c);
+  const dispatch = fleet ? scopedDispatch(fleet, fleet.resolvers, base) : base;
+  const detail = fleet
+    ? fleet.sessionId
+      ? `session:${fleet.sessionId}`
+      : `workspace:${fleet.workspaceId}`
+    : undefined;
+  // A session sees every tool, so a call above its workspace's class is refused with a reason it can read.
+  for (const tool of fleet ? tools : toolsFor(caller)) {
     server.registerTool(
       tool.name,
       {
@@ -49,9 +62,21 @@ export function createMcpServer(core: McpServerDeps, caller: Caller): McpServer 
       },
       async (args: unknown) => {
         const started = performance.now();
-        const result = allows(accessOf(caller), toolAccess(tool))
-          ? await runTool(tool, args, ctx, (op, input, c) => core.dispatcher.call(op, input, c), env)
-          : toolError({ code: 'forbidden', message: `${tool.name} needs a ${toolAccess(tool)} token.` });
+        const limited = fleet?.take();
+        const result =
+          limited && !limited.ok
+            ? toolError({
+                code: 'rate_limited',
+                message: `Too many Nexus calls from this workspace; try again in ${limited.retryAfterSeconds} s.`,
+              })
+            : allows(accessOf(caller), toolAccess(tool))
+              ? await runTool(tool, args, ctx, dispatch, env)
+              : toolError({
+                  code: 'forbidden',
+                  message: fleet
+                    ? `${tool.name} needs a ${toolAccess(tool)} credential; this workspace's fleet credential is ${accessOf(caller)}. Only the operator can change it (Workspaces → Fleet access).`
+                    : `${tool.name} needs a ${toolAccess(tool)} token.`,
+                });
         const error = result._meta?.['nexus/error'] as { code?: string } | undefined;
         core.audit.record({
           actor,
@@ -59,6 +84,7 @@ export function createMcpServer(core: McpServerDeps, caller: Caller): McpServer 
           operation: `mcp:${tool.name}`,
           outcome: error?.code ?? 'ok',
           durationMs: performance.now() - started,
+          ...(detail ? { detail } : {}),
         });
         return result;
       },

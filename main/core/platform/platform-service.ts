@@ -19,6 +19,7 @@ import { RunStore, type RunStatus } from './store/runs';
 import { TaskStore, type NewTask, type Task } from './store/tasks';
 import { compactFts } from './store/fts';
 import { ToolRouter } from './tool-router';
+import { BoardFeed } from './board-feed';
 
 /**
  * Why platform tools do not run on a configured external server: it gives Nexus no per-run users,
@@ -75,7 +76,8 @@ export class PlatformService implements Disposable {
   readonly runs: RunStore;
   readonly tasks: TaskStore;
   readonly board: BoardStore;
-  private readonly router: ToolRouter;
+  readonly router: ToolRouter;
+  readonly feed = new BoardFeed();
   private server: ManagedNats | null = null;
   private nc: NatsConnection | null = null;
   private natsUrl: string | null = null;
@@ -107,7 +109,7 @@ export class PlatformService implements Disposable {
     compactFts(deps.db, 'runs_fts');
     this.router = new ToolRouter(
       this.agents,
-      { runs: this.runs, tasks: this.tasks, board: this.board, review: deps.review },
+      { runs: this.runs, tasks: this.tasks, board: this.board, review: deps.review, feed: this.feed },
       deps.redactor,
       deps.audit,
       deps.log,
@@ -245,6 +247,11 @@ export class PlatformService implements Disposable {
       }),
     );
     await nc.flush();
+  }
+
+  /** Publishes as core (catalogue pushes to a run's inbox); a no-op without NATS. */
+  publish(subject: string, body: string): void {
+    this.nc?.publish(subject, body);
   }
 
   get url(): string | null {

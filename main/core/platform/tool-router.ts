@@ -1,4 +1,5 @@
 import { NexusError } from '../../../shared/errors';
+import { CATALOG_REQUEST, offeredTools, toolChecks, type Catalog } from '../../../shared/platform-gating';
 import { isToolName, platformTools, ToolRequest, type ToolName, type ToolReply } from '../../../shared/platform-tools';
 import type { AuditLog } from '../audit/audit-log';
 import { toWireError } from '../dispatch';
@@ -6,7 +7,8 @@ import type { Logger } from '../log';
 import type { Redactor } from '../redact';
 import { toolHandlers } from './handlers';
 import type { ToolContext, ToolDeps, ToolHandler } from './handlers/tool-handler';
-import type { AgentStore } from './store/agents';
+import type { Agent, AgentStore } from './store/agents';
+import type { Run } from './store/runs';
 
 /**
  * Executes one platform-tool call for a run. The caller is the run named by the NATS subject the
@@ -33,10 +35,14 @@ export class ToolRouter {
         throw new NexusError('forbidden', 'This run is not running; platform tools are refused.');
       const agent = this.agents.get(run.agentId);
       if (!agent) throw new NexusError('forbidden', 'The agent of this run no longer exists.');
+      if (tool === CATALOG_REQUEST) return { result: this.catalog(agent, run) };
       if (!isToolName(tool)) throw new NexusError('not_found', `Unknown platform tool "${tool.slice(0, 100)}".`);
       if (agent.tools.length > 0 && !agent.tools.includes(tool)) {
         throw new NexusError('forbidden', `Tool "${tool}" is not in the allow-list of agent "${agent.name}".`);
       }
+      const permission = toolChecks[tool].permission;
+      if (permission && !agent.permissions.includes(permission))
+        throw new NexusError('forbidden', `Agent "${agent.name}" lacks the "${permission}" permission for ${tool}.`);
       const result = await this.execute(tool, req.data.args ?? {}, { agent, run, deps: this.deps });
       return { result: this.redactor.value(result) };
     } catch (e) {
@@ -52,6 +58,12 @@ export class ToolRouter {
       }
       return { error };
     }
+  }
+
+  /** The tools this run is offered: check (availability + permission) passes and the allow-list has it. */
+  catalog(agent: Agent, run: Pick<Run, 'taskId'>): Catalog {
+    const hasTask = run.taskId !== null && this.deps.tasks.get(run.taskId) !== null;
+    return { tools: offeredTools({ tools: agent.tools, permissions: agent.permissions, hasTask }) };
   }
 
   private async execute<K extends ToolName>(name: K, rawArgs: unknown, ctx: ToolContext): Promise<unknown> {

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { actorLabel } from '../../../shared/contract/platform';
+import { connectRun } from '../platform/run-client';
 import type { EventMessage } from '../../../shared/contract';
 import { operatorContext } from '../handlers';
 import { okResult, platformFixture } from '../../../test/helpers/platform-fixture';
@@ -31,11 +33,47 @@ describe('review queue', () => {
         content: 'The staging DB is reset nightly',
         scope: 'global',
         project: null,
-        provenance: { agentId: agent.id, agentName: 'scribe', runId: creds.runId, proposedAt: m.createdAt },
+        projectName: null,
+        provenance: {
+          agentId: agent.id,
+          agentName: 'scribe',
+          workspaceId: null,
+          workspaceName: null,
+          sessionId: null,
+          sessionName: null,
+          runId: creds.runId,
+          proposedAt: m.createdAt,
+        },
       },
     ]);
     expect(list.counts).toEqual({ pendingMemories: 1, draftSkills: 0 });
     expect(counts()).toEqual([{ pendingMemories: 1, draftSkills: 0 }]);
+  });
+
+  it('names the proposer and the scope by workspace and session ("flow · beta"), not ids', async () => {
+    const db = f.core.db;
+    db.prepare(
+      `INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) VALUES ('w1', 'flow', 'https://example.invalid/r.git', 'running', 'v', 't', 't')`,
+    ).run();
+    db.prepare(
+      `INSERT INTO sessions (id, workspace_id, name, branch, status, agent_session_id, created_at, updated_at) VALUES ('s1', 'w1', 'beta', 'nexus/beta', 'running', 'x', 't', 't')`,
+    ).run();
+    const agent = f.agent('workspace:w1', { project: 'w1' });
+    const creds = await f.core.platform.createRun(agent.id, null, 's1');
+    const client = await connectRun(creds);
+    try {
+      okResult(await client.call('memory.propose', { content: 'flow deploys on tuesday', scope: 'project' }));
+      okResult(
+        await client.call('skill.propose', { slug: 'deploy', name: 'Deploy', description: 'd', markdown: '# d' }),
+      );
+    } finally {
+      await client.close();
+    }
+    const list = await f.core.dispatcher.call('review.list', {}, op);
+    const who = { workspaceId: 'w1', workspaceName: 'flow', sessionId: 's1', sessionName: 'beta' };
+    expect(list.memories[0]).toMatchObject({ project: 'w1', projectName: 'flow', provenance: who });
+    expect(actorLabel(list.memories[0]!.provenance)).toBe('flow · beta');
+    expect(list.skills[0]?.provenance).toMatchObject(who);
   });
 
   it('approves an edited memory: the edited text is what agents find, and the decision is audited', async () => {

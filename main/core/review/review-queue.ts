@@ -3,6 +3,7 @@ import { NexusError } from '../../../shared/errors';
 import type { MemoryScope } from '../../../shared/platform-tools';
 import type { AuditLog } from '../audit/audit-log';
 import type { EventBus } from '../events';
+import { Names } from '../platform/names';
 import type { Db } from '../store/open';
 import { MemoryStore, type MemoryRecord } from './memory-store';
 import { scanSkill } from './skill-scanner';
@@ -63,25 +64,21 @@ export class ReviewQueue {
   }
 
   list(): { memories: PendingMemory[]; skills: DraftSkill[]; counts: ReviewCounts } {
-    const names = new Map<string, string>();
-    const agentName = (id: string | null): string | null => {
-      if (!id) return null;
-      if (!names.has(id)) {
-        const row = this.db.prepare('SELECT name FROM agents WHERE id = ?').get(id) as { name: string } | undefined;
-        names.set(id, row?.name ?? id);
-      }
-      return names.get(id) ?? null;
-    };
+    const names = new Names(this.db);
     const provenance = (r: { agentId: string | null; runId: string | null; createdAt: string }) => ({
-      agentId: r.agentId,
-      agentName: agentName(r.agentId),
+      ...names.actor(r.agentId, r.runId),
       runId: r.runId,
       proposedAt: r.createdAt,
     });
     return {
-      memories: this.memories
-        .pending()
-        .map((m) => ({ id: m.id, content: m.content, scope: m.scope, project: m.project, provenance: provenance(m) })),
+      memories: this.memories.pending().map((m) => ({
+        id: m.id,
+        content: m.content,
+        scope: m.scope,
+        project: m.project,
+        projectName: names.workspaceName(m.project),
+        provenance: provenance(m),
+      })),
       skills: this.skills.drafts().map((s) => ({
         id: s.id,
         slug: s.slug,

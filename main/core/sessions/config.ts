@@ -17,6 +17,8 @@ export const SessionsConfig = z
     mcpConfig: z.string().optional(),
     /** The platform-tools MCP bridge inside the container; each session's own --mcp-config runs it. */
     nexusMcpCommand: z.string().min(1).default('/opt/nexus/bin/nexus-mcp'),
+    /** NEXUS_MCP_ENABLED=0 turns nexus-mcp off: sessions then run without platform tools (and say so). */
+    nexusMcpEnabled: z.boolean().default(true),
     /** Name each session for Remote Control as "<workspace> · <name>". */
     remoteControl: z.boolean().default(true),
     /** The workspace's clone inside the container (the workspace volume). */

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { NexusError } from '../../../shared/errors';
 import type { CoreConfig } from '../config';
 import type { DisposableStore } from '../disposable';
 import { toDisposable } from '../disposable';
@@ -16,6 +17,7 @@ import { SessionService } from './session-service';
 import { SessionTerminals } from './terminal';
 import { PermissionRequests } from './permission-requests';
 import type { AuditLog } from '../audit/audit-log';
+import type { FleetEntryOf } from './session-runs';
 
 export interface SessionsWiring {
   db: Db;
@@ -41,7 +43,13 @@ export interface SessionsWiring {
     | 'createAgent'
     | 'createRun'
     | 'endRun'
+    | 'runs'
+    | 'tasks'
+    | 'createTask'
+    | 'feed'
   >;
+  /** core.fleet: each session's `nexus-fleet` MCP entry when its workspace has a fleet credential. */
+  fleet?: FleetEntryOf;
 }
 
 /**
@@ -62,7 +70,12 @@ export function createSessions(
     runtime: w.runtime,
     tools: { hookScript: resolve(dist, 'nexus-hook.cjs'), inboxSendScript: resolve(dist, 'nexus-inbox-send.cjs') },
     hookTarget: async (workspaceId) => {
-      const c = await w.platform.createHookPublisher(workspaceId);
+      // Without NATS sessions still start, without hook events or platform tools (their reason says so).
+      const c = await w.platform.createHookPublisher(workspaceId).catch((e: unknown) => {
+        if (e instanceof NexusError && e.code === 'nats_unavailable') return null;
+        throw e;
+      });
+      if (!c) return null;
       return {
         url: c.natsUrl,
         ...(c.user ? { user: c.user, pass: c.password ?? '' } : {}),
@@ -73,6 +86,7 @@ export function createSessions(
     platform: w.platform,
     agentBaseUrl: w.config.agent.baseUrl,
     startupTimeoutMs: w.config.agent.startupTimeoutMs,
+    fleet: w.fleet,
   });
   w.disposables.add(forwardHookEvents(w.platform, service, log));
   w.disposables.add(convergeOnWorkspaceStart(w.signals, service, log));

@@ -76,3 +76,20 @@ export function agentStateFromHook(event: HookMessage['event']): AgentStateChang
       return null;
   }
 }
+
+const NAMES_TOOL = /permission to use ./i;
+
+/**
+ * The permission_prompt notification that follows a PermissionRequest may not name the tool ("Claude
+ * needs your permission"); then the session keeps the message that did, so its reason ("Permission
+ * needed: Bash") and its notification do not change while it is the same wait.
+ */
+export function keepNamedTool(
+  previous: { agentState: AgentState; message: string | null },
+  change: AgentStateChange,
+): AgentStateChange {
+  const sameWait = previous.agentState === 'waiting_permission' && change.agentState === 'waiting_permission';
+  if (sameWait && !NAMES_TOOL.test(change.message ?? '') && NAMES_TOOL.test(previous.message ?? ''))
+    return { ...change, message: previous.message };
+  return change;
+}

@@ -30,6 +30,8 @@ describe('permission decisions over NATS', () => {
       agent_session_id: 'a1',
       window_id: null,
       run_id: null,
+      task_id: null,
+      tools_reason: null,
       created_at: now,
       updated_at: now,
     });

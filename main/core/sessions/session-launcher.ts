@@ -1,10 +1,11 @@
+import { FLEET_MCP_SERVER } from '../../../shared/contract/fleet';
 import { NexusError } from '../../../shared/errors';
 import { permissionModeFor } from '../agent/permission-mode';
 import type { WorkspaceInfo } from '../workspaces/runtime';
 import type { SessionsConfig } from './config';
 import { buildLaunchCommand, type LaunchCommand } from './launch';
 import { sessionPaths, type HookTarget, type SessionMachinery, type WorkerTools } from './session-machinery';
-import { mcpConfigJson, runFiles, type SessionRuns } from './session-runs';
+import { mcpConfigJson, runFiles, type FleetEntryOf, type SessionRuns } from './session-runs';
 import type { SessionRow, SessionStore } from './session-store';
 
 export interface SessionLauncherDeps {
@@ -18,6 +19,8 @@ export interface SessionLauncherDeps {
   runs: SessionRuns | null;
   /** NEXUS_AGENT_BASE_URL: the agent's model endpoint (also decides the default permission mode). */
   agentBaseUrl?: string | undefined;
+  /** The workspace's `nexus-fleet` server entry (absent or null: its sessions get none). */
+  fleet?: FleetEntryOf | undefined;
 }
 
 /**
@@ -27,6 +30,8 @@ export interface SessionLauncherDeps {
 export class SessionLauncher {
   /** Containers whose worker tools are installed (by container id: a new container needs them again). */
   private readonly toolsInstalled = new Set<string>();
+  /** Per container: why nexus-mcp cannot run there (null: it can). */
+  private readonly mcpMissing = new Map<string, string | null>();
 
   constructor(private readonly deps: SessionLauncherDeps) {}
 
@@ -73,11 +78,47 @@ export class SessionLauncher {
       baseUrl: this.deps.agentBaseUrl,
       bypass: ws.bypassPermissions ?? false,
     });
-    await this.deps.machinery.installTools(ws, this.deps.tools, await this.deps.hookTarget(ws.id), {
+    const hookTarget = await this.deps.hookTarget(ws.id);
+    await this.deps.machinery.installTools(ws, this.deps.tools, hookTarget, {
       bypass: mode === 'bypassPermissions',
       autoMode: mode === 'auto',
     });
-    this.toolsInstalled.add(containerId);
+    // Without NATS the hooks have nowhere to publish: install again once it is back.
+    if (hookTarget) this.toolsInstalled.add(containerId);
+  }
+
+  /** The task a new session runs on (see SessionRuns.taskFor); null without platform tools. */
+  taskFor(
+    workspaceId: string,
+    input: { name: string; taskId?: string | undefined; initialMessage?: string | undefined },
+  ): string | null {
+    if (!this.deps.runs) {
+      if (input.taskId) throw new NexusError('nats_unavailable', 'Tasks need platform tools, which are not set up.');
+      return null;
+    }
+    return this.deps.runs.taskFor(workspaceId, input);
+  }
+
+  /** A Stop hook's last assistant message becomes the run's summary. */
+  summarize(runId: string | null, lastAssistantMessage: unknown): void {
+    if (runId && typeof lastAssistantMessage === 'string') this.deps.runs?.summarize(runId, lastAssistantMessage);
+  }
+
+  /** Why nexus-mcp is off for sessions in this workspace: disabled by config, or its binary is missing. */
+  private async mcpOff(ws: WorkspaceInfo): Promise<string | null> {
+    const { config, machinery } = this.deps;
+    if (!config.nexusMcpEnabled) return 'Platform tools are off: NEXUS_MCP_ENABLED=0.';
+    const key = ws.containerId ?? '';
+    if (!this.mcpMissing.has(key)) {
+      const present = await machinery.isExecutable(ws, config.nexusMcpCommand);
+      this.mcpMissing.set(
+        key,
+        present
+          ? null
+          : `Platform tools are off: this workspace's image has no nexus-mcp (${config.nexusMcpCommand}); run npm run build, then recreate the workspace.`,
+      );
+    }
+    return this.mcpMissing.get(key) ?? null;
   }
 
   /** A restarted container lost its /tmp (tools, inbox addresses): install again before any relaunch. */
@@ -87,23 +128,32 @@ export class SessionLauncher {
 
   /**
    * Gives the session a fresh platform run (ending the one it had) and writes the run's password
-   * file and MCP config into its state dir. Returns the config's path, or undefined without NATS.
+   * file and MCP config (with the workspace's `nexus-fleet` server, when it has one) into its state
+   * dir, 0600. Returns the config's path, or undefined when there is neither.
    */
   async startRun(ws: WorkspaceInfo, row: SessionRow): Promise<string | undefined> {
     const { runs, store, config } = this.deps;
-    if (!runs) return undefined;
-    if (row.run_id) await runs.end(row.run_id, 'cancelled', 'Replaced by a new run when the session was relaunched.');
-    const creds = await runs.start(ws.id, row.id);
-    store.update(row.id, { run_id: creds?.runId ?? null });
-    if (!creds) return undefined;
+    let creds = null;
+    if (runs) {
+      if (row.run_id) await runs.end(row.run_id, 'cancelled', 'Replaced by a new run when the session was relaunched.');
+      const off = await this.mcpOff(ws);
+      const run = off ? { creds: null, reason: off } : await runs.start(ws.id, row.id, row.task_id);
+      creds = run.creds;
+      store.update(row.id, { run_id: creds?.runId ?? null, tools_reason: run.reason });
+    } else store.update(row.id, { tools_reason: 'Platform tools are off: this Nexus has no platform service.' });
+    const fleet = (await this.deps.fleet?.(ws.id, row.id)) ?? null;
+    if (!creds && !fleet) return undefined;
     const p = sessionPaths(config, row.id, row.name);
     const files = runFiles(p.stateDir);
     await this.deps.machinery.writeRunFiles(
       ws,
       p.stateDir,
       files,
-      creds.password,
-      mcpConfigJson(creds, files, config.nexusMcpCommand),
+      creds?.password ?? null,
+      mcpConfigJson(
+        creds ? { creds, files, command: config.nexusMcpCommand } : null,
+        fleet ? { name: FLEET_MCP_SERVER, entry: fleet } : null,
+      ),
     );
     return files.mcpConfig;
   }

@@ -179,6 +179,11 @@ export class SessionMachinery {
     return r.exitCode === 4 ? 'no-cli' : r.exitCode === 3 ? 'no-credential' : 'ready';
   }
 
+  /** Whether `path` is an executable file in the container. */
+  async isExecutable(ws: Target, path: string): Promise<boolean> {
+    return (await this.sh(ws, 'test -f "$1" && test -x "$1"', [path])).exitCode === 0;
+  }
+
   private natsFile(): string {
     return `${this.config.toolsDir}/hook-nats.json`;
   }

@@ -1,5 +1,6 @@
 import { NexusError } from '../../../shared/errors';
 import { nexusMcpEnv } from '../platform/nexus-mcp-env';
+import { workspaceAgentName } from '../platform/agent-records';
 import type { RunCredentials } from '../platform/platform-service';
 import type { Logger } from '../log';
 
@@ -11,11 +12,22 @@ import type { Logger } from '../log';
 
 /** What sessions need of core.platform. */
 export interface PlatformRuns {
-  agents: { list(): { id: string; name: string }[] };
+  agents: { byName(name: string): { id: string } | null };
   createAgent(input: { name: string; project?: string | null }): { id: string };
   createRun(agentId: string, taskId?: string | null, sessionId?: string | null): Promise<RunCredentials>;
   endRun(runId: string, status?: 'finished' | 'failed' | 'cancelled', summary?: string): Promise<void>;
+  runs: { get(id: string): { summary: string } | null; setSummary(id: string, summary: string): void };
+  tasks: {
+    get(id: string): { id: string; status: string } | null;
+    project(id: string): string | null;
+    setStatus(id: string, status: 'in_progress'): boolean;
+  };
+  createTask(input: { title: string; body?: string; project?: string | null }): { id: string };
+  feed: { changed(c: { taskId: string; kind: 'task' | 'status' }): void };
 }
+
+/** A session's run, or why it has none (the session then runs without platform tools). */
+export type SessionRun = { creds: RunCredentials; reason: null } | { creds: null; reason: string };
 
 /** The run's files in the session's state dir: written 0600 by the worker user, removed with the session. */
 export interface RunFiles {
@@ -27,12 +39,34 @@ export const runFiles = (stateDir: string): RunFiles => ({
   mcpConfig: `${stateDir}/mcp.json`,
 });
 
-/** The `--mcp-config` JSON: nexus-mcp over stdio, reading the password from the file (never carrying it). */
-export function mcpConfigJson(creds: RunCredentials, files: RunFiles, command: string): string {
-  return `${JSON.stringify({ mcpServers: { nexus: { command, args: [], env: nexusMcpEnv(creds, creds.password ? { passwordFile: files.passwordFile } : {}) } } }, null, 2)}\n`;
+/** An HTTP MCP server entry (the workspace's `nexus-fleet`: Nexus's own server, with its bearer header). */
+export interface McpHttpEntry {
+  type: 'http';
+  url: string;
+  headers: Record<string, string>;
 }
 
-export const workspaceAgentName = (workspaceId: string): string => `workspace:${workspaceId}`;
+/** The `nexus-fleet` entry for a session, when its workspace has a fleet credential (core.fleet). */
+export type FleetEntryOf = (workspaceId: string, sessionId: string) => Promise<McpHttpEntry | null>;
+
+/**
+ * The `--mcp-config` JSON: nexus-mcp over stdio reading the password from the file (never carrying
+ * it), and the fleet server when the workspace has one. The file is 0600 in the session's state dir.
+ */
+export function mcpConfigJson(
+  run: { creds: RunCredentials; files: RunFiles; command: string } | null,
+  fleet: { name: string; entry: McpHttpEntry } | null = null,
+): string {
+  const servers: Record<string, unknown> = {};
+  if (run)
+    servers.nexus = {
+      command: run.command,
+      args: [],
+      env: nexusMcpEnv(run.creds, run.creds.password ? { passwordFile: run.files.passwordFile } : {}),
+    };
+  if (fleet) servers[fleet.name] = fleet.entry;
+  return `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`;
+}
 
 export class SessionRuns {
   constructor(
@@ -43,29 +77,65 @@ export class SessionRuns {
   /** The workspace's agent, created once (callers run in the workspace's queue, so never twice). */
   agentFor(workspaceId: string): string {
     const name = workspaceAgentName(workspaceId);
-    return (
-      this.platform.agents.list().find((a) => a.name === name)?.id ??
-      this.platform.createAgent({ name, project: workspaceId }).id
-    );
+    return this.platform.agents.byName(name)?.id ?? this.platform.createAgent({ name, project: workspaceId }).id;
   }
 
-  /** A new run for the session; null when NATS is unavailable (the session then runs without platform tools). */
-  async start(workspaceId: string, sessionId: string): Promise<RunCredentials | null> {
+  /**
+   * The task a new session runs on: the one the operator picked (it must be this workspace's or
+   * nobody's, and not finished), else a new one whose goal is the initial message. It goes in_progress.
+   */
+  taskFor(
+    workspaceId: string,
+    input: { name: string; taskId?: string | undefined; initialMessage?: string | undefined },
+  ): string {
+    const { tasks } = this.platform;
+    if (input.taskId) {
+      const task = tasks.get(input.taskId);
+      const project = task ? tasks.project(task.id) : null;
+      if (!task || (project !== null && project !== workspaceId))
+        throw new NexusError('not_found', `No task "${input.taskId}" in this workspace.`);
+      if (task.status === 'done' || task.status === 'cancelled')
+        throw new NexusError('conflict', `Task "${input.taskId}" is ${task.status}.`);
+      tasks.setStatus(task.id, 'in_progress');
+      this.platform.feed.changed({ taskId: task.id, kind: 'status' });
+      return task.id;
+    }
+    const goal = input.initialMessage?.trim() ?? '';
+    const firstLine = goal.split('\n')[0]?.trim() ?? '';
+    const title = firstLine
+      ? firstLine.length > 200
+        ? `${firstLine.slice(0, 199)}…`
+        : firstLine
+      : `Session ${input.name}`;
+    const task = this.platform.createTask({ title, body: goal, project: workspaceId });
+    this.platform.feed.changed({ taskId: task.id, kind: 'task' });
+    return task.id;
+  }
+
+  /** A new run for the session on its task, or why there is none (NATS unavailable). */
+  async start(workspaceId: string, sessionId: string, taskId: string | null): Promise<SessionRun> {
     try {
-      return await this.platform.createRun(this.agentFor(workspaceId), undefined, sessionId);
+      return { creds: await this.platform.createRun(this.agentFor(workspaceId), taskId, sessionId), reason: null };
     } catch (e) {
       if (e instanceof NexusError && e.code === 'nats_unavailable') {
         this.log.warn('session starts without platform tools', { sessionId, reason: e.message });
-        return null;
+        return { creds: null, reason: `Platform tools are off for this session: ${e.message}` };
       }
       throw e;
     }
   }
 
-  /** Ends a run; one already ended or gone is fine. */
+  /** The agent's last message of a finished turn (Stop hook): the run's summary, what run.search finds. */
+  summarize(runId: string, lastAssistantMessage: string): void {
+    const text = lastAssistantMessage.trim();
+    if (text) this.platform.runs.setSummary(runId, text.slice(0, 20_000));
+  }
+
+  /** Ends a run, keeping a summary its Stop hooks gave it; one already ended or gone is fine. */
   async end(runId: string, status: 'finished' | 'cancelled', summary: string): Promise<void> {
     try {
-      await this.platform.endRun(runId, status, summary);
+      const kept = this.platform.runs.get(runId)?.summary;
+      await this.platform.endRun(runId, status, kept ? undefined : summary);
     } catch (e) {
       if (!(e instanceof NexusError && e.code === 'not_found'))
         this.log.warn('ending a session run failed', { runId, error: e });

@@ -6,15 +6,16 @@ import type { Logger } from '../log';
 import type { Db } from '../store/open';
 import type { WorkspaceRuntime } from '../workspaces/runtime';
 import type { SessionsConfig } from './config';
-import { agentStateFromHook, type HookMessage } from './hook-events';
+import { agentStateFromHook, keepNamedTool, type HookMessage } from './hook-events';
 import { convergeSessions, type ConvergeReport } from './session-converge';
 import { SessionLauncher } from './session-launcher';
 import { SessionMachinery, sessionPaths, type HookTarget, type WorkerTools } from './session-machinery';
 import { SessionBranches } from './session-changes-branch';
-import { SessionRuns, type PlatformRuns } from './session-runs';
+import { SessionRuns, type FleetEntryOf, type PlatformRuns } from './session-runs';
 import { SessionStore, type SessionPatch, type SessionRow } from './session-store';
 import { StartupWatch } from './startup-watch';
 import { startupFailureReason } from '../agent/startup-watchdog';
+import { deliveryOf, type DeliveryResult } from './message-delivery';
 import type { LiveWindow } from './terminal';
 
 /** What sessions use of the workspaces module: its runtime, nothing else. */
@@ -36,6 +37,8 @@ export interface SessionServiceDeps {
   agentBaseUrl?: string | undefined;
   /** agent.startupTimeoutMs: a launched agent with no SessionStart by then goes to error (unset: never). */
   startupTimeoutMs?: number | undefined;
+  /** core.fleet: the workspace's `nexus-fleet` MCP entry for each launched session. */
+  fleet?: FleetEntryOf | undefined;
 }
 
 interface PendingCreate {
@@ -73,6 +76,7 @@ export class SessionService {
       hookTarget: (id) => deps.hookTarget(id),
       runs: deps.platform ? new SessionRuns(deps.platform, deps.log) : null,
       agentBaseUrl: deps.agentBaseUrl,
+      fleet: deps.fleet,
     });
     this.startup = new StartupWatch(deps.startupTimeoutMs, (id, at, ms) => this.startupTimedOut(id, at, ms), deps.log);
   }
@@ -94,7 +98,7 @@ export class SessionService {
 
   /** Inserts the row as `creating` and returns; worktree, window and launch follow in the queue, then `onDone`. */
   async create(
-    input: { workspace: string; name: string; initialMessage?: string | undefined },
+    input: { workspace: string; name: string; initialMessage?: string | undefined; taskId?: string | undefined },
     onDone?: (s: Session) => void,
   ): Promise<Session> {
     const ws = this.deps.runtime.info(input.workspace);
@@ -121,12 +125,15 @@ export class SessionService {
       agent_session_id: randomUUID(),
       window_id: null,
       run_id: null,
+      task_id: null,
+      tools_reason: null,
       created_at: now,
       updated_at: now,
     };
     // Checked before the row exists, so a bad prompt or agent config fails the call, not the queue.
     this.launcher.command(ws, row, { initialMessage: input.initialMessage, resume: false });
     await this.launcher.checkAgentReady(ws);
+    row.task_id = this.launcher.taskFor(ws.id, input);
     this.store.insert(row);
     const session = this.toSession(row, ws.name);
     this.emit(session);
@@ -228,36 +235,13 @@ export class SessionService {
   }
 
   /** Delivers text through the session's inbox socket (never typed into the terminal). */
-  async sendMessage(ref: string, text: string): Promise<{ delivered: true; sessionId: string }> {
+  async sendMessage(ref: string, text: string): Promise<DeliveryResult & { sessionId: string }> {
     const row = this.resolve(ref);
     const ws = this.deps.runtime.find(row.workspace_id);
     if (row.status !== 'running' || !ws?.running)
       throw new NexusError('conflict', `Session ${row.name} is not running.`);
     const report = await this.machinery.sendToInbox(ws, row.id, text);
-    const detail = report.detail ? `: ${report.detail}` : '';
-    switch (report.outcome) {
-      case 'delivered':
-      case 'sent':
-        return { delivered: true, sessionId: row.id };
-      case 'held':
-        throw new NexusError(
-          'conflict',
-          `The agent held the message for approval (it runs without permission prompts)${detail}.`,
-        );
-      case 'refused':
-      case 'denied':
-      case 'auth_refused':
-        throw new NexusError('forbidden', `The session's inbox refused the message (auth refused)${detail}.`);
-      case 'dropped':
-      case 'expired':
-        throw new NexusError('conflict', `The agent dropped the message (${report.outcome})${detail}.`);
-      case 'socket_missing':
-        throw new NexusError('unavailable', `The session's inbox socket is missing${detail}.`);
-      case 'timeout':
-        throw new NexusError('timeout', `The session's inbox did not take the message in time${detail}.`);
-      case 'bad_input':
-        throw new NexusError('bad_request', `The message cannot be sent${detail}.`);
-    }
+    return { sessionId: row.id, ...deliveryOf(report, row.name) };
   }
 
   async pane(ref: string): Promise<{ sessionId: string; text: string; capturedAt: string }> {
@@ -286,9 +270,11 @@ export class SessionService {
     const row = this.store.get(msg.sessionId);
     if (!row || row.workspace_id !== subjectWorkspaceId || msg.workspaceId !== subjectWorkspaceId) return null;
     if (row.agent_state_at && msg.at < row.agent_state_at) return null;
-    const change = agentStateFromHook(msg.event);
-    if (!change) return null;
+    const found = agentStateFromHook(msg.event);
+    if (!found) return null;
+    const change = keepNamedTool({ agentState: row.agent_state, message: row.agent_message }, found);
     this.startup.disarm(row.id);
+    if (msg.event.hook_event_name === 'Stop') this.launcher.summarize(row.run_id, msg.event.last_assistant_message);
     return this.patch(row.id, {
       agent_state: change.agentState,
       agent_state_at: msg.at,
@@ -371,6 +357,8 @@ export class SessionService {
       agentState: row.agent_state,
       agentStateAt: row.agent_state_at,
       agentMessage: row.agent_message,
+      taskId: row.task_id,
+      toolsReason: row.tools_reason,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     };

@@ -16,12 +16,19 @@ export interface SessionRow {
   window_id: string | null;
   /** The platform run its agent calls tools as (migration 007); null without NATS. */
   run_id: string | null;
+  /** The task it runs on (migration 010): its goal is the initial message, or a task the operator picked. */
+  task_id: string | null;
+  /** Why it runs without platform tools (migration 010); null when it has them. */
+  tools_reason: string | null;
   created_at: string;
   updated_at: string;
 }
 
 export type SessionPatch = Partial<
-  Pick<SessionRow, 'status' | 'reason' | 'agent_state' | 'agent_state_at' | 'agent_message' | 'window_id' | 'run_id'>
+  Pick<
+    SessionRow,
+    'status' | 'reason' | 'agent_state' | 'agent_state_at' | 'agent_message' | 'window_id' | 'run_id' | 'tools_reason'
+  >
 >;
 
 export class SessionStore {
@@ -30,8 +37,8 @@ export class SessionStore {
   insert(row: SessionRow): void {
     this.db
       .prepare(
-        `INSERT INTO sessions (id, workspace_id, name, branch, status, reason, agent_state, agent_state_at, agent_message, agent_session_id, window_id, run_id, created_at, updated_at)
-         VALUES (@id, @workspace_id, @name, @branch, @status, @reason, @agent_state, @agent_state_at, @agent_message, @agent_session_id, @window_id, @run_id, @created_at, @updated_at)`,
+        `INSERT INTO sessions (id, workspace_id, name, branch, status, reason, agent_state, agent_state_at, agent_message, agent_session_id, window_id, run_id, task_id, tools_reason, created_at, updated_at)
+         VALUES (@id, @workspace_id, @name, @branch, @status, @reason, @agent_state, @agent_state_at, @agent_message, @agent_session_id, @window_id, @run_id, @task_id, @tools_reason, @created_at, @updated_at)`,
       )
       .run(row);
   }

@@ -43,19 +43,34 @@ export async function ensureWorkerNetwork(docker: Docker, name: string): Promise
  */
 export async function workerHostAddress(docker: Docker, network: string): Promise<string> {
   if (LOOPBACK_NETWORKS.has(network)) return '127.0.0.1';
+  return (await workerBridge(docker, network)).gateway;
+}
+
+/**
+ * The bridge a worker network is: its gateway (the host's address on it) and its IPv4 subnet
+ * (where workers' connections come from), creating the network when missing. Not for `host` and
+ * `none`, which have no bridge (see isLoopbackNetwork). Throws a typed error when the engine cannot be asked.
+ */
+export async function workerBridge(docker: Docker, network: string): Promise<{ gateway: string; subnet: string }> {
   await ensureWorkerNetwork(docker, network);
   const name = network === 'default' ? 'bridge' : network;
-  let info: { IPAM?: { Config?: { Gateway?: string }[] } };
+  let info: { IPAM?: { Config?: { Gateway?: string; Subnet?: string }[] } };
   try {
     info = (await docker.getNetwork(name).inspect()) as typeof info;
   } catch (e) {
     throw dockerFailure(e, `look up the network ${name}`);
   }
-  const gateway = (info.IPAM?.Config ?? []).map((c) => c.Gateway).find((g) => g && /^\d+\.\d+\.\d+\.\d+$/.test(g));
-  if (!gateway)
+  const config = (info.IPAM?.Config ?? []).find(
+    (c) =>
+      c.Gateway && /^\d+\.\d+\.\d+\.\d+$/.test(c.Gateway) && c.Subnet && /^\d+\.\d+\.\d+\.\d+\/\d+$/.test(c.Subnet),
+  );
+  if (!config?.Gateway || !config.Subnet)
     throw dockerFailure(new Error(`the network ${name} has no IPv4 gateway`), `find the host address on ${name}`);
-  return gateway;
+  return { gateway: config.Gateway, subnet: config.Subnet };
 }
+
+/** Whether workers on `network` reach the host on its loopback (no bridge between them). */
+export const isLoopbackNetwork = (network: string): boolean => LOOPBACK_NETWORKS.has(network);
 
 /**
  * The workers' host address, learned at start-up. When the engine does not answer then, `now` is

@@ -4,7 +4,8 @@
  *   node nexus-hook.cjs <stateDir> <natsConfigFile>      (hook JSON on stdin)
  * It names the session from NEXUS_SESSION_ID in the window's environment (not our session: exit),
  * on SessionStart records the inbox address (CLAUDE_CODE_MESSAGING_SOCKET/TOKEN are in the hook's
- * environment) for nexus-inbox-send, and publishes a trimmed event on nexus.hooks.<workspaceId>.
+ * environment) for nexus-inbox-send, and publishes a trimmed event on nexus.hooks.<workspaceId>
+ * (Stop keeps last_assistant_message: the run's summary).
  * It prints nothing (some events add hook stdout to the agent's context) and always exits 0, fast.
  * On PermissionRequest it also asks core (a NATS request on nexus.permissions.<workspaceId>, reply on
  * its own nexus.permission-replies.<workspaceId>.<random>) and waits: an allow/deny answer is printed
@@ -27,6 +28,7 @@ const KEEP = [
   'reason',
   'permission_mode',
   'stop_hook_active',
+  'last_assistant_message',
   'tool_name',
 ];
 

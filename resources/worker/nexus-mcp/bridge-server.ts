@@ -1,4 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { platformTools, toolNames, type ToolName, type ToolReply } from '../../../shared/platform-tools';
 
@@ -11,12 +11,22 @@ export type ForwardCall = (tool: ToolName, args: unknown) => Promise<ToolReply>;
  */
 export const mcpToolName = (tool: ToolName): string => tool.replace('.', '_');
 
-/** An MCP server exposing exactly the platform tools; every call is forwarded to Core. */
-export function createBridgeServer(forward: ForwardCall, version = '0.1.0'): McpServer {
+export interface GatedBridge {
+  server: McpServer;
+  /** Offers exactly these tools (Core's catalogue for the run); the others leave tools/list (list_changed). */
+  offer(tools: readonly string[]): void;
+}
+
+/**
+ * An MCP server for the platform tools; every call is forwarded to Core. It offers none until
+ * `offer` is called with the run's catalogue (the gate lives in Core, which re-checks every call).
+ */
+export function createGatedBridge(forward: ForwardCall, version = '0.1.0'): GatedBridge {
   const server = new McpServer({ name: 'nexus', version });
+  const registered = new Map<ToolName, RegisteredTool>();
   for (const tool of toolNames) {
     const def = platformTools[tool];
-    server.registerTool(
+    const t = server.registerTool(
       mcpToolName(tool),
       { description: def.description, inputSchema: def.args.shape },
       async (args: Record<string, unknown>): Promise<CallToolResult> => {
@@ -32,6 +42,26 @@ export function createBridgeServer(forward: ForwardCall, version = '0.1.0'): Mcp
         }
       },
     );
+    t.disable();
+    registered.set(tool, t);
   }
-  return server;
+  return {
+    server,
+    offer(tools) {
+      for (const [name, t] of registered) {
+        const want = tools.includes(name);
+        if (want !== t.enabled) {
+          if (want) t.enable();
+          else t.disable();
+        }
+      }
+    },
+  };
+}
+
+/** An MCP server exposing every platform tool (no catalogue): what a caller without Core's gate sees. */
+export function createBridgeServer(forward: ForwardCall, version = '0.1.0'): McpServer {
+  const bridge = createGatedBridge(forward, version);
+  bridge.offer(toolNames);
+  return bridge.server;
 }

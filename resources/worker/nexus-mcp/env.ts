@@ -11,6 +11,8 @@ import { z } from 'zod';
  *   NEXUS_RUN_ID         the run id; requests go to tools.invoke.<runId>
  *   NEXUS_INBOX_PREFIX   reply inbox prefix, _INBOX.<runId> (the only one the run may subscribe to)
  *   NEXUS_TOOL_TIMEOUT_MS  optional, default 30000
+ *   NEXUS_CATALOG_WAIT_MS  optional, default 10000: how long the MCP handshake waits for Core's
+ *                        catalogue (then it answers with no tools and offers them when Core answers)
  */
 export const BridgeEnv = z.object({
   NEXUS_NATS_URL: z.string().min(1),
@@ -20,6 +22,7 @@ export const BridgeEnv = z.object({
   NEXUS_RUN_ID: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/),
   NEXUS_INBOX_PREFIX: z.string().min(1).optional(),
   NEXUS_TOOL_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  NEXUS_CATALOG_WAIT_MS: z.coerce.number().int().positive().default(10_000),
 });
 export type BridgeEnv = z.infer<typeof BridgeEnv>;
 

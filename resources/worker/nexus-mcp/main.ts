@@ -1,40 +1,60 @@
 /**
  * nexus-mcp: the worker-side stdio MCP server that gives the agent CLI Nexus's platform tools.
  * Each call is forwarded over NATS to Core on tools.invoke.<runId> with the run's own credentials;
- * Core re-checks it against the stored agent record. Configuration: see env.ts.
+ * Core re-checks it against the stored agent record. Its tools/list is Core's catalogue for the run
+ * (catalog.ts). Configuration: see env.ts.
+ *
+ * Self-gating: it serves MCP even when NATS is not reachable at start (offering no tools, so the
+ * agent works without them), keeps connecting without limit, and offers the catalogue once Core
+ * answers. Core may be restarted (or crash) under a running agent: its server comes back on the
+ * same address and nexus-mcp reconnects there, without restarting the agent.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { connect } from '@nats-io/transport-node';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ToolReply, subjects } from '../../../shared/platform-tools';
-import { createBridgeServer } from './bridge-server';
+import { createGatedBridge } from './bridge-server';
+import { followCatalog } from './catalog';
 import { readBridgeEnv } from './env';
 import { requestsThatReconnect } from './request';
 
 async function main(): Promise<void> {
   const env = readBridgeEnv(process.env);
-  const nc = await connect({
-    servers: env.NEXUS_NATS_URL,
-    ...(env.NEXUS_NATS_USER ? { user: env.NEXUS_NATS_USER, pass: env.NEXUS_NATS_PASSWORD ?? '' } : {}),
-    // The run may subscribe only under its own inbox prefix; the default _INBOX would be refused.
-    inboxPrefix: env.NEXUS_INBOX_PREFIX ?? subjects.inboxPrefixFor(env.NEXUS_RUN_ID),
-    name: `nexus-mcp-${env.NEXUS_RUN_ID}`,
-    // Core may be restarted (or crash) under a running agent: its server comes back on the same address.
-    maxReconnectAttempts: -1,
-  });
   const subject = subjects.toolsFor(env.NEXUS_RUN_ID);
-  const request = requestsThatReconnect(nc, env.NEXUS_TOOL_TIMEOUT_MS);
-  const server = createBridgeServer(async (tool, args) => {
-    const msg = await request(subject, JSON.stringify({ tool, args }));
-    return ToolReply.parse(msg.json());
-  });
+  let nc: NatsConnection | null = null;
+  let request: ReturnType<typeof requestsThatReconnect> | null = null;
+  const ask = async (payload: string): Promise<unknown> => {
+    if (!request) throw new Error('its NATS server is not reachable yet');
+    return (await request(subject, payload)).json();
+  };
+  const bridge = createGatedBridge(async (tool, args) => ToolReply.parse(await ask(JSON.stringify({ tool, args }))));
+  const ready = (async () => {
+    nc = await connect({
+      servers: env.NEXUS_NATS_URL,
+      ...(env.NEXUS_NATS_USER ? { user: env.NEXUS_NATS_USER, pass: env.NEXUS_NATS_PASSWORD ?? '' } : {}),
+      // The run may subscribe only under its own inbox prefix; the default _INBOX would be refused.
+      inboxPrefix: env.NEXUS_INBOX_PREFIX ?? subjects.inboxPrefixFor(env.NEXUS_RUN_ID),
+      name: `nexus-mcp-${env.NEXUS_RUN_ID}`,
+      waitOnFirstConnect: true,
+      maxReconnectAttempts: -1,
+    });
+    request = requestsThatReconnect(nc, env.NEXUS_TOOL_TIMEOUT_MS);
+    await followCatalog(nc, env.NEXUS_RUN_ID, ask, (tools) => bridge.offer(tools)).first;
+  })();
+  ready.catch((e: unknown) => process.stderr.write(`nexus-mcp: no catalogue yet: ${(e as Error).message}\n`));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    ready.catch(() => undefined),
+    new Promise((r) => (timer = setTimeout(r, env.NEXUS_CATALOG_WAIT_MS))),
+  ]);
+  clearTimeout(timer);
   const shutdown = async (): Promise<void> => {
-    await server.close().catch(() => undefined);
-    await nc.close().catch(() => undefined);
+    await bridge.server.close().catch(() => undefined);
+    await nc?.close().catch(() => undefined);
     process.exit(0);
   };
   process.stdin.on('close', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
-  await server.connect(new StdioServerTransport());
+  await bridge.server.connect(new StdioServerTransport());
 }
 
 main().catch((e: unknown) => {

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { operatorContext } from '../../../main/core/handlers';
 import { nexusMcpEnv } from '../../../main/core/platform/nexus-mcp-env';
@@ -46,13 +46,8 @@ describe('nexus-mcp (worker-side stdio bridge)', () => {
     await f.cleanup();
   });
 
-  it('lists exactly the platform tools, with API-safe names', async () => {
-    const agent = f.agent('cli');
-    const creds = await f.core.platform.createRun(agent.id);
-    const client = await startBridge(creds);
-    clients.push(client);
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([
+  it('lists exactly the tools Core offers the run, with API-safe names', async () => {
+    const all = [
       'board_comment',
       'memory_propose',
       'memory_search',
@@ -62,9 +57,44 @@ describe('nexus-mcp (worker-side stdio bridge)', () => {
       'skill_view',
       'task_delegate',
       'task_subtask',
-    ]);
+    ];
+    const names = async (client: Client) => (await client.listTools()).tools.map((t) => t.name).sort();
+    const agent = f.agent('cli');
+    const withTask = await startBridge(
+      await f.core.platform.createRun(agent.id, f.core.platform.createTask({ title: 'goal' }).id),
+    );
+    clients.push(withTask);
+    expect(await names(withTask)).toEqual(all);
+    const { tools } = await withTask.listTools();
     for (const t of tools) expect(t.name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
     expect(tools.find((t) => t.name === 'memory_search')?.inputSchema.properties).toHaveProperty('query');
+
+    // No task: the tools that act on the current task fail their check and are not offered.
+    const noTask = await startBridge(await f.core.platform.createRun(agent.id));
+    clients.push(noTask);
+    expect(await names(noTask)).toEqual(all.filter((n) => n !== 'board_comment' && n !== 'task_subtask'));
+
+    // The allow-list and the permissions: only skill.list is both allowed and permitted.
+    const narrow = f.agent('narrow', { tools: ['skill.list', 'board.comment'] });
+    f.core.platform.agents.update(narrow.id, { permissions: ['memory.write'] });
+    const gated = await startBridge(
+      await f.core.platform.createRun(narrow.id, f.core.platform.createTask({ title: 'goal' }).id),
+    );
+    clients.push(gated);
+    expect(await names(gated)).toEqual(['skill_list']);
+  }, 60_000);
+
+  it('follows an edit of the agent record while it runs (tools/list changes, no restart)', async () => {
+    const agent = f.agent('live');
+    const client = await startBridge(await f.core.platform.createRun(agent.id));
+    clients.push(client);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('memory_search');
+    const changed = new Promise<void>((resolve) =>
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    );
+    await f.core.dispatcher.call('agents.update', { id: agent.id, tools: ['skill.list', 'skill.view'] }, op);
+    await changed;
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['skill_list', 'skill_view']);
   }, 60_000);
 
   it('forwards every tool to Core over NATS as the run, end to end', async () => {
@@ -149,14 +179,33 @@ describe('nexus-mcp (worker-side stdio bridge)', () => {
     expect(f.core.review.memories.pending().map((m) => [m.id, m.runId])).toEqual([[memory.id, creds.runId]]);
   }, 60_000);
 
-  it("returns Core's typed errors as MCP tool errors (allow-list denial)", async () => {
-    const agent = f.agent('narrow', { tools: ['skill.list'] });
-    const creds = await f.core.platform.createRun(agent.id);
-    const client = await startBridge(creds);
+  it("returns Core's typed errors as MCP tool errors (Core re-checks every call)", async () => {
+    const agent = f.agent('narrow');
+    const client = await startBridge(await f.core.platform.createRun(agent.id));
     clients.push(client);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('memory_search');
+    // Changed in the store behind the bridge's back (no catalogue push): the offered tool is refused by Core.
+    f.core.platform.agents.update(agent.id, { tools: ['skill.list'] });
     const res = (await client.callTool({ name: 'memory_search', arguments: { query: 'x' } })) as CallToolResult;
     expect(res.isError).toBe(true);
     expect(res.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/^forbidden: .*allow-list/) });
+    f.core.platform.agents.update(agent.id, { tools: [], permissions: [] });
+    const denied = (await client.callTool({
+      name: 'memory_propose',
+      arguments: { content: 'x' },
+    })) as CallToolResult;
+    expect(denied.content[0]).toMatchObject({ text: expect.stringMatching(/^forbidden: .*memory\.write/) });
+  }, 60_000);
+
+  it('serves MCP without tools while NATS is unreachable, so the agent still starts', async () => {
+    const creds = await f.core.platform.createRun(f.agent('offline').id);
+    const client = await startBridge(creds, {
+      ...nexusMcpEnv(creds),
+      NEXUS_NATS_URL: 'nats://127.0.0.1:1',
+      NEXUS_CATALOG_WAIT_MS: '1000',
+    });
+    clients.push(client);
+    expect((await client.listTools()).tools).toEqual([]);
   }, 60_000);
 
   it("cannot act as another run even when its env names that run's id", async () => {
@@ -170,10 +219,13 @@ describe('nexus-mcp (worker-side stdio bridge)', () => {
       NEXUS_RUN_ID: bobCreds.runId,
       NEXUS_INBOX_PREFIX: bobCreds.inboxPrefix,
       NEXUS_TOOL_TIMEOUT_MS: '2000',
+      NEXUS_CATALOG_WAIT_MS: '1000',
     });
     clients.push(client);
+    // Core never answers the forged run's catalogue, so nothing is offered; a call anyway is refused.
+    expect((await client.listTools()).tools).toEqual([]);
     const res = (await client.callTool({ name: 'memory_propose', arguments: { content: 'as bob' } })) as CallToolResult;
-    expect(res.isError).toBe(true);
+    expect(res).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/disabled/) }] });
     expect(f.core.review.memories.pending()).toEqual([]);
   }, 60_000);
 });

@@ -7,6 +7,7 @@ export const boardComment = toolHandler({
   async handle(args, ctx) {
     const task = currentTask(ctx);
     const c = await ctx.deps.board.add({ taskId: task.id, runId: ctx.run.id, agentId: ctx.agent.id, body: args.body });
+    ctx.deps.feed.changed({ taskId: task.id, kind: 'comment' });
     return { id: c.id, taskId: c.taskId, body: c.body, createdAt: c.createdAt };
   },
 });

@@ -5,7 +5,7 @@ export const taskDelegate = toolHandler({
   name: 'task.delegate',
   handle(args, { agent, run, deps }) {
     const task = run.taskId ? deps.tasks.get(run.taskId) : null;
-    return deps.tasks.create({
+    const t = deps.tasks.create({
       title: args.title,
       body: args.body,
       status: 'ready_for_agent',
@@ -15,5 +15,7 @@ export const taskDelegate = toolHandler({
       project: agent.project,
       createdByRun: run.id,
     });
+    deps.feed.changed({ taskId: t.id, kind: 'delegated' });
+    return t;
   },
 });

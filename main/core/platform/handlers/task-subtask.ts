@@ -6,7 +6,7 @@ export const taskSubtask = toolHandler({
   name: 'task.subtask',
   handle(args, ctx) {
     const task = currentTask(ctx);
-    return ctx.deps.tasks.create({
+    const t = ctx.deps.tasks.create({
       title: args.title,
       body: args.body,
       status: 'planned',
@@ -15,5 +15,7 @@ export const taskSubtask = toolHandler({
       project: ctx.agent.project,
       createdByRun: ctx.run.id,
     });
+    ctx.deps.feed.changed({ taskId: t.id, kind: 'task' });
+    return t;
   },
 });

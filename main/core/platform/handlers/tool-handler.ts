@@ -1,5 +1,6 @@
 import type { ToolArgs, ToolName, ToolResult } from '../../../../shared/platform-tools';
 import type { ReviewQueue } from '../../review/review-queue';
+import type { BoardFeed } from '../board-feed';
 import type { Agent } from '../store/agents';
 import type { BoardStore } from '../store/board';
 import type { Run, RunStore } from '../store/runs';
@@ -10,6 +11,7 @@ export interface ToolDeps {
   tasks: TaskStore;
   board: BoardStore;
   review: ReviewQueue;
+  feed: BoardFeed;
 }
 
 /** Who is calling, as core resolved it from the NATS subject and the stored records (never the payload). */

@@ -87,6 +87,21 @@ export class RunStore {
       .run(status, summary ?? null, new Date().toISOString(), id);
   }
 
+  /** The agent's running runs (whose nexus-mcp follows its record). */
+  runningOf(agentId: string): Run[] {
+    return this.db.prepare("SELECT * FROM runs WHERE agent_id = ? AND status = 'running'").all(agentId).map(toRun);
+  }
+
+  /** Runs on a task, newest first. */
+  forTask(taskId: string): Run[] {
+    return this.db.prepare('SELECT * FROM runs WHERE task_id = ? ORDER BY started_at DESC').all(taskId).map(toRun);
+  }
+
+  /** The run's summary so far (the agent's last message of a finished turn); a running run only. */
+  setSummary(id: string, summary: string): void {
+    this.db.prepare("UPDATE runs SET summary = ? WHERE id = ? AND status = 'running'").run(summary, id);
+  }
+
   /** Runs left `running` by a previous process whose credentials died with it (all but `keep`). */
   failOrphans(keep: string[]): number {
     const ended = new Date().toISOString();

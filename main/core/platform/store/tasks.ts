@@ -14,6 +14,8 @@ const Row = z.object({
   status: Task.shape.status,
   depends_on: z.string(),
   role_hint: z.string().nullable(),
+  project: z.string().nullable(),
+  created_by_run: z.string().nullable(),
   created_at: z.string(),
 });
 const IdList = z.array(z.string());
@@ -30,6 +32,9 @@ const toTask = (raw: unknown): Task => {
     createdAt: r.created_at,
   };
 };
+
+/** A task with where it belongs (its project: a workspace id for sessions) and the run that made it. */
+export type BoardRow = Task & { project: string | null; createdByRun: string | null };
 
 export interface NewTask {
   title: string;
@@ -81,6 +86,27 @@ export class TaskStore {
   get(id: string): Task | null {
     const row = this.byId.get(id);
     return row ? toTask(row) : null;
+  }
+
+  /** Every task (of one project when given), newest first, for the board. */
+  board(project?: string): BoardRow[] {
+    const rows = project
+      ? this.db.prepare('SELECT * FROM tasks WHERE project = ? ORDER BY created_at DESC').all(project)
+      : this.db.prepare('SELECT * FROM tasks ORDER BY created_at DESC').all();
+    return rows.map((raw) => {
+      const r = Row.parse(raw);
+      return { ...toTask(r), project: r.project, createdByRun: r.created_by_run };
+    });
+  }
+
+  project(id: string): string | null {
+    const r = this.db.prepare('SELECT project FROM tasks WHERE id = ?').get(id) as
+      { project: string | null } | undefined;
+    return r?.project ?? null;
+  }
+
+  setStatus(id: string, status: TaskStatus): boolean {
+    return this.db.prepare('UPDATE tasks SET status = ? WHERE id = ?').run(status, id).changes > 0;
   }
 
   children(parentId: string): Task[] {

@@ -6,6 +6,8 @@ import { migration005 } from './005_sessions';
 import { migration006 } from './006_tokens';
 import { migration007 } from './007_session_runs';
 import { migration008 } from './008_agent';
+import { migration009 } from './009_fleet';
+import { migration010 } from './010_platform_agents';
 import type { Migration } from './types';
 
 /**
@@ -21,4 +23,6 @@ export const migrations: readonly Migration[] = [
   migration006, // tokens
   migration007, // session runs (platform tools for sessions)
   migration008, // agent credentials, per-workspace agent options
+  migration009, // fleet credentials (a workspace's sessions as MCP clients)
+  migration010, // platform agents: permissions, MCP servers, auto-start; sessions' tools reason
 ];

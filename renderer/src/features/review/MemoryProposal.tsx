@@ -16,7 +16,7 @@ export function MemoryProposal({ memory }: { memory: PendingMemory }) {
       <div>
         <span className="chip">
           {memory.scope}
-          {memory.project ? `: ${memory.project}` : ''}
+          {memory.project ? `: ${memory.projectName ?? memory.project}` : ''}
         </span>
       </div>
       {editing ? (

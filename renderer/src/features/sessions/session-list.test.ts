@@ -10,6 +10,8 @@ const session = (id: string, workspaceName: string, agentState: Session['agentSt
   branch: `nexus/${id}`,
   status: 'running',
   reason: null,
+  taskId: null,
+  toolsReason: null,
   agentState,
   agentStateAt: null,
   agentMessage: null,

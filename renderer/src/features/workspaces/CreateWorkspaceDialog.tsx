@@ -1,13 +1,15 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { Workspace } from '../../../../shared/contract';
+import type { FleetAccess, Workspace } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
+import { FleetAccessField } from './FleetAccessField';
 
 const AGENT_KINDS = ['anthropic_api_key', 'claude_oauth_token'];
 
 /**
  * Create dialog: name, repository URL, the vault secret holding the provider token (picked from
- * `secrets.list`), the agent's credential (default: the one chosen in Settings → Agent) and bypassPermissions.
+ * `secrets.list`), the agent's credential (default: the one chosen in Settings → Agent), bypassPermissions
+ * and the fleet credential (none by default; vault only with a warning).
  */
 export function CreateWorkspaceDialog({
   onClose,
@@ -22,6 +24,8 @@ export function CreateWorkspaceDialog({
   const [secretId, setSecretId] = useState('');
   const [agentSecretId, setAgentSecretId] = useState('');
   const [bypassPermissions, setBypassPermissions] = useState(false);
+  const [fleetAccess, setFleetAccess] = useState<FleetAccess>('none');
+  const [allWorkspaces, setAllWorkspaces] = useState(false);
   const secrets = useQuery({ queryKey: ['secrets.list'], queryFn: () => api['secrets.list']({}), retry: false });
   const agent = useQuery({ queryKey: ['agent.get'], queryFn: () => api['agent.get']({}), retry: false });
   const agentCredentials = (secrets.data?.secrets ?? []).filter((s) => AGENT_KINDS.includes(s.kind));
@@ -34,6 +38,7 @@ export function CreateWorkspaceDialog({
         ...(secretId.trim() ? { secretId: secretId.trim() } : {}),
         ...(agentSecretId ? { agentSecretId } : {}),
         ...(bypassPermissions ? { bypassPermissions } : {}),
+        ...(fleetAccess !== 'none' ? { fleet: { access: fleetAccess, allWorkspaces } } : {}),
       }),
     onSuccess: (w) => {
       onCreated(w);
@@ -113,6 +118,14 @@ export function CreateWorkspaceDialog({
             sessions are held, not delivered.
           </small>
         </label>
+        <FleetAccessField
+          access={fleetAccess}
+          allWorkspaces={allWorkspaces}
+          onChange={(a, all) => {
+            setFleetAccess(a);
+            setAllWorkspaces(all);
+          }}
+        />
         {create.error ? (
           <p role="alert" className="banner bad">
             {create.error.message}

@@ -4,6 +4,7 @@ import type { Progress, Workspace } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
 import { ConfirmDialog } from './ConfirmDialog';
 import { DiskUse } from './DiskUse';
+import { FleetAccessDialog } from './FleetAccessDialog';
 
 const tone: Record<Workspace['status'], string> = {
   running: 'ok',
@@ -16,7 +17,7 @@ const tone: Record<Workspace['status'], string> = {
 /** One workspace: status chip, live progress while it is being created, start/stop/delete. */
 export function WorkspaceRow({ workspace: w, progress }: { workspace: Workspace; progress?: Progress }) {
   const api = useApi();
-  const [confirming, setConfirming] = useState<'stop' | 'delete' | null>(null);
+  const [confirming, setConfirming] = useState<'stop' | 'delete' | 'fleet' | null>(null);
   const start = useMutation({ mutationFn: () => api['workspaces.start']({ workspace: w.id }) });
   const stop = useMutation({
     mutationFn: () => api['workspaces.stop']({ workspace: w.id }),
@@ -48,6 +49,9 @@ export function WorkspaceRow({ workspace: w, progress }: { workspace: Workspace;
               Stop
             </button>
           ) : null}
+          <button type="button" onClick={() => setConfirming('fleet')} disabled={busy}>
+            Fleet access
+          </button>
           <button type="button" className="danger" onClick={() => setConfirming('delete')} disabled={busy}>
             Delete
           </button>
@@ -88,6 +92,7 @@ export function WorkspaceRow({ workspace: w, progress }: { workspace: Workspace;
           ) : null}
         </ConfirmDialog>
       ) : null}
+      {confirming === 'fleet' ? <FleetAccessDialog workspace={w} onClose={() => setConfirming(null)} /> : null}
       {confirming === 'delete' ? (
         <ConfirmDialog
           title={`Delete ${w.name}?`}

@@ -1,0 +1,162 @@
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
+import { fleetTokenName, type FleetAccess, type FleetCredential, type TokenInfo } from '../../../../shared/contract';
+import type { Logger } from '../../log';
+import type { Keychain } from '../../ports';
+import type { Db } from '../../store/open';
+import type { TokenService } from '../../tokens/tokens';
+
+/** The keychain entry that holds a workspace's fleet secret (core needs it again at each session launch). */
+export const FLEET_KEYCHAIN_SERVICE = 'Nexus Desktop fleet';
+export const fleetKeychainAccount = (dataDir: string, workspaceId: string): string =>
+  `fleet:${createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16)}:${workspaceId}`;
+
+interface Row {
+  workspace_id: string;
+  token_id: string;
+  all_workspaces: number;
+}
+
+/** Who a fleet token speaks for: its workspace, and whether the operator let it act on others. */
+export interface FleetScope {
+  workspaceId: string;
+  allWorkspaces: boolean;
+}
+
+export interface FleetCredentialsDeps {
+  db: Db;
+  tokens: TokenService;
+  keychain: Keychain;
+  dataDir: string;
+  log: Logger;
+}
+
+/**
+ * Each workspace's fleet credential: an ordinary MCP token (hashed, expiring, revocable, listed in
+ * Settings → Access under the workspace's name) linked to the workspace in `fleet_credentials`.
+ * The secret is kept in the OS keychain, like Claude Desktop's, because core writes it into every
+ * session's --mcp-config; it is never in the database, a log or a result.
+ */
+export class FleetCredentials {
+  constructor(private readonly deps: FleetCredentialsDeps) {}
+
+  list(): FleetCredential[] {
+    const rows = this.deps.db
+      .prepare('SELECT * FROM fleet_credentials ORDER BY created_at, workspace_id')
+      .all() as Row[];
+    return rows.flatMap((r) => {
+      const token = this.deps.tokens.store.get(r.token_id);
+      return token ? [credentialOf(r, token)] : [];
+    });
+  }
+
+  get(workspaceId: string): FleetCredential | null {
+    const r = this.row(workspaceId);
+    const token = r ? this.deps.tokens.store.get(r.token_id) : null;
+    return r && token ? credentialOf(r, token) : null;
+  }
+
+  /** The scope of a token, when it is a fleet credential. */
+  scopeOf(tokenId: string): FleetScope | null {
+    const r = this.deps.db.prepare('SELECT * FROM fleet_credentials WHERE token_id = ?').get(tokenId) as
+      Row | undefined;
+    return r ? { workspaceId: r.workspace_id, allWorkspaces: r.all_workspaces === 1 } : null;
+  }
+
+  /**
+   * Sets a workspace's credential. `none` revokes it; the same class with an active token only
+   * changes the scope flag (running sessions keep working); another class mints a new token and
+   * revokes the old one (sessions launched from now on get the new one).
+   */
+  async set(
+    ws: { id: string; name: string },
+    access: FleetAccess,
+    allWorkspaces = false,
+  ): Promise<FleetCredential | null> {
+    const current = this.get(ws.id);
+    if (access === 'none') {
+      await this.remove(ws.id);
+      return null;
+    }
+    if (current && current.class === access && current.state === 'active') {
+      this.deps.db
+        .prepare('UPDATE fleet_credentials SET all_workspaces = ? WHERE workspace_id = ?')
+        .run(allWorkspaces ? 1 : 0, ws.id);
+      return this.get(ws.id);
+    }
+    const created = await this.deps.tokens.create(fleetTokenName(ws.name), access);
+    try {
+      await this.deps.keychain.set(
+        FLEET_KEYCHAIN_SERVICE,
+        fleetKeychainAccount(this.deps.dataDir, ws.id),
+        created.secret,
+      );
+    } catch (e) {
+      await this.deps.tokens.revoke(created.token.id);
+      throw e;
+    }
+    const old = this.row(ws.id);
+    this.deps.db
+      .prepare(
+        `INSERT INTO fleet_credentials (workspace_id, token_id, all_workspaces, created_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (workspace_id) DO UPDATE SET token_id = excluded.token_id, all_workspaces = excluded.all_workspaces`,
+      )
+      .run(ws.id, created.token.id, allWorkspaces ? 1 : 0, new Date().toISOString());
+    if (old) await this.revokeQuietly(old.token_id);
+    this.deps.log.info('fleet credential set', { workspaceId: ws.id, class: access, tokenId: created.token.id });
+    return this.get(ws.id);
+  }
+
+  /** Revokes a workspace's credential and forgets its secret (its workspace is gone, or the operator chose none). */
+  async remove(workspaceId: string): Promise<void> {
+    const r = this.row(workspaceId);
+    if (!r) return;
+    await this.revokeQuietly(r.token_id);
+    this.deps.db.prepare('DELETE FROM fleet_credentials WHERE workspace_id = ?').run(workspaceId);
+    await this.deps.keychain
+      .delete(FLEET_KEYCHAIN_SERVICE, fleetKeychainAccount(this.deps.dataDir, workspaceId))
+      .catch((e: unknown) => this.deps.log.warn('forgetting a fleet secret failed', { workspaceId, error: e }));
+    this.deps.log.info('fleet credential removed', { workspaceId, tokenId: r.token_id });
+  }
+
+  /** Removes the credentials of workspaces that are gone (a delete while core was down). */
+  async sweep(exists: (workspaceId: string) => boolean): Promise<void> {
+    const rows = this.deps.db.prepare('SELECT * FROM fleet_credentials').all() as Row[];
+    for (const r of rows) if (!exists(r.workspace_id)) await this.remove(r.workspace_id);
+  }
+
+  /** The secret for a session's --mcp-config, while the credential is active; null otherwise. */
+  async secretOf(workspaceId: string): Promise<string | null> {
+    const c = this.get(workspaceId);
+    if (!c || c.state !== 'active') return null;
+    const secret = await this.deps.keychain.get(
+      FLEET_KEYCHAIN_SERVICE,
+      fleetKeychainAccount(this.deps.dataDir, workspaceId),
+    );
+    return secret && this.deps.tokens.store.holds(c.tokenId, secret) ? secret : null;
+  }
+
+  private row(workspaceId: string): Row | null {
+    return (
+      (this.deps.db.prepare('SELECT * FROM fleet_credentials WHERE workspace_id = ?').get(workspaceId) as
+        Row | undefined) ?? null
+    );
+  }
+
+  private async revokeQuietly(tokenId: string): Promise<void> {
+    try {
+      await this.deps.tokens.revoke(tokenId);
+    } catch (e) {
+      this.deps.log.warn('revoking a fleet token failed', { tokenId, error: e });
+    }
+  }
+}
+
+const credentialOf = (r: Row, token: TokenInfo): FleetCredential => ({
+  workspaceId: r.workspace_id,
+  tokenId: token.id,
+  class: token.class,
+  allWorkspaces: r.all_workspaces === 1,
+  state: token.state,
+  expiresAt: token.expiresAt,
+});

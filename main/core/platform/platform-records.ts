@@ -1,0 +1,30 @@
+import type { DisposableStore } from '../disposable';
+import type { EventBus } from '../events';
+import type { Db } from '../store/open';
+import { AgentRecords } from './agent-records';
+import { BoardService } from './board-service';
+import type { PlatformService } from './platform-service';
+
+/** Agent records and the board over core.platform's stores; board changes go out as `board.changed`. */
+export function platformRecords(
+  platform: PlatformService,
+  db: Db,
+  events: EventBus,
+  disposables: DisposableStore,
+): { records: AgentRecords; board: BoardService } {
+  const records = new AgentRecords({
+    agents: platform.agents,
+    runs: platform.runs,
+    router: platform.router,
+    publish: (subject, body) => platform.publish(subject, body),
+  });
+  const board = new BoardService({
+    db,
+    tasks: platform.tasks,
+    runs: platform.runs,
+    board: platform.board,
+    feed: platform.feed,
+  });
+  disposables.add(platform.feed.on((c) => events.emit('board.changed', { taskId: c.taskId })));
+  return { records, board };
+}
