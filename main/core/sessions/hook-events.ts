@@ -8,7 +8,7 @@ import type { AgentState } from '../../../shared/contract/sessions';
  * never sticks on "waiting" after the person answered in the terminal. idle_prompt is idle.
  */
 
-/** What nexus-hook publishes on nexus.hooks.<workspaceId>. */
+/** What the hook relay (or the hook command) publishes on nexus.hooks.<workspaceId>. */
 export const HookMessage = z.object({
   sessionId: z.string().min(1).max(100),
   workspaceId: z.string().min(1).max(100),
@@ -26,6 +26,21 @@ export const HookMessage = z.object({
     .loose(),
 });
 export type HookMessage = z.infer<typeof HookMessage>;
+
+/**
+ * What the hook relay publishes first when it starts: how often its loop saw it die; after a long
+ * NATS outage, how many events it dropped. `probe`: its check that someone listens (ignored).
+ */
+export const RelayNotice = z.object({
+  relay: z.object({
+    crashes: z.number().int().min(0).default(0),
+    probe: z.boolean().optional(),
+    /** Events it could not keep while NATS was down (more than it holds). */
+    dropped: z.number().int().min(0).optional(),
+    pid: z.number().int().optional(),
+    at: z.iso.datetime().optional(),
+  }),
+});
 
 export interface AgentStateChange {
   agentState: AgentState;

@@ -282,6 +282,19 @@ export class SessionService {
     });
   }
 
+  /**
+   * The workspace's hook relay died and was started again: events its agents raised meanwhile may be
+   * lost, so each running session says so until its next event sets the state again.
+   */
+  noteHookGap(workspaceId: string): void {
+    for (const row of this.store.list(workspaceId))
+      if (row.status === 'running')
+        this.patch(row.id, {
+          agent_message:
+            'Hook events may have been missed (the hook relay restarted or lost them); the state updates with the next one.',
+        });
+  }
+
   /** See convergeSessions: relaunch what a restart took down, leave alive what lives. */
   converge(workspaceId?: string): Promise<ConvergeReport> {
     return convergeSessions(

@@ -213,6 +213,21 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
     expect((event.payload as { session: Session }).session.agentMessage).toBe('Claude is waiting for your input');
   });
 
+  it('says on every running session that hook events may be missed when the hook relay died, until the next event', async () => {
+    const s = created[4] as Session;
+    await rig.exec(container(ws), ['sh', '-c', 'kill -9 "$(cat /tmp/nexus-tools/relay.pid)"']);
+    const flagged = await until(async () => {
+      const x = await rig.service.get(s.id);
+      return x.agentMessage?.includes('may have been missed') ? x : null;
+    });
+    expect(flagged.status).toBe('running');
+    await rig.ctl(container(ws), s.id, { fire: 'UserPromptSubmit', fields: { prompt: 'go on' } });
+    await until(async () => {
+      const x = await rig.service.get(s.id);
+      return x.agentState === 'working' && x.agentMessage === null;
+    });
+  });
+
   it('ignores a hook event published for a session of another workspace', async () => {
     const s = created[3] as Session;
     const now = new Date(Date.now() + 60_000).toISOString();
