@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { FIXTURE_COMMAND, fireHook, installAgentFixture } from '../e2e/fixtures/agent';
+import { FIXTURE_COMMAND, installAgentFixture } from '../e2e/fixtures/agent';
 import { startNexus } from '../e2e/fixtures/nexus';
 import { ensureTestWorkerImage, testBaseImage } from '../test/helpers/docker';
 import { serveGitRepo } from '../test/helpers/git-http-server';
@@ -12,6 +12,10 @@ import { compare, type Benchmark, type Measurement } from './lib';
 const IDLE_SECONDS = Number(process.env.NEXUS_BENCH_IDLE_SECONDS ?? 60);
 const SESSIONS = 20;
 const TICK = 100; // USER_HZ on Linux
+const ROUNDS = 40;
+
+/** Inside the container: per stdin line, note the time, send the order to the fixture, print the time. */
+const DRIVER = `const net=require('net');let b='';process.stdin.on('data',(d)=>{b+=d;let i;while((i=b.indexOf('\\n'))>=0){const {ctl,order}=JSON.parse(b.slice(0,i));b=b.slice(i+1);const t=performance.timeOrigin+performance.now();const c=net.createConnection(ctl);c.on('data',()=>c.end());c.write(JSON.stringify(order)+'\\n');process.stdout.write(t+'\\n');}});`;
 
 /** RSS (bytes) and CPU seconds of a process, from /proc. */
 function sample(pid: number): { rss: number; cpu: number } {
@@ -37,9 +41,10 @@ const asMeasurement = (ms: number[]): Measurement => {
 /**
  * Issue 8's figures, on the real thing: `nexus serve` (the built CLI) with 20 sessions of the agent
  * fixture in two workspaces, idle for 60 s (RSS, CPU %) beside a bare node:http process idling
- * in the same run; then hook event -> `attention.changed` on /api/events, from the moment the hook
- * is fired inside the container, beside a bare `docker exec` into the same container (the part of
- * the path that is not Nexus). Targets: idle CPU < 1 %, RSS <= 200 MB, p95 <= 250 ms.
+ * in the same run; then hook event -> `attention.changed` on /api/events, from the moment the agent
+ * fires the hook inside the container (an HTTP hook to the workspace's hook relay), beside a bare
+ * `docker exec` + node start into the same container (what a hook command per event paid at least).
+ * Targets: idle CPU < 1 %, RSS <= 200 MB, p95 <= 50 ms.
  */
 const bench: Benchmark = async () => {
   await ensureTestWorkerImage();
@@ -103,35 +108,61 @@ const bench: Benchmark = async () => {
       (res) => {
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
-          if (chunk.includes('event: attention.changed')) waiters.shift()?.(performance.now());
+          if (chunk.includes('event: attention.changed')) waiters.shift()?.(performance.timeOrigin + performance.now());
         });
       },
     );
     sse.end();
     await new Promise((r) => setTimeout(r, 500));
+    // One resident driver inside the container fires each hook through the fixture's control socket
+    // and prints the wall-clock moment it did (the container shares the host's clock), so no docker
+    // exec is in the measured path: hook fired in the container -> attention.changed on the host.
+    const driver = spawn('docker', ['exec', '-i', containers[0]!, 'node', '-e', DRIVER], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const fired: ((t: number) => void)[] = [];
+    let out = '';
+    driver.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      let nl: number;
+      while ((nl = out.indexOf('\n')) >= 0) {
+        const line = out.slice(0, nl);
+        out = out.slice(nl + 1);
+        fired.shift()?.(Number(line));
+      }
+    });
+    const fire = (order: object): Promise<number> => {
+      const t = new Promise<number>((resolve) => fired.push(resolve));
+      driver.stdin!.write(`${JSON.stringify({ ctl: `/tmp/agent-fixture/${target.id}.ctl`, order })}\n`);
+      return t;
+    };
     const hookMs: number[] = [];
     const execMs: number[] = [];
-    for (let i = 0; i < 20; i++) {
+    const WARMUP = 4;
+    for (let i = 0; i < ROUNDS + WARMUP; i++) {
       const arrived = new Promise<number>((resolve) => waiters.push(resolve));
-      const t0 = performance.now();
-      if (i % 2 === 0)
-        fireHook(containers[0]!, target.id, 'Notification', {
-          notification_type: 'permission_prompt',
-          message: 'Claude needs your permission to use Bash',
-        });
-      else fireHook(containers[0]!, target.id, 'UserPromptSubmit', { prompt: 'go on' });
-      hookMs.push((await arrived) - t0);
+      const order =
+        i % 2 === 0
+          ? {
+              fire: 'Notification',
+              fields: { notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' },
+            }
+          : { fire: 'UserPromptSubmit', fields: { prompt: 'go on' } };
+      const t0 = await fire(order);
+      const t1 = await arrived;
+      if (i >= WARMUP) hookMs.push(t1 - t0);
       const e0 = performance.now();
-      execFileSync('docker', ['exec', containers[0]!, 'node', '-e', '0']); // the docker exec + node start every hook order pays
-      execMs.push(performance.now() - e0);
+      execFileSync('docker', ['exec', containers[0]!, 'node', '-e', '0']); // what a hook command per event pays at least
+      if (i >= WARMUP) execMs.push(performance.now() - e0);
     }
+    driver.stdin!.end();
     sse.destroy();
     const figure = compare(
       'hook -> attention.changed (/api/events)',
-      'bare docker exec',
+      'bare docker exec + node start',
       asMeasurement(hookMs),
       asMeasurement(execMs),
-      'p95 <= 250 ms',
+      'p95 <= 50 ms',
     );
     figure.extra = {
       idleRssMb: Number(app.rssMb.toFixed(1)),

@@ -84,17 +84,24 @@ test('the operator flow: vault, secret, workspace, three sessions, a permission 
     await expect(page).toHaveTitle('(1) Nexus');
     await shot('overview-needs-you.png');
 
-    // The operator answers through the inbox; the fixture records it and goes back to working.
+    // A message through the inbox is no consent: the agent queues it, the dialog and needs-you stay.
     // The needs-you item links straight to that session.
     await list.getByRole('link', { name: `${name} · beta` }).click();
     await expect(page.getByRole('region', { name: /Session beta/ })).toBeVisible();
     await sessions.send('go ahead, but only in the worktree');
+    await expect
+      .poll(() =>
+        fixtureRecords(containerId, idOf('beta'))
+          .filter((r) => r.kind === 'message')
+          .map((r) => [r.content, r.queuedBehindDialog]),
+      )
+      .toEqual([['go ahead, but only in the worktree', true]]);
+    await expect(sessions.state('beta')).toHaveText('needs permission');
+    await expect(page).toHaveTitle('(1) Nexus');
+
+    // The human answers the dialog in the terminal (the tool runs); the queued message follows.
+    fireHook(containerId, idOf('beta'), 'PostToolUse', { tool_name: 'Bash' });
     await expect(sessions.state('beta')).toHaveText('working', { timeout: 15_000 });
-    expect(
-      fixtureRecords(containerId, idOf('beta'))
-        .filter((r) => r.kind === 'message')
-        .map((r) => r.content),
-    ).toEqual(['go ahead, but only in the worktree']);
     await app.goTo('Overview');
     await expect(page).toHaveTitle('Nexus');
     await expect(page.getByText('Nothing needs you')).toBeVisible();

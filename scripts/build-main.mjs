@@ -33,8 +33,8 @@ if (existsSync('resources/worker/nexus-mcp/main.ts')) {
     target: 'node18',
   });
 }
-// Sessions: the worker-side hook command and inbox helper, copied into each workspace container.
-for (const name of ['nexus-hook', 'nexus-inbox-send']) {
+// Sessions: the worker-side hook command, hook relay and inbox helper, copied into each workspace container.
+for (const name of ['nexus-hook', 'nexus-hook-relay', 'nexus-inbox-send']) {
   await build({
     ...common,
     entryPoints: [`resources/worker/${name}/main.ts`],

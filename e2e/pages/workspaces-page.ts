@@ -21,7 +21,7 @@ export class WorkspacesPage {
     name: string,
     repoUrl: string,
     secretLabel?: string,
-    agent: { credentialLabel?: string; bypassPermissions?: boolean } = {},
+    agent: { credentialLabel?: string; bypassPermissions?: boolean; fleet?: 'none' | 'read' | 'write' | 'vault' } = {},
   ): Promise<void> {
     await this.newButton.click();
     const dialog = this.page.getByRole('dialog', { name: 'New workspace' });
@@ -31,6 +31,7 @@ export class WorkspacesPage {
     if (agent.credentialLabel)
       await dialog.getByLabel('Agent credential').selectOption({ label: agent.credentialLabel });
     if (agent.bypassPermissions) await dialog.getByLabel('Run sessions in bypassPermissions').check();
+    if (agent.fleet) await dialog.getByLabel('Fleet access').selectOption(agent.fleet);
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expect(dialog).toBeHidden();
   }
@@ -68,5 +69,19 @@ export class WorkspacesPage {
     const dialog = this.page.getByRole('dialog', { name: `Delete ${name}?` });
     await dialog.getByRole('button', { name: 'Delete workspace' }).click();
     await expect(this.row(name)).toHaveCount(0, { timeout: 90_000 });
+  }
+
+  /** Workspaces → Fleet access on one row: the dialog, its current choice, then a new one saved. */
+  async setFleetAccess(
+    name: string,
+    access: 'none' | 'read' | 'write' | 'vault',
+    expectCurrent?: string,
+  ): Promise<void> {
+    await this.row(name).getByRole('button', { name: 'Fleet access' }).click();
+    const dialog = this.page.getByRole('dialog', { name: `Fleet access for ${name}` });
+    if (expectCurrent) await expect(dialog.getByLabel('Fleet access')).toHaveValue(expectCurrent);
+    await dialog.getByLabel('Fleet access').selectOption(access);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog).toBeHidden();
   }
 }

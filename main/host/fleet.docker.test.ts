@@ -19,7 +19,7 @@ import { readUntil } from '../../test/helpers/wait';
 const tag = randomBytes(3).toString('hex');
 const A = `fleet-a-${tag}`;
 const B = `fleet-b-${tag}`;
-const BURST = 12;
+const BURST = 16;
 
 /** The tool results the CLI sent back to the model, by tool name, from a conversation request. */
 function toolResults(req: ModelRequest): { name: string; text: string; isError: boolean }[] {
@@ -169,7 +169,8 @@ describe('sessions drive the fleet through the worker listener', { timeout: 400_
     );
     expect(inside.stdout.trim()).toBe('status 401');
     const outside = await probeFrom(other.name, url);
-    expect(outside).toMatch(/^error (ECONNRESET|EPIPE|ECONNREFUSED)/);
+    // Reset, not refused: the connection reached the listener, which dropped it for its address.
+    expect(outside).toMatch(/^error (ECONNRESET|EPIPE)/);
     expect(outside).not.toMatch(/status/);
   });
 
@@ -267,6 +268,17 @@ describe('sessions drive the fleet through the worker listener', { timeout: 400_
     expect(refused?.isError).toBe(true);
     expect(refused?.text).toContain('[forbidden] create_session needs a write credential');
     expect((await fleet.call('sessions.list', { workspace: B })).sessions.map((s) => s.name)).toEqual(['reader']);
+    // A's credential cannot reach B's session either.
+    const a = await client(secretA);
+    for (const [name, args] of [
+      ['get_session', { session: reader.id }],
+      ['send_message', { session: `${B}/reader`, text: 'stop everything' }],
+      ['delete_session', { session: reader.id }],
+    ] as const) {
+      const r = await a.callTool({ name, arguments: args });
+      expect(errorOf(r)?.code, name).toBe('forbidden');
+    }
+    expect((await fleet.call('sessions.get', { session: reader.id })).status).not.toBe('error');
   });
 
   it('rate-limits a workspace’s calls with a typed tool error', async () => {

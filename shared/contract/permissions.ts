@@ -22,6 +22,7 @@ export const PermissionDecisionInput = z
     note: z.string().max(2000).optional(),
   })
   .strict();
+export type PermissionDecisionInput = z.infer<typeof PermissionDecisionInput>;
 
 /** Operator only: never an MCP token of any class (the dispatcher refuses by class). */
 export const permissionOperations = {

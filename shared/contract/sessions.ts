@@ -121,6 +121,22 @@ export type PushResult = z.infer<typeof PushResult>;
 
 const bySession = z.object({ session: SessionRef }).strict();
 
+/**
+ * What became of a message sent to a session's inbox: the agent's own status for it (`delivered`,
+ * `held` for approval in a bypassPermissions session, `denied`, `refused`, `dropped`, `expired`), or
+ * `sent_unconfirmed` when it was written but the agent said nothing in time.
+ */
+export const MessageDelivery = z.enum([
+  'delivered',
+  'held',
+  'denied',
+  'refused',
+  'dropped',
+  'expired',
+  'sent_unconfirmed',
+]);
+export type MessageDelivery = z.infer<typeof MessageDelivery>;
+
 export const sessionOperations = {
   'sessions.list': operation({
     summary: 'Sessions, of one workspace or of all.',
@@ -174,7 +190,12 @@ export const sessionOperations = {
     summary: 'Send a message to a running session through its inbox socket (never typed into the terminal).',
     access: 'write',
     input: z.object({ session: SessionRef, text: z.string().min(1).max(100_000) }).strict(),
-    output: z.object({ delivered: z.literal(true), sessionId: z.string() }),
+    output: z.object({
+      sessionId: z.string(),
+      status: MessageDelivery,
+      /** One sentence on what the status means for the operator. */
+      note: z.string(),
+    }),
   }),
   'sessions.pane': operation({
     summary: "A read-only snapshot of the session's terminal pane.",

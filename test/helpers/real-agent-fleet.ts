@@ -7,12 +7,11 @@ import type { CoreConfigInput } from '../../main/core/config';
 import type { Session } from '../../shared/contract/sessions';
 import type { Workspace } from '../../shared/contract/workspaces';
 import { operatorContext } from '../../main/core/handlers';
-import { LABEL, ownerIdFor } from '../../main/core/workspaces/labels';
 import { serve, type Running } from '../../main/serve';
 import { dockerExec } from './agent-cli';
-import type { ModelRequest } from './model-api';
+import type { ModelReply, ModelRequest } from './model-api';
 import { repoRoot } from './core';
-import { realDocker } from './docker';
+import { removeOwnedBy } from './docker';
 import { connectClient, mintToken } from './mcp';
 import { giveAgentCredential, startRealAgentEnv, type RealAgentEnv } from './real-agent-env';
 import { tempDir } from './temp-dir';
@@ -44,6 +43,12 @@ export interface RealAgentFleet {
   agentSessionId(session: string): string;
   /** The stand-in's conversation requests from one session, in order. */
   turnsOf(session: string): ModelRequest[];
+  /**
+   * Scripts the model's next answers to one session, in order (a reply, or a function of the request);
+   * a session with nothing scripted gets "OK.". Call it right after createSession: the CLI's first
+   * request comes seconds later.
+   */
+  script(session: string, ...replies: ScriptedReply[]): void;
   /** The session's pane, as sessions.pane captures it. */
   pane(session: string): Promise<string>;
   /** `sh -c` in a workspace's container as the worker user; the exit code and output. */
@@ -52,21 +57,33 @@ export interface RealAgentFleet {
   eventsText(): string;
   /** Core's log file (all cores on this data dir). */
   logText(): string;
-  /** Stops the host and starts it again on the same data dir (converge runs, the vault opens from the keychain). */
-  restart(): Promise<void>;
+  /**
+   * Stops the host and starts it again on the same data dir (converge runs, the vault opens from the
+   * keychain); `whileDown` runs in between (e.g. the agent's window dies while core is away).
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
   /** Removes every workspace, container and volume this fleet's cores made, then the stand-in and the repo. */
   dispose(): Promise<void>;
 }
 
 const ctx = operatorContext('http');
 
-/** `config` is merged over the environment's core config (e.g. `mcp` limits for a test). */
-export async function startRealAgentFleet(config: CoreConfigInput = {}): Promise<RealAgentFleet> {
-  const env = await startRealAgentEnv();
+export type ScriptedReply = ModelReply | ((req: ModelRequest) => ModelReply);
+
+/**
+ * `config` is merged over the environment's core config (e.g. `mcp` limits for a test); `repoToken`
+ * makes the served repository private (the clone then needs a provider secret holding it).
+ */
+export async function startRealAgentFleet(
+  config: CoreConfigInput = {},
+  opts: { repoToken?: string } = {},
+): Promise<RealAgentFleet> {
+  const env = await startRealAgentEnv(opts);
   const dir = tempDir('nexus-real-agent-');
   const dataDir = join(dir.path, 'data');
   const events: string[] = [];
-  const workspaces = new Set<string>();
+  /** Workspaces made, by name, with their container (known while core is down too). */
+  const workspaces = new Map<string, string | null>();
   let running = undefined as unknown as Running;
   let client: Client;
   let mcpSecret = '';
@@ -98,6 +115,12 @@ export async function startRealAgentFleet(config: CoreConfigInput = {}): Promise
   }
 
   const getSession = (session: string) => call('sessions.get', { session });
+  const scripts = new Map<string, ScriptedReply[]>();
+  env.api.onTurn((req) => {
+    const next = scripts.get(req.headers['x-claude-code-session-id'] ?? '')?.shift();
+    if (!next) return { text: 'OK.' };
+    return typeof next === 'function' ? next(req) : next;
+  });
 
   const fleet: RealAgentFleet = {
     env,
@@ -113,7 +136,7 @@ export async function startRealAgentFleet(config: CoreConfigInput = {}): Promise
       return r.structuredContent as T;
     },
     async createWorkspace(name, opts = {}) {
-      workspaces.add(name);
+      workspaces.set(name, null);
       await call('workspaces.create', {
         name,
         repoUrl: env.repo.url,
@@ -126,6 +149,7 @@ export async function startRealAgentFleet(config: CoreConfigInput = {}): Promise
         300_000,
       ).then((w) => {
         if (w.status !== 'running') throw new Error(`workspace ${name}: ${w.status} ${w.reason ?? ''}`);
+        workspaces.set(name, w.containerId);
         return w;
       });
     },
@@ -154,39 +178,32 @@ export async function startRealAgentFleet(config: CoreConfigInput = {}): Promise
       const id = fleet.agentSessionId(session);
       return env.api.turns().filter((r) => r.headers['x-claude-code-session-id'] === id);
     },
+    script(session, ...replies) {
+      const id = fleet.agentSessionId(session);
+      scripts.set(id, [...(scripts.get(id) ?? []), ...replies]);
+    },
     pane: async (session) => (await call('sessions.pane', { session })).text,
     async sh(workspace, script) {
-      const w = await call('workspaces.get', { workspace });
-      if (!w.containerId) throw new Error(`workspace ${workspace} has no container`);
-      return dockerExec(w.containerId, ['sh', '-c', script]);
+      const id = workspaces.get(workspace) ?? (await call('workspaces.get', { workspace })).containerId;
+      if (!id) throw new Error(`workspace ${workspace} has no container`);
+      return dockerExec(id, ['sh', '-c', script]);
     },
     eventsText: () => events.join('\n'),
     logText: () => {
       const file = join(dataDir, 'logs', 'nexus.log');
       return existsSync(file) ? readFileSync(file, 'utf8') : '';
     },
-    async restart() {
+    async restart(whileDown) {
       await client.close().catch(() => undefined);
       await running.stop();
+      await whileDown?.();
       await open();
     },
     async dispose() {
       await client?.close().catch(() => undefined);
-      for (const name of workspaces) await call('workspaces.delete', { workspace: name }).catch(() => undefined);
+      for (const name of workspaces.keys()) await call('workspaces.delete', { workspace: name }).catch(() => undefined);
       await running.stop();
-      const docker = realDocker();
-      const owned = { label: [`${LABEL.managed}=1`, `${LABEL.owner}=${ownerIdFor(dataDir)}`] };
-      for (const c of await docker.listContainers({ all: true, filters: owned }))
-        await docker
-          .getContainer(c.Id)
-          .remove({ force: true, v: true })
-          .catch(() => undefined);
-      const { Volumes } = await docker.listVolumes({ filters: owned });
-      for (const v of Volumes ?? [])
-        await docker
-          .getVolume(v.Name)
-          .remove({ force: true })
-          .catch(() => undefined);
+      await removeOwnedBy(dataDir);
       await env.close();
       dir.remove();
     },

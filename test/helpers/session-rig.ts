@@ -88,7 +88,7 @@ export async function sessionRig(
       log,
       config,
       runtime,
-      tools: { hookScript: scripts.hook, inboxSendScript: scripts.inboxSend },
+      tools: { hookScript: scripts.hook, inboxSendScript: scripts.inboxSend, relayScript: scripts.relay },
       hookTarget: async (workspaceId) => {
         // As core's own wiring (create-sessions.ts): without NATS, sessions start without hooks.
         const c = await host.core.platform.createHookPublisher(workspaceId).catch((e: unknown) => {

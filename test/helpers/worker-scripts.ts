@@ -5,6 +5,8 @@ import { repoRoot } from './core';
 export interface WorkerScripts {
   dir: string;
   hook: string;
+  /** The resident hook relay (dist/worker/nexus-hook-relay.cjs). */
+  relay: string;
   inboxSend: string;
   agentFixture: string;
   /** The platform-tools MCP bridge, as scripts/build-main.mjs bundles it (dist/worker/nexus-mcp.cjs). */
@@ -15,6 +17,7 @@ export interface WorkerScripts {
 export async function bundleWorkerScripts(dir: string): Promise<WorkerScripts> {
   const entries = {
     hook: ['resources/worker/nexus-hook/main.ts', 'nexus-hook.cjs', 'cjs'],
+    relay: ['resources/worker/nexus-hook-relay/main.ts', 'nexus-hook-relay.cjs', 'cjs'],
     inboxSend: ['resources/worker/nexus-inbox-send/main.ts', 'nexus-inbox-send.cjs', 'cjs'],
     agentFixture: ['resources/worker/fixtures/agent-cli/main.ts', 'agent-fixture.mjs', 'esm'],
     nexusMcp: ['resources/worker/nexus-mcp/main.ts', 'nexus-mcp.cjs', 'cjs'],

@@ -26,7 +26,7 @@ export interface FirstRunOptions {
   /** The session runs in auto mode: its opt-in dialog is accepted up front. */
   autoMode?: boolean;
   /**
-   * Nexus's hook entries by event (see sessions/session-machinery.ts). Entries whose command contains
+   * Nexus's hook entries by event (see sessions/hook-relay.ts). Entries whose command or URL contains
    * `marker` are replaced, the operator's are kept.
    */
   hooks?: { entries: Record<string, unknown[]>; marker: string };
@@ -85,7 +85,7 @@ else if (s.apiKeyHelper === p.apiKeyHelper) delete s.apiKeyHelper;
 if (p.hooks) {
   s.hooks = obj(s.hooks);
   for (const [event, entries] of Object.entries(p.hooks.entries)) {
-    const kept = (Array.isArray(s.hooks[event]) ? s.hooks[event] : []).filter((m) => !((m && m.hooks) || []).some((h) => String((h && h.command) || '').includes(p.hooks.marker)));
+    const kept = (Array.isArray(s.hooks[event]) ? s.hooks[event] : []).filter((m) => !((m && m.hooks) || []).some((h) => String((h && (h.command || h.url)) || '').includes(p.hooks.marker)));
     s.hooks[event] = [...kept, ...entries];
   }
 }

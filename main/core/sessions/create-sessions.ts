@@ -71,7 +71,11 @@ export function createSessions(
     log,
     config: w.config.sessions,
     runtime: w.runtime,
-    tools: { hookScript: resolve(dist, 'nexus-hook.cjs'), inboxSendScript: resolve(dist, 'nexus-inbox-send.cjs') },
+    tools: {
+      hookScript: resolve(dist, 'nexus-hook.cjs'),
+      inboxSendScript: resolve(dist, 'nexus-inbox-send.cjs'),
+      relayScript: resolve(dist, 'nexus-hook-relay.cjs'),
+    },
     hookTarget: async (workspaceId) => {
       // Without NATS sessions still start, without hook events or platform tools (their reason says so).
       const c = await w.platform.createHookPublisher(workspaceId).catch((e: unknown) => {

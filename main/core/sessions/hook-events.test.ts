@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { permissionReason } from '../../../shared/attention';
-import { agentStateFromHook, HookMessage } from './hook-events';
+import { agentStateFromHook, HookMessage, keepNamedTool } from './hook-events';
 
 const ev = (hook_event_name: string, extra: Record<string, string> = {}) => ({ hook_event_name, ...extra });
 
@@ -46,6 +46,20 @@ describe('agentStateFromHook', () => {
     )?.message;
     expect(asked).toBe(notified);
     expect(permissionReason(asked)).toBe('Permission needed: Bash');
+  });
+
+  it('keeps the named tool when the notification of the same wait names none', () => {
+    const asked = { agentState: 'waiting_permission' as const, message: 'Claude needs your permission to use Bash' };
+    const vague = agentStateFromHook(
+      ev('Notification', { notification_type: 'permission_prompt', message: 'Claude needs your permission' }),
+    );
+    expect(keepNamedTool(asked, vague!).message).toBe('Claude needs your permission to use Bash');
+    // A new wait, or one that names its own tool, says what it says.
+    expect(keepNamedTool({ agentState: 'working', message: null }, vague!).message).toBe(
+      'Claude needs your permission',
+    );
+    const other = agentStateFromHook(ev('PermissionRequest', { tool_name: 'Write' }));
+    expect(keepNamedTool(asked, other!).message).toBe('Claude needs your permission to use Write');
   });
 
   it('says why a session ended', () => {

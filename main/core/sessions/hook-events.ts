@@ -8,7 +8,7 @@ import type { AgentState } from '../../../shared/contract/sessions';
  * never sticks on "waiting" after the person answered in the terminal. idle_prompt is idle.
  */
 
-/** What nexus-hook publishes on nexus.hooks.<workspaceId>. */
+/** What the hook relay (or the hook command) publishes on nexus.hooks.<workspaceId>. */
 export const HookMessage = z.object({
   sessionId: z.string().min(1).max(100),
   workspaceId: z.string().min(1).max(100),
@@ -26,6 +26,21 @@ export const HookMessage = z.object({
     .loose(),
 });
 export type HookMessage = z.infer<typeof HookMessage>;
+
+/**
+ * What the hook relay publishes first when it starts: how often its loop saw it die; after a long
+ * NATS outage, how many events it dropped. `probe`: its check that someone listens (ignored).
+ */
+export const RelayNotice = z.object({
+  relay: z.object({
+    crashes: z.number().int().min(0).default(0),
+    probe: z.boolean().optional(),
+    /** Events it could not keep while NATS was down (more than it holds). */
+    dropped: z.number().int().min(0).optional(),
+    pid: z.number().int().optional(),
+    at: z.iso.datetime().optional(),
+  }),
+});
 
 export interface AgentStateChange {
   agentState: AgentState;
@@ -75,4 +90,21 @@ export function agentStateFromHook(event: HookMessage['event']): AgentStateChang
     default:
       return null;
   }
+}
+
+const NAMES_TOOL = /permission to use ./i;
+
+/**
+ * The permission_prompt notification that follows a PermissionRequest may not name the tool ("Claude
+ * needs your permission"); then the session keeps the message that did, so its reason ("Permission
+ * needed: Bash") and its notification do not change while it is the same wait.
+ */
+export function keepNamedTool(
+  previous: { agentState: AgentState; message: string | null },
+  change: AgentStateChange,
+): AgentStateChange {
+  const sameWait = previous.agentState === 'waiting_permission' && change.agentState === 'waiting_permission';
+  if (sameWait && !NAMES_TOOL.test(change.message ?? '') && NAMES_TOOL.test(previous.message ?? ''))
+    return { ...change, message: previous.message };
+  return change;
 }

@@ -40,6 +40,14 @@ describe('inbox protocol', () => {
     expect(parseStatusFrame('{"type":"control","action":"peer_message_status","status":"held","msg_id":"m1"}')).toEqual(
       { status: 'held', msgId: 'm1' },
     );
+    expect(
+      parseStatusFrame('{"type":"control","action":"peer_message_status","status":"delivered","orig_msg_id":"m2"}'),
+    ).toEqual({ status: 'delivered', msgId: 'm2' });
+    expect(
+      parseStatusFrame(
+        '{"type":"control","action":"peer_message_status","status":"expired","status_detail":"refused"}',
+      ),
+    ).toEqual({ status: 'refused', msgId: null });
     expect(parseStatusFrame('{"type":"control","action":"other","status":"held"}')).toBeNull();
     expect(parseStatusFrame('{"type":"control","action":"peer_message_status","status":"weird"}')).toBeNull();
     expect(parseStatusFrame('not json')).toBeNull();

@@ -12,8 +12,9 @@
  *     session_id, when present, must equal the target's id or the frame is dropped.
  *  4. Frames are JSON, one per line; a line over 1,048,576 characters drops the connection.
  *  5. The CLI never answers on this connection: send, then close. Delivery status arrives later on a
- *     new connection to the `from` address: {"type":"control","action":"peer_message_status","status":…}
- *     with held | denied | expired | delivered | refused | dropped.
+ *     new connection to the `from` address: {"type":"control","action":"peer_message_status","status":…,
+ *     "orig_msg_id":…} with held | denied | expired | delivered | refused | dropped — only when that
+ *     address is a `.sock` in the agent's own socket directory.
  */
 
 export const MAX_LINE_CHARS = 1_048_576;
@@ -63,13 +64,19 @@ export function encodeUserFrame(input: UserFrameInput): string {
   return `${line}\n`;
 }
 
-/** The status in a peer_message_status frame, or null for anything else. */
+/**
+ * The status in a peer_message_status frame, or null for anything else. The CLI names the message it
+ * answers `orig_msg_id` (2.1.332; `msg_id` accepted too) and reports a refusal as `expired` with
+ * `status_detail: "refused"`.
+ */
 export function parseStatusFrame(line: string): { status: DeliveryStatus; msgId: string | null } | null {
   try {
     const f = JSON.parse(line) as Record<string, unknown>;
     if (f.type !== 'control' || f.action !== 'peer_message_status') return null;
-    const status = DeliveryStatuses.find((s) => s === f.status);
-    return status ? { status, msgId: typeof f.msg_id === 'string' ? f.msg_id : null } : null;
+    const named = f.status === 'expired' && f.status_detail === 'refused' ? 'refused' : f.status;
+    const status = DeliveryStatuses.find((s) => s === named);
+    const id = typeof f.orig_msg_id === 'string' ? f.orig_msg_id : typeof f.msg_id === 'string' ? f.msg_id : null;
+    return status ? { status, msgId: id } : null;
   } catch {
     return null;
   }

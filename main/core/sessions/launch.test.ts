@@ -88,9 +88,11 @@ describe('buildLaunchCommand', () => {
     expect(parsed.prompt?.trim()).toBe(word);
   });
 
-  it('guards only one-word prompts and leaves any prompt with whitespace byte-exact', () => {
-    expect(guardSubcommand('doctor')).toBe('doctor\n');
-    expect(guardSubcommand('run the doctor')).toBe('run the doctor');
+  it('guards only prompts that could be a subcommand name and leaves every other prompt byte-exact', () => {
+    for (const word of ['doctor', 'mcp', 'update', 'setup-token', 'plugin:list', 'x'.repeat(64)])
+      expect(guardSubcommand(word)).toBe(`${word}\n`);
+    for (const text of ['run the doctor', '-rf', '--help', '--', "'", '"', '\\', 'x'.repeat(65), 'ünï', '!!;'])
+      expect(guardSubcommand(text)).toBe(text);
   });
 
   it.each(hostileCorpus.map((t) => [t.slice(0, 30), t]))(

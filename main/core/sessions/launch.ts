@@ -125,15 +125,18 @@ export function buildLaunchCommand(config: SessionsConfig, input: LaunchInput): 
 }
 
 /**
- * After `--` the CLI still matches the first operand against its subcommand names (`doctor`, `mcp`,
- * `update`, `install`, `config`, `help`, ... and whatever a future version adds). Its parser compares
- * the whole argument to the names, so any prompt containing whitespace can never match. We guard
- * every one-word prompt (not only today's names, which change between versions) by appending a
- * newline: the CLI then takes it as the prompt, and a newline at the end of a prompt changes
- * nothing for the model. A leading space would also work but shows in the transcript.
+ * After `--` the CLI still matches the first operand against its subcommand names and aliases
+ * (`doctor`, `mcp`, `update`, `install`, `config`, `help`, ... and whatever a future version adds),
+ * comparing the whole argument. Names are short words of letters, digits, `-`, `_`, `:` or `.`,
+ * never starting with a dash; every other prompt (whitespace, a leading dash, quotes, any other
+ * character, or longer than 64 characters) can never match and goes byte-exact. A word-like
+ * prompt gets a trailing newline (not only today's names, which change between versions): the CLI
+ * then takes it as the prompt. That newline is the one change Nexus makes to a prompt — the CLI
+ * cannot take a bare subcommand name as a prompt on its command line (pinned by
+ * agent/real-agent-prompts.docker.test.ts).
  */
 export function guardSubcommand(prompt: string): string {
-  return /\s/.test(prompt) ? prompt : `${prompt}\n`;
+  return /^[A-Za-z0-9][A-Za-z0-9_:.-]{0,63}$/.test(prompt) ? `${prompt}\n` : prompt;
 }
 
 /** POSIX sh single quotes: nothing inside is special; a quote is closed, escaped and reopened. */

@@ -3,6 +3,7 @@ import { NexusError } from '../../../shared/errors';
 import { HAS_CREDENTIAL_TEST } from '../agent/credential';
 import { seedFirstRun } from '../agent/first-run';
 import type { SessionsConfig } from './config';
+import { HOOK_EVENTS, HOOK_MARKER, hookHandler, relayScriptPath, relayStartPath, relayStartScript } from './hook-relay';
 import { HelperOutcomes, type HelperReport } from './inbox-protocol';
 import { shellQuote, type LaunchCommand } from './launch';
 import type { ExecResult, WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
@@ -17,6 +18,8 @@ import type { ExecResult, WorkspaceInfo, WorkspaceRuntime } from '../workspaces/
 export interface WorkerTools {
   hookScript: string;
   inboxSendScript: string;
+  /** The resident hook relay (see hook-relay.ts). */
+  relayScript: string;
 }
 
 /** Where the hook command publishes: a publish-only NATS user for nexus.hooks.<workspaceId>. */
@@ -64,17 +67,6 @@ const WORKTREE_FNS = `
     git -C "$1" worktree add -q -b "$3" "$2" HEAD
   }`;
 
-export const HOOK_EVENTS = [
-  'SessionStart',
-  'UserPromptSubmit',
-  'PreToolUse',
-  'PostToolUse',
-  'PermissionRequest',
-  'Notification',
-  'Stop',
-  'StopFailure',
-  'SessionEnd',
-] as const;
 const NOTIFICATION_MATCHER = 'permission_prompt|idle_prompt|elicitation_dialog|agent_needs_input';
 
 export interface SessionPaths {
@@ -101,6 +93,7 @@ export type LaunchResult = { name: string; windowId: string } | { name: string; 
 
 /** The workspace a command runs in (its container, read from the store). */
 type Target = Pick<WorkspaceInfo, 'name' | 'containerId'>;
+type ToolsTarget = Target & Pick<WorkspaceInfo, 'id'>;
 
 export class SessionMachinery {
   constructor(
@@ -127,32 +120,52 @@ export class SessionMachinery {
 
   /** Installs the hook command, the inbox helper and user-level hooks; idempotent. */
   async installTools(
-    ws: Target,
+    ws: ToolsTarget,
     tools: WorkerTools,
     hookTarget: HookTarget | null,
     agent: { bypass?: boolean; autoMode?: boolean } = {},
   ): Promise<void> {
     const { toolsDir, stateDir } = this.config;
-    const write =
-      'mkdir -p "$(dirname "$1")" && umask 077 && cat > "$1.tmp" && chmod "$2" "$1.tmp" && mv "$1.tmp" "$1"';
-    await this.mustSh(ws, 'install tools', 'mkdir -p -m 700 "$1" "$2" && chmod 700 "$1" "$2"', [toolsDir, stateDir]);
-    await this.mustSh(
-      ws,
-      'install hook command',
-      write,
-      [`${toolsDir}/nexus-hook.cjs`, '755'],
-      readFileSync(tools.hookScript),
-    );
-    await this.mustSh(
-      ws,
-      'install inbox helper',
-      write,
-      [`${toolsDir}/nexus-inbox-send.cjs`, '755'],
-      readFileSync(tools.inboxSendScript),
-    );
+    const relay = {
+      toolsDir,
+      stateDir,
+      natsFile: this.natsFile(),
+      port: this.config.hookRelayPort,
+      workspaceId: ws.id,
+    };
+    const files: [string, string, Buffer][] = [
+      [`${toolsDir}/nexus-hook.cjs`, '755', readFileSync(tools.hookScript)],
+      [`${toolsDir}/nexus-inbox-send.cjs`, '755', readFileSync(tools.inboxSendScript)],
+      [relayScriptPath(toolsDir), '755', readFileSync(tools.relayScript)],
+    ];
     if (hookTarget)
-      await this.mustSh(ws, 'install hook credentials', write, [this.natsFile(), '600'], JSON.stringify(hookTarget));
-    const command = `node ${toolsDir}/nexus-hook.cjs ${stateDir} ${this.natsFile()}`;
+      files.push(
+        [this.natsFile(), '600', Buffer.from(JSON.stringify(hookTarget), 'utf8')],
+        [relayStartPath(toolsDir), '700', Buffer.from(relayStartScript(relay), 'utf8')],
+      );
+    // One exec: the directories, every file (back to back on stdin, `dd` takes exactly each one's
+    // length), then the relay, started or told to re-read its credentials.
+    const script = `mkdir -p -m 700 "$1" "$2" && chmod 700 "$1" "$2" && umask 077 || exit 1
+      start=$3
+      shift 3
+      while [ $# -ge 3 ]; do
+        f=$1 m=$2 len=$3
+        shift 3
+        dd bs="$len" count=1 iflag=fullblock of="$f.tmp" 2>/dev/null && chmod "$m" "$f.tmp" && mv "$f.tmp" "$f" || { echo "cannot write $f" >&2; exit 1; }
+      done
+      [ -z "$start" ] || sh "$start" || { echo "the hook relay did not start: $(tail -c 300 "$1/relay.log" 2>/dev/null)" >&2; exit 1; }`;
+    await this.mustSh(
+      ws,
+      'install tools',
+      script,
+      [
+        toolsDir,
+        stateDir,
+        hookTarget ? relayStartPath(toolsDir) : '',
+        ...files.flatMap(([f, m, c]) => [f, m, String(c.length)]),
+      ],
+      Buffer.concat(files.map(([, , c]) => c)),
+    );
     const hooks: Record<string, unknown[]> = {};
     // The agent's own hook timeout outlasts Nexus's wait, so Nexus always steps aside first.
     const permissionTimeout = Math.ceil((hookTarget?.permissionWaitMs ?? 120_000) / 1000) + 15;
@@ -160,16 +173,18 @@ export class SessionMachinery {
       hooks[event] = [
         {
           ...(event === 'Notification' ? { matcher: NOTIFICATION_MATCHER } : {}),
-          hooks: [{ type: 'command', command, timeout: event === 'PermissionRequest' ? permissionTimeout : 10 }],
+          hooks: [
+            hookHandler(event, relay, event === 'PermissionRequest' ? permissionTimeout : 10, hookTarget !== null),
+          ],
         },
       ];
     }
-    // The agent's first-run state with our hooks merged in (ours, marked by nexus-hook.cjs, replaced; the
+    // The agent's first-run state with our hooks merged in (ours, marked by HOOK_MARKER, replaced; the
     // operator's kept): onboarding, trust, auto-update off, platform-tool rule (agent/first-run.ts).
     await seedFirstRun((argv, o) => this.runtime.exec(ws, argv, o), {
       repoDir: this.config.repoDir,
       ...agent,
-      hooks: { entries: hooks, marker: 'nexus-hook.cjs' },
+      hooks: { entries: hooks, marker: HOOK_MARKER },
     });
   }
 
@@ -259,9 +274,22 @@ export class SessionMachinery {
         fi
         printf 'err %s\n' "$(printf '%s' "$msg" | tr '\n' ' ')"
       done`;
+    // Under the launch lock: a core killed mid-launch leaves this exec running, and the next core's
+    // converge waits for it (waitForLaunches) before it reads windows and worktrees.
     const r = await this.runtime.exec(
       ws,
-      ['sh', '-c', script, 'sh', this.config.repoDir, this.config.tmuxSession, ...args],
+      [
+        'flock',
+        '--close',
+        this.launchLock(),
+        'sh',
+        '-c',
+        script,
+        'sh',
+        this.config.repoDir,
+        this.config.tmuxSession,
+        ...args,
+      ],
       {
         stdin: Buffer.concat(scripts),
         timeoutMs: 60_000 + 10_000 * items.length,
@@ -276,6 +304,15 @@ export class SessionMachinery {
         ? { name, windowId: line.slice(3).trim() }
         : { name, error: line.slice(4).trim().slice(0, 500) };
     });
+  }
+
+  private launchLock(): string {
+    return `${this.config.toolsDir}/launch.lock`;
+  }
+
+  /** Waits (up to 2 minutes) until no launchMany holds the launch lock, e.g. one left running by a killed core. */
+  async waitForLaunches(ws: Target): Promise<void> {
+    await this.sh(ws, 'mkdir -p "$1" && flock -w 120 "$2" true', [this.config.toolsDir, this.launchLock()]);
   }
 
   /** Live windows of the tmux session: name -> window id. */

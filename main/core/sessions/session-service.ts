@@ -6,7 +6,7 @@ import type { Logger } from '../log';
 import type { Db } from '../store/open';
 import type { WorkspaceRuntime } from '../workspaces/runtime';
 import type { SessionsConfig } from './config';
-import { agentStateFromHook, type HookMessage } from './hook-events';
+import { agentStateFromHook, keepNamedTool, type HookMessage } from './hook-events';
 import { convergeSessions, type ConvergeReport } from './session-converge';
 import { SessionLauncher } from './session-launcher';
 import { SessionMachinery, sessionPaths, type HookTarget, type WorkerTools } from './session-machinery';
@@ -16,6 +16,7 @@ import { SessionRuns, type FleetEntryOf, type PlatformRuns } from './session-run
 import { SessionStore, type SessionPatch, type SessionRow } from './session-store';
 import { StartupWatch } from './startup-watch';
 import { startupFailureReason } from '../agent/startup-watchdog';
+import { deliveryOf, type DeliveryResult } from './message-delivery';
 import type { LiveWindow } from './terminal';
 
 /** What sessions use of the workspaces module: its runtime, nothing else. */
@@ -238,36 +239,13 @@ export class SessionService {
   }
 
   /** Delivers text through the session's inbox socket (never typed into the terminal). */
-  async sendMessage(ref: string, text: string): Promise<{ delivered: true; sessionId: string }> {
+  async sendMessage(ref: string, text: string): Promise<DeliveryResult & { sessionId: string }> {
     const row = this.resolve(ref);
     const ws = this.deps.runtime.find(row.workspace_id);
     if (row.status !== 'running' || !ws?.running)
       throw new NexusError('conflict', `Session ${row.name} is not running.`);
     const report = await this.machinery.sendToInbox(ws, row.id, text);
-    const detail = report.detail ? `: ${report.detail}` : '';
-    switch (report.outcome) {
-      case 'delivered':
-      case 'sent':
-        return { delivered: true, sessionId: row.id };
-      case 'held':
-        throw new NexusError(
-          'conflict',
-          `The agent held the message for approval (it runs without permission prompts)${detail}.`,
-        );
-      case 'refused':
-      case 'denied':
-      case 'auth_refused':
-        throw new NexusError('forbidden', `The session's inbox refused the message (auth refused)${detail}.`);
-      case 'dropped':
-      case 'expired':
-        throw new NexusError('conflict', `The agent dropped the message (${report.outcome})${detail}.`);
-      case 'socket_missing':
-        throw new NexusError('unavailable', `The session's inbox socket is missing${detail}.`);
-      case 'timeout':
-        throw new NexusError('timeout', `The session's inbox did not take the message in time${detail}.`);
-      case 'bad_input':
-        throw new NexusError('bad_request', `The message cannot be sent${detail}.`);
-    }
+    return { sessionId: row.id, ...deliveryOf(report, row.name) };
   }
 
   async pane(ref: string): Promise<{ sessionId: string; text: string; capturedAt: string }> {
@@ -296,8 +274,9 @@ export class SessionService {
     const row = this.store.get(msg.sessionId);
     if (!row || row.workspace_id !== subjectWorkspaceId || msg.workspaceId !== subjectWorkspaceId) return null;
     if (row.agent_state_at && msg.at < row.agent_state_at) return null;
-    const change = agentStateFromHook(msg.event);
-    if (!change) return null;
+    const found = agentStateFromHook(msg.event);
+    if (!found) return null;
+    const change = keepNamedTool({ agentState: row.agent_state, message: row.agent_message }, found);
     this.startup.disarm(row.id);
     if (msg.event.hook_event_name === 'Stop') this.launcher.summarize(row.run_id, msg.event.last_assistant_message);
     return this.patch(row.id, {
@@ -305,6 +284,19 @@ export class SessionService {
       agent_state_at: msg.at,
       agent_message: change.message,
     });
+  }
+
+  /**
+   * The workspace's hook relay died and was started again: events its agents raised meanwhile may be
+   * lost, so each running session says so until its next event sets the state again.
+   */
+  noteHookGap(workspaceId: string): void {
+    for (const row of this.store.list(workspaceId))
+      if (row.status === 'running')
+        this.patch(row.id, {
+          agent_message:
+            'Hook events may have been missed (the hook relay restarted or lost them); the state updates with the next one.',
+        });
   }
 
   /** See convergeSessions: relaunch what a restart took down, leave alive what lives. */

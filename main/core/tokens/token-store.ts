@@ -94,6 +94,12 @@ export class TokenStore {
     return { ok: true, token: { ...info, lastUsedAt: at } };
   }
 
+  /** Whether `secret` is the secret of token `id` (no state check, no last-use record: for core's own copies). */
+  holds(id: string, secret: string): boolean {
+    const row = this.db.prepare('SELECT hash FROM tokens WHERE id = ?').get(id) as Pick<TokenRow, 'hash'> | undefined;
+    return row !== undefined && sameDigest(row.hash, hashSecret(secret));
+  }
+
   private info(row: TokenRow): TokenInfo {
     const state: TokenState = row.revoked_at
       ? 'revoked'

@@ -1,36 +1,25 @@
 /**
- * The agent's hook command inside a worker (declared in the container user's ~/.claude/settings.json,
- * user-level because project hooks go missing in worktrees):
- *   node nexus-hook.cjs <stateDir> <natsConfigFile>      (hook JSON on stdin)
+ * The agent's hook command inside a worker, for the events the CLI's HTTP hooks do not cover
+ * (SessionStart, StopFailure; see main/core/sessions/hook-relay.ts), declared in the container
+ * user's ~/.claude/settings.json (user-level because project hooks go missing in worktrees):
+ *   node nexus-hook.cjs <stateDir> <natsConfigFile> <relayPort> <relayStartScript>   (hook JSON on stdin)
  * It names the session from NEXUS_SESSION_ID in the window's environment (not our session: exit),
  * on SessionStart records the inbox address (CLAUDE_CODE_MESSAGING_SOCKET/TOKEN are in the hook's
- * environment) for nexus-inbox-send, and publishes a trimmed event on nexus.hooks.<workspaceId>
- * (Stop keeps last_assistant_message: the run's summary).
- * It prints nothing (some events add hook stdout to the agent's context) and always exits 0, fast.
- * On PermissionRequest it also asks core (a NATS request on nexus.permissions.<workspaceId>, reply on
- * its own nexus.permission-replies.<workspaceId>.<random>) and waits: an allow/deny answer is printed
- * as the hook's decision; no answer (or an empty one) prints nothing, so the dialog stays in the pane.
+ * environment) for nexus-inbox-send, and hands the event to the workspace's hook relay on
+ * 127.0.0.1:<relayPort>, so it keeps its place among the HTTP hooks' events. When the relay does not
+ * answer, it publishes on nexus.hooks.<workspaceId> itself (and on PermissionRequest asks core and
+ * waits for the answer), and starts the relay again. It prints nothing but a permission decision
+ * (some events add hook stdout to the agent's context) and always exits 0.
  */
+import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
+import { decisionOutput, hookMessage, permissionAsk } from './event';
 import { publishOnce, requestOnce, type NatsTarget } from './nats-publish';
 
 /** How long a PermissionRequest waits for the operator when the credentials file does not say. */
 const DEFAULT_PERMISSION_WAIT_MS = 120_000;
-
-const KEEP = [
-  'hook_event_name',
-  'session_id',
-  'notification_type',
-  'message',
-  'title',
-  'source',
-  'reason',
-  'permission_mode',
-  'stop_hook_active',
-  'last_assistant_message',
-  'tool_name',
-];
 
 async function readStdin(limit: number): Promise<string> {
   const chunks: Buffer[] = [];
@@ -42,17 +31,38 @@ async function readStdin(limit: number): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Posts the event to the relay: its answer body, or null when the relay is not there. */
+function postToRelay(port: number, sessionId: string, body: string, timeoutMs: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/nexus-hook',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-nexus-session': sessionId },
+        timeout: timeoutMs,
+      },
+      (res) => {
+        let out = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (out += d));
+        res.on('end', () => resolve(res.statusCode === 200 || res.statusCode === 204 ? out : null));
+      },
+    );
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(null));
+    req.end(body);
+  });
+}
+
 async function main(): Promise<void> {
-  const [stateDir, natsFile] = process.argv.slice(2);
+  const [stateDir, natsFile, relayPort, relayStart] = process.argv.slice(2);
   const sessionId = process.env.NEXUS_SESSION_ID;
   const workspaceId = process.env.NEXUS_WORKSPACE_ID;
   if (!stateDir || !natsFile || !sessionId || !workspaceId || !/^[A-Za-z0-9_-]+$/.test(workspaceId)) return;
-  const input = JSON.parse(await readStdin(4 * 1024 * 1024)) as Record<string, unknown>;
-  const event: Record<string, unknown> = {};
-  for (const k of KEEP) {
-    const v = input[k];
-    if (v !== undefined) event[k] = typeof v === 'string' ? v.slice(0, 2000) : v;
-  }
+  const raw = await readStdin(4 * 1024 * 1024);
+  const input = JSON.parse(raw) as Record<string, unknown>;
   if (input.hook_event_name === 'SessionStart' && process.env.CLAUDE_CODE_MESSAGING_SOCKET) {
     const dir = `${stateDir}/${sessionId}`;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -65,36 +75,21 @@ async function main(): Promise<void> {
     writeFileSync(file, JSON.stringify(address), { mode: 0o600 });
     chmodSync(file, 0o600);
   }
-  const target = JSON.parse(readFileSync(natsFile, 'utf8')) as NatsTarget;
-  const payload = JSON.stringify({ sessionId, workspaceId, at: new Date().toISOString(), event });
-  await publishOnce(target, `nexus.hooks.${workspaceId}`, payload, 3000);
-  if (input.hook_event_name === 'PermissionRequest') await askOperator(target, sessionId, workspaceId, input);
-}
-
-async function askOperator(
-  target: NatsTarget & { permissionWaitMs?: number },
-  sessionId: string,
-  workspaceId: string,
-  input: Record<string, unknown>,
-): Promise<void> {
-  const ask = JSON.stringify({
-    sessionId,
-    workspaceId,
-    at: new Date().toISOString(),
-    toolName: typeof input.tool_name === 'string' ? input.tool_name.slice(0, 200) : 'unknown',
-    toolInput: input.tool_input ?? null,
-  });
-  const replyTo = `nexus.permission-replies.${workspaceId}.${randomBytes(12).toString('hex')}`;
+  const target = JSON.parse(readFileSync(natsFile, 'utf8')) as NatsTarget & { permissionWaitMs?: number };
   const wait = (target.permissionWaitMs ?? DEFAULT_PERMISSION_WAIT_MS) + 2000;
-  const answer = await requestOnce(target, `nexus.permissions.${workspaceId}`, replyTo, ask, wait);
-  if (!answer) return;
-  const d = JSON.parse(answer) as { behavior?: unknown; message?: unknown };
-  if (d.behavior !== 'allow' && d.behavior !== 'deny') return;
-  const decision =
-    d.behavior === 'deny' && typeof d.message === 'string' && d.message
-      ? { behavior: 'deny', message: d.message.slice(0, 2000) }
-      : { behavior: d.behavior };
-  process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } }));
+  const isAsk = input.hook_event_name === 'PermissionRequest';
+  if (relayPort) {
+    const answer = await postToRelay(Number(relayPort), sessionId, raw, isAsk ? wait + 1000 : 3000);
+    if (answer !== null) return void process.stdout.write(answer);
+    if (relayStart) spawn('sh', [relayStart], { detached: true, stdio: 'ignore' }).unref();
+  }
+  await publishOnce(target, `nexus.hooks.${workspaceId}`, hookMessage(sessionId, workspaceId, input), 3000);
+  if (!isAsk) return;
+  const replyTo = `nexus.permission-replies.${workspaceId}.${randomBytes(12).toString('hex')}`;
+  const ask = permissionAsk(sessionId, workspaceId, input);
+  process.stdout.write(
+    decisionOutput(await requestOnce(target, `nexus.permissions.${workspaceId}`, replyTo, ask, wait)),
+  );
 }
 
 main().then(

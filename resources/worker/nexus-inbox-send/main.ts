@@ -5,10 +5,10 @@
  * the auth line then the user frame, closes, and waits briefly for the delivery status on its own
  * reply socket. It prints exactly one JSON line: a HelperReport (see inbox-protocol.ts).
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createConnection, createServer, type Server } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   encodeAuthFrame,
   encodeUserFrame,
@@ -53,10 +53,24 @@ function readAddress(stateDir: string, sessionId: string): InboxAddress {
   return addr;
 }
 
-function listenForStatus(msgId: string): Promise<{ server: Server; path: string; status: Promise<DeliveryStatus> }> {
-  const dir = `/tmp/nexus-inbox-replies-${process.getuid?.() ?? 0}`;
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const path = join(dir, `${randomUUID().slice(0, 8)}.sock`);
+/**
+ * The reply socket sits beside the agent's own socket, named like one of its peers' (`<hex>.sock`):
+ * the CLI sends delivery receipts only to a reply address in its socket directory (measured on
+ * 2.1.332: any other address is skipped, "reply address … outside our socket namespace"). The
+ * directory is the agent user's, 0700; this helper runs as that user.
+ */
+function listenForStatus(
+  agentSocket: string,
+  msgId: string,
+): Promise<{ server: Server; path: string; status: Promise<DeliveryStatus> }> {
+  let dir = dirname(agentSocket);
+  try {
+    if (!statSync(dir).isDirectory()) throw new Error('not a directory');
+  } catch {
+    dir = `/tmp/nexus-inbox-replies-${process.getuid?.() ?? 0}`;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
+  const path = join(dir, `${randomBytes(8).toString('hex')}.sock`);
   let resolveStatus: (s: DeliveryStatus) => void = () => undefined;
   const status = new Promise<DeliveryStatus>((r) => (resolveStatus = r));
   const server = createServer((sock) => {
@@ -101,7 +115,7 @@ async function main(): Promise<void> {
   const text = await readStdin();
   const addr = readAddress(stateDir, sessionId);
   const msgId = randomUUID();
-  const reply = await listenForStatus(msgId);
+  const reply = await listenForStatus(addr.socket, msgId);
   let payload: string;
   try {
     payload =

@@ -21,6 +21,8 @@ describe("a workspace's fleet credential", () => {
     expect(listed).toMatchObject({ name: 'workspace alpha (fleet)', class: 'write', state: 'active' });
     const secret = await core.fleet.credentials.secretOf('ws-a');
     expect(secret?.startsWith('nxs_w_')).toBe(true);
+    // Reading core's own copy for a launch is not a use of the token.
+    expect((await tokens()).find((t) => t.id === c?.tokenId)?.lastUsedAt).toBeNull();
     const auth = await core.tokens.authenticate(secret ?? '');
     expect(auth.ok && auth.caller.tokenId).toBe(c?.tokenId);
     expect(core.fleet.credentials.scopeOf(c?.tokenId ?? '')).toEqual({ workspaceId: 'ws-a', allWorkspaces: false });

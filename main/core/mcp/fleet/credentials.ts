@@ -133,8 +133,7 @@ export class FleetCredentials {
       FLEET_KEYCHAIN_SERVICE,
       fleetKeychainAccount(this.deps.dataDir, workspaceId),
     );
-    const verdict = secret ? this.deps.tokens.store.verify(secret) : null;
-    return verdict?.ok && verdict.token.id === c.tokenId ? secret : null;
+    return secret && this.deps.tokens.store.holds(c.tokenId, secret) ? secret : null;
   }
 
   private row(workspaceId: string): Row | null {

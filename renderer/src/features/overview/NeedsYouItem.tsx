@@ -1,9 +1,10 @@
 import type { SessionAttention } from '../../../../shared/attention';
+import type { PermissionRequest } from '../../../../shared/contract/permissions';
 import { PendingPermissions } from '../permissions/PendingPermissions';
 import { age } from './age';
 
 /** One session that needs the operator: a link to it, why, since when, and its pending permission requests. */
-export function NeedsYouItem({ item }: { item: SessionAttention }) {
+export function NeedsYouItem({ item, requests }: { item: SessionAttention; requests: readonly PermissionRequest[] }) {
   return (
     <li data-session-id={item.sessionId}>
       <a href={`#/sessions/${item.sessionId}`}>
@@ -12,7 +13,7 @@ export function NeedsYouItem({ item }: { item: SessionAttention }) {
         </strong>
       </a>{' '}
       — {item.reason} <span className="muted">{age(item.since)}</span>
-      <PendingPermissions sessionId={item.sessionId} />
+      <PendingPermissions requests={requests} />
     </li>
   );
 }

@@ -1,5 +1,5 @@
 import { EmptyState, Page } from '../../shell/Page';
-import { usePermissions } from '../permissions/use-permissions';
+import { bySession, usePermissions } from '../permissions/use-permissions';
 import { useNotificationPermission } from './browser-notifications';
 import { NeedsYouItem } from './NeedsYouItem';
 import { needsYouItems } from './needs-you';
@@ -12,6 +12,7 @@ export function OverviewPage() {
   const fleet = attention.data;
   const requests = usePermissions().data?.requests ?? [];
   const needsYou = fleet ? needsYouItems(fleet, requests) : [];
+  const pending = bySession(requests);
   const notifications = useNotificationPermission();
   const offerNotifications = !nativeNotifications && notifications.permission === 'default';
   return (
@@ -42,7 +43,7 @@ export function OverviewPage() {
             ) : (
               <ul className="list" data-testid="needs-you-list">
                 {needsYou.map((item) => (
-                  <NeedsYouItem key={item.sessionId} item={item} />
+                  <NeedsYouItem key={item.sessionId} item={item} requests={pending.get(item.sessionId) ?? []} />
                 ))}
               </ul>
             )}

@@ -1,6 +1,7 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { PermissionRequest } from '../../../../shared/contract/permissions';
-import { useOperation } from '../../api/use-operation';
+import type { PermissionDecisionInput, PermissionRequest } from '../../../../shared/contract/permissions';
+import { useApi } from '../../api/context';
 import { DenyNoteForm } from './DenyNoteForm';
 import { viewToolInput } from './tool-input';
 import { permissionsKey } from './use-permissions';
@@ -15,7 +16,13 @@ const time = (iso: string): string =>
  * card leaves with the `permissions.changed` event that follows.
  */
 export function PermissionRequestCard({ request }: { request: PermissionRequest }) {
-  const decide = useOperation('permissions.decide', [permissionsKey]);
+  const api = useApi();
+  const client = useQueryClient();
+  const decide = useMutation({
+    mutationFn: (input: PermissionDecisionInput) => api['permissions.decide'](input),
+    // Decided: the permissions.changed event removes the card. Refused (expired meanwhile): read the list again.
+    onError: () => void client.invalidateQueries({ queryKey: permissionsKey }),
+  });
   const [noting, setNoting] = useState(false);
   const { headline, detail } = viewToolInput(request.toolName, request.toolInput);
   const busy = decide.isPending || decide.isSuccess;

@@ -4,18 +4,29 @@ import { useApi, useNexusEvent } from '../../api/context';
 
 export const permissionsKey = ['permissions.list'] as const;
 
-/** Every pending permission request, kept live by `permissions.changed` push events (no polling). */
+/**
+ * Every pending permission request, kept live by `permissions.changed` push events (no polling).
+ * Each event carries the whole list, so the cache is never refetched on its own: a refetch started
+ * before an event could land after it and put back a list that no longer holds.
+ */
 export function usePermissions() {
   const api = useApi();
   const client = useQueryClient();
   useNexusEvent('permissions.changed', ({ requests }) =>
     client.setQueryData<{ requests: PermissionRequest[] }>(permissionsKey, { requests }),
   );
-  return useQuery({ queryKey: permissionsKey, queryFn: () => api['permissions.list']({}) });
+  return useQuery({ queryKey: permissionsKey, queryFn: () => api['permissions.list']({}), staleTime: Infinity });
 }
 
 /** The pending requests of one session, oldest first. */
 export function useSessionPermissions(sessionId: string): PermissionRequest[] {
-  const all = usePermissions().data?.requests ?? [];
-  return all.filter((r) => r.sessionId === sessionId).sort((a, b) => a.askedAt.localeCompare(b.askedAt));
+  return bySession(usePermissions().data?.requests ?? []).get(sessionId) ?? [];
+}
+
+/** Pending requests grouped by session, each group oldest first (one pass for a whole list of sessions). */
+export function bySession(requests: readonly PermissionRequest[]): Map<string, PermissionRequest[]> {
+  const out = new Map<string, PermissionRequest[]>();
+  for (const r of [...requests].sort((a, b) => a.askedAt.localeCompare(b.askedAt)))
+    out.set(r.sessionId, [...(out.get(r.sessionId) ?? []), r]);
+  return out;
 }

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { Session } from '../../../../shared/contract/sessions';
 import { EmptyState, Page } from '../../shell/Page';
 import { PendingPermissions } from '../permissions/PendingPermissions';
+import { useSessionPermissions } from '../permissions/use-permissions';
 import { ChangesPanel } from './ChangesPanel';
 import { CreateSessionForm } from './CreateSessionForm';
 import { DeleteSessionButton } from './DeleteSessionDialog';
@@ -53,12 +54,13 @@ export function SessionsPage() {
 
 function SessionDetail({ session }: { session: Session }) {
   const [transport] = useState(terminalTransport);
+  const requests = useSessionPermissions(session.id);
   return (
     <section className="session-detail" aria-label={`Session ${session.name}`}>
       <h2>
         {session.workspaceName} · {session.name} <StateChip session={session} />
       </h2>
-      <PendingPermissions sessionId={session.id} />
+      <PendingPermissions requests={requests} />
       <SendBox sessionId={session.id} disabled={session.status !== 'running'} />
       {transport && session.status === 'running' ? (
         <SessionTerminal sessionId={session.id} transport={transport} />

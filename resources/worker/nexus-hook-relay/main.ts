@@ -1,0 +1,138 @@
+/**
+ * nexus-hook-relay: one per workspace container, resident, started by core through the runtime's
+ * exec (main/core/sessions/hook-relay.ts) under a shell loop that starts it again when it dies.
+ *   node nexus-hook-relay.cjs <natsConfigFile> <port> <workspaceId> <crashes> <readyFile>
+ * It holds one NATS connection with the workspace's hook-publisher credentials (read from the file
+ * at every connect, so a core restart's new password is picked up) and serves the agent's HTTP
+ * hooks on 127.0.0.1:<port> (relay.ts). On connect it first says it started and how many times its
+ * loop saw it die (`crashes`): core then marks that events may have been missed. While NATS is down
+ * (a nats-server restart) events wait in order and go out once core listens again. SIGHUP: the file
+ * names another server → exit 75 (a planned restart, not counted as a crash).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { connect, usernamePasswordAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import { ID } from '../nexus-hook/event';
+import { createRelayServer } from './relay';
+
+interface Target {
+  url: string;
+  user?: string;
+  pass?: string;
+  permissionWaitMs?: number;
+}
+
+const PLANNED_EXIT = 75;
+const MAX_PENDING = 10_000;
+
+async function main(): Promise<void> {
+  const [natsFile, portArg, workspaceId, crashesArg, readyFile] = process.argv.slice(2);
+  if (!natsFile || !readyFile || !workspaceId || !ID.test(workspaceId)) throw new Error('usage: see main.ts');
+  const read = (): Target => JSON.parse(readFileSync(natsFile, 'utf8')) as Target;
+  const first = read();
+  // Publishing goes straight to the connection only while it is up and someone listens on the
+  // hooks subject; otherwise events wait here, in order (see deliverWhenHeard).
+  let nc: NatsConnection | null = null;
+  let open = false;
+  const pending: [string, string][] = [];
+  let dropped = 0;
+  let connected: () => void = () => undefined;
+  const up = new Promise<void>((r) => (connected = r));
+  const server = createRelayServer({
+    workspaceId,
+    permissionWaitMs: first.permissionWaitMs ?? 120_000,
+    publish: (subject, payload) => {
+      if (nc && open) nc.publish(subject, payload);
+      else if (pending.length < MAX_PENDING) pending.push([subject, payload]);
+      else dropped++;
+    },
+    request: async (subject, payload, timeoutMs) => {
+      await up;
+      // After the event it belongs to, which may still be waiting.
+      while (!open) await new Promise((r) => setTimeout(r, 50));
+      try {
+        return (await nc!.request(subject, payload, { timeout: timeoutMs })).string();
+      } catch {
+        return null;
+      }
+    },
+  });
+  // Listen before connecting: an event that comes while NATS is not there yet waits in order.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(Number(portArg), '127.0.0.1', () => resolve());
+  });
+  writeFileSync(readyFile, String(process.pid));
+  process.on('SIGTERM', () => process.exit(0));
+  process.on('SIGHUP', () => {
+    try {
+      if (read().url !== first.url) process.exit(PLANNED_EXIT);
+    } catch {
+      // an unreadable file changes nothing
+    }
+  });
+  const conn = await connect({
+    servers: first.url,
+    ...(first.user
+      ? {
+          authenticator: usernamePasswordAuthenticator(
+            () => read().user ?? '',
+            () => read().pass ?? '',
+          ),
+        }
+      : {}),
+    inboxPrefix: `nexus.permission-replies.${workspaceId}`,
+    name: `nexus-hook-relay-${workspaceId}`,
+    // nats-server (core's) may restart under running sessions: it comes back on the same address.
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    waitOnFirstConnect: true,
+  });
+  nc = conn;
+  const hooks = `nexus.hooks.${workspaceId}`;
+  const crashes = Number(crashesArg) || 0;
+  pending.unshift([hooks, JSON.stringify({ relay: { crashes, pid: process.pid, at: new Date().toISOString() } })]);
+  await deliverWhenHeard(conn, hooks, pending, (o) => (open = o));
+  connected();
+  void (async () => {
+    for await (const s of conn.status()) {
+      if (s.type === 'disconnect') open = false;
+      else if (s.type === 'reconnect') {
+        await deliverWhenHeard(conn, hooks, pending, (o) => (open = o));
+        // Events that did not fit the wait: core hears that some were lost, as after a crash.
+        if (dropped > 0) conn.publish(hooks, JSON.stringify({ relay: { crashes, dropped } }));
+        dropped = 0;
+      }
+    }
+  })();
+}
+
+/**
+ * After a (re)connect, waits until the hooks subject has a subscriber (core, itself reconnecting
+ * after a nats-server restart), then sends what waited, in order, and opens the straight path. The
+ * probe is a request core ignores: "no responders" means nobody listens yet; a timeout means someone
+ * took it.
+ */
+async function deliverWhenHeard(
+  conn: NatsConnection,
+  hooks: string,
+  pending: [string, string][],
+  setOpen: (open: boolean) => void,
+): Promise<void> {
+  for (;;) {
+    try {
+      await conn.request(hooks, JSON.stringify({ relay: { probe: true } }), { timeout: 300 });
+      break;
+    } catch (e) {
+      const none = typeof (e as { isNoResponders?: unknown }).isNoResponders === 'function';
+      if (!none || !(e as { isNoResponders(): boolean }).isNoResponders()) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  for (const [s, p] of pending.splice(0)) conn.publish(s, p);
+  setOpen(true);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`nexus-hook-relay: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,70 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { ID, decisionOutput, hookMessage, permissionAsk } from '../nexus-hook/event';
+
+/** The path the agent's HTTP hooks (and the hook command) post to; "nexus-hook" marks them as ours. */
+export const RELAY_PATH = '/nexus-hook';
+/** The header that names Nexus's session (the CLI fills it from NEXUS_SESSION_ID in its environment). */
+export const SESSION_HEADER = 'x-nexus-session';
+
+export interface RelayDeps {
+  workspaceId: string;
+  /** Publishes in call order; never throws (a connection that is down buffers). */
+  publish(subject: string, payload: string): void;
+  /** One request to core; null when nobody answers in time. */
+  request(subject: string, payload: string, timeoutMs: number): Promise<string | null>;
+  permissionWaitMs: number;
+}
+
+const LIMIT = 4 * 1024 * 1024;
+
+function readBody(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= LIMIT) chunks.push(c);
+    });
+    req.on('end', () => resolve(size <= LIMIT ? Buffer.concat(chunks).toString('utf8') : null));
+    req.on('error', () => resolve(null));
+  });
+}
+
+/**
+ * The relay's HTTP side, on 127.0.0.1 inside the workspace container: each POST is one hook event
+ * (the agent's JSON), published on nexus.hooks.<workspaceId> in arrival order, stamped on arrival.
+ * A PermissionRequest also asks core and answers with the decision (or nothing: the dialog stays).
+ * Every other event is answered at once with an empty body, which the agent adds to nothing.
+ */
+export function createRelayServer(deps: RelayDeps): Server {
+  const hooks = `nexus.hooks.${deps.workspaceId}`;
+  const permissions = `nexus.permissions.${deps.workspaceId}`;
+  return createServer((req, res) => {
+    if (req.method !== 'POST' || req.url !== RELAY_PATH) {
+      res.writeHead(req.url === '/health' ? 200 : 404).end();
+      return;
+    }
+    void readBody(req).then(async (body) => {
+      const sessionId = req.headers[SESSION_HEADER];
+      let input: Record<string, unknown> | null = null;
+      try {
+        const parsed = body === null ? null : (JSON.parse(body) as unknown);
+        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) input = parsed as Record<string, unknown>;
+      } catch {
+        input = null;
+      }
+      // Not a Nexus session (no id in the agent's environment) or not a hook event: nothing to tell.
+      if (typeof sessionId !== 'string' || !ID.test(sessionId) || !input || typeof input.hook_event_name !== 'string') {
+        res.writeHead(204).end();
+        return;
+      }
+      deps.publish(hooks, hookMessage(sessionId, deps.workspaceId, input));
+      let out = '';
+      if (input.hook_event_name === 'PermissionRequest') {
+        const ask = permissionAsk(sessionId, deps.workspaceId, input);
+        out = decisionOutput(await deps.request(permissions, ask, deps.permissionWaitMs + 2000));
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(out);
+    });
+  });
+}

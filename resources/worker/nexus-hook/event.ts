@@ -1,0 +1,63 @@
+/**
+ * What a hook event becomes on NATS (main/core/sessions/hook-events.ts HookMessage), shared by the
+ * hook command and the hook relay: the fields Nexus reads, strings cut to 2000 characters (Stop keeps
+ * last_assistant_message: the run's summary).
+ */
+const KEEP = [
+  'hook_event_name',
+  'session_id',
+  'notification_type',
+  'message',
+  'title',
+  'source',
+  'reason',
+  'permission_mode',
+  'stop_hook_active',
+  // Stop: the run's summary.
+  'last_assistant_message',
+  'tool_name',
+];
+
+/** Nexus session and workspace ids: what the relay accepts from a header or its arguments. */
+export const ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+/** The message published on nexus.hooks.<workspaceId>, stamped now. */
+export function hookMessage(sessionId: string, workspaceId: string, input: Record<string, unknown>): string {
+  const event: Record<string, unknown> = {};
+  for (const k of KEEP) {
+    const v = input[k];
+    if (v !== undefined) event[k] = typeof v === 'string' ? v.slice(0, 2000) : v;
+  }
+  return JSON.stringify({ sessionId, workspaceId, at: new Date().toISOString(), event });
+}
+
+/** The question a PermissionRequest puts to core on nexus.permissions.<workspaceId>. */
+export function permissionAsk(sessionId: string, workspaceId: string, input: Record<string, unknown>): string {
+  return JSON.stringify({
+    sessionId,
+    workspaceId,
+    at: new Date().toISOString(),
+    toolName: typeof input.tool_name === 'string' ? input.tool_name.slice(0, 200) : 'unknown',
+    toolInput: input.tool_input ?? null,
+  });
+}
+
+/**
+ * The hook's output for core's answer: the decision for an allow/deny, else nothing (an empty
+ * output leaves the dialog in the pane).
+ */
+export function decisionOutput(answer: string | null): string {
+  if (!answer) return '';
+  let d: { behavior?: unknown; message?: unknown };
+  try {
+    d = JSON.parse(answer) as typeof d;
+  } catch {
+    return '';
+  }
+  if (d.behavior !== 'allow' && d.behavior !== 'deny') return '';
+  const decision =
+    d.behavior === 'deny' && typeof d.message === 'string' && d.message
+      ? { behavior: 'deny', message: d.message.slice(0, 2000) }
+      : { behavior: d.behavior };
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } });
+}
