@@ -32,6 +32,7 @@ test('gives a workspace fleet access in the form, shows its token in Settings â†
 
     await workspaces.create(name, repo.url, undefined, { fleet: 'write' });
     await expect(workspaces.status(name)).toHaveText('running', { timeout: 120_000 });
+    await expect(workspaces.row(name).getByTestId('workspace-fleet')).toHaveText('fleet: write');
 
     const access = new AccessPage(page);
     await access.open();
@@ -40,6 +41,7 @@ test('gives a workspace fleet access in the form, shows its token in Settings â†
 
     await app.goTo('Workspaces');
     await workspaces.setFleetAccess(name, 'none', 'write');
+    await expect(workspaces.row(name).getByTestId('workspace-fleet')).toHaveCount(0);
     await access.open();
     await expect(access.token(tokenName)).toContainText('revoked');
 

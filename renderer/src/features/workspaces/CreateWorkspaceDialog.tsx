@@ -1,8 +1,9 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { FleetAccess, Workspace } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
 import { FleetAccessField } from './FleetAccessField';
+import { fleetKey } from './use-workspaces';
 
 const AGENT_KINDS = ['anthropic_api_key', 'claude_oauth_token'];
 
@@ -19,6 +20,7 @@ export function CreateWorkspaceDialog({
   onCreated: (w: Workspace) => void;
 }) {
   const api = useApi();
+  const client = useQueryClient();
   const [name, setName] = useState('');
   const [repoUrl, setRepoUrl] = useState('');
   const [secretId, setSecretId] = useState('');
@@ -41,6 +43,8 @@ export function CreateWorkspaceDialog({
         ...(fleetAccess !== 'none' ? { fleet: { access: fleetAccess, allWorkspaces } } : {}),
       }),
     onSuccess: (w) => {
+      // The credential is in place once the create answers (its token event came before its link).
+      if (fleetAccess !== 'none') void client.invalidateQueries({ queryKey: fleetKey });
       onCreated(w);
       onClose();
     },

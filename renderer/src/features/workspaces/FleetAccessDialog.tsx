@@ -1,17 +1,23 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
-import type { FleetAccess, Workspace } from '../../../../shared/contract';
+import type { FleetAccess, FleetCredential, Workspace } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
 import { FleetAccessField } from './FleetAccessField';
-
-export const fleetKey = ['fleet.list'] as const;
+import { fleetKey } from './use-workspaces';
 
 /** Edits a workspace's fleet credential (fleet.set); sessions launched from now on get the new one. */
-export function FleetAccessDialog({ workspace: w, onClose }: { workspace: Workspace; onClose: () => void }) {
+export function FleetAccessDialog({
+  workspace: w,
+  current,
+  onClose,
+}: {
+  workspace: Workspace;
+  /** Its active credential, if any (from fleet.list). */
+  current: FleetCredential | undefined;
+  onClose: () => void;
+}) {
   const api = useApi();
   const client = useQueryClient();
-  const fleet = useQuery({ queryKey: fleetKey, queryFn: () => api['fleet.list']({}) });
-  const current = fleet.data?.credentials.find((c) => c.workspaceId === w.id && c.state === 'active');
   const [access, setAccess] = useState<FleetAccess>('none');
   const [allWorkspaces, setAllWorkspaces] = useState(false);
   useEffect(() => {
@@ -53,7 +59,7 @@ export function FleetAccessDialog({ workspace: w, onClose }: { workspace: Worksp
           <button type="button" onClick={onClose} disabled={save.isPending}>
             Cancel
           </button>
-          <button type="submit" className="primary" disabled={save.isPending || fleet.isPending}>
+          <button type="submit" className="primary" disabled={save.isPending}>
             {save.isPending ? 'Saving…' : 'Save'}
           </button>
         </div>

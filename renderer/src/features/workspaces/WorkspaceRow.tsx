@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { Progress, Workspace } from '../../../../shared/contract';
+import type { FleetCredential, Progress, Workspace } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
 import { ConfirmDialog } from './ConfirmDialog';
 import { DiskUse } from './DiskUse';
@@ -14,8 +14,17 @@ const tone: Record<Workspace['status'], string> = {
   missing: 'bad',
 };
 
-/** One workspace: status chip, live progress while it is being created, start/stop/delete. */
-export function WorkspaceRow({ workspace: w, progress }: { workspace: Workspace; progress?: Progress }) {
+/** One workspace: status chip, fleet access, live progress while it is being created, start/stop/delete. */
+export function WorkspaceRow({
+  workspace: w,
+  progress,
+  fleet,
+}: {
+  workspace: Workspace;
+  progress?: Progress;
+  /** Its active fleet credential, if any. */
+  fleet?: FleetCredential | undefined;
+}) {
   const api = useApi();
   const [confirming, setConfirming] = useState<'stop' | 'delete' | 'fleet' | null>(null);
   const start = useMutation({ mutationFn: () => api['workspaces.start']({ workspace: w.id }) });
@@ -36,6 +45,16 @@ export function WorkspaceRow({ workspace: w, progress }: { workspace: Workspace;
         <span className={`chip chip-${tone[w.status]}`} data-testid="workspace-status">
           {w.status}
         </span>
+        {fleet ? (
+          <span
+            className="chip"
+            data-testid="workspace-fleet"
+            title="Its sessions get Nexus's MCP server (nexus-fleet)"
+          >
+            fleet: {fleet.class}
+            {fleet.allWorkspaces ? ', all workspaces' : ''}
+          </span>
+        ) : null}
         <span className="workspace-repo">{w.repoUrl}</span>
         {w.status === 'running' ? <DiskUse workspaceId={w.id} /> : null}
         <span className="workspace-actions">
@@ -92,7 +111,9 @@ export function WorkspaceRow({ workspace: w, progress }: { workspace: Workspace;
           ) : null}
         </ConfirmDialog>
       ) : null}
-      {confirming === 'fleet' ? <FleetAccessDialog workspace={w} onClose={() => setConfirming(null)} /> : null}
+      {confirming === 'fleet' ? (
+        <FleetAccessDialog workspace={w} current={fleet} onClose={() => setConfirming(null)} />
+      ) : null}
       {confirming === 'delete' ? (
         <ConfirmDialog
           title={`Delete ${w.name}?`}

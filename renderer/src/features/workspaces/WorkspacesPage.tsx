@@ -4,12 +4,13 @@ import { useAppInfo } from '../../shell/use-app-info';
 import { CreateWorkspaceDialog } from './CreateWorkspaceDialog';
 import { OrphanList } from './OrphanList';
 import { WorkspaceRow } from './WorkspaceRow';
-import { useWorkspaceProgress, useWorkspaces } from './use-workspaces';
+import { useFleetCredentials, useWorkspaceProgress, useWorkspaces } from './use-workspaces';
 import './workspaces.css';
 
 export function WorkspacesPage() {
   const list = useWorkspaces();
   const progress = useWorkspaceProgress();
+  const fleet = useFleetCredentials();
   const info = useAppInfo();
   const [creating, setCreating] = useState(false);
   const workspaces = list.data?.workspaces ?? [];
@@ -33,7 +34,12 @@ export function WorkspacesPage() {
       ) : (
         <ul className="list" aria-label="Workspaces">
           {workspaces.map((w) => (
-            <WorkspaceRow key={w.id} workspace={w} progress={progress[w.id]} />
+            <WorkspaceRow
+              key={w.id}
+              workspace={w}
+              progress={progress[w.id]}
+              fleet={fleet.data?.credentials.find((c) => c.workspaceId === w.id && c.state === 'active')}
+            />
           ))}
         </ul>
       )}

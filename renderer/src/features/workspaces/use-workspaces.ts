@@ -5,6 +5,7 @@ import { useApi, useNexusEvent } from '../../api/context';
 
 export const workspacesKey = ['workspaces.list'] as const;
 export const orphansKey = ['workspaces.orphans'] as const;
+export const fleetKey = ['fleet.list'] as const;
 
 /** The workspace list, kept live by `workspaces.changed` events (no polling). */
 export function useWorkspaces() {
@@ -41,4 +42,12 @@ export function useWorkspaceProgress(): Record<string, Progress> {
 export function useOrphans() {
   const api = useApi();
   return useQuery({ queryKey: orphansKey, queryFn: () => api['workspaces.orphans']({}), retry: false });
+}
+
+/** Each workspace's fleet credential (fleet.list), refreshed whenever a token changes (every fleet change is one). */
+export function useFleetCredentials() {
+  const api = useApi();
+  const client = useQueryClient();
+  useNexusEvent('tokens.changed', () => void client.invalidateQueries({ queryKey: fleetKey }));
+  return useQuery({ queryKey: fleetKey, queryFn: () => api['fleet.list']({}), retry: false });
 }
