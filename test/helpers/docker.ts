@@ -3,6 +3,7 @@ import Docker from 'dockerode';
 import { createConnection, createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LABEL, ownerIdFor } from '../../main/core/workspaces/labels';
 import { tempDir } from './temp-dir';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -29,6 +30,23 @@ export const inspectJson = (id: string): string => execFileSync('docker', ['insp
 export async function containersWithLabel(label: string): Promise<string[]> {
   const list = await realDocker().listContainers({ all: true, filters: { label: [label] } });
   return list.map((c) => c.Id);
+}
+
+/** Test clean-up: removes every container (with its volumes) and volume the cores on `dataDir` made. */
+export async function removeOwnedBy(dataDir: string): Promise<void> {
+  const docker = realDocker();
+  const owned = { label: [`${LABEL.managed}=1`, `${LABEL.owner}=${ownerIdFor(dataDir)}`] };
+  for (const c of await docker.listContainers({ all: true, filters: owned }))
+    await docker
+      .getContainer(c.Id)
+      .remove({ force: true, v: true })
+      .catch(() => undefined);
+  const { Volumes } = await docker.listVolumes({ filters: owned });
+  for (const v of Volumes ?? [])
+    await docker
+      .getVolume(v.Name)
+      .remove({ force: true })
+      .catch(() => undefined);
 }
 
 /** Builds (once; cached by content tag) the worker image the tests' cores will ask for. */

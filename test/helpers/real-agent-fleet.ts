@@ -7,12 +7,11 @@ import type { CoreConfigInput } from '../../main/core/config';
 import type { Session } from '../../shared/contract/sessions';
 import type { Workspace } from '../../shared/contract/workspaces';
 import { operatorContext } from '../../main/core/handlers';
-import { LABEL, ownerIdFor } from '../../main/core/workspaces/labels';
 import { serve, type Running } from '../../main/serve';
 import { dockerExec } from './agent-cli';
 import type { ModelReply, ModelRequest } from './model-api';
 import { repoRoot } from './core';
-import { realDocker } from './docker';
+import { removeOwnedBy } from './docker';
 import { connectClient, mintToken } from './mcp';
 import { giveAgentCredential, startRealAgentEnv, type RealAgentEnv } from './real-agent-env';
 import { tempDir } from './temp-dir';
@@ -71,9 +70,15 @@ const ctx = operatorContext('http');
 
 export type ScriptedReply = ModelReply | ((req: ModelRequest) => ModelReply);
 
-/** `config` is merged over the environment's core config (e.g. `mcp` limits for a test). */
-export async function startRealAgentFleet(config: CoreConfigInput = {}): Promise<RealAgentFleet> {
-  const env = await startRealAgentEnv();
+/**
+ * `config` is merged over the environment's core config (e.g. `mcp` limits for a test); `repoToken`
+ * makes the served repository private (the clone then needs a provider secret holding it).
+ */
+export async function startRealAgentFleet(
+  config: CoreConfigInput = {},
+  opts: { repoToken?: string } = {},
+): Promise<RealAgentFleet> {
+  const env = await startRealAgentEnv(opts);
   const dir = tempDir('nexus-real-agent-');
   const dataDir = join(dir.path, 'data');
   const events: string[] = [];
@@ -198,19 +203,7 @@ export async function startRealAgentFleet(config: CoreConfigInput = {}): Promise
       await client?.close().catch(() => undefined);
       for (const name of workspaces.keys()) await call('workspaces.delete', { workspace: name }).catch(() => undefined);
       await running.stop();
-      const docker = realDocker();
-      const owned = { label: [`${LABEL.managed}=1`, `${LABEL.owner}=${ownerIdFor(dataDir)}`] };
-      for (const c of await docker.listContainers({ all: true, filters: owned }))
-        await docker
-          .getContainer(c.Id)
-          .remove({ force: true, v: true })
-          .catch(() => undefined);
-      const { Volumes } = await docker.listVolumes({ filters: owned });
-      for (const v of Volumes ?? [])
-        await docker
-          .getVolume(v.Name)
-          .remove({ force: true })
-          .catch(() => undefined);
+      await removeOwnedBy(dataDir);
       await env.close();
       dir.remove();
     },

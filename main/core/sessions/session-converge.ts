@@ -4,13 +4,16 @@ import type { WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
 import type { SessionsConfig } from './config';
 import type { SessionLauncher } from './session-launcher';
 import { sessionPaths, type SessionMachinery } from './session-machinery';
-import type { SessionPatch, SessionStore } from './session-store';
+import type { SessionPatch, SessionRow, SessionStore } from './session-store';
 
 export interface ConvergeReport {
   alive: string[];
   relaunched: string[];
   exited: string[];
+  /** Creates a restart interrupted before their agent started: cleaned up, now error. */
   interrupted: string[];
+  /** Creates a restart interrupted after their agent started: now running. */
+  adopted: string[];
 }
 
 export interface ConvergeDeps {
@@ -31,11 +34,11 @@ export interface ConvergeDeps {
 /**
  * After a restart (and when a workspace starts): a running session whose window is alive is left
  * alone; one whose window is gone is relaunched with --resume when its worktree is still there,
- * else marked exited; a create interrupted by the restart is marked error. Runs in the workspace's
+ * else marked exited; a create interrupted by the restart is settled (see settleInterrupted). Runs in the workspace's
  * queue, so it never races a create, and nothing alive is launched twice.
  */
 export async function convergeSessions(d: ConvergeDeps, workspaceId?: string): Promise<ConvergeReport> {
-  const report: ConvergeReport = { alive: [], relaunched: [], exited: [], interrupted: [] };
+  const report: ConvergeReport = { alive: [], relaunched: [], exited: [], interrupted: [], adopted: [] };
   await d.launcher
     .endOrphanRuns()
     .catch((e: unknown) => d.log.warn('ending orphaned session runs failed', { error: e }));
@@ -52,18 +55,16 @@ export async function convergeSessions(d: ConvergeDeps, workspaceId?: string): P
 }
 
 async function convergeWorkspace(d: ConvergeDeps, ws: WorkspaceInfo, report: ConvergeReport): Promise<void> {
+  // A launch a killed core left running in the container finishes first: the windows it opens count.
+  await d.machinery.waitForLaunches(ws);
   const windows = await d.machinery.windows(ws);
   for (const row of d.store.list(ws.id)) {
     if (d.inFlight.has(row.id)) continue;
+    await d.launcher.endStrayRuns(row.id);
     const windowId = windows.get(row.name);
     const p = sessionPaths(d.config, row.id, row.name);
-    if (row.status === 'creating') {
-      d.patch(row.id, {
-        status: 'error',
-        reason: 'Creation was interrupted by a restart; delete the session and create it again.',
-      });
-      report.interrupted.push(row.id);
-    } else if (row.status !== 'running') continue;
+    if (row.status === 'creating') await settleInterrupted(d, ws, row, windowId, report);
+    else if (row.status !== 'running') continue;
     else if (windowId) {
       if (windowId !== row.window_id) d.patch(row.id, { window_id: windowId });
       report.alive.push(row.id);
@@ -91,4 +92,39 @@ async function convergeWorkspace(d: ConvergeDeps, ws: WorkspaceInfo, report: Con
       report.exited.push(row.id);
     }
   }
+}
+
+/**
+ * A create a restart interrupted. Its agent was launched (the window is there): the session runs,
+ * and its state shows from the agent's next hook event (the ones sent while core was down are lost).
+ * Not launched: what it made (worktree, state dir, run and its NATS user) is removed, and the
+ * session is an error with the reason; the branch stays, as a delete leaves it.
+ */
+async function settleInterrupted(
+  d: ConvergeDeps,
+  ws: WorkspaceInfo,
+  row: SessionRow,
+  windowId: string | undefined,
+  report: ConvergeReport,
+): Promise<void> {
+  if (windowId) {
+    d.patch(row.id, {
+      status: 'running',
+      reason: null,
+      window_id: windowId,
+      agent_message: 'Launched while Nexus was restarting; its state shows from its next hook event.',
+    });
+    report.adopted.push(row.id);
+    return;
+  }
+  const p = sessionPaths(d.config, row.id, row.name);
+  await d.machinery.removeWorktree(ws, p);
+  await d.machinery.removeState(ws, p);
+  await d.launcher.endRunOf(row.id, 'cancelled', 'Its create was interrupted by a restart.');
+  d.patch(row.id, {
+    status: 'error',
+    reason: 'Creation was interrupted by a restart before its agent started; delete the session and create it again.',
+    window_id: null,
+  });
+  report.interrupted.push(row.id);
 }

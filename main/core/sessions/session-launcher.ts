@@ -164,6 +164,13 @@ export class SessionLauncher {
     if (runId) await this.deps.runs?.end(runId, status, summary);
   }
 
+  /** Ends the session's runs other than its current one (started, then a crash before it was recorded). */
+  async endStrayRuns(sessionId: string): Promise<void> {
+    const { runs, store } = this.deps;
+    for (const id of runs ? store.strayRunIds(sessionId) : [])
+      await runs?.end(id, 'cancelled', 'Started for a session that never used it (interrupted by a restart).');
+  }
+
   /** Ends runs whose session is gone (a deleted workspace takes its sessions with it). */
   async endOrphanRuns(): Promise<number> {
     const { runs, store } = this.deps;

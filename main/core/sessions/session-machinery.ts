@@ -274,9 +274,22 @@ export class SessionMachinery {
         fi
         printf 'err %s\n' "$(printf '%s' "$msg" | tr '\n' ' ')"
       done`;
+    // Under the launch lock: a core killed mid-launch leaves this exec running, and the next core's
+    // converge waits for it (waitForLaunches) before it reads windows and worktrees.
     const r = await this.runtime.exec(
       ws,
-      ['sh', '-c', script, 'sh', this.config.repoDir, this.config.tmuxSession, ...args],
+      [
+        'flock',
+        '--close',
+        this.launchLock(),
+        'sh',
+        '-c',
+        script,
+        'sh',
+        this.config.repoDir,
+        this.config.tmuxSession,
+        ...args,
+      ],
       {
         stdin: Buffer.concat(scripts),
         timeoutMs: 60_000 + 10_000 * items.length,
@@ -291,6 +304,15 @@ export class SessionMachinery {
         ? { name, windowId: line.slice(3).trim() }
         : { name, error: line.slice(4).trim().slice(0, 500) };
     });
+  }
+
+  private launchLock(): string {
+    return `${this.config.toolsDir}/launch.lock`;
+  }
+
+  /** Waits (up to 2 minutes) until no launchMany holds the launch lock, e.g. one left running by a killed core. */
+  async waitForLaunches(ws: Target): Promise<void> {
+    await this.sh(ws, 'mkdir -p "$1" && flock -w 120 "$2" true', [this.config.toolsDir, this.launchLock()]);
   }
 
   /** Live windows of the tmux session: name -> window id. */

@@ -89,6 +89,16 @@ export class SessionStore {
     return rows.map((r) => r.id);
   }
 
+  /** Runs still `running` that were started for this session but are not its current run (a crash came between). */
+  strayRunIds(sessionId: string): string[] {
+    const rows = this.db
+      .prepare(
+        `SELECT id FROM runs WHERE status = 'running' AND session_id = @id AND id IS NOT (SELECT run_id FROM sessions WHERE id = @id)`,
+      )
+      .all({ id: sessionId }) as { id: string }[];
+    return rows.map((r) => r.id);
+  }
+
   delete(id: string): void {
     this.db.prepare(`DELETE FROM sessions WHERE id = ?`).run(id);
   }

@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from './core';
+
+/**
+ * `nexus serve` (the built CLI, dist/cli.js: run `npm run build` first) as its own process on a
+ * data dir, so a test can SIGKILL it mid-operation and start it again on the same data dir.
+ */
+export interface NexusProcess {
+  url: string;
+  /** The operator's start token (Bearer on /api/rpc). */
+  token: string;
+  child: ChildProcess;
+  /** Calls an operation as the operator; throws with core's code and message on an error. */
+  rpc<T = unknown>(op: string, input?: unknown): Promise<T>;
+  /** Everything it printed. */
+  output(): string;
+  /** Sends `signal` and waits for the exit (SIGKILL: nothing of it runs its clean-up). */
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+export async function startNexusProcess(dataDir: string, env: Record<string, string> = {}): Promise<NexusProcess> {
+  // A killed serve leaves its serve.json: wait for the one this process writes.
+  const serveFile = join(dataDir, 'serve.json');
+  rmSync(serveFile, { force: true });
+  const child = spawn(process.execPath, ['dist/cli.js', 'serve', '--port', '0', '--data-dir', dataDir], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-200_000)));
+  child.stderr.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-200_000)));
+  const deadline = Date.now() + 60_000;
+  while (!existsSync(serveFile)) {
+    if (child.exitCode !== null) throw new Error(`nexus serve exited: ${out}`);
+    if (Date.now() > deadline) throw new Error(`nexus serve did not start: ${out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const { url, token } = JSON.parse(readFileSync(serveFile, 'utf8')) as { url: string; token: string };
+  return {
+    url,
+    token,
+    child,
+    output: () => out,
+    rpc: async <T>(op: string, input: unknown = {}): Promise<T> => {
+      const res = await fetch(`${url}/api/rpc/${op}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(input),
+      });
+      const body = (await res.json()) as { result?: T; error?: { code: string; message: string } };
+      if (!res.ok || body.error)
+        throw new Error(`${op} answered ${res.status}: ${body.error?.code} ${body.error?.message}`);
+      return body.result as T;
+    },
+    kill: async (signal) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
