@@ -12,7 +12,7 @@ export class AppPage {
     await expect(this.statusBar).toBeVisible();
   }
 
-  async goTo(name: 'Overview' | 'Workspaces' | 'Sessions' | 'Review' | 'Settings'): Promise<void> {
+  async goTo(name: 'Overview' | 'Workspaces' | 'Sessions' | 'Board' | 'Review' | 'Settings'): Promise<void> {
     await this.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
     await expect(this.page.getByRole('heading', { level: 1, name })).toBeVisible();
   }

@@ -124,6 +124,11 @@ export class SessionLauncher {
     return this.mcpMissing.get(key) ?? null;
   }
 
+  /** Whether hook events can reach core from this container (its hook credentials are installed). */
+  hooksLive(ws: Pick<WorkspaceInfo, 'containerId'>): boolean {
+    return this.toolsInstalled.has(ws.containerId ?? '');
+  }
+
   /** A restarted container lost its /tmp (tools, inbox addresses): install again before any relaunch. */
   forgetTools(containerId: string): void {
     this.toolsInstalled.delete(containerId);

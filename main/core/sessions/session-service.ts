@@ -186,7 +186,8 @@ export class SessionService {
         const r = results[i];
         if (r && 'windowId' in r) {
           this.patch(c.row.id, { status: 'running', reason: null, window_id: r.windowId });
-          this.startup.arm(c.row.id, launchedAt);
+          // Without NATS no hook can report the agent's start: the watchdog would fail a working session.
+          if (this.launcher.hooksLive(ws)) this.startup.arm(c.row.id, launchedAt);
         } else fail(c, r?.error ?? 'no launch result');
       });
     } catch (e) {
@@ -311,7 +312,10 @@ export class SessionService {
         log: this.deps.log,
         inFlight: this.inFlight,
         patch: (id, p) => this.patch(id, p),
-        armStartup: (id, at) => this.startup.arm(id, at),
+        armStartup: (id, at) => {
+          const ws = this.deps.runtime.find(this.store.get(id)?.workspace_id ?? '');
+          if (ws && this.launcher.hooksLive(ws)) this.startup.arm(id, at);
+        },
       },
       workspaceId,
     );
