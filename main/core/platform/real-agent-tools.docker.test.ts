@@ -14,8 +14,15 @@ import { readUntil, waitFor } from '../../../test/helpers/wait';
 const reachable = (req: ModelRequest): string[] =>
   [...new Set(JSON.stringify(req.body).match(/mcp__nexus__[a-z_]+/g) ?? [])].sort();
 
-/** The CLI may send its first requests while MCP servers still start ("still connecting"). */
-const connecting = (req: ModelRequest): boolean => /MCP servers are still connecting/.test(JSON.stringify(req.body));
+/** The CLI may send its first requests while MCP servers still start: is `nexus` among the "still connecting"? */
+const connecting = (req: ModelRequest): boolean => {
+  const text = JSON.stringify(req.body);
+  const at = text.indexOf('MCP servers are still connecting');
+  if (at < 0) return false;
+  // "…are still connecting — … will appear shortly:\nnexus\nnexus-fleet\n\n…" (JSON-escaped newlines)
+  const list = text.slice(at).split('\\n\\n')[0] ?? '';
+  return list.split('\\n').slice(1).includes('nexus');
+};
 const searchNexus: ModelReply = { toolUse: { name: 'ToolSearch', input: { query: 'nexus', max_results: 20 } } };
 
 /**
@@ -56,7 +63,10 @@ describe('the real agent CLI: platform tools, gating and the board', () => {
         () => fleet.turnsOf(x.id).find((t) => !connecting(t)),
         `a model request of ${name} with nexus connected`,
         240_000,
-      );
+      ).catch((e: unknown) => {
+        const last = JSON.stringify(fleet.turnsOf(x.id).at(-1)?.body ?? {});
+        throw new Error(`${String(e)}: ${last.match(/.{0,100}still connecting.{0,300}/)?.[0] ?? last.slice(-500)}`);
+      });
       return { session: x, tools: reachable(turn) };
     };
     const narrow = await offered('narrow');
