@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { BoardPage } from '../features/board/BoardPage';
 import { OverviewPage } from '../features/overview/OverviewPage';
 import { ReviewPage } from '../features/review/ReviewPage';
 import { SessionsPage } from '../features/sessions/SessionsPage';
@@ -17,6 +18,7 @@ const content: Record<PageId, () => ReactNode> = {
   overview: () => <OverviewPage />,
   workspaces: () => <WorkspacesPage />,
   sessions: () => <SessionsPage />,
+  board: () => <BoardPage />,
   review: () => <ReviewPage />,
   settings: () => <SettingsPage />,
 };
