@@ -136,10 +136,15 @@ test('permission requests decided in Nexus: Allow on the Overview, Deny with a n
     const terminal = page.getByTestId('session-terminal');
     await expect(terminal.locator('.xterm-rows')).toContainText('Done.', { timeout: 15_000 });
     await shot('session-page-terminal.png');
+    // Enter only once the line shows: typed in the same burst, the CLI takes it as part of a paste (a newline).
+    const typeLine = async (line: string): Promise<void> => {
+      await terminal.click();
+      await page.keyboard.type(line);
+      await expect(terminal.locator('.xterm-rows')).toContainText(line);
+      await page.keyboard.press('Enter');
+    };
     const typed = 'Now please touch the denied file.';
-    await terminal.click();
-    await page.keyboard.type(typed);
-    await page.keyboard.press('Enter');
+    await typeLine(typed);
     await api.waitForRequest(
       (r) => r.kind === 'turn' && userTexts(r.body.messages ?? []).some((t) => t.includes(typed)),
       60_000,
@@ -182,9 +187,7 @@ test('permission requests decided in Nexus: Allow on the Overview, Deny with a n
 
     // 3. Nobody decides. Meanwhile neither an MCP token of any class nor an inbox message answers it.
     const waiting = 'Then please touch the waiting file.';
-    await terminal.click();
-    await page.keyboard.type(waiting);
-    await page.keyboard.press('Enter');
+    await typeLine(waiting);
     const waitCard = perms.request(`touch ${files.waiting}`, detail);
     await expect(waitCard).toBeVisible({ timeout: 60_000 });
     const pending = async () => (await nexus.rpc<{ requests: { id: string }[] }>('permissions.list', {})).requests;

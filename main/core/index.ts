@@ -25,6 +25,7 @@ import type { SessionTerminals } from './sessions/terminal';
 import { PlatformService } from './platform/platform-service';
 import { platformHandlers } from './platform/platform-handlers';
 import { platformRecords } from './platform/platform-records';
+import { autoStartFor, externalMcpFor } from './sessions/session-platform';
 import { ReviewQueue } from './review/review-queue';
 import { reviewHandlers } from './review/review-handlers';
 import { openToolsDb } from './platform/store/tools-db';
@@ -205,7 +206,9 @@ export async function createCore(
     signals: workspaces.signals,
     platform,
     fleet: (workspaceId, sessionId) => fleet.mcpEntry(workspaceId, sessionId),
+    external: externalMcpFor({ platform, vault, redactor, config, log }),
   });
+  disposables.add(autoStartFor({ db: toolsDb, platform, events, sessions, log }));
   void sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
   // Review and ship: changes, push with the vault secret, refreshed on Stop hooks.
   const ship = new SessionShip({

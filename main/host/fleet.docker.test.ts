@@ -295,6 +295,30 @@ describe('sessions drive the fleet through the worker listener', { timeout: 400_
     expect((await a.callTool({ name: 'list_workspaces', arguments: {} })).isError).toBeFalsy();
   });
 
+  it('a vault credential needs the vault open: with it locked the create says the workspace has no fleet access', async () => {
+    const C = `fleet-c-${tag}`;
+    await fleet.call('vault.lock', {});
+    try {
+      await expect(
+        fleet.call('workspaces.create', { name: C, repoUrl: fleet.env.repo.url, fleet: { access: 'vault' } }),
+      ).rejects.toMatchObject({
+        code: 'vault_locked',
+        message: expect.stringContaining(`Workspace ${C} was created without fleet access`),
+      });
+    } finally {
+      await fleet.call('vault.unlock', {});
+    }
+    const c = await fleet.call('workspaces.get', { workspace: C });
+    expect(fleet.running.core.fleet.credentials.get(c.id)).toBeNull();
+    expect((await fleet.call('tokens.list', {})).tokens.some((t) => t.name === `workspace ${C} (fleet)`)).toBe(false);
+    await readUntil(
+      () => fleet.call('workspaces.get', { workspace: C }),
+      (w) => w.status !== 'creating',
+      300_000,
+    );
+    await fleet.call('workspaces.delete', { workspace: C });
+  });
+
   it('revoking the token stops the next call; deleting the workspace revokes its token', async () => {
     const a = await client(secretA);
     const tokenA = fleet.running.core.fleet.credentials.get(wsA.id)?.tokenId ?? '';

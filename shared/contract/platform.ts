@@ -65,6 +65,21 @@ export const Actor = z.object({
 });
 export type Actor = z.infer<typeof Actor>;
 
+/** A session name for a task: its title as a slug plus the task id's start, so two tasks never collide. */
+export function sessionNameForTask(task: { id: string; title: string }): string {
+  const slug = task.title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/, '');
+  const suffix = task.id
+    .replace(/[^a-z0-9]/gi, '')
+    .slice(0, 6)
+    .toLowerCase();
+  return slug ? `${slug}-${suffix}` : `task-${suffix}`;
+}
+
 /** "flow · beta", "flow", or the agent's own name: how an actor reads in one line. */
 export function actorLabel(a: Actor): string {
   if (a.workspaceName) return a.sessionName ? `${a.workspaceName} · ${a.sessionName}` : a.workspaceName;

@@ -32,13 +32,16 @@ export interface RealAgentEnv {
   close(): Promise<void>;
 }
 
-/** Starts the stand-in and the repository, makes sure the worker image and the pinned CLI are there. */
-export async function startRealAgentEnv(): Promise<RealAgentEnv> {
+/**
+ * Starts the stand-in and the repository (public, or demanding `repoToken` as its password), makes
+ * sure the worker image and the pinned CLI are there.
+ */
+export async function startRealAgentEnv(opts: { repoToken?: string } = {}): Promise<RealAgentEnv> {
   const cliDir = testAgentCliDir();
   await ensureTestWorkerImage();
   const gateway = await workerHostAddress();
   const api = await startModelApi({ host: gateway });
-  const repo = await serveGitRepo(null).catch(async (e: unknown) => {
+  const repo = await serveGitRepo(opts.repoToken ?? null).catch(async (e: unknown) => {
     await api.close();
     throw e;
   });

@@ -70,9 +70,15 @@ const ctx = operatorContext('http');
 
 export type ScriptedReply = ModelReply | ((req: ModelRequest) => ModelReply);
 
-/** `config` is merged over the environment's core config (e.g. `mcp` limits for a test). */
-export async function startRealAgentFleet(config: CoreConfigInput = {}): Promise<RealAgentFleet> {
-  const env = await startRealAgentEnv();
+/**
+ * `config` is merged over the environment's core config (e.g. `mcp` limits for a test); `repoToken`
+ * makes the served repository private (the clone then needs a provider secret holding it).
+ */
+export async function startRealAgentFleet(
+  config: CoreConfigInput = {},
+  opts: { repoToken?: string } = {},
+): Promise<RealAgentFleet> {
+  const env = await startRealAgentEnv(opts);
   const dir = tempDir('nexus-real-agent-');
   const dataDir = join(dir.path, 'data');
   const events: string[] = [];

@@ -1,4 +1,5 @@
 import { NexusError } from '../../shared/errors';
+import { externalMcpFor } from '../../main/core/sessions/session-platform';
 import Docker from 'dockerode';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -98,6 +99,13 @@ export async function sessionRig(
       },
       maxSessionsPerWorkspace: 64,
       platform: host.core.platform,
+      external: externalMcpFor({
+        platform: host.core.platform,
+        vault: host.core.vault,
+        redactor: host.core.redactor,
+        config: { ...host.core.config, sessions: config },
+        log,
+      }),
       startupTimeoutMs: opts.startupTimeoutMs,
     });
     subs.forEach((x) => x.dispose());

@@ -55,19 +55,21 @@ export interface MemoryReader {
 
 /** Memories (+ FTS5). Agents only ever add `pending` rows; a person makes them `active`. */
 export class MemoryStore {
-  private readonly searchStmt;
+  private readonly matches;
+  private readonly visible;
   constructor(private readonly db: Db) {
+    // The FTS table alone, in its own order (bm25 when ranked): joined to memories, SQLite's FTS5
+    // scan cost twice as much (docs/performance.md).
+    const matches = (order: string) =>
+      db.prepare(`SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ${order}`).pluck();
+    this.matches = { ranked: matches('ORDER BY rank'), unranked: matches('') };
     // Visibility is part of the SQL, not a filter after the fact: active AND (global OR own project OR own private).
-    const search = (order: string) =>
-      db.prepare(
-        `SELECT m.* FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid
-         WHERE memories_fts MATCH @match AND m.status = 'active'
-           AND (m.scope = 'global'
-                OR (m.scope = 'project' AND @project IS NOT NULL AND m.project = @project)
-                OR (m.scope = 'private' AND m.agent_id = @agentId))
-         ${order} LIMIT @limit`,
-      );
-    this.searchStmt = { ranked: search('ORDER BY memories_fts.rank'), unranked: search('') };
+    this.visible = db.prepare(
+      `SELECT m.* FROM memories m WHERE m.id = @id AND m.status = 'active'
+         AND (m.scope = 'global'
+              OR (m.scope = 'project' AND @project IS NOT NULL AND m.project = @project)
+              OR (m.scope = 'private' AND m.agent_id = @agentId))`,
+    );
   }
 
   propose(input: {
@@ -101,12 +103,20 @@ export class MemoryStore {
     return row ? toMemory(row) : null;
   }
 
+  /**
+   * The first `limit` matches the reader may see, in FTS order: each match is checked against the
+   * visibility rules as it comes, and the scan stops once enough are found.
+   */
   search(reader: MemoryReader, query: string, limit: number): MemoryRecord[] {
-    return searchAllThenAny(query, limit, (match, n, ranked) =>
-      this.searchStmt[ranked ? 'ranked' : 'unranked']
-        .all({ match, project: reader.project, agentId: reader.agentId, limit: n })
-        .map(toMemory),
-    );
+    const who = { project: reader.project, agentId: reader.agentId };
+    return searchAllThenAny(query, limit, (match, n, ranked) => {
+      const out: MemoryRecord[] = [];
+      for (const id of this.matches[ranked ? 'ranked' : 'unranked'].iterate(match) as IterableIterator<number>) {
+        const row = this.visible.get({ ...who, id });
+        if (row && out.push(toMemory(row)) >= n) break;
+      }
+      return out;
+    });
   }
 
   pending(): MemoryRecord[] {

@@ -13,6 +13,7 @@ import { convergeOnWorkspaceStart } from './converge-on-start';
 import { forwardHookEvents } from './hook-subscriber';
 import type { Redactor } from '../redact';
 import type { WorkspaceRuntime } from '../workspaces/runtime';
+import type { ExternalMcpOf } from './external-mcp';
 import { SessionService } from './session-service';
 import { SessionTerminals } from './terminal';
 import { PermissionRequests } from './permission-requests';
@@ -50,6 +51,8 @@ export interface SessionsWiring {
   >;
   /** core.fleet: each session's `nexus-fleet` MCP entry when its workspace has a fleet credential. */
   fleet?: FleetEntryOf;
+  /** The workspace agent's external MCP servers, env secrets resolved (see external-mcp.ts). */
+  external?: ExternalMcpOf;
 }
 
 /**
@@ -91,6 +94,7 @@ export function createSessions(
     agentBaseUrl: w.config.agent.baseUrl,
     startupTimeoutMs: w.config.agent.startupTimeoutMs,
     fleet: w.fleet,
+    external: w.external,
   });
   w.disposables.add(forwardHookEvents(w.platform, service, log));
   w.disposables.add(convergeOnWorkspaceStart(w.signals, service, log));

@@ -7,6 +7,7 @@ import { buildLaunchCommand, type LaunchCommand } from './launch';
 import { sessionPaths, type HookTarget, type SessionMachinery, type WorkerTools } from './session-machinery';
 import { mcpConfigJson, runFiles, type FleetEntryOf, type SessionRuns } from './session-runs';
 import type { SessionRow, SessionStore } from './session-store';
+import type { ExternalMcpOf } from './external-mcp';
 
 export interface SessionLauncherDeps {
   store: SessionStore;
@@ -21,6 +22,8 @@ export interface SessionLauncherDeps {
   agentBaseUrl?: string | undefined;
   /** The workspace's `nexus-fleet` server entry (absent or null: its sessions get none). */
   fleet?: FleetEntryOf | undefined;
+  /** The workspace agent's external MCP servers (absent: none). */
+  external?: ExternalMcpOf | undefined;
 }
 
 /**
@@ -142,7 +145,8 @@ export class SessionLauncher {
       store.update(row.id, { run_id: creds?.runId ?? null, tools_reason: run.reason });
     } else store.update(row.id, { tools_reason: 'Platform tools are off: this Nexus has no platform service.' });
     const fleet = (await this.deps.fleet?.(ws.id, row.id)) ?? null;
-    if (!creds && !fleet) return undefined;
+    const external = (await this.deps.external?.(ws.id).catch(() => ({}))) ?? {};
+    if (!creds && !fleet && Object.keys(external).length === 0) return undefined;
     const p = sessionPaths(config, row.id, row.name);
     const files = runFiles(p.stateDir);
     await this.deps.machinery.writeRunFiles(
@@ -153,6 +157,7 @@ export class SessionLauncher {
       mcpConfigJson(
         creds ? { creds, files, command: config.nexusMcpCommand } : null,
         fleet ? { name: FLEET_MCP_SERVER, entry: fleet } : null,
+        external,
       ),
     );
     return files.mcpConfig;

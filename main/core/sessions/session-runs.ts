@@ -1,5 +1,6 @@
 import { NexusError } from '../../../shared/errors';
 import { nexusMcpEnv } from '../platform/nexus-mcp-env';
+import type { McpStdioEntry } from './external-mcp';
 import { workspaceAgentName } from '../platform/agent-records';
 import type { RunCredentials } from '../platform/platform-service';
 import type { Logger } from '../log';
@@ -51,13 +52,15 @@ export type FleetEntryOf = (workspaceId: string, sessionId: string) => Promise<M
 
 /**
  * The `--mcp-config` JSON: nexus-mcp over stdio reading the password from the file (never carrying
- * it), and the fleet server when the workspace has one. The file is 0600 in the session's state dir.
+ * it), the fleet server when the workspace has one, and the agent's external stdio servers. The file is 0600 in the session's state dir.
  */
 export function mcpConfigJson(
   run: { creds: RunCredentials; files: RunFiles; command: string } | null,
   fleet: { name: string; entry: McpHttpEntry } | null = null,
+  external: Record<string, McpStdioEntry> = {},
 ): string {
-  const servers: Record<string, unknown> = {};
+  // The agent's external servers first: their names can never be `nexus` or `nexus-fleet` (contract).
+  const servers: Record<string, unknown> = { ...external };
   if (run)
     servers.nexus = {
       command: run.command,

@@ -11,6 +11,7 @@ import { convergeSessions, type ConvergeReport } from './session-converge';
 import { SessionLauncher } from './session-launcher';
 import { SessionMachinery, sessionPaths, type HookTarget, type WorkerTools } from './session-machinery';
 import { SessionBranches } from './session-changes-branch';
+import type { ExternalMcpOf } from './external-mcp';
 import { SessionRuns, type FleetEntryOf, type PlatformRuns } from './session-runs';
 import { SessionStore, type SessionPatch, type SessionRow } from './session-store';
 import { StartupWatch } from './startup-watch';
@@ -39,6 +40,8 @@ export interface SessionServiceDeps {
   startupTimeoutMs?: number | undefined;
   /** core.fleet: the workspace's `nexus-fleet` MCP entry for each launched session. */
   fleet?: FleetEntryOf | undefined;
+  /** The workspace agent's external MCP servers for each launched session. */
+  external?: ExternalMcpOf | undefined;
 }
 
 interface PendingCreate {
@@ -77,6 +80,7 @@ export class SessionService {
       runs: deps.platform ? new SessionRuns(deps.platform, deps.log) : null,
       agentBaseUrl: deps.agentBaseUrl,
       fleet: deps.fleet,
+      external: deps.external,
     });
     this.startup = new StartupWatch(deps.startupTimeoutMs, (id, at, ms) => this.startupTimedOut(id, at, ms), deps.log);
   }

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMessage } from '../../../shared/contract';
 import { actorLabel } from '../../../shared/contract/platform';
@@ -8,6 +9,8 @@ import { operatorContext } from '../handlers';
 import type { WorkspaceInfo } from '../workspaces/runtime';
 import { sessionPaths } from './session-machinery';
 import { runFiles } from './session-runs';
+import { autoStartFor } from './session-platform';
+import { createLogger } from '../log';
 
 /** Sessions run on tasks: the goal, task and board tools from inside, the Board, summaries, self-gating. */
 let rig: SessionRig;
@@ -44,13 +47,22 @@ async function started(name: string, opts: { initialMessage?: string; taskId?: s
 }
 
 /** Has the session's fixture call a tool through its --mcp-config's server; the tool's JSON, or its error text. */
-async function tool(sessionId: string, name: string, args: Record<string, unknown> = {}, w = ws) {
+async function tool(sessionId: string, name: string, args: Record<string, unknown> = {}, w = ws, server = 'nexus') {
   const reply = JSON.parse(
-    await rig.ctl(container(w), sessionId, { mcp: { server: 'nexus', tool: name, arguments: args } }),
+    await rig.ctl(container(w), sessionId, { mcp: { server, tool: name, arguments: args } }),
   ) as { ok: boolean; error?: string; result?: { isError?: boolean; content: { text: string }[] } };
   const text = reply.result?.content[0]?.text ?? reply.error ?? '';
-  return reply.ok && !reply.result?.isError ? { ok: JSON.parse(text) as Record<string, unknown> } : { error: text };
+  if (!reply.ok || reply.result?.isError) return { error: text };
+  return { ok: (server === 'nexus' ? JSON.parse(text) : { text }) as Record<string, unknown> };
 }
+
+/** A minimal stdio MCP server: `token_hash` answers the sha256 of its API_TOKEN, `other` answers "other". */
+const ECHO_SERVER = `const c=require('crypto');const send=m=>process.stdout.write(JSON.stringify(m)+'\\n');
+require('readline').createInterface({input:process.stdin}).on('line',l=>{const m=JSON.parse(l);if(m.id===undefined)return;
+if(m.method==='initialize')send({jsonrpc:'2.0',id:m.id,result:{protocolVersion:m.params.protocolVersion,capabilities:{tools:{}},serverInfo:{name:'ext',version:'1'}}});
+else if(m.method==='tools/list')send({jsonrpc:'2.0',id:m.id,result:{tools:[{name:'token_hash',inputSchema:{type:'object'}},{name:'other',inputSchema:{type:'object'}}]}});
+else if(m.method==='tools/call')send({jsonrpc:'2.0',id:m.id,result:{content:[{type:'text',text:m.params.name==='other'?'other':c.createHash('sha256').update(process.env.API_TOKEN||'').digest('hex')}]}});
+else send({jsonrpc:'2.0',id:m.id,result:{}});});`;
 
 const board = async () => (await rig.host.core.dispatcher.call('board.list', {}, op)).tasks;
 
@@ -62,7 +74,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await rig?.dispose();
-});
+}, 180_000);
 
 describe('sessions on tasks (docker, NATS, nexus-mcp, agent fixture)', () => {
   let beta: Session;
@@ -141,6 +153,72 @@ describe('sessions on tasks (docker, NATS, nexus-mcp, agent fixture)', () => {
       { id: agent?.id ?? '', permissions: ['memory.write', 'skill.write', 'task.write', 'board.write'] },
       op,
     );
+  });
+
+  it("writes the agent's external MCP servers beside nexus: secrets reach the server only, a broken one stops nothing", async () => {
+    await rig.host.core.dispatcher.call('vault.init', {}, op).catch(() => undefined);
+    const token = `ext-token-${randomBytes(8).toString('hex')}`;
+    await rig.host.core.dispatcher.call('secrets.create', { name: 'ext-token', kind: 'generic', value: token }, op);
+    const agent = rig.host.core.platform.agents.byName(`workspace:${ws.id}`);
+    await rig.host.core.dispatcher.call(
+      'agents.update',
+      {
+        id: agent?.id ?? '',
+        mcpServers: [
+          { name: 'ext', command: 'node', args: ['-e', ECHO_SERVER], env: { API_TOKEN: { secret: 'ext-token' } } },
+          { name: 'narrow', command: 'node', args: ['-e', ECHO_SERVER], tools: ['other'] },
+          { name: 'broken', command: '/no/such/server' },
+          { name: 'off', command: 'node', args: ['-e', ECHO_SERVER], disabled: true },
+        ],
+      },
+      op,
+    );
+    const s = await started('ext');
+    const hash = createHash('sha256').update(token).digest('hex');
+    expect((await tool(s.id, 'token_hash', {}, ws, 'ext')).ok).toEqual({ text: hash });
+    expect((await tool(s.id, 'other', {}, ws, 'narrow')).ok).toEqual({ text: expect.any(String) });
+    expect((await tool(s.id, 'token_hash', {}, ws, 'narrow')).error).toMatch(/not allowed/);
+    expect((await tool(s.id, 'skill_list')).ok).toEqual({ skills: [] });
+    expect((await tool(s.id, 'x', {}, ws, 'off')).error).toMatch(/no MCP server "off"/);
+    expect((await rig.service.get(s.id)).status).toBe('running');
+    const p = sessionPaths(rig.config, s.id, s.name);
+    const inspect = JSON.stringify(await rig.docker.getContainer(container(ws)).inspect());
+    const script = await rig.sh(container(ws), `cat '${p.launchScript}'`);
+    const launch = JSON.stringify((await rig.records(container(ws), s.id)).find((r) => r.kind === 'launch'));
+    for (const text of [inspect, script, launch]) expect(text).not.toContain(token);
+    expect(await rig.sh(container(ws), `stat -c '%a' '${runFiles(p.stateDir).mcpConfig}'`)).toBe('600\n');
+    await rig.host.core.dispatcher.call('agents.update', { id: agent?.id ?? '', mcpServers: [] }, op);
+  });
+
+  it('auto-starts a session on each delegated task when the agent opts in, at most the cap at once', async () => {
+    const auto = await rig.addWorkspace('auto');
+    const lead = await started('lead', { w: auto, initialMessage: 'Split the release work' });
+    const agent = rig.host.core.platform.agents.byName(`workspace:${auto.id}`);
+    await rig.host.core.dispatcher.call(
+      'agents.update',
+      { id: agent?.id ?? '', autoStart: true, maxAutoSessions: 1 },
+      op,
+    );
+    const sub = autoStartFor({
+      db: rig.db,
+      platform: rig.host.core.platform,
+      events: rig.events,
+      sessions: rig.service,
+      log: createLogger({ redactor: rig.host.core.redactor }),
+    });
+    try {
+      const first = (await tool(lead.id, 'task_delegate', { title: 'Write the changelog' }, auto)).ok;
+      const second = (await tool(lead.id, 'task_delegate', { title: 'Tag the release' }, auto)).ok;
+      const onTask = async (id: unknown) => (await rig.service.list(auto.id)).find((x) => x.taskId === id);
+      const a = await waitFor(() => onTask(first?.id), 'a session on the first delegated task');
+      expect(a.name).toMatch(/^write-the-changelog-/);
+      await rig.service.idle();
+      expect(await onTask(second?.id)).toBeUndefined();
+      await rig.service.delete(a.id);
+      await waitFor(() => onTask(second?.id), 'a session on the second once the first is gone');
+    } finally {
+      sub.dispose();
+    }
   });
 
   it('with nexus-mcp turned off (NEXUS_MCP_ENABLED=0) a session starts without platform tools and says why', async () => {

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { BoardPage } from '../features/board/BoardPage';
 import { OverviewPage } from '../features/overview/OverviewPage';
 import { ReviewPage } from '../features/review/ReviewPage';
 import { SessionsPage } from '../features/sessions/SessionsPage';
@@ -11,11 +12,13 @@ import { useTheme } from './theme';
 import { useTitleCount } from './use-title-count';
 import { useBrowserNotifications } from '../features/overview/browser-notifications';
 import { useAttention } from '../features/overview/use-attention';
+import { useSessionsLive } from '../features/sessions/use-sessions';
 
 const content: Record<PageId, () => ReactNode> = {
   overview: () => <OverviewPage />,
   workspaces: () => <WorkspacesPage />,
   sessions: () => <SessionsPage />,
+  board: () => <BoardPage />,
   review: () => <ReviewPage />,
   settings: () => <SettingsPage />,
 };
@@ -24,6 +27,7 @@ export function App() {
   const [page, go] = useRoute();
   const [theme, toggleTheme] = useTheme();
   useTitleCount();
+  useSessionsLive();
   // Inside Electron the main process shows native notifications; a browser tab shows its own, on any page.
   useBrowserNotifications(useAttention().data, window.nexus === undefined);
   return (

@@ -4,6 +4,7 @@ export const pages = [
   { id: 'overview', label: 'Overview' },
   { id: 'workspaces', label: 'Workspaces' },
   { id: 'sessions', label: 'Sessions' },
+  { id: 'board', label: 'Board' },
   { id: 'review', label: 'Review' },
   { id: 'settings', label: 'Settings' },
 ] as const;

@@ -8,6 +8,8 @@
  * agent works without them), keeps connecting without limit, and offers the catalogue once Core
  * answers. Core may be restarted (or crash) under a running agent: its server comes back on the
  * same address and nexus-mcp reconnects there, without restarting the agent.
+ *
+ * `nexus-mcp --filter …` instead runs an external MCP server behind a tool allow-list (filter-proxy.ts).
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
@@ -15,6 +17,7 @@ import { ToolReply, subjects } from '../../../shared/platform-tools';
 import { createGatedBridge } from './bridge-server';
 import { followCatalog } from './catalog';
 import { readBridgeEnv } from './env';
+import { runFilterProxy } from './filter-proxy';
 import { requestsThatReconnect } from './request';
 
 async function main(): Promise<void> {
@@ -57,8 +60,10 @@ async function main(): Promise<void> {
   await bridge.server.connect(new StdioServerTransport());
 }
 
-main().catch((e: unknown) => {
-  // stdout carries JSON-RPC only; diagnostics go to stderr.
-  process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(1);
-});
+if (process.argv[2] === '--filter') runFilterProxy(process.argv.slice(2));
+else
+  main().catch((e: unknown) => {
+    // stdout carries JSON-RPC only; diagnostics go to stderr.
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  });

@@ -14,11 +14,17 @@ import { join } from 'node:path';
 type Fixture = Awaited<ReturnType<typeof platformFixture>>;
 const op = operatorContext('internal');
 
+const MAIN = ['--import', 'tsx', 'resources/worker/nexus-mcp/main.ts'];
+
 /** Starts nexus-mcp the way the agent CLI does: a stdio child with the run's credentials in its env. */
-async function startBridge(creds: RunCredentials, env: Record<string, string> = nexusMcpEnv(creds)): Promise<Client> {
+async function startBridge(
+  creds: RunCredentials,
+  env: Record<string, string> = nexusMcpEnv(creds),
+  args: string[] = MAIN,
+): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', 'resources/worker/nexus-mcp/main.ts'],
+    args,
     cwd: repoRoot,
     stderr: 'pipe',
     env: { PATH: process.env.PATH ?? '', ...env },
@@ -195,6 +201,26 @@ describe('nexus-mcp (worker-side stdio bridge)', () => {
       arguments: { content: 'x' },
     })) as CallToolResult;
     expect(denied.content[0]).toMatchObject({ text: expect.stringMatching(/^forbidden: .*memory\.write/) });
+  }, 60_000);
+
+  it('runs an external MCP server behind a tool allow-list (--filter): only allowed tools are listed and called', async () => {
+    const creds = await f.core.platform.createRun(f.agent('filtered').id);
+    // The server behind the filter is nexus-mcp itself, offering every tool.
+    const client = await startBridge(creds, nexusMcpEnv(creds), [
+      ...MAIN,
+      '--filter',
+      'skill_list,skill_view',
+      '--',
+      process.execPath,
+      ...MAIN,
+    ]);
+    clients.push(client);
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['skill_list', 'skill_view']);
+    expect(json(await client.callTool({ name: 'skill_list', arguments: {} }))).toEqual({ skills: [] });
+    await expect(client.callTool({ name: 'memory_propose', arguments: { content: 'x' } })).rejects.toThrow(
+      /not allowed/,
+    );
+    expect(f.core.review.memories.pending()).toEqual([]);
   }, 60_000);
 
   it('serves MCP without tools while NATS is unreachable, so the agent still starts', async () => {

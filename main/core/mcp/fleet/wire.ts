@@ -74,8 +74,18 @@ export function fleetHandlers(
       if (choice && choice.access !== 'none' && ctx.caller.kind !== 'operator')
         throw new NexusError('forbidden', "Only the operator chooses a workspace's fleet credential.");
       const ws = await create(input, ctx);
-      if (choice && choice.access !== 'none')
+      if (!choice || choice.access === 'none') return ws;
+      try {
         await fleet.credentials.set(ws, choice.access, choice.allWorkspaces ?? false);
+      } catch (e) {
+        // The workspace exists either way: say so, and keep the cause's code (vault_locked, unavailable, …).
+        const cause =
+          e instanceof NexusError ? e : new NexusError('internal', 'the keychain or the token store failed.');
+        throw new NexusError(
+          cause.code,
+          `Workspace ${ws.name} was created without fleet access: ${cause.message} Set it under Workspaces → Fleet access.`,
+        );
+      }
       return ws;
     },
   };

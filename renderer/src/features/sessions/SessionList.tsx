@@ -48,6 +48,11 @@ const SessionRow = memo(function SessionRow({
       <span className="muted"> {session.branch}</span>
       {session.agentMessage ? <span className="muted"> — {session.agentMessage}</span> : null}
       {session.status === 'error' && session.reason ? <p className="banner bad">{session.reason}</p> : null}
+      {session.toolsReason ? (
+        <p className="muted" data-testid="tools-reason">
+          {session.toolsReason}
+        </p>
+      ) : null}
     </li>
   );
 });

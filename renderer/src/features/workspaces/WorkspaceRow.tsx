@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FleetCredential, Progress, Workspace } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
+import { AgentDialog } from './AgentDialog';
 import { ConfirmDialog } from './ConfirmDialog';
 import { DiskUse } from './DiskUse';
 import { FleetAccessDialog } from './FleetAccessDialog';
@@ -26,7 +27,7 @@ export function WorkspaceRow({
   fleet?: FleetCredential | undefined;
 }) {
   const api = useApi();
-  const [confirming, setConfirming] = useState<'stop' | 'delete' | 'fleet' | null>(null);
+  const [confirming, setConfirming] = useState<'stop' | 'delete' | 'fleet' | 'agent' | null>(null);
   const start = useMutation({ mutationFn: () => api['workspaces.start']({ workspace: w.id }) });
   const stop = useMutation({
     mutationFn: () => api['workspaces.stop']({ workspace: w.id }),
@@ -68,6 +69,9 @@ export function WorkspaceRow({
               Stop
             </button>
           ) : null}
+          <button type="button" onClick={() => setConfirming('agent')} disabled={busy}>
+            Agent
+          </button>
           <button type="button" onClick={() => setConfirming('fleet')} disabled={busy}>
             Fleet access
           </button>
@@ -111,6 +115,7 @@ export function WorkspaceRow({
           ) : null}
         </ConfirmDialog>
       ) : null}
+      {confirming === 'agent' ? <AgentDialog workspace={w} onClose={() => setConfirming(null)} /> : null}
       {confirming === 'fleet' ? (
         <FleetAccessDialog workspace={w} current={fleet} onClose={() => setConfirming(null)} />
       ) : null}
