@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { previousServerPid, stopPrevious } from '../../main/core/platform/previous-server';
 import { repoRoot } from './core';
 import { readUntil } from './wait';
 
@@ -97,3 +98,10 @@ export const sessionRunId = (dataDir: string, sessionId: string): string | null 
       (db.prepare('SELECT run_id AS r FROM sessions WHERE id = ?').get(sessionId) as { r: string | null } | undefined)
         ?.r ?? null,
   );
+
+/** Test clean-up: stops a nats-server a SIGKILLed `nexus serve` left behind on `dataDir` (if no new one replaced it). */
+export async function stopLeftNats(dataDir: string): Promise<void> {
+  const dir = join(dataDir, 'nats');
+  const pid = previousServerPid(join(dir, 'nats.pid'), 'nats-server', join(dir, 'nats.conf'));
+  if (pid) await stopPrevious(pid);
+}

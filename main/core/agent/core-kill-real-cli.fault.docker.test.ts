@@ -8,6 +8,7 @@ import {
   runningWorkspace,
   sessionRunId,
   startNexusProcess,
+  stopLeftNats,
   type NexusProcess,
 } from '../../../test/helpers/nexus-process';
 import { giveAgentCredential, startRealAgentEnv, type RealAgentEnv } from '../../../test/helpers/real-agent-env';
@@ -93,6 +94,7 @@ afterAll(async () => {
   afterTool.give({ text: 'stop' });
   await nexus?.rpc('workspaces.delete', { workspace }).catch(() => undefined);
   await nexus?.kill('SIGTERM');
+  await stopLeftNats(dataDir);
   await removeOwnedBy(dataDir);
   await env?.close();
   dir.remove();

@@ -12,6 +12,7 @@ import {
   runningWorkspace,
   sessionRunId,
   startNexusProcess,
+  stopLeftNats,
   type NexusProcess,
 } from '../../../test/helpers/nexus-process';
 import { tempDir } from '../../../test/helpers/temp-dir';
@@ -89,6 +90,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await nexus?.rpc('workspaces.delete', { workspace }).catch(() => undefined);
   await nexus?.kill('SIGTERM');
+  await stopLeftNats(dataDir);
   await removeOwnedBy(dataDir);
   await repo?.close();
   dir.remove();
