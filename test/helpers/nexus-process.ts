@@ -1,7 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { previousServerPid, stopPrevious } from '../../main/core/platform/previous-server';
 import { repoRoot } from './core';
+import { readUntil } from './wait';
 
 /**
  * `nexus serve` (the built CLI, dist/cli.js: run `npm run build` first) as its own process on a
@@ -62,4 +65,43 @@ export async function startNexusProcess(dataDir: string, env: Record<string, str
       await exited;
     },
   };
+}
+
+/** Creates a workspace through `nexus` and waits until it runs; returns its container id. */
+export async function runningWorkspace(nexus: NexusProcess, name: string, repoUrl: string): Promise<string> {
+  await nexus.rpc('workspaces.create', { name, repoUrl });
+  const ws = await readUntil(
+    () =>
+      nexus.rpc<{ status: string; containerId: string | null; reason?: string }>('workspaces.get', { workspace: name }),
+    (w) => w.status === 'running' || w.status === 'error',
+    400_000,
+  );
+  if (ws.status !== 'running' || !ws.containerId) throw new Error(`workspace ${name}: ${ws.status} ${ws.reason ?? ''}`);
+  return ws.containerId;
+}
+
+/** Reads the data dir's database on a read-only connection of its own (the process keeps writing). */
+export function readDb<T>(dataDir: string, read: (db: Database.Database) => T): T {
+  const db = new Database(join(dataDir, 'nexus.db'), { readonly: true, fileMustExist: true });
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** The platform run a session holds now (sessions.run_id). */
+export const sessionRunId = (dataDir: string, sessionId: string): string | null =>
+  readDb(
+    dataDir,
+    (db) =>
+      (db.prepare('SELECT run_id AS r FROM sessions WHERE id = ?').get(sessionId) as { r: string | null } | undefined)
+        ?.r ?? null,
+  );
+
+/** Test clean-up: stops a nats-server a SIGKILLed `nexus serve` left behind on `dataDir` (if no new one replaced it). */
+export async function stopLeftNats(dataDir: string): Promise<void> {
+  const dir = join(dataDir, 'nats');
+  const pid = previousServerPid(join(dir, 'nats.pid'), 'nats-server', join(dir, 'nats.conf'));
+  if (pid) await stopPrevious(pid);
 }

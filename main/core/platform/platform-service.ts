@@ -209,8 +209,9 @@ export class PlatformService implements Disposable {
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
     });
-    this.natsUrl = server.url;
     await this.subscribe(this.nc);
+    // Handed to workers only once core listens on it, and in the same turn as the status that names it.
+    this.natsUrl = server.url;
     this.deps.status.set('nats', {
       state: 'running',
       reason: this.workersReach

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +7,14 @@ import { dockerExec } from '../../../test/helpers/agent-cli';
 import { ensureTestWorkerImage, realDocker, removeOwnedBy, testBaseImage } from '../../../test/helpers/docker';
 import { serveGitRepo } from '../../../test/helpers/git-http-server';
 import { TEST_NETWORK } from '../../../test/helpers/network';
-import { startNexusProcess, type NexusProcess } from '../../../test/helpers/nexus-process';
+import {
+  readDb,
+  runningWorkspace,
+  sessionRunId,
+  startNexusProcess,
+  stopLeftNats,
+  type NexusProcess,
+} from '../../../test/helpers/nexus-process';
 import { tempDir } from '../../../test/helpers/temp-dir';
 import { readUntil, waitFor } from '../../../test/helpers/wait';
 import { bundleWorkerScripts } from '../../../test/helpers/worker-scripts';
@@ -52,24 +58,12 @@ const natsUsers = (): string[] =>
     .map((u) => u.user)
     .filter((u) => u.startsWith('run-'))
     .sort();
-function runningRuns(): string[] {
-  const db = new Database(join(dataDir, 'nexus.db'), { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare("SELECT id FROM runs WHERE status = 'running' ORDER BY id").all() as { id: string }[]).map(
-      (r) => r.id,
-    );
-  } finally {
-    db.close();
-  }
-}
-const runOf = (sessionId: string): string | null => {
-  const db = new Database(join(dataDir, 'nexus.db'), { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare('SELECT run_id AS r FROM sessions WHERE id = ?').get(sessionId) as { r: string | null }).r;
-  } finally {
-    db.close();
-  }
-};
+const runningRuns = (): string[] =>
+  readDb(
+    dataDir,
+    (db) => db.prepare("SELECT id FROM runs WHERE status = 'running' ORDER BY id").all() as { id: string }[],
+  ).map((r) => r.id);
+const runOf = (sessionId: string): string | null => sessionRunId(dataDir, sessionId);
 const list = async (): Promise<Session[]> =>
   (await nexus.rpc<{ sessions: Session[] }>('sessions.list', { workspace })).sessions;
 
@@ -82,14 +76,7 @@ beforeAll(async () => {
     NEXUS_AGENT_COMMAND: JSON.stringify(['node', FIXTURE]),
   };
   nexus = await startNexusProcess(dataDir, env);
-  await nexus.rpc('workspaces.create', { name: workspace, repoUrl: repo.url });
-  const ws = await readUntil(
-    () => nexus.rpc<{ status: string; containerId: string | null; reason?: string }>('workspaces.get', { workspace }),
-    (w) => w.status === 'running' || w.status === 'error',
-    300_000,
-  );
-  if (ws.status !== 'running' || !ws.containerId) throw new Error(`workspace: ${ws.status} ${ws.reason ?? ''}`);
-  containerId = ws.containerId;
+  containerId = await runningWorkspace(nexus, workspace, repo.url);
   const scripts = await bundleWorkerScripts(join(dir.path, 'bin'));
   execFileSync(
     'docker',
@@ -103,6 +90,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await nexus?.rpc('workspaces.delete', { workspace }).catch(() => undefined);
   await nexus?.kill('SIGTERM');
+  await stopLeftNats(dataDir);
   await removeOwnedBy(dataDir);
   await repo?.close();
   dir.remove();
@@ -164,15 +152,11 @@ async function expectNothingOrphaned(settled: Session[]): Promise<void> {
   }
 }
 
-const runsStarted = (ids: string[]): number => {
-  const db = new Database(join(dataDir, 'nexus.db'), { readonly: true, fileMustExist: true });
-  try {
+const runsStarted = (ids: string[]): number =>
+  readDb(dataDir, (db) => {
     const q = db.prepare('SELECT count(*) AS n FROM runs WHERE session_id = ?');
     return ids.reduce((n, id) => n + (q.get(id) as { n: number }).n, 0);
-  } finally {
-    db.close();
-  }
-};
+  });
 
 describe('core SIGKILLed during 10 concurrent create_session (nexus serve in its own process)', () => {
   it('killed while runs are being made: the unlaunched ones are errors and leave nothing behind', async () => {

@@ -49,11 +49,11 @@ async function freePort(host: string): Promise<number> {
 }
 
 /** nats-server with core's admin and the workspace's hook user (publish hooks + permissions, replies). */
-function natsServer(dir: string, host: string, port: number): Promise<ChildProcess> {
+function natsServer(dir: string, host: string, port: number, hookPass = 'pw'): Promise<ChildProcess> {
   const conf = join(dir, 'nats.conf');
   writeFileSync(
     conf,
-    `authorization { users: [ { user: "admin", password: "admin-pw" }, { user: "hooks-${WS}", password: "pw", permissions: { publish: ["nexus.hooks.${WS}", "nexus.permissions.${WS}"], subscribe: ["nexus.permission-replies.${WS}.>"] } } ] }\n`,
+    `authorization { users: [ { user: "admin", password: "admin-pw" }, { user: "hooks-${WS}", password: "${hookPass}", permissions: { publish: ["nexus.hooks.${WS}", "nexus.permissions.${WS}"], subscribe: ["nexus.permission-replies.${WS}.>"] } } ] }\n`,
   );
   const child = spawn('nats-server', ['-a', host, '-p', String(port), '-c', conf], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -223,6 +223,23 @@ describe('the hook relay in a worker container (real CLI, real NATS)', () => {
     await waitFor(async () => (await box.pane('one')).includes('Third answer.'), 'the answer on the pane', 60_000);
     nats = await natsServer(dir.path, net.gateway, port);
     expect(await turnEvents(from, 30_000)).toEqual(['UserPromptSubmit', 'Stop']);
+  }, 120_000);
+
+  it('keeps trying when refused and connects once its credentials file names the new password', async () => {
+    // What a core restart does: its server comes back with a new hook password, and the file is
+    // rewritten only when core next installs the tools.
+    nats.kill('SIGKILL');
+    await new Promise((r) => nats.once('exit', r));
+    nats = await natsServer(dir.path, net.gateway, port, 'pw2');
+    await new Promise((r) => setTimeout(r, 2000)); // several refused reconnects
+    const file = JSON.stringify({ url: `nats://${net.gateway}:${port}`, user: `hooks-${WS}`, pass: 'pw2' });
+    await box.sh('umask 077 && cat > /tmp/nexus-tools/hook-nats.json', file);
+    api.reply({ text: 'Fourth answer.' });
+    const from = seen.length;
+    await box.sh(
+      "tmux send-keys -t nexus:one -l 'after the new password'; sleep 0.5; tmux send-keys -t nexus:one Enter",
+    );
+    expect(await turnEvents(from, 60_000)).toEqual(['UserPromptSubmit', 'Stop']);
   }, 120_000);
 
   it('with its loop gone, the next command hook delivers its event itself and starts the relay again', async () => {

@@ -13,6 +13,12 @@ export function useApi(): NexusApi {
   return api;
 }
 
+/**
+ * How long a list kept live by push events counts as fresh: opening its page again within this
+ * refetches nothing. Past it (a dropped event stream may have missed events), the page refetches.
+ */
+export const PUSHED_STALE_MS = 30_000;
+
 /** Runs `handler` for every push event named `name`. */
 export function useNexusEvent<K extends EventName>(name: K, handler: (payload: EventPayload<K>) => void): void {
   const api = useApi();

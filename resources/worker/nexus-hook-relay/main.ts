@@ -85,9 +85,14 @@ async function main(): Promise<void> {
     // nats-server (core's) may restart under running sessions: it comes back on the same address.
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,
+    // A restarted core issues a new password and rewrites the file: keep trying (re-reading it)
+    // instead of giving up after two refusals.
+    ignoreAuthErrorAbort: true,
     waitOnFirstConnect: true,
   });
   nc = conn;
+  // A connection that gives up for good ends the relay: its loop starts a new one, which says so.
+  void conn.closed().then(() => process.exit(1));
   const hooks = `nexus.hooks.${workspaceId}`;
   const crashes = Number(crashesArg) || 0;
   pending.unshift([hooks, JSON.stringify({ relay: { crashes, pid: process.pid, at: new Date().toISOString() } })]);

@@ -40,6 +40,20 @@ const refused = (what: string): NexusError =>
   );
 
 /**
+ * Whether a look-up names the credential's own workspace. A name that resolves to nothing answers
+ * as another workspace would (`forbidden`), never `not_found`: a fleet credential cannot probe which
+ * other workspaces or sessions exist.
+ */
+async function isOwn(own: string, lookUp: () => string | Promise<string>): Promise<boolean> {
+  try {
+    return (await lookUp()) === own;
+  } catch (e) {
+    if (e instanceof NexusError && e.code === 'not_found') return false;
+    throw e;
+  }
+}
+
+/**
  * Wraps the dispatcher for a fleet credential that has not been widened: every operation must
  * name its own workspace (or a session of it), lists are cut to it, and anything else is refused
  * with a typed `forbidden` the model reads as the tool's error. Unknown operations are refused.
@@ -55,17 +69,20 @@ export function scopedDispatch(scope: FleetScope, resolve: FleetResolvers, dispa
       return { ...out, workspaces: out.workspaces.filter((w) => w.id === own) };
     }
     if (op === 'sessions.list') {
-      if (typeof args.workspace === 'string' && resolve.workspaceIdOf(args.workspace) !== own)
+      const ref = args.workspace;
+      if (typeof ref === 'string' && !(await isOwn(own, () => resolve.workspaceIdOf(ref))))
         throw refused(`it cannot list the sessions of workspace ${args.workspace}`);
       return dispatch(op, { ...args, workspace: own }, ctx);
     }
     if (BY_WORKSPACE.has(op) && typeof args.workspace === 'string') {
-      if (resolve.workspaceIdOf(args.workspace) !== own) throw refused(`workspace ${args.workspace} is another one`);
+      const ref = args.workspace;
+      if (!(await isOwn(own, () => resolve.workspaceIdOf(ref)))) throw refused(`workspace ${ref} is not this one`);
       return dispatch(op, input, ctx);
     }
     if (BY_SESSION.has(op) && typeof args.session === 'string') {
-      if ((await resolve.sessionWorkspaceOf(args.session)) !== own)
-        throw refused(`session ${args.session} belongs to another workspace`);
+      const ref = args.session;
+      if (!(await isOwn(own, () => resolve.sessionWorkspaceOf(ref))))
+        throw refused(`session ${ref} is not one of this workspace's`);
       return dispatch(op, input, ctx);
     }
     if (op === 'workspaces.create') throw refused('it cannot create workspaces');

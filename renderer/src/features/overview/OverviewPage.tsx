@@ -1,3 +1,5 @@
+import { useMemo } from 'react';
+import type { PermissionRequest } from '../../../../shared/contract/permissions';
 import { EmptyState, Page } from '../../shell/Page';
 import { bySession, usePermissions } from '../permissions/use-permissions';
 import { useNotificationPermission } from './browser-notifications';
@@ -5,14 +7,18 @@ import { NeedsYouItem } from './NeedsYouItem';
 import { needsYouItems } from './needs-you';
 import { useAttention } from './use-attention';
 
+/** One empty list for every item without requests, so a memoised item sees the same one each time. */
+const NO_REQUESTS: readonly PermissionRequest[] = [];
+
 export function OverviewPage() {
   // Inside Electron the main process shows native notifications; the browser offers its own.
   const nativeNotifications = window.nexus !== undefined;
   const attention = useAttention();
   const fleet = attention.data;
-  const requests = usePermissions().data?.requests ?? [];
-  const needsYou = fleet ? needsYouItems(fleet, requests) : [];
-  const pending = bySession(requests);
+  const requests = usePermissions().data?.requests ?? NO_REQUESTS;
+  const needsYou = useMemo(() => (fleet ? needsYouItems(fleet, requests) : []), [fleet, requests]);
+  const pending = useMemo(() => bySession(requests), [requests]);
+  const minute = Math.floor(Date.now() / 60_000);
   const notifications = useNotificationPermission();
   const offerNotifications = !nativeNotifications && notifications.permission === 'default';
   return (
@@ -43,7 +49,12 @@ export function OverviewPage() {
             ) : (
               <ul className="list" data-testid="needs-you-list">
                 {needsYou.map((item) => (
-                  <NeedsYouItem key={item.sessionId} item={item} requests={pending.get(item.sessionId) ?? []} />
+                  <NeedsYouItem
+                    key={item.sessionId}
+                    item={item}
+                    requests={pending.get(item.sessionId) ?? NO_REQUESTS}
+                    minute={minute}
+                  />
                 ))}
               </ul>
             )}

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FleetAttention } from '../../../../shared/attention';
-import { useApi, useNexusEvent } from '../../api/context';
+import { PUSHED_STALE_MS, useApi, useNexusEvent } from '../../api/context';
 
 export const attentionKey = ['attention.get'] as const;
 
@@ -9,5 +9,7 @@ export function useAttention() {
   const api = useApi();
   const client = useQueryClient();
   useNexusEvent('attention.changed', (fleet) => client.setQueryData<FleetAttention>(attentionKey, fleet));
-  return useQuery({ queryKey: attentionKey, queryFn: () => api['attention.get']({}) });
+  // Push events keep it current, so opening the page again within PUSHED_STALE_MS shows the cache
+  // without fetching the whole list again (with 500 sessions that fetch was a fifth of the render).
+  return useQuery({ queryKey: attentionKey, queryFn: () => api['attention.get']({}), staleTime: PUSHED_STALE_MS });
 }

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { NexusError } from '../../../../shared/errors';
+import { operatorContext } from '../../handlers';
+import { scopedDispatch, type FleetResolvers } from './scope';
+
+const workspaces: Record<string, string> = { alpha: 'w-alpha', beta: 'w-beta' };
+const sessions: Record<string, string> = { 'alpha/one': 'w-alpha', 'beta/two': 'w-beta' };
+const resolvers: FleetResolvers = {
+  workspaceIdOf: (ref) => {
+    const id = workspaces[ref];
+    if (!id) throw new NexusError('not_found', `No workspace ${ref}.`);
+    return id;
+  },
+  sessionWorkspaceOf: async (ref) => {
+    const id = sessions[ref];
+    if (!id) throw new NexusError('not_found', `No session ${ref}.`);
+    return id;
+  },
+};
+const calls: string[] = [];
+const dispatch = scopedDispatch({ workspaceId: 'w-alpha', allWorkspaces: false }, resolvers, async (op, input) => {
+  calls.push(`${op} ${JSON.stringify(input)}`);
+  return {};
+});
+const ctx = operatorContext('mcp');
+const code = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: NexusError) => e.code,
+  );
+
+describe("a fleet credential's scope", () => {
+  it('lets its own workspace and sessions through', async () => {
+    expect(await code(dispatch('sessions.create', { workspace: 'alpha' }, ctx))).toBe('ok');
+    expect(await code(dispatch('sessions.sendMessage', { session: 'alpha/one', text: 'hi' }, ctx))).toBe('ok');
+  });
+
+  it('refuses another workspace and one that does not exist alike: existence is not probed', async () => {
+    calls.length = 0;
+    expect(await code(dispatch('sessions.create', { workspace: 'beta' }, ctx))).toBe('forbidden');
+    expect(await code(dispatch('sessions.create', { workspace: 'gamma' }, ctx))).toBe('forbidden');
+    expect(await code(dispatch('sessions.delete', { session: 'beta/two' }, ctx))).toBe('forbidden');
+    expect(await code(dispatch('sessions.delete', { session: 'gamma/three' }, ctx))).toBe('forbidden');
+    expect(await code(dispatch('sessions.list', { workspace: 'gamma' }, ctx))).toBe('forbidden');
+    expect(calls).toEqual([]);
+  });
+});
