@@ -23,16 +23,15 @@ const connecting = (req: ModelRequest): boolean => {
   const list = text.slice(at).split('\\n\\n')[0] ?? '';
   return list.split('\\n').slice(1).includes('nexus');
 };
-const searchNexus: ModelReply = { toolUse: { name: 'ToolSearch', input: { query: 'nexus', max_results: 20 } } };
-
 /**
- * The model's replies: a tool search while nexus is still connecting (the CLI's first request can
- * beat the MCP handshake), then `steps` in order.
+ * The model's replies: "wait" (ending the turn) while nexus is still connecting (the CLI's first
+ * request can beat the MCP handshake), then `steps` in order. See `nudge`.
  */
 function afterConnected(...steps: ModelReply[]): ((req: ModelRequest) => ModelReply)[] {
   let i = 0;
-  const next = (req: ModelRequest): ModelReply => (connecting(req) ? searchNexus : (steps[i++] ?? { text: 'Done.' }));
-  return Array.from({ length: steps.length + 8 }, () => next);
+  const next = (req: ModelRequest): ModelReply =>
+    connecting(req) ? { text: 'Waiting for the tools.' } : (steps[i++] ?? { text: 'Done.' });
+  return Array.from({ length: steps.length + 12 }, () => next);
 }
 
 describe('the real agent CLI: platform tools, gating and the board', () => {
@@ -44,6 +43,20 @@ describe('the real agent CLI: platform tools, gating and the board', () => {
     await fleet.createWorkspace(ws);
   }, 600_000);
   afterAll(async () => fleet?.dispose(), 180_000);
+
+  /** Sends a message every few seconds until a model request of the session shows nexus connected. */
+  const nudge = async (session: string): Promise<ModelRequest> => {
+    for (let i = 0; i < 12; i++) {
+      const ready = fleet.turnsOf(session).find((t) => !connecting(t));
+      if (ready) return ready;
+      await fleet.waitForSession(session, (x) => x.agentState === 'idle' && fleet.turnsOf(session).length > 0);
+      await new Promise((r) => setTimeout(r, 5000));
+      if (!fleet.turnsOf(session).find((t) => !connecting(t)))
+        await fleet.call('sessions.sendMessage', { session, text: 'the tools should be there now' });
+      await new Promise((r) => setTimeout(r, 3000));
+    }
+    throw new Error(`nexus never connected in ${session}`);
+  };
 
   const firstTurn = (session: string) =>
     waitFor(() => fleet.turnsOf(session)[0], `the first model request of ${session}`, 240_000);
@@ -59,14 +72,7 @@ describe('the real agent CLI: platform tools, gating and the board', () => {
     const offered = async (name: string) => {
       const x = await fleet.createSession(ws, { name, initialMessage: 'look around' });
       fleet.script(x.id, ...afterConnected({ text: 'Looked.' }));
-      const turn = await waitFor(
-        () => fleet.turnsOf(x.id).find((t) => !connecting(t)),
-        `a model request of ${name} with nexus connected`,
-        240_000,
-      ).catch((e: unknown) => {
-        const last = JSON.stringify(fleet.turnsOf(x.id).at(-1)?.body ?? {});
-        throw new Error(`${String(e)}: ${last.match(/.{0,100}still connecting.{0,300}/)?.[0] ?? last.slice(-500)}`);
-      });
+      const turn = await nudge(x.id);
       return { session: x, tools: reachable(turn) };
     };
     const narrow = await offered('narrow');
@@ -109,6 +115,7 @@ describe('the real agent CLI: platform tools, gating and the board', () => {
         { text: 'Delegated the review.' },
       ),
     );
+    await nudge(lead.id);
     const board = await readUntil(
       () => fleet.call('board.list', {}),
       (b) => b.tasks.some((t) => t.title === 'Review the release notes'),
@@ -134,6 +141,7 @@ describe('the real agent CLI: platform tools, gating and the board', () => {
         { text: 'Reviewed.' },
       ),
     );
+    await nudge(reviewer.id);
     const after = await readUntil(
       () => fleet.call('board.list', {}),
       (b) => (b.tasks.find((t) => t.id === review?.id)?.comments.length ?? 0) > 0,
