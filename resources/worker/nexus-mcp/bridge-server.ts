@@ -42,19 +42,32 @@ export function createGatedBridge(forward: ForwardCall, version = '0.1.0'): Gate
         }
       },
     );
-    t.disable();
+    t.enabled = false;
     registered.set(tool, t);
   }
+  // list_changed goes out only once the client has initialized (a notification in the middle of
+  // the handshake is never sent), and once per change of the catalogue.
+  let initialized = false;
+  let pending = false;
+  server.server.oninitialized = () => {
+    initialized = true;
+    if (pending) void server.server.sendToolListChanged().catch(() => undefined);
+    pending = false;
+  };
   return {
     server,
     offer(tools) {
+      let changed = false;
       for (const [name, t] of registered) {
         const want = tools.includes(name);
         if (want !== t.enabled) {
-          if (want) t.enable();
-          else t.disable();
+          t.enabled = want;
+          changed = true;
         }
       }
+      if (!changed) return;
+      if (initialized) void server.server.sendToolListChanged().catch(() => undefined);
+      else pending = true;
     },
   };
 }
