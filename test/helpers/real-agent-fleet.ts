@@ -15,7 +15,7 @@ import { removeOwnedBy } from './docker';
 import { connectClient, mintToken } from './mcp';
 import { giveAgentCredential, startRealAgentEnv, type RealAgentEnv } from './real-agent-env';
 import { tempDir } from './temp-dir';
-import { readUntil } from './wait';
+import { readUntil, waitFor } from './wait';
 
 /**
  * A whole Nexus (serve(): core, loopback host, /api/mcp) running the real pinned agent CLI in its
@@ -43,6 +43,8 @@ export interface RealAgentFleet {
   agentSessionId(session: string): string;
   /** The stand-in's conversation requests from one session, in order. */
   turnsOf(session: string): ModelRequest[];
+  /** Waits for a session's first conversation request: its first user turn is what the operator typed. */
+  firstTurn(session: string): Promise<ModelRequest>;
   /**
    * Scripts the model's next answers to one session, in order (a reply, or a function of the request);
    * a session with nothing scripted gets "OK.". Call it right after createSession: the CLI's first
@@ -178,6 +180,7 @@ export async function startRealAgentFleet(
       const id = fleet.agentSessionId(session);
       return env.api.turns().filter((r) => r.headers['x-claude-code-session-id'] === id);
     },
+    firstTurn: (session) => waitFor(() => fleet.turnsOf(session)[0], `the first model request of ${session}`, 240_000),
     script(session, ...replies) {
       const id = fleet.agentSessionId(session);
       scripts.set(id, [...(scripts.get(id) ?? []), ...replies]);

@@ -35,9 +35,7 @@ describe('the real agent CLI: prompts and messages', () => {
   }, 600_000);
   afterAll(async () => fleet?.dispose(), 180_000);
 
-  /** The first conversation request of a session: its first user turn is what the operator typed. */
-  const firstTurn = (session: string) =>
-    waitFor(() => fleet.turnsOf(session)[0], `the first model request of ${session}`, 240_000);
+  const firstTurn = (session: string) => fleet.firstTurn(session);
 
   it('passes every prompt of the hostile corpus and a 100 KB one as the first user turn, byte-exact (a bare subcommand name with a newline)', async () => {
     const batch = 5;

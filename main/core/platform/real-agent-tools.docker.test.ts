@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../../test/helpers/model-api';
 import { startRealAgentFleet, type RealAgentFleet } from '../../../test/helpers/real-agent-fleet';
-import { waitFor } from '../../../test/helpers/wait';
 
 /**
  * The real pinned CLI through a whole Nexus against the scripted model: the platform tools the
@@ -23,8 +22,7 @@ describe('the real agent CLI: platform tools, gating and the board', () => {
   }, 600_000);
   afterAll(async () => fleet?.dispose(), 180_000);
 
-  const firstTurn = (session: string) =>
-    waitFor(() => fleet.turnsOf(session)[0], `the first model request of ${session}`, 240_000);
+  const firstTurn = (session: string) => fleet.firstTurn(session);
 
   it('with NATS stopped a session still starts and talks to the model, without platform tools, and says why', async () => {
     await fleet.running.core.platform.dispose();
