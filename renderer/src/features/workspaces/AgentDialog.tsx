@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import type { Workspace } from '../../../../shared/contract';
 import { allPermissions, permissionLabels, type AgentPermission } from '../../../../shared/platform-gating';
 import { toolNames } from '../../../../shared/platform-tools';
 import { useApi } from '../../api/context';
+import { FormDialog } from '../../shell/FormDialog';
 import { McpServersField, parseMcpServers } from './McpServersField';
 
 /**
@@ -48,74 +49,64 @@ export function AgentDialog({ workspace: w, onClose }: { workspace: Workspace; o
   });
   const toggle = <T extends string>(list: T[], item: T, on: boolean): T[] =>
     on ? [...new Set([...list, item])] : list.filter((x) => x !== item);
-  const submit = (e: FormEvent): void => {
-    e.preventDefault();
-    save.mutate();
-  };
   return (
-    <div className="modal-backdrop">
-      <form role="dialog" aria-modal="true" aria-labelledby="agent-title" className="modal" onSubmit={submit}>
-        <h2 id="agent-title">Agent of {w.name}</h2>
-        <fieldset>
-          <legend>Platform tools offered (none ticked: every tool whose check passes)</legend>
-          {toolNames.map((t) => (
-            <label key={t} style={{ display: 'block' }}>
-              <input
-                type="checkbox"
-                checked={tools.includes(t)}
-                onChange={(e) => setTools(toggle(tools, t, e.target.checked))}
-              />{' '}
-              {t}
-            </label>
-          ))}
-        </fieldset>
-        <fieldset>
-          <legend>Permissions</legend>
-          {allPermissions.map((p) => (
-            <label key={p} style={{ display: 'block' }}>
-              <input
-                type="checkbox"
-                checked={permissions.includes(p)}
-                onChange={(e) => setPermissions(toggle(permissions, p, e.target.checked))}
-              />{' '}
-              {permissionLabels[p]}
-            </label>
-          ))}
-        </fieldset>
-        <McpServersField value={servers} onChange={setServers} problem={'error' in parsed ? parsed.error : null} />
-        <fieldset>
-          <legend>Delegated tasks</legend>
-          <label style={{ display: 'block' }}>
-            <input type="checkbox" checked={autoStart} onChange={(e) => setAutoStart(e.target.checked)} /> Start a
-            session on each task delegated in this workspace
-          </label>
-          <label>
-            At most{' '}
+    <FormDialog
+      id="agent-title"
+      title={<>Agent of {w.name}</>}
+      onSubmit={() => save.mutate()}
+      onCancel={onClose}
+      pending={save.isPending}
+      error={agent.error ?? save.error}
+      action="Save"
+      pendingAction="Saving…"
+      ready={Boolean(a) && !('error' in parsed)}
+    >
+      <fieldset>
+        <legend>Platform tools offered (none ticked: every tool whose check passes)</legend>
+        {toolNames.map((t) => (
+          <label key={t} style={{ display: 'block' }}>
             <input
-              type="number"
-              min={1}
-              max={20}
-              value={maxAuto}
-              onChange={(e) => setMaxAuto(Number(e.target.value) || 1)}
-              aria-label="Most auto-started sessions at once"
+              type="checkbox"
+              checked={tools.includes(t)}
+              onChange={(e) => setTools(toggle(tools, t, e.target.checked))}
             />{' '}
-            at once
+            {t}
           </label>
-        </fieldset>
-        {(agent.error ?? save.error) ? (
-          <p role="alert" className="banner bad">
-            {(agent.error ?? save.error)?.message}
-          </p>
-        ) : null}
-        <div className="modal-actions">
-          <button type="button" onClick={onClose} disabled={save.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending || !a || 'error' in parsed}>
-            {save.isPending ? 'Saving…' : 'Save'}
-          </button>
-        </div>
-      </form>
-    </div>
+        ))}
+      </fieldset>
+      <fieldset>
+        <legend>Permissions</legend>
+        {allPermissions.map((p) => (
+          <label key={p} style={{ display: 'block' }}>
+            <input
+              type="checkbox"
+              checked={permissions.includes(p)}
+              onChange={(e) => setPermissions(toggle(permissions, p, e.target.checked))}
+            />{' '}
+            {permissionLabels[p]}
+          </label>
+        ))}
+      </fieldset>
+      <McpServersField value={servers} onChange={setServers} problem={'error' in parsed ? parsed.error : null} />
+      <fieldset>
+        <legend>Delegated tasks</legend>
+        <label style={{ display: 'block' }}>
+          <input type="checkbox" checked={autoStart} onChange={(e) => setAutoStart(e.target.checked)} /> Start a session
+          on each task delegated in this workspace
+        </label>
+        <label>
+          At most{' '}
+          <input
+            type="number"
+            min={1}
+            max={20}
+            value={maxAuto}
+            onChange={(e) => setMaxAuto(Number(e.target.value) || 1)}
+            aria-label="Most auto-started sessions at once"
+          />{' '}
+          at once
+        </label>
+      </fieldset>
+    </FormDialog>
   );
 }

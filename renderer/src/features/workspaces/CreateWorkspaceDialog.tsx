@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { FleetAccess, Workspace } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
+import { FormDialog } from '../../shell/FormDialog';
 import { FleetAccessField } from './FleetAccessField';
 import { fleetKey } from './use-workspaces';
 
@@ -49,101 +50,90 @@ export function CreateWorkspaceDialog({
       onClose();
     },
   });
-  const submit = (e: FormEvent): void => {
-    e.preventDefault();
-    create.mutate();
-  };
   return (
-    <div className="modal-backdrop">
-      <form role="dialog" aria-modal="true" aria-labelledby="create-title" className="modal" onSubmit={submit}>
-        <h2 id="create-title">New workspace</h2>
-        <label className="field">
-          Name
-          <input
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            required
-            pattern="[a-z0-9]([a-z0-9\-]{0,38}[a-z0-9])?"
-            placeholder="my-project"
-            autoFocus
-          />
-          <small>Lowercase letters, digits and dashes.</small>
-        </label>
-        <label className="field">
-          Repository URL
-          <input
-            value={repoUrl}
-            onChange={(e) => setRepoUrl(e.target.value)}
-            required
-            type="url"
-            placeholder="https://github.com/owner/repo.git"
-          />
-        </label>
-        <label className="field">
-          Secret
-          <select value={secretId} onChange={(e) => setSecretId(e.target.value)}>
-            <option value="">None (public repository)</option>
-            {(secrets.data?.secrets ?? []).map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name} ({s.kind}
-                {s.host ? `, ${s.host}` : ''}
-                {s.last4 ? `, …${s.last4}` : ''})
-              </option>
-            ))}
-          </select>
-          <small>
-            {secrets.error
-              ? `Secrets are unavailable: ${secrets.error.message}`
-              : 'The token reaches git inside the container through a credential helper only.'}
-          </small>
-        </label>
-        <label className="field">
-          Agent credential
-          <select value={agentSecretId} onChange={(e) => setAgentSecretId(e.target.value)}>
-            <option value="">
-              {defaultCredential
-                ? `Default from Settings → Agent (${defaultCredential.name})`
-                : 'Default from Settings → Agent (none chosen)'}
-            </option>
-            {agentCredentials.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name} ({s.kind === 'anthropic_api_key' ? 'API key' : 'OAuth token'}
-                {s.last4 ? `, …${s.last4}` : ''})
-              </option>
-            ))}
-          </select>
-          <small>An Anthropic API key or a Claude OAuth token (claude setup-token) from the vault.</small>
-        </label>
-        <label className="field">
-          <input type="checkbox" checked={bypassPermissions} onChange={(e) => setBypassPermissions(e.target.checked)} />
-          Run sessions in bypassPermissions
-          <small>
-            The agent runs every tool without asking; the container is the only boundary. Inbox messages to these
-            sessions are held, not delivered.
-          </small>
-        </label>
-        <FleetAccessField
-          access={fleetAccess}
-          allWorkspaces={allWorkspaces}
-          onChange={(a, all) => {
-            setFleetAccess(a);
-            setAllWorkspaces(all);
-          }}
+    <FormDialog
+      id="create-title"
+      title="New workspace"
+      onSubmit={() => create.mutate()}
+      onCancel={onClose}
+      pending={create.isPending}
+      error={create.error}
+      action="Create"
+      pendingAction="Creating…"
+    >
+      <label className="field">
+        Name
+        <input
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          required
+          pattern="[a-z0-9]([a-z0-9\-]{0,38}[a-z0-9])?"
+          placeholder="my-project"
+          autoFocus
         />
-        {create.error ? (
-          <p role="alert" className="banner bad">
-            {create.error.message}
-          </p>
-        ) : null}
-        <div className="modal-actions">
-          <button type="button" onClick={onClose} disabled={create.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create'}
-          </button>
-        </div>
-      </form>
-    </div>
+        <small>Lowercase letters, digits and dashes.</small>
+      </label>
+      <label className="field">
+        Repository URL
+        <input
+          value={repoUrl}
+          onChange={(e) => setRepoUrl(e.target.value)}
+          required
+          type="url"
+          placeholder="https://github.com/owner/repo.git"
+        />
+      </label>
+      <label className="field">
+        Secret
+        <select value={secretId} onChange={(e) => setSecretId(e.target.value)}>
+          <option value="">None (public repository)</option>
+          {(secrets.data?.secrets ?? []).map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.name} ({s.kind}
+              {s.host ? `, ${s.host}` : ''}
+              {s.last4 ? `, …${s.last4}` : ''})
+            </option>
+          ))}
+        </select>
+        <small>
+          {secrets.error
+            ? `Secrets are unavailable: ${secrets.error.message}`
+            : 'The token reaches git inside the container through a credential helper only.'}
+        </small>
+      </label>
+      <label className="field">
+        Agent credential
+        <select value={agentSecretId} onChange={(e) => setAgentSecretId(e.target.value)}>
+          <option value="">
+            {defaultCredential
+              ? `Default from Settings → Agent (${defaultCredential.name})`
+              : 'Default from Settings → Agent (none chosen)'}
+          </option>
+          {agentCredentials.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.name} ({s.kind === 'anthropic_api_key' ? 'API key' : 'OAuth token'}
+              {s.last4 ? `, …${s.last4}` : ''})
+            </option>
+          ))}
+        </select>
+        <small>An Anthropic API key or a Claude OAuth token (claude setup-token) from the vault.</small>
+      </label>
+      <label className="field">
+        <input type="checkbox" checked={bypassPermissions} onChange={(e) => setBypassPermissions(e.target.checked)} />
+        Run sessions in bypassPermissions
+        <small>
+          The agent runs every tool without asking; the container is the only boundary. Inbox messages to these sessions
+          are held, not delivered.
+        </small>
+      </label>
+      <FleetAccessField
+        access={fleetAccess}
+        allWorkspaces={allWorkspaces}
+        onChange={(a, all) => {
+          setFleetAccess(a);
+          setAllWorkspaces(all);
+        }}
+      />
+    </FormDialog>
   );
 }

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import type { FleetAccess, FleetCredential, Workspace } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
+import { FormDialog } from '../../shell/FormDialog';
 import { FleetAccessField } from './FleetAccessField';
 import { fleetKey } from './use-workspaces';
 
@@ -31,39 +32,28 @@ export function FleetAccessDialog({
       onClose();
     },
   });
-  const submit = (e: FormEvent): void => {
-    e.preventDefault();
-    save.mutate();
-  };
   return (
-    <div className="modal-backdrop">
-      <form role="dialog" aria-modal="true" aria-labelledby="fleet-title" className="modal" onSubmit={submit}>
-        <h2 id="fleet-title">Fleet access for {w.name}</h2>
-        <FleetAccessField
-          access={access}
-          allWorkspaces={allWorkspaces}
-          onChange={(a, all) => {
-            setAccess(a);
-            setAllWorkspaces(all);
-          }}
-        />
-        <small>
-          A new class replaces the token and revokes the old one; running sessions keep the old one until relaunched.
-        </small>
-        {save.error ? (
-          <p role="alert" className="banner bad">
-            {save.error.message}
-          </p>
-        ) : null}
-        <div className="modal-actions">
-          <button type="button" onClick={onClose} disabled={save.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save'}
-          </button>
-        </div>
-      </form>
-    </div>
+    <FormDialog
+      id="fleet-title"
+      title={<>Fleet access for {w.name}</>}
+      onSubmit={() => save.mutate()}
+      onCancel={onClose}
+      pending={save.isPending}
+      error={save.error}
+      action="Save"
+      pendingAction="Saving…"
+    >
+      <FleetAccessField
+        access={access}
+        allWorkspaces={allWorkspaces}
+        onChange={(a, all) => {
+          setAccess(a);
+          setAllWorkspaces(all);
+        }}
+      />
+      <small>
+        A new class replaces the token and revokes the old one; running sessions keep the old one until relaunched.
+      </small>
+    </FormDialog>
   );
 }
