@@ -1,6 +1,8 @@
 import { useMemo } from 'react';
 import type { PermissionRequest } from '../../../../shared/contract/permissions';
+import type { SessionAttention } from '../../../../shared/attention';
 import { EmptyState, Page } from '../../shell/Page';
+import { PendingRows, useProgressive } from '../../shell/progressive';
 import { bySession, usePermissions } from '../permissions/use-permissions';
 import { useNotificationPermission } from './browser-notifications';
 import { NeedsYouItem } from './NeedsYouItem';
@@ -47,16 +49,7 @@ export function OverviewPage() {
                 <p>Sessions that wait for a permission, an answer or a fix show up here first.</p>
               </EmptyState>
             ) : (
-              <ul className="list" data-testid="needs-you-list">
-                {needsYou.map((item) => (
-                  <NeedsYouItem
-                    key={item.sessionId}
-                    item={item}
-                    requests={pending.get(item.sessionId) ?? NO_REQUESTS}
-                    minute={minute}
-                  />
-                ))}
-              </ul>
+              <NeedsYouList items={needsYou} pending={pending} minute={minute} />
             )}
           </section>
           <section aria-label="Fleet" className="fleet-counts">
@@ -76,5 +69,34 @@ export function OverviewPage() {
         </>
       ) : null}
     </Page>
+  );
+}
+
+/** The Needs-you items; a long list renders those in view, then more as the operator scrolls. */
+function NeedsYouList({
+  items,
+  pending,
+  minute,
+}: {
+  items: SessionAttention[];
+  pending: ReadonlyMap<string, readonly PermissionRequest[]>;
+  minute: number;
+}) {
+  const { shown, more, showAll } = useProgressive(items.length);
+  const rest = items.length - shown;
+  return (
+    <ul className="list" data-testid="needs-you-list">
+      {(rest > 0 ? items.slice(0, shown) : items).map((item) => (
+        <NeedsYouItem
+          key={item.sessionId}
+          item={item}
+          requests={pending.get(item.sessionId) ?? NO_REQUESTS}
+          minute={minute}
+        />
+      ))}
+      {rest > 0 ? (
+        <PendingRows as="li" rows={rest} label={`Show the other ${rest}`} more={more} showAll={showAll} />
+      ) : null}
+    </ul>
   );
 }

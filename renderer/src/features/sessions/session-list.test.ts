@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../../../shared/contract/sessions';
-import { applySessionChange, byWorkspace } from './session-list';
+import { applySessionChange, byWorkspace, groupsFor } from './session-list';
 
 const session = (id: string, workspaceName: string, agentState: Session['agentState'] = 'idle'): Session => ({
   id,
@@ -41,5 +41,20 @@ describe('session list', () => {
       ['alpha', ['b']],
       ['zeta', ['a', 'c']],
     ]);
+  });
+});
+
+describe('groupsFor', () => {
+  const groups = byWorkspace(
+    ['a', 'b', 'c', 'd'].flatMap((w) => [session(`${w}1`, w), session(`${w}2`, w), session(`${w}3`, w)]),
+  );
+  const names = (g: ReturnType<typeof groupsFor>): string[] => g.map(([w]) => w);
+  it('shows whole workspaces until they hold the rows asked for', () => {
+    expect(names(groupsFor(groups, 4, null))).toEqual(['a', 'b']);
+    expect(names(groupsFor(groups, 3, null))).toEqual(['a']);
+    expect(names(groupsFor(groups, Infinity, null))).toEqual(['a', 'b', 'c', 'd']);
+  });
+  it("always shows the selected session's workspace", () => {
+    expect(names(groupsFor(groups, 3, 'c2'))).toEqual(['a', 'b', 'c']);
   });
 });

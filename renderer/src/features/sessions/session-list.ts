@@ -21,3 +21,14 @@ export function byWorkspace(sessions: Session[]): [string, Session[]][] {
   }
   return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b));
 }
+
+/** The leading groups that hold `rows` sessions (whole groups), and up to the selected session's group. */
+export function groupsFor(groups: [string, Session[]][], rows: number, selected: string | null): [string, Session[]][] {
+  let end = 0;
+  for (let count = 0; end < groups.length && count < rows; end++) count += groups[end]?.[1].length ?? 0;
+  if (selected) {
+    const at = groups.findIndex(([, items]) => items.some((s) => s.id === selected));
+    if (at >= end) end = at + 1;
+  }
+  return end === groups.length ? groups : groups.slice(0, end);
+}

@@ -1,0 +1,69 @@
+/** Kit for the Chromium benches (bench/ui-*.bench.ts): main-thread task time over CDP, samples, settling. */
+import os from 'node:os';
+import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
+import { compare, type Figure, type Measurement } from './lib';
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+}
+
+/** A wait until none of the page's API calls is in flight (the event stream aside), then a frame and 50 ms. */
+export function inFlight(page: Page, counts: (url: string) => boolean = () => true): () => Promise<void> {
+  let open = 0;
+  const rpc = (r: { url(): string }): boolean => r.url().includes('/api/rpc/') && counts(r.url());
+  page.on('request', (r) => void (rpc(r) && open++));
+  page.on('requestfinished', (r) => void (rpc(r) && open--));
+  page.on('requestfailed', (r) => void (rpc(r) && open--));
+  return async () => {
+    while (open > 0) await new Promise((r) => setTimeout(r, 10));
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+  };
+}
+
+export const round = (x: number): number => Math.round(x * 100) / 100;
+
+/** Main-thread task time of `step`, up to the next frame after it (so style, layout and paint are in). */
+export async function taskTime(cdp: CDPSession, page: Page, step: () => Promise<void>): Promise<number> {
+  const before = await metric(cdp);
+  await step();
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+  return (await metric(cdp)) - before;
+}
+
+async function metric(cdp: CDPSession): Promise<number> {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return (metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0) * 1000;
+}
+
+export async function samples(n: number, one: (i: number) => Promise<number>): Promise<Measurement> {
+  const ms: number[] = [];
+  for (let i = 0; i < n; i++) {
+    ms.push(await one(i));
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  ms.sort((a, b) => a - b);
+  const pct = (p: number): number => ms[Math.min(ms.length - 1, Math.floor((p / 100) * ms.length))] ?? 0;
+  return { n: ms.length, p50Ms: pct(50), p95Ms: pct(95), p99Ms: pct(99), perSecond: 0 };
+}
+
+/** A figure with p95 beside p50/p99: its value, its ratio to the baseline's p95, and the load average. */
+export function uiFigure(
+  name: string,
+  baseline: string,
+  subject: Measurement,
+  base: Measurement,
+  goal?: string,
+): Figure {
+  return {
+    ...compare(name, baseline, subject, base, goal),
+    extra: {
+      p95Ms: round(subject.p95Ms),
+      ratioP95: round(subject.p95Ms / base.p95Ms),
+      baseP95Ms: round(base.p95Ms),
+      loadAverage: round(os.loadavg()[0] ?? 0),
+    },
+  };
+}
