@@ -8,32 +8,44 @@ const STEP = 60;
 /** A row's height before it is rendered, for the placeholder that stands in for the rest. */
 export const ROW_PX = 50;
 
+/** How a list renders progressively: whole up to `whole` rows, else `first`, then `step` more at a time. */
+export interface Steps {
+  whole?: number;
+  first?: number;
+  step?: number;
+  /** A selector for the scroll container the list scrolls in. */
+  root?: string;
+}
+
 /**
  * Progressive rendering for a long list: how many of `total` rows to render now, and a ref for the
  * placeholder after them. When the placeholder comes within a view's height of the scrolled view
- * (the `main` scroll container), more rows render; a row once rendered stays. Opening a page with
+ * (the `root` scroll container, `main` unless told), more rows render; a row once rendered stays. Opening a page with
  * 500 rows so costs the rows in view, not five hundred (see docs/performance.md).
  */
-export function useProgressive(total: number): {
+export function useProgressive(
+  total: number,
+  { whole = WHOLE_UP_TO, first = FIRST_ROWS, step = STEP, root = 'main' }: Steps = {},
+): {
   shown: number;
   more(el: HTMLElement | null): (() => void) | undefined;
   showAll(): void;
 } {
-  const [shown, setShown] = useState(total <= WHOLE_UP_TO ? Infinity : FIRST_ROWS);
+  const [shown, setShown] = useState(total <= whole ? Infinity : first);
   // A new callback when `shown` changes re-observes the placeholder, so one still in view asks again.
   const more = useCallback(
     (el: HTMLElement | null) => {
       if (!el || typeof IntersectionObserver === 'undefined') return undefined;
       const observer = new IntersectionObserver(
         (entries) => {
-          if (entries.some((e) => e.isIntersecting)) setShown((n) => Math.max(n, shown + STEP));
+          if (entries.some((e) => e.isIntersecting)) setShown((n) => Math.max(n, shown + step));
         },
-        { root: el.closest('main'), rootMargin: '100% 0px' },
+        { root: el.closest(root), rootMargin: '100% 0px' },
       );
       observer.observe(el);
       return () => observer.disconnect();
     },
-    [shown],
+    [shown, step, root],
   );
   const showAll = useCallback(() => setShown(Infinity), []);
   return { shown: Math.min(shown, total), more, showAll };
@@ -45,6 +57,7 @@ export function useProgressive(total: number): {
  */
 export function PendingRows({
   rows,
+  rowPx = ROW_PX,
   extraPx = 0,
   label,
   more,
@@ -52,13 +65,15 @@ export function PendingRows({
   as: Tag = 'div',
 }: {
   rows: number;
+  /** One row's estimated height. */
+  rowPx?: number;
   extraPx?: number;
   label: string;
   more(el: HTMLElement | null): (() => void) | undefined;
   showAll(): void;
   as?: 'div' | 'li';
 }) {
-  const style: CSSProperties = { height: rows * ROW_PX + extraPx };
+  const style: CSSProperties = { height: rows * rowPx + extraPx };
   return (
     <Tag ref={more} className="pending-rows" data-pending="" style={style}>
       <button type="button" className="link" onClick={showAll}>
