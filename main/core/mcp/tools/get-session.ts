@@ -1,5 +1,7 @@
-import { ChangesSummary, Session, SessionRef } from '../../../../shared/contract';
-import { defineTool } from '../tool';
+import { ChangesSummary, Session } from '../../../../shared/contract';
+import { defineTool, inputFrom } from '../tool';
+
+const input = inputFrom('sessions.get');
 
 export const getSession = defineTool({
   name: 'get_session',
@@ -7,11 +9,11 @@ export const getSession = defineTool({
   description:
     'Get one session by id or <workspace>/<name>: its status, the agent state from its hooks, the last hook message, and its branch beside the base (commits ahead/behind, changed files; null while its workspace is not running).',
   ops: ['sessions.get', 'sessions.changes'],
-  input: { session: SessionRef },
+  input: input.shape,
   output: Session.extend({ changes: ChangesSummary.nullable() }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async (args, call) => {
-    const s = await call('sessions.get', { session: args.session });
+    const s = await call('sessions.get', input.toOp(args));
     const changes =
       s.status === 'creating' ? null : await call('sessions.changes', { session: s.id }).catch(() => null);
     return { ...s, changes };
