@@ -168,7 +168,7 @@ describe('sessions on tasks (docker, NATS, nexus-mcp, agent fixture)', () => {
       {
         id: agent?.id ?? '',
         mcpServers: [
-          { name: 'ext', command: 'node', args: ['-e', ECHO_SERVER], env: { API_TOKEN: { secret: 'ext-token' } } },
+          { name: 'ext', command: 'node', args: ['-e', ECHO_SERVER], env: { API_TOKEN: { vault: 'ext-token' } } },
           { name: 'narrow', command: 'node', args: ['-e', ECHO_SERVER], tools: ['other'] },
           { name: 'broken', command: '/no/such/server' },
           { name: 'off', command: 'node', args: ['-e', ECHO_SERVER], disabled: true },
