@@ -130,7 +130,8 @@ export const platformOperations = {
   }),
   'agents.update': operation({
     summary:
-      'Change an agent record: tool allow-list (empty = every gated-available tool), permissions, MCP servers, auto-start. Running sessions follow at once.',
+      'Change an agent record: tool allow-list (empty = every gated-available tool), permissions, MCP ' +
+      'servers, auto-start. Running sessions follow at once.',
     access: 'operator',
     input: z
       .object({
