@@ -25,28 +25,48 @@ export function inFlight(page: Page, counts: (url: string) => boolean = () => tr
 
 export const round = (x: number): number => Math.round(x * 100) / 100;
 
-/** Main-thread task time of `step`, up to the next frame after it (so style, layout and paint are in). */
-export async function taskTime(cdp: CDPSession, page: Page, step: () => Promise<void>): Promise<number> {
+/** One step's main-thread work: task time (wall clock, grows when the core is shared) and CPU time. */
+export interface Work {
+  taskMs: number;
+  cpuMs: number;
+}
+
+/** Main-thread work of `step`, up to the next frame after it (so style, layout and paint are in). */
+export async function taskTime(cdp: CDPSession, page: Page, step: () => Promise<void>): Promise<Work> {
   const before = await metric(cdp);
   await step();
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
-  return (await metric(cdp)) - before;
+  const after = await metric(cdp);
+  return { taskMs: after.taskMs - before.taskMs, cpuMs: after.cpuMs - before.cpuMs };
 }
 
-async function metric(cdp: CDPSession): Promise<number> {
+/** Chromium's TaskDuration and ThreadTime (the renderer main thread's CPU time), in ms. */
+async function metric(cdp: CDPSession): Promise<Work> {
   const { metrics } = await cdp.send('Performance.getMetrics');
-  return (metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0) * 1000;
+  const value = (name: string): number => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
+  return { taskMs: value('TaskDuration'), cpuMs: value('ThreadTime') };
 }
 
-export async function samples(n: number, one: (i: number) => Promise<number>): Promise<Measurement> {
+/** Percentiles of the task time; the mean main-thread CPU time per step as `cpuUsPerCall`. */
+export async function samples(n: number, one: (i: number) => Promise<Work>): Promise<Measurement> {
   const ms: number[] = [];
+  let cpuMs = 0;
   for (let i = 0; i < n; i++) {
-    ms.push(await one(i));
+    const work = await one(i);
+    ms.push(work.taskMs);
+    cpuMs += work.cpuMs;
     await new Promise((r) => setTimeout(r, 50));
   }
   ms.sort((a, b) => a - b);
   const pct = (p: number): number => ms[Math.min(ms.length - 1, Math.floor((p / 100) * ms.length))] ?? 0;
-  return { n: ms.length, p50Ms: pct(50), p95Ms: pct(95), p99Ms: pct(99), perSecond: 0 };
+  return {
+    n: ms.length,
+    p50Ms: pct(50),
+    p95Ms: pct(95),
+    p99Ms: pct(99),
+    perSecond: 0,
+    cpuUsPerCall: (cpuMs / Math.max(1, n)) * 1000,
+  };
 }
 
 /** A figure with p95 beside p50/p99: its value, its ratio to the baseline's p95, and the load average. */
