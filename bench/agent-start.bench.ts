@@ -1,7 +1,7 @@
 import type { Session } from '../shared/contract/sessions';
 import { dockerExec } from '../test/helpers/agent-cli';
-import { realDocker } from '../test/helpers/docker';
 import { startRealAgentFleet, type RealAgentFleet } from '../test/helpers/real-agent-fleet';
+import { containerUsage, cpuByKind, mb, processes, round, type ContainerProcess } from './agent-probe';
 import { compare, type Benchmark, type Figure, type Measurement } from './lib';
 
 /**
@@ -24,17 +24,32 @@ function stats(samples: number[], elapsedMs: number): Measurement {
   return { n: s.length, p50Ms: pct(50), p95Ms: pct(95), p99Ms: pct(99), perSecond: (s.length / elapsedMs) * 1000 };
 }
 
-/** Creates a session and resolves with the milliseconds until its SessionStart reached core. */
-function startTime(fleet: RealAgentFleet, workspace: string, name: string): Promise<{ ms: number; id: string }> {
+interface Start {
+  id: string;
+  /** create call -> SessionStart reached core. */
+  ms: number;
+  t0: number;
+  /** When the create call returned, the session went `running` (its window open), SessionStart reached core. */
+  returnedAt: number;
+  runningAt: number;
+  startedAt: number;
+}
+
+/** Creates a session and resolves when its SessionStart reached core (agentState leaves `starting`). */
+function startSession(fleet: RealAgentFleet, workspace: string, name: string): Promise<Start> {
   const t0 = performance.now();
+  let returnedAt = 0;
+  let runningAt = 0;
   return new Promise((resolve, reject) => {
     let id = '';
     const early: Session[] = [];
     const done = (s: Session): void => {
       if (s.status === 'error') return reject(new Error(`${name}: ${s.reason ?? 'error'}`));
+      if (s.status === 'running' && !runningAt) runningAt = performance.now();
       if (s.agentState === 'starting') return;
       sub.dispose();
-      resolve({ ms: performance.now() - t0, id: s.id });
+      const startedAt = performance.now();
+      resolve({ id: s.id, ms: startedAt - t0, t0, returnedAt, runningAt: runningAt || startedAt, startedAt });
     };
     const sub = fleet.running.core.events.subscribe((m) => {
       const s = (m.payload as { session?: Session | null }).session;
@@ -45,6 +60,7 @@ function startTime(fleet: RealAgentFleet, workspace: string, name: string): Prom
     fleet
       .createSession(workspace, { name, initialMessage: 'benchmark this' })
       .then((s) => {
+        returnedAt = performance.now();
         id = s.id;
         early.filter((e) => e.id === id).forEach(done);
       })
@@ -52,16 +68,23 @@ function startTime(fleet: RealAgentFleet, workspace: string, name: string): Prom
   });
 }
 
-/** Workspace container memory in bytes: cgroup usage less inactive file cache (what `docker stats` shows). */
-async function containerMemory(containerId: string): Promise<number> {
-  const st = (await realDocker().getContainer(containerId).stats({ stream: false })) as {
-    memory_stats: { usage?: number; stats?: Record<string, number> };
-  };
-  const m = st.memory_stats;
-  return (m.usage ?? 0) - (m.stats?.inactive_file ?? m.stats?.total_inactive_file ?? 0);
-}
+const p50 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10;
+/**
+ * Where each start went (p50 over the sessions, ms): the create call (its checks), the call's return
+ * to the agent process starting (queue, execs, worktree, window), the agent's start to its
+ * SessionStart reaching core (the CLI's own start, the hook command, relay, NATS, core).
+ */
+function phases(starts: Start[], procs: ContainerProcess[]): Record<string, number> {
+  const cliAt = new Map(procs.filter((p) => p.kind === 'claude').map((p) => [p.session, p.startedAt]));
+  const rows = starts.map((s) => ({ ...s, cliAt: cliAt.get(s.id) ?? Number.NaN }));
+  return {
+    createCallMs: Math.round(p50(rows.map((r) => r.returnedAt - r.t0))),
+    toAgentProcessMs: Math.round(p50(rows.map((r) => r.cliAt - r.t0))),
+    agentToSessionStartMs: Math.round(p50(rows.map((r) => r.startedAt - r.cliAt))),
+    toRunningMs: Math.round(p50(rows.map((r) => r.runningAt - r.t0))),
+  };
+}
 
 const bench: Benchmark = async () => {
   const fleet = await startRealAgentFleet();
@@ -69,7 +92,7 @@ const bench: Benchmark = async () => {
     const ws = 'agentbench';
     const w = await fleet.createWorkspace(ws);
     const containerId = w.containerId as string;
-    const idleBefore = await containerMemory(containerId);
+    const idleBefore = (await containerUsage(containerId)).memoryBytes;
 
     const version: number[] = [];
     const vStart = performance.now();
@@ -81,35 +104,45 @@ const bench: Benchmark = async () => {
     }
     const base = stats(version, performance.now() - vStart);
 
-    const single: number[] = [];
+    const single: Start[] = [];
+    const singleProcs: ContainerProcess[] = [];
+    const singleCpu: number[] = [];
     const sStart = performance.now();
     for (let i = 0; i < SINGLE; i++) {
-      const { ms, id } = await startTime(fleet, ws, `one${i}`);
-      single.push(ms);
-      if (i < SINGLE - 1) await fleet.call('sessions.delete', { session: id, deleteBranch: true });
+      const cpu0 = (await containerUsage(containerId)).cpuSeconds;
+      const s = await startSession(fleet, ws, `one${i}`);
+      single.push(s);
+      singleProcs.push(...(await processes(containerId)));
+      // The first start also installs the worker tools and starts the relay.
+      if (i > 0) singleCpu.push((await containerUsage(containerId)).cpuSeconds - cpu0);
+      if (i < SINGLE - 1) await fleet.call('sessions.delete', { session: s.id, deleteBranch: true });
     }
-    const singleM = stats(single, performance.now() - sStart);
+    const singleM = stats(
+      single.map((s) => s.ms),
+      performance.now() - sStart,
+    );
 
     // One idle real session (the last single one): let it settle, then read its memory.
-    const [last] = (await fleet.call('sessions.list', { workspace: ws })).sessions;
-    await fleet.waitForSession(last!.id, 'idle');
+    const last = single[single.length - 1]!;
+    await fleet.waitForSession(last.id, 'idle');
     await new Promise((r) => setTimeout(r, 5000));
-    const idleWithOne = await containerMemory(containerId);
-    const rss = await dockerExec(containerId, [
-      'sh',
-      '-c',
-      'for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = claude ] && grep VmRSS $p/status; done',
-    ]);
-    const claudeRss = Number(/VmRSS:\s+(\d+) kB/.exec(rss.stdout)?.[1] ?? 0) * 1024;
-    await fleet.call('sessions.delete', { session: last!.id, deleteBranch: true });
+    const idleWithOne = (await containerUsage(containerId)).memoryBytes;
+    const claudeRss = (await processes(containerId)).find((p) => p.kind === 'claude')?.rssBytes ?? 0;
+    await fleet.call('sessions.delete', { session: last.id, deleteBranch: true });
+    await new Promise((r) => setTimeout(r, 2000));
 
+    const before = await processes(containerId);
+    const cpu0 = (await containerUsage(containerId)).cpuSeconds;
     const bStart = performance.now();
-    const burst = await Promise.all(Array.from({ length: BURST }, (_, i) => startTime(fleet, ws, `burst${i}`)));
+    const burst = await Promise.all(Array.from({ length: BURST }, (_, i) => startSession(fleet, ws, `burst${i}`)));
     const allStarted = performance.now() - bStart;
+    const cpu1 = (await containerUsage(containerId)).cpuSeconds;
+    const after = await processes(containerId);
     const burstM = stats(
       burst.map((b) => b.ms),
       allStarted,
     );
+    const burstCpu = cpuByKind(before, after, cpu1 - cpu0);
 
     const figures: Figure[] = [
       {
@@ -120,8 +153,10 @@ const bench: Benchmark = async () => {
           base,
           'p50 <= 1500 ms; idle session RSS <= 400 MB',
         ),
-        // The memory of one idle real session, beside the same container with none.
         extra: {
+          ...phases(single, singleProcs),
+          containerCpuSecondsPerStart: round(p50(singleCpu)),
+          // The memory of one idle real session, beside the same container with none.
           idleClaudeRssMb: mb(claudeRss),
           containerWithOneIdleSessionMb: mb(idleWithOne),
           containerWithNoSessionMb: mb(idleBefore),
@@ -135,7 +170,12 @@ const bench: Benchmark = async () => {
           base,
           'all started <= 5000 ms',
         ),
-        extra: { allStartedMs: Math.round(allStarted) },
+        extra: {
+          allStartedMs: Math.round(allStarted),
+          ...phases(burst, after),
+          // Container CPU seconds from the first create to the last SessionStart, by process.
+          ...Object.fromEntries(Object.entries(burstCpu).map(([k, v]) => [`cpuSeconds_${k}`, round(v)])),
+        },
       },
     ];
     return figures;

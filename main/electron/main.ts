@@ -2,10 +2,13 @@ import { app, net, protocol, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createCore, type Core } from '../core';
+import { operatorContext } from '../core/handlers';
+import { parseRemote } from '../core/sessions/compare-link';
 import { startLoopback, type Loopback } from '../serve';
 import { electronStdioLauncher, runIfStdioBridge } from './stdio-bridge';
 import { version } from '../version';
 import { appResponseHeaders, resolveAppFile } from './app-protocol';
+import { openExternalLink } from './external-links';
 import { registerIpc } from './ipc';
 import { registerTerminalIpc } from './terminal-ipc';
 import { routeFor } from './navigation';
@@ -24,9 +27,16 @@ let core: Core | null = null;
 let tray: { dispose(): void | Promise<void> } | null = null;
 let loopback: Loopback | null = null;
 
+/** The hosts of the workspaces' remotes: a compare link to a self-hosted GitHub or GitLab opens too. */
+async function remoteHosts(): Promise<string[]> {
+  if (!core) return [];
+  const { workspaces } = await core.dispatcher.call('workspaces.list', {}, operatorContext('ipc'));
+  return workspaces.flatMap((w) => parseRemote(w.repoUrl)?.host ?? []);
+}
+
 function focusWindow(target?: string): void {
   if (!win) {
-    win = createMainWindow(join(distDir, 'preload', 'index.cjs'));
+    win = createMainWindow(join(distDir, 'preload', 'index.cjs'), (url) => openExternalLink(url, remoteHosts));
     win.on('closed', () => (win = null));
   }
   if (win.isMinimized()) win.restore();

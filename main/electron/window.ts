@@ -1,8 +1,11 @@
 import { BrowserWindow, session } from 'electron';
 import { APP_ORIGIN } from '../../shared/ipc';
 
-/** Creates the main window: secure preferences, no navigation away, no new windows, no permissions. */
-export function createMainWindow(preload: string): BrowserWindow {
+/**
+ * Creates the main window: secure preferences, no navigation away, no new windows, no permissions.
+ * A link it asks to open in a new window goes to the system browser when `openExternal` allows it.
+ */
+export function createMainWindow(preload: string, openExternal: (url: string) => Promise<unknown>): BrowserWindow {
   const win = new BrowserWindow({
     width: 1280,
     height: 820,
@@ -26,15 +29,18 @@ export function createMainWindow(preload: string): BrowserWindow {
       disableBlinkFeatures: 'Auxclick',
     },
   });
-  hardenContents(win);
+  hardenContents(win, openExternal);
   win.once('ready-to-show', () => win.show());
   void win.loadURL(`${APP_ORIGIN}/`);
   return win;
 }
 
-export function hardenContents(win: BrowserWindow): void {
+export function hardenContents(win: BrowserWindow, openExternal: (url: string) => Promise<unknown>): void {
   const contents = win.webContents;
-  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  contents.setWindowOpenHandler(({ url }) => {
+    void openExternal(url).catch(() => undefined);
+    return { action: 'deny' };
+  });
   contents.on('will-navigate', (event, url) => {
     if (!url.startsWith(`${APP_ORIGIN}/`)) event.preventDefault();
   });

@@ -141,7 +141,13 @@ export const sessionOperations = {
   'sessions.list': operation({
     summary: 'Sessions, of one workspace or of all.',
     access: 'read',
-    input: z.object({ workspace: WorkspaceRef.optional() }).strict(),
+    input: z
+      .object({
+        workspace: WorkspaceRef.optional().describe(
+          'Only the sessions of this workspace (id or name); all when omitted',
+        ),
+      })
+      .strict(),
     output: z.object({ sessions: z.array(Session) }),
   }),
   'sessions.get': operation({
@@ -163,7 +169,7 @@ export const sessionOperations = {
           .min(1)
           .max(100_000)
           .optional()
-          .describe("The session's first prompt, passed as a launch argument"),
+          .describe("The session's first prompt, passed to the agent at launch"),
         taskId: z
           .string()
           .regex(/^[A-Za-z0-9_-]{1,100}$/)
@@ -175,7 +181,8 @@ export const sessionOperations = {
   }),
   'sessions.delete': operation({
     summary:
-      'Delete a session: end its window, remove its worktree and the row. Its branch stays unless deleteBranch; a branch with unpushed commits also needs force.',
+      'Delete a session: end its window, remove its worktree and the row. Its branch stays unless ' +
+      'deleteBranch; a branch with unpushed commits also needs force.',
     access: 'write',
     input: z
       .object({
@@ -189,7 +196,9 @@ export const sessionOperations = {
   'sessions.sendMessage': operation({
     summary: 'Send a message to a running session through its inbox socket (never typed into the terminal).',
     access: 'write',
-    input: z.object({ session: SessionRef, text: z.string().min(1).max(100_000) }).strict(),
+    input: z
+      .object({ session: SessionRef, text: z.string().min(1).max(100_000).describe('The message for the agent') })
+      .strict(),
     output: z.object({
       sessionId: z.string(),
       status: MessageDelivery,
@@ -211,7 +220,8 @@ export const sessionOperations = {
   }),
   'sessions.diff': operation({
     summary:
-      "The session's commits since its base and its changes (committed and not): files with counts, paged, and a bounded unified diff; `file` gives one file whole.",
+      "The session's commits since its base and its changes (committed and not): files with counts, paged, " +
+      'and a bounded unified diff; `file` gives one file whole.',
     access: 'read',
     input: z
       .object({

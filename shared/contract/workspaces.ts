@@ -61,7 +61,11 @@ export const workspaceOperations = {
       .object({
         name: WorkspaceName,
         repoUrl: z.string().min(1).max(2000).describe('Repository URL to clone (https, http or a local path)'),
-        secretId: z.string().min(1).optional().describe('Vault secret holding the provider token for the clone'),
+        secretId: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('Id of the vault secret holding the provider token for the clone'),
         image: z.string().min(1).max(300).optional().describe('Worker image; the built-in one by default'),
         agentSecretId: z
           .string()
@@ -69,7 +73,8 @@ export const workspaceOperations = {
           .max(100)
           .optional()
           .describe(
-            "Vault secret (Anthropic API key or Claude OAuth token) the workspace's agent signs in with; the default from Settings → Agent when omitted",
+            "Vault secret (Anthropic API key or Claude OAuth token) the workspace's agent signs in with; the " +
+              'default from Settings → Agent when omitted',
           ),
         bypassPermissions: z
           .boolean()

@@ -103,6 +103,15 @@ export class Tray {
     this.destroyed = true;
   }
 }
+/** `shell.openExternal` records the URLs it was handed (the system browser is not started). */
+export const shell = {
+  opened: [] as string[],
+  openExternal(url: string): Promise<void> {
+    this.opened.push(url);
+    return Promise.resolve();
+  },
+};
+
 export const Menu = { buildFromTemplate: (template: unknown[]) => ({ template }) };
 export const nativeImage = { createFromPath: (p: string) => ({ path: p }) };
 

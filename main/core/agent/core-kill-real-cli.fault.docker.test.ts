@@ -2,13 +2,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../../shared/contract/sessions';
 import { dockerExec } from '../../../test/helpers/agent-cli';
-import { removeOwnedBy } from '../../../test/helpers/docker';
+import { tearDownCrashedCore } from '../../../test/helpers/crashed-core-teardown';
 import type { ModelReply } from '../../../test/helpers/model-api';
 import {
   runningWorkspace,
   sessionRunId,
   startNexusProcess,
-  stopLeftNats,
   type NexusProcess,
 } from '../../../test/helpers/nexus-process';
 import { giveAgentCredential, startRealAgentEnv, type RealAgentEnv } from '../../../test/helpers/real-agent-env';
@@ -92,10 +91,7 @@ beforeAll(async () => {
 afterAll(async () => {
   duringOutage.give({ text: 'stop' });
   afterTool.give({ text: 'stop' });
-  await nexus?.rpc('workspaces.delete', { workspace }).catch(() => undefined);
-  await nexus?.kill('SIGTERM');
-  await stopLeftNats(dataDir);
-  await removeOwnedBy(dataDir);
+  await tearDownCrashedCore(nexus, dataDir, workspace);
   await env?.close();
   dir.remove();
 }, 180_000);

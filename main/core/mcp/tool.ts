@@ -1,6 +1,14 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { accessLevels, operations, type Access, type OpName, type OpOutput } from '../../../shared/contract';
+import {
+  accessLevels,
+  operations,
+  type Access,
+  type OpInput,
+  type OpName,
+  type OpOutput,
+  type Operations,
+} from '../../../shared/contract';
 import { NexusError, type WireError } from '../../../shared/errors';
 import type { CallContext } from '../handlers';
 
@@ -32,6 +40,49 @@ export interface ToolEnv {
 export const defineTool = <S extends z.ZodRawShape, O extends z.ZodObject>(
   def: ToolDefinition<S, O>,
 ): ToolDefinition<S, O> => def;
+
+/** `repoUrl` → `repo_url`: the MCP name of a contract field (MCP tools take snake_case arguments). */
+type Snake<S extends string> = S extends `${infer C}${infer R}`
+  ? `${C extends Lowercase<C> ? C : `_${Lowercase<C>}`}${Snake<R>}`
+  : S;
+export const mcpName = <S extends string>(field: S): Snake<S> =>
+  field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) as Snake<S>;
+
+/** Operations whose input is an object of fields (every one a tool can take its input from). */
+type ObjectOp = { [K in OpName]: Operations[K]['input'] extends z.ZodObject ? K : never }[OpName];
+type FieldsOf<K extends ObjectOp> = Operations[K]['input'] extends z.ZodObject<infer S> ? S : never;
+type Field<K extends ObjectOp> = Extract<keyof FieldsOf<K>, string>;
+type Snaked<S, F extends keyof S & string> = { [P in F as Snake<P>]: S[P] };
+
+/** A tool's input taken from an operation's: the snake_case shape it publishes, and the way back. */
+export interface ToolInput<K extends ObjectOp, F extends Field<K>> {
+  /** The contract's own field schemas (with their `.describe()` text) under their MCP names. */
+  shape: Snaked<FieldsOf<K>, F>;
+  /** The operation's camelCase input from the tool's arguments; arguments left out stay out. */
+  toOp(args: Record<string, unknown>): Pick<OpInput<K>, F & keyof OpInput<K>>;
+}
+
+/**
+ * A tool's input from the contract, so every field is described once (in shared/contract): all of
+ * `op`'s input fields, or those in `pick`, less those in `omit` (fields the MCP surface hides, such
+ * as `fleet`). A field the MCP surface adds of its own goes beside `shape` in the tool.
+ */
+export function inputFrom<K extends ObjectOp, P extends Field<K> = Field<K>, O extends Field<K> = never>(
+  op: K,
+  select: { pick?: readonly P[]; omit?: readonly O[] } = {},
+): ToolInput<K, Exclude<P, O>> {
+  const all = (operations[op].input as z.ZodObject).shape;
+  const fields = Object.keys(all).filter(
+    (f) => (select.pick?.includes(f as P) ?? true) && !select.omit?.includes(f as O),
+  );
+  return {
+    shape: Object.fromEntries(fields.map((f) => [mcpName(f), all[f]])) as ToolInput<K, Exclude<P, O>>['shape'],
+    toOp: (args) =>
+      Object.fromEntries(
+        fields.flatMap((f) => (args[mcpName(f)] === undefined ? [] : [[f, args[mcpName(f)]]])),
+      ) as ReturnType<ToolInput<K, Exclude<P, O>>['toOp']>,
+  };
+}
 
 /** The class a tool needs: the highest of its operations' classes in the contract. */
 export function toolAccess(tool: Pick<ToolDefinition, 'ops'>): Access {

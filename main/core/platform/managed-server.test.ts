@@ -102,6 +102,34 @@ describe('managed nats-server', () => {
     }
   });
 
+  it('accepts every run created at once as soon as its create returns, and refuses one ended meanwhile', async () => {
+    const t = await testCore();
+    try {
+      const { platform } = t.core;
+      const agent = platform.createAgent({ name: 'burst' });
+      const first = await platform.createRun(agent.id);
+      // Ten runs at once (sessions created together), one ended while they are being added.
+      const [runs] = await Promise.all([
+        Promise.all(Array.from({ length: 10 }, () => platform.createRun(agent.id))),
+        platform.endRun(first.runId, 'finished'),
+      ]);
+      for (const run of runs) {
+        const nc = await connect({
+          servers: run.natsUrl,
+          user: run.user ?? '',
+          pass: run.password ?? '',
+          reconnect: false,
+        });
+        await nc.close();
+      }
+      await expect(
+        connect({ servers: first.natsUrl, user: first.user ?? '', pass: first.password ?? '', reconnect: false }),
+      ).rejects.toThrow();
+    } finally {
+      await t.cleanup();
+    }
+  });
+
   it('stops restarting a server that keeps dying, and says so', async () => {
     const t = await testCore();
     try {

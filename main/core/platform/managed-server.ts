@@ -44,6 +44,8 @@ export class ManagedNats {
   private accepted = new Map<string, NatsUser>();
   private generation = 0;
   private queue: Promise<void> = Promise.resolve();
+  /** The user changes waiting for the next reload (null: none is waiting). */
+  private next: { changes: (() => void)[]; done: Promise<void> } | null = null;
   private output = '';
   private exited = true;
   private stopping = false;
@@ -197,17 +199,26 @@ export class ManagedNats {
   }
 
   private apply(change: () => void): Promise<void> {
-    const next = this.queue.then(async () => {
+    // Changes that arrive while a reload is under way share the next one (sessions created together
+    // add their run users in one reload, not one each).
+    if (this.next) {
+      this.next.changes.push(change);
+      return this.next.done;
+    }
+    const batch = { changes: [change], done: Promise.resolve() };
+    this.next = batch;
+    batch.done = this.queue.then(async () => {
+      if (this.next === batch) this.next = null;
       // A restart under way comes back with the users as they are: wait for it, then change them.
       await this.reviving;
       if (this.exited) throw new NexusError('nats_unavailable', `nats-server has exited: ${this.tail()}`);
-      change();
+      batch.changes.forEach((c) => c());
       const probe = this.writeConfig();
       this.child?.kill('SIGHUP');
       await this.waitForUser(probe, 10_000);
     });
-    this.queue = next.catch(() => undefined);
-    return next;
+    this.queue = batch.done.catch(() => undefined);
+    return batch.done;
   }
 
   private async waitForUser(user: NatsUser, timeoutMs: number): Promise<void> {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../../shared/contract/sessions';
 import { dockerExec } from '../../../test/helpers/agent-cli';
-import { ensureTestWorkerImage, realDocker, removeOwnedBy, testBaseImage } from '../../../test/helpers/docker';
+import { tearDownCrashedCore } from '../../../test/helpers/crashed-core-teardown';
+import { ensureTestWorkerImage, realDocker, testBaseImage } from '../../../test/helpers/docker';
 import { serveGitRepo } from '../../../test/helpers/git-http-server';
 import { TEST_NETWORK } from '../../../test/helpers/network';
 import {
@@ -12,7 +13,6 @@ import {
   runningWorkspace,
   sessionRunId,
   startNexusProcess,
-  stopLeftNats,
   type NexusProcess,
 } from '../../../test/helpers/nexus-process';
 import { tempDir } from '../../../test/helpers/temp-dir';
@@ -88,10 +88,7 @@ beforeAll(async () => {
 }, 420_000);
 
 afterAll(async () => {
-  await nexus?.rpc('workspaces.delete', { workspace }).catch(() => undefined);
-  await nexus?.kill('SIGTERM');
-  await stopLeftNats(dataDir);
-  await removeOwnedBy(dataDir);
+  await tearDownCrashedCore(nexus, dataDir, workspace);
   await repo?.close();
   dir.remove();
 }, 120_000);
@@ -143,7 +140,8 @@ async function expectNothingOrphaned(settled: Session[]): Promise<void> {
     await dockerExec(containerId, [
       'node',
       '-e',
-      `const c=require('net').createConnection('/tmp/agent-fixture/${s.id}.ctl');c.on('data',()=>c.end());c.write(JSON.stringify({fire:'Notification',fields:{notification_type:'agent_needs_input'}})+'\\n')`,
+      `const c=require('net').createConnection('/tmp/agent-fixture/${s.id}.ctl');c.on('data',()=>c.end());` +
+        "c.write(JSON.stringify({fire:'Notification',fields:{notification_type:'agent_needs_input'}})+'\\n')",
     ]);
     await waitFor(
       async () => (await nexus.rpc<Session>('sessions.get', { session: s.id })).agentState === 'waiting_input',

@@ -70,10 +70,10 @@ async function convergeWorkspace(d: ConvergeDeps, ws: WorkspaceInfo, report: Con
       report.alive.push(row.id);
     } else if (await d.machinery.worktreeExists(ws, p)) {
       await d.launcher.ensureTools(ws);
-      const mcpConfig = await d.launcher.startRun(ws, row);
-      const cmd = d.launcher.command(ws, row, { resume: true, mcpConfig });
+      const run = await d.launcher.startRun(ws, row);
+      const cmd = d.launcher.command(ws, row, { resume: true, mcpConfig: run.mcpConfig });
       const launchedAt = new Date().toISOString();
-      const id = await d.machinery.launch(ws, row.name, p, cmd, { addWorktree: false });
+      const id = await d.machinery.launch(ws, row.name, p, cmd, { addWorktree: false, runFiles: run.runFiles });
       d.patch(row.id, {
         window_id: id,
         agent_state: 'starting',

@@ -4,10 +4,17 @@ import { permissionModeFor } from '../agent/permission-mode';
 import type { WorkspaceInfo } from '../workspaces/runtime';
 import type { SessionsConfig } from './config';
 import { buildLaunchCommand, type LaunchCommand } from './launch';
+import type { RunFileWrite } from './launch-exec';
 import { sessionPaths, type HookTarget, type SessionMachinery, type WorkerTools } from './session-machinery';
 import { mcpConfigJson, runFiles, type FleetEntryOf, type SessionRuns } from './session-runs';
 import type { SessionRow, SessionStore } from './session-store';
 import type { ExternalMcpOf } from './external-mcp';
+
+/** A launch's platform run: its `--mcp-config` path and the files the launch writes (both absent: none). */
+export interface LaunchRun {
+  mcpConfig?: string | undefined;
+  runFiles?: RunFileWrite | undefined;
+}
 
 export interface SessionLauncherDeps {
   store: SessionStore;
@@ -34,7 +41,12 @@ export class SessionLauncher {
   /** Containers whose worker tools are installed (by container id: a new container needs them again). */
   private readonly toolsInstalled = new Set<string>();
   /** Per container: why nexus-mcp cannot run there (null: it can). */
-  private readonly mcpMissing = new Map<string, string | null>();
+  private readonly mcpMissing = new Map<string, Promise<string | null>>();
+  /**
+   * Containers whose agent CLI and credential were there at a create: both come with the container's
+   * start (mount, injection), so later creates skip the exec until it starts again (forgetTools).
+   */
+  private readonly agentReady = new Set<string>();
 
   constructor(private readonly deps: SessionLauncherDeps) {}
 
@@ -60,7 +72,10 @@ export class SessionLauncher {
   /** The real CLI (`claude`) needs the pinned binary and a credential in the container; a custom agent command brings its own. */
   async checkAgentReady(ws: WorkspaceInfo): Promise<void> {
     if (this.deps.config.agentCommand.join(' ') !== 'claude') return;
+    const key = ws.containerId ?? '';
+    if (this.agentReady.has(key)) return;
     const r = await this.deps.machinery.agentReadiness(ws);
+    if (r === 'ready') this.agentReady.add(key);
     if (r === 'no-cli')
       throw new NexusError(
         'unavailable',
@@ -112,16 +127,20 @@ export class SessionLauncher {
     const { config, machinery } = this.deps;
     if (!config.nexusMcpEnabled) return 'Platform tools are off: NEXUS_MCP_ENABLED=0.';
     const key = ws.containerId ?? '';
-    if (!this.mcpMissing.has(key)) {
-      const present = await machinery.isExecutable(ws, config.nexusMcpCommand);
-      this.mcpMissing.set(
-        key,
-        present
-          ? null
-          : `Platform tools are off: this workspace's image has no nexus-mcp (${config.nexusMcpCommand}); run npm run build, then recreate the workspace.`,
-      );
+    let missing = this.mcpMissing.get(key);
+    if (!missing) {
+      // One check per container, shared by the creates that start their runs together.
+      missing = machinery
+        .isExecutable(ws, config.nexusMcpCommand)
+        .then((present) =>
+          present
+            ? null
+            : `Platform tools are off: this workspace's image has no nexus-mcp (${config.nexusMcpCommand}); run npm run build, then recreate the workspace.`,
+        );
+      missing.catch(() => this.mcpMissing.delete(key));
+      this.mcpMissing.set(key, missing);
     }
-    return this.mcpMissing.get(key) ?? null;
+    return missing;
   }
 
   /** Whether hook events can reach core from this container (its hook credentials are installed). */
@@ -132,14 +151,16 @@ export class SessionLauncher {
   /** A restarted container lost its /tmp (tools, inbox addresses): install again before any relaunch. */
   forgetTools(containerId: string): void {
     this.toolsInstalled.delete(containerId);
+    this.agentReady.delete(containerId);
   }
 
   /**
-   * Gives the session a fresh platform run (ending the one it had) and writes the run's password
-   * file and MCP config (with the workspace's `nexus-fleet` server, when it has one) into its state
-   * dir, 0600. Returns the config's path, or undefined when there is neither.
+   * Gives the session a fresh platform run (ending the one it had) and says which run files its
+   * launch writes into its state dir, 0600: the run's password file and the MCP config (with the
+   * workspace's `nexus-fleet` server, when it has one). Writing them is the launch's job (one exec
+   * with the worktree and window, see launch-exec.ts). Nothing to write when there is neither.
    */
-  async startRun(ws: WorkspaceInfo, row: SessionRow): Promise<string | undefined> {
+  async startRun(ws: WorkspaceInfo, row: SessionRow): Promise<LaunchRun> {
     const { runs, store, config } = this.deps;
     let creds = null;
     if (runs) {
@@ -151,21 +172,22 @@ export class SessionLauncher {
     } else store.update(row.id, { tools_reason: 'Platform tools are off: this Nexus has no platform service.' });
     const fleet = (await this.deps.fleet?.(ws.id, row.id)) ?? null;
     const external = (await this.deps.external?.(ws.id).catch(() => ({}))) ?? {};
-    if (!creds && !fleet && Object.keys(external).length === 0) return undefined;
-    const p = sessionPaths(config, row.id, row.name);
-    const files = runFiles(p.stateDir);
-    await this.deps.machinery.writeRunFiles(
-      ws,
-      p.stateDir,
-      files,
-      creds?.password ?? null,
-      mcpConfigJson(
-        creds ? { creds, files, command: config.nexusMcpCommand } : null,
-        fleet ? { name: FLEET_MCP_SERVER, entry: fleet } : null,
-        external,
-      ),
+    if (!creds && !fleet && Object.keys(external).length === 0) return {};
+    const files = runFiles(sessionPaths(config, row.id, row.name).stateDir);
+    const mcpConfig = mcpConfigJson(
+      creds ? { creds, files, command: config.nexusMcpCommand } : null,
+      fleet ? { name: FLEET_MCP_SERVER, entry: fleet } : null,
+      external,
     );
-    return files.mcpConfig;
+    return {
+      mcpConfig: files.mcpConfig,
+      runFiles: {
+        passwordFile: files.passwordFile,
+        password: creds?.password ?? null,
+        mcpConfigFile: files.mcpConfig,
+        mcpConfig,
+      },
+    };
   }
 
   /** Ends the session's current run (read now: a create still in the queue may have just started it). */

@@ -5,7 +5,8 @@ import { seedFirstRun } from '../agent/first-run';
 import type { SessionsConfig } from './config';
 import { HOOK_EVENTS, HOOK_MARKER, hookHandler, relayScriptPath, relayStartPath, relayStartScript } from './hook-relay';
 import { HelperOutcomes, type HelperReport } from './inbox-protocol';
-import { shellQuote, type LaunchCommand } from './launch';
+import type { LaunchCommand } from './launch';
+import { launchMany, WORKTREE_FNS, type LaunchItem, type LaunchResult, type RunFileWrite } from './launch-exec';
 import type { ExecResult, WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
 
 /**
@@ -32,41 +33,6 @@ export interface HookTarget {
   permissionWaitMs?: number;
 }
 
-/**
- * Shell functions for the worktree: add (picking up a branch kept from a deleted session of the
- * same name), and on failure remove only this path and branch, then add once more; remove keeps
- * the branch.
- */
-const WORKTREE_FNS = `
-  remove_worktree() {
-    git -C "$1" worktree remove --force "$2" 2>/dev/null
-    rm -rf -- "$2"
-    git -C "$1" worktree prune
-    return 0
-  }
-  cleanup_worktree() {
-    remove_worktree "$1" "$2"
-    git -C "$1" branch -D "$3" 2>/dev/null
-    return 0
-  }
-  add_worktree() {
-    mkdir -p "$(dirname "$2")"
-    # Worktrees kept inside the clone are hidden from its status.
-    if [ "$(dirname "$(dirname "$2")")" = "$1" ] && [ -d "$1/.git/info" -o -d "$1/.git" ]; then
-      mkdir -p "$1/.git/info"
-      line="/$(basename "$(dirname "$2")")/"
-      grep -qxF "$line" "$1/.git/info/exclude" 2>/dev/null || echo "$line" >> "$1/.git/info/exclude"
-    fi
-    if git -C "$1" rev-parse -q --verify "refs/heads/$3" >/dev/null; then
-      remove_worktree "$1" "$2"
-      git -C "$1" worktree add -q "$2" "$3"
-      return
-    fi
-    git -C "$1" worktree add -q -b "$3" "$2" HEAD 2>/dev/null && return 0
-    cleanup_worktree "$1" "$2" "$3"
-    git -C "$1" worktree add -q -b "$3" "$2" HEAD
-  }`;
-
 const NOTIFICATION_MATCHER = 'permission_prompt|idle_prompt|elicitation_dialog|agent_needs_input';
 
 export interface SessionPaths {
@@ -82,14 +48,6 @@ export const sessionPaths = (config: SessionsConfig, sessionId: string, name: st
   stateDir: `${config.stateDir}/${sessionId}`,
   launchScript: `${config.stateDir}/${sessionId}/launch.sh`,
 });
-
-export interface LaunchItem {
-  name: string;
-  paths: SessionPaths;
-  cmd: LaunchCommand;
-  addWorktree: boolean;
-}
-export type LaunchResult = { name: string; windowId: string } | { name: string; error: string };
 
 /** The workspace a command runs in (its container, read from the store). */
 type Target = Pick<WorkspaceInfo, 'name' | 'containerId'>;
@@ -218,92 +176,16 @@ export class SessionMachinery {
     name: string,
     p: SessionPaths,
     cmd: LaunchCommand,
-    opts: { addWorktree: boolean },
+    opts: { addWorktree: boolean; runFiles?: RunFileWrite | undefined },
   ): Promise<string> {
-    const [result] = await this.launchMany(ws, [{ name, paths: p, cmd, addWorktree: opts.addWorktree }]);
+    const [result] = await this.launchMany(ws, [{ name, paths: p, cmd, ...opts }]);
     if (!result || 'error' in result) throw new NexusError('internal', result?.error ?? 'session launch failed');
     return result.windowId;
   }
 
-  /**
-   * For each session, in order: add its worktree when asked (retry-once, see WORKTREE_FNS), write
-   * its launch script, open its tmux window. All in ONE docker exec (each costs about 100 ms, more
-   * under load), one after the other inside it, so worktree adds never contend on index.lock. One
-   * session's failure does not stop the next. Names and paths travel as positional parameters and
-   * scripts on stdin: nothing is parsed by a shell.
-   */
-  async launchMany(ws: Target, items: LaunchItem[]): Promise<LaunchResult[]> {
-    // Launch scripts go on stdin back to back; `dd bs=<len> count=1 iflag=fullblock` takes exactly
-    // one script each (a plain `head -c` may read ahead and swallow the next). The environment is
-    // exported by the script itself, so the window needs no `-e`.
-    const scripts = items.map(({ paths: p, cmd }) =>
-      Buffer.from(
-        [
-          '#!/bin/sh',
-          `cd ${shellQuote(p.worktree)} || exit 1`,
-          ...Object.entries(cmd.env).map(([k, v]) => `export ${k}=${shellQuote(v)}`),
-          ...cmd.preludeLines,
-          cmd.shellLine,
-          '',
-        ].join('\n'),
-        'utf8',
-      ),
-    );
-    const args = items.flatMap(({ name, paths: p, addWorktree }, i) => [
-      name,
-      p.worktree,
-      p.branch,
-      p.launchScript,
-      addWorktree ? '1' : '0',
-      String(scripts[i]?.length ?? 0),
-      `exec sh ${shellQuote(p.launchScript)}`,
-    ]);
-    const script = `${WORKTREE_FNS}
-      repo=$1 tmuxs=$2
-      shift 2
-      tmux has-session -t "=$tmuxs" 2>/dev/null || tmux new-session -d -s "$tmuxs" -n home
-      while [ $# -ge 7 ]; do
-        name=$1 wt=$2 branch=$3 file=$4 add=$5 len=$6 cmd=$7
-        shift 7
-        msg=
-        if [ "$add" = 1 ] && ! msg=$(add_worktree "$repo" "$wt" "$branch" 2>&1); then msg="git worktree add: $msg"; else msg=; fi
-        mkdir -p -m 700 "$(dirname "$file")" && dd bs="$len" count=1 iflag=fullblock of="$file" 2>/dev/null && chmod 700 "$file" || msg="cannot write $file"
-        if [ -z "$msg" ]; then
-          if id=$(tmux new-window -d -P -F '#{window_id}' -t "$tmuxs:" -n "$name" -c "$wt" "$cmd" 2>&1); then echo "ok $id"; continue; fi
-          msg="tmux new-window: $id"
-        fi
-        printf 'err %s\n' "$(printf '%s' "$msg" | tr '\n' ' ')"
-      done`;
-    // Under the launch lock: a core killed mid-launch leaves this exec running, and the next core's
-    // converge waits for it (waitForLaunches) before it reads windows and worktrees.
-    const r = await this.runtime.exec(
-      ws,
-      [
-        'flock',
-        '--close',
-        this.launchLock(),
-        'sh',
-        '-c',
-        script,
-        'sh',
-        this.config.repoDir,
-        this.config.tmuxSession,
-        ...args,
-      ],
-      {
-        stdin: Buffer.concat(scripts),
-        timeoutMs: 60_000 + 10_000 * items.length,
-      },
-    );
-    const lines = r.stdout.split('\n').filter(Boolean);
-    if (lines.length !== items.length)
-      throw new NexusError('internal', `session launch failed: ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
-    return lines.map((line, i) => {
-      const name = items[i]?.name ?? '';
-      return line.startsWith('ok ')
-        ? { name, windowId: line.slice(3).trim() }
-        : { name, error: line.slice(4).trim().slice(0, 500) };
-    });
+  /** See launch-exec.ts: every item's run files, worktree, launch script and window in one exec. */
+  launchMany(ws: Target, items: LaunchItem[]): Promise<LaunchResult[]> {
+    return launchMany(this.runtime, this.config, this.launchLock(), ws, items);
   }
 
   private launchLock(): string {
@@ -341,30 +223,6 @@ export class SessionMachinery {
 
   async removeState(ws: Target, p: SessionPaths): Promise<void> {
     await this.sh(ws, 'rm -rf -- "$1"', [p.stateDir]);
-  }
-
-  /**
-   * Writes a session's run files into its state dir, 0600, as the worker user: the NATS password
-   * (when there is one) and the MCP config. Both travel on stdin; the password is never an argument.
-   */
-  async writeRunFiles(
-    ws: Target,
-    stateDir: string,
-    files: { passwordFile: string; mcpConfig: string },
-    password: string | null,
-    mcpConfig: string,
-  ): Promise<void> {
-    const secret = Buffer.from(password ?? '', 'utf8');
-    const script = `mkdir -p -m 700 "$1" && chmod 700 "$1" && umask 077 || exit 1
-      if [ "$3" -gt 0 ]; then dd bs="$3" count=1 iflag=fullblock of="$2.tmp" 2>/dev/null && chmod 600 "$2.tmp" && mv "$2.tmp" "$2" || exit 1; fi
-      cat > "$4.tmp" && chmod 600 "$4.tmp" && mv "$4.tmp" "$4"`;
-    await this.mustSh(
-      ws,
-      'write the session run files',
-      script,
-      [stateDir, files.passwordFile, String(secret.length), files.mcpConfig],
-      Buffer.concat([secret, Buffer.from(mcpConfig, 'utf8')]),
-    );
   }
 
   async capturePane(ws: Target, windowId: string): Promise<string> {

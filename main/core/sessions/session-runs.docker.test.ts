@@ -130,6 +130,37 @@ describe('platform tools in sessions (docker, NATS, nexus-mcp, agent fixture)', 
     for (const text of [inspect, launch, script, JSON.stringify(config)]) expect(text).not.toContain(password);
   });
 
+  it('launches sessions created together each with its own run files, past one whose worktree cannot be added', async () => {
+    // The branch of one of them is checked out elsewhere: git refuses its worktree.
+    await rig.sh(container(ws), 'git -C /workspace worktree add -q -b nexus/blocked /tmp/elsewhere HEAD');
+    const made = await Promise.all(
+      ['together-a', 'blocked', 'together-c'].map((name) => rig.service.create({ workspace: ws.name, name })),
+    );
+    await rig.service.idle();
+    const [a, blocked, c] = made as [Session, Session, Session];
+    expect(await rig.service.get(blocked.id)).toMatchObject({ status: 'error' });
+    for (const s of [a, c]) {
+      expect((await rig.service.get(s.id)).status).toBe('running');
+      const files = runFiles(sessionPaths(rig.config, s.id, s.name).stateDir);
+      const config = JSON.parse(await rig.sh(container(ws), `cat '${files.mcpConfig}'`)) as {
+        mcpServers: { nexus: { env: Record<string, string> } };
+      };
+      expect(config.mcpServers.nexus.env.NEXUS_RUN_ID).toBe(runIdOf(s.id));
+      const modes = await rig.sh(container(ws), `stat -c '%a' '${files.passwordFile}' '${files.mcpConfig}'`);
+      expect(modes.trim().split('\n')).toEqual(['600', '600']);
+      await until(async () =>
+        (await rig.records(container(ws), s.id)).find((r) => r.kind === 'hook' && r.event === 'SessionStart'),
+      );
+      // Its nexus-mcp signs in with its own run's password file.
+      expect((await callTool(ws, s.id, 'memory_search', { query: 'anything' })).memories).toEqual([]);
+    }
+    for (const s of made) await rig.service.delete(s.id);
+    await rig.sh(
+      container(ws),
+      'git -C /workspace worktree remove --force /tmp/elsewhere && git -C /workspace branch -D nexus/blocked',
+    );
+  });
+
   it('ends the run and removes its files when the session is deleted', async () => {
     const runId = runIdOf(session.id) as string;
     const p = sessionPaths(rig.config, session.id, session.name);

@@ -166,19 +166,29 @@ export class SessionService {
       const ws = this.deps.runtime.find(workspaceId);
       if (!ws?.running) throw new NexusError('conflict', 'The workspace stopped before the session could start.');
       await this.launcher.ensureTools(ws);
-      const ready: { c: PendingCreate; mcpConfig: string | undefined }[] = [];
-      for (const c of live) {
-        try {
-          ready.push({ c, mcpConfig: await this.launcher.startRun(ws, c.row) });
-        } catch (e) {
-          fail(c, `Platform tools could not be set up: ${e instanceof Error ? e.message : String(e)}`);
-        }
-      }
-      const items = ready.map(({ c, mcpConfig }) => ({
+      // The runs start together (their NATS users land in one server reload); the launch writes their files.
+      const started = await Promise.all(
+        live.map((c) =>
+          this.launcher.startRun(ws, c.row).then(
+            (run) => ({ c, run }),
+            (e: unknown) => {
+              fail(c, `Platform tools could not be set up: ${e instanceof Error ? e.message : String(e)}`);
+              return null;
+            },
+          ),
+        ),
+      );
+      const ready = started.filter((r) => r !== null);
+      const items = ready.map(({ c, run }) => ({
         name: c.row.name,
         paths: sessionPaths(this.deps.config, c.row.id, c.row.name),
-        cmd: this.launcher.command(ws, c.row, { initialMessage: c.initialMessage, resume: false, mcpConfig }),
+        cmd: this.launcher.command(ws, c.row, {
+          initialMessage: c.initialMessage,
+          resume: false,
+          mcpConfig: run.mcpConfig,
+        }),
         addWorktree: true,
+        runFiles: run.runFiles,
       }));
       const launchedAt = new Date().toISOString();
       const results = items.length > 0 ? await this.machinery.launchMany(ws, items) : [];

@@ -1,5 +1,7 @@
-import { operations, WorkspaceRef } from '../../../../shared/contract';
-import { defineTool } from '../tool';
+import { operations } from '../../../../shared/contract';
+import { defineTool, inputFrom } from '../tool';
+
+const input = inputFrom('workspaces.delete');
 
 export const deleteWorkspace = defineTool({
   name: 'delete_workspace',
@@ -7,9 +9,9 @@ export const deleteWorkspace = defineTool({
   description:
     'Delete a workspace: its container, its volume and its record. Refused while one of its sessions is being created.',
   ops: ['workspaces.delete'],
-  input: { workspace: WorkspaceRef },
+  input: input.shape,
   output: operations['workspaces.delete'].output,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  run: (args, call) => call('workspaces.delete', { workspace: args.workspace }),
+  run: (args, call) => call('workspaces.delete', input.toOp(args)),
   summarize: (r) => `Workspace ${r.id} deleted.`,
 });

@@ -1,17 +1,17 @@
-import { operations, WorkspaceRef } from '../../../../shared/contract';
-import { defineTool } from '../tool';
+import { operations } from '../../../../shared/contract';
+import { defineTool, inputFrom } from '../tool';
+
+const input = inputFrom('sessions.list');
 
 export const listSessions = defineTool({
   name: 'list_sessions',
   title: 'List sessions',
   description: 'List agent sessions, of one workspace or of all, with their status and what the agent is doing.',
   ops: ['sessions.list'],
-  input: {
-    workspace: WorkspaceRef.optional().describe('Only the sessions of this workspace (id or name); all when omitted'),
-  },
+  input: input.shape,
   output: operations['sessions.list'].output,
   annotations: { readOnlyHint: true, openWorldHint: false },
-  run: (args, call) => call('sessions.list', args.workspace !== undefined ? { workspace: args.workspace } : {}),
+  run: (args, call) => call('sessions.list', input.toOp(args)),
   summarize: ({ sessions }) =>
     sessions.length === 0
       ? 'No sessions.'
