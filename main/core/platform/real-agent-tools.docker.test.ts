@@ -103,7 +103,7 @@ describe('the real agent CLI: platform tools, gating and external MCP servers', 
     await fleet.call('agents.update', {
       id: agentId,
       mcpServers: [
-        { name: 'ext', command: 'node', args: [SERVER_IN_CONTAINER], env: { API_TOKEN: { secret: 'ext-token' } } },
+        { name: 'ext', command: 'node', args: [SERVER_IN_CONTAINER], env: { API_TOKEN: { vault: 'ext-token' } } },
         // Behind the server's allow-list (nexus-mcp --filter): only `other` is reachable.
         { name: 'narrow', command: 'node', args: [SERVER_IN_CONTAINER], tools: ['other'] },
       ],
