@@ -87,7 +87,12 @@ const bench: Benchmark = async () => {
     const echoSide = await connect({ servers: creds.natsUrl, user: coreUser.user, pass: coreUser.password });
     echoSide.subscribe('bench.echo', { callback: (_e, m) => void m.respond(m.data) });
     await echoSide.flush();
-    const callerSide = await connect({ servers: creds.natsUrl, user: coreUser.user, pass: coreUser.password });
+    const callerSide = await connect({
+      servers: creds.natsUrl,
+      user: coreUser.user,
+      pass: coreUser.password,
+      noAsyncTraces: true,
+    });
     const echoPayload = JSON.stringify({ tool: 'memory.search', args: { query: 'kalomi sarutu' } });
 
     try {

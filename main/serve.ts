@@ -62,8 +62,9 @@ export interface Loopback {
 /**
  * The loopback host for a running core: UI, /api/rpc, /api/events and the MCP endpoint at
  * /api/mcp, and beside it the worker-facing MCP listener on the workers' bridge gateway
- * (host/fleet-listener.ts, port `mcp.fleetPort`); fills in `address`, core's host port (so Settings → Connect knows the URL), and writes `<dataDir>/serve.json` (0600),
- * which `nexus mcp-stdio` and `nexus token` use to find the app. Used by `nexus serve` and by the
+ * (host/fleet-listener.ts, port `mcp.fleetPort`); fills in `address`, core's host port (so
+ * Settings → Connect knows the URL), and writes `<dataDir>/serve.json` (0600), which
+ * `nexus mcp-stdio` and `nexus token` use to find the app. Used by `nexus serve` and by the
  * Electron shell (which serves MCP on the same port for Claude Desktop).
  */
 export async function startLoopback(

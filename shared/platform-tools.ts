@@ -99,7 +99,8 @@ export const platformTools = {
   }),
   'skill.propose': tool({
     description:
-      'Propose a reusable procedure as a SKILL.md. It is scanned and waits for review; proposing an existing slug creates its next version.',
+      'Propose a reusable procedure as a SKILL.md. It is scanned and waits for review; proposing an ' +
+      'existing slug creates its next version.',
     args: z
       .object({
         slug: SkillSlug,

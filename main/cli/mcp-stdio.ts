@@ -48,10 +48,8 @@ export async function mcpStdio(opts: {
     http.send(message).catch((e: unknown) => {
       const reason = e instanceof Error ? e.message : String(e);
       opts.err.write(`nexus mcp-stdio: ${reason}\n`);
-      failRequest(
-        message,
-        `Nexus at ${endpoint.origin} did not answer: ${/401|nauthor/.test(reason) ? 'the MCP token was refused (expired or revoked?)' : reason}`,
-      );
+      const why = /401|nauthor/.test(reason) ? 'the MCP token was refused (expired or revoked?)' : reason;
+      failRequest(message, `Nexus at ${endpoint.origin} did not answer: ${why}`);
     });
   };
   await new Promise<void>((resolve) => {

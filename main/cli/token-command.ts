@@ -60,7 +60,8 @@ export async function tokenCommand(
         expiresInDays: parseExpiry(values.expires),
       });
       ctx.err.write(
-        `Created ${token.class} token ${token.id} (${JSON.stringify(token.name)}), expires ${token.expiresAt}.\nCopy it now: it is shown this once.\n`,
+        `Created ${token.class} token ${token.id} (${JSON.stringify(token.name)}), expires ${token.expiresAt}.\n` +
+          'Copy it now: it is shown this once.\n',
       );
       ctx.out.write(`${secret}\n`);
       return 0;

@@ -56,7 +56,10 @@ const startedBy = (req: ModelRequest, marker: string): boolean =>
 /** Runs `node -e` in a throwaway container on `network`: what a GET of the URL answered (status or error code). */
 async function probeFrom(network: string, url: string): Promise<string> {
   const image = await ensureTestWorkerImage();
-  const script = `require('http').get(process.argv[1], { timeout: 5000 }, (r) => { console.log('status ' + r.statusCode); r.resume(); }).on('error', (e) => console.log('error ' + e.code)).on('timeout', function () { console.log('error timeout'); this.destroy(); });`;
+  const script =
+    "require('http').get(process.argv[1], { timeout: 5000 }, (r) => { console.log('status ' + r.statusCode); r.resume(); })" +
+    ".on('error', (e) => console.log('error ' + e.code))" +
+    ".on('timeout', function () { console.log('error timeout'); this.destroy(); });";
   return new Promise((resolve) => {
     execFile(
       'docker',

@@ -18,14 +18,16 @@ export type AgentSettings = z.infer<typeof AgentSettings>;
 export const agentOperations = {
   'agent.get': operation({
     summary:
-      'The agent CLI in use (package, pinned version), the default agent credential, the model endpoint and the permission mode sessions start in.',
+      'The agent CLI in use (package, pinned version), the default agent credential, the model endpoint ' +
+      'and the permission mode sessions start in.',
     access: 'read',
     input: z.object({}).strict(),
     output: AgentSettings,
   }),
   'agent.setDefaultCredential': operation({
     summary:
-      'Choose the vault secret (kind anthropic_api_key or claude_oauth_token) workspaces give their agent when they name none; null clears it. Takes effect at the next workspace start.',
+      'Choose the vault secret (kind anthropic_api_key or claude_oauth_token) workspaces give their agent ' +
+      'when they name none; null clears it. Takes effect at the next workspace start.',
     access: 'operator',
     input: z.object({ secretId: z.string().min(1).max(100).nullable() }).strict(),
     output: AgentSettings,

@@ -29,14 +29,16 @@ export type SessionPage = z.infer<typeof SessionPage>;
 export const attentionOperations = {
   'attention.get': operation({
     summary:
-      'The fleet attention roll-up: what needs the operator (oldest first), what works, what idles, what is offline, and review-queue counts.',
+      'The fleet attention roll-up: what needs the operator (oldest first), what works, what idles, what ' +
+      'is offline, and review-queue counts.',
     access: 'read',
     input: z.object({}).strict(),
     output: FleetAttention,
   }),
   'attention.summary': operation({
     summary:
-      'The fleet at a glance: attention counts, the sessions that need the operator with reasons, review-queue counts, workspaces by status and sessions per workspace.',
+      'The fleet at a glance: attention counts, the sessions that need the operator with reasons, ' +
+      'review-queue counts, workspaces by status and sessions per workspace.',
     access: 'read',
     input: z.object({}).strict(),
     output: FleetSummary,

@@ -49,7 +49,8 @@ export const fleetOperations = {
   }),
   'fleet.set': operation({
     summary:
-      "Choose a workspace's fleet credential: none revokes it; another class replaces the token (sessions launched from now on get the new one).",
+      "Choose a workspace's fleet credential: none revokes it; another class replaces the token (sessions " +
+      'launched from now on get the new one).',
     access: 'operator',
     input: z
       .object({ workspace: z.string().min(1).max(100).describe('Workspace id or name') })

@@ -7,8 +7,11 @@ import { operation } from './define';
 const Id = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'letters, digits, dashes and underscores only');
 const ToolName = z.string().min(1).max(100);
 
-/** An env value: plain text, or `{ secret }` naming a vault secret (its value reaches only the server's process). */
-export const McpEnvValue = z.union([z.string().max(10_000), z.object({ secret: z.string().trim().min(1).max(200) })]);
+/**
+ * An env value: plain text, or `{ vault }` naming a vault secret (its value reaches only the server's process).
+ * Not `{ secret }`: results mask a `secret` property, so the editor would read the name back as "[REDACTED]".
+ */
+export const McpEnvValue = z.union([z.string().max(10_000), z.object({ vault: z.string().trim().min(1).max(200) })]);
 export type McpEnvValue = z.infer<typeof McpEnvValue>;
 
 /** One external stdio MCP server of an agent (seed "External MCP servers", `mcp_servers`). */
@@ -127,7 +130,8 @@ export const platformOperations = {
   }),
   'agents.update': operation({
     summary:
-      'Change an agent record: tool allow-list (empty = every gated-available tool), permissions, MCP servers, auto-start. Running sessions follow at once.',
+      'Change an agent record: tool allow-list (empty = every gated-available tool), permissions, MCP ' +
+      'servers, auto-start. Running sessions follow at once.',
     access: 'operator',
     input: z
       .object({

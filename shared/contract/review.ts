@@ -82,7 +82,8 @@ export const reviewOperations = {
   }),
   'review.approveSkill': operation({
     summary:
-      'Approve a draft skill (it supersedes the active version). A flagged draft needs an override with a reason, recorded in the audit log.',
+      'Approve a draft skill (it supersedes the active version). A flagged draft needs an override with a ' +
+      'reason, recorded in the audit log.',
     access: 'operator',
     input: z.object({ id: ItemId, override: z.object({ reason: Reason }).strict().optional() }).strict(),
     output: decided,

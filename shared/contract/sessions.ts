@@ -181,7 +181,8 @@ export const sessionOperations = {
   }),
   'sessions.delete': operation({
     summary:
-      'Delete a session: end its window, remove its worktree and the row. Its branch stays unless deleteBranch; a branch with unpushed commits also needs force.',
+      'Delete a session: end its window, remove its worktree and the row. Its branch stays unless ' +
+      'deleteBranch; a branch with unpushed commits also needs force.',
     access: 'write',
     input: z
       .object({
@@ -219,7 +220,8 @@ export const sessionOperations = {
   }),
   'sessions.diff': operation({
     summary:
-      "The session's commits since its base and its changes (committed and not): files with counts, paged, and a bounded unified diff; `file` gives one file whole.",
+      "The session's commits since its base and its changes (committed and not): files with counts, paged, " +
+      'and a bounded unified diff; `file` gives one file whole.',
     access: 'read',
     input: z
       .object({

@@ -73,7 +73,8 @@ export const workspaceOperations = {
           .max(100)
           .optional()
           .describe(
-            "Vault secret (Anthropic API key or Claude OAuth token) the workspace's agent signs in with; the default from Settings → Agent when omitted",
+            "Vault secret (Anthropic API key or Claude OAuth token) the workspace's agent signs in with; the " +
+              'default from Settings → Agent when omitted',
           ),
         bypassPermissions: z
           .boolean()

@@ -107,7 +107,8 @@ export async function startAgentContainer(opts: {
     return r.stdout;
   };
   await sh(
-    'git config --global user.email t@example.invalid && git config --global user.name test && git init -q -b main /workspace && cd /workspace && echo hello > README.md && git add . && git commit -qm init',
+    'git config --global user.email t@example.invalid && git config --global user.name test && ' +
+      'git init -q -b main /workspace && cd /workspace && echo hello > README.md && git add . && git commit -qm init',
   );
   for (const w of opts.worktrees ?? [])
     await sh(

@@ -23,7 +23,8 @@ import { bundleWorkerScripts, type WorkerScripts } from './worker-scripts';
 function insertWorkspaceRow(db: Db, id: string, name: string, containerId: string | null): void {
   const now = new Date().toISOString();
   db.prepare(
-    `INSERT INTO workspaces (id, name, repo_url, status, container_id, volume, created_at, updated_at) VALUES (?, ?, '/workspace', ?, ?, ?, ?, ?)`,
+    `INSERT INTO workspaces (id, name, repo_url, status, container_id, volume, created_at, updated_at)
+     VALUES (?, ?, '/workspace', ?, ?, ?, ?, ?)`,
   ).run(id, name, containerId ? 'running' : 'stopped', containerId, `${id}-test`, now, now);
 }
 
@@ -170,7 +171,8 @@ export async function sessionRig(
       );
       await sh(
         c.id,
-        'git config --global user.email t@example.invalid && git config --global user.name test && git init -q -b main /workspace && cd /workspace && echo hello > README.md && git add . && git commit -qm init',
+        'git config --global user.email t@example.invalid && git config --global user.name test && ' +
+          'git init -q -b main /workspace && cd /workspace && echo hello > README.md && git add . && git commit -qm init',
       );
       insertWorkspaceRow(db, id, name, c.id);
       return runtime.info(id);
@@ -189,7 +191,9 @@ export async function sessionRig(
         .map((l) => JSON.parse(l) as Record<string, unknown>);
     },
     async ctl(containerId, sessionId, order) {
-      const script = `const c=require('net').createConnection('/tmp/agent-fixture/'+process.argv[1]+'.ctl');let o='';c.on('data',d=>o+=d);c.on('end',()=>process.stdout.write(o));c.write(process.argv[2]+'\\n')`;
+      const script =
+        "const c=require('net').createConnection('/tmp/agent-fixture/'+process.argv[1]+'.ctl');let o='';" +
+        "c.on('data',d=>o+=d);c.on('end',()=>process.stdout.write(o));c.write(process.argv[2]+'\\n')";
       const r = await exec(containerId, ['node', '-e', script, sessionId, JSON.stringify(order)]);
       return r.stdout;
     },

@@ -77,13 +77,15 @@ describe('attention summary and session pages', () => {
       for (let w = 0; w < 3; w++) {
         core.db
           .prepare(
-            "INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) VALUES (?, ?, 'https://example.invalid/r.git', 'stopped', ?, ?, ?)",
+            'INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) ' +
+              "VALUES (?, ?, 'https://example.invalid/r.git', 'stopped', ?, ?, ?)",
           )
           .run(`ws-${w}`, `team-${w}`, `nexus-test-vol-${w}`, now, now);
         for (let s = 0; s < 4; s++)
           core.db
             .prepare(
-              "INSERT INTO sessions (id, workspace_id, name, branch, status, agent_state, agent_session_id, created_at, updated_at) VALUES (?, ?, ?, ?, 'running', 'idle', ?, ?, ?)",
+              'INSERT INTO sessions (id, workspace_id, name, branch, status, agent_state, agent_session_id, created_at, updated_at) ' +
+                "VALUES (?, ?, ?, ?, 'running', 'idle', ?, ?, ?)",
             )
             .run(`ws-${w}-s${s}`, `ws-${w}`, `s${s}`, `nexus/s${s}`, `agent-${w}-${s}`, now, now);
       }

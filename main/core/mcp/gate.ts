@@ -84,15 +84,17 @@ export function createMcpGate(
         res,
         401,
         'unauthorized',
-        'Send an MCP token (nxs_r_…, nxs_w_… or nxs_v_…) as Authorization: Bearer. Create one with `nexus token create` or in Settings → Access.',
+        'Send an MCP token (nxs_r_…, nxs_w_… or nxs_v_…) as Authorization: Bearer. ' +
+          'Create one with `nexus token create` or in Settings → Access.',
       );
     }
     const auth = await core.tokens.authenticate(presented);
     if (!auth.ok) {
       audit('anonymous', 'mcp:gate', 'unauthorized');
+      const why = auth.reason === 'malformed' ? 'not an MCP token' : auth.reason;
       res.setHeader(
         'www-authenticate',
-        `Bearer realm="${REALM}", error="invalid_token", error_description="The token is ${auth.reason === 'malformed' ? 'not an MCP token' : auth.reason}"`,
+        `Bearer realm="${REALM}", error="invalid_token", error_description="The token is ${why}"`,
       );
       return refuse(
         res,

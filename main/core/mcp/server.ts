@@ -36,7 +36,9 @@ export function createMcpServer(core: McpServerDeps, caller: Caller, fleet: Flee
     {
       capabilities: { tools: { listChanged: false } },
       instructions:
-        'Nexus runs coding-agent sessions (Claude Code) in Docker workspaces. Start with get_nexus_info, then list_workspaces / list_sessions. create_workspace and create_session return at once with status "creating": poll get_workspace / get_session.',
+        'Nexus runs coding-agent sessions (Claude Code) in Docker workspaces. Start with get_nexus_info, ' +
+        'then list_workspaces / list_sessions. create_workspace and create_session return at once with ' +
+        'status "creating": poll get_workspace / get_session.',
     },
   );
   const ctx = { transport: 'mcp' as const, caller };
@@ -74,7 +76,8 @@ export function createMcpServer(core: McpServerDeps, caller: Caller, fleet: Flee
               : toolError({
                   code: 'forbidden',
                   message: fleet
-                    ? `${tool.name} needs a ${toolAccess(tool)} credential; this workspace's fleet credential is ${accessOf(caller)}. Only the operator can change it (Workspaces → Fleet access).`
+                    ? `${tool.name} needs a ${toolAccess(tool)} credential; this workspace's fleet credential ` +
+                      `is ${accessOf(caller)}. Only the operator can change it (Workspaces → Fleet access).`
                     : `${tool.name} needs a ${toolAccess(tool)} token.`,
                 });
         const error = result._meta?.['nexus/error'] as { code?: string } | undefined;

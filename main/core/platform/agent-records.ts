@@ -1,5 +1,6 @@
 import { NexusError } from '../../../shared/errors';
 import { catalogSubjectFor } from '../../../shared/platform-gating';
+import { REDACTED } from '../redact';
 import type { Agent, AgentPatch, AgentStore } from './store/agents';
 import type { RunStore } from './store/runs';
 import type { ToolRouter } from './tool-router';
@@ -30,8 +31,10 @@ export class AgentRecords {
   }
 
   update(id: string, patch: AgentPatch): Agent {
-    if (!this.deps.agents.get(id)) throw new NexusError('not_found', `No agent "${id}".`);
-    const agent = this.deps.agents.update(id, patch);
+    const before = this.deps.agents.get(id);
+    if (!before) throw new NexusError('not_found', `No agent "${id}".`);
+    const mcpServers = patch.mcpServers && keepMasked(patch.mcpServers, before.mcpServers);
+    const agent = this.deps.agents.update(id, mcpServers ? { ...patch, mcpServers } : patch);
     if (!agent) throw new NexusError('not_found', `No agent "${id}".`);
     this.pushCatalogs(agent);
     return agent;
@@ -42,4 +45,18 @@ export class AgentRecords {
     for (const run of this.deps.runs.runningOf(agent.id))
       this.deps.publish(catalogSubjectFor(run.id), JSON.stringify(this.deps.router.catalog(agent, run)));
   }
+}
+
+/**
+ * The editor reads servers back through the redactor, so a literal env value under a secret-shaped
+ * name ("API_TOKEN": "…") comes back as "[REDACTED]"; saved again, that keeps the stored value.
+ */
+function keepMasked(next: Agent['mcpServers'], stored: Agent['mcpServers']): Agent['mcpServers'] {
+  return next.map((s) => {
+    const old = stored.find((o) => o.name === s.name)?.env ?? {};
+    const env = Object.fromEntries(
+      Object.entries(s.env).map(([k, v]) => [k, v === REDACTED && typeof old[k] === 'string' ? old[k] : v]),
+    );
+    return { ...s, env };
+  });
 }

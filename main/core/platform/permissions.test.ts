@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { operatorContext } from '../handlers';
 import { okResult, platformFixture } from '../../../test/helpers/platform-fixture';
@@ -99,6 +101,25 @@ describe('identity and permissions in NATS', () => {
         .recent(10)
         .some((a) => a.transport === 'nats' && a.operation === 'tool:memory.search' && a.outcome === 'forbidden'),
     ).toBe(true);
+  });
+
+  it('applies a permission revoked or a run ended by another process on the very next call', async () => {
+    const agent = f.agent('watched');
+    const { client, creds } = await f.run(agent);
+    expect(await client.call('memory.propose', { content: 'first' })).toHaveProperty('result');
+    // Another connection to the same database file, as another process holding it would write.
+    const other = new Database(join(f.dataDir, 'nexus.db'));
+    try {
+      other.prepare('UPDATE agents SET permissions = ? WHERE id = ?').run('["board.write"]', agent.id);
+      expect(await client.call('memory.propose', { content: 'second' })).toMatchObject({
+        error: { code: 'forbidden', message: expect.stringContaining('memory.write') },
+      });
+      expect(await client.call('memory.search', { query: 'first' })).toHaveProperty('result');
+      other.prepare("UPDATE runs SET status = 'failed' WHERE id = ?").run(creds.runId);
+      expect(await client.call('memory.search', { query: 'first' })).toMatchObject({ error: { code: 'forbidden' } });
+    } finally {
+      other.close();
+    }
   });
 
   it("never returns another agent's private memories or any pending ones from memory.search", async () => {

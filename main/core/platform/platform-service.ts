@@ -19,8 +19,12 @@ import { RunStore, type RunStatus } from './store/runs';
 import { TaskStore, type NewTask, type Task } from './store/tasks';
 import { compactFts } from './store/fts';
 import { ToolRouter } from './tool-router';
+import { CallerLookup } from './caller-lookup';
 import { BoardFeed } from './board-feed';
 import { externalRefusal } from './external-server';
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
 /** What a worker needs to call platform tools as one run (handed to nexus-mcp through its env). */
 export interface RunCredentials {
@@ -91,7 +95,7 @@ export class PlatformService implements Disposable {
     compactFts(deps.db, 'memories_fts');
     compactFts(deps.db, 'runs_fts');
     this.router = new ToolRouter(
-      this.agents,
+      new CallerLookup(deps.db, this.runs, this.agents),
       { runs: this.runs, tasks: this.tasks, board: this.board, review: deps.review, feed: this.feed },
       deps.redactor,
       deps.audit,
@@ -191,6 +195,8 @@ export class PlatformService implements Disposable {
       // A server that dies is restarted on the same address (managed-server.ts): keep trying.
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
+      // No stack-traced error built per request or timed subscription in case it fails (docs/performance.md).
+      noAsyncTraces: true,
     });
     await this.subscribe(this.nc);
     // Handed to workers only once core listens on it, and in the same turn as the status that names it.
@@ -224,7 +230,7 @@ export class PlatformService implements Disposable {
         callback: (err, msg) => {
           if (err || !msg.reply) return;
           const workspaceId = msg.subject.slice('nexus.permissions.'.length);
-          const respond = (d: string): void => void msg.respond(new TextEncoder().encode(d));
+          const respond = (d: string): void => void msg.respond(encoder.encode(d));
           if (!this.permissionAsk) return respond('');
           this.permissionAsk(workspaceId, msg.data, respond);
         },
@@ -359,19 +365,19 @@ export class PlatformService implements Disposable {
     const runId = subject.slice('tools.invoke.'.length);
     let payload: unknown = null;
     try {
-      payload = JSON.parse(new TextDecoder().decode(data));
+      payload = JSON.parse(decoder.decode(data));
     } catch {
       payload = null;
     }
     const reply = await this.router.invoke(runId, payload);
-    respond(new TextEncoder().encode(JSON.stringify(reply)));
+    respond(encoder.encode(JSON.stringify(reply)));
   }
 
   private onHook(subject: string, data: Uint8Array): void {
     const workspaceId = subject.slice('nexus.hooks.'.length);
     let event: unknown;
     try {
-      event = JSON.parse(new TextDecoder().decode(data));
+      event = JSON.parse(decoder.decode(data));
     } catch {
       this.deps.log.warn('hook event is not JSON', { workspaceId });
       return;

@@ -15,6 +15,8 @@ export async function connectRun(creds: RunCredentials): Promise<RunClient> {
     ...(creds.user ? { user: creds.user, pass: creds.password ?? '' } : {}),
     inboxPrefix: creds.inboxPrefix,
     reconnect: false,
+    // nats.js otherwise builds two stack-traced errors per request, in case it fails (docs/performance.md).
+    noAsyncTraces: true,
   });
   return {
     nc,

@@ -7,17 +7,19 @@ import type { Logger } from '../log';
 import type { Redactor } from '../redact';
 import { toolHandlers } from './handlers';
 import type { ToolContext, ToolDeps, ToolHandler } from './handlers/tool-handler';
-import type { Agent, AgentStore } from './store/agents';
+import type { CallerLookup } from './caller-lookup';
+import type { Agent } from './store/agents';
 import type { Run } from './store/runs';
 
 /**
  * Executes one platform-tool call for a run. The caller is the run named by the NATS subject the
  * request arrived on (the server only lets that run's user publish there); nothing in the payload
- * can change who is calling. The stored run and agent are re-read on every call.
+ * can change who is calling. Each call sees the stored run and agent as the database holds them
+ * (caller-lookup.ts reads them again whenever anything was committed).
  */
 export class ToolRouter {
   constructor(
-    private readonly agents: AgentStore,
+    private readonly callers: CallerLookup,
     private readonly deps: ToolDeps,
     private readonly redactor: Redactor,
     private readonly audit: AuditLog,
@@ -30,10 +32,9 @@ export class ToolRouter {
       const req = ToolRequest.safeParse(payload);
       if (!req.success) throw new NexusError('bad_request', 'A tool request is { "tool": "<name>", "args": { ... } }.');
       tool = req.data.tool;
-      const run = this.deps.runs.get(runId);
+      const { run, agent } = this.callers.get(runId);
       if (!run || run.status !== 'running')
         throw new NexusError('forbidden', 'This run is not running; platform tools are refused.');
-      const agent = this.agents.get(run.agentId);
       if (!agent) throw new NexusError('forbidden', 'The agent of this run no longer exists.');
       if (tool === CATALOG_REQUEST) return { result: this.catalog(agent, run) };
       if (!isToolName(tool)) throw new NexusError('not_found', `Unknown platform tool "${tool.slice(0, 100)}".`);

@@ -131,7 +131,8 @@ export class MemoryStore {
   decide(id: string, status: 'active' | 'rejected', by: string, content?: string): boolean {
     const r = this.db
       .prepare(
-        "UPDATE memories SET status = ?, content = COALESCE(?, content), decided_at = ?, decided_by = ? WHERE uid = ? AND status = 'pending'",
+        'UPDATE memories SET status = ?, content = COALESCE(?, content), decided_at = ?, decided_by = ? ' +
+          "WHERE uid = ? AND status = 'pending'",
       )
       .run(status, content ?? null, new Date().toISOString(), by, id);
     return r.changes === 1;

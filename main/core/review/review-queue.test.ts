@@ -53,10 +53,12 @@ describe('review queue', () => {
   it('names the proposer and the scope by workspace and session ("flow · beta"), not ids', async () => {
     const db = f.core.db;
     db.prepare(
-      `INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) VALUES ('w1', 'flow', 'https://example.invalid/r.git', 'running', 'v', 't', 't')`,
+      `INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) ` +
+        `VALUES ('w1', 'flow', 'https://example.invalid/r.git', 'running', 'v', 't', 't')`,
     ).run();
     db.prepare(
-      `INSERT INTO sessions (id, workspace_id, name, branch, status, agent_session_id, created_at, updated_at) VALUES ('s1', 'w1', 'beta', 'nexus/beta', 'running', 'x', 't', 't')`,
+      `INSERT INTO sessions (id, workspace_id, name, branch, status, agent_session_id, created_at, updated_at) ` +
+        `VALUES ('s1', 'w1', 'beta', 'nexus/beta', 'running', 'x', 't', 't')`,
     ).run();
     const agent = f.agent('workspace:w1', { project: 'w1' });
     const creds = await f.core.platform.createRun(agent.id, null, 's1');

@@ -22,9 +22,12 @@ const hostile: [string, string][] = [
 
 const benign = [
   '# Release checklist\n\n1. Run `npm test`.\n2. Bump the version in package.json.\n3. Tag with `git tag v1.2.3` and push the tag.',
-  '# Database migrations\n\nAdd a numbered file under migrations/, write a test on a temp SQLite file, then run the suite.\nSee https://github.com/WiseLibs/better-sqlite3 for the API.',
+  '# Database migrations\n\n' +
+    'Add a numbered file under migrations/, write a test on a temp SQLite file, then run the suite.\n' +
+    'See https://github.com/WiseLibs/better-sqlite3 for the API.',
   '# Reading config\n\nUse `process.env.NODE_ENV` to pick the mode; never print the whole environment.',
-  '# Docs\n\nMDN has the details: https://developer.mozilla.org/en-US/docs/Web/API/fetch\nThe environment section of the README explains the variables.',
+  '# Docs\n\nMDN has the details: https://developer.mozilla.org/en-US/docs/Web/API/fetch\n' +
+    'The environment section of the README explains the variables.',
   '# Shell\n\nPrefer `set -euo pipefail` at the top of scripts. Use `env -i` rarely.',
 ];
 

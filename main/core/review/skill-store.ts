@@ -75,7 +75,8 @@ export class SkillStore {
         .get(input.slug) as { v: number };
       this.db
         .prepare(
-          "INSERT INTO skills (id, slug, version, name, description, markdown, status, findings, agent_id, run_id, created_at) VALUES (?, ?, ?, ?, ?, ?, 'draft', ?, ?, ?, ?)",
+          'INSERT INTO skills (id, slug, version, name, description, markdown, status, findings, agent_id, run_id, created_at) ' +
+            "VALUES (?, ?, ?, ?, ?, ?, 'draft', ?, ?, ?, ?)",
         )
         .run(
           id,

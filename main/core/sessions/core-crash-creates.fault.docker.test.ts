@@ -140,7 +140,8 @@ async function expectNothingOrphaned(settled: Session[]): Promise<void> {
     await dockerExec(containerId, [
       'node',
       '-e',
-      `const c=require('net').createConnection('/tmp/agent-fixture/${s.id}.ctl');c.on('data',()=>c.end());c.write(JSON.stringify({fire:'Notification',fields:{notification_type:'agent_needs_input'}})+'\\n')`,
+      `const c=require('net').createConnection('/tmp/agent-fixture/${s.id}.ctl');c.on('data',()=>c.end());` +
+        "c.write(JSON.stringify({fire:'Notification',fields:{notification_type:'agent_needs_input'}})+'\\n')",
     ]);
     await waitFor(
       async () => (await nexus.rpc<Session>('sessions.get', { session: s.id })).agentState === 'waiting_input',

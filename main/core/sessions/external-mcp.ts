@@ -40,7 +40,7 @@ export function externalMcpEntries(d: ExternalMcpDeps): ExternalMcpOf {
         for (const [k, v] of Object.entries(s.env)) {
           if (typeof v === 'string') env[k] = v;
           else {
-            const value = await d.resolveSecret(v.secret);
+            const value = await d.resolveSecret(v.vault);
             d.addSecret(value);
             env[k] = value;
           }

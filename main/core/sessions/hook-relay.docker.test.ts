@@ -53,7 +53,9 @@ function natsServer(dir: string, host: string, port: number, hookPass = 'pw'): P
   const conf = join(dir, 'nats.conf');
   writeFileSync(
     conf,
-    `authorization { users: [ { user: "admin", password: "admin-pw" }, { user: "hooks-${WS}", password: "${hookPass}", permissions: { publish: ["nexus.hooks.${WS}", "nexus.permissions.${WS}"], subscribe: ["nexus.permission-replies.${WS}.>"] } } ] }\n`,
+    'authorization { users: [ { user: "admin", password: "admin-pw" }, ' +
+      `{ user: "hooks-${WS}", password: "${hookPass}", permissions: { publish: ["nexus.hooks.${WS}", ` +
+      `"nexus.permissions.${WS}"], subscribe: ["nexus.permission-replies.${WS}.>"] } } ] }\n`,
   );
   const child = spawn('nats-server', ['-a', host, '-p', String(port), '-c', conf], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -246,7 +248,8 @@ describe('the hook relay in a worker container (real CLI, real NATS)', () => {
     await box.sh('kill -9 $(cat /tmp/nexus-tools/relay-loop.pid) $(cat /tmp/nexus-tools/relay.pid)');
     const from = seen.length;
     const hook = await box.sh(
-      `NEXUS_SESSION_ID=${SESSION} NEXUS_WORKSPACE_ID=${WS} node /tmp/nexus-tools/nexus-hook.cjs /tmp/nexus-sessions /tmp/nexus-tools/hook-nats.json ${config.hookRelayPort} /tmp/nexus-tools/relay-start.sh`,
+      `NEXUS_SESSION_ID=${SESSION} NEXUS_WORKSPACE_ID=${WS} node /tmp/nexus-tools/nexus-hook.cjs /tmp/nexus-sessions ` +
+        `/tmp/nexus-tools/hook-nats.json ${config.hookRelayPort} /tmp/nexus-tools/relay-start.sh`,
       JSON.stringify({ hook_event_name: 'SessionStart', session_id: 'x', source: 'resume' }),
     );
     expect(hook).toBe('');

@@ -171,7 +171,9 @@ function checkExtraArgs(args: readonly string[]): void {
     ) {
       throw new NexusError(
         'bad_request',
-        "Agent arguments must not set bypassPermissions: make it the workspace's choice instead (its bypassPermissions option), where Nexus shows that inbox messages to its sessions are held, not delivered.",
+        "Agent arguments must not set bypassPermissions: make it the workspace's choice instead (its " +
+          'bypassPermissions option), where Nexus shows that inbox messages to its sessions are held, not ' +
+          'delivered.',
       );
     }
     if (arg === '--')

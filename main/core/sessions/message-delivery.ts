@@ -10,13 +10,17 @@ export interface DeliveryResult {
 
 const NOTES: Record<MessageDelivery, string> = {
   delivered: 'The agent took the message; the model sees it as a message from another session.',
-  held: 'The agent holds the message for approval: the session runs in bypassPermissions, so a message from another session waits until someone approves it in its terminal.',
+  held:
+    'The agent holds the message for approval: the session runs in bypassPermissions, so a message from ' +
+    'another session waits until someone approves it in its terminal.',
   denied: 'The agent denied the message (its policy for messages from other sessions refuses it).',
   refused: 'The agent refused the message.',
   dropped: 'The agent dropped the message (its inbox was full, rate-limited, or saw it as a duplicate).',
   expired: 'The message expired in the agent’s queue before the agent took it.',
   sent_unconfirmed:
-    'The agent’s inbox took the message and reported no hold, refusal or drop in time; the agent confirms only those, so the model should see it at its next turn (after any open dialog), unconfirmed.',
+    'The agent’s inbox took the message and reported no hold, refusal or drop in time; the agent ' +
+    'confirms only those, so the model should see it at its next turn (after any open dialog), ' +
+    'unconfirmed.',
 };
 
 /**

@@ -25,7 +25,8 @@ async function longLivedMcp(session: Session) {
   const keeper = [
     "const fs=require('fs'),{spawn}=require('child_process');const [cfg,d]=process.argv.slice(2);",
     "const s=JSON.parse(fs.readFileSync(cfg,'utf8')).mcpServers.nexus;",
-    "const c=spawn(s.command,s.args||[],{env:{...process.env,...s.env},stdio:['pipe',fs.openSync(d+'/out','a'),fs.openSync(d+'/err','a')]});",
+    'const c=spawn(s.command,s.args||[],{env:{...process.env,...s.env},',
+    "stdio:['pipe',fs.openSync(d+'/out','a'),fs.openSync(d+'/err','a')]});",
     "const feed=()=>fs.createReadStream(d+'/in').on('data',x=>c.stdin.write(x)).on('end',feed);feed();",
     'c.on("exit",()=>process.exit(0));',
   ].join('');

@@ -40,7 +40,8 @@ export class SessionBranches {
     if (n)
       throw new NexusError(
         'conflict',
-        `Branch ${branch} holds ${n} commit${n === 1 ? '' : 's'} not pushed anywhere; push it first, keep the branch, or delete with force.`,
+        `Branch ${branch} holds ${n} commit${n === 1 ? '' : 's'} not pushed anywhere; ` +
+          'push it first, keep the branch, or delete with force.',
       );
   }
 
@@ -65,7 +66,8 @@ export class SessionBranches {
       [
         'sh',
         '-c',
-        'du -sk "$1" 2>/dev/null | tail -n 1; [ -d "$2" ] && cd "$2" && for d in */; do [ -d "$d" ] && du -sk "$d" 2>/dev/null; done; exit 0',
+        'du -sk "$1" 2>/dev/null | tail -n 1; ' +
+          '[ -d "$2" ] && cd "$2" && for d in */; do [ -d "$d" ] && du -sk "$d" 2>/dev/null; done; exit 0',
         'sh',
         volumeDir,
         worktreesDir,

@@ -60,7 +60,10 @@ cp "$(git rev-parse --git-path index)" "$t/index" 2>/dev/null || git read-tree H
 git add -A >/dev/null 2>"$t/err" || { cat "$t/err" >&2; exit 5; }
 printf '%s\\n%s\\n' "$base" "$mb" > "$t/o"; emit base "$t/o"
 git rev-list --left-right --count "$base...$br" > "$t/o"; emit counts "$t/o"
-if git rev-parse -q --verify "refs/remotes/origin/$br" >/dev/null; then git rev-list --count "refs/remotes/origin/$br..$br" > "$t/o"; else : > "$t/o"; fi
+if git rev-parse -q --verify "refs/remotes/origin/$br" >/dev/null
+then git rev-list --count "refs/remotes/origin/$br..$br" > "$t/o"
+else : > "$t/o"
+fi
 emit unpushed "$t/o"
 if git diff --cached --quiet HEAD; then echo 0 > "$t/o"; else echo 1 > "$t/o"; fi; emit dirty "$t/o"
 git diff --cached -M --numstat -z "$mb" > "$t/o"; emit numstat "$t/o"

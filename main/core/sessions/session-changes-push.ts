@@ -127,7 +127,8 @@ export class SessionPusher {
       if (/non-fast-forward|fetch first|stale info/.test(ref.summary))
         return new NexusError(
           'conflict',
-          `Push of ${t.branch} was rejected as non-fast-forward: ${where} has commits on that branch this one lacks. Pull them into the session or push under another name.`,
+          `Push of ${t.branch} was rejected as non-fast-forward: ${where} has commits on that branch this one lacks. ` +
+            'Pull them into the session or push under another name.',
         );
       return new NexusError('conflict', `Push of ${t.branch} was rejected by ${where}: ${ref.summary} ${tail}`.trim());
     }
@@ -138,7 +139,8 @@ export class SessionPusher {
     )
       return new NexusError(
         'forbidden',
-        `The remote of workspace ${t.workspace.name} refused the workspace's credential (secret "${t.workspace.secretId}"); check the token and its scopes (it must be allowed to push).`,
+        `The remote of workspace ${t.workspace.name} refused the workspace's credential (secret "${t.workspace.secretId}"); ` +
+          'check the token and its scopes (it must be allowed to push).',
       );
     if (
       /Could not resolve host|Failed to connect|Connection refused|timed out|Connection reset|unable to access|Couldn't connect/i.test(

@@ -91,7 +91,8 @@ describe('review and ship a session', () => {
 
   it("shows the session's commits and changes, committed and not, and refreshes on its Stop hook", async () => {
     await inWorktree(
-      "git config user.email a@x && git config user.name Agent && printf 'fixed\\n' > fix.txt && git add fix.txt && git commit -qm 'Fix the thing' && echo draft > notes.md",
+      'git config user.email a@x && git config user.name Agent && ' +
+        "printf 'fixed\\n' > fix.txt && git add fix.txt && git commit -qm 'Fix the thing' && echo draft > notes.md",
     );
     const s = await call<{ changes: { ahead: number; behind: number; changedFiles: number; uncommitted: boolean } }>(
       'get_session',

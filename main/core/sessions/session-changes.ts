@@ -87,7 +87,8 @@ export class SessionChangesReader {
         );
       if (bounded.omitted.length > 0)
         notes.push(
-          `${bounded.omitted.length} file${bounded.omitted.length === 1 ? '' : 's'} on this page show no diff: the page's diff is limited to ${total / 1024} KB; open a file to see it whole.`,
+          `${bounded.omitted.length} file${bounded.omitted.length === 1 ? '' : 's'} on this page show no diff: ` +
+            `the page's diff is limited to ${total / 1024} KB; open a file to see it whole.`,
         );
     }
     const rest = all.length - (offset + files.length);

@@ -37,8 +37,10 @@ export class SessionStore {
   insert(row: SessionRow): void {
     this.db
       .prepare(
-        `INSERT INTO sessions (id, workspace_id, name, branch, status, reason, agent_state, agent_state_at, agent_message, agent_session_id, window_id, run_id, task_id, tools_reason, created_at, updated_at)
-         VALUES (@id, @workspace_id, @name, @branch, @status, @reason, @agent_state, @agent_state_at, @agent_message, @agent_session_id, @window_id, @run_id, @task_id, @tools_reason, @created_at, @updated_at)`,
+        `INSERT INTO sessions (id, workspace_id, name, branch, status, reason, agent_state, agent_state_at,
+           agent_message, agent_session_id, window_id, run_id, task_id, tools_reason, created_at, updated_at)
+         VALUES (@id, @workspace_id, @name, @branch, @status, @reason, @agent_state, @agent_state_at,
+           @agent_message, @agent_session_id, @window_id, @run_id, @task_id, @tools_reason, @created_at, @updated_at)`,
       )
       .run(row);
   }

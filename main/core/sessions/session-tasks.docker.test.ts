@@ -59,9 +59,12 @@ async function tool(sessionId: string, name: string, args: Record<string, unknow
 /** A minimal stdio MCP server: `token_hash` answers the sha256 of its API_TOKEN, `other` answers "other". */
 const ECHO_SERVER = `const c=require('crypto');const send=m=>process.stdout.write(JSON.stringify(m)+'\\n');
 require('readline').createInterface({input:process.stdin}).on('line',l=>{const m=JSON.parse(l);if(m.id===undefined)return;
-if(m.method==='initialize')send({jsonrpc:'2.0',id:m.id,result:{protocolVersion:m.params.protocolVersion,capabilities:{tools:{}},serverInfo:{name:'ext',version:'1'}}});
-else if(m.method==='tools/list')send({jsonrpc:'2.0',id:m.id,result:{tools:[{name:'token_hash',inputSchema:{type:'object'}},{name:'other',inputSchema:{type:'object'}}]}});
-else if(m.method==='tools/call')send({jsonrpc:'2.0',id:m.id,result:{content:[{type:'text',text:m.params.name==='other'?'other':c.createHash('sha256').update(process.env.API_TOKEN||'').digest('hex')}]}});
+if(m.method==='initialize')send({jsonrpc:'2.0',id:m.id,result:{protocolVersion:m.params.protocolVersion,
+  capabilities:{tools:{}},serverInfo:{name:'ext',version:'1'}}});
+else if(m.method==='tools/list')send({jsonrpc:'2.0',id:m.id,result:{tools:[{name:'token_hash',inputSchema:{type:'object'}},
+  {name:'other',inputSchema:{type:'object'}}]}});
+else if(m.method==='tools/call')send({jsonrpc:'2.0',id:m.id,result:{content:[{type:'text',
+  text:m.params.name==='other'?'other':c.createHash('sha256').update(process.env.API_TOKEN||'').digest('hex')}]}});
 else send({jsonrpc:'2.0',id:m.id,result:{}});});`;
 
 const board = async () => (await rig.host.core.dispatcher.call('board.list', {}, op)).tasks;
@@ -165,7 +168,7 @@ describe('sessions on tasks (docker, NATS, nexus-mcp, agent fixture)', () => {
       {
         id: agent?.id ?? '',
         mcpServers: [
-          { name: 'ext', command: 'node', args: ['-e', ECHO_SERVER], env: { API_TOKEN: { secret: 'ext-token' } } },
+          { name: 'ext', command: 'node', args: ['-e', ECHO_SERVER], env: { API_TOKEN: { vault: 'ext-token' } } },
           { name: 'narrow', command: 'node', args: ['-e', ECHO_SERVER], tools: ['other'] },
           { name: 'broken', command: '/no/such/server' },
           { name: 'off', command: 'node', args: ['-e', ECHO_SERVER], disabled: true },

@@ -43,7 +43,8 @@ export class TokenStore {
     };
     this.db
       .prepare(
-        'INSERT INTO tokens (id, name, class, hash, hint, created_at, expires_at) VALUES (@id, @name, @class, @hash, @hint, @created_at, @expires_at)',
+        'INSERT INTO tokens (id, name, class, hash, hint, created_at, expires_at) ' +
+          'VALUES (@id, @name, @class, @hash, @hint, @created_at, @expires_at)',
       )
       .run(row);
     return { token: this.info(row), secret };

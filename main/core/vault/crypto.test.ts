@@ -58,7 +58,9 @@ describe('vault crypto: known answers', () => {
       salt: range(0x60, 0xaf),
       info: range(0xb0, 0xff),
       length: 82,
-      okm: 'b11e398dc80327a1c8e7f78c596a49344f012eda2d4efad8a050cc4c19afa97c59045a99cac7827271cb41c65e590e09da3275600c2f09b8367793a9aca3db71cc30c58179ec3e87c14c01d5c1f3434f1d87',
+      okm:
+        'b11e398dc80327a1c8e7f78c596a49344f012eda2d4efad8a050cc4c19afa97c59045a99cac7827271cb41c65e590e09da32' +
+        '75600c2f09b8367793a9aca3db71cc30c58179ec3e87c14c01d5c1f3434f1d87',
     },
     {
       name: 'RFC 5869 test case 3',

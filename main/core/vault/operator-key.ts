@@ -30,7 +30,8 @@ export class OperatorKey {
       return {
         kind: 'missing',
         reason:
-          'The OS keychain has no key for this vault (the entry was deleted or belongs to another machine). Unlock with the recovery passphrase.',
+          'The OS keychain has no key for this vault (the entry was deleted or belongs to another machine). ' +
+          'Unlock with the recovery passphrase.',
       };
     }
     const kek = Buffer.from(stored, 'base64');

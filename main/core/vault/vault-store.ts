@@ -36,7 +36,9 @@ export interface SecretRow {
 }
 
 const PRINCIPAL_COLUMNS =
-  'id, kind, public_key AS publicKey, sealed_private_key AS sealedPrivateKey, kek_params AS kekParams, dek_term AS dekTerm, wrapped_dek AS wrappedDek, dek_ephemeral_key AS dekEphemeralKey, created_at AS createdAt, updated_at AS updatedAt';
+  'id, kind, public_key AS publicKey, sealed_private_key AS sealedPrivateKey, kek_params AS kekParams, ' +
+  'dek_term AS dekTerm, wrapped_dek AS wrappedDek, dek_ephemeral_key AS dekEphemeralKey, ' +
+  'created_at AS createdAt, updated_at AS updatedAt';
 const SECRET_COLUMNS =
   'id, name, kind, host, last4, dek_term AS dekTerm, sealed_value AS sealedValue, created_at AS createdAt, updated_at AS updatedAt';
 
@@ -49,7 +51,8 @@ export class VaultStore {
   meta(): VaultMetaRow | null {
     const row = this.db
       .prepare(
-        'SELECT vault_id AS vaultId, keychain_account AS keychainAccount, dek_term AS dekTerm, created_at AS createdAt, rotated_at AS rotatedAt FROM vault_meta WHERE id = 1',
+        'SELECT vault_id AS vaultId, keychain_account AS keychainAccount, dek_term AS dekTerm, ' +
+          'created_at AS createdAt, rotated_at AS rotatedAt FROM vault_meta WHERE id = 1',
       )
       .get() as VaultMetaRow | undefined;
     return row ?? null;
@@ -85,9 +88,12 @@ export class VaultStore {
   putPrincipal(p: PrincipalRow): void {
     this.db
       .prepare(
-        `INSERT INTO vault_principals (id, kind, public_key, sealed_private_key, kek_params, dek_term, wrapped_dek, dek_ephemeral_key, created_at, updated_at)
-         VALUES (@id, @kind, @publicKey, @sealedPrivateKey, @kekParams, @dekTerm, @wrappedDek, @dekEphemeralKey, @createdAt, @updatedAt)
-         ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, public_key = excluded.public_key, sealed_private_key = excluded.sealed_private_key,
+        `INSERT INTO vault_principals (id, kind, public_key, sealed_private_key, kek_params, dek_term, wrapped_dek,
+           dek_ephemeral_key, created_at, updated_at)
+         VALUES (@id, @kind, @publicKey, @sealedPrivateKey, @kekParams, @dekTerm, @wrappedDek, @dekEphemeralKey,
+           @createdAt, @updatedAt)
+         ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, public_key = excluded.public_key,
+           sealed_private_key = excluded.sealed_private_key,
            kek_params = excluded.kek_params, dek_term = excluded.dek_term, wrapped_dek = excluded.wrapped_dek,
            dek_ephemeral_key = excluded.dek_ephemeral_key, updated_at = excluded.updated_at`,
       )

@@ -47,7 +47,10 @@ export function isEngineDown(e: unknown): boolean {
 export const dockerUnavailable = (detail = 'the Docker engine is not reachable'): NexusError =>
   new NexusError('docker_unavailable', `Docker is unavailable: ${detail}. Start Docker; Nexus reconnects by itself.`);
 
-/** Maps a dockerode failure to a typed error: `docker_unavailable` when the engine is gone, else `unavailable` with the engine's message. */
+/**
+ * Maps a dockerode failure to a typed error: `docker_unavailable` when the engine is gone, else
+ * `unavailable` with the engine's message.
+ */
 export function dockerFailure(e: unknown, action: string): NexusError {
   if (e instanceof NexusError) return e;
   if (isEngineDown(e)) return dockerUnavailable(`could not ${action}`);

@@ -70,7 +70,8 @@ export class WorkspaceStore {
     const now = new Date().toISOString();
     this.db
       .prepare(
-        `INSERT INTO workspaces (id, name, repo_url, secret_id, agent_secret_id, bypass_permissions, image, status, reason, container_id, volume, created_at, updated_at)
+        `INSERT INTO workspaces (id, name, repo_url, secret_id, agent_secret_id, bypass_permissions, image, status,
+           reason, container_id, volume, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, 'creating', NULL, NULL, ?, ?, ?)`,
       )
       .run(

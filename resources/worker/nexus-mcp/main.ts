@@ -39,6 +39,8 @@ async function main(): Promise<void> {
       name: `nexus-mcp-${env.NEXUS_RUN_ID}`,
       waitOnFirstConnect: true,
       maxReconnectAttempts: -1,
+      // nats.js otherwise builds two stack-traced errors per request, in case it fails.
+      noAsyncTraces: true,
     });
     request = requestsThatReconnect(nc, env.NEXUS_TOOL_TIMEOUT_MS);
     await followCatalog(nc, env.NEXUS_RUN_ID, ask, (tools) => bridge.offer(tools)).first;

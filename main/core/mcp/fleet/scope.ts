@@ -36,7 +36,8 @@ const BY_SESSION = new Set<OpName>([
 const refused = (what: string): NexusError =>
   new NexusError(
     'forbidden',
-    `This workspace's fleet credential acts only on its own workspace; ${what}. The operator can widen it (Workspaces → edit → fleet access, "all workspaces").`,
+    `This workspace's fleet credential acts only on its own workspace; ${what}. ` +
+      'The operator can widen it (Workspaces → edit → fleet access, "all workspaces").',
   );
 
 /**

@@ -8,7 +8,8 @@ export const createSession = defineTool({
   name: 'create_session',
   title: 'Create a session',
   description:
-    'Create an agent session (its own git worktree and branch, running Claude Code) in a workspace. Returns at once with status "creating"; poll get_session. initial_message becomes the first turn.',
+    'Create an agent session (its own git worktree and branch, running Claude Code) in a workspace. ' +
+    'Returns at once with status "creating"; poll get_session. initial_message becomes the first turn.',
   ops: ['sessions.create'],
   input: input.shape,
   output: Session,

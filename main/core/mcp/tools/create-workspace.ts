@@ -8,7 +8,8 @@ export const createWorkspace = defineTool({
   name: 'create_workspace',
   title: 'Create a workspace',
   description:
-    'Create a workspace: a container from the worker image holding a clone of the repository. Returns at once with status "creating"; poll get_workspace until it is "running". Needs a vault-class token.',
+    'Create a workspace: a container from the worker image holding a clone of the repository. Returns at ' +
+    'once with status "creating"; poll get_workspace until it is "running". Needs a vault-class token.',
   ops: ['workspaces.create'],
   input: input.shape,
   output: Workspace,

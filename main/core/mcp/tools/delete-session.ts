@@ -7,7 +7,8 @@ export const deleteSession = defineTool({
   name: 'delete_session',
   title: 'Delete a session',
   description:
-    'Delete a session: end its agent, remove its worktree and its record. Its branch is kept unless delete_branch; a branch with commits not pushed anywhere also needs force.',
+    'Delete a session: end its agent, remove its worktree and its record. Its branch is kept unless ' +
+    'delete_branch; a branch with commits not pushed anywhere also needs force.',
   ops: ['sessions.delete'],
   input: input.shape,
   output: operations['sessions.delete'].output,

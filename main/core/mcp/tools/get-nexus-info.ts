@@ -43,7 +43,10 @@ export const getNexusInfo = defineTool({
   name: 'get_nexus_info',
   title: 'Nexus state',
   description:
-    'The state of Nexus: version, uptime, whether Docker, NATS and the vault are usable, quota use against the configured limits, fleet counts, which sessions need the operator and why, and pending review-queue counts. With detail "sessions" it adds one page of the per-session roll-up (level and reason of every session); pass nextCursor back as cursor for the next page.',
+    'The state of Nexus: version, uptime, whether Docker, NATS and the vault are usable, quota use ' +
+    'against the configured limits, fleet counts, which sessions need the operator and why, and pending ' +
+    'review-queue counts. With detail "sessions" it adds one page of the per-session roll-up (level and ' +
+    'reason of every session); pass nextCursor back as cursor for the next page.',
   // Everything comes from the attention service's cached roll-up (kept current by events): no
   // engine call and no per-session list unless asked for.
   ops: ['app.info', 'attention.summary', 'attention.sessions'],
@@ -92,13 +95,16 @@ export const getNexusInfo = defineTool({
     };
   },
   summarize: (n) =>
-    `Nexus ${n.version} (agent CLI ${n.agentCli.package} ${n.agentCli.version}), up ${n.uptimeSeconds}s. Docker ${n.docker.state}, NATS ${n.nats.state}, vault ${n.vault.state}. ` +
+    `Nexus ${n.version} (agent CLI ${n.agentCli.package} ${n.agentCli.version}), up ${n.uptimeSeconds}s. ` +
+    `Docker ${n.docker.state}, NATS ${n.nats.state}, vault ${n.vault.state}. ` +
     `${n.quota.workspaces.used}/${n.quota.workspaces.limit} workspaces, ${n.fleet.sessions.total} session(s). ` +
     (n.attention.counts.needs_you === 0
       ? 'Nothing needs you.'
-      : `${n.attention.counts.needs_you} need(s) you: ${n.attention.needsYou.map((a) => `${a.workspaceName}/${a.sessionName} — ${a.reason}`).join('; ')}.`) +
+      : `${n.attention.counts.needs_you} need(s) you: ` +
+        `${n.attention.needsYou.map((a) => `${a.workspaceName}/${a.sessionName} — ${a.reason}`).join('; ')}.`) +
     ` Review queue: ${n.attention.review.memories} memories, ${n.attention.review.skills} skills.` +
     (n.sessions
-      ? ` Sessions ${n.sessions.sessions.length} of ${n.sessions.total}${n.sessions.nextCursor ? `, next cursor ${n.sessions.nextCursor}` : ''}.`
+      ? ` Sessions ${n.sessions.sessions.length} of ${n.sessions.total}` +
+        `${n.sessions.nextCursor ? `, next cursor ${n.sessions.nextCursor}` : ''}.`
       : ''),
 });

@@ -7,7 +7,9 @@ export const getSession = defineTool({
   name: 'get_session',
   title: 'Get a session',
   description:
-    'Get one session by id or <workspace>/<name>: its status, the agent state from its hooks, the last hook message, and its branch beside the base (commits ahead/behind, changed files; null while its workspace is not running).',
+    'Get one session by id or <workspace>/<name>: its status, the agent state from its hooks, the last ' +
+    'hook message, and its branch beside the base (commits ahead/behind, changed files; null while its ' +
+    'workspace is not running).',
   ops: ['sessions.get', 'sessions.changes'],
   input: input.shape,
   output: Session.extend({ changes: ChangesSummary.nullable() }),
@@ -19,5 +21,9 @@ export const getSession = defineTool({
     return { ...s, changes };
   },
   summarize: (s) =>
-    `Session ${s.workspaceName}/${s.name} is ${s.status}; agent ${s.agentState}${s.agentMessage ? `: ${s.agentMessage}` : ''}.${s.changes ? ` Branch ${s.branch}: ${s.changes.ahead} ahead of ${s.changes.base}, ${s.changes.behind} behind, ${s.changes.changedFiles} file(s) changed.` : ''}`,
+    `Session ${s.workspaceName}/${s.name} is ${s.status}; agent ${s.agentState}${s.agentMessage ? `: ${s.agentMessage}` : ''}.` +
+    (s.changes
+      ? ` Branch ${s.branch}: ${s.changes.ahead} ahead of ${s.changes.base}, ${s.changes.behind} behind, ` +
+        `${s.changes.changedFiles} file(s) changed.`
+      : ''),
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { McpServerSpec } from '../../../../shared/contract/platform';
-import { allPermissions, AgentPermission } from '../../../../shared/platform-gating';
+import { allPermissions, type AgentPermission } from '../../../../shared/platform-gating';
 import type { Db } from '../../store/open';
 
 export interface Agent {
@@ -35,7 +35,9 @@ const Row = z.object({
 });
 const ToolList = z.array(z.string());
 // An unknown grant in the row (written by a newer version) is dropped, never granted.
-const Permissions = z.array(z.string()).transform((l) => l.filter((p) => AgentPermission.safeParse(p).success));
+const known = new Set<string>(allPermissions);
+const Permissions = z.array(z.string()).transform((l) => l.filter((p): p is AgentPermission => known.has(p)));
+const McpServers = z.array(McpServerSpec);
 const toAgent = (raw: unknown): Agent => {
   const r = Row.parse(raw);
   return {
@@ -43,8 +45,8 @@ const toAgent = (raw: unknown): Agent => {
     name: r.name,
     project: r.project,
     tools: ToolList.parse(JSON.parse(r.tools)),
-    permissions: Permissions.parse(JSON.parse(r.permissions)) as AgentPermission[],
-    mcpServers: z.array(McpServerSpec).parse(JSON.parse(r.mcp_servers)),
+    permissions: Permissions.parse(JSON.parse(r.permissions)),
+    mcpServers: McpServers.parse(JSON.parse(r.mcp_servers)),
     autoStart: r.auto_start === 1,
     maxAutoSessions: r.max_auto_sessions,
     createdAt: r.created_at,

@@ -39,7 +39,8 @@ describe('migration 003 platform tools', () => {
   it('allows one active version per skill slug and refuses an unknown status', () => {
     const db = openStore(join(dir.path, 'c.db'), migrations, 3);
     const insert = db.prepare(
-      "INSERT INTO skills (id, slug, version, name, description, markdown, status, created_at) VALUES (?, 'deploy', ?, 'n', 'd', 'm', ?, '2026')",
+      'INSERT INTO skills (id, slug, version, name, description, markdown, status, created_at) ' +
+        "VALUES (?, 'deploy', ?, 'n', 'd', 'm', ?, '2026')",
     );
     insert.run('s1', 1, 'active');
     insert.run('s2', 2, 'draft');

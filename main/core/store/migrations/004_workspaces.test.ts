@@ -25,7 +25,8 @@ describe('migration 004 workspaces', () => {
       'updated_at',
     ]);
     const insert = db.prepare(
-      "INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) VALUES (?, ?, 'http://x/r.git', ?, 'v', 't', 't')",
+      'INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) ' +
+        "VALUES (?, ?, 'http://x/r.git', ?, 'v', 't', 't')",
     );
     insert.run('a', 'one', 'creating');
     expect(() => insert.run('b', 'one', 'creating')).toThrow(/UNIQUE/);

@@ -9,7 +9,8 @@ import { migration005 } from './005_sessions';
 const addWorkspace = (db: ReturnType<typeof openStore>, id: string, name: string) =>
   db
     .prepare(
-      `INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) VALUES (?, ?, 'https://example.invalid/r.git', 'running', ?, 't', 't')`,
+      `INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) ` +
+        `VALUES (?, ?, 'https://example.invalid/r.git', 'running', ?, 't', 't')`,
     )
     .run(id, name, `vol-${id}`);
 
@@ -20,7 +21,8 @@ describe('migration 005 sessions', () => {
   const insert = (db: ReturnType<typeof open>, id: string, ws: string, name: string) =>
     db
       .prepare(
-        `INSERT INTO sessions (id, workspace_id, name, branch, status, agent_session_id, created_at, updated_at) VALUES (?, ?, ?, ?, 'creating', 'a', 't', 't')`,
+        `INSERT INTO sessions (id, workspace_id, name, branch, status, agent_session_id, created_at, updated_at) ` +
+          `VALUES (?, ?, ?, ?, 'creating', 'a', 't', 't')`,
       )
       .run(id, ws, name, `nexus/${name}`);
 

@@ -16,12 +16,14 @@ describe('migration 007 session runs', () => {
     const before = openStore(file, [migration001, migration004, migration005]);
     before
       .prepare(
-        `INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) VALUES ('w1', 'demo', 'https://example.invalid/r.git', 'running', 'v', 't', 't')`,
+        `INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) ` +
+          `VALUES ('w1', 'demo', 'https://example.invalid/r.git', 'running', 'v', 't', 't')`,
       )
       .run();
     before
       .prepare(
-        `INSERT INTO sessions (id, workspace_id, name, branch, status, agent_session_id, created_at, updated_at) VALUES ('s1', 'w1', 'a', 'nexus/a', 'running', 'x', 't', 't')`,
+        `INSERT INTO sessions (id, workspace_id, name, branch, status, agent_session_id, created_at, updated_at) ` +
+          `VALUES ('s1', 'w1', 'a', 'nexus/a', 'running', 'x', 't', 't')`,
       )
       .run();
     before.close();

@@ -14,7 +14,8 @@ describe('migration 008 agent', () => {
     const put = (id: string, name: string, kind: string) =>
       old
         .prepare(
-          "INSERT INTO secrets (id, name, kind, host, last4, dek_term, sealed_value, created_at, updated_at) VALUES (?, ?, ?, 'github.com', 'abcd', 1, x'0102', 'then', 'then')",
+          'INSERT INTO secrets (id, name, kind, host, last4, dek_term, sealed_value, created_at, updated_at) ' +
+            "VALUES (?, ?, ?, 'github.com', 'abcd', 1, x'0102', 'then', 'then')",
         )
         .run(id, name, kind);
     put('s1', 'gh', 'github');
@@ -26,7 +27,8 @@ describe('migration 008 agent', () => {
       { id: 's1', name: 'gh', kind: 'github', last4: 'abcd', sealed_value: Buffer.from([1, 2]) },
     ]);
     const insert = db.prepare(
-      "INSERT INTO secrets (id, name, kind, host, last4, dek_term, sealed_value, created_at, updated_at) VALUES (?, ?, ?, '', '', 1, x'00', 'now', 'now')",
+      'INSERT INTO secrets (id, name, kind, host, last4, dek_term, sealed_value, created_at, updated_at) ' +
+        "VALUES (?, ?, ?, '', '', 1, x'00', 'now', 'now')",
     );
     insert.run('s2', 'key', 'anthropic_api_key');
     insert.run('s3', 'token', 'claude_oauth_token');

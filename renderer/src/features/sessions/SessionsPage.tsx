@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Session } from '../../../../shared/contract/sessions';
 import { EmptyState, Page } from '../../shell/Page';
+import { useBoard } from '../board/use-board';
 import { PendingPermissions } from '../permissions/PendingPermissions';
 import { useSessionPermissions } from '../permissions/use-permissions';
 import { ChangesPanel } from './ChangesPanel';
@@ -60,6 +61,7 @@ function SessionDetail({ session }: { session: Session }) {
       <h2>
         {session.workspaceName} · {session.name} <StateChip session={session} />
       </h2>
+      {session.taskId ? <SessionTask taskId={session.taskId} /> : null}
       <PendingPermissions requests={requests} />
       <SendBox sessionId={session.id} disabled={session.status !== 'running'} />
       {transport && session.status === 'running' ? (
@@ -72,4 +74,14 @@ function SessionDetail({ session }: { session: Session }) {
       <DeleteSessionButton session={session} />
     </section>
   );
+}
+
+/** The task the session runs on (its Board card), by title. */
+function SessionTask({ taskId }: { taskId: string }) {
+  const task = useBoard().data?.tasks.find((t) => t.id === taskId);
+  return task ? (
+    <p>
+      Runs on task: <a href="#/board">{task.title}</a>
+    </p>
+  ) : null;
 }

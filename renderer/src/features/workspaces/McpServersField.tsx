@@ -16,7 +16,7 @@ export function parseMcpServers(text: string): { servers: McpServerSpec[] } | { 
 }
 
 const EXAMPLE = `[{ "name": "filesystem", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/workspace"],
-   "env": { "API_TOKEN": { "secret": "my-vault-secret" } }, "tools": [], "disabled": false }]`;
+   "env": { "API_TOKEN": { "vault": "my-vault-secret" } }, "tools": [], "disabled": false }]`;
 
 /** External stdio MCP servers of the agent (seed `mcp_servers`), as JSON; env values may name vault secrets. */
 export function McpServersField({
@@ -39,8 +39,16 @@ export function McpServersField({
         style={{ width: '100%', fontFamily: 'monospace' }}
         placeholder={EXAMPLE}
         aria-label="MCP servers"
+        aria-invalid={problem ? true : undefined}
+        aria-describedby="mcp-servers-note"
       />
-      {problem ? <small className="banner bad">{problem}</small> : <small>Example: {EXAMPLE}</small>}
+      {problem ? (
+        <small id="mcp-servers-note" className="banner bad">
+          {problem}
+        </small>
+      ) : (
+        <small id="mcp-servers-note">Example: {EXAMPLE}</small>
+      )}
     </label>
   );
 }
