@@ -3,6 +3,7 @@ import { createCore, type Core, type CoreOptions } from '../../main/core';
 import type { CoreConfigInput } from '../../main/core/config';
 import { nodePorts } from '../../main/host/node-ports';
 import { operatorContext } from '../../main/core/handlers';
+import { removeOwnedBy } from './docker';
 import { tempDir } from './temp-dir';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -24,6 +25,7 @@ export async function testCore(
     dataDir: dir.path,
     cleanup: async () => {
       await core.dispose();
+      await removeOwnedBy(dir.path);
       dir.remove();
     },
   };

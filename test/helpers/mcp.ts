@@ -5,6 +5,7 @@ import type { TokenClass } from '../../shared/contract';
 import { operatorContext } from '../../main/core/handlers';
 import { serve, type Running } from '../../main/serve';
 import { repoRoot } from './core';
+import { removeOwnedBy } from './docker';
 import { tempDir } from './temp-dir';
 
 /** A real `nexus serve` (core + loopback host + /api/mcp) on a free port and a temp data dir, its vault set up. */
@@ -26,6 +27,7 @@ export async function startNexus(
     mcpUrl: `${running.host.url}/api/mcp`,
     stop: async () => {
       await running.stop();
+      await removeOwnedBy(dir.path);
       dir.remove();
     },
   };
