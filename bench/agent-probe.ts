@@ -31,7 +31,7 @@ function bootAt(): number {
 const PS = `for p in /proc/[0-9]*; do
   s=$(cat $p/stat 2>/dev/null) || continue
   r=$(sed -n 's/^VmRSS:[^0-9]*\\([0-9]*\\).*/\\1/p' $p/status 2>/dev/null)
-  c=$(tr '\\0' ' ' < $p/cmdline 2>/dev/null | cut -c1-160)
+  c=$(tr '\\0\\n|' '   ' < $p/cmdline 2>/dev/null | cut -c1-160)
   e=$(tr '\\0' '\\n' < $p/environ 2>/dev/null | sed -n 's/^NEXUS_SESSION_ID=//p')
   printf '%s|%s|%s|%s\\n' "$s" "\${r:-0}" "$c" "$e"
 done`;
@@ -45,14 +45,15 @@ export async function processes(containerId: string): Promise<ContainerProcess[]
     const m = /^(\d+) \((.*)\) (.*)$/.exec(line);
     if (!m) continue;
     const [stat, rss, cmd, session] = m[3]!.split('|');
-    const f = stat!.split(' ');
+    if (stat === undefined || cmd === undefined) continue;
+    const f = stat.split(' ');
     const comm = m[2]!;
     const kind =
       comm === 'claude'
         ? 'claude'
-        : cmd!.includes('nexus-mcp')
+        : cmd.includes('nexus-mcp')
           ? 'nexus-mcp'
-          : cmd!.includes('nexus-hook-relay')
+          : cmd.includes('nexus-hook-relay')
             ? 'relay'
             : comm;
     out.push({

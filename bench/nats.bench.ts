@@ -11,11 +11,18 @@ import { createCore } from '../main/core';
 import { connectRun } from '../main/core/platform/run-client';
 import { compactFts } from '../main/core/platform/store/fts';
 import { nodePorts } from '../main/host/node-ports';
-import { compare, measure, type Benchmark } from './lib';
+import { compare, measure, type Benchmark, type Measurement } from './lib';
 
 const MEMORIES = 100_000;
 const opts = { iterations: 10_000, concurrency: 64, warmup: 500 };
 const target = 'p50 <= 3x raw echo, >= 8,000 calls/s';
+
+/** CPU time (user + system) a process has used so far, in µs, from /proc (Linux). */
+function cpuUs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
 
 /** A deterministic vocabulary of 10,000 made-up words, so each query matches a few dozen memories. */
 function vocabulary(): string[] {
@@ -95,28 +102,43 @@ const bench: Benchmark = async () => {
     });
     const echoPayload = JSON.stringify({ tool: 'memory.search', args: { query: 'kalomi sarutu' } });
 
+    // This process holds core, the run's client and the echo; nats-server is the other process on the CPUs.
+    const serverPid = Number(readFileSync(join(dataDir, 'nats', 'nats.pid'), 'utf8').trim());
+    const measured = async (fn: () => Promise<unknown>): Promise<[Measurement, number]> => {
+      const before = cpuUs(serverPid);
+      const m = await measure(fn, opts);
+      return [m, Math.round((cpuUs(serverPid) - before) / (m.n + opts.warmup))];
+    };
     try {
-      const base = await measure(() => callerSide.request('bench.echo', echoPayload, { timeout: 10_000 }), opts);
+      const [base, baseServer] = await measured(() =>
+        callerSide.request('bench.echo', echoPayload, { timeout: 10_000 }),
+      );
       let q = 0;
-      const search = await measure(async () => {
+      const [search, searchServer] = await measured(async () => {
         const reply = await client.call('memory.search', { query: queries[q++ % queries.length], limit: 10 });
         if ('error' in reply) throw new Error(reply.error.message);
-      }, opts);
-      const comment = await measure(async () => {
+      });
+      const [comment, commentServer] = await measured(async () => {
         const reply = await client.call('board.comment', { body: 'progress: step done' });
         if ('error' in reply) throw new Error(reply.error.message);
-      }, opts);
-      const figures = [
-        compare(
-          `nats memory.search (${MEMORIES.toLocaleString('en')} memories, 64 in flight)`,
-          'raw NATS echo',
-          search,
-          base,
-          target,
-        ),
-        compare('nats board.comment (64 in flight)', 'raw NATS echo', comment, base, target),
+      });
+      const server = (subject: number) => ({ natsServerCpuUsPerCall: subject, echoNatsServerCpuUsPerCall: baseServer });
+      return [
+        {
+          ...compare(
+            `nats memory.search (${MEMORIES.toLocaleString('en')} memories, 64 in flight)`,
+            'raw NATS echo',
+            search,
+            base,
+            target,
+          ),
+          extra: server(searchServer),
+        },
+        {
+          ...compare('nats board.comment (64 in flight)', 'raw NATS echo', comment, base, target),
+          extra: server(commentServer),
+        },
       ];
-      return figures;
     } finally {
       await client.close();
       await echoSide.close();

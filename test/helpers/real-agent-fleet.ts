@@ -51,6 +51,8 @@ export interface RealAgentFleet {
    * request comes seconds later.
    */
   script(session: string, ...replies: ScriptedReply[]): void;
+  /** Answers the session's turns with `fn` once its script is used up (replacing an earlier one). */
+  respond(session: string, fn: (req: ModelRequest) => ModelReply | Promise<ModelReply>): void;
   /** The session's pane, as sessions.pane captures it. */
   pane(session: string): Promise<string>;
   /** `sh -c` in a workspace's container as the worker user; the exit code and output. */
@@ -118,8 +120,10 @@ export async function startRealAgentFleet(
 
   const getSession = (session: string) => call('sessions.get', { session });
   const scripts = new Map<string, ScriptedReply[]>();
+  const responders = new Map<string, (req: ModelRequest) => ModelReply | Promise<ModelReply>>();
   env.api.onTurn((req) => {
-    const next = scripts.get(req.headers['x-claude-code-session-id'] ?? '')?.shift();
+    const id = req.headers['x-claude-code-session-id'] ?? '';
+    const next = scripts.get(id)?.shift() ?? responders.get(id);
     if (!next) return { text: 'OK.' };
     return typeof next === 'function' ? next(req) : next;
   });
@@ -184,6 +188,9 @@ export async function startRealAgentFleet(
     script(session, ...replies) {
       const id = fleet.agentSessionId(session);
       scripts.set(id, [...(scripts.get(id) ?? []), ...replies]);
+    },
+    respond(session, fn) {
+      responders.set(fleet.agentSessionId(session), fn);
     },
     pane: async (session) => (await call('sessions.pane', { session })).text,
     async sh(workspace, script) {

@@ -64,7 +64,12 @@ describe('the real agent CLI: permission dialogs and platform tools', () => {
 
     // The operator denies it from Nexus: the dialog closes, the command never ran, and the queued
     // message reaches the model afterwards as another session's message.
-    const { requests } = await fleet.call('permissions.list', { sessionId: s.id });
+    // The hook reports the state and the request separately: wait for the request itself.
+    const { requests } = await readUntil(
+      () => fleet.call('permissions.list', { sessionId: s.id }),
+      (l) => l.requests.length > 0,
+      60_000,
+    );
     expect(requests).toHaveLength(1);
     await fleet.call('permissions.decide', { id: requests[0]!.id, behavior: 'deny' });
     const after = await waitFor(

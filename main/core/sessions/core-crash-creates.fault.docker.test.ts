@@ -125,10 +125,12 @@ async function expectNothingOrphaned(settled: Session[]): Promise<void> {
   await waitFor(
     () => JSON.stringify(runningRuns()) === JSON.stringify(runIds),
     'only the running sessions to hold runs',
+    90_000, // each ended run is a nats-server reload; slow on a loaded machine
   );
   await waitFor(
     () => JSON.stringify(natsUsers()) === JSON.stringify(runIds.map((r) => `run-${r}`)),
     'only their NATS users to remain',
+    90_000, // each ended run is a nats-server reload; slow on a loaded machine
   );
   const owned = await realDocker().listContainers({
     all: true,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { NexusError } from '../../../shared/errors';
 import { HAS_CREDENTIAL_TEST } from '../agent/credential';
-import { seedFirstRun } from '../agent/first-run';
+import { FIRST_RUN_SCRIPT, firstRunPayload } from '../agent/first-run';
 import type { SessionsConfig } from './config';
 import { HOOK_EVENTS, HOOK_MARKER, hookHandler, relayScriptPath, relayStartPath, relayStartScript } from './hook-relay';
 import { HelperOutcomes, type HelperReport } from './inbox-protocol';
@@ -101,29 +101,6 @@ export class SessionMachinery {
         [this.natsFile(), '600', Buffer.from(JSON.stringify(hookTarget), 'utf8')],
         [relayStartPath(toolsDir), '700', Buffer.from(relayStartScript(relay), 'utf8')],
       );
-    // One exec: the directories, every file (back to back on stdin, `dd` takes exactly each one's
-    // length), then the relay, started or told to re-read its credentials.
-    const script = `mkdir -p -m 700 "$1" "$2" && chmod 700 "$1" "$2" && umask 077 || exit 1
-      start=$3
-      shift 3
-      while [ $# -ge 3 ]; do
-        f=$1 m=$2 len=$3
-        shift 3
-        dd bs="$len" count=1 iflag=fullblock of="$f.tmp" 2>/dev/null && chmod "$m" "$f.tmp" && mv "$f.tmp" "$f" || { echo "cannot write $f" >&2; exit 1; }
-      done
-      [ -z "$start" ] || sh "$start" || { echo "the hook relay did not start: $(tail -c 300 "$1/relay.log" 2>/dev/null)" >&2; exit 1; }`;
-    await this.mustSh(
-      ws,
-      'install tools',
-      script,
-      [
-        toolsDir,
-        stateDir,
-        hookTarget ? relayStartPath(toolsDir) : '',
-        ...files.flatMap(([f, m, c]) => [f, m, String(c.length)]),
-      ],
-      Buffer.concat(files.map(([, , c]) => c)),
-    );
     const hooks: Record<string, unknown[]> = {};
     // The agent's own hook timeout outlasts Nexus's wait, so Nexus always steps aside first.
     const permissionTimeout = Math.ceil((hookTarget?.permissionWaitMs ?? 120_000) / 1000) + 15;
@@ -139,11 +116,38 @@ export class SessionMachinery {
     }
     // The agent's first-run state with our hooks merged in (ours, marked by HOOK_MARKER, replaced; the
     // operator's kept): onboarding, trust, auto-update off, platform-tool rule (agent/first-run.ts).
-    await seedFirstRun((argv, o) => this.runtime.exec(ws, argv, o), {
-      repoDir: this.config.repoDir,
-      ...agent,
-      hooks: { entries: hooks, marker: HOOK_MARKER },
-    });
+    const seed = Buffer.from(
+      JSON.stringify(
+        firstRunPayload({ repoDir: this.config.repoDir, ...agent, hooks: { entries: hooks, marker: HOOK_MARKER } }),
+      ),
+      'utf8',
+    );
+    // One exec: the directories, every file (back to back on stdin, `dd` takes exactly each one's
+    // length), the first-run state (its payload is the rest of stdin), then the relay, started or
+    // told to re-read its credentials.
+    const script = `mkdir -p -m 700 "$1" "$2" && chmod 700 "$1" "$2" && umask 077 || exit 1
+      start=$3 seed=$4
+      shift 4
+      while [ $# -ge 3 ]; do
+        f=$1 m=$2 len=$3
+        shift 3
+        dd bs="$len" count=1 iflag=fullblock of="$f.tmp" 2>/dev/null && chmod "$m" "$f.tmp" && mv "$f.tmp" "$f" || { echo "cannot write $f" >&2; exit 1; }
+      done
+      node -e "$seed" || { echo "preparing the agent's first-run state failed" >&2; exit 1; }
+      [ -z "$start" ] || sh "$start" </dev/null || { echo "the hook relay did not start: $(tail -c 300 "$1/relay.log" 2>/dev/null)" >&2; exit 1; }`;
+    await this.mustSh(
+      ws,
+      'install tools',
+      script,
+      [
+        toolsDir,
+        stateDir,
+        hookTarget ? relayStartPath(toolsDir) : '',
+        FIRST_RUN_SCRIPT,
+        ...files.flatMap(([f, m, c]) => [f, m, String(c.length)]),
+      ],
+      Buffer.concat([...files.map(([, , c]) => c), seed]),
+    );
   }
 
   /** Whether the real CLI can start here: its binary is on PATH and a credential is injected. */
