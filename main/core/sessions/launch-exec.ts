@@ -1,7 +1,7 @@
 import { NexusError } from '../../../shared/errors';
 import type { SessionsConfig } from './config';
 import { shellQuote, type LaunchCommand } from './launch';
-import type { SessionPaths } from './session-machinery';
+import type { SessionPaths } from './session-paths';
 import type { WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
 
 /**

@@ -3,7 +3,7 @@ import type { Session } from '../../../shared/contract/sessions';
 import { sessionRig, type SessionRig } from '../../../test/helpers/session-rig';
 import { waitFor } from '../../../test/helpers/wait';
 import type { WorkspaceInfo } from '../workspaces/runtime';
-import { sessionPaths } from './session-machinery';
+import { sessionPaths } from './session-paths';
 import { runFiles } from './session-runs';
 
 // Issue 17, item 6: nats-server killed while sessions run. Nexus restarts it on the same address

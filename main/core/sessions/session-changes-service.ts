@@ -11,7 +11,7 @@ import { SessionChangesReader } from './session-changes';
 import { ChangesGit, type ChangesExec, type ChangesTarget } from './session-changes-git';
 import { SessionPusher, type PushExec } from './session-changes-push';
 import { SessionBranches } from './session-changes-branch';
-import { sessionPaths } from './session-machinery';
+import { sessionPaths } from './session-paths';
 
 export interface ShipWorkspace extends ChangesTarget {
   id: string;

@@ -3,7 +3,8 @@ import type { Logger } from '../log';
 import type { WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
 import type { SessionsConfig } from './config';
 import type { SessionLauncher } from './session-launcher';
-import { sessionPaths, type SessionMachinery } from './session-machinery';
+import { type SessionMachinery } from './session-machinery';
+import { sessionPaths } from './session-paths';
 import type { SessionPatch, SessionRow, SessionStore } from './session-store';
 
 export interface ConvergeReport {

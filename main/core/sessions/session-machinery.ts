@@ -3,6 +3,7 @@ import { NexusError } from '../../../shared/errors';
 import { HAS_CREDENTIAL_TEST } from '../agent/credential';
 import { FIRST_RUN_SCRIPT, firstRunPayload } from '../agent/first-run';
 import type { SessionsConfig } from './config';
+import type { SessionPaths } from './session-paths';
 import { HOOK_EVENTS, HOOK_MARKER, hookHandler, relayScriptPath, relayStartPath, relayStartScript } from './hook-relay';
 import { HelperOutcomes, type HelperReport } from './inbox-protocol';
 import type { LaunchCommand } from './launch';
@@ -34,20 +35,6 @@ export interface HookTarget {
 }
 
 const NOTIFICATION_MATCHER = 'permission_prompt|idle_prompt|elicitation_dialog|agent_needs_input';
-
-export interface SessionPaths {
-  worktree: string;
-  branch: string;
-  stateDir: string;
-  launchScript: string;
-}
-
-export const sessionPaths = (config: SessionsConfig, sessionId: string, name: string): SessionPaths => ({
-  worktree: `${config.worktreesDir}/${name}`,
-  branch: `nexus/${name}`,
-  stateDir: `${config.stateDir}/${sessionId}`,
-  launchScript: `${config.stateDir}/${sessionId}/launch.sh`,
-});
 
 /** The workspace a command runs in (its container, read from the store). */
 type Target = Pick<WorkspaceInfo, 'name' | 'containerId'>;

@@ -6,7 +6,7 @@ import { createLogger } from '../log';
 import { Redactor } from '../redact';
 import { convergeOnWorkspaceStart } from './converge-on-start';
 import { runFiles } from './session-runs';
-import { sessionPaths } from './session-machinery';
+import { sessionPaths } from './session-paths';
 import type { WorkspaceInfo } from '../workspaces/runtime';
 import { WorkspaceEvents } from '../workspaces/workspace-events';
 import { waitFor } from '../../../test/helpers/wait';

@@ -7,7 +7,7 @@ import { sessionRig, type SessionRig } from '../../../test/helpers/session-rig';
 import { waitFor } from '../../../test/helpers/wait';
 import { operatorContext } from '../handlers';
 import type { WorkspaceInfo } from '../workspaces/runtime';
-import { sessionPaths } from './session-machinery';
+import { sessionPaths } from './session-paths';
 import { runFiles } from './session-runs';
 import { autoStartFor } from './session-platform';
 import { createLogger } from '../log';

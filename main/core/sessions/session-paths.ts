@@ -1,0 +1,16 @@
+import type { SessionsConfig } from './config';
+
+/** Where a session lives in its workspace's container: its worktree and branch, its state dir, its launch script. */
+export interface SessionPaths {
+  worktree: string;
+  branch: string;
+  stateDir: string;
+  launchScript: string;
+}
+
+export const sessionPaths = (config: SessionsConfig, sessionId: string, name: string): SessionPaths => ({
+  worktree: `${config.worktreesDir}/${name}`,
+  branch: `nexus/${name}`,
+  stateDir: `${config.stateDir}/${sessionId}`,
+  launchScript: `${config.stateDir}/${sessionId}/launch.sh`,
+});
