@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,8 +93,15 @@ afterAll(async () => {
   dir.remove();
 }, 120_000);
 
-/** Creates ten sessions at once, SIGKILLs core when `killNow` holds, starts it again; returns the settled sessions. */
-async function crashDuringCreates(prefix: string, killNow: (ids: string[]) => Promise<boolean>): Promise<Session[]> {
+/**
+ * Creates ten sessions at once, SIGKILLs core when `killNow` holds, runs `afterKill` (what the
+ * machine does before core comes back), starts core again; returns the settled sessions.
+ */
+async function crashDuringCreates(
+  prefix: string,
+  killNow: (ids: string[]) => Promise<boolean>,
+  afterKill: () => Promise<unknown> = async () => undefined,
+): Promise<Session[]> {
   const names = Array.from({ length: 10 }, (_, i) => `${prefix}${i}`);
   const created = await Promise.all(names.map((name) => nexus.rpc<Session>('sessions.create', { workspace, name })));
   expect(created.map((s) => s.status)).toEqual(names.map(() => 'creating'));
@@ -103,6 +110,7 @@ async function crashDuringCreates(prefix: string, killNow: (ids: string[]) => Pr
   await nexus.kill('SIGKILL');
   // Mid-creates: not every session had its window (a launch already in the container runs on).
   expect((await windows()).filter((w) => names.includes(w)).length).toBeLessThan(names.length);
+  await afterKill();
 
   nexus = await startNexusProcess(dataDir, env);
   const settled = await readUntil(list, (all) => all.every((s) => s.status !== 'creating'), 180_000);
@@ -160,12 +168,28 @@ const runsStarted = (ids: string[]): number =>
 
 describe('core SIGKILLed during 10 concurrent create_session (nexus serve in its own process)', () => {
   it('killed while runs are being made: the unlaunched ones are errors and leave nothing behind', async () => {
-    // The first create launches alone; the other nine wait, then get their runs (and NATS users) one by one.
-    const settled = await crashDuringCreates('a', async (ids) => runsStarted(ids) >= 3);
-    expect(settled.filter((s) => s.status === 'error').length).toBeGreaterThan(0);
-    await expectNothingOrphaned(settled);
-    for (const s of settled) await nexus.rpc('sessions.delete', { session: s.id, deleteBranch: true });
-    await expectNothingOrphaned([]);
+    // The workspace's launch lock is held from outside, so creates stop once their runs (and NATS
+    // users) are made, before any worktree or window: without it the runs of a batch and its one
+    // launch exec are done faster than a kill can land between them.
+    const lock = `${defaults.toolsDir}/launch.lock`;
+    await sh(`mkdir -p ${defaults.toolsDir}`);
+    const holder = spawn('docker', ['exec', containerId, 'flock', lock, 'sleep', '3600'], { stdio: 'ignore' });
+    try {
+      await waitFor(async () => (await sh(`flock -n ${lock} true || echo held`)).includes('held'), 'the lock held');
+      const settled = await crashDuringCreates(
+        'a',
+        async (ids) => runsStarted(ids) >= 1,
+        // The killed core's launch exec still waits for the lock in the container: it goes, then the lock
+        // (the brackets keep pkill from matching this shell's own command line).
+        () => sh(`pkill -f 'flock [-]-close'; pkill -f 'sleep [3]600'; true`),
+      );
+      expect(settled.filter((s) => s.status === 'error').length).toBeGreaterThan(0);
+      await expectNothingOrphaned(settled);
+      for (const s of settled) await nexus.rpc('sessions.delete', { session: s.id, deleteBranch: true });
+      await expectNothingOrphaned([]);
+    } finally {
+      holder.kill();
+    }
   }, 600_000);
 
   it('killed while windows are opening: agents already launched run on as their sessions, the rest leave nothing', async () => {
