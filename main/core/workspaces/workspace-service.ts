@@ -38,6 +38,8 @@ export class WorkspaceService {
   private readonly provisioner: WorkspaceProvisioner;
   /** Workspaces with an operation in flight: event-driven reconciliation leaves them alone. */
   private readonly busy = new Set<string>();
+  /** Status refreshes started by container events, awaited by idle() (so none outlives the database). */
+  private readonly refreshes = new Set<Promise<void>>();
   /** The status each workspace was last published with (a move into running is a start). */
   private readonly published = new Map<string, string>();
 
@@ -182,13 +184,18 @@ export class WorkspaceService {
     if (!id || this.busy.has(id) || !isOwnedBy(labels, this.deps.owner)) return;
     const w = this.store.find(id);
     if (!w) return;
-    void this.containers.owned().then(
-      (cs) => {
-        const cur = this.store.find(w.id);
-        if (cur) this.reconcile(cur, cs);
-      },
-      () => undefined,
-    );
+    const refresh: Promise<void> = this.containers
+      .owned()
+      .then(
+        (cs) => {
+          const cur = this.store.find(w.id);
+          if (cur) this.reconcile(cur, cs);
+        },
+        () => undefined,
+      )
+      .catch((e: unknown) => this.deps.log.warn('refreshing a workspace after a container event failed', { error: e }))
+      .finally(() => this.refreshes.delete(refresh));
+    this.refreshes.add(refresh);
   }
 
   /** After (re)connecting: remove what failed creates left behind, mark interrupted creates, reconcile every row. */
@@ -214,9 +221,10 @@ export class WorkspaceService {
     }
   }
 
-  /** Resolves when every queued operation has settled (tests, dispose). */
-  idle(): Promise<void> {
-    return this.runtime.idle();
+  /** Resolves when every queued operation and every refresh after a container event has settled (tests, dispose). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.refreshes]);
+    await this.runtime.idle();
   }
 
   // ---- helpers ------------------------------------------------------------------------------
