@@ -7,20 +7,15 @@ import { randomBytes } from 'node:crypto';
 import { ChangesGit, type ChangesExec } from '../main/core/sessions/session-changes-git';
 import { SessionChangesReader } from '../main/core/sessions/session-changes';
 import { ensureTestWorkerImage, realDocker } from '../test/helpers/docker';
-import { compare, type Benchmark, type Measurement } from './lib';
+import { compare, percentiles, type Benchmark, type Measurement } from './lib';
 
 const RUNS = 5;
 const FILES = 1000;
 const LINES_PER_FILE = 100;
 
 function summarize(samples: number[]): Measurement {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const pct = (p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
   return {
-    n: samples.length,
-    p50Ms: pct(50),
-    p95Ms: pct(95),
-    p99Ms: pct(99),
+    ...percentiles(samples),
     perSecond: (samples.length / samples.reduce((a, b) => a + b, 0)) * 1000,
   };
 }

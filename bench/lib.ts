@@ -23,6 +23,13 @@ export interface Figure {
   extra?: Record<string, number | string>;
 }
 
+/** n and the p50 / p95 / p99 of latency samples in ms (sorts a copy). */
+export function percentiles(samples: readonly number[]): Pick<Measurement, 'n' | 'p50Ms' | 'p95Ms' | 'p99Ms'> {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const pct = (p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+  return { n: sorted.length, p50Ms: pct(50), p95Ms: pct(95), p99Ms: pct(99) };
+}
+
 export async function measure(
   fn: () => Promise<unknown>,
   opts: { iterations: number; concurrency: number; warmup?: number },
@@ -43,13 +50,8 @@ export async function measure(
   await Promise.all(Array.from({ length: opts.concurrency }, worker));
   const elapsed = performance.now() - started;
   const used = process.cpuUsage(cpu);
-  samples.sort((a, b) => a - b);
-  const pct = (p: number): number => samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))] ?? 0;
   return {
-    n: samples.length,
-    p50Ms: pct(50),
-    p95Ms: pct(95),
-    p99Ms: pct(99),
+    ...percentiles(samples),
     perSecond: (samples.length / elapsed) * 1000,
     cpuUsPerCall: (used.user + used.system) / Math.max(1, samples.length),
   };

@@ -1,7 +1,7 @@
 /** Kit for the Chromium benches (bench/ui-*.bench.ts): main-thread task time over CDP, samples, settling. */
 import os from 'node:os';
 import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
-import { compare, type Figure, type Measurement } from './lib';
+import { compare, percentiles, type Figure, type Measurement } from './lib';
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
@@ -57,13 +57,8 @@ export async function samples(n: number, one: (i: number) => Promise<Work>): Pro
     cpuMs += work.cpuMs;
     await new Promise((r) => setTimeout(r, 50));
   }
-  ms.sort((a, b) => a - b);
-  const pct = (p: number): number => ms[Math.min(ms.length - 1, Math.floor((p / 100) * ms.length))] ?? 0;
   return {
-    n: ms.length,
-    p50Ms: pct(50),
-    p95Ms: pct(95),
-    p99Ms: pct(99),
+    ...percentiles(ms),
     perSecond: 0,
     cpuUsPerCall: (cpuMs / Math.max(1, n)) * 1000,
   };
