@@ -89,7 +89,9 @@ const bench: Benchmark = async () => {
 
     const [app, base] = await Promise.all([idle(nexus.process.pid!, IDLE_SECONDS), idle(bare.pid!, IDLE_SECONDS)]);
     console.log(
-      `  idle ${IDLE_SECONDS}s with ${SESSIONS} sessions: nexus RSS ${app.rssMb.toFixed(1)} MB, CPU ${app.cpuPercent.toFixed(2)} %; bare node:http RSS ${base.rssMb.toFixed(1)} MB, CPU ${base.cpuPercent.toFixed(2)} % (targets: CPU < 1 %, RSS <= 200 MB)`,
+      `  idle ${IDLE_SECONDS}s with ${SESSIONS} sessions: nexus RSS ${app.rssMb.toFixed(1)} MB, CPU ` +
+        `${app.cpuPercent.toFixed(2)} %; bare node:http RSS ${base.rssMb.toFixed(1)} MB, CPU ` +
+        `${base.cpuPercent.toFixed(2)} % (targets: CPU < 1 %, RSS <= 200 MB)`,
     );
 
     // Hook -> attention.changed over SSE.

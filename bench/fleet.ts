@@ -14,7 +14,9 @@ export async function seedFleet(running: Awaited<ReturnType<typeof serve>>): Pro
     "INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) VALUES (?, ?, ?, 'stopped', ?, ?, ?)",
   );
   const ss = db.prepare(
-    "INSERT INTO sessions (id, workspace_id, name, branch, status, agent_state, agent_state_at, agent_message, agent_session_id, created_at, updated_at) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)",
+    'INSERT INTO sessions (id, workspace_id, name, branch, status, agent_state, agent_state_at, ' +
+      "agent_message, agent_session_id, created_at, updated_at) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, " +
+      '?, ?)',
   );
   db.transaction(() => {
     for (let w = 0; w < 50; w++) {

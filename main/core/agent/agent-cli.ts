@@ -109,7 +109,9 @@ export class AgentCli {
       if (!found)
         throw new NexusError(
           'unavailable',
-          `The agent CLI directory ${this.opts.cliDir} (agent.cliDir / NEXUS_AGENT_CLI_DIR) holds no Linux ${cpu} binary; install it there with scripts/install-agent-cli.sh ${cpu}, or unset it to let Nexus install ${AGENT_CLI_PACKAGE}@${AGENT_CLI_VERSION}.`,
+          `The agent CLI directory ${this.opts.cliDir} (agent.cliDir / NEXUS_AGENT_CLI_DIR) holds no Linux ` +
+            `${cpu} binary; install it there with scripts/install-agent-cli.sh ${cpu}, or unset it to let Nexus ` +
+            `install ${AGENT_CLI_PACKAGE}@${AGENT_CLI_VERSION}.`,
         );
       return { ...found, source: 'configured' };
     }
@@ -145,7 +147,10 @@ export class AgentCli {
   }
 }
 
-const HOW_ELSE = `or install it yourself (bash scripts/install-agent-cli.sh, or npm install --os=linux --cpu=<x64|arm64> ${AGENT_CLI_PACKAGE}@${AGENT_CLI_VERSION} into a directory) and set agent.cliDir in the config or NEXUS_AGENT_CLI_DIR to that directory`;
+const HOW_ELSE =
+  `or install it yourself (bash scripts/install-agent-cli.sh, or npm install --os=linux ` +
+  `--cpu=<x64|arm64> ${AGENT_CLI_PACKAGE}@${AGENT_CLI_VERSION} into a directory) and set agent.cliDir ` +
+  `in the config or NEXUS_AGENT_CLI_DIR to that directory`;
 
 function npmInstall(npm: string, prefix: string, cpu: AgentCpu): Promise<void> {
   const args = [
@@ -171,7 +176,8 @@ function npmInstall(npm: string, prefix: string, cpu: AgentCpu): Promise<void> {
         new NexusError(
           'unavailable',
           e.code === 'ENOENT'
-            ? `The agent CLI (${AGENT_CLI_PACKAGE} ${AGENT_CLI_VERSION}) is not installed and npm was not found to install it. Install Node.js with npm, ${HOW_ELSE}.`
+            ? `The agent CLI (${AGENT_CLI_PACKAGE} ${AGENT_CLI_VERSION}) is not installed and npm was not found to ` +
+                `install it. Install Node.js with npm, ${HOW_ELSE}.`
             : `npm could not be started to install the agent CLI: ${e.message}. Fix npm, ${HOW_ELSE}.`,
         ),
       ),
@@ -184,7 +190,8 @@ function npmInstall(npm: string, prefix: string, cpu: AgentCpu): Promise<void> {
         new NexusError(
           'unavailable',
           offline
-            ? `The agent CLI (${AGENT_CLI_PACKAGE} ${AGENT_CLI_VERSION}) could not be downloaded: the npm registry is not reachable (${tail}). Connect to the network and try again, ${HOW_ELSE}.`
+            ? `The agent CLI (${AGENT_CLI_PACKAGE} ${AGENT_CLI_VERSION}) could not be downloaded: the npm registry ` +
+                `is not reachable (${tail}). Connect to the network and try again, ${HOW_ELSE}.`
             : `npm install of ${AGENT_CLI_PACKAGE}@${AGENT_CLI_VERSION} failed (exit ${code}): ${tail}. Try again, ${HOW_ELSE}.`,
         ),
       );

@@ -61,7 +61,8 @@ export class AgentService {
     if (!isAgentCredentialKind(secret.kind))
       throw new NexusError(
         'bad_request',
-        `Secret "${secret.name}" is a ${secret.kind} token; the agent needs an Anthropic API key or a Claude OAuth token (from claude setup-token).`,
+        `Secret "${secret.name}" is a ${secret.kind} token; the agent needs an Anthropic API key or a Claude ` +
+          `OAuth token (from claude setup-token).`,
       );
     return secret;
   }

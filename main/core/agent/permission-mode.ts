@@ -33,7 +33,8 @@ export function permissionModeFor(opts: {
     return {
       mode: 'default',
       reason:
-        "The agent's model calls go to NEXUS_AGENT_BASE_URL, where auto mode cannot run its safety check, so sessions ask before tools that need permission (default mode).",
+        "The agent's model calls go to NEXUS_AGENT_BASE_URL, where auto mode cannot run its safety check, so " +
+        'sessions ask before tools that need permission (default mode).',
     };
   return { mode: 'auto', reason: 'Auto mode: the agent decides, with its safety check.' };
 }

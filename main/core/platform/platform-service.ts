@@ -205,7 +205,8 @@ export class PlatformService implements Disposable {
       state: 'running',
       reason: this.workersReach
         ? `nats-server on ${server.url}.`
-        : `nats-server on ${server.url}; workers on the ${this.deps.config.docker.network} network reach it once Docker answers (their address is not known yet).`,
+        : `nats-server on ${server.url}; workers on the ${this.deps.config.docker.network} network reach it ` +
+          `once Docker answers (their address is not known yet).`,
     });
   }
 

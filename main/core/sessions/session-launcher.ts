@@ -80,12 +80,16 @@ export class SessionLauncher {
     if (r === 'no-cli')
       throw new NexusError(
         'unavailable',
-        `Workspace ${ws.name} has no agent CLI (claude): Nexus could not get it when the workspace was created (see its reason). Fix that (npm and the registry, or NEXUS_AGENT_CLI_DIR) and create the workspace again.`,
+        `Workspace ${ws.name} has no agent CLI (claude): Nexus could not get it when the workspace was ` +
+          `created (see its reason). Fix that (npm and the registry, or NEXUS_AGENT_CLI_DIR) and create the ` +
+          `workspace again.`,
       );
     if (r === 'no-credential')
       throw new NexusError(
         'conflict',
-        `Workspace ${ws.name} has no agent credential. Add an Anthropic API key or a Claude OAuth token (claude setup-token) under Settings → Secrets, pick it in Settings → Agent (or name it when creating the workspace), then restart the workspace.`,
+        `Workspace ${ws.name} has no agent credential. Add an Anthropic API key or a Claude OAuth token ` +
+          `(claude setup-token) under Settings → Secrets, pick it in Settings → Agent (or name it when creating ` +
+          `the workspace), then restart the workspace.`,
       );
   }
 
@@ -136,7 +140,8 @@ export class SessionLauncher {
         .then((present) =>
           present
             ? null
-            : `Platform tools are off: this workspace's image has no nexus-mcp (${config.nexusMcpCommand}); run npm run build, then recreate the workspace.`,
+            : `Platform tools are off: this workspace's image has no nexus-mcp (${config.nexusMcpCommand}); run npm ` +
+              `run build, then recreate the workspace.`,
         );
       missing.catch(() => this.mcpMissing.delete(key));
       this.mcpMissing.set(key, missing);

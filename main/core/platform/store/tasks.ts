@@ -66,7 +66,8 @@ export class TaskStore {
     };
     this.db
       .prepare(
-        'INSERT INTO tasks (id, parent_id, title, body, status, depends_on, role_hint, project, created_by_run, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO tasks (id, parent_id, title, body, status, depends_on, role_hint, project, ' +
+          'created_by_run, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       )
       .run(
         task.id,
