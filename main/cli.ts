@@ -8,19 +8,22 @@ import { serve } from './serve';
 import { RemoteError } from '../shared/errors';
 import { mcpStdio } from './cli/mcp-stdio';
 import { TOKEN_USAGE, tokenCommand } from './cli/token-command';
+import { UNLOCK_USAGE, unlockCommand } from './cli/unlock-command';
 import { version } from './version';
 
 const USAGE = `nexus — control plane for a fleet of coding-agent sessions
 
 Usage:
-  nexus serve [--port N] [--data-dir DIR]   start the headless control plane (UI, API, MCP)
+  nexus serve [--port N] [--data-dir DIR] [--vault-key-file FILE]
+                                            start the headless control plane (UI, API, MCP)
   nexus mcp-stdio [--data-dir DIR]          bridge stdio to the running app's MCP endpoint (for Claude Desktop);
                                             the token comes from NEXUS_TOKEN or the OS keychain
 ${TOKEN_USAGE}
+${UNLOCK_USAGE}
   nexus help
 
 Environment: NEXUS_DATA_DIR, NEXUS_PORT, NEXUS_DOCKER_SOCKET, NEXUS_DOCKER_NETWORK,
-NEXUS_WORKER_IMAGE, NEXUS_WORKER_BASE_IMAGE, NEXUS_NATS_URL, NEXUS_NATS_BINARY.`;
+NEXUS_WORKER_IMAGE, NEXUS_WORKER_BASE_IMAGE, NEXUS_NATS_URL, NEXUS_NATS_BINARY, NEXUS_VAULT_KEY_FILE.`;
 
 export const DEFAULT_PORT = 4780;
 
@@ -39,14 +42,16 @@ async function main(argv: string[]): Promise<number> {
     case 'serve': {
       const { values } = parseArgs({
         args: rest,
-        options: { port: { type: 'string' }, 'data-dir': { type: 'string' } },
+        options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, 'vault-key-file': { type: 'string' } },
         strict: true,
       });
       const port = Number(values.port ?? process.env.NEXUS_PORT ?? DEFAULT_PORT);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new Error(`--port must be 0..65535, got ${values.port}`);
       const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir();
-      const running = await serve({ dataDir, appRoot, port, config: { ...configFromEnv(process.env), version } });
+      const keyFile = values['vault-key-file'] ? { vault: { keyFile: resolve(values['vault-key-file']) } } : {};
+      const config = { ...configFromEnv(process.env), ...keyFile, version };
+      const running = await serve({ dataDir, appRoot, port, config });
       process.stdout.write(`Nexus ${version} is running.\n  Open: ${running.host.loginUrl}\n  Data: ${dataDir}\n`);
       const shutdown = (): void => {
         running.stop().then(
@@ -66,6 +71,14 @@ async function main(argv: string[]): Promise<number> {
         err: process.stderr,
       });
     }
+    case 'unlock':
+      return unlockCommand(rest, {
+        defaultDataDir: defaultDataDir(),
+        appRoot,
+        input: process.stdin,
+        out: process.stdout,
+        err: process.stderr,
+      });
     case 'mcp-stdio': {
       const { values } = parseArgs({
         args: rest,

@@ -1,4 +1,5 @@
 import type { CoreConfigInput } from './core/config';
+import { keyFileFromEnv } from './core/vault/key-file';
 
 /** Environment overrides for `nexus serve` (documented in README). Unset variables change nothing. */
 export function configFromEnv(env: NodeJS.ProcessEnv): CoreConfigInput {
@@ -23,7 +24,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv): CoreConfigInput {
     // NEXUS_MCP_ENABLED=0: sessions run without nexus-mcp (no platform tools), and say so
     ...(env.NEXUS_MCP_ENABLED === '0' ? { nexusMcpEnabled: false } : {}),
   };
+  // vault.keyFile: NEXUS_VAULT_KEY_FILE, or systemd's $CREDENTIALS_DIRECTORY/nexus-vault-key
+  const keyFile = keyFileFromEnv(env);
   return {
+    ...(keyFile ? { vault: { keyFile } } : {}),
     ...(Object.keys(docker).length ? { docker } : {}),
     ...(Object.keys(agent).length ? { agent } : {}),
     ...(Object.keys(nats).length ? { nats } : {}),

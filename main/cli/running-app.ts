@@ -30,13 +30,14 @@ export class CliError extends Error {}
 /**
  * Runs an operator operation for the CLI. When the app is running it goes through the app's own
  * /api/rpc with the operator credential from serve.json, so there is one writer (the vault's data
- * key lives in that process); otherwise core is opened on the data dir for this one call.
+ * key lives in that process); otherwise core is opened on the data dir for this one call (unless `runningOnly`).
  */
 export async function operatorCall<K extends OpName>(
   dataDir: string,
   appRoot: string,
   op: K,
   input: OpInput<K>,
+  opts: { runningOnly?: boolean } = {},
 ): Promise<OpOutput<K>> {
   const serveFile = readServeFile(dataDir);
   if (serveFile) {
@@ -59,6 +60,7 @@ export async function operatorCall<K extends OpName>(
       );
     }
   }
+  if (opts.runningOnly) throw new CliError(`Nexus is not running on ${dataDir}: start it (nexus serve) first.`);
   const core = await createCore({}, nodePorts(dataDir, appRoot));
   try {
     return await core.dispatcher.call(op, input, operatorContext('cli'));

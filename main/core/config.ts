@@ -72,6 +72,8 @@ export const CoreConfig = z.object({
         .prefault({}),
     })
     .prefault({}),
+  /** The vault key file for unattended unlock (a service); see docs/vault.md. */
+  vault: z.object({ keyFile: z.string().optional() }).prefault({}),
   /** Also print log lines to stderr. */
   logToStderr: z.boolean().default(false),
 });

@@ -118,6 +118,7 @@ export async function createCore(
     events,
     status,
     dataDir,
+    keyFile: config.vault.keyFile,
   });
   disposables.add(toDisposable(() => vault.dispose()));
   await vault.start();

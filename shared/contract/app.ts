@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { operation } from './define';
+import { VaultMode } from './vault';
 
 const component = <S extends readonly [string, ...string[]]>(states: S) =>
   z.object({ state: z.enum(states), reason: z.string() });
 
-export const VaultState = component(['uninitialized', 'locked', 'unlocked']);
+/** `mode`: how the vault opens (keychain, passphrase, key file), so a weaker mode is never silent. */
+export const VaultState = component(['uninitialized', 'locked', 'unlocked']).extend({ mode: VaultMode.nullable() });
 export const DockerState = component(['available', 'unavailable']);
 export const NatsState = component(['starting', 'running', 'external', 'unavailable', 'stopped']);
 

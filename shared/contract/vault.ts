@@ -5,6 +5,13 @@ import { operation } from './define';
 export const VaultStateName = z.enum(['uninitialized', 'locked', 'unlocked']);
 export type VaultStateName = z.infer<typeof VaultStateName>;
 
+/**
+ * Where the operator's copy of the data key is opened from: the OS keychain (the desktop), a
+ * passphrase (no keychain: sealed at every start until unlocked), or a key file (unattended services).
+ */
+export const VaultMode = z.enum(['keychain', 'passphrase', 'key_file']);
+export type VaultMode = z.infer<typeof VaultMode>;
+
 export const PrincipalKind = z.enum(['operator', 'recovery', 'machine']);
 export type PrincipalKind = z.infer<typeof PrincipalKind>;
 
@@ -19,6 +26,12 @@ export type VaultPrincipal = z.infer<typeof VaultPrincipal>;
 export const VaultStatus = z.object({
   state: VaultStateName,
   reason: z.string(),
+  /** How this vault opens; null before set-up. */
+  mode: VaultMode.nullable(),
+  /** Before set-up: whether the OS keychain can take the key (null: not known yet); set-up asks for a passphrase when false. */
+  keychainReachable: z.boolean().nullable(),
+  /** The key file Nexus was started with (--vault-key-file, NEXUS_VAULT_KEY_FILE, systemd credential), if any. */
+  keyFile: z.string().nullable(),
   /** Term (id) of the current data key; it goes up by one at every rotation. Null before init. */
   keyTerm: z.number().int().positive().nullable(),
   hasRecoveryPassphrase: z.boolean(),
@@ -72,9 +85,17 @@ export const vaultOperations = {
   }),
   'vault.init': operation({
     summary:
-      'Set up the vault: a new data key, wrapped for the operator (OS keychain) and optionally for a recovery passphrase.',
+      'Set up the vault: a new data key, wrapped for the operator (the OS keychain, a passphrase when no keychain ' +
+      'can take it, or the configured key file) and optionally for a recovery passphrase.',
     access: 'operator',
-    input: z.object({ recoveryPassphrase: Passphrase.optional() }).strict(),
+    input: z
+      .object({
+        recoveryPassphrase: Passphrase.optional(),
+        passphrase: Passphrase.optional().describe(
+          'The vault passphrase, instead of the OS keychain: the vault is then sealed at every start until unlocked',
+        ),
+      })
+      .strict(),
     output: VaultStatus,
   }),
   'vault.lock': operation({
@@ -84,13 +105,17 @@ export const vaultOperations = {
     output: VaultStatus,
   }),
   'vault.unlock': operation({
-    summary: 'Unlock with the recovery passphrase, or retry the OS keychain when no passphrase is given.',
+    summary:
+      'Unlock with the passphrase (the vault passphrase or the recovery one), or retry the OS keychain or key file ' +
+      'when no passphrase is given.',
     access: 'operator',
     input: z.object({ passphrase: z.string().min(1).max(1024).optional() }).strict(),
     output: VaultStatus,
   }),
   'vault.changePassphrase': operation({
-    summary: 'Set or change the recovery passphrase; only the recovery copy of the data key is rewrapped.',
+    summary:
+      'Set or change the recovery passphrase (for a passphrase vault: the vault passphrase); only that copy of the ' +
+      'data key is rewrapped.',
     access: 'operator',
     input: z
       .object({
@@ -99,7 +124,7 @@ export const vaultOperations = {
           .min(1)
           .max(1024)
           .optional()
-          .describe('Required when a recovery passphrase is already set'),
+          .describe('Required when a recovery (or vault) passphrase is already set'),
         newPassphrase: Passphrase,
       })
       .strict(),

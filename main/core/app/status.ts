@@ -6,7 +6,7 @@ type Component = keyof AppStatus;
 /** Current state of the vault, Docker and NATS; every change is pushed as `app.status`. */
 export class StatusBoard {
   private current: AppStatus = {
-    vault: { state: 'uninitialized', reason: 'The vault has not been set up yet.' },
+    vault: { state: 'uninitialized', reason: 'The vault has not been set up yet.', mode: null },
     docker: { state: 'unavailable', reason: 'Not checked yet.' },
     nats: { state: 'stopped', reason: 'Platform tools are not running.' },
   };
@@ -18,7 +18,7 @@ export class StatusBoard {
 
   set<C extends Component>(component: C, value: AppStatus[C]): void {
     const before = this.current[component];
-    if (before.state === value.state && before.reason === value.reason) return;
+    if (JSON.stringify(before) === JSON.stringify(value)) return;
     this.current = { ...this.current, [component]: value };
     this.events.emit('app.status', this.get());
   }

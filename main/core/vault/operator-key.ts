@@ -60,7 +60,8 @@ export class OperatorKey {
     }
   }
 
-  private async probe(account: string): Promise<string | null> {
+  /** Null when the keychain takes (and deletes) a throwaway entry; else the reason it cannot. */
+  async probe(account: string): Promise<string | null> {
     const probeAccount = `${account}#probe`;
     try {
       await withTimeout(this.keychain.set(KEYCHAIN_SERVICE, probeAccount, 'probe'));

@@ -33,6 +33,7 @@ export const KekParams = z.discriminatedUnion('kdf', [
     salt: z.string(),
   }),
   z.object({ kdf: z.literal('hkdf'), salt: z.string() }),
+  z.object({ kdf: z.literal('key_file'), salt: z.string() }),
 ]);
 export type KekParams = z.infer<typeof KekParams>;
 
@@ -171,4 +172,16 @@ export function credentialKek(credential: string, principalId: string, params: K
   if (salt.length < 16)
     throw new VaultError('bad_key', 'The stored machine key parameters are below the minimum strength.');
   return hkdf(Buffer.from(credential, 'utf8'), salt, `nexus-vault/machine-kek/v1:${principalId}`);
+}
+
+export function newKeyFileParams(): KekParams & { kdf: 'key_file' } {
+  return { kdf: 'key_file', salt: randomBytes(32).toString('base64') };
+}
+
+/** Operator KEK of a key-file vault: HKDF over the file's bytes (at least 32 random bytes, checked on read). */
+export function keyFileKek(fileBytes: Buffer, params: KekParams & { kdf: 'key_file' }): Buffer {
+  const salt = Buffer.from(params.salt, 'base64');
+  if (salt.length < 16)
+    throw new VaultError('bad_key', 'The stored key-file parameters are below the minimum strength.');
+  return hkdf(fileBytes, salt, 'nexus-vault/key-file-kek/v1');
 }

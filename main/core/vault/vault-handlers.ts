@@ -16,7 +16,7 @@ type VaultOps =
 export function vaultHandlers(vault: VaultService): Pick<Handlers, VaultOps> {
   return {
     'vault.status': () => vault.status(),
-    'vault.init': (input) => vault.init(input.recoveryPassphrase),
+    'vault.init': (input) => vault.init(input),
     'vault.lock': () => vault.lock(),
     'vault.unlock': (input) => vault.unlock(input.passphrase),
     'vault.changePassphrase': (input) => vault.changePassphrase(input.currentPassphrase, input.newPassphrase),

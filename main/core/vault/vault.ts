@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { VaultStatus } from '../../../shared/contract';
+import type { VaultMode, VaultStatus } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
 import type { StatusBoard } from '../app/status';
 import type { EventBus } from '../events';
@@ -10,8 +10,26 @@ import type { Db } from '../store/open';
 import { CallKeys, type VaultCallScope } from './call-key';
 import { randomKey } from './crypto';
 import { principalRow, rotateDek, unwrapFor, type Dek } from './dek';
+import { readKeyFile } from './key-file';
 import { OperatorKey } from './operator-key';
-import { credentialKek, newHkdfParams, newScryptParams, passphraseKek } from './principal-keys';
+import {
+  credentialKek,
+  keyFileKek,
+  newHkdfParams,
+  newKeyFileParams,
+  newScryptParams,
+  passphraseKek,
+  type KekParams,
+} from './principal-keys';
+import {
+  keychainSetUpHint,
+  lockedReason,
+  modeOf,
+  noKeyFileReason,
+  NOT_SET_UP,
+  SEALED,
+  unlockedReason,
+} from './vault-mode';
 import { SecretStore, type ResolvedSecret } from './secrets';
 import { VaultStore } from './vault-store';
 
@@ -23,6 +41,8 @@ export interface VaultDeps {
   events: EventBus;
   status: StatusBoard;
   dataDir: string;
+  /** The key file for unattended unlock (--vault-key-file, NEXUS_VAULT_KEY_FILE, systemd credential). */
+  keyFile?: string;
 }
 
 const OPERATOR = 'operator';
@@ -33,6 +53,8 @@ const MACHINE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
  * Envelope encryption: one random data key (DEK) seals every secret; each principal (operator via
  * the OS keychain, recovery via a passphrase, machines via a credential) holds its own wrapped
  * copy. Removing a principal rotates the DEK and reseals every secret in one transaction.
+ * Where no keychain can take the operator's key, the operator's copy opens with a passphrase (the
+ * vault is sealed at every start until unlocked) or with a key file (see vault-mode.ts, key-file.ts).
  */
 export class VaultService {
   readonly secrets: SecretStore;
@@ -40,8 +62,12 @@ export class VaultService {
   private readonly operatorKey: OperatorKey;
   private dek: Dek | null = null;
   private readonly callKeys = new CallKeys();
-  private reason = 'The vault has not been set up yet.';
+  private reason = NOT_SET_UP;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Before set-up: can the OS keychain take a key (null: not probed yet)? */
+  private keychainReachable: boolean | null = null;
+  private keychainProblem = '';
+  private disposed = false;
 
   constructor(private readonly deps: VaultDeps) {
     this.store = new VaultStore(deps.db);
@@ -52,9 +78,13 @@ export class VaultService {
   status(): VaultStatus {
     const meta = this.store.meta();
     const principals = meta ? this.store.principals() : [];
+    const operator = principals.find((p) => p.id === OPERATOR);
     return {
       state: !meta ? 'uninitialized' : this.dek ? 'unlocked' : 'locked',
-      reason: meta ? this.reason : 'The vault has not been set up yet.',
+      reason: meta ? this.reason : this.setUpReason(),
+      mode: operator ? modeOf(operator.kekParams) : null,
+      keychainReachable: meta ? null : this.keychainReachable,
+      keyFile: this.deps.keyFile ?? null,
       keyTerm: meta?.dekTerm ?? null,
       hasRecoveryPassphrase: principals.some((p) => p.kind === 'recovery'),
       principals: principals.map((p) => ({ id: p.id, kind: p.kind, createdAt: p.createdAt })),
@@ -65,25 +95,38 @@ export class VaultService {
     return this.dek !== null;
   }
 
-  /** Called once by createCore: unlock through the OS keychain when the vault exists. */
+  /**
+   * Called once by createCore: a keychain vault unlocks through the OS keychain, a key-file vault
+   * through its key file; a passphrase vault stays sealed until unlocked. Before set-up the keychain
+   * is probed in the background, so set-up can offer the passphrase where it is unreachable.
+   */
   start(): Promise<VaultStatus> {
     return this.serial(async () => {
-      if (this.store.meta()) await this.unlockWithKeychain();
+      if (this.store.meta()) await this.openOperatorCopy();
+      else if (!this.deps.keyFile) void this.probeKeychain();
       return this.changed();
     });
   }
 
-  init(recoveryPassphrase?: string): Promise<VaultStatus> {
+  /** Sets up the vault; the operator's copy goes to the key file if one is configured, else to `passphrase` or the OS keychain. */
+  init(opts: { recoveryPassphrase?: string; passphrase?: string } = {}): Promise<VaultStatus> {
     return this.serial(async () => {
       if (this.store.meta()) throw new NexusError('conflict', 'The vault is already set up.');
+      const { recoveryPassphrase, passphrase } = opts;
+      const mode: VaultMode = this.deps.keyFile ? 'key_file' : passphrase ? 'passphrase' : 'keychain';
+      if (mode === 'key_file' && passphrase)
+        throw new NexusError(
+          'bad_request',
+          `Nexus was started with the key file ${this.deps.keyFile}: the vault opens with it. Set a recovery passphrase instead.`,
+        );
       if (recoveryPassphrase) this.deps.redactor.addSecret(recoveryPassphrase);
+      if (passphrase) this.deps.redactor.addSecret(passphrase);
       const vaultId = randomUUID();
       const account = `${this.deps.dataDir}#${vaultId.slice(0, 8)}`;
       const dek: Dek = { term: 1, key: randomKey() };
-      const operatorKek = randomKey();
       const recovery = recoveryPassphrase ? newScryptParams() : null;
       const recoveryKek = recovery && recoveryPassphrase ? await passphraseKek(recoveryPassphrase, recovery) : null;
-      await this.operatorKey.write(account, operatorKek);
+      const { kek: operatorKek, params: operatorParams } = await this.newOperatorKek(mode, account, passphrase);
       const now = new Date().toISOString();
       try {
         this.deps.db.transaction(() => {
@@ -94,20 +137,20 @@ export class VaultService {
             createdAt: now,
             rotatedAt: null,
           });
-          this.store.putPrincipal(principalRow(OPERATOR, 'operator', operatorKek, { kdf: 'keychain' }, dek, now));
+          this.store.putPrincipal(principalRow(OPERATOR, 'operator', operatorKek, operatorParams, dek, now));
           if (recovery && recoveryKek)
             this.store.putPrincipal(principalRow(RECOVERY, 'recovery', recoveryKek, recovery, dek, now));
         })();
       } catch (e) {
         dek.key.fill(0);
-        await this.operatorKey.remove(account);
+        if (mode === 'keychain') await this.operatorKey.remove(account);
         throw e;
       } finally {
         operatorKek.fill(0);
         recoveryKek?.fill(0);
       }
-      this.setDek(dek, 'Unlocked: the key is in the OS keychain.');
-      this.deps.log.info('vault initialized', { keyTerm: dek.term, recovery: Boolean(recovery) });
+      this.setDek(dek, unlockedReason(mode, this.deps.keyFile));
+      this.deps.log.info('vault initialized', { keyTerm: dek.term, recovery: Boolean(recovery), mode });
       return this.changed();
     });
   }
@@ -115,58 +158,82 @@ export class VaultService {
   lock(): Promise<VaultStatus> {
     return this.serial(async () => {
       this.requireMeta();
-      this.dropDek('Locked by the operator. Unlock with the recovery passphrase or retry the OS keychain.');
+      this.dropDek(lockedReason(this.mode()));
       return this.changed();
     });
   }
 
-  /** With a passphrase: the recovery principal. Without: retry the OS keychain. */
+  /**
+   * With a passphrase: the vault passphrase (a passphrase vault) or the recovery one. Without:
+   * retry the OS keychain or the key file (a passphrase vault needs its passphrase).
+   */
   unlock(passphrase?: string): Promise<VaultStatus> {
     return this.serial(async () => {
       const meta = this.requireMeta();
       if (this.dek) return this.status();
+      const mode = this.mode();
       if (passphrase === undefined) {
-        await this.unlockWithKeychain();
+        if (mode === 'passphrase') throw new NexusError('bad_request', 'This vault is sealed: enter its passphrase.');
+        await this.openOperatorCopy();
         return this.changed();
       }
       this.deps.redactor.addSecret(passphrase);
-      const row = this.store.principal(RECOVERY);
-      if (!row || row.kekParams.kdf !== 'scrypt')
-        throw new NexusError('conflict', 'No recovery passphrase was set for this vault.');
-      const kek = await passphraseKek(passphrase, row.kekParams);
-      const dek = unwrapFor(row, kek, meta.dekTerm, 'Wrong recovery passphrase.');
-      this.setDek(dek, 'Unlocked with the recovery passphrase.');
-      await this.repairOperatorCopy(meta.keychainAccount);
-      return this.changed();
+      const rows = (mode === 'passphrase' ? [OPERATOR, RECOVERY] : [RECOVERY])
+        .map((id) => this.store.principal(id))
+        .filter((r) => r?.kekParams.kdf === 'scrypt');
+      if (rows.length === 0) throw new NexusError('conflict', 'No recovery passphrase was set for this vault.');
+      const wrong = mode === 'passphrase' ? 'Wrong passphrase.' : 'Wrong recovery passphrase.';
+      for (const row of rows) {
+        if (!row || row.kekParams.kdf !== 'scrypt') continue;
+        let dek: Dek;
+        try {
+          dek = unwrapFor(row, await passphraseKek(passphrase, row.kekParams), meta.dekTerm, wrong);
+        } catch (e) {
+          if (e instanceof NexusError && e.code === 'unauthorized') continue;
+          throw e;
+        }
+        const how =
+          row.id === OPERATOR ? unlockedReason('passphrase', undefined) : 'Unlocked with the recovery passphrase.';
+        this.setDek(dek, how);
+        if (mode === 'keychain') await this.repairOperatorCopy(meta.keychainAccount);
+        this.deps.log.info('vault unlocked', { with: row.kind, mode });
+        return this.changed();
+      }
+      this.deps.log.warn('vault unlock refused: wrong passphrase', { mode });
+      throw new NexusError('unauthorized', wrong);
     });
   }
 
-  /** Rewraps only the recovery copy: a new key pair sealed under the new passphrase. */
+  /**
+   * Rewraps only one passphrase copy: a new key pair sealed under the new passphrase. That is the
+   * recovery copy, or for a passphrase vault the operator's own (the vault passphrase).
+   */
   changePassphrase(currentPassphrase: string | undefined, newPassphrase: string): Promise<VaultStatus> {
     return this.serial(async () => {
       const meta = this.requireMeta();
       const dek = this.requireOperatorDek();
+      const id = this.mode() === 'passphrase' ? OPERATOR : RECOVERY;
+      const what = id === OPERATOR ? 'passphrase' : 'recovery passphrase';
       this.deps.redactor.addSecret(newPassphrase);
-      const existing = this.store.principal(RECOVERY);
+      const existing = this.store.principal(id);
       if (existing && existing.kekParams.kdf === 'scrypt') {
-        if (!currentPassphrase)
-          throw new NexusError('bad_request', 'Enter the current recovery passphrase to change it.');
+        if (!currentPassphrase) throw new NexusError('bad_request', `Enter the current ${what} to change it.`);
         this.deps.redactor.addSecret(currentPassphrase);
         const oldKek = await passphraseKek(currentPassphrase, existing.kekParams);
-        unwrapFor(existing, oldKek, meta.dekTerm, 'The current recovery passphrase is wrong.').key.fill(0);
+        unwrapFor(existing, oldKek, meta.dekTerm, `The current ${what} is wrong.`).key.fill(0);
       }
       const params = newScryptParams();
       const kek = await passphraseKek(newPassphrase, params);
       const now = new Date().toISOString();
       try {
         this.store.putPrincipal({
-          ...principalRow(RECOVERY, 'recovery', kek, params, dek, now),
+          ...principalRow(id, id === OPERATOR ? 'operator' : 'recovery', kek, params, dek, now),
           createdAt: existing?.createdAt ?? now,
         });
       } finally {
         kek.fill(0);
       }
-      this.deps.log.info('vault recovery passphrase changed', { replaced: Boolean(existing) });
+      this.deps.log.info(`vault ${what} changed`, { replaced: Boolean(existing) });
       return this.changed();
     });
   }
@@ -200,6 +267,9 @@ export class VaultService {
    */
   machineScope(principalId: string, credential: string): VaultCallScope {
     const meta = this.requireMeta();
+    // A sealed vault stays sealed for tokens too: only the keychain desktop lets a token open a locked vault.
+    if (!this.dek && this.mode() !== 'keychain')
+      throw new NexusError('vault_locked', `The vault is locked. ${this.reason}`);
     const row = this.store.principal(principalId);
     if (!row || row.kind !== 'machine' || row.kekParams.kdf !== 'hkdf')
       throw new NexusError('not_found', 'No such machine principal.');
@@ -255,6 +325,7 @@ export class VaultService {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.dek?.key.fill(0);
     this.dek = null;
   }
@@ -266,6 +337,105 @@ export class VaultService {
     old.key.fill(0);
     this.dek = next;
     this.deps.log.info('vault key rotated', { keyTerm: next.term });
+  }
+
+  /** How this vault opens (from its operator principal). */
+  private mode(): VaultMode {
+    const row = this.store.principal(OPERATOR);
+    return row ? modeOf(row.kekParams) : 'keychain';
+  }
+
+  /** At start and on a retry: the operator's copy through the keychain or the key file; a passphrase vault stays sealed. */
+  private async openOperatorCopy(): Promise<void> {
+    const mode = this.mode();
+    if (mode === 'keychain') return this.unlockWithKeychain();
+    if (mode === 'key_file') return this.unlockWithKeyFile();
+    this.dropDek(SEALED);
+  }
+
+  /** The operator KEK for a new vault, and how to find it again (nothing is stored when it fails). */
+  private async newOperatorKek(
+    mode: VaultMode,
+    account: string,
+    passphrase: string | undefined,
+  ): Promise<{ kek: Buffer; params: KekParams }> {
+    if (mode === 'passphrase' && passphrase) {
+      const params = newScryptParams();
+      return { kek: await passphraseKek(passphrase, params), params };
+    }
+    if (mode === 'key_file' && this.deps.keyFile) {
+      const read = readKeyFile(this.deps.keyFile);
+      if (read.kind === 'refused') throw new NexusError('bad_request', `${read.reason} Nothing was stored.`);
+      const params = newKeyFileParams();
+      try {
+        return { kek: keyFileKek(read.bytes, params), params };
+      } finally {
+        read.bytes.fill(0);
+      }
+    }
+    const kek = randomKey();
+    try {
+      await this.operatorKey.write(account, kek);
+    } catch (e) {
+      kek.fill(0);
+      const message = e instanceof Error ? e.message : String(e);
+      this.keychainReachable = false;
+      this.keychainProblem = message;
+      this.changed();
+      throw new NexusError('unavailable', `${message} ${keychainSetUpHint}`);
+    }
+    this.keychainReachable = true;
+    return { kek, params: { kdf: 'keychain' } };
+  }
+
+  private async unlockWithKeyFile(): Promise<void> {
+    const meta = this.requireMeta();
+    const row = this.store.principal(OPERATOR);
+    const orRecovery = this.store.principal(RECOVERY) ? ' Or unlock with the recovery passphrase.' : '';
+    const path = this.deps.keyFile;
+    if (!path || !row || row.kekParams.kdf !== 'key_file') {
+      this.dropDek(`${noKeyFileReason}${orRecovery}`);
+      return;
+    }
+    const read = readKeyFile(path);
+    if (read.kind === 'refused') {
+      this.dropDek(`${read.reason}${orRecovery}`);
+      this.deps.log.warn('vault locked', { reason: read.reason });
+      return;
+    }
+    try {
+      const kek = keyFileKek(read.bytes, row.kekParams);
+      this.setDek(
+        unwrapFor(row, kek, meta.dekTerm, `The key file ${path} does not open this vault.`),
+        unlockedReason('key_file', path),
+      );
+    } catch (e) {
+      const reason = `${e instanceof Error ? e.message : String(e)}${orRecovery}`;
+      this.dropDek(reason);
+      this.deps.log.warn('vault locked', { reason });
+    } finally {
+      read.bytes.fill(0);
+    }
+  }
+
+  /** Before set-up: can the OS keychain take a key? (A throwaway entry is written and deleted.) */
+  private async probeKeychain(): Promise<void> {
+    const problem = await this.operatorKey.probe(`${this.deps.dataDir}#set-up`);
+    if (this.disposed || this.keychainReachable !== null) return;
+    this.keychainReachable = problem === null;
+    this.keychainProblem = problem ?? '';
+    if (problem !== null && !this.store.meta()) this.changed();
+  }
+
+  private setUpReason(): string {
+    if (this.deps.keyFile) {
+      const read = readKeyFile(this.deps.keyFile);
+      if (read.kind === 'refused') return `${NOT_SET_UP} ${read.reason}`;
+      read.bytes.fill(0);
+      return `${NOT_SET_UP} Set-up keeps the key in the key file ${this.deps.keyFile}.`;
+    }
+    if (this.keychainReachable === false) return `${NOT_SET_UP} ${this.keychainProblem} ${keychainSetUpHint}`;
+    return NOT_SET_UP;
   }
 
   private async unlockWithKeychain(): Promise<void> {
@@ -337,7 +507,7 @@ export class VaultService {
 
   private changed(): VaultStatus {
     const status = this.status();
-    this.deps.status.set('vault', { state: status.state, reason: status.reason });
+    this.deps.status.set('vault', { state: status.state, reason: status.reason, mode: status.mode });
     this.deps.events.emit('vault.changed', status);
     return status;
   }
