@@ -10,6 +10,8 @@ export const REDACTED = '[REDACTED]';
 
 /** Env var names that look secret. */
 const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)/i;
+/** Secret-shaped names that hold paths, not secrets (the vault key file's location is shown in Settings → Vault). */
+const PATH_NAMES = new Set(['NEXUS_VAULT_KEY_FILE', 'CREDENTIALS_DIRECTORY']);
 /** Object properties whose string value is masked whatever it holds (`apiKey`, `github_token`...). */
 const SECRET_PROPERTY = /(key|token|secret|password|passwd|passphrase|credentials?)$/i;
 
@@ -62,7 +64,8 @@ export class Redactor {
 
   /** Registers the values of secret-shaped environment variables. */
   addEnvSecrets(env: NodeJS.ProcessEnv): void {
-    for (const [name, value] of Object.entries(env)) if (SECRET_NAME.test(name)) this.addSecret(value);
+    for (const [name, value] of Object.entries(env))
+      if (SECRET_NAME.test(name) && !PATH_NAMES.has(name)) this.addSecret(value);
   }
 
   text(input: string): string {

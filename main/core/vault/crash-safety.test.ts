@@ -7,16 +7,23 @@ import { vaultDataDir } from '../../../test/helpers/vault';
 import { operatorContext } from '../handlers';
 
 const op = operatorContext('internal');
-const TRIALS = 20;
 const SECRETS = 40;
 const valueOf = (i: number) => `crash-safety-value-${i}-${'x'.repeat(i % 7)}-end`;
 
+const PASS = 'crash-safety vault passphrase';
+
 /** Starts the rotation child, waits for "ready", lets it rotate for `ms`, then SIGKILLs it. */
-function rotateThenKill(dataDir: string, ms: number): Promise<void> {
+function rotateThenKill(dataDir: string, ms: number, passphrase?: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'main/core/vault/test-children/rotate-until-killed.ts', dataDir],
+      [
+        '--import',
+        'tsx',
+        'main/core/vault/test-children/rotate-until-killed.ts',
+        dataDir,
+        ...(passphrase === undefined ? [] : [passphrase]),
+      ],
       { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let err = '';
@@ -30,12 +37,17 @@ function rotateThenKill(dataDir: string, ms: number): Promise<void> {
   });
 }
 
-describe('vault crash safety', () => {
+// The keychain vault of a desktop, and the passphrase vault of a machine without a keychain.
+describe.each([
+  { mode: 'keychain', passphrase: undefined, TRIALS: 20 },
+  // Fewer trials: each start costs two scrypt derivations (the child's unlock and the check's).
+  { mode: 'passphrase', passphrase: PASS, TRIALS: 8 },
+])('vault crash safety ($mode)', ({ passphrase, TRIALS }) => {
   const dir = vaultDataDir();
   const ids: string[] = [];
   beforeAll(async () => {
     const core = await dir.open();
-    await core.dispatcher.call('vault.init', {}, op);
+    await core.dispatcher.call('vault.init', passphrase === undefined ? {} : { passphrase }, op);
     for (let i = 0; i < SECRETS; i++)
       ids.push(
         (await core.dispatcher.call('secrets.create', { name: `s${i}`, kind: 'generic', value: valueOf(i) }, op)).id,
@@ -50,11 +62,15 @@ describe('vault crash safety', () => {
     async () => {
       const terms: number[] = [];
       for (let trial = 0; trial < TRIALS; trial++) {
-        await rotateThenKill(dir.path, Math.floor(Math.random() * 400));
+        await rotateThenKill(dir.path, Math.floor(Math.random() * 400), passphrase);
         const raw = new Database(join(dir.path, 'nexus.db'));
         expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
         raw.close();
         const core = await dir.open();
+        if (passphrase !== undefined) {
+          expect(core.vault.status().state).toBe('locked');
+          await core.dispatcher.call('vault.unlock', { passphrase }, op);
+        }
         const status = await core.dispatcher.call('vault.status', {}, op);
         expect(status.state).toBe('unlocked');
         terms.push(status.keyTerm!);

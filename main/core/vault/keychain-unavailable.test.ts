@@ -46,7 +46,7 @@ describe('vault without a reachable keychain', () => {
     const out = await withoutKeychain(dir.path, 'unlock', PASS);
     expect(out.started).toMatchObject({ state: 'locked' });
     expect(out.started!.reason).toMatch(/OS keychain .*not reachable/);
-    expect(out.board).toEqual({ state: 'locked', reason: out.started!.reason });
+    expect(out.board).toEqual({ state: 'locked', reason: out.started!.reason, mode: 'keychain' });
     expect(out.unlocked).toMatchObject({ state: 'unlocked' });
     expect(out.resolved).toEqual(['ghp_noBusTestValue0123456789abcdef'.length]);
     expect(out.error).toBeUndefined();

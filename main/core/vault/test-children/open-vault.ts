@@ -4,7 +4,9 @@
  *   status               the vault status after start-up
  *   unlock <passphrase>  unlock with the recovery passphrase, then resolve every secret
  *   init                 try to set up a new vault
+ * The core's configuration comes from the environment as `nexus serve` reads it (NEXUS_VAULT_KEY_FILE, ...).
  */
+import { configFromEnv } from '../../../env-config';
 import { openCore } from '../../../../test/helpers/core';
 import { operatorContext } from '../../handlers';
 import { isNexusError } from '../../../../shared/errors';
@@ -12,7 +14,7 @@ import { isNexusError } from '../../../../shared/errors';
 const [dataDir, action, passphrase] = process.argv.slice(2);
 if (!dataDir || !action) throw new Error('usage: open-vault <dataDir> <status|unlock|init> [passphrase]');
 const op = operatorContext('internal');
-const core = await openCore(dataDir);
+const core = await openCore(dataDir, configFromEnv(process.env));
 const out: Record<string, unknown> = {
   started: await core.dispatcher.call('vault.status', {}, op),
   board: core.status.get().vault,

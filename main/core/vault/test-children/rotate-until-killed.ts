@@ -1,6 +1,6 @@
 /**
- * Test child for crash safety: unlocks the vault on a data dir (argv[2]) through the keychain and
- * rotates the data key in a tight loop (add + remove a machine principal) until it is killed.
+ * Test child for crash safety: unlocks the vault on a data dir (argv[2]) through the keychain (or,
+ * for a passphrase vault, with the passphrase in argv[3]) and rotates the data key in a tight loop (add + remove a machine principal) until it is killed.
  * Prints "ready" once the first rotation is about to start.
  */
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { openStore } from '../../store/open';
 import { OsKeychain } from '../os-keychain';
 import { VaultService } from '../vault';
 
-const dataDir = process.argv[2];
+const [dataDir, passphrase] = process.argv.slice(2);
 if (!dataDir) throw new Error('usage: rotate-until-killed <dataDir>');
 const redactor = new Redactor();
 const events = new EventBus(redactor);
@@ -27,7 +27,7 @@ const vault = new VaultService({
   status: new StatusBoard(events),
   dataDir,
 });
-const status = await vault.start();
+const status = passphrase === undefined ? await vault.start() : (await vault.start(), await vault.unlock(passphrase));
 if (status.state !== 'unlocked') throw new Error(`vault not unlocked: ${status.reason}`);
 process.stdout.write('ready\n');
 const credential = 'nxs_v_crashTestCredential_0123456789abcdefghij';
