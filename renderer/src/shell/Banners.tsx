@@ -1,3 +1,4 @@
+import { SealedVaultBanner } from '../features/settings/SealedVaultBanner';
 import { useAppInfo } from './use-app-info';
 
 /** App-wide warnings: Docker down, NATS down, vault locked — each with the reason core gave. */
@@ -17,15 +18,20 @@ export function Banners() {
       tone: 'bad',
       text: `NATS is down — agents cannot reach their platform tools. ${info.nats.reason}`,
     });
-  if (info.vault.state === 'locked')
+  // A vault without a keychain is sealed at every start: its banner carries the passphrase field.
+  const sealed = info.vault.state === 'locked' && info.vault.mode !== null && info.vault.mode !== 'keychain';
+  if (info.vault.state === 'locked' && !sealed)
     banners.push({
       id: 'vault',
       tone: 'warn',
       text: `The vault is locked — creating or starting workspaces needs it. ${info.vault.reason}`,
     });
-  if (banners.length === 0) return null;
+  if (banners.length === 0 && !sealed) return null;
   return (
     <div className="banners">
+      {sealed ? (
+        <SealedVaultBanner reason={info.vault.reason} withPassphrase={info.vault.mode === 'passphrase'} />
+      ) : null}
       {banners.map((b) => (
         <p key={b.id} role="alert" className={`banner ${b.tone}`} data-testid={`banner-${b.id}`}>
           {b.text}

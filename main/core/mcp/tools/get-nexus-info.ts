@@ -43,7 +43,8 @@ export const getNexusInfo = defineTool({
   name: 'get_nexus_info',
   title: 'Nexus state',
   description:
-    'The state of Nexus: version, uptime, whether Docker, NATS and the vault are usable, quota use ' +
+    'The state of Nexus: version, uptime, whether Docker, NATS and the vault are usable (and how the vault ' +
+    'opens: keychain, passphrase or key file), quota use ' +
     'against the configured limits, fleet counts, which sessions need the operator and why, and pending ' +
     'review-queue counts. With detail "sessions" it adds one page of the per-session roll-up (level and ' +
     'reason of every session); pass nextCursor back as cursor for the next page.',
@@ -96,7 +97,7 @@ export const getNexusInfo = defineTool({
   },
   summarize: (n) =>
     `Nexus ${n.version} (agent CLI ${n.agentCli.package} ${n.agentCli.version}), up ${n.uptimeSeconds}s. ` +
-    `Docker ${n.docker.state}, NATS ${n.nats.state}, vault ${n.vault.state}. ` +
+    `Docker ${n.docker.state}, NATS ${n.nats.state}, vault ${n.vault.state}${n.vault.mode ? ` (${n.vault.mode})` : ''}. ` +
     `${n.quota.workspaces.used}/${n.quota.workspaces.limit} workspaces, ${n.fleet.sessions.total} session(s). ` +
     (n.attention.counts.needs_you === 0
       ? 'Nothing needs you.'

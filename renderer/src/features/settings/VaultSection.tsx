@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { VaultStatus } from '../../../../shared/contract';
+import type { VaultMode, VaultStatus } from '../../../../shared/contract';
 import { ErrorBanner, SettingsSection } from './SettingsSection';
 import { PassphraseFields, passphraseProblem } from './PassphraseFields';
 import { useVaultOp, useVaultStatus } from './use-vault';
@@ -13,8 +13,8 @@ export function VaultSection() {
       {status.isPending ? <p>Loading…</p> : null}
       <ErrorBanner error={status.error} />
       {status.data ? <VaultState status={status.data} /> : null}
-      {status.data?.state === 'uninitialized' ? <InitForm /> : null}
-      {status.data?.state === 'locked' ? <UnlockForm hasRecovery={status.data.hasRecoveryPassphrase} /> : null}
+      {status.data?.state === 'uninitialized' ? <InitForm status={status.data} /> : null}
+      {status.data?.state === 'locked' ? <UnlockForm status={status.data} /> : null}
       {status.data?.state === 'unlocked' ? <UnlockedActions status={status.data} /> : null}
     </SettingsSection>
   );
@@ -32,6 +32,12 @@ function VaultState({ status }: { status: VaultStatus }) {
       <p className="muted" data-testid="vault-reason">
         {status.reason}
       </p>
+      {status.mode ? (
+        <p>
+          Opens with: <strong data-testid="vault-mode">{modeLabel[status.mode]}</strong>
+          {status.mode === 'key_file' && status.keyFile ? <span className="muted"> ({status.keyFile})</span> : null}
+        </p>
+      ) : null}
       {status.keyTerm !== null ? (
         <p className="muted">
           Key term {status.keyTerm} · held by{' '}
@@ -46,7 +52,15 @@ function VaultState({ status }: { status: VaultStatus }) {
   );
 }
 
-function InitForm() {
+const modeLabel: Record<VaultMode, string> = {
+  keychain: 'the OS keychain',
+  passphrase: 'a passphrase (sealed at every start)',
+  key_file: 'a key file',
+};
+
+/** Where set-up keeps the key: the configured key file, else the OS keychain, else (unreachable) a passphrase. */
+function InitForm({ status }: { status: VaultStatus }) {
+  const withPassphrase = !status.keyFile && status.keychainReachable === false;
   const [pass, setPass] = useState('');
   const [confirm, setConfirm] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -56,18 +70,21 @@ function InitForm() {
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const p = passphraseProblem(pass, confirm, true);
+    const p = passphraseProblem(pass, confirm, !withPassphrase);
     setProblem(p);
-    if (!p) init.mutate(pass ? { recoveryPassphrase: pass } : {});
+    if (!p) init.mutate(withPassphrase ? { passphrase: pass } : pass ? { recoveryPassphrase: pass } : {});
   };
   return (
     <form className="form-grid" onSubmit={submit} aria-label="Set up the vault">
       <p className="form-note">
-        The vault key is kept in the OS keychain. A recovery passphrase (optional, recommended) unlocks the vault when
-        the keychain is not available.
+        {status.keyFile
+          ? `The vault key is taken from the key file ${status.keyFile}, so Nexus unlocks it by itself at every start. A recovery passphrase (optional, recommended) unlocks it when the file is missing.`
+          : withPassphrase
+            ? 'No OS keychain is reachable here, so the vault opens with a passphrase. It is sealed at every start of Nexus until you unlock it here, in the banner, or with `nexus unlock`. Nexus cannot recover a forgotten passphrase.'
+            : 'The vault key is kept in the OS keychain. A recovery passphrase (optional, recommended) unlocks the vault when the keychain is not available.'}
       </p>
       <PassphraseFields
-        label="Recovery passphrase"
+        label={withPassphrase ? 'Vault passphrase' : 'Recovery passphrase'}
         value={pass}
         confirm={confirm}
         onValue={setPass}
@@ -88,7 +105,10 @@ function InitForm() {
   );
 }
 
-function UnlockForm({ hasRecovery }: { hasRecovery: boolean }) {
+function UnlockForm({ status }: { status: VaultStatus }) {
+  const { mode } = status;
+  const hasRecovery = status.hasRecoveryPassphrase || mode === 'passphrase';
+  const label = mode === 'passphrase' ? 'Vault passphrase' : 'Recovery passphrase';
   const [pass, setPass] = useState('');
   const unlock = useVaultOp('vault.unlock', () => setPass(''));
   const submit = (e: FormEvent) => {
@@ -99,7 +119,7 @@ function UnlockForm({ hasRecovery }: { hasRecovery: boolean }) {
     <form className="form-grid" onSubmit={submit} aria-label="Unlock the vault">
       {hasRecovery ? (
         <>
-          <label htmlFor="vault-unlock-passphrase">Recovery passphrase</label>
+          <label htmlFor="vault-unlock-passphrase">{label}</label>
           <input
             id="vault-unlock-passphrase"
             type="password"
@@ -109,7 +129,10 @@ function UnlockForm({ hasRecovery }: { hasRecovery: boolean }) {
           />
         </>
       ) : (
-        <p className="form-note">No recovery passphrase was set: the vault opens only through the OS keychain.</p>
+        <p className="form-note">
+          No recovery passphrase was set: the vault opens only through{' '}
+          {mode === 'key_file' ? 'its key file' : 'the OS keychain'}.
+        </p>
       )}
       <ErrorBanner error={unlock.error} />
       <div className="form-actions">
@@ -118,9 +141,11 @@ function UnlockForm({ hasRecovery }: { hasRecovery: boolean }) {
             {unlock.isPending ? 'Unlocking…' : 'Unlock'}
           </button>
         ) : null}
-        <button type="button" disabled={unlock.isPending} onClick={() => unlock.mutate({})}>
-          Try the keychain again
-        </button>
+        {mode !== 'passphrase' ? (
+          <button type="button" disabled={unlock.isPending} onClick={() => unlock.mutate({})}>
+            {mode === 'key_file' ? 'Try the key file again' : 'Try the keychain again'}
+          </button>
+        ) : null}
       </div>
     </form>
   );
@@ -136,12 +161,16 @@ function UnlockedActions({ status }: { status: VaultStatus }) {
         </button>
       </div>
       <ErrorBanner error={lock.error} />
-      <ChangePassphraseForm hasRecovery={status.hasRecoveryPassphrase} />
+      <ChangePassphraseForm
+        hasRecovery={status.hasRecoveryPassphrase || status.mode === 'passphrase'}
+        vaultPassphrase={status.mode === 'passphrase'}
+      />
     </>
   );
 }
 
-function ChangePassphraseForm({ hasRecovery }: { hasRecovery: boolean }) {
+/** The recovery passphrase; for a passphrase vault, the vault passphrase itself. */
+function ChangePassphraseForm({ hasRecovery, vaultPassphrase }: { hasRecovery: boolean; vaultPassphrase: boolean }) {
   const [current, setCurrent] = useState('');
   const [pass, setPass] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -160,7 +189,11 @@ function ChangePassphraseForm({ hasRecovery }: { hasRecovery: boolean }) {
     setProblem(p);
     if (!p) change.mutate(hasRecovery ? { currentPassphrase: current, newPassphrase: pass } : { newPassphrase: pass });
   };
-  const title = hasRecovery ? 'Change recovery passphrase' : 'Set a recovery passphrase';
+  const title = vaultPassphrase
+    ? 'Change the vault passphrase'
+    : hasRecovery
+      ? 'Change recovery passphrase'
+      : 'Set a recovery passphrase';
   return (
     <form className="form-grid" onSubmit={submit} aria-label={title}>
       <h3>{title}</h3>
@@ -189,7 +222,7 @@ function ChangePassphraseForm({ hasRecovery }: { hasRecovery: boolean }) {
         </p>
       ) : null}
       <ErrorBanner error={change.error} />
-      {done ? <p role="status">Recovery passphrase saved.</p> : null}
+      {done ? <p role="status">{vaultPassphrase ? 'Vault passphrase saved.' : 'Recovery passphrase saved.'}</p> : null}
       <div className="form-actions">
         <button type="submit" disabled={change.isPending}>
           {change.isPending ? 'Saving…' : title}
