@@ -15,7 +15,10 @@ export function SealedVaultBanner({ reason, withPassphrase }: { reason: string; 
   };
   return (
     <div role="alert" className="banner warn sealed-banner" data-testid="banner-vault">
-      <p>The vault is sealed — creating or starting workspaces needs it. {reason}</p>
+      <p>
+        The vault is sealed — creating or starting workspaces needs it.{' '}
+        {withPassphrase ? 'Enter its passphrase here, or run `nexus unlock` where Nexus runs.' : reason}
+      </p>
       {withPassphrase ? (
         <form className="sealed-unlock" onSubmit={submit} aria-label="Unseal the vault">
           <label htmlFor="sealed-vault-passphrase">Vault passphrase</label>
