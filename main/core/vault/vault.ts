@@ -10,26 +10,10 @@ import type { Db } from '../store/open';
 import { CallKeys, type VaultCallScope } from './call-key';
 import { randomKey } from './crypto';
 import { principalRow, rotateDek, unwrapFor, type Dek } from './dek';
-import { readKeyFile } from './key-file';
+import { keyFileKekForSetUp, keyFileSetUpNote, openWithKeyFile } from './key-file-kek';
 import { OperatorKey } from './operator-key';
-import {
-  credentialKek,
-  keyFileKek,
-  newHkdfParams,
-  newKeyFileParams,
-  newScryptParams,
-  passphraseKek,
-  type KekParams,
-} from './principal-keys';
-import {
-  keychainSetUpHint,
-  lockedReason,
-  modeOf,
-  noKeyFileReason,
-  NOT_SET_UP,
-  SEALED,
-  unlockedReason,
-} from './vault-mode';
+import { credentialKek, newHkdfParams, newScryptParams, passphraseKek, type KekParams } from './principal-keys';
+import { keychainSetUpHint, lockedReason, modeOf, NOT_SET_UP, SEALED, unlockedReason } from './vault-mode';
 import { SecretStore, type ResolvedSecret } from './secrets';
 import { VaultStore } from './vault-store';
 
@@ -126,7 +110,13 @@ export class VaultService {
       const dek: Dek = { term: 1, key: randomKey() };
       const recovery = recoveryPassphrase ? newScryptParams() : null;
       const recoveryKek = recovery && recoveryPassphrase ? await passphraseKek(recoveryPassphrase, recovery) : null;
-      const { kek: operatorKek, params: operatorParams } = await this.newOperatorKek(mode, account, passphrase);
+      const { kek: operatorKek, params: operatorParams } = await this.newOperatorKek(mode, account, passphrase).catch(
+        (e: unknown) => {
+          dek.key.fill(0);
+          recoveryKek?.fill(0);
+          throw e;
+        },
+      );
       const now = new Date().toISOString();
       try {
         this.deps.db.transaction(() => {
@@ -349,8 +339,8 @@ export class VaultService {
   private async openOperatorCopy(): Promise<void> {
     const mode = this.mode();
     if (mode === 'keychain') return this.unlockWithKeychain();
-    if (mode === 'key_file') return this.unlockWithKeyFile();
-    this.dropDek(SEALED);
+    if (mode === 'key_file') this.unlockWithKeyFile();
+    else this.dropDek(SEALED);
   }
 
   /** The operator KEK for a new vault, and how to find it again (nothing is stored when it fails). */
@@ -363,16 +353,7 @@ export class VaultService {
       const params = newScryptParams();
       return { kek: await passphraseKek(passphrase, params), params };
     }
-    if (mode === 'key_file' && this.deps.keyFile) {
-      const read = readKeyFile(this.deps.keyFile);
-      if (read.kind === 'refused') throw new NexusError('bad_request', `${read.reason} Nothing was stored.`);
-      const params = newKeyFileParams();
-      try {
-        return { kek: keyFileKek(read.bytes, params), params };
-      } finally {
-        read.bytes.fill(0);
-      }
-    }
+    if (mode === 'key_file' && this.deps.keyFile) return keyFileKekForSetUp(this.deps.keyFile);
     const kek = randomKey();
     try {
       await this.operatorKey.write(account, kek);
@@ -388,34 +369,14 @@ export class VaultService {
     return { kek, params: { kdf: 'keychain' } };
   }
 
-  private async unlockWithKeyFile(): Promise<void> {
+  private unlockWithKeyFile(): void {
     const meta = this.requireMeta();
-    const row = this.store.principal(OPERATOR);
-    const orRecovery = this.store.principal(RECOVERY) ? ' Or unlock with the recovery passphrase.' : '';
     const path = this.deps.keyFile;
-    if (!path || !row || row.kekParams.kdf !== 'key_file') {
-      this.dropDek(`${noKeyFileReason}${orRecovery}`);
-      return;
-    }
-    const read = readKeyFile(path);
-    if (read.kind === 'refused') {
-      this.dropDek(`${read.reason}${orRecovery}`);
-      this.deps.log.warn('vault locked', { reason: read.reason });
-      return;
-    }
-    try {
-      const kek = keyFileKek(read.bytes, row.kekParams);
-      this.setDek(
-        unwrapFor(row, kek, meta.dekTerm, `The key file ${path} does not open this vault.`),
-        unlockedReason('key_file', path),
-      );
-    } catch (e) {
-      const reason = `${e instanceof Error ? e.message : String(e)}${orRecovery}`;
-      this.dropDek(reason);
-      this.deps.log.warn('vault locked', { reason });
-    } finally {
-      read.bytes.fill(0);
-    }
+    const opened = openWithKeyFile(this.store.principal(OPERATOR), meta.dekTerm, path);
+    if ('dek' in opened) return this.setDek(opened.dek, unlockedReason('key_file', path));
+    const orRecovery = this.store.principal(RECOVERY) ? ' Or unlock with the recovery passphrase.' : '';
+    this.dropDek(`${opened.refused}${orRecovery}`);
+    this.deps.log.warn('vault locked', { reason: opened.refused });
   }
 
   /** Before set-up: can the OS keychain take a key? (A throwaway entry is written and deleted.) */
@@ -428,12 +389,7 @@ export class VaultService {
   }
 
   private setUpReason(): string {
-    if (this.deps.keyFile) {
-      const read = readKeyFile(this.deps.keyFile);
-      if (read.kind === 'refused') return `${NOT_SET_UP} ${read.reason}`;
-      read.bytes.fill(0);
-      return `${NOT_SET_UP} Set-up keeps the key in the key file ${this.deps.keyFile}.`;
-    }
+    if (this.deps.keyFile) return `${NOT_SET_UP} ${keyFileSetUpNote(this.deps.keyFile)}`;
     if (this.keychainReachable === false) return `${NOT_SET_UP} ${this.keychainProblem} ${keychainSetUpHint}`;
     return NOT_SET_UP;
   }
