@@ -13,12 +13,16 @@ export const OFFLINE_BASE_REPOSITORY = 'nexus-base';
 export const WORKER_REPOSITORY = 'nexus-worker';
 /** Where the bundled platform-tools bridge lands inside the build context (and the image). */
 const MCP_BRIDGE_PATH = 'rootfs/opt/nexus/nexus-mcp.cjs';
+/** The pinned Node the worker's Nexus helpers run on (.node-version), never the base image's `node`. */
+export const WORKER_NODE = '/opt/nexus/node/bin/node';
 
 export interface WorkerContext {
   /** resources/worker */
   dir: string;
   /** dist/worker/nexus-mcp.cjs, copied into the image when it exists. */
   mcpBridge?: string;
+  /** dist/worker/node (the pinned Linux Node, copied there by the build), put at WORKER_NODE. */
+  node?: string;
   /** Unset: `defaultBaseImage` picks one on this engine. */
   baseImage?: string;
   installAgentCli?: boolean;
@@ -54,6 +58,7 @@ export function workerBuildContext(ctx: WorkerContext & { baseImage: string }): 
   walk(ctx.dir);
   if (ctx.mcpBridge && existsSync(ctx.mcpBridge))
     entries.push({ path: MCP_BRIDGE_PATH, data: readFileSync(ctx.mcpBridge), mode: 0o644 });
+  if (ctx.node && existsSync(ctx.node)) entries.push({ path: `rootfs${WORKER_NODE}`, data: readFileSync(ctx.node), mode: 0o755 });
   const tar = packTar(entries);
   const buildargs = { BASE_IMAGE: ctx.baseImage, INSTALL_AGENT_CLI: ctx.installAgentCli ? '1' : '0' };
   const hash = createHash('sha256').update(tar).update(JSON.stringify(buildargs)).digest('hex').slice(0, 16);
