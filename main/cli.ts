@@ -8,6 +8,8 @@ import { serve } from './serve';
 import { RemoteError } from '../shared/errors';
 import { mcpStdio } from './cli/mcp-stdio';
 import { TOKEN_USAGE, tokenCommand } from './cli/token-command';
+import { SERVICE_USAGE, serviceCommand } from './cli/service-command';
+import { STATUS_USAGE, statusCommand } from './cli/status-command';
 import { version } from './version';
 
 const USAGE = `nexus — control plane for a fleet of coding-agent sessions
@@ -17,6 +19,8 @@ Usage:
   nexus mcp-stdio [--data-dir DIR]          bridge stdio to the running app's MCP endpoint (for Claude Desktop);
                                             the token comes from NEXUS_TOKEN or the OS keychain
 ${TOKEN_USAGE}
+${STATUS_USAGE}
+${SERVICE_USAGE}
   nexus help
 
 Environment: NEXUS_DATA_DIR, NEXUS_PORT, NEXUS_DOCKER_SOCKET, NEXUS_DOCKER_NETWORK,
@@ -66,6 +70,22 @@ async function main(argv: string[]): Promise<number> {
         err: process.stderr,
       });
     }
+    case 'status':
+      return statusCommand(rest, { defaultDataDir: defaultDataDir(), out: process.stdout });
+    case 'service':
+      return serviceCommand(rest, {
+        appRoot,
+        defaultDataDir: defaultDataDir(),
+        defaultPort: DEFAULT_PORT,
+        home: homedir(),
+        platform: process.platform,
+        node: process.execPath,
+        nodeVersion: process.version,
+        env: process.env,
+        uid: process.getuid?.() ?? -1,
+        out: process.stdout,
+        err: process.stderr,
+      });
     case 'mcp-stdio': {
       const { values } = parseArgs({
         args: rest,

@@ -70,7 +70,7 @@ function checkKeyFile(file: string, uid: number): void {
 function serviceSpec(values: { port?: string; 'data-dir'?: string; 'vault-key-file'?: string }, deps: ServiceDeps) {
   const port = Number(values.port ?? deps.env.NEXUS_PORT ?? deps.defaultPort);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new CliError(`--port must be 1..65535, got ${port}`);
-  const cli = join(deps.appRoot, 'dist', 'cli.js');
+  const cli = resolve(deps.appRoot, 'dist', 'cli.js');
   if (!existsSync(cli)) throw new CliError(`${cli} is missing: run npm run build first.`);
   const major = Number(deps.nodeVersion.replace(/^v/, '').split('.')[0]);
   if (!(major >= MIN_NODE_MAJOR))
@@ -92,7 +92,7 @@ function serviceSpec(values: { port?: string; 'data-dir'?: string; 'vault-key-fi
   const spec: ServiceSpec = {
     node: deps.node,
     cli,
-    appRoot: deps.appRoot,
+    appRoot: resolve(deps.appRoot),
     dataDir: values['data-dir'] ? resolve(values['data-dir']) : deps.defaultDataDir,
     port,
     environment,

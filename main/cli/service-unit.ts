@@ -47,12 +47,14 @@ export function systemdUnit(spec: ServiceSpec): string {
     '',
     '[Service]',
     'Type=simple',
-    `WorkingDirectory=${systemdWord(spec.appRoot, false)}`,
+    // A path setting takes the rest of the line as is (no quotes); only specifiers need escaping.
+    `WorkingDirectory=${noNewline(spec.appRoot).replace(/%/g, '%%')}`,
     `ExecStart=${exec}`,
     ...spec.environment.map(([k, v]) => `Environment=${systemdWord(`${k}=${v}`, false)}`),
   ];
   // systemd copies the file into $CREDENTIALS_DIRECTORY (readable by the service only) at each start.
-  if (spec.vaultKeyFile) lines.push(`LoadCredential=${VAULT_KEY_CREDENTIAL}:${noNewline(spec.vaultKeyFile).replace(/%/g, '%%')}`);
+  if (spec.vaultKeyFile)
+    lines.push(`LoadCredential=${VAULT_KEY_CREDENTIAL}:${noNewline(spec.vaultKeyFile).replace(/%/g, '%%')}`);
   lines.push(
     // Nexus stops its workers' connections and nats-server itself on SIGTERM; the rest is killed after the timeout.
     'KillMode=mixed',

@@ -58,7 +58,8 @@ export function workerBuildContext(ctx: WorkerContext & { baseImage: string }): 
   walk(ctx.dir);
   if (ctx.mcpBridge && existsSync(ctx.mcpBridge))
     entries.push({ path: MCP_BRIDGE_PATH, data: readFileSync(ctx.mcpBridge), mode: 0o644 });
-  if (ctx.node && existsSync(ctx.node)) entries.push({ path: `rootfs${WORKER_NODE}`, data: readFileSync(ctx.node), mode: 0o755 });
+  if (ctx.node && existsSync(ctx.node))
+    entries.push({ path: `rootfs${WORKER_NODE}`, data: readFileSync(ctx.node), mode: 0o755 });
   const tar = packTar(entries);
   const buildargs = { BASE_IMAGE: ctx.baseImage, INSTALL_AGENT_CLI: ctx.installAgentCli ? '1' : '0' };
   const hash = createHash('sha256').update(tar).update(JSON.stringify(buildargs)).digest('hex').slice(0, 16);
