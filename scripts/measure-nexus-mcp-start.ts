@@ -3,7 +3,7 @@
  * (`node`, the bundle built for node18 as before) and on the pinned Node the worker image ships
  * (/opt/nexus/node/bin/node, dist/worker/nexus-mcp.cjs). Start = spawn to the answer to MCP
  * `initialize` (no NATS reachable and NEXUS_CATALOG_WAIT_MS=1, so no catalogue wait: Node's start,
- * loading the bundle, the handshake); RSS = VmRSS just after that answer and VmHWM (its peak).
+ * loading the bundle, the handshake), with its CPU time (utime + stime, 10 ms ticks); RSS = VmRSS just after that answer and VmHWM (its peak).
  * Medians of N runs, one after another, measured inside the container (no docker exec in the timing).
  * Usage (after npm run build): node --import tsx scripts/measure-nexus-mcp-start.ts [runs]
  */
@@ -25,6 +25,7 @@ const INNER = `
 const { spawn } = require('child_process');
 const { readFileSync } = require('fs');
 const [node, bundle, n] = process.argv.slice(2);
+const cpuMs = (pid) => { const f = readFileSync('/proc/' + pid + '/stat', 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) * 10; };
 const kb = (pid, key) => Number(new RegExp(key + ':\\\\s+(\\\\d+)').exec(readFileSync('/proc/' + pid + '/status', 'utf8'))[1]);
 const once = () => new Promise((done, fail) => {
   const env = { PATH: process.env.PATH, NEXUS_NATS_URL: 'nats://127.0.0.1:1', NEXUS_RUN_ID: 'measure', NEXUS_CATALOG_WAIT_MS: '1' };
@@ -33,7 +34,7 @@ const once = () => new Promise((done, fail) => {
   p.on('error', fail);
   p.stdout.once('data', () => {
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    const r = { ms, rss: kb(p.pid, 'VmRSS') / 1024, hwm: kb(p.pid, 'VmHWM') / 1024 };
+    const r = { ms, cpu: cpuMs(p.pid), rss: kb(p.pid, 'VmRSS') / 1024, hwm: kb(p.pid, 'VmHWM') / 1024 };
     p.kill('SIGKILL');
     p.on('exit', () => done(r));
   });
@@ -45,7 +46,7 @@ const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const all = [];
   for (let i = 0; i < Number(n); i++) all.push(await once());
   const version = require('child_process').execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
-  console.log(JSON.stringify({ version, startMs: median(all.map((r) => r.ms)), rssMb: median(all.map((r) => r.rss)), hwmMb: median(all.map((r) => r.hwm)) }));
+  console.log(JSON.stringify({ version, startMs: median(all.map((r) => r.ms)), cpuMs: median(all.map((r) => r.cpu)), rssMb: median(all.map((r) => r.rss)), hwmMb: median(all.map((r) => r.hwm)) }));
 })();
 `;
 
