@@ -1,12 +1,15 @@
 // Bundles the main-process entry points with esbuild. Native and heavy server packages stay
 // external (installed in node_modules); the worker-side nexus-mcp is bundled whole so the worker
-// image needs nothing but node.
+// image needs nothing but the pinned Node (copied to dist/worker/node below).
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const external = [...Object.keys(pkg.dependencies ?? {}), 'electron'];
 const define = { __NEXUS_VERSION__: JSON.stringify(pkg.version) };
+// The CLI, `nexus serve` and the worker helpers run on the pinned Node (.node-version, 24); the Electron
+// shell and preload run on the Node Electron embeds, so they keep a lower syntax target.
+const ELECTRON_NODE = 'node22';
 const common = { bundle: true, platform: 'node', target: 'node24', sourcemap: true, define, logLevel: 'warning' };
 
 await build({ ...common, entryPoints: ['main/cli.ts'], outfile: 'dist/cli.js', format: 'esm', external });
@@ -15,6 +18,7 @@ await build({
   entryPoints: ['main/electron/main.ts'],
   outfile: 'dist/electron/main.cjs',
   format: 'cjs',
+  target: ELECTRON_NODE,
   external,
 });
 await build({
@@ -22,6 +26,7 @@ await build({
   entryPoints: ['preload/index.ts'],
   outfile: 'dist/preload/index.cjs',
   format: 'cjs',
+  target: ELECTRON_NODE,
   external: ['electron'],
 });
 if (existsSync('resources/worker/nexus-mcp/main.ts')) {
