@@ -9,6 +9,8 @@ import { RemoteError } from '../shared/errors';
 import { mcpStdio } from './cli/mcp-stdio';
 import { TOKEN_USAGE, tokenCommand } from './cli/token-command';
 import { UNLOCK_USAGE, unlockCommand } from './cli/unlock-command';
+import { SERVICE_USAGE, serviceCommand } from './cli/service-command';
+import { STATUS_USAGE, statusCommand } from './cli/status-command';
 import { version } from './version';
 
 const USAGE = `nexus — control plane for a fleet of coding-agent sessions
@@ -20,6 +22,8 @@ Usage:
                                             the token comes from NEXUS_TOKEN or the OS keychain
 ${TOKEN_USAGE}
 ${UNLOCK_USAGE}
+${STATUS_USAGE}
+${SERVICE_USAGE}
   nexus help
 
 Environment: NEXUS_DATA_DIR, NEXUS_PORT, NEXUS_DOCKER_SOCKET, NEXUS_DOCKER_NETWORK,
@@ -76,6 +80,22 @@ async function main(argv: string[]): Promise<number> {
         defaultDataDir: defaultDataDir(),
         appRoot,
         input: process.stdin,
+        out: process.stdout,
+        err: process.stderr,
+      });
+    case 'status':
+      return statusCommand(rest, { defaultDataDir: defaultDataDir(), out: process.stdout });
+    case 'service':
+      return serviceCommand(rest, {
+        appRoot,
+        defaultDataDir: defaultDataDir(),
+        defaultPort: DEFAULT_PORT,
+        home: homedir(),
+        platform: process.platform,
+        node: process.execPath,
+        nodeVersion: process.version,
+        env: process.env,
+        uid: process.getuid?.() ?? -1,
         out: process.stdout,
         err: process.stderr,
       });

@@ -1,13 +1,16 @@
 // Bundles the main-process entry points with esbuild. Native and heavy server packages stay
 // external (installed in node_modules); the worker-side nexus-mcp is bundled whole so the worker
-// image needs nothing but node.
+// image needs nothing but the pinned Node (copied to dist/worker/node below).
 import { build } from 'esbuild';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const external = [...Object.keys(pkg.dependencies ?? {}), 'electron'];
 const define = { __NEXUS_VERSION__: JSON.stringify(pkg.version) };
-const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: true, define, logLevel: 'warning' };
+// The CLI, `nexus serve` and the worker helpers run on the pinned Node (.node-version, 24); the Electron
+// shell and preload run on the Node Electron embeds, so they keep a lower syntax target.
+const ELECTRON_NODE = 'node22';
+const common = { bundle: true, platform: 'node', target: 'node24', sourcemap: true, define, logLevel: 'warning' };
 
 await build({ ...common, entryPoints: ['main/cli.ts'], outfile: 'dist/cli.js', format: 'esm', external });
 await build({
@@ -15,6 +18,7 @@ await build({
   entryPoints: ['main/electron/main.ts'],
   outfile: 'dist/electron/main.cjs',
   format: 'cjs',
+  target: ELECTRON_NODE,
   external,
 });
 await build({
@@ -22,6 +26,7 @@ await build({
   entryPoints: ['preload/index.ts'],
   outfile: 'dist/preload/index.cjs',
   format: 'cjs',
+  target: ELECTRON_NODE,
   external: ['electron'],
 });
 if (existsSync('resources/worker/nexus-mcp/main.ts')) {
@@ -30,7 +35,6 @@ if (existsSync('resources/worker/nexus-mcp/main.ts')) {
     entryPoints: ['resources/worker/nexus-mcp/main.ts'],
     outfile: 'dist/worker/nexus-mcp.cjs',
     format: 'cjs',
-    target: 'node18',
   });
 }
 // Sessions: the worker-side hook command, hook relay and inbox helper, copied into each workspace container.
@@ -40,6 +44,25 @@ for (const name of ['nexus-hook', 'nexus-hook-relay', 'nexus-inbox-send']) {
     entryPoints: [`resources/worker/${name}/main.ts`],
     outfile: `dist/worker/${name}.cjs`,
     format: 'cjs',
-    target: 'node18',
   });
+}
+
+// The pinned Node the worker helpers run on (.node-version), copied beside them: core puts it into the
+// worker image at /opt/nexus/node/bin/node (docs/workspaces.md, "The helpers' Node"). It is the Linux
+// binary scripts/install-node.sh installed; NEXUS_WORKER_NODE names another copy of the same version.
+const pin = readFileSync(new URL('../.node-version', import.meta.url), 'utf8').trim();
+const workerNode = [
+  process.env.NEXUS_WORKER_NODE,
+  `${process.env.NEXUS_NODE_ROOT ?? '/opt/nexus-node'}/${pin}/bin/node`,
+  process.platform === 'linux' && process.version === `v${pin}` ? process.execPath : undefined,
+].find((p) => p && existsSync(p));
+if (workerNode) {
+  const target = 'dist/worker/node';
+  const same = existsSync(target) && statSync(target).size === statSync(workerNode).size;
+  if (!same || statSync(target).mtimeMs < statSync(workerNode).mtimeMs) copyFileSync(workerNode, target);
+} else {
+  process.stderr.write(
+    `build-main: no Linux Node ${pin} for the worker image (run bash scripts/install-node.sh); ` +
+      'workspaces cannot be created until it is there\n',
+  );
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Idempotent provisioning of this Debian machine for running and testing Nexus: the apt packages
-# (Docker engine, nats-server, Chromium, a Secret Service keychain, git, tmux, debootstrap), a
-# Docker daemon when none answers, and a base for the worker image. Safe to run again; does nothing
-# that is already done.
+# (Docker engine, nats-server, Chromium, a Secret Service keychain, git, tmux, debootstrap, systemd's
+# tools for the service unit), the pinned Node (.node-version, from the npm registry, beside the
+# machine's own Node; `. scripts/node-env.sh` then picks it), a Docker daemon when none answers, and
+# a base for the worker image. Safe to run again; does nothing that is already done.
 set -euo pipefail
-PACKAGES=(docker.io nats-server chromium gnome-keyring libsecret-tools dbus dbus-x11 git tmux debootstrap ca-certificates)
+PACKAGES=(docker.io nats-server chromium gnome-keyring libsecret-tools dbus dbus-x11 git tmux debootstrap ca-certificates systemd)
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 
@@ -24,6 +25,8 @@ if ! docker info >/dev/null 2>&1; then
   for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 1; done
   docker info >/dev/null 2>&1 || { echo "provision: dockerd did not come up, see $LOG" >&2; tail -20 "$LOG" >&2; exit 1; }
 fi
+# The pinned Node (the LTS line the project and the worker helpers run on), in /opt/nexus-node/<version>.
+NODE_DIR=$(bash "$(dirname "$0")/install-node.sh")
 bash "$(dirname "$0")/install-agent-cli.sh" >/dev/null || echo "provision: the agent CLI is not installed yet; Nexus installs it when a workspace needs it" >&2
 # A base for the worker image: node:20-bookworm when the engine has it or a registry answers; else
 # the offline base built from the Debian mirror (scripts/build-base-image.sh, cached), which
@@ -40,4 +43,6 @@ else
   echo "provision: no registry answered; building the offline base image $OFFLINE_BASE" >&2
   BASE=$(bash "$(dirname "$0")/build-base-image.sh" | tail -1)
 fi
-echo "provision: ok (docker $(docker version --format '{{.Server.Version}}'), $(nats-server --version), worker base $BASE)" >&2
+echo "provision: ok (docker $(docker version --format '{{.Server.Version}}'), $(nats-server --version), node $("$NODE_DIR/bin/node" --version) in $NODE_DIR, worker base $BASE)" >&2
+# The machine's Node is left as it is; a shell picks the pinned one (when its own is older) with:
+echo "provision: for this shell: . scripts/node-env.sh   (or PATH=$NODE_DIR/bin:\$PATH)" >&2

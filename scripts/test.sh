@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# The README's test command: installs what the tests need (apt packages, dockerd, the offline worker
-# base image, npm packages), then lint, typecheck, unit/integration tests and Playwright e2e, all
+# The README's test command: installs what the tests need (apt packages, the pinned Node, dockerd, the
+# offline worker base image, npm packages), then lint, typecheck, unit/integration tests and Playwright e2e, all
 # against the real services, under a real Secret Service keychain.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 set -e
 bash scripts/provision.sh
+# Everything below runs on the pinned Node (.node-version), whatever Node the machine has.
+NEXUS_NODE_PINNED=1 . scripts/node-env.sh
+[ "$(node --version)" = "v$(tr -d ' \n' <.node-version)" ] || { echo "test.sh: node is $(node --version), not the pinned v$(cat .node-version)" >&2; exit 1; }
+echo "test.sh: node $(node --version) ($(command -v node)), npm $(npm --version)" >&2
 npm ci --no-audit --no-fund
 NEXUS_TEST_BASE_IMAGE=$(bash scripts/build-base-image.sh)
 export NEXUS_TEST_BASE_IMAGE

@@ -40,26 +40,8 @@ export async function operatorCall<K extends OpName>(
   opts: { runningOnly?: boolean } = {},
 ): Promise<OpOutput<K>> {
   const serveFile = readServeFile(dataDir);
-  if (serveFile) {
-    let res: Response | null = null;
-    try {
-      res = await fetch(`${serveFile.url}/api/rpc/${op}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${serveFile.token}` },
-        body: JSON.stringify(input),
-      });
-    } catch {
-      res = null; // serve.json left behind by a crashed app: fall through to a local core.
-    }
-    if (res) {
-      const body = (await res.json()) as { result?: OpOutput<K>; error?: unknown };
-      if (res.ok && body.result !== undefined) return body.result;
-      const error = WireError.safeParse(body.error);
-      throw new RemoteError(
-        error.success ? error.data : { code: 'internal', message: `Nexus answered HTTP ${res.status}.` },
-      );
-    }
-  }
+  const answer = serveFile ? await runningAppCall(serveFile, op, input) : null;
+  if (answer) return answer.result;
   if (opts.runningOnly) throw new CliError(`Nexus is not running on ${dataDir}: start it (nexus serve) first.`);
   const core = await createCore({}, nodePorts(dataDir, appRoot));
   try {
@@ -69,4 +51,31 @@ export async function operatorCall<K extends OpName>(
   } finally {
     await core.dispose();
   }
+}
+
+/**
+ * One operation on the running app serve.json names, with its operator credential. Null when nothing
+ * answers there (not running, or serve.json left behind by a crashed app); an error answer throws.
+ */
+export async function runningAppCall<K extends OpName>(
+  serveFile: ServeFile,
+  op: K,
+  input: OpInput<K>,
+): Promise<{ result: OpOutput<K> } | null> {
+  let res: Response;
+  try {
+    res = await fetch(`${serveFile.url}/api/rpc/${op}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${serveFile.token}` },
+      body: JSON.stringify(input),
+    });
+  } catch {
+    return null;
+  }
+  const body = (await res.json()) as { result?: OpOutput<K>; error?: unknown };
+  if (res.ok && body.result !== undefined) return { result: body.result };
+  const error = WireError.safeParse(body.error);
+  throw new RemoteError(
+    error.success ? error.data : { code: 'internal', message: `Nexus answered HTTP ${res.status}.` },
+  );
 }

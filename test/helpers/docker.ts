@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import Docker from 'dockerode';
 import { createConnection, createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -18,6 +19,14 @@ export function testBaseImage(): string {
       .pop() ?? '';
   process.env.NEXUS_TEST_BASE_IMAGE = tag;
   return tag;
+}
+
+/** The pinned Linux Node (.node-version) scripts/install-node.sh installed: what the worker helpers run on. */
+export function pinnedWorkerNode(): { version: string; binary: string } {
+  const version = readFileSync(join(repoRoot, '.node-version'), 'utf8').trim();
+  const binary = join(process.env.NEXUS_NODE_ROOT ?? '/opt/nexus-node', version, 'bin', 'node');
+  if (!existsSync(binary)) throw new Error(`${binary} is missing: run bash scripts/install-node.sh`);
+  return { version, binary };
 }
 
 /** A client straight to the real engine, for checking what core did from the outside. */
@@ -61,6 +70,7 @@ export async function ensureTestWorkerImage(): Promise<string> {
     {
       dir: join(repoRoot, 'resources', 'worker'),
       mcpBridge: join(repoRoot, 'dist', 'worker', 'nexus-mcp.cjs'),
+      node: join(repoRoot, 'dist', 'worker', 'node'),
       baseImage: testBaseImage(),
     },
     () => undefined,

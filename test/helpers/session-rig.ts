@@ -18,6 +18,8 @@ import type { EventBus } from '../../main/core/events';
 import { TEST_NETWORK } from './network';
 import { tempDir } from './temp-dir';
 import { bundleWorkerScripts, type WorkerScripts } from './worker-scripts';
+import { pinnedWorkerNode } from './docker';
+import { WORKER_NODE } from '../../main/core/workspaces/worker-image';
 
 /** A workspaces row (migration 004) for a container the test started itself; the runtime reads it. */
 function insertWorkspaceRow(db: Db, id: string, name: string, containerId: string | null): void {
@@ -151,6 +153,8 @@ export async function sessionRig(
           CapDrop: ['ALL'],
           SecurityOpt: ['no-new-privileges'],
           Tmpfs: { '/tmp': 'rw,nosuid,nodev,size=256m,mode=1777' },
+          // The helpers' pinned Node where the worker image puts it (resources/worker/rootfs/opt/nexus/setup.sh).
+          Binds: [`${pinnedWorkerNode().binary}:${WORKER_NODE}:ro`],
         },
       });
       containers.push(c.id);
@@ -167,7 +171,7 @@ export async function sessionRig(
       // nexus-mcp where the worker image puts it (resources/worker/rootfs/opt/nexus/setup.sh).
       await asRoot('mkdir -p /opt/nexus/bin && cat > /opt/nexus/nexus-mcp.cjs', readFileSync(scripts.nexusMcp, 'utf8'));
       await asRoot(
-        `printf '#!/bin/sh\\nexec node /opt/nexus/nexus-mcp.cjs "$@"\\n' > /opt/nexus/bin/nexus-mcp && chmod 0755 /opt/nexus/bin/nexus-mcp`,
+        `printf '#!/bin/sh\\nexec ${WORKER_NODE} /opt/nexus/nexus-mcp.cjs "$@"\\n' > /opt/nexus/bin/nexus-mcp && chmod 0755 /opt/nexus/bin/nexus-mcp`,
       );
       await sh(
         c.id,

@@ -13,7 +13,7 @@ export interface WorkerScripts {
   nexusMcp: string;
 }
 
-/** Bundles the worker-side scripts, nexus-mcp and the agent fixture (node 18, no dependencies) into dir. */
+/** Bundles the worker-side scripts, nexus-mcp and the agent fixture (node 18 syntax, no dependencies; Nexus runs its helpers on the pinned Node, the fixture on the image's) into dir. */
 export async function bundleWorkerScripts(dir: string): Promise<WorkerScripts> {
   const entries = {
     hook: ['resources/worker/nexus-hook/main.ts', 'nexus-hook.cjs', 'cjs'],

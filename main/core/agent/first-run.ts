@@ -1,6 +1,7 @@
 import { FLEET_MCP_SERVER } from '../../../shared/contract/fleet';
 import { NexusError } from '../../../shared/errors';
 import { AGENT_API_KEY_FILE, API_KEY_HELPER } from './credential';
+import { WORKER_NODE } from '../workspaces/worker-image';
 
 /**
  * The container user's first-run state, so the real CLI starts unattended. Each dialog that would
@@ -100,7 +101,7 @@ export type RunInContainer = (
 
 /** Seeds (idempotently) the first-run state; throws a typed error when the container refuses. */
 export async function seedFirstRun(run: RunInContainer, options: FirstRunOptions): Promise<void> {
-  const r = await run(['node', '-e', FIRST_RUN_SCRIPT], { stdin: JSON.stringify(firstRunPayload(options)) });
+  const r = await run([WORKER_NODE, '-e', FIRST_RUN_SCRIPT], { stdin: JSON.stringify(firstRunPayload(options)) });
   if (r.exitCode !== 0)
     throw new NexusError(
       'internal',

@@ -1,3 +1,4 @@
+import { WORKER_NODE } from '../workspaces/worker-image';
 import { shellQuote } from './launch';
 
 /**
@@ -68,7 +69,7 @@ export function hookHandler(
       allowedEnvVars: ['NEXUS_SESSION_ID'],
     };
   const command = [
-    'node',
+    WORKER_NODE,
     `${p.toolsDir}/nexus-hook.cjs`,
     p.stateDir,
     p.natsFile,
@@ -100,7 +101,7 @@ setsid sh -c '
   echo $$ > "$1/relay-loop.pid"
   n=0
   while :; do
-    node "$1/nexus-hook-relay.cjs" "$2" "$3" "$4" "$n" "$1/relay.pid"
+    ${WORKER_NODE} "$1/nexus-hook-relay.cjs" "$2" "$3" "$4" "$n" "$1/relay.pid"
     [ $? = 75 ] || n=$((n + 1))
     rm -f "$1/relay.pid"
     sleep 0.2

@@ -9,6 +9,7 @@ import { HelperOutcomes, type HelperReport } from './inbox-protocol';
 import type { LaunchCommand } from './launch';
 import { launchMany, WORKTREE_FNS, type LaunchItem, type LaunchResult, type RunFileWrite } from './launch-exec';
 import type { ExecResult, WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
+import { WORKER_NODE } from '../workspaces/worker-image';
 
 /**
  * Everything sessions do inside a workspace container: git worktree, tmux window, launch script,
@@ -225,7 +226,7 @@ export class SessionMachinery {
   /** Runs the inbox helper with the text on stdin; returns its typed report. */
   async sendToInbox(ws: Target, sessionId: string, text: string): Promise<HelperReport> {
     const helper = `${this.config.toolsDir}/nexus-inbox-send.cjs`;
-    const r = await this.runtime.exec(ws, ['node', helper, this.config.stateDir, sessionId], {
+    const r = await this.runtime.exec(ws, [WORKER_NODE, helper, this.config.stateDir, sessionId], {
       stdin: text,
       timeoutMs: this.config.sendTimeoutMs + 5000,
       env: { NEXUS_INBOX_TIMEOUT_MS: String(this.config.sendTimeoutMs) },

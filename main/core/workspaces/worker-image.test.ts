@@ -32,6 +32,18 @@ describe('the worker image build context', () => {
     expect(withBridge.tar.includes(Buffer.from('rootfs/opt/nexus/nexus-mcp.cjs'))).toBe(true);
   });
 
+  it("puts the helpers' Node at /opt/nexus/node/bin/node, and a different binary gives a different tag", () => {
+    mkdirSync(dir.path, { recursive: true });
+    const node = join(dir.path, 'node');
+    writeFileSync(node, 'node binary v1');
+    const one = workerBuildContext({ ...ctx, node });
+    expect(one.tag).not.toBe(workerBuildContext(ctx).tag);
+    expect(one.tar.includes(Buffer.from('rootfs/opt/nexus/node/bin/node'))).toBe(true);
+    expect(one.tar.includes(Buffer.from('node binary v1'))).toBe(true);
+    writeFileSync(node, 'node binary v2, a longer one');
+    expect(workerBuildContext({ ...ctx, node }).tag).not.toBe(one.tag);
+  });
+
   it('carries the Dockerfile, the credential helper and the entrypoint, and no secret-looking env', () => {
     const { tar } = workerBuildContext(ctx);
     for (const path of [

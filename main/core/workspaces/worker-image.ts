@@ -13,12 +13,16 @@ export const OFFLINE_BASE_REPOSITORY = 'nexus-base';
 export const WORKER_REPOSITORY = 'nexus-worker';
 /** Where the bundled platform-tools bridge lands inside the build context (and the image). */
 const MCP_BRIDGE_PATH = 'rootfs/opt/nexus/nexus-mcp.cjs';
+/** The pinned Node the worker's Nexus helpers run on (.node-version), never the base image's `node`. */
+export const WORKER_NODE = '/opt/nexus/node/bin/node';
 
 export interface WorkerContext {
   /** resources/worker */
   dir: string;
   /** dist/worker/nexus-mcp.cjs, copied into the image when it exists. */
   mcpBridge?: string;
+  /** dist/worker/node (the pinned Linux Node, copied there by the build), put at WORKER_NODE. */
+  node?: string;
   /** Unset: `defaultBaseImage` picks one on this engine. */
   baseImage?: string;
   installAgentCli?: boolean;
@@ -56,8 +60,31 @@ export function workerBuildContext(ctx: WorkerContext & { baseImage: string }): 
     entries.push({ path: MCP_BRIDGE_PATH, data: readFileSync(ctx.mcpBridge), mode: 0o644 });
   const tar = packTar(entries);
   const buildargs = { BASE_IMAGE: ctx.baseImage, INSTALL_AGENT_CLI: ctx.installAgentCli ? '1' : '0' };
-  const hash = createHash('sha256').update(tar).update(JSON.stringify(buildargs)).digest('hex').slice(0, 16);
-  return { tar, tag: `${WORKER_REPOSITORY}:${hash}`, buildargs };
+  const hash = createHash('sha256').update(tar).update(JSON.stringify(buildargs));
+  // The helpers' Node (127 MB) counts in the tag by its digest and is read only when the image is built.
+  const node = ctx.node && existsSync(ctx.node) ? ctx.node : null;
+  if (!node) return { tar, tag: `${WORKER_REPOSITORY}:${hash.digest('hex').slice(0, 16)}`, buildargs };
+  hash.update(`node ${fileDigest(node)}`);
+  return {
+    get tar() {
+      return packTar([...entries, { path: `rootfs${WORKER_NODE}`, data: readFileSync(node), mode: 0o755 }]);
+    },
+    tag: `${WORKER_REPOSITORY}:${hash.digest('hex').slice(0, 16)}`,
+    buildargs,
+  };
+}
+
+const digests = new Map<string, string>();
+/** sha256 of a large file, once per process for the same path, size and modification time. */
+function fileDigest(path: string): string {
+  const st = statSync(path);
+  const key = `${path}\0${st.size}\0${st.mtimeMs}`;
+  let digest = digests.get(key);
+  if (!digest) {
+    digest = createHash('sha256').update(readFileSync(path)).digest('hex');
+    digests.set(key, digest);
+  }
+  return digest;
 }
 
 export async function imageExists(docker: Docker, tag: string): Promise<boolean> {

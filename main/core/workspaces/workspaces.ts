@@ -89,6 +89,7 @@ export async function createWorkspaces(w: WorkspacesWiring): Promise<Workspaces>
     worker: {
       dir: w.workerContextDir,
       mcpBridge: join(w.workerContextDir, '..', '..', 'dist', 'worker', 'nexus-mcp.cjs'),
+      node: join(w.workerContextDir, '..', '..', 'dist', 'worker', 'node'),
       baseImage: config.docker.baseImage,
     },
     builder: new WorkerImageBuilder(docker, { network: config.docker.network }),

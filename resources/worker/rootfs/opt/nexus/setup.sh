@@ -9,9 +9,15 @@ mkdir -p /home/nexus /workspace /run/nexus
 chown 1000:1000 /home/nexus /workspace /run/nexus
 chmod 0700 /run/nexus
 chmod 0755 /opt/nexus/bin/*
+# The pinned Node every Nexus helper runs on (dist/worker/node, from .node-version): the base image's own
+# `node` (Debian's 18 in the offline base) is left to the project and never used by Nexus.
+if ! /opt/nexus/node/bin/node --version >/dev/null 2>&1; then
+  echo "setup: /opt/nexus/node/bin/node is missing or does not run: run bash scripts/install-node.sh, then npm run build" >&2
+  exit 1
+fi
 # The platform-tools MCP bridge (dist/worker/nexus-mcp.cjs), when it was bundled before the build.
 if [ -f /opt/nexus/nexus-mcp.cjs ]; then
-  printf '#!/bin/sh\nexec node /opt/nexus/nexus-mcp.cjs "$@"\n' > /opt/nexus/bin/nexus-mcp
+  printf '#!/bin/sh\nexec /opt/nexus/node/bin/node /opt/nexus/nexus-mcp.cjs "$@"\n' > /opt/nexus/bin/nexus-mcp
   chmod 0755 /opt/nexus/bin/nexus-mcp
 fi
 if [ "${INSTALL_AGENT_CLI:-0}" = "1" ]; then

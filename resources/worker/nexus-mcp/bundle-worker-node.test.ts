@@ -7,6 +7,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nexusMcpEnv } from '../../../main/core/platform/nexus-mcp-env';
+import { WORKER_NODE } from '../../../main/core/workspaces/worker-image';
+import { pinnedWorkerNode } from '../../../test/helpers/docker';
 import { platformFixture } from '../../../test/helpers/platform-fixture';
 import { repoRoot } from '../../../test/helpers/core';
 import { tempDir } from '../../../test/helpers/temp-dir';
@@ -15,7 +17,7 @@ const baseImage =
   process.env.NEXUS_TEST_BASE_IMAGE ??
   execFileSync('bash', [join(repoRoot, 'scripts/build-base-image.sh')], { encoding: 'utf8' }).trim();
 
-describe('nexus-mcp bundle in the worker base image (Debian Node 18)', () => {
+describe("nexus-mcp bundle in the worker base image, on the helpers' pinned Node", () => {
   const out = tempDir('nexus-mcp-bundle-');
   beforeAll(async () => {
     // The same esbuild options scripts/build-main.mjs uses for dist/worker/nexus-mcp.cjs.
@@ -25,7 +27,7 @@ describe('nexus-mcp bundle in the worker base image (Debian Node 18)', () => {
       bundle: true,
       platform: 'node',
       format: 'cjs',
-      target: 'node18',
+      target: 'node24',
       logLevel: 'warning',
     });
   });
@@ -49,11 +51,14 @@ describe('nexus-mcp bundle in the worker base image (Debian Node 18)', () => {
           '--network',
           'host',
           '-v',
-          `${out.path}:/opt/nexus:ro`,
+          `${out.path}:/opt/nexus/bundle:ro`,
+          // Where the worker image holds it (resources/worker/rootfs/opt/nexus/setup.sh).
+          '-v',
+          `${pinnedWorkerNode().binary}:${WORKER_NODE}:ro`,
           ...Object.keys(env).flatMap((k) => ['-e', k]),
           baseImage,
-          'node',
-          '/opt/nexus/nexus-mcp.cjs',
+          WORKER_NODE,
+          '/opt/nexus/bundle/nexus-mcp.cjs',
         ],
         env: { PATH: process.env.PATH ?? '', ...env },
         stderr: 'pipe',
