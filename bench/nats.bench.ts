@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { createCore } from '../main/core';
-import { connectRun } from '../main/core/platform/run-client';
+import { connectRun } from '../test/helpers/run-client';
 import { compactFts } from '../main/core/platform/store/fts';
 import { nodePorts } from '../main/host/node-ports';
 import { compare, measure, type Benchmark, type Measurement } from './lib';

@@ -9,7 +9,7 @@ import { malformedFor, notJson } from '../../../test/helpers/malformed';
 import { waitFor } from '../../../test/helpers/wait';
 import type { Core } from '..';
 import { HookMessage } from '../sessions/hook-events';
-import { connectRun, type RunClient } from './run-client';
+import { connectRun, type RunClient } from '../../../test/helpers/run-client';
 
 const json = (v: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(v ?? null));
 const bytes = (s: string): Uint8Array => Buffer.from(s, 'latin1');

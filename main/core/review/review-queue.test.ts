@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { actorLabel } from '../../../shared/contract/platform';
-import { connectRun } from '../platform/run-client';
+import { connectRun } from '../../../test/helpers/run-client';
 import type { EventMessage } from '../../../shared/contract';
 import { operatorContext } from '../handlers';
 import { okResult, platformFixture } from '../../../test/helpers/platform-fixture';

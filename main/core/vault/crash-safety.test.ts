@@ -16,7 +16,7 @@ function rotateThenKill(dataDir: string, ms: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'main/core/vault/test-children/rotate-until-killed.ts', dataDir],
+      ['--import', 'tsx', 'test/children/rotate-until-killed.ts', dataDir],
       { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let err = '';

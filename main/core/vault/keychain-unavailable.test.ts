@@ -19,7 +19,7 @@ async function withoutKeychain(
   const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/nexus-no-bus' };
   const { stdout } = await run(
     process.execPath,
-    ['--import', 'tsx', 'main/core/vault/test-children/open-vault.ts', dataDir, ...args],
+    ['--import', 'tsx', 'test/children/open-vault.ts', dataDir, ...args],
     { cwd: repoRoot, env, timeout: 60_000 },
   );
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as never;

@@ -5,9 +5,9 @@
  *   unlock <passphrase>  unlock with the recovery passphrase, then resolve every secret
  *   init                 try to set up a new vault
  */
-import { openCore } from '../../../../test/helpers/core';
-import { operatorContext } from '../../handlers';
-import { isNexusError } from '../../../../shared/errors';
+import { openCore } from '../helpers/core';
+import { operatorContext } from '../../main/core/handlers';
+import { isNexusError } from '../../shared/errors';
 
 const [dataDir, action, passphrase] = process.argv.slice(2);
 if (!dataDir || !action) throw new Error('usage: open-vault <dataDir> <status|unlock|init> [passphrase]');
