@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { OpInput, OpName, OpOutput } from '../../shared/contract';
 import { RemoteError, WireError } from '../../shared/errors';
-import { createCore } from '../core';
+import { createCore, type CoreApi } from '../core';
 import { operatorContext } from '../core/handlers';
 import { nodePorts } from '../host/node-ports';
 
@@ -59,7 +59,7 @@ export async function operatorCall<K extends OpName>(
       );
     }
   }
-  const core = await createCore({}, nodePorts(dataDir, appRoot));
+  const core: CoreApi = await createCore({}, nodePorts(dataDir, appRoot));
   try {
     return await core.dispatcher.call(op, input, operatorContext('cli'));
   } catch (e) {

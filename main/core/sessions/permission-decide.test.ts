@@ -4,6 +4,7 @@ import { operatorContext } from '../handlers';
 import { accessLevels } from '../../../shared/contract';
 import { platformFixture } from '../../../test/helpers/platform-fixture';
 import { SessionStore } from './session-store';
+import { coreDb } from '../../../test/helpers/core';
 
 type Fixture = Awaited<ReturnType<typeof platformFixture>>;
 
@@ -15,9 +16,9 @@ describe('permission decisions over NATS', () => {
     f = await platformFixture({ sessions: { permissionWaitMs: 60_000 } });
     const c = await f.core.platform.createHookPublisher('ws1');
     hook = { url: c.natsUrl, user: c.user ?? '', pass: c.password ?? '' };
-    f.core.db.pragma('foreign_keys = OFF');
+    coreDb(f.core).pragma('foreign_keys = OFF');
     const now = new Date().toISOString();
-    new SessionStore(f.core.db).insert({
+    new SessionStore(coreDb(f.core)).insert({
       id: 's1',
       workspace_id: 'ws1',
       name: 'alpha',

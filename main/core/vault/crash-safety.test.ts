@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { repoRoot } from '../../../test/helpers/core';
+import { repoRoot, coreDb } from '../../../test/helpers/core';
 import { vaultDataDir } from '../../../test/helpers/vault';
 import { operatorContext } from '../handlers';
 
@@ -14,11 +14,10 @@ const valueOf = (i: number) => `crash-safety-value-${i}-${'x'.repeat(i % 7)}-end
 /** Starts the rotation child, waits for "ready", lets it rotate for `ms`, then SIGKILLs it. */
 function rotateThenKill(dataDir: string, ms: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'test/children/rotate-until-killed.ts', dataDir],
-      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/children/rotate-until-killed.ts', dataDir], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.stdout.on('data', (d: Buffer) => {
@@ -59,7 +58,9 @@ describe('vault crash safety', () => {
         expect(status.state).toBe('unlocked');
         terms.push(status.keyTerm!);
         for (const [i, id] of ids.entries()) expect((await core.vault.resolveSecret(id)).value).toBe(valueOf(i));
-        const stale = core.db.prepare('SELECT count(*) AS n FROM secrets WHERE dek_term != ?').get(status.keyTerm) as {
+        const stale = coreDb(core)
+          .prepare('SELECT count(*) AS n FROM secrets WHERE dek_term != ?')
+          .get(status.keyTerm) as {
           n: number;
         };
         expect(stale.n).toBe(0);

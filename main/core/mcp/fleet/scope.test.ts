@@ -1,25 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { NexusError } from '../../../../shared/errors';
-import { operatorContext } from '../../handlers';
+import { operatorContext, type CallContext } from '../../handlers';
 import { scopedDispatch, type FleetResolvers } from './scope';
 
 const workspaces: Record<string, string> = { alpha: 'w-alpha', beta: 'w-beta' };
 const sessions: Record<string, string> = { 'alpha/one': 'w-alpha', 'beta/two': 'w-beta' };
 const resolvers: FleetResolvers = {
-  workspaceIdOf: (ref) => {
+  workspaceOf: (ref) => {
     const id = workspaces[ref];
     if (!id) throw new NexusError('not_found', `No workspace ${ref}.`);
-    return id;
+    return { id, name: ref, containerId: `c-${ref}`, running: true };
   },
-  sessionWorkspaceOf: async (ref) => {
+  sessionWorkspaceOf: (ref) => {
     const id = sessions[ref];
     if (!id) throw new NexusError('not_found', `No session ${ref}.`);
     return id;
   },
 };
 const calls: string[] = [];
-const dispatch = scopedDispatch({ workspaceId: 'w-alpha', allWorkspaces: false }, resolvers, async (op, input) => {
+const contexts: CallContext[] = [];
+const dispatch = scopedDispatch({ workspaceId: 'w-alpha', allWorkspaces: false }, resolvers, async (op, input, c) => {
   calls.push(`${op} ${JSON.stringify(input)}`);
+  contexts.push(c);
   return {};
 });
 const ctx = operatorContext('mcp');
@@ -33,6 +35,12 @@ describe("a fleet credential's scope", () => {
   it('lets its own workspace and sessions through', async () => {
     expect(await code(dispatch('sessions.create', { workspace: 'alpha' }, ctx))).toBe('ok');
     expect(await code(dispatch('sessions.sendMessage', { session: 'alpha/one', text: 'hi' }, ctx))).toBe('ok');
+  });
+
+  it('hands the workspace it resolved on to the operation, so the service does not look it up again', async () => {
+    contexts.length = 0;
+    await dispatch('sessions.create', { workspace: 'alpha', name: 'helper' }, ctx);
+    expect(contexts[0]?.workspace).toMatchObject({ id: 'w-alpha', name: 'alpha', running: true });
   });
 
   it('refuses another workspace and one that does not exist alike: existence is not probed', async () => {

@@ -1,14 +1,15 @@
 import type { OpName } from '../../../../shared/contract';
 import { NexusError } from '../../../../shared/errors';
 import type { CallContext } from '../../handlers';
+import type { WorkspaceInfo } from '../../workspaces/runtime';
 import type { FleetScope } from './credentials';
 
 /** How the scope check finds the workspace an operation touches (from the stores: no engine call). */
 export interface FleetResolvers {
-  /** The id of a workspace named by id or name; throws not_found. */
-  workspaceIdOf(ref: string): string;
+  /** A workspace named by id or name; throws not_found. */
+  workspaceOf(ref: string): WorkspaceInfo;
   /** The workspace id of a session named by id or <workspace>/<name>; throws not_found. */
-  sessionWorkspaceOf(ref: string): Promise<string>;
+  sessionWorkspaceOf(ref: string): string;
 }
 
 type Dispatch = (op: OpName, input: unknown, ctx: CallContext) => Promise<unknown>;
@@ -41,23 +42,27 @@ const refused = (what: string): NexusError =>
   );
 
 /**
- * Whether a look-up names the credential's own workspace. A name that resolves to nothing answers
- * as another workspace would (`forbidden`), never `not_found`: a fleet credential cannot probe which
- * other workspaces or sessions exist.
+ * What a look-up found when it is the credential's own workspace, else null. A name that resolves
+ * to nothing answers as another workspace would (`forbidden`), never `not_found`: a fleet
+ * credential cannot probe which other workspaces or sessions exist.
  */
-async function isOwn(own: string, lookUp: () => string | Promise<string>): Promise<boolean> {
+function ownOrNull<T>(own: string, lookUp: () => T, idOf: (found: T) => string): T | null {
   try {
-    return (await lookUp()) === own;
+    const found = lookUp();
+    return idOf(found) === own ? found : null;
   } catch (e) {
-    if (e instanceof NexusError && e.code === 'not_found') return false;
+    if (e instanceof NexusError && e.code === 'not_found') return null;
     throw e;
   }
 }
+const itself = (id: string): string => id;
 
 /**
  * Wraps the dispatcher for a fleet credential that has not been widened: every operation must
  * name its own workspace (or a session of it), lists are cut to it, and anything else is refused
  * with a typed `forbidden` the model reads as the tool's error. Unknown operations are refused.
+ * The workspace it resolved goes on in the call context (`ctx.workspace`), so the handler does
+ * not look it up a second time.
  */
 export function scopedDispatch(scope: FleetScope, resolve: FleetResolvers, dispatch: Dispatch): Dispatch {
   if (scope.allWorkspaces) return dispatch;
@@ -71,18 +76,30 @@ export function scopedDispatch(scope: FleetScope, resolve: FleetResolvers, dispa
     }
     if (op === 'sessions.list') {
       const ref = args.workspace;
-      if (typeof ref === 'string' && !(await isOwn(own, () => resolve.workspaceIdOf(ref))))
+      if (
+        typeof ref === 'string' &&
+        !ownOrNull(
+          own,
+          () => resolve.workspaceOf(ref),
+          (w) => w.id,
+        )
+      )
         throw refused(`it cannot list the sessions of workspace ${args.workspace}`);
       return dispatch(op, { ...args, workspace: own }, ctx);
     }
     if (BY_WORKSPACE.has(op) && typeof args.workspace === 'string') {
       const ref = args.workspace;
-      if (!(await isOwn(own, () => resolve.workspaceIdOf(ref)))) throw refused(`workspace ${ref} is not this one`);
-      return dispatch(op, input, ctx);
+      const workspace = ownOrNull(
+        own,
+        () => resolve.workspaceOf(ref),
+        (w) => w.id,
+      );
+      if (!workspace) throw refused(`workspace ${ref} is not this one`);
+      return dispatch(op, input, { ...ctx, workspace });
     }
     if (BY_SESSION.has(op) && typeof args.session === 'string') {
       const ref = args.session;
-      if (!(await isOwn(own, () => resolve.sessionWorkspaceOf(ref))))
+      if (!ownOrNull(own, () => resolve.sessionWorkspaceOf(ref), itself))
         throw refused(`session ${ref} is not one of this workspace's`);
       return dispatch(op, input, ctx);
     }
