@@ -70,6 +70,9 @@ describe('permission decisions over NATS', () => {
       operatorContext('http'),
     );
     expect(JSON.parse((await answer) ?? 'null')).toEqual({ behavior: 'deny', message: 'not now' });
+    // One audit row for the decision, the one that says what was decided (not a second from the dispatcher).
+    const rows = f.core.audit.recent(20).filter((r) => r.operation === 'permissions.decide');
+    expect(rows.map((r) => r.outcome)).toEqual(['denied_with_note']);
     expect((await f.core.dispatcher.call('permissions.list', {}, operatorContext('http'))) as never).toEqual({
       requests: [],
     });
