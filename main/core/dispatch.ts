@@ -22,7 +22,7 @@ const AUDITED_BY_SERVICE: ReadonlySet<OpName> = new Set<OpName>([
 /**
  * The single entry point every transport (IPC, HTTP, MCP, CLI) uses: look the operation up,
  * check the caller's class (the one class check every caller passes), parse the input with the
- * contract's schema, run the handler, shape the output with the contract's schema, redact it, and
+ * contract's schema, run the handler (inside the call's scope, if it has one), shape the output with the contract's schema, redact it, and
  * write one audit row per call (a call made for an MCP tool is the tool call's row; see `audits`).
  */
 export class Dispatcher {
@@ -47,7 +47,8 @@ export class Dispatcher {
       const parsed = op.input.safeParse(rawInput ?? {});
       if (!parsed.success) throw new NexusError('bad_request', describeIssues(name, parsed.error));
       const handler = this.handlers[name] as (input: unknown, ctx: CallContext) => unknown;
-      const result = await handler(parsed.data, ctx);
+      const run = async (input: unknown, c: CallContext): Promise<unknown> => handler(input, c);
+      const result = await (ctx.scope ? ctx.scope(name, parsed.data, ctx, run) : run(parsed.data, ctx));
       return this.shape(op, result);
     } catch (e) {
       const wire = this.toWire(e, name);

@@ -17,9 +17,22 @@ export interface CallContext {
    * row (`mcp:<tool>`, written by the MCP server) stands for every operation the tool calls.
    */
   tool?: string;
-  /** The workspace a fleet scope already resolved from `input.workspace`: handlers hand it on instead of looking again. */
+  /** Holds the call to a narrower reach than its class (a fleet credential's own workspace); see `CallScope`. */
+  scope?: CallScope;
+  /** The workspace the scope already resolved from `input.workspace`: handlers hand it on instead of looking again. */
   workspace?: WorkspaceInfo;
 }
+
+/**
+ * Runs around the handler, after the dispatcher's class check and the input's parse: it may
+ * refuse the call, narrow its input, enrich its context (`workspace`) or cut its output.
+ */
+export type CallScope = (
+  op: OpName,
+  input: unknown,
+  ctx: CallContext,
+  run: (input: unknown, ctx: CallContext) => Promise<unknown>,
+) => Promise<unknown>;
 
 export const operatorContext = (transport: Transport): CallContext => ({ transport, caller: { kind: 'operator' } });
 

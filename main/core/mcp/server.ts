@@ -5,7 +5,7 @@ import type { CoreConfig } from '../config';
 import type { Dispatcher } from '../dispatch';
 import { accessOf, actorOf, type CallContext, type Caller } from '../handlers';
 import type { FleetCall } from './fleet/fleet';
-import { scopedDispatch } from './fleet/scope';
+import { fleetScope } from './fleet/scope';
 import { runTool, toolAccess, toolError, type ToolDefinition } from './tool';
 import { tools } from './tools';
 
@@ -44,8 +44,8 @@ export function createMcpServer(core: McpServerDeps, caller: Caller, fleet: Flee
   );
   const env = { quota: core.config.quota };
   const actor = actorOf(caller);
-  const base = (op: OpName, input: unknown, c: CallContext): Promise<unknown> => core.dispatcher.call(op, input, c);
-  const dispatch = fleet ? scopedDispatch(fleet, fleet.resolvers, base) : base;
+  const dispatch = (op: OpName, input: unknown, c: CallContext): Promise<unknown> => core.dispatcher.call(op, input, c);
+  const scope = fleet ? fleetScope(fleet, fleet.resolvers) : undefined;
   const detail = fleet
     ? fleet.sessionId
       ? `session:${fleet.sessionId}`
@@ -71,7 +71,7 @@ export function createMcpServer(core: McpServerDeps, caller: Caller, fleet: Flee
                 code: 'rate_limited',
                 message: `Too many Nexus calls from this workspace; try again in ${limited.retryAfterSeconds} s.`,
               })
-            : await runTool(tool, args, { transport: 'mcp', caller, tool: tool.name }, dispatch, env);
+            : await runTool(tool, args, { transport: 'mcp', caller, tool: tool.name, scope }, dispatch, env);
         const error = result._meta?.['nexus/error'] as { code?: string } | undefined;
         core.audit.record({
           actor,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { OpName } from '../../../../shared/contract';
 import { NexusError } from '../../../../shared/errors';
 import { operatorContext, type CallContext } from '../../handlers';
-import { scopedDispatch, type FleetResolvers } from './scope';
+import { fleetScope, type FleetResolvers } from './scope';
 
 const workspaces: Record<string, string> = { alpha: 'w-alpha', beta: 'w-beta' };
 const sessions: Record<string, string> = { 'alpha/one': 'w-alpha', 'beta/two': 'w-beta' };
@@ -19,11 +20,16 @@ const resolvers: FleetResolvers = {
 };
 const calls: string[] = [];
 const contexts: CallContext[] = [];
-const dispatch = scopedDispatch({ workspaceId: 'w-alpha', allWorkspaces: false }, resolvers, async (op, input, c) => {
-  calls.push(`${op} ${JSON.stringify(input)}`);
-  contexts.push(c);
-  return {};
-});
+const scope = fleetScope({ workspaceId: 'w-alpha', allWorkspaces: false }, resolvers);
+// As the dispatcher runs it: around the handler, which records what reached it.
+const dispatch = (op: OpName, input: unknown, c: CallContext): Promise<unknown> =>
+  scope
+    ? scope(op, input, c, async (i, cc) => {
+        calls.push(`${op} ${JSON.stringify(i)}`);
+        contexts.push(cc);
+        return {};
+      })
+    : Promise.reject(new Error('an unwidened credential has a scope'));
 const ctx = operatorContext('mcp');
 const code = (p: Promise<unknown>) =>
   p.then(
@@ -41,6 +47,10 @@ describe("a fleet credential's scope", () => {
     contexts.length = 0;
     await dispatch('sessions.create', { workspace: 'alpha', name: 'helper' }, ctx);
     expect(contexts[0]?.workspace).toMatchObject({ id: 'w-alpha', name: 'alpha', running: true });
+  });
+
+  it('has no scope once widened to all workspaces', () => {
+    expect(fleetScope({ workspaceId: 'w-alpha', allWorkspaces: true }, resolvers)).toBeUndefined();
   });
 
   it('refuses another workspace and one that does not exist alike: existence is not probed', async () => {
