@@ -22,8 +22,9 @@ const AUDITED_BY_SERVICE: ReadonlySet<OpName> = new Set<OpName>([
 /**
  * The single entry point every transport (IPC, HTTP, MCP, CLI) uses: look the operation up,
  * check the caller's class (the one class check every caller passes), parse the input with the
- * contract's schema, run the handler (inside the call's scope, if it has one), shape the output with the contract's schema, redact it, and
- * write one audit row per call (a call made for an MCP tool is the tool call's row; see `audits`).
+ * contract's schema, run the handler (inside the call's scope, if it has one), shape the output
+ * with the contract's schema, redact it, and write one audit row per call (for a call made for an
+ * MCP tool that is the tool call's row; see `audits`).
  */
 export class Dispatcher {
   constructor(
