@@ -217,7 +217,7 @@ export async function createCore(
   try {
     await start();
   } catch (e) {
-    await disposables.dispose().catch(() => undefined);
+    await disposables.dispose().catch((d: unknown) => log.warn('closing after a failed start failed', { error: d }));
     throw e;
   }
   log.info('core started', { version: config.version, dataDir });
