@@ -1,7 +1,8 @@
 // Lint rules, including the house's layer rules (see docs/architecture.md):
 //   by path (eslint/layers.js): shared imports only shared; main/core never imports the shells
 //   (main/electron, main/host, main/cli, main/cli.ts, main/serve.ts, renderer, preload);
-//   renderer never imports main or preload;
+//   renderer never imports main or preload; main/core's production files never import test/ or e2e/;
+//   no vitest test imports e2e/ (Playwright's own code);
 //   by package: main/core and shared never import electron; renderer and shared never import a Node module.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';

@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { FIXTURE_COMMAND, installAgentFixture } from '../e2e/fixtures/agent';
+import { FIXTURE_COMMAND, installAgentFixture } from '../test/helpers/agent-fixture';
 import { startNexus } from '../e2e/fixtures/nexus';
 import { ensureTestWorkerImage, testBaseImage } from '../test/helpers/docker';
 import { serveGitRepo } from '../test/helpers/git-http-server';

@@ -1,5 +1,6 @@
 import { operatorContext } from '../main/core/handlers';
 import type { serve } from '../main/serve';
+import { coreDb } from '../test/helpers/core';
 
 /**
  * 50 workspaces × 10 sessions written straight into the store (stopped workspaces without a
@@ -7,7 +8,7 @@ import type { serve } from '../main/serve';
  * agent states, so the attention roll-up has work to do).
  */
 export async function seedFleet(running: Awaited<ReturnType<typeof serve>>): Promise<string> {
-  const db = running.core.db;
+  const db = coreDb(running.core);
   const now = new Date().toISOString();
   const states = ['working', 'idle', 'waiting_permission', 'waiting_input', 'starting'];
   const ws = db.prepare(

@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { createCore } from '../main/core';
-import { connectRun } from '../main/core/platform/run-client';
+import { connectRun } from '../test/helpers/run-client';
 import { compactFts } from '../main/core/platform/store/fts';
 import { nodePorts } from '../main/host/node-ports';
 import { compare, measure, type Benchmark, type Measurement } from './lib';
+import { coreDb } from '../test/helpers/core';
 
 const MEMORIES = 100_000;
 const opts = { iterations: 10_000, concurrency: 64, warmup: 500 };
@@ -64,13 +65,13 @@ const bench: Benchmark = async () => {
     const words = vocabulary();
     let seed = 42;
     const rand = (n: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), (seed >>> 8) % n);
-    const insert = core.db.prepare(
+    const insert = coreDb(core).prepare(
       "INSERT INTO memories (uid, content, scope, status, created_at) VALUES (?, ?, 'global', 'active', ?)",
     );
     const now = new Date().toISOString();
     // Recall-style queries: two words that occur together in one stored memory.
     const queries: string[] = [];
-    core.db.transaction(() => {
+    coreDb(core).transaction(() => {
       for (let i = 0; i < MEMORIES; i++) {
         const memory = Array.from({ length: 12 }, () => words[rand(words.length)] ?? '');
         insert.run(`bench-${i}`, memory.join(' '), now);
@@ -78,7 +79,7 @@ const bench: Benchmark = async () => {
       }
     })();
     // The seed bypasses the store; merge the index as core does at start, so it is the index at rest.
-    compactFts(core.db, 'memories_fts');
+    compactFts(coreDb(core), 'memories_fts');
 
     const agent = core.platform.createAgent({ name: 'bench' });
     const task = core.platform.createTask({ title: 'bench' });

@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { ensureTestWorkerImage, testBaseImage } from '../test/helpers/docker';
 import { serveGitRepo } from '../test/helpers/git-http-server';
 import { bundleWorkerScripts } from '../test/helpers/worker-scripts';
-import { FIXTURE_COMMAND, callPlatformTool, fireHook, fixtureRecords, installAgentFixture } from './fixtures/agent';
+import {
+  FIXTURE_COMMAND,
+  callPlatformTool,
+  fireHook,
+  fixtureRecords,
+  installAgentFixture,
+} from '../test/helpers/agent-fixture';
 import { removeWorkspaceContainers, workspaceContainers } from './fixtures/containers';
 import { expect, startNexus, test } from './fixtures/nexus';
 import { AppPage } from './pages/app-page';

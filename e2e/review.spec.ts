@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectRun, type RunClient } from '../main/core/platform/run-client';
+import { connectRun, type RunClient } from '../test/helpers/run-client';
 import { expect, test, type NexusServer } from './fixtures/nexus';
 import { ReviewPage } from './pages/review-page';
 

@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIXTURE_COMMAND, callPlatformTool, fireHook, fixtureRecords, installAgentFixture } from './fixtures/agent';
+import {
+  FIXTURE_COMMAND,
+  callPlatformTool,
+  fireHook,
+  fixtureRecords,
+  installAgentFixture,
+} from '../test/helpers/agent-fixture';
 import { removeWorkspaceContainers } from './fixtures/containers';
 import { expect, startNexus, test } from './fixtures/nexus';
 import { AppPage } from './pages/app-page';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIXTURE_COMMAND, installAgentFixture } from './fixtures/agent';
+import { FIXTURE_COMMAND, installAgentFixture } from '../test/helpers/agent-fixture';
 import { removeWorkspaceContainers } from './fixtures/containers';
 import { expect, startNexus, test } from './fixtures/nexus';
 import { AppPage } from './pages/app-page';

@@ -6,16 +6,27 @@ import path from 'node:path';
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 
 // Paths are repo-relative, without extension; an entry matches itself and everything under it.
+// Every layer a file is in applies (`tests: false` = production files only, `tests: true` = vitest tests only).
 const shells = ['main/electron', 'main/host', 'main/cli', 'main/serve', 'renderer', 'preload'];
 export const layers = [
   { name: 'shared', files: ['shared'], allow: ['shared'] },
   { name: 'main/core', files: ['main/core'], deny: shells },
+  { name: 'main/core', files: ['main/core'], tests: false, deny: ['test', 'e2e'] },
   { name: 'renderer', files: ['renderer'], deny: ['main', 'preload'] },
+  {
+    name: 'a vitest test',
+    files: ['main', 'shared', 'preload', 'renderer', 'resources', 'test'],
+    tests: true,
+    deny: ['e2e'],
+  },
 ];
 
 const within = (file, entry) => file === entry || file.startsWith(`${entry}/`);
 const repoPath = (abs) => path.relative(root, abs).split(path.sep).join('/');
 const stripExt = (p) => p.replace(/\.(d\.)?[mc]?[jt]sx?$/, '');
+const isTest = (file) => /\.test$/.test(stripExt(file));
+const applies = (layer, file) =>
+  layer.files.some((entry) => within(file, entry)) && (layer.tests === undefined || layer.tests === isTest(file));
 
 function violation(layer, target) {
   if (layer.allow && !layer.allow.some((entry) => within(target, entry))) {
@@ -33,13 +44,13 @@ export const layerRule = {
   },
   create(context) {
     const from = repoPath(context.filename);
-    const layer = layers.find((l) => l.files.some((entry) => within(from, entry)));
-    if (!layer) return {};
+    const mine = layers.filter((l) => applies(l, from));
+    if (mine.length === 0) return {};
     const check = (node) => {
       const spec = node?.type === 'Literal' && typeof node.value === 'string' ? node.value : undefined;
       if (!spec || !(spec.startsWith('.') || spec.startsWith('/'))) return;
       const target = stripExt(repoPath(path.resolve(path.dirname(context.filename), spec)));
-      const rule = violation(layer, target);
+      const rule = mine.map((layer) => violation(layer, target)).find(Boolean);
       if (rule) {
         context.report({
           node,

@@ -54,6 +54,13 @@ describe('layer rules by path', () => {
     ['renderer/src/api/x.ts', '../../../main/core/log', 'renderer never imports main'],
     ['renderer/src/x.ts', '../../main/electron/ipc', 'renderer never imports main'],
     ['renderer/src/features/sessions/x.tsx', '../../../../preload/api', 'preload'],
+    ['main/core/platform/x.ts', '../../../test/helpers/core', 'main/core never imports test'],
+    ['main/core/x.ts', '../../test/children/open-vault', 'main/core never imports test'],
+    ['main/core/sessions/x.ts', '../../../e2e/fixtures/nexus', 'main/core never imports e2e'],
+    ['main/core/sessions/x.test.ts', '../../../e2e/fixtures/nexus', 'a vitest test never imports e2e'],
+    ['main/host/x.test.ts', '../../e2e/fixtures/nexus', 'a vitest test never imports e2e'],
+    ['renderer/src/x.test.tsx', '../../e2e/pages/app-page', 'a vitest test never imports e2e'],
+    ['test/helpers/x.test.ts', '../../e2e/fixtures/nexus', 'a vitest test never imports e2e'],
   ])('fails lint when %s imports %s', async (file, spec, said) => {
     const hits = await ruleHits(importing(spec), file);
     expect(hits.filter((m) => m.startsWith('Layer rule:') && m.includes(said))).toHaveLength(1);
@@ -83,6 +90,9 @@ describe('layer rules by path', () => {
     ['renderer/src/api/x.ts', '../../../shared/contract'],
     ['renderer/src/features/x.tsx', '../shell/Page'],
     ['preload/x.ts', '../shared/ipc'],
+    ['main/core/platform/x.test.ts', '../../../test/helpers/core'],
+    ['main/host/x.test.ts', '../../test/helpers/core'],
+    ['e2e/x.spec.ts', './fixtures/nexus'],
   ])('allows %s to import %s', async (file, spec) => {
     expect(await ruleHits(importing(spec), file)).toHaveLength(0);
   });

@@ -1,10 +1,10 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCore, type Core } from './core';
+import { createCore, type Core, type CoreApi } from './core';
 import type { CoreConfigInput } from './core/config';
 import { startHost, type Host } from './host/server';
 import { nodePorts, type ListeningAddress } from './host/node-ports';
-import { createMcpGate, MCP_PATH } from './core/mcp/gate';
+import { MCP_PATH } from './core/mcp/mcp-path';
 import { startFleetListener } from './host/fleet-listener';
 
 export interface ServeOptions {
@@ -16,6 +16,7 @@ export interface ServeOptions {
 }
 
 export interface Running {
+  /** The core this serve built and owns (tests drive its services; the shell uses it as a `CoreApi`). */
   core: Core;
   host: Host;
   stop(): Promise<void>;
@@ -68,11 +69,11 @@ export interface Loopback {
  * Electron shell (which serves MCP on the same port for Claude Desktop).
  */
 export async function startLoopback(
-  core: Core,
+  core: CoreApi,
   address: ListeningAddress,
   opts: { port: number; rendererDir: string; token?: string },
 ): Promise<Loopback> {
-  const mounts = [{ path: MCP_PATH, handle: createMcpGate(core) }];
+  const mounts = [{ path: MCP_PATH, handle: core.mcpGate() }];
   const host = await startHost(core, { port: opts.port, rendererDir: opts.rendererDir, token: opts.token, mounts });
   address.listening(host.url);
   const serveFile = join(core.ports.paths.dataDir, 'serve.json');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { OpInput, OpName, OpOutput } from '../../shared/contract';
 import { RemoteError, WireError } from '../../shared/errors';
-import { createCore } from '../core';
+import { createCore, type CoreApi } from '../core';
 import { operatorContext } from '../core/handlers';
 import { nodePorts } from '../host/node-ports';
 
@@ -43,7 +43,7 @@ export async function operatorCall<K extends OpName>(
   const answer = serveFile ? await runningAppCall(serveFile, op, input) : null;
   if (answer) return answer.result;
   if (opts.runningOnly) throw new CliError(`Nexus is not running on ${dataDir}: start it (nexus serve) first.`);
-  const core = await createCore({}, nodePorts(dataDir, appRoot));
+  const core: CoreApi = await createCore({}, nodePorts(dataDir, appRoot));
   try {
     return await core.dispatcher.call(op, input, operatorContext('cli'));
   } catch (e) {

@@ -8,9 +8,23 @@ import type { Logger } from './log';
 import type { Redactor } from './redact';
 
 /**
+ * Operations whose service writes the audit row itself, with what only it knows (who decided which
+ * request, what was approved): the dispatcher writes theirs only when the call fails.
+ */
+const AUDITED_BY_SERVICE: ReadonlySet<OpName> = new Set<OpName>([
+  'permissions.decide',
+  'review.approveMemory',
+  'review.rejectMemory',
+  'review.approveSkill',
+  'review.rejectSkill',
+]);
+
+/**
  * The single entry point every transport (IPC, HTTP, MCP, CLI) uses: look the operation up,
- * check the caller's class, parse the input with the contract's schema, run the handler, shape
- * the output with the contract's schema, redact it, audit it.
+ * check the caller's class (the one class check every caller passes), parse the input with the
+ * contract's schema, run the handler (inside the call's scope, if it has one), shape the output
+ * with the contract's schema, redact it, and write one audit row per call (for a call made for an
+ * MCP tool that is the tool call's row; see `audits`).
  */
 export class Dispatcher {
   constructor(
@@ -26,21 +40,23 @@ export class Dispatcher {
     try {
       if (!isOpName(name)) throw new NexusError('not_found', `Unknown operation "${name}".`);
       const op = operations[name];
-      if (!allows(accessOf(ctx.caller), op.access)) {
-        throw new NexusError('forbidden', `"${name}" needs a ${op.access} credential.`);
+      const access = accessOf(ctx.caller);
+      if (!allows(access, op.access)) {
+        const what = ctx.tool ?? `"${name}"`;
+        throw new NexusError('forbidden', `${what} needs a ${op.access} credential; this one is ${access}.`);
       }
       const parsed = op.input.safeParse(rawInput ?? {});
       if (!parsed.success) throw new NexusError('bad_request', describeIssues(name, parsed.error));
       const handler = this.handlers[name] as (input: unknown, ctx: CallContext) => unknown;
-      const result = await handler(parsed.data, ctx);
+      const run = async (input: unknown, c: CallContext): Promise<unknown> => handler(input, c);
+      const result = await (ctx.scope ? ctx.scope(name, parsed.data, ctx, run) : run(parsed.data, ctx));
       return this.shape(op, result);
     } catch (e) {
       const wire = this.toWire(e, name);
       outcome = wire.code;
       throw new NexusError(wire.code, wire.message);
     } finally {
-      const op = isOpName(name) ? operations[name] : undefined;
-      if (ctx.caller.kind === 'token' || (op && op.access !== 'read') || outcome !== 'ok') {
+      if (audits(name, ctx, outcome)) {
         this.deps.audit.record({
           actor: actorOf(ctx.caller),
           transport: ctx.transport,
@@ -96,6 +112,18 @@ export function toWireError(e: unknown, operation: string, deps: { redactor: Red
   const name = operation.slice(0, 100);
   deps.log.error('operation failed', { operation: name, ref, error: e });
   return { code: 'internal', message: `Internal error in ${name} (log reference ${ref}).` };
+}
+
+/**
+ * Whether the dispatcher writes this call's audit row: every token call, every change and every
+ * failure, except a call made for an MCP tool (the tool call's row, written by the MCP server,
+ * covers it) and an operation whose service wrote a richer row of its own.
+ */
+function audits(name: string, ctx: CallContext, outcome: string): boolean {
+  if (ctx.tool !== undefined) return false;
+  const op = isOpName(name) ? operations[name] : undefined;
+  if (outcome === 'ok' && isOpName(name) && AUDITED_BY_SERVICE.has(name)) return false;
+  return ctx.caller.kind === 'token' || (op !== undefined && op.access !== 'read') || outcome !== 'ok';
 }
 
 /** SQLite's "database or disk is full" and the filesystem's ENOSPC: nothing was written. */

@@ -3,88 +3,56 @@ import { AgentCli } from './agent/agent-cli';
 import { agentHandlers } from './agent/agent-handlers';
 import { AgentService } from './agent/agent-service';
 import { workspaceAgent } from './agent/workspace-agent';
-import { AuditLog } from './audit/audit-log';
 import { appHandlers } from './app/app-handlers';
-import { AttentionService } from './attention/attention-service';
 import { StatusBoard } from './app/status';
+import { attentionHandlers } from './attention/attention-handlers';
+import { fleetAttention } from './attention/fleet-attention';
+import { AuditLog } from './audit/audit-log';
 import { CoreConfig, type CoreConfigInput } from './config';
-import { DisposableStore, toDisposable } from './disposable';
+import type { Core } from './core-api';
 import { Dispatcher } from './dispatch';
+import { DisposableStore, toDisposable } from './disposable';
+import { EventBus } from './events';
+import { mergeHandlers, type Handlers } from './handlers';
+import { createLogger } from './log';
+import { ConnectService, connectHandlers } from './mcp/connect';
+import { createFleet, fleetHandlers, fleetStep } from './mcp/fleet/wire';
+import { createMcpGate } from './mcp/gate';
+import { permissionHandlers } from './permissions/permission-handlers';
+import { platformHandlers } from './platform/platform-handlers';
+import { platformRecords } from './platform/platform-records';
+import { PlatformService } from './platform/platform-service';
+import { openToolsDb } from './platform/store/tools-db';
+import type { CorePorts } from './ports';
+import { Redactor } from './redact';
+import { reviewHandlers } from './review/review-handlers';
+import { ReviewQueue } from './review/review-queue';
+import { createSessions } from './sessions/create-sessions';
+import { shipHandlers } from './sessions/session-changes-handlers';
+import { SessionShip } from './sessions/session-changes-service';
+import { sessionHandlers } from './sessions/session-handlers';
+import { autoStartFor, externalMcpFor } from './sessions/session-platform';
+import { openStore } from './store/open';
+import { tokenHandlers } from './tokens/token-handlers';
+import { TokenService } from './tokens/tokens';
+import { VaultService } from './vault/vault';
+import { vaultHandlers } from './vault/vault-handlers';
 import { createDockerClient, probeDocker } from './workspaces/engine';
 import { learnWorkerHost, workerBridge } from './workspaces/network';
 import { workspaceHandlers } from './workspaces/workspace-handlers';
 import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './workspaces/workspaces';
-import type { WorkspaceService } from './workspaces/workspace-service';
-import { sessionHandlers } from './sessions/session-handlers';
-import type { PermissionRequests } from './sessions/permission-requests';
-import { createSessions } from './sessions/create-sessions';
-import { shipHandlers } from './sessions/session-changes-handlers';
-import { SessionShip } from './sessions/session-changes-service';
-import type { SessionService } from './sessions/session-service';
-import type { SessionTerminals } from './sessions/terminal';
-import { PlatformService } from './platform/platform-service';
-import { platformHandlers } from './platform/platform-handlers';
-import { platformRecords } from './platform/platform-records';
-import { autoStartFor, externalMcpFor } from './sessions/session-platform';
-import { ReviewQueue } from './review/review-queue';
-import { reviewHandlers } from './review/review-handlers';
-import { openToolsDb } from './platform/store/tools-db';
-import { EventBus } from './events';
-import { actorOf, type Handlers } from './handlers';
-import { createLogger, type Logger } from './log';
-import type { CorePorts } from './ports';
-import { Redactor } from './redact';
-import { openStore, type Db } from './store/open';
-import { VaultService } from './vault/vault';
-import { vaultHandlers } from './vault/vault-handlers';
-import { TokenService } from './tokens/tokens';
-import { tokenHandlers } from './tokens/token-handlers';
-import { ConnectService, connectHandlers } from './mcp/connect';
-import type { FleetService } from './mcp/fleet/fleet';
-import { createFleet, fleetHandlers } from './mcp/fleet/wire';
-
-export interface Core {
-  config: CoreConfig;
-  ports: CorePorts;
-  db: Db;
-  log: Logger;
-  redactor: Redactor;
-  events: EventBus;
-  status: StatusBoard;
-  audit: AuditLog;
-  dispatcher: Dispatcher;
-  workspaces: WorkspaceService;
-  sessions: SessionService;
-  /** Live terminals of sessions (the host's /api/terminal WebSocket adapts it). */
-  terminals: SessionTerminals;
-  /** Permission requests from the agents' PermissionRequest hooks, held for the operator. */
-  permissions: PermissionRequests;
-  attention: AttentionService;
-  /** The pinned agent CLI: where workers get it (agent.cliDir, else an npm install into the data dir). */
-  agentCli: AgentCli;
-  /** Settings → Agent: the default agent credential, the model endpoint, the mode sessions start in. */
-  agent: AgentService;
-  /** Vault lifecycle, principals and secrets; `vault.resolveSecret(id)` is the Docker code's way to a token. */
-  vault: VaultService;
-  /** Platform tools over NATS: agents, runs (per-run NATS users), hook events. */
-  platform: PlatformService;
-  review: ReviewQueue;
-  /** MCP tokens: `tokens.authenticate(secret)` is how the /api/mcp gate knows its caller. */
-  tokens: TokenService;
-  /** The MCP endpoint URL (from the host port), Claude Desktop's config entry and the Claude Code line. */
-  connect: ConnectService;
-  /** Sessions as MCP clients: each workspace's fleet credential and the worker listener's URL. */
-  fleet: FleetService;
-  /** Closes every process, socket, subscription and file core opened. */
-  dispose(): Promise<void>;
-}
 
 /** Collaborators a caller may replace (tests: the workspaces' secret source). */
 export interface CoreOptions {
   workspaces?: WorkspaceOptions;
 }
 
-/** The one composition root: every service is built here with plain constructors. */
+/**
+ * The one composition root. Every service is built here with plain constructors, each from what
+ * was built before it (no closure reaches forward), then `start` brings them up in order: the
+ * engine probe, the vault, the workspaces' Docker watch, the platform's NATS server, the fleet's
+ * credential sweep, the sessions' converge. A failed start closes what was built.
+ */
 export async function createCore(
   configInput: CoreConfigInput,
   ports: CorePorts,
@@ -93,23 +61,12 @@ export async function createCore(
   const config = CoreConfig.parse(configInput);
   const startedAt = new Date();
   const dataDir = ports.paths.dataDir;
-  const disposables = new DisposableStore();
+  const base = foundations(config, dataDir);
+  const { redactor, log, events, status, db, audit, disposables } = base;
 
-  const redactor = new Redactor();
-  redactor.addEnvSecrets(process.env);
-  const log = createLogger({ file: join(dataDir, 'logs', 'nexus.log'), stderr: config.logToStderr, redactor });
-  const events = new EventBus(redactor);
-  const status = new StatusBoard(events);
-
-  const db = openStore(join(dataDir, 'nexus.db'));
-  disposables.add(toDisposable(() => void db.close()));
-  const audit = new AuditLog(db);
-  disposables.add(toDisposable(() => audit.flush()));
-
+  // The vault, and the agent settings that read its secrets.
   const agentCli = new AgentCli({ dataDir, cliDir: config.agent.cliDir });
   const docker = createDockerClient(config.docker.socketPath);
-  status.set('docker', await probeDocker(docker));
-
   const vault = new VaultService({
     db,
     keychain: ports.keychain,
@@ -121,7 +78,7 @@ export async function createCore(
     keyFile: config.vault.keyFile,
   });
   disposables.add(toDisposable(() => vault.dispose()));
-  await vault.start();
+  const vaultSecrets = vaultSecretSource(vault);
   const agent = new AgentService({
     db,
     cli: agentCli,
@@ -129,20 +86,14 @@ export async function createCore(
     secrets: () => vault.secrets.list(),
     events,
   });
+
   // Workspaces (Docker); provider tokens come from the vault.
-  const workspaces = await createWorkspaces({
+  const workspaces = createWorkspaces({
+    ...base,
     docker,
-    db,
-    events,
-    status,
-    log,
-    redactor,
-    config,
-    dataDir,
     workerContextDir: ports.paths.workerContextDir,
-    disposables,
     options: {
-      secrets: vaultSecretSource(vault),
+      secrets: vaultSecrets,
       agent: workspaceAgent({
         cli: agentCli,
         agent,
@@ -153,56 +104,39 @@ export async function createCore(
       ...options.workspaces,
     },
   });
+
+  // Platform tools over NATS, the review queue, agent records and the board.
   const toolsDb = openToolsDb(join(dataDir, 'nexus.db'));
   disposables.add(toDisposable(() => void toolsDb.close()));
   const review = new ReviewQueue(toolsDb, events, audit);
   const platform = disposables.add(
     new PlatformService({ db: toolsDb, config, dataDir, status, redactor, log, audit, review }),
   );
-  const workerHost = disposables.add(
-    await learnWorkerHost({
-      docker,
-      network: config.docker.network,
-      events,
-      status,
-      log,
-      later: (address) => platform.moveTo(address),
-    }),
-  );
-  await platform.start(workerHost.now);
   const { records, board } = platformRecords(platform, toolsDb, events, disposables);
+
+  // MCP tokens and the fleet (its scope reads sessions from the store, so it comes before them).
   const tokens = new TokenService(db, { vault, events, log: log.child({ component: 'tokens' }) });
-  const { fleet, subscription: fleetRemoved } = createFleet({
-    db,
+  const fleetModule = createFleet({
+    ...base,
     tokens,
     keychain: ports.keychain,
     host: ports.host,
-    dataDir,
-    config,
-    log,
     workspaces: workspaces.service,
+    runtime: workspaces.runtime,
     signals: workspaces.signals,
-    resolvers: {
-      workspaceIdOf: (ref) => workspaces.service.get(ref).id,
-      sessionWorkspaceOf: async (ref) => (await sessions.get(ref)).workspaceId,
-    },
-    sessionInWorkspace: (id, ws) => sessions.inWorkspace(id, ws),
     bridge: () => workerBridge(docker, config.docker.network),
   });
-  disposables.add(fleetRemoved);
+  const fleet = fleetModule.fleet;
+  disposables.add(fleetModule.subscription);
+
+  // Sessions, auto-start of delegated tasks, and review-and-ship (changes, push with the vault secret).
   const {
     service: sessions,
     terminals,
     permissions,
   } = await createSessions({
-    db,
-    audit,
-    events,
-    log,
-    config,
+    ...base,
     paths: ports.paths,
-    redactor,
-    disposables,
     runtime: workspaces.runtime,
     signals: workspaces.signals,
     platform,
@@ -210,13 +144,11 @@ export async function createCore(
     external: externalMcpFor({ platform, vault, redactor, config, log }),
   });
   disposables.add(autoStartFor({ db: toolsDb, platform, events, sessions, log }));
-  void sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
-  // Review and ship: changes, push with the vault secret, refreshed on Stop hooks.
   const ship = new SessionShip({
     sessions,
     runtime: workspaces.runtime,
-    remoteOf: (id) => workspaces.service.store.find(id),
-    secrets: vaultSecretSource(vault),
+    remoteOf: (id) => workspaces.remoteOf(id),
+    secrets: vaultSecrets,
     redactor,
     events,
     log: log.child({ feature: 'ship' }),
@@ -224,16 +156,13 @@ export async function createCore(
   });
   disposables.add(ship.followStops(platform));
   disposables.add(ship.followStarts(workspaces.signals));
+
+  // What needs the operator, and how MCP clients connect.
   const attention = disposables.add(
-    new AttentionService({
-      sources: {
-        workspaces: () => Promise.resolve(workspaces.service.list()),
-        sessions: () => sessions.list(),
-        reviewCounts: () => {
-          const c = review.counts();
-          return { memories: c.pendingMemories, skills: c.draftSkills };
-        },
-      },
+    fleetAttention({
+      workspaces: workspaces.service,
+      sessions,
+      review,
       events,
       notifier: ports.notifier,
       redactor,
@@ -250,38 +179,53 @@ export async function createCore(
     claudeDesktopConfig: config.mcp.claudeDesktopConfig,
   });
 
-  const handlers: Handlers = {
-    ...appHandlers({ version: config.version, dataDir, startedAt, status, agentCli: () => agentCli.info() }),
-    ...workspaceHandlers(workspaces.service),
-    ...sessionHandlers(sessions),
-    ...shipHandlers(ship),
-    'attention.get': () => attention.get(),
-    'attention.summary': () => attention.summary(),
-    'attention.sessions': (input) => attention.sessions(input),
-    ...vaultHandlers(vault),
-    ...platformHandlers(platform, { records, board, workspaceId: (ref) => workspaces.runtime.info(ref).id }),
-    ...reviewHandlers(review),
-    ...tokenHandlers(tokens),
-    ...connectHandlers(connect),
-    ...fleetHandlers(fleet, workspaces.service, workspaceHandlers(workspaces.service)['workspaces.create']),
-    ...agentHandlers(agent),
-    'permissions.list': (input) => ({ requests: permissions.list(input.sessionId) }),
-    'permissions.decide': ({ id, behavior, note }, ctx) => ({
-      request: permissions.decide(
-        id,
-        behavior === 'allow' ? { behavior } : { behavior, ...(note ? { message: note } : {}) },
-        actorOf(ctx.caller),
-        ctx.transport,
-      ),
-    }),
-  };
+  // One handler map: each operation answered by exactly one module (a second one throws).
+  const handlers: Handlers = mergeHandlers(
+    appHandlers({ version: config.version, dataDir, startedAt, status, agentCli: () => agentCli.info() }),
+    workspaceHandlers(workspaces.service, fleetStep(fleet)),
+    sessionHandlers(sessions),
+    shipHandlers(ship),
+    attentionHandlers(attention),
+    vaultHandlers(vault),
+    platformHandlers(platform, { records, board, workspaceId: (ref) => workspaces.runtime.info(ref).id }),
+    reviewHandlers(review),
+    tokenHandlers(tokens),
+    connectHandlers(connect),
+    fleetHandlers(fleet, workspaces.service),
+    agentHandlers(agent),
+    permissionHandlers(permissions),
+  );
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
 
+  const start = async (): Promise<void> => {
+    status.set('docker', await probeDocker(docker));
+    await vault.start();
+    await workspaces.start();
+    const workerHost = disposables.add(
+      await learnWorkerHost({
+        docker,
+        network: config.docker.network,
+        events,
+        status,
+        log,
+        later: (address) => platform.moveTo(address),
+      }),
+    );
+    await platform.start(workerHost.now);
+    fleetModule.start();
+    void sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
+  };
+  try {
+    await start();
+  } catch (e) {
+    await disposables.dispose().catch((d: unknown) => log.warn('closing after a failed start failed', { error: d }));
+    throw e;
+  }
   log.info('core started', { version: config.version, dataDir });
+
   return {
     config,
     ports,
-    db,
     log,
     redactor,
     events,
@@ -301,6 +245,7 @@ export async function createCore(
     tokens,
     connect,
     fleet,
+    mcpGate: (opts) => createMcpGate({ dispatcher, audit, config, tokens, log, fleet }, opts),
     dispose: async () => {
       log.info('core stopping');
       await disposables.dispose();
@@ -308,4 +253,20 @@ export async function createCore(
   };
 }
 
+/** What every module is built on: redaction, the log, events, status, the database, its audit log, and what closes them. */
+function foundations(config: CoreConfig, dataDir: string) {
+  const disposables = new DisposableStore();
+  const redactor = new Redactor();
+  redactor.addEnvSecrets(process.env);
+  const log = createLogger({ file: join(dataDir, 'logs', 'nexus.log'), stderr: config.logToStderr, redactor });
+  const events = new EventBus(redactor);
+  const status = new StatusBoard(events);
+  const db = openStore(join(dataDir, 'nexus.db'));
+  disposables.add(toDisposable(() => void db.close()));
+  const audit = new AuditLog(db);
+  disposables.add(toDisposable(() => audit.flush()));
+  return { config, dataDir, disposables, redactor, log, events, status, db, audit };
+}
+
+export type { Core, CoreApi } from './core-api';
 export type { CorePorts } from './ports';

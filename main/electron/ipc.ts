@@ -2,7 +2,7 @@ import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { opNames } from '../../shared/contract';
 import { NexusError } from '../../shared/errors';
 import { APP_ORIGIN, EVENT_CHANNEL, opChannel, type Reply } from '../../shared/ipc';
-import type { Core } from '../core';
+import type { CoreApi } from '../core';
 import type { Disposable } from '../core/disposable';
 import { operatorContext } from '../core/handlers';
 
@@ -14,7 +14,10 @@ export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'senderFrame'>):
 }
 
 /** One fixed channel per operation; input is parsed by the dispatcher with the contract's schema. */
-export function registerIpc(core: Pick<Core, 'dispatcher' | 'events'>, target: () => WebContents | null): Disposable {
+export function registerIpc(
+  core: Pick<CoreApi, 'dispatcher' | 'events'>,
+  target: () => WebContents | null,
+): Disposable {
   for (const op of opNames) {
     ipcMain.handle(opChannel(op), async (event, input: unknown): Promise<Reply<unknown>> => {
       if (!isTrustedSender(event)) return { error: { code: 'forbidden', message: 'Untrusted sender.' } };

@@ -1,7 +1,7 @@
 import { app, net, protocol, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createCore, type Core } from '../core';
+import { createCore, type CoreApi } from '../core';
 import { operatorContext } from '../core/handlers';
 import { parseRemote } from '../core/sessions/compare-link';
 import { startLoopback, type Loopback } from '../serve';
@@ -23,7 +23,7 @@ protocol.registerSchemesAsPrivileged([
 
 const distDir = join(__dirname, '..');
 let win: BrowserWindow | null = null;
-let core: Core | null = null;
+let core: CoreApi | null = null;
 let tray: { dispose(): void | Promise<void> } | null = null;
 let loopback: Loopback | null = null;
 

@@ -2,7 +2,7 @@ import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { NexusError } from '../../shared/errors';
 import type { Reply } from '../../shared/ipc';
 import { TERMINAL_IPC, TERMINAL_MAX_FRAME, TerminalClose, type TerminalIpcEvent } from '../../shared/terminal';
-import type { Core } from '../core';
+import type { CoreApi } from '../core';
 import type { Disposable } from '../core/disposable';
 import { openTerminalChannel, type TerminalChannel } from '../core/sessions/terminal-channel';
 import { isTrustedSender } from './ipc';
@@ -12,7 +12,7 @@ import { isTrustedSender } from './ipc';
  * (messages, limits, close codes) as the host's WebSocket. A channel belongs to the window that
  * opened it and ends when that window goes.
  */
-export function registerTerminalIpc(core: Pick<Core, 'terminals' | 'log'>): Disposable {
+export function registerTerminalIpc(core: Pick<CoreApi, 'terminals' | 'log'>): Disposable {
   const channels = new Map<number, { channel: TerminalChannel; sender: WebContents }>();
   let next = 1;
   const mine = (event: IpcMainInvokeEvent, id: unknown) => {

@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Core } from '../core';
+import type { CoreApi } from '../core';
 import { sendJson } from '../core/http-json';
-import { createMcpGate, MCP_PATH } from '../core/mcp/gate';
+import { MCP_PATH } from '../core/mcp/mcp-path';
+import { allowList, checkHostAndOrigin, type AllowList } from './guard';
 import { splitUrl } from './routes';
 
 export interface FleetListener {
@@ -38,7 +39,7 @@ function toInt(ip: string): number | null {
  * `host` networking there is no bridge: the loopback endpoint serves workers and this does nothing.
  * When Docker does not answer at start, it binds as soon as the status board says Docker is back.
  */
-export async function startFleetListener(core: Core, opts: { port: number }): Promise<FleetListener> {
+export async function startFleetListener(core: CoreApi, opts: { port: number }): Promise<FleetListener> {
   const log = core.log.child({ component: 'fleet-listener' });
   if (!core.fleet.overBridge) return { url: () => null, close: () => Promise.resolve() };
   let server: Server | null = null;
@@ -52,8 +53,9 @@ export async function startFleetListener(core: Core, opts: { port: number }): Pr
     try {
       const { gateway, subnet } = await core.fleet.bridge();
       if (closed) return;
-      const gate = createMcpGate(core, { hostNames: () => [gateway], fleetOnly: true });
-      const s = createServer((req, res) => void serve(req, res, subnet, gate));
+      const gate = core.mcpGate({ fleetOnly: true });
+      let allowed: AllowList = allowList([], 0);
+      const s = createServer((req, res) => void serve(req, res, subnet, allowed, gate));
       s.on('connection', (socket: Socket) => {
         // Only workers on the bridge: anything else is dropped before a byte is read.
         if (!inSubnet(socket.remoteAddress, subnet)) {
@@ -67,6 +69,7 @@ export async function startFleetListener(core: Core, opts: { port: number }): Pr
         log.warn('the fleet port is taken; using a free one', { port: opts.port });
         return listen(s, gateway, 0);
       });
+      allowed = allowList([gateway], port);
       server = s;
       url = `http://${gateway}:${port}`;
       core.fleet.listening(url);
@@ -82,12 +85,15 @@ export async function startFleetListener(core: Core, opts: { port: number }): Pr
     req: IncomingMessage,
     res: ServerResponse,
     subnet: string,
+    allowed: AllowList,
     gate: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
   ): Promise<void> => {
     res.setHeader('x-content-type-options', 'nosniff');
     if (!inSubnet(req.socket.remoteAddress, subnet)) return void req.socket.destroy();
     if (splitUrl(req.url ?? '/').path !== MCP_PATH)
       return sendJson(res, 404, { error: { code: 'not_found', message: 'Only /api/mcp is served here.' } });
+    const guard = checkHostAndOrigin(req, allowed);
+    if (!guard.ok) return sendJson(res, 403, { error: { code: 'forbidden', message: `${guard.reason}.` } });
     try {
       await gate(req, res);
     } catch (e) {

@@ -4,6 +4,7 @@ import { opNames, operations } from '../../shared/contract';
 import { dbSnapshot } from '../../test/helpers/db-snapshot';
 import { malformedFor, notJson } from '../../test/helpers/malformed';
 import { startNexus } from '../../test/helpers/mcp';
+import { coreDb } from '../../test/helpers/core';
 
 // Issue 17, item 6: 1,000 generated malformed inputs at /api/rpc/<op>, spread over every
 // operation: each is refused with a typed bad_request, core keeps answering, and no row changes.
@@ -25,7 +26,7 @@ describe('/api/rpc under malformed input', () => {
 
   it('refuses every malformed input with a typed error and changes nothing', async () => {
     const core = nexus.running.core;
-    const before = dbSnapshot(core.db);
+    const before = dbSnapshot(coreDb(core));
     const vault = core.vault.status();
     const input = fc.constantFrom(...opNames).chain((op) =>
       fc.record({
@@ -45,7 +46,7 @@ describe('/api/rpc under malformed input', () => {
       }),
       { numRuns: 1000, seed: 17 },
     );
-    expect(dbSnapshot(core.db)).toEqual(before);
+    expect(dbSnapshot(coreDb(core))).toEqual(before);
     expect(core.vault.status()).toEqual(vault);
     expect((await post('app.info', '{}')).status).toBe(200);
   }, 120_000);

@@ -8,6 +8,7 @@ import { vaultDataDir } from '../../test/helpers/vault';
 import { startHost, type Host } from './server';
 import type { Core } from '../core';
 import type { Dek } from '../core/vault/dek';
+import { coreDb } from '../../test/helpers/core';
 
 /**
  * Canary: every vault.* and secrets.* operation is called over the real HTTP host with a unique
@@ -135,7 +136,7 @@ describe('secret values never leave core', () => {
   });
 
   it('puts no value, passphrase or key in any response, event, log line or audit row, not even masked', () => {
-    const audit = JSON.stringify(core.db.prepare('SELECT * FROM audit').all());
+    const audit = JSON.stringify(coreDb(core).prepare('SELECT * FROM audit').all());
     for (const haystack of [...bodies, stream, logText(), audit]) {
       for (const needle of needles()) expect(haystack).not.toContain(needle);
     }

@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { httpStatusOf, NexusError, type WireError } from '../../shared/errors';
-import type { Core } from '../core';
+import type { CoreApi } from '../core';
 import { operatorContext } from '../core/handlers';
 import { parseJsonBody, readBody, sendJson } from '../core/http-json';
-import { allowedHosts, allowedOrigins, checkHostAndOrigin } from './guard';
+import { allowList, checkHostAndOrigin, LOOPBACK_NAMES, type AllowList } from './guard';
 import { SessionAuth } from './session-auth';
 import { matchRoute, splitUrl } from './routes';
 import { openEventStream } from './event-stream';
@@ -39,18 +39,17 @@ export interface Host {
 
 const MAX_BODY = 1024 * 1024;
 
-export async function startHost(core: Core, opts: HostOptions): Promise<Host> {
+export async function startHost(core: CoreApi, opts: HostOptions): Promise<Host> {
   const auth = new SessionAuth(opts.token);
   const assets = loadStaticFiles(opts.rendererDir);
   const assetPaths = new Set([...assets.keys()].filter((p) => p !== '/index.html'));
   const mounts = new Map((opts.mounts ?? []).map((m) => [m.path, m]));
   const mountPaths = new Set(mounts.keys());
-  let hosts = new Set<string>();
-  let origins = new Set<string>();
+  let allowed: AllowList = allowList([], 0);
   const streams = new Set<ServerResponse>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const guard = checkHostAndOrigin(req, hosts, origins);
+    const guard = checkHostAndOrigin(req, allowed);
     if (!guard.ok) return sendError(res, 403, { code: 'forbidden', message: guard.reason });
 
     const { path, query } = splitUrl(req.url ?? '/');
@@ -116,8 +115,7 @@ export async function startHost(core: Core, opts: HostOptions): Promise<Host> {
   const terminal = terminalEndpoint({
     terminals: opts.terminals ?? core.terminals,
     auth,
-    hosts: () => hosts,
-    origins: () => origins,
+    allowed: () => allowed,
     log: core.log.child({ component: 'terminal' }),
   });
   server.on('upgrade', (req, socket, head) => terminal.upgrade(req, socket, head));
@@ -127,8 +125,7 @@ export async function startHost(core: Core, opts: HostOptions): Promise<Host> {
     server.listen(opts.port, opts.bindAddress ?? '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  hosts = allowedHosts(port);
-  origins = allowedOrigins(port);
+  allowed = allowList(LOOPBACK_NAMES, port);
   const url = `http://127.0.0.1:${port}`;
   core.log.info('host listening', { url });
 

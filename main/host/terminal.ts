@@ -6,7 +6,7 @@ import { TERMINAL_MAX_FRAME, TerminalClose } from '../../shared/terminal';
 import type { Logger } from '../core/log';
 import type { LiveWindow, SessionTerminals } from '../core/sessions/terminal';
 import { openTerminalChannel } from '../core/sessions/terminal-channel';
-import { checkHostAndOrigin } from './guard';
+import { checkHostAndOrigin, type AllowList } from './guard';
 import { splitUrl } from './routes';
 import type { SessionAuth } from './session-auth';
 
@@ -14,8 +14,7 @@ export interface TerminalEndpointDeps {
   terminals: Pick<SessionTerminals, 'resolve' | 'open'>;
   auth: SessionAuth;
   /** Read at each upgrade: the host knows its port only once it listens. */
-  hosts(): ReadonlySet<string>;
-  origins(): ReadonlySet<string>;
+  allowed(): AllowList;
   log: Logger;
 }
 
@@ -46,7 +45,7 @@ export function terminalEndpoint(deps: TerminalEndpointDeps): TerminalEndpoint {
     if (!match) return { ok: false, status: 404, message: 'No such route.' };
     if (raw.includes('?'))
       return { ok: false, status: 400, message: 'Credentials are not accepted in the query string.' };
-    const guard = checkHostAndOrigin(req, deps.hosts(), deps.origins());
+    const guard = checkHostAndOrigin(req, deps.allowed());
     if (!guard.ok) return { ok: false, status: 403, message: guard.reason };
     if (req.headers.origin === undefined) return { ok: false, status: 403, message: 'Origin required' };
     if (req.headers.authorization !== undefined || !deps.auth.hasUiCookie(req))

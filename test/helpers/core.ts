@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCore, type Core, type CoreOptions } from '../../main/core';
+import { openStore, type Db } from '../../main/core/store/open';
 import type { CoreConfigInput } from '../../main/core/config';
 import { nodePorts } from '../../main/host/node-ports';
 import { operatorContext } from '../../main/core/handlers';
@@ -13,6 +15,28 @@ export function openCore(dataDir: string, config: CoreConfigInput = {}, options:
   return createCore({ version: 'test', ...config }, nodePorts(dataDir, repoRoot), options);
 }
 
+const databases = new WeakMap<Pick<Core, 'ports'>, Db>();
+
+/**
+ * The database of a core, for a test that reads or plants rows directly: a second connection on
+ * the core's own file (WAL, the same busy timeout), opened once per core and closed with it by
+ * `testCore`'s cleanup (or by `closeCoreDb`). Core itself does not hand its database out.
+ */
+export function coreDb(core: Pick<Core, 'ports'>): Db {
+  let db = databases.get(core);
+  if (!db) {
+    db = openStore(join(core.ports.paths.dataDir, 'nexus.db'));
+    databases.set(core, db);
+  }
+  return db;
+}
+
+/** Closes the connection `coreDb` opened for this core, if any. */
+export function closeCoreDb(core: Pick<Core, 'ports'>): void {
+  databases.get(core)?.close();
+  databases.delete(core);
+}
+
 /** A real core (real SQLite file, real keychain port, real Docker client) on a temp data dir. */
 export async function testCore(
   config: CoreConfigInput = {},
@@ -24,6 +48,7 @@ export async function testCore(
     core,
     dataDir: dir.path,
     cleanup: async () => {
+      closeCoreDb(core);
       await core.dispose();
       await removeOwnedBy(dir.path);
       dir.remove();

@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { TokenClass } from '../../shared/contract';
 import { operatorContext } from '../../main/core/handlers';
 import { serve, type Running } from '../../main/serve';
-import { repoRoot } from './core';
+import { closeCoreDb, repoRoot } from './core';
 import { removeOwnedBy } from './docker';
 import { tempDir } from './temp-dir';
 
@@ -26,6 +26,7 @@ export async function startNexus(
     dataDir: dir.path,
     mcpUrl: `${running.host.url}/api/mcp`,
     stop: async () => {
+      closeCoreDb(running.core);
       await running.stop();
       await removeOwnedBy(dir.path);
       dir.remove();

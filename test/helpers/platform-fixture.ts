@@ -2,7 +2,7 @@ import { testCore } from './core';
 import type { ToolReply } from '../../shared/platform-tools';
 import type { Core } from '../../main/core';
 import type { CoreConfigInput } from '../../main/core/config';
-import { connectRun, type RunClient } from '../../main/core/platform/run-client';
+import { connectRun, type RunClient } from './run-client';
 import type { RunCredentials } from '../../main/core/platform/platform-service';
 import type { Agent } from '../../main/core/platform/store/agents';
 

@@ -10,7 +10,7 @@ import { operatorContext } from '../../main/core/handlers';
 import { serve, type Running } from '../../main/serve';
 import { dockerExec } from './agent-cli';
 import type { ModelReply, ModelRequest } from './model-api';
-import { repoRoot } from './core';
+import { repoRoot, coreDb } from './core';
 import { removeOwnedBy } from './docker';
 import { connectClient, mintToken } from './mcp';
 import { giveAgentCredential, startRealAgentEnv, type RealAgentEnv } from './real-agent-env';
@@ -175,7 +175,7 @@ export async function startRealAgentFleet(
         return s;
       }),
     agentSessionId(session) {
-      const row = running.core.db.prepare('SELECT agent_session_id FROM sessions WHERE id = ?').get(session) as
+      const row = coreDb(running.core).prepare('SELECT agent_session_id FROM sessions WHERE id = ?').get(session) as
         { agent_session_id: string } | undefined;
       if (!row) throw new Error(`no session ${session}`);
       return row.agent_session_id;

@@ -9,7 +9,7 @@ import { createLogger } from '../../main/core/log';
 import { SessionsConfig, type SessionsConfigInput } from '../../main/core/sessions/config';
 import { forwardHookEvents } from '../../main/core/sessions/hook-subscriber';
 import { serve, type Running } from '../../main/serve';
-import { repoRoot } from './core';
+import { repoRoot, coreDb } from './core';
 import { SessionService } from '../../main/core/sessions/session-service';
 import { WorkspaceRuntime, type ExecOptions, type WorkspaceInfo } from '../../main/core/workspaces/runtime';
 import { WorkspaceStore } from '../../main/core/workspaces/workspace-store';
@@ -75,7 +75,7 @@ export async function sessionRig(
     config: { version: 'test' },
   });
   const dbFile = join(dir.path, 'data', 'nexus.db');
-  const db = host.core.db;
+  const db = coreDb(host.core);
   const log = createLogger({ redactor: host.core.redactor });
   const events = host.core.events;
   const runtime = new WorkspaceRuntime({ docker, store: new WorkspaceStore(db) });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMessage } from '../../../shared/contract';
-import { testCore } from '../../../test/helpers/core';
+import { testCore, coreDb } from '../../../test/helpers/core';
 import type { Core } from '..';
 import { operatorContext } from '../handlers';
 
@@ -73,16 +73,16 @@ describe('attention summary and session pages', () => {
     ({ core, cleanup } = await testCore());
     // Three stopped workspaces (no container) with four sessions each, written straight into the store.
     const now = new Date().toISOString();
-    core.db.transaction(() => {
+    coreDb(core).transaction(() => {
       for (let w = 0; w < 3; w++) {
-        core.db
+        coreDb(core)
           .prepare(
             'INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) ' +
               "VALUES (?, ?, 'https://example.invalid/r.git', 'stopped', ?, ?, ?)",
           )
           .run(`ws-${w}`, `team-${w}`, `nexus-test-vol-${w}`, now, now);
         for (let s = 0; s < 4; s++)
-          core.db
+          coreDb(core)
             .prepare(
               'INSERT INTO sessions (id, workspace_id, name, branch, status, agent_state, agent_session_id, created_at, updated_at) ' +
                 "VALUES (?, ?, ?, ?, 'running', 'idle', ?, ?, ?)",

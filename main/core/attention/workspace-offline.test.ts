@@ -9,6 +9,7 @@ import { connectClient, mintToken, startNexus } from '../../../test/helpers/mcp'
 import { waitFor } from '../../../test/helpers/wait';
 import type { Core } from '..';
 import { operatorContext } from '../handlers';
+import { coreDb } from '../../../test/helpers/core';
 
 const op = operatorContext('internal');
 
@@ -40,7 +41,7 @@ describe('stopping a workspace turns its sessions offline', () => {
     await core.sessions.idle();
     // A session row as a finished create leaves it (the agent itself is not what this pins).
     const now = new Date().toISOString();
-    core.db
+    coreDb(core)
       .prepare(
         `INSERT INTO sessions (id, workspace_id, name, branch, status, agent_state, agent_session_id, created_at, updated_at)
          VALUES (?, ?, 'one', 'nexus/one', 'running', 'starting', ?, ?, ?)`,

@@ -122,7 +122,7 @@ describe('the /api/mcp gate against Host, Origin and credential attacks', () => 
     expect(Date.parse(at ?? '')).toBeGreaterThanOrEqual(started - 1000);
   });
 
-  it('audits refusals: an anonymous 401 and a Host refusal', async () => {
+  it('audits a refusal at the gate: an anonymous 401', async () => {
     await list({});
     expect(nexus.running.core.audit.recent(1)[0]).toMatchObject({
       actor: 'anonymous',

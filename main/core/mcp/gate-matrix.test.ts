@@ -150,4 +150,13 @@ describe('the /api/mcp gate: token × route × tool', () => {
     expect(row).toMatchObject({ actor: `token:${ids.read}`, transport: 'mcp', outcome: 'ok' });
     expect(row?.durationMs).toBeGreaterThanOrEqual(0);
   });
+
+  it('writes one audit row per tool call, however many operations the tool runs', async () => {
+    const since = lastAuditId();
+    // get_nexus_info runs three operations (app.info, attention.summary, attention.sessions).
+    await call('/api/mcp', 'get_nexus_info', secrets.write);
+    await call('/api/mcp', 'list_workspaces', secrets.write);
+    const rows = nexus.running.core.audit.recent(20).filter((r) => r.id > since);
+    expect(rows.map((r) => r.operation).sort()).toEqual(['mcp:get_nexus_info', 'mcp:list_workspaces']);
+  });
 });

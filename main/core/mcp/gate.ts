@@ -15,7 +15,6 @@ import { toolsByName } from './tools';
 export { MCP_PATH } from './mcp-path';
 const REALM = 'nexus-mcp';
 const MAX_BODY = 4 * 1024 * 1024;
-const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
 type TokenCaller = Extract<Caller, { kind: 'token' }>;
 /** What the gate needs from core on top of the server's deps: the tokens that know its caller, and the log. */
@@ -28,16 +27,14 @@ export interface McpGateDeps extends McpServerDeps {
 
 /** Where this gate serves: the loopback host (default), or the worker listener on the workers' bridge gateway. */
 export interface McpGateOptions {
-  /** The host names a Host header (and an Origin) may carry, with the listener's port appended. */
-  hostNames?: () => readonly string[];
   /** Accept only workspaces' fleet credentials (the worker listener). */
   fleetOnly?: boolean;
 }
 
 /**
- * The HTTP gate in front of the MCP server. It runs only for the matched route `/api/mcp` and
- * decides on the token and on the tool names in the JSON-RPC body, never on path text:
- *  - Host must name this loopback server; a present Origin must be this server (not `null`, not a site);
+ * The HTTP gate in front of the MCP server. It runs only for the matched route `/api/mcp`, after
+ * the listener in front of it has checked Host and Origin (main/host/guard.ts, one allow-list per
+ * listener), and decides on the token and on the tool names in the JSON-RPC body, never on path text:
  *  - credentials only in `Authorization: Bearer nxs_…` (a query string is refused outright, the UI's
  *    cookie and start token are not MCP credentials);
  *  - 401 + WWW-Authenticate without a valid token, 403 (insufficient_scope) for a tool above its class;
@@ -48,24 +45,11 @@ export function createMcpGate(
   core: McpGateDeps,
   opts: McpGateOptions = {},
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const hostNames = opts.hostNames ?? (() => LOOPBACK_NAMES);
   return async (req, res) => {
     const started = performance.now();
     const audit = (actor: string, operation: string, outcome: string): void =>
       core.audit.record({ actor, transport: 'mcp', operation, outcome, durationMs: performance.now() - started });
 
-    const port = req.socket.localPort ?? 0;
-    const host = req.headers.host;
-    const names = hostNames();
-    if (!host || !names.some((n) => host === `${n}:${port}`)) {
-      audit('anonymous', 'mcp:gate', 'forbidden');
-      return refuse(res, 403, 'forbidden', 'Host not allowed.');
-    }
-    const origin = req.headers.origin;
-    if (origin !== undefined && !names.some((n) => origin === `http://${n}:${port}`)) {
-      audit('anonymous', 'mcp:gate', 'forbidden');
-      return refuse(res, 403, 'forbidden', 'Origin not allowed.');
-    }
     if ((req.url ?? '').includes('?')) {
       audit('anonymous', 'mcp:gate', 'bad_request');
       return refuse(
@@ -138,7 +122,7 @@ export function createMcpGate(
       });
     }
 
-    // A session's fleet credential gets the refusal as a tool error its model reads (the server checks the class).
+    // The class check of a token's tools/call (a session's fleet credential gets the dispatcher's refusal as a tool error its model reads).
     const denied = fleet ? null : firstDeniedTool(body, caller);
     if (denied) {
       audit(actor, `mcp:${denied.tool}`, 'forbidden');

@@ -5,6 +5,7 @@ import { dbSnapshot } from '../../../test/helpers/db-snapshot';
 import { malformedFor, notJson } from '../../../test/helpers/malformed';
 import { mintToken, rawRequest, startNexus } from '../../../test/helpers/mcp';
 import { tools } from './tools';
+import { coreDb } from '../../../test/helpers/core';
 
 /** JSON-RPC's own refusals: parse error, invalid request, unknown method, invalid params. */
 const TYPED_RPC_ERRORS = [-32700, -32600, -32601, -32602];
@@ -51,7 +52,7 @@ describe('/api/mcp under malformed input', () => {
 
   it('refuses every malformed request with a typed error and changes nothing', async () => {
     const core = nexus.running.core;
-    const before = dbSnapshot(core.db);
+    const before = dbSnapshot(coreDb(core));
     const vault = core.vault.status();
     await fc.assert(
       fc.asyncProperty(fc.oneof({ weight: 4, arbitrary: toolCalls }, unknownTools, envelopes), async (body) => {
@@ -71,7 +72,7 @@ describe('/api/mcp under malformed input', () => {
       }),
       { numRuns: 1000, seed: 17 },
     );
-    expect(dbSnapshot(core.db)).toEqual(before);
+    expect(dbSnapshot(coreDb(core))).toEqual(before);
     expect(core.vault.status()).toEqual(vault);
     expect((await send(call('get_nexus_info', {}))).status).toBe(200);
   }, 120_000);

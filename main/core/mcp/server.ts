@@ -5,7 +5,7 @@ import type { CoreConfig } from '../config';
 import type { Dispatcher } from '../dispatch';
 import { accessOf, actorOf, type CallContext, type Caller } from '../handlers';
 import type { FleetCall } from './fleet/fleet';
-import { scopedDispatch } from './fleet/scope';
+import { fleetScope } from './fleet/scope';
 import { runTool, toolAccess, toolError, type ToolDefinition } from './tool';
 import { tools } from './tools';
 
@@ -24,11 +24,12 @@ export const toolsFor = (caller: Caller): ToolDefinition[] =>
 
 /**
  * An MCP server for one caller. Only the tools its class allows are registered (so tools/list is
- * filtered), each call re-checks the class here, and the dispatcher checks it once more.
- * Every tool call is audited as `mcp:<tool>` with its outcome and duration.
- * A workspace's fleet credential (`fleet`) sees every tool (those above its class answer a typed
- * `forbidden` the model can read), is rate-limited per workspace, held to its own workspace unless
- * widened, and audited with its calling session.
+ * filtered); the class of a call is checked by the gate (before any tool code) and by the
+ * dispatcher, never here. Every tool call is audited once, as `mcp:<tool>` with its outcome and
+ * duration: its operations carry the tool's name in their call context, so the dispatcher writes
+ * no second row. A workspace's fleet credential (`fleet`) sees every tool (the dispatcher answers
+ * one above its class with a typed `forbidden` the model can read), is rate-limited per
+ * workspace, held to its own workspace unless widened, and audited with its calling session.
  */
 export function createMcpServer(core: McpServerDeps, caller: Caller, fleet: FleetCall | null = null): McpServer {
   const server = new McpServer(
@@ -41,11 +42,10 @@ export function createMcpServer(core: McpServerDeps, caller: Caller, fleet: Flee
         'status "creating": poll get_workspace / get_session.',
     },
   );
-  const ctx = { transport: 'mcp' as const, caller };
   const env = { quota: core.config.quota };
   const actor = actorOf(caller);
-  const base = (op: OpName, input: unknown, c: CallContext): Promise<unknown> => core.dispatcher.call(op, input, c);
-  const dispatch = fleet ? scopedDispatch(fleet, fleet.resolvers, base) : base;
+  const dispatch = (op: OpName, input: unknown, c: CallContext): Promise<unknown> => core.dispatcher.call(op, input, c);
+  const scope = fleet ? fleetScope(fleet, fleet.resolvers) : undefined;
   const detail = fleet
     ? fleet.sessionId
       ? `session:${fleet.sessionId}`
@@ -71,15 +71,7 @@ export function createMcpServer(core: McpServerDeps, caller: Caller, fleet: Flee
                 code: 'rate_limited',
                 message: `Too many Nexus calls from this workspace; try again in ${limited.retryAfterSeconds} s.`,
               })
-            : allows(accessOf(caller), toolAccess(tool))
-              ? await runTool(tool, args, ctx, dispatch, env)
-              : toolError({
-                  code: 'forbidden',
-                  message: fleet
-                    ? `${tool.name} needs a ${toolAccess(tool)} credential; this workspace's fleet credential ` +
-                      `is ${accessOf(caller)}. Only the operator can change it (Workspaces → Fleet access).`
-                    : `${tool.name} needs a ${toolAccess(tool)} token.`,
-                });
+            : await runTool(tool, args, { transport: 'mcp', caller, tool: tool.name, scope }, dispatch, env);
         const error = result._meta?.['nexus/error'] as { code?: string } | undefined;
         core.audit.record({
           actor,

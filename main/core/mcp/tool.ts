@@ -12,7 +12,7 @@ import {
 import { NexusError, type WireError } from '../../../shared/errors';
 import type { CallContext } from '../handlers';
 
-/** Calls one contract operation through the dispatcher as the tool's caller (so it is re-checked, redacted, audited). */
+/** Calls one contract operation through the dispatcher as the tool's caller (class-checked, parsed, redacted there). */
 export type Call = <K extends OpName>(op: K, input: unknown) => Promise<OpOutput<K>>;
 
 /**

@@ -36,7 +36,7 @@ describe('a SIGKILLed core loses nothing', () => {
     const configFile = join(dir.path, 'nats', 'nats.conf');
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'main/core/platform/test-children/core-until-killed.ts', dir.path, 'ws-crash'],
+      ['--import', 'tsx', 'test/children/core-until-killed.ts', dir.path, 'ws-crash'],
       { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     const line = await new Promise<string>((resolve, reject) => {

@@ -3,13 +3,13 @@ import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { platformTools, ToolReply, ToolRequest, toolNames } from '../../../shared/platform-tools';
-import { testCore } from '../../../test/helpers/core';
+import { testCore, coreDb } from '../../../test/helpers/core';
 import { dbSnapshot } from '../../../test/helpers/db-snapshot';
 import { malformedFor, notJson } from '../../../test/helpers/malformed';
 import { waitFor } from '../../../test/helpers/wait';
 import type { Core } from '..';
 import { HookMessage } from '../sessions/hook-events';
-import { connectRun, type RunClient } from './run-client';
+import { connectRun, type RunClient } from '../../../test/helpers/run-client';
 
 const json = (v: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(v ?? null));
 const bytes = (s: string): Uint8Array => Buffer.from(s, 'latin1');
@@ -36,7 +36,7 @@ describe('NATS platform subjects under malformed input', () => {
     runSubject = runCreds.subject;
     run = await connectRun(runCreds);
     const now = new Date().toISOString();
-    core.db
+    coreDb(core)
       .prepare(
         `INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) VALUES (?, 'probe', '/r', 'stopped', 'v', ?, ?)`,
       )
@@ -45,7 +45,7 @@ describe('NATS platform subjects under malformed input', () => {
       [sessionId, 'target'],
       [sentinelId, 'sentinel'],
     ])
-      core.db
+      coreDb(core)
         .prepare(
           `INSERT INTO sessions (id, workspace_id, name, branch, status, agent_session_id, created_at, updated_at) VALUES (?, ?, ?, ?, 'running', ?, ?, ?)`,
         )
@@ -61,7 +61,7 @@ describe('NATS platform subjects under malformed input', () => {
   });
 
   it('answers every malformed tool request with a typed error and changes nothing', async () => {
-    const before = dbSnapshot(core.db);
+    const before = dbSnapshot(coreDb(core));
     const payload = fc.oneof(
       malformedFor(ToolRequest).map(json),
       fc
@@ -84,12 +84,12 @@ describe('NATS platform subjects under malformed input', () => {
       }),
       { numRuns: 1000, seed: 17 },
     );
-    expect(dbSnapshot(core.db)).toEqual(before);
+    expect(dbSnapshot(coreDb(core))).toEqual(before);
     expect(await run.call('skill.list', {})).toHaveProperty('result');
   }, 120_000);
 
   it('ignores every malformed or misaddressed hook event and changes nothing', async () => {
-    const before = dbSnapshot(core.db);
+    const before = dbSnapshot(coreDb(core));
     const at = new Date(Date.now() + 60_000).toISOString();
     const event = fc.oneof(
       malformedFor(HookMessage).map(json),
@@ -126,9 +126,9 @@ describe('NATS platform subjects under malformed input', () => {
     );
     await hooks.flush();
     const stateOf = (id: string) =>
-      (core.db.prepare('SELECT agent_state AS s FROM sessions WHERE id = ?').get(id) as { s: string }).s;
+      (coreDb(core).prepare('SELECT agent_state AS s FROM sessions WHERE id = ?').get(id) as { s: string }).s;
     await waitFor(() => stateOf(sentinelId) === 'working', 'the sentinel hook to land');
-    const after = dbSnapshot(core.db);
+    const after = dbSnapshot(coreDb(core));
     expect({ ...after, sessions: null }).toEqual({ ...before, sessions: null });
     expect(stateOf(sessionId)).toBe('starting');
   }, 120_000);

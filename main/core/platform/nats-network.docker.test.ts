@@ -15,7 +15,7 @@ import { bundleWorkerScripts, type WorkerScripts } from '../../../test/helpers/w
 import type { HookEvent, RunCredentials } from './platform-service';
 import { nexusMcpEnv } from './nexus-mcp-env';
 import { okResult } from '../../../test/helpers/platform-fixture';
-import { connectRun } from './run-client';
+import { connectRun } from '../../../test/helpers/run-client';
 import { connect } from '@nats-io/transport-node';
 
 const label = `nexus.test=nats-network-${randomBytes(3).toString('hex')}`;

@@ -3,7 +3,7 @@ import { workerHostAddress } from '../../../test/helpers/network';
 import { operatorContext } from '../handlers';
 import { REDACTED } from '../redact';
 import { okResult, platformFixture } from '../../../test/helpers/platform-fixture';
-import { connectRun } from './run-client';
+import { connectRun } from '../../../test/helpers/run-client';
 
 type Fixture = Awaited<ReturnType<typeof platformFixture>>;
 const op = operatorContext('internal');

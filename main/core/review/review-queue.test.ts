@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { actorLabel } from '../../../shared/contract/platform';
-import { connectRun } from '../platform/run-client';
+import { connectRun } from '../../../test/helpers/run-client';
 import type { EventMessage } from '../../../shared/contract';
 import { operatorContext } from '../handlers';
 import { okResult, platformFixture } from '../../../test/helpers/platform-fixture';
+import { coreDb } from '../../../test/helpers/core';
 
 type Fixture = Awaited<ReturnType<typeof platformFixture>>;
 const op = operatorContext('http');
@@ -51,7 +52,7 @@ describe('review queue', () => {
   });
 
   it('names the proposer and the scope by workspace and session ("flow · beta"), not ids', async () => {
-    const db = f.core.db;
+    const db = coreDb(f.core);
     db.prepare(
       `INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) ` +
         `VALUES ('w1', 'flow', 'https://example.invalid/r.git', 'running', 'v', 't', 't')`,

@@ -4,6 +4,7 @@ import { operatorContext } from '../handlers';
 import { accessLevels } from '../../../shared/contract';
 import { platformFixture } from '../../../test/helpers/platform-fixture';
 import { SessionStore } from './session-store';
+import { coreDb } from '../../../test/helpers/core';
 
 type Fixture = Awaited<ReturnType<typeof platformFixture>>;
 
@@ -15,9 +16,9 @@ describe('permission decisions over NATS', () => {
     f = await platformFixture({ sessions: { permissionWaitMs: 60_000 } });
     const c = await f.core.platform.createHookPublisher('ws1');
     hook = { url: c.natsUrl, user: c.user ?? '', pass: c.password ?? '' };
-    f.core.db.pragma('foreign_keys = OFF');
+    coreDb(f.core).pragma('foreign_keys = OFF');
     const now = new Date().toISOString();
-    new SessionStore(f.core.db).insert({
+    new SessionStore(coreDb(f.core)).insert({
       id: 's1',
       workspace_id: 'ws1',
       name: 'alpha',
@@ -69,6 +70,9 @@ describe('permission decisions over NATS', () => {
       operatorContext('http'),
     );
     expect(JSON.parse((await answer) ?? 'null')).toEqual({ behavior: 'deny', message: 'not now' });
+    // One audit row for the decision, the one that says what was decided (not a second from the dispatcher).
+    const rows = f.core.audit.recent(20).filter((r) => r.operation === 'permissions.decide');
+    expect(rows.map((r) => r.outcome)).toEqual(['denied_with_note']);
     expect((await f.core.dispatcher.call('permissions.list', {}, operatorContext('http'))) as never).toEqual({
       requests: [],
     });

@@ -2,7 +2,7 @@ import { connect } from '@nats-io/transport-node';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../../shared/contract/sessions';
-import { testCore } from '../../../test/helpers/core';
+import { testCore, coreDb } from '../../../test/helpers/core';
 import { countingDockerSocket, workspaceTestConfig } from '../../../test/helpers/docker';
 import { waitFor } from '../../../test/helpers/wait';
 import { operatorContext } from '../handlers';
@@ -29,13 +29,13 @@ describe('reads and hook events without the engine', () => {
     await core.sessions.idle();
     // A running workspace and one of its sessions, as a finished create leaves them in the store.
     const now = new Date().toISOString();
-    core.db
+    coreDb(core)
       .prepare(
         `INSERT INTO workspaces (id, name, repo_url, status, container_id, volume, created_at, updated_at)
          VALUES (?, ?, 'https://example.com/r.git', 'running', ?, ?, ?, ?)`,
       )
       .run(workspaceId, name, `c${randomBytes(16).toString('hex')}`, `nexus-test-${workspaceId}`, now, now);
-    core.db
+    coreDb(core)
       .prepare(
         `INSERT INTO sessions (id, workspace_id, name, branch, status, agent_state, agent_session_id, created_at, updated_at)
          VALUES (?, ?, 'one', 'nexus/one', 'running', 'idle', ?, ?, ?)`,

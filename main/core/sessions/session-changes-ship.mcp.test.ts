@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMessage } from '../../../shared/contract';
-import { FIXTURE_PATH, fireHook, installAgentFixture } from '../../../e2e/fixtures/agent';
+import { FIXTURE_PATH, fireHook, installAgentFixture } from '../../../test/helpers/agent-fixture';
 import { ensureTestWorkerImage, testBaseImage } from '../../../test/helpers/docker';
 import { serveGitRepo } from '../../../test/helpers/git-http-server';
 import { connectClient, mintToken, startNexus } from '../../../test/helpers/mcp';

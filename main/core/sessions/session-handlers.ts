@@ -9,7 +9,7 @@ export function sessionHandlers(sessions: SessionService): Pick<Handlers, Sessio
   return {
     'sessions.list': async (input) => ({ sessions: await sessions.list(input.workspace) }),
     'sessions.get': (input) => sessions.get(input.session),
-    'sessions.create': (input) => sessions.create(input),
+    'sessions.create': (input, ctx) => sessions.create({ ...input, workspace: ctx.workspace ?? input.workspace }),
     'sessions.delete': ({ session, ...opts }) => sessions.delete(session, opts),
     'sessions.sendMessage': (input) => sessions.sendMessage(input.session, input.text),
     'sessions.pane': (input) => sessions.pane(input.session),

@@ -4,7 +4,7 @@ import { NexusError } from '../../../shared/errors';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { Db } from '../store/open';
-import type { WorkspaceRuntime } from '../workspaces/runtime';
+import type { WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
 import type { SessionsConfig } from './config';
 import { agentStateFromHook, keepNamedTool, type HookMessage } from './hook-events';
 import { convergeSessions, type ConvergeReport } from './session-converge';
@@ -15,6 +15,7 @@ import { SessionBranches } from './session-changes-branch';
 import type { ExternalMcpOf } from './external-mcp';
 import { SessionRuns, type FleetEntryOf, type PlatformRuns } from './session-runs';
 import { SessionStore, type SessionPatch, type SessionRow } from './session-store';
+import { SessionLookup } from './session-lookup';
 import { StartupWatch } from './startup-watch';
 import { startupFailureReason } from '../agent/startup-watchdog';
 import { deliveryOf, type DeliveryResult } from './message-delivery';
@@ -59,6 +60,7 @@ export type { ConvergeReport } from './session-converge';
  */
 export class SessionService {
   private readonly store: SessionStore;
+  private readonly lookup: SessionLookup;
   private readonly machinery: SessionMachinery;
   private readonly branches: SessionBranches;
   private readonly launcher: SessionLauncher;
@@ -70,6 +72,7 @@ export class SessionService {
 
   constructor(private readonly deps: SessionServiceDeps) {
     this.store = new SessionStore(deps.db);
+    this.lookup = new SessionLookup(this.store, deps.runtime);
     this.machinery = new SessionMachinery(deps.runtime, deps.config);
     this.branches = new SessionBranches(deps.runtime, deps.config.repoDir);
     this.launcher = new SessionLauncher({
@@ -94,7 +97,7 @@ export class SessionService {
 
   /** Whether session `id` exists and belongs to workspace `workspaceId`. */
   inWorkspace(id: string, workspaceId: string): boolean {
-    return this.store.get(id)?.workspace_id === workspaceId;
+    return this.lookup.inWorkspace(id, workspaceId);
   }
 
   async get(ref: string): Promise<Session> {
@@ -103,10 +106,16 @@ export class SessionService {
 
   /** Inserts the row as `creating` and returns; worktree, window and launch follow in the queue, then `onDone`. */
   async create(
-    input: { workspace: string; name: string; initialMessage?: string | undefined; taskId?: string | undefined },
+    input: {
+      /** A name or id, or the workspace the caller already resolved (the fleet scope hands it on). */
+      workspace: string | WorkspaceInfo;
+      name: string;
+      initialMessage?: string | undefined;
+      taskId?: string | undefined;
+    },
     onDone?: (s: Session) => void,
   ): Promise<Session> {
-    const ws = this.deps.runtime.info(input.workspace);
+    const ws = typeof input.workspace === 'string' ? this.deps.runtime.info(input.workspace) : input.workspace;
     if (!ws.running) throw new NexusError('conflict', `Workspace ${ws.name} is not running; start it first.`);
     if (this.store.byName(ws.id, input.name))
       throw new NexusError('conflict', `Workspace ${ws.name} already has a session named ${input.name}.`);
@@ -353,15 +362,7 @@ export class SessionService {
   }
 
   private resolve(ref: string): SessionRow {
-    const byId = this.store.get(ref);
-    if (byId) return byId;
-    const slash = ref.indexOf('/');
-    if (slash > 0) {
-      const ws = this.deps.runtime.info(ref.slice(0, slash));
-      const row = this.store.byName(ws.id, ref.slice(slash + 1));
-      if (row) return row;
-    }
-    throw new NexusError('not_found', `No session ${ref}.`);
+    return this.lookup.row(ref);
   }
 
   private patch(id: string, patch: SessionPatch): Session | null {

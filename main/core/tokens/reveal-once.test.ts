@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opNames, operations } from '../../../shared/contract';
-import { vaultCore } from '../../../test/helpers/core';
+import { vaultCore, coreDb } from '../../../test/helpers/core';
 import type { Core } from '..';
 import { operatorContext, type CallContext } from '../handlers';
 
@@ -52,7 +52,7 @@ describe('tokens.create reveals the secret once, and nothing else escapes', () =
     expect(JSON.stringify(list)).not.toContain(body);
     expect(events.join('\n')).not.toContain(body);
     expect(JSON.stringify(core.audit.recent(100))).not.toContain(body);
-    core.db.pragma('wal_checkpoint(TRUNCATE)');
+    coreDb(core).pragma('wal_checkpoint(TRUNCATE)');
     for (const file of readdirSync(dataDir, { recursive: true }) as string[]) {
       let bytes: Buffer;
       try {

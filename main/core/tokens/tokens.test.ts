@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { vaultCore } from '../../../test/helpers/core';
+import { vaultCore, coreDb } from '../../../test/helpers/core';
 import type { Core } from '..';
 import { hashSecret } from './token-secret';
 import { TokenStore } from './token-store';
@@ -29,8 +29,8 @@ describe('MCP tokens', () => {
 
   it('keeps only the SHA-256 of the secret: the database file never holds it', async () => {
     const { secret, token } = await core.tokens.create('disk check', 'write');
-    core.db.pragma('wal_checkpoint(TRUNCATE)');
-    const row = core.db.prepare('SELECT hash FROM tokens WHERE id = ?').get(token.id) as { hash: Buffer };
+    coreDb(core).pragma('wal_checkpoint(TRUNCATE)');
+    const row = coreDb(core).prepare('SELECT hash FROM tokens WHERE id = ?').get(token.id) as { hash: Buffer };
     expect(row.hash.equals(hashSecret(secret))).toBe(true);
     for (const file of ['nexus.db', 'nexus.db-wal']) {
       let bytes: Buffer;
@@ -56,7 +56,7 @@ describe('MCP tokens', () => {
 
   it('refuses an expired, a revoked, an unknown and a malformed token, saying which', async () => {
     let now = new Date('2030-01-01T00:00:00Z');
-    const store = new TokenStore(core.db, () => now);
+    const store = new TokenStore(coreDb(core), () => now);
     const soon = store.create('soon', 'read', new Date('2030-01-02T00:00:00Z'));
     expect(store.verify(soon.secret).ok).toBe(true);
     now = new Date('2030-01-02T00:00:00Z');
@@ -75,7 +75,7 @@ describe('MCP tokens', () => {
 
   it('records the last use at most once a minute', () => {
     let now = new Date('2031-01-01T00:00:00Z');
-    const store = new TokenStore(core.db, () => now);
+    const store = new TokenStore(coreDb(core), () => now);
     const { secret, token } = store.create('busy', 'read', new Date('2031-02-01T00:00:00Z'));
     store.verify(secret);
     expect(store.get(token.id)?.lastUsedAt).toBe('2031-01-01T00:00:00.000Z');

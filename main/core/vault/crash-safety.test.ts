@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { repoRoot } from '../../../test/helpers/core';
+import { repoRoot, coreDb } from '../../../test/helpers/core';
 import { vaultDataDir } from '../../../test/helpers/vault';
 import { operatorContext } from '../handlers';
 
@@ -20,7 +20,7 @@ function rotateThenKill(dataDir: string, ms: number, passphrase?: string): Promi
       [
         '--import',
         'tsx',
-        'main/core/vault/test-children/rotate-until-killed.ts',
+        'test/children/rotate-until-killed.ts',
         dataDir,
         ...(passphrase === undefined ? [] : [passphrase]),
       ],
@@ -75,7 +75,9 @@ describe.each([
         expect(status.state).toBe('unlocked');
         terms.push(status.keyTerm!);
         for (const [i, id] of ids.entries()) expect((await core.vault.resolveSecret(id)).value).toBe(valueOf(i));
-        const stale = core.db.prepare('SELECT count(*) AS n FROM secrets WHERE dek_term != ?').get(status.keyTerm) as {
+        const stale = coreDb(core)
+          .prepare('SELECT count(*) AS n FROM secrets WHERE dek_term != ?')
+          .get(status.keyTerm) as {
           n: number;
         };
         expect(stale.n).toBe(0);

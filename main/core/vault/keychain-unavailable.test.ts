@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { repoRoot } from '../../../test/helpers/core';
+import { repoRoot, coreDb } from '../../../test/helpers/core';
 import { vaultDataDir } from '../../../test/helpers/vault';
 import { operatorContext } from '../handlers';
 
@@ -17,11 +17,11 @@ async function withoutKeychain(
   Record<string, { state?: string; reason?: string; code?: string; message?: string } & Record<string, unknown>>
 > {
   const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/nexus-no-bus' };
-  const { stdout } = await run(
-    process.execPath,
-    ['--import', 'tsx', 'main/core/vault/test-children/open-vault.ts', dataDir, ...args],
-    { cwd: repoRoot, env, timeout: 60_000 },
-  );
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/children/open-vault.ts', dataDir, ...args], {
+    cwd: repoRoot,
+    env,
+    timeout: 60_000,
+  });
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as never;
 }
 
@@ -63,7 +63,7 @@ describe('vault without a reachable keychain', () => {
     });
     const core = await dir.open();
     expect((await core.dispatcher.call('vault.status', {}, op)).state).toBe('uninitialized');
-    expect(core.db.prepare('SELECT count(*) AS n FROM vault_principals').get()).toEqual({ n: 0 });
+    expect(coreDb(core).prepare('SELECT count(*) AS n FROM vault_principals').get()).toEqual({ n: 0 });
     await core.dispose();
   });
 });

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { vaultDataDir } from '../../../test/helpers/vault';
 import type { Core } from '..';
 import { operatorContext } from '../handlers';
+import { coreDb } from '../../../test/helpers/core';
 
 const op = operatorContext('internal');
 const CREDENTIAL = 'nxs_v_machineCredential_0123456789abcdefghijklmnop';
@@ -41,7 +42,7 @@ describe('vault principals and key rotation', () => {
   });
 
   const sealedValues = () =>
-    core.db.prepare('SELECT id, sealed_value AS v, dek_term AS t FROM secrets ORDER BY id').all() as {
+    coreDb(core).prepare('SELECT id, sealed_value AS v, dek_term AS t FROM secrets ORDER BY id').all() as {
       id: string;
       v: Buffer;
       t: number;
@@ -91,13 +92,13 @@ describe('vault principals and key rotation', () => {
 
   it('keeps a removed principal out even if its old row is put back (the new key is not wrapped for it)', async () => {
     await core.vault.addMachinePrincipal('token-1', CREDENTIAL);
-    const oldRow = core.db.prepare("SELECT * FROM vault_principals WHERE id = 'token-1'").get() as Record<
+    const oldRow = coreDb(core).prepare("SELECT * FROM vault_principals WHERE id = 'token-1'").get() as Record<
       string,
       unknown
     >;
     await core.vault.removePrincipal('token-1');
     const cols = Object.keys(oldRow);
-    core.db
+    coreDb(core)
       .prepare(`INSERT INTO vault_principals (${cols.join(',')}) VALUES (${cols.map((c) => `@${c}`).join(',')})`)
       .run(oldRow);
     await core.vault.lock();
@@ -113,11 +114,11 @@ describe('vault principals and key rotation', () => {
 
   it('fails with a typed error when a sealed value is moved to another row, and when it is tampered with', async () => {
     const rows = sealedValues();
-    core.db.prepare('UPDATE secrets SET sealed_value = ? WHERE id = ?').run(rows[0]!.v, rows[1]!.id);
+    coreDb(core).prepare('UPDATE secrets SET sealed_value = ? WHERE id = ?').run(rows[0]!.v, rows[1]!.id);
     await expect(core.vault.resolveSecret(rows[1]!.id)).rejects.toMatchObject({ name: 'VaultError', kind: 'tampered' });
     const flipped = Buffer.from(rows[2]!.v);
     flipped[flipped.length - 3]! ^= 0x80;
-    core.db.prepare('UPDATE secrets SET sealed_value = ? WHERE id = ?').run(flipped, rows[2]!.id);
+    coreDb(core).prepare('UPDATE secrets SET sealed_value = ? WHERE id = ?').run(flipped, rows[2]!.id);
     await expect(core.vault.resolveSecret(rows[2]!.id)).rejects.toMatchObject({ kind: 'tampered' });
     expect((await core.vault.resolveSecret(rows[0]!.id)).value).toMatch(/^value-number-/);
     // Rotation refuses to drop a damaged secret silently, and changes nothing.
@@ -135,11 +136,11 @@ describe('vault principals and key rotation', () => {
 
   it('refuses to derive the recovery key from stored parameters below the minimum strength', async () => {
     await core.dispatcher.call('vault.changePassphrase', { newPassphrase: 'a fine long passphrase' }, op);
-    const row = core.db.prepare("SELECT kek_params AS p FROM vault_principals WHERE id = 'recovery'").get() as {
+    const row = coreDb(core).prepare("SELECT kek_params AS p FROM vault_principals WHERE id = 'recovery'").get() as {
       p: string;
     };
     const weak = { ...(JSON.parse(row.p) as object), n: 1024 };
-    core.db.prepare("UPDATE vault_principals SET kek_params = ? WHERE id = 'recovery'").run(JSON.stringify(weak));
+    coreDb(core).prepare("UPDATE vault_principals SET kek_params = ? WHERE id = 'recovery'").run(JSON.stringify(weak));
     await core.vault.lock();
     await expect(core.vault.unlock('a fine long passphrase')).rejects.toThrow(/below the minimum strength/);
   });

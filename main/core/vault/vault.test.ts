@@ -5,6 +5,7 @@ import type { Core } from '..';
 import { operatorContext } from '../handlers';
 import { OsKeychain } from './os-keychain';
 import { KEYCHAIN_SERVICE } from './operator-key';
+import { coreDb } from '../../../test/helpers/core';
 
 const op = operatorContext('internal');
 const PASS = 'correct horse battery staple';
@@ -29,7 +30,7 @@ describe('vault lifecycle with the OS keychain', () => {
   });
 
   const account = (core: Core) =>
-    (core.db.prepare('SELECT keychain_account AS a FROM vault_meta').get() as { a: string }).a;
+    (coreDb(core).prepare('SELECT keychain_account AS a FROM vault_meta').get() as { a: string }).a;
 
   it('starts uninitialized and refuses secrets until the vault is set up', async () => {
     const core = await start(fresh());
@@ -149,7 +150,7 @@ describe('vault lifecycle with the OS keychain', () => {
     const core = await start(fresh());
     await core.dispatcher.call('vault.init', { recoveryPassphrase: PASS }, op);
     const rows = () =>
-      core.db
+      coreDb(core)
         .prepare('SELECT id, wrapped_dek AS w, sealed_private_key AS k FROM vault_principals ORDER BY id')
         .all() as { id: string; w: Buffer; k: Buffer }[];
     const before = rows();

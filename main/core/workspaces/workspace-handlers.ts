@@ -1,5 +1,17 @@
-import type { Handlers } from '../handlers';
+import type { OpParsedInput } from '../../../shared/contract';
+import type { Workspace } from '../../../shared/contract/workspaces';
+import type { CallContext, Handlers } from '../handlers';
 import type { WorkspaceService } from './workspace-service';
+
+type FleetChoice = OpParsedInput<'workspaces.create'>['fleet'];
+
+/** The fleet step of workspaces.create (core: mcp/fleet): who may choose, then the credential for the new workspace. */
+export interface WorkspaceFleetStep {
+  /** Before anything is made: throws when this caller may not make the choice. */
+  check(choice: FleetChoice, ctx: CallContext): void;
+  /** After the workspace exists: gives it the chosen credential (throws, saying the workspace exists, when it cannot). */
+  apply(workspace: Workspace, choice: FleetChoice): Promise<void>;
+}
 
 type WorkspaceOps =
   | 'workspaces.list'
@@ -11,12 +23,17 @@ type WorkspaceOps =
   | 'workspaces.orphans'
   | 'workspaces.removeOrphan';
 
-/** The workspaces.* operations, each a thin call into the workspace service. */
-export function workspaceHandlers(service: WorkspaceService): Pick<Handlers, WorkspaceOps> {
+/** The workspaces.* operations, each a thin call into the workspace service; create takes the fleet step too. */
+export function workspaceHandlers(service: WorkspaceService, fleet: WorkspaceFleetStep): Pick<Handlers, WorkspaceOps> {
   return {
     'workspaces.list': () => ({ workspaces: service.list() }),
     'workspaces.get': (input) => service.get(input.workspace),
-    'workspaces.create': (input) => service.create(input),
+    'workspaces.create': async ({ fleet: choice, ...input }, ctx) => {
+      fleet.check(choice, ctx);
+      const workspace = await service.create(input);
+      await fleet.apply(workspace, choice);
+      return workspace;
+    },
     'workspaces.start': (input) => service.start(input.workspace),
     'workspaces.stop': (input) => service.stop(input.workspace),
     'workspaces.delete': (input) => service.delete(input.workspace),

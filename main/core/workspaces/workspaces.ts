@@ -55,13 +55,17 @@ export interface Workspaces {
   runtime: WorkspaceRuntime;
   /** Core-internal reactions: `started`, `removed`, `engineLost`. */
   signals: WorkspaceEvents;
+  /** A workspace's remote and the vault secret for it (review and ship pushes there); null when there is none. */
+  remoteOf(workspaceId: string): { repoUrl: string; secretId: string | null } | null;
+  /** Starts the Docker events watch (which reconciles through the service). */
+  start(): Promise<void>;
 }
 
 /**
  * Builds the workspaces module in constructor order: store, runtime, service, then the Docker
- * events watch (which reconciles through the service). Everything is closed by `disposables`.
+ * events watch (which reconciles through the service; `start()` starts it). Everything is closed by `disposables`.
  */
-export async function createWorkspaces(w: WorkspacesWiring): Promise<Workspaces> {
+export function createWorkspaces(w: WorkspacesWiring): Workspaces {
   const { docker, config } = w;
   const owner = ownerIdFor(w.dataDir);
   const log = w.log.child({ feature: 'workspaces' });
@@ -106,6 +110,9 @@ export async function createWorkspaces(w: WorkspacesWiring): Promise<Workspaces>
   });
   w.disposables.add(toDisposable(() => service.idle()));
   w.disposables.add(watch);
-  await watch.start();
-  return { service, runtime, signals };
+  const remoteOf = (id: string): { repoUrl: string; secretId: string | null } | null => {
+    const row = store.find(id);
+    return row ? { repoUrl: row.repoUrl, secretId: row.secretId } : null;
+  };
+  return { service, runtime, signals, remoteOf, start: () => watch.start() };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { vaultCore } from '../../../../test/helpers/core';
+import { vaultCore, coreDb } from '../../../../test/helpers/core';
 import type { Core } from '../..';
 import { operatorContext } from '../../handlers';
 import { FLEET_KEYCHAIN_SERVICE, fleetKeychainAccount } from './credentials';
@@ -27,7 +27,7 @@ describe("a workspace's fleet credential", () => {
     expect(auth.ok && auth.caller.tokenId).toBe(c?.tokenId);
     expect(core.fleet.credentials.scopeOf(c?.tokenId ?? '')).toEqual({ workspaceId: 'ws-a', allWorkspaces: false });
     // The database holds the hash only: the secret is nowhere in the credentials row or the token row.
-    const rows = JSON.stringify(core.db.prepare('SELECT * FROM fleet_credentials').all());
+    const rows = JSON.stringify(coreDb(core).prepare('SELECT * FROM fleet_credentials').all());
     expect(rows).not.toContain(secret);
   });
 

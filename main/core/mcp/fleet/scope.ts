@@ -1,17 +1,16 @@
 import type { OpName } from '../../../../shared/contract';
 import { NexusError } from '../../../../shared/errors';
-import type { CallContext } from '../../handlers';
+import type { CallScope } from '../../handlers';
+import type { WorkspaceInfo } from '../../workspaces/runtime';
 import type { FleetScope } from './credentials';
 
 /** How the scope check finds the workspace an operation touches (from the stores: no engine call). */
 export interface FleetResolvers {
-  /** The id of a workspace named by id or name; throws not_found. */
-  workspaceIdOf(ref: string): string;
+  /** A workspace named by id or name; throws not_found. */
+  workspaceOf(ref: string): WorkspaceInfo;
   /** The workspace id of a session named by id or <workspace>/<name>; throws not_found. */
-  sessionWorkspaceOf(ref: string): Promise<string>;
+  sessionWorkspaceOf(ref: string): string;
 }
-
-type Dispatch = (op: OpName, input: unknown, ctx: CallContext) => Promise<unknown>;
 
 /** Operations that read Nexus as a whole (the fleet summary, what needs the operator). */
 const FLEET_WIDE = new Set<OpName>(['app.info', 'attention.summary', 'attention.sessions']);
@@ -41,50 +40,54 @@ const refused = (what: string): NexusError =>
   );
 
 /**
- * Whether a look-up names the credential's own workspace. A name that resolves to nothing answers
- * as another workspace would (`forbidden`), never `not_found`: a fleet credential cannot probe which
+ * What a look-up found, or null when it is nothing. A name that resolves to nothing answers as
+ * another workspace would (`forbidden`), never `not_found`: a fleet credential cannot probe which
  * other workspaces or sessions exist.
  */
-async function isOwn(own: string, lookUp: () => string | Promise<string>): Promise<boolean> {
+function found<T>(lookUp: () => T): T | null {
   try {
-    return (await lookUp()) === own;
+    return lookUp();
   } catch (e) {
-    if (e instanceof NexusError && e.code === 'not_found') return false;
+    if (e instanceof NexusError && e.code === 'not_found') return null;
     throw e;
   }
 }
 
 /**
- * Wraps the dispatcher for a fleet credential that has not been widened: every operation must
- * name its own workspace (or a session of it), lists are cut to it, and anything else is refused
- * with a typed `forbidden` the model reads as the tool's error. Unknown operations are refused.
+ * The call scope of a fleet credential that has not been widened (none when it has): every
+ * operation must name its own workspace (or a session of it), lists are cut to it, and anything
+ * else is refused with a typed `forbidden` the model reads as the tool's error. The dispatcher
+ * runs it after the class check and the input's parse, around the handler; the workspace it
+ * resolved goes on in the call context (`ctx.workspace`), so the handler does not look it up again.
  */
-export function scopedDispatch(scope: FleetScope, resolve: FleetResolvers, dispatch: Dispatch): Dispatch {
-  if (scope.allWorkspaces) return dispatch;
+export function fleetScope(scope: FleetScope, resolve: FleetResolvers): CallScope | undefined {
+  if (scope.allWorkspaces) return undefined;
   const own = scope.workspaceId;
-  return async (op, input, ctx) => {
+  const ownWorkspace = (ref: string): WorkspaceInfo | null => {
+    const ws = found(() => resolve.workspaceOf(ref));
+    return ws?.id === own ? ws : null;
+  };
+  const ownSession = (ref: string): boolean => found(() => resolve.sessionWorkspaceOf(ref)) === own;
+  return async (op, input, ctx, run) => {
     const args = (input ?? {}) as { workspace?: unknown; session?: unknown };
-    if (FLEET_WIDE.has(op)) return dispatch(op, input, ctx);
+    if (FLEET_WIDE.has(op)) return run(input, ctx);
     if (op === 'workspaces.list') {
-      const out = (await dispatch(op, input, ctx)) as { workspaces: { id: string }[] };
+      const out = (await run(input, ctx)) as { workspaces: { id: string }[] };
       return { ...out, workspaces: out.workspaces.filter((w) => w.id === own) };
     }
     if (op === 'sessions.list') {
-      const ref = args.workspace;
-      if (typeof ref === 'string' && !(await isOwn(own, () => resolve.workspaceIdOf(ref))))
+      if (typeof args.workspace === 'string' && !ownWorkspace(args.workspace))
         throw refused(`it cannot list the sessions of workspace ${args.workspace}`);
-      return dispatch(op, { ...args, workspace: own }, ctx);
+      return run({ ...args, workspace: own }, ctx);
     }
     if (BY_WORKSPACE.has(op) && typeof args.workspace === 'string') {
-      const ref = args.workspace;
-      if (!(await isOwn(own, () => resolve.workspaceIdOf(ref)))) throw refused(`workspace ${ref} is not this one`);
-      return dispatch(op, input, ctx);
+      const workspace = ownWorkspace(args.workspace);
+      if (!workspace) throw refused(`workspace ${args.workspace} is not this one`);
+      return run(input, { ...ctx, workspace });
     }
     if (BY_SESSION.has(op) && typeof args.session === 'string') {
-      const ref = args.session;
-      if (!(await isOwn(own, () => resolve.sessionWorkspaceOf(ref))))
-        throw refused(`session ${ref} is not one of this workspace's`);
-      return dispatch(op, input, ctx);
+      if (!ownSession(args.session)) throw refused(`session ${args.session} is not one of this workspace's`);
+      return run(input, ctx);
     }
     if (op === 'workspaces.create') throw refused('it cannot create workspaces');
     throw refused(`${op} is not open to it`);

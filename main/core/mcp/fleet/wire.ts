@@ -6,8 +6,12 @@ import type { Logger } from '../../log';
 import type { HostAddress, Keychain } from '../../ports';
 import type { Db } from '../../store/open';
 import type { TokenService } from '../../tokens/tokens';
+import { SessionLookup } from '../../sessions/session-lookup';
+import { SessionStore } from '../../sessions/session-store';
 import { isLoopbackNetwork } from '../../workspaces/network';
+import type { WorkspaceRuntime } from '../../workspaces/runtime';
 import type { WorkspaceEvents } from '../../workspaces/workspace-events';
+import type { WorkspaceFleetStep } from '../../workspaces/workspace-handlers';
 import type { WorkspaceService } from '../../workspaces/workspace-service';
 import { FleetService } from './fleet';
 import type { FleetResolvers } from './scope';
@@ -20,18 +24,24 @@ export interface FleetWiring {
   dataDir: string;
   config: CoreConfig;
   log: Logger;
-  workspaces: Pick<WorkspaceService, 'get' | 'list'>;
+  workspaces: Pick<WorkspaceService, 'list'>;
+  /** The workspaces' runtime: the store-backed look-up of a workspace by id or name (no engine call). */
+  runtime: Pick<WorkspaceRuntime, 'info'>;
   signals: Pick<WorkspaceEvents, 'on'>;
-  resolvers: FleetResolvers;
-  sessionInWorkspace(sessionId: string, workspaceId: string): boolean;
   bridge(): Promise<{ gateway: string; subnet: string }>;
 }
 
 /**
- * Builds the fleet service: credentials revoked when their workspace is removed (and at start-up
- * for workspaces deleted while core was down), and the operations that choose them.
+ * Builds the fleet service: its scope finds workspaces and sessions in the stores (so it needs no
+ * session service, and is built before it), credentials are revoked when their workspace is
+ * removed, and `start()` sweeps those of workspaces deleted while core was down.
  */
-export function createFleet(w: FleetWiring): { fleet: FleetService; subscription: Disposable } {
+export function createFleet(w: FleetWiring): { fleet: FleetService; subscription: Disposable; start(): void } {
+  const sessions = new SessionLookup(new SessionStore(w.db), w.runtime);
+  const resolvers: FleetResolvers = {
+    workspaceOf: (ref) => w.runtime.info(ref),
+    sessionWorkspaceOf: (ref) => sessions.row(ref).workspace_id,
+  };
   const network = w.config.docker.network;
   const fleet = new FleetService({
     db: w.db,
@@ -41,8 +51,8 @@ export function createFleet(w: FleetWiring): { fleet: FleetService; subscription
     host: w.host,
     log: w.log.child({ component: 'fleet' }),
     reach: network === 'none' ? 'none' : isLoopbackNetwork(network) ? 'loopback' : 'bridge',
-    resolvers: w.resolvers,
-    sessionInWorkspace: w.sessionInWorkspace,
+    resolvers,
+    sessionInWorkspace: (id, workspaceId) => sessions.inWorkspace(id, workspaceId),
     rateLimit: w.config.mcp.fleetRateLimit,
     bridge: w.bridge,
   });
@@ -51,30 +61,38 @@ export function createFleet(w: FleetWiring): { fleet: FleetService; subscription
       .removed(workspaceId)
       .catch((e: unknown) => w.log.warn('revoking a fleet credential failed', { workspaceId, error: e }));
   });
-  const known = new Set(w.workspaces.list().map((ws) => ws.id));
-  void fleet.credentials
-    .sweep((id) => known.has(id))
-    .catch((e: unknown) => w.log.warn('fleet credential sweep failed', { error: e }));
-  return { fleet, subscription };
+  const start = (): void => {
+    const known = new Set(w.workspaces.list().map((ws) => ws.id));
+    void fleet.credentials
+      .sweep((id) => known.has(id))
+      .catch((e: unknown) => w.log.warn('fleet credential sweep failed', { error: e }));
+  };
+  return { fleet, subscription, start };
 }
 
-/** fleet.* and the fleet choice of workspaces.create (operator only: no token mints a token). */
+/** fleet.*: the operator's list and choice of workspaces' fleet credentials. */
 export function fleetHandlers(
   fleet: FleetService,
   workspaces: Pick<WorkspaceService, 'get'>,
-  create: Handlers['workspaces.create'],
-): Pick<Handlers, 'fleet.list' | 'fleet.set' | 'workspaces.create'> {
+): Pick<Handlers, 'fleet.list' | 'fleet.set'> {
   return {
     'fleet.list': () => ({ credentials: fleet.credentials.list() }),
     'fleet.set': async ({ workspace, access, allWorkspaces }) => {
       const ws = workspaces.get(workspace);
       return { credential: await fleet.credentials.set(ws, access, allWorkspaces ?? false) };
     },
-    'workspaces.create': async ({ fleet: choice, ...input }, ctx) => {
+  };
+}
+
+/** workspaces.create's fleet step: only the operator chooses a credential (no token mints a token), set once the workspace exists. */
+export function fleetStep(fleet: FleetService): WorkspaceFleetStep {
+  return {
+    check: (choice, ctx) => {
       if (choice && choice.access !== 'none' && ctx.caller.kind !== 'operator')
         throw new NexusError('forbidden', "Only the operator chooses a workspace's fleet credential.");
-      const ws = await create(input, ctx);
-      if (!choice || choice.access === 'none') return ws;
+    },
+    apply: async (ws, choice) => {
+      if (!choice || choice.access === 'none') return;
       try {
         await fleet.credentials.set(ws, choice.access, choice.allWorkspaces ?? false);
       } catch (e) {
@@ -86,7 +104,6 @@ export function fleetHandlers(
           `Workspace ${ws.name} was created without fleet access: ${cause.message} Set it under Workspaces → Fleet access.`,
         );
       }
-      return ws;
     },
   };
 }

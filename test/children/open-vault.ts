@@ -6,10 +6,10 @@
  *   init                 try to set up a new vault
  * The core's configuration comes from the environment as `nexus serve` reads it (NEXUS_VAULT_KEY_FILE, ...).
  */
-import { configFromEnv } from '../../../env-config';
-import { openCore } from '../../../../test/helpers/core';
-import { operatorContext } from '../../handlers';
-import { isNexusError } from '../../../../shared/errors';
+import { configFromEnv } from '../../main/env-config';
+import { openCore } from '../helpers/core';
+import { operatorContext } from '../../main/core/handlers';
+import { isNexusError } from '../../shared/errors';
 
 const [dataDir, action, passphrase] = process.argv.slice(2);
 if (!dataDir || !action) throw new Error('usage: open-vault <dataDir> <status|unlock|init> [passphrase]');

@@ -1,6 +1,6 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { ToolReply, type ToolName } from '../../../shared/platform-tools';
-import type { RunCredentials } from './platform-service';
+import { ToolReply, type ToolName } from '../../shared/platform-tools';
+import type { RunCredentials } from '../../main/core/platform/platform-service';
 
 /** A run's side of the wire, as a worker would hold it: used by tests and the benchmark. */
 export interface RunClient {

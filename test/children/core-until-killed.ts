@@ -3,7 +3,7 @@
  * one workspace's hook publisher the way a session does, prints their credentials as one JSON
  * line and then waits to be killed.
  */
-import { openCore } from '../../../../test/helpers/core';
+import { openCore } from '../helpers/core';
 
 const [dataDir, workspaceId] = process.argv.slice(2);
 if (!dataDir || !workspaceId) throw new Error('usage: core-until-killed <dataDir> <workspaceId>');

@@ -4,13 +4,13 @@
  * Prints "ready" once the first rotation is about to start.
  */
 import { join } from 'node:path';
-import { StatusBoard } from '../../app/status';
-import { EventBus } from '../../events';
-import { createLogger } from '../../log';
-import { Redactor } from '../../redact';
-import { openStore } from '../../store/open';
-import { OsKeychain } from '../os-keychain';
-import { VaultService } from '../vault';
+import { StatusBoard } from '../../main/core/app/status';
+import { EventBus } from '../../main/core/events';
+import { createLogger } from '../../main/core/log';
+import { Redactor } from '../../main/core/redact';
+import { openStore } from '../../main/core/store/open';
+import { OsKeychain } from '../../main/core/vault/os-keychain';
+import { VaultService } from '../../main/core/vault/vault';
 
 const [dataDir, passphrase] = process.argv.slice(2);
 if (!dataDir) throw new Error('usage: rotate-until-killed <dataDir>');

@@ -1,0 +1,74 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AgentCli } from './agent/agent-cli';
+import type { AgentService } from './agent/agent-service';
+import type { StatusBoard } from './app/status';
+import type { AttentionService } from './attention/attention-service';
+import type { AuditLog } from './audit/audit-log';
+import type { CoreConfig } from './config';
+import type { Dispatcher } from './dispatch';
+import type { EventBus } from './events';
+import type { Logger } from './log';
+import type { ConnectService } from './mcp/connect';
+import type { FleetService } from './mcp/fleet/fleet';
+import type { McpGateOptions } from './mcp/gate';
+import type { PlatformService } from './platform/platform-service';
+import type { CorePorts } from './ports';
+import type { Redactor } from './redact';
+import type { ReviewQueue } from './review/review-queue';
+import type { PermissionRequests } from './sessions/permission-requests';
+import type { SessionService } from './sessions/session-service';
+import type { SessionTerminals } from './sessions/terminal';
+import type { TokenService } from './tokens/tokens';
+import type { VaultService } from './vault/vault';
+import type { WorkspaceService } from './workspaces/workspace-service';
+
+/**
+ * What the shells (main/host, main/electron, main/serve.ts, main/cli) use of core: the one way in
+ * (`dispatcher`), what they serve or show, and the MCP gate. No database, no service behind the dispatcher.
+ */
+export interface CoreApi {
+  config: CoreConfig;
+  ports: CorePorts;
+  log: Logger;
+  events: EventBus;
+  status: StatusBoard;
+  dispatcher: Dispatcher;
+  /** Live terminals of sessions (the host's /api/terminal WebSocket and Electron's IPC adapt it). */
+  terminals: SessionTerminals;
+  /** The fleet roll-up the tray shows. */
+  attention: AttentionService;
+  /** Sessions as MCP clients: where the worker listener binds, and telling core where it listens. */
+  fleet: Pick<FleetService, 'overBridge' | 'bridge' | 'listening'>;
+  /** The HTTP gate in front of the MCP server, for a listener that has checked Host and Origin. */
+  mcpGate(opts?: McpGateOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  /** Closes every process, socket, subscription and file core opened. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Core as the composition root built it: the shells' `CoreApi` and every service, for tests that
+ * drive one directly. A test that needs the database opens it with test/helpers/core.ts.
+ */
+export interface Core extends CoreApi {
+  redactor: Redactor;
+  audit: AuditLog;
+  workspaces: WorkspaceService;
+  sessions: SessionService;
+  /** Permission requests from the agents' PermissionRequest hooks, held for the operator. */
+  permissions: PermissionRequests;
+  /** The pinned agent CLI: where workers get it (agent.cliDir, else an npm install into the data dir). */
+  agentCli: AgentCli;
+  /** Settings → Agent: the default agent credential, the model endpoint, the mode sessions start in. */
+  agent: AgentService;
+  /** Vault lifecycle, principals and secrets; `vault.resolveSecret(id)` is the Docker code's way to a token. */
+  vault: VaultService;
+  /** Platform tools over NATS: agents, runs (per-run NATS users), hook events. */
+  platform: PlatformService;
+  review: ReviewQueue;
+  /** MCP tokens: `tokens.authenticate(secret)` is how the /api/mcp gate knows its caller. */
+  tokens: TokenService;
+  /** The MCP endpoint URL (from the host port), Claude Desktop's config entry and the Claude Code line. */
+  connect: ConnectService;
+  /** Sessions as MCP clients: each workspace's fleet credential and the worker listener's URL. */
+  fleet: FleetService;
+}
