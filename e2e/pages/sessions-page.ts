@@ -78,6 +78,11 @@ export class SessionsPage {
     await expect(form.getByTestId('send-result')).toHaveText('Delivered');
   }
 
+  /** The selected session's terminal: the live one, or the read-only capture while it is not running. */
+  terminal(): Locator {
+    return this.page.getByTestId('session-terminal').or(this.page.getByTestId('session-pane')).first();
+  }
+
   /** What the session shows: the live terminal's screen, or the pane capture while it is not connected. */
   pane(): Locator {
     return this.page.getByTestId('session-terminal').locator('.xterm-rows').or(this.page.getByTestId('session-pane'));
