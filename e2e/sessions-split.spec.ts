@@ -72,6 +72,15 @@ test('the Sessions page shows the list beside the selected session, one URL each
   const sessions = new SessionsPage(page);
   await expect.poll(() => sessions.names()).toEqual(['fix-auth', 'docs', 'helper', 'cleanup', 'landing', 'old']);
 
+  // Nothing selected: the first option is the list's tab stop, and the keyboard moves on from it.
+  await expect(page.getByText('No session selected')).toBeVisible();
+  await expect(sessions.row('fix-auth')).toHaveAttribute('tabindex', '0');
+  await sessions.row('fix-auth').focus();
+  await page.keyboard.press('Enter');
+  await expect(sessions.detail('fix-auth')).toBeVisible();
+  await page.keyboard.press('ArrowDown');
+  await expect(sessions.detail('docs')).toBeVisible();
+
   // Select: the detail opens beside the list, its terminal in view, and the URL names the session.
   await sessions.open('docs');
   await expect(sessions.row('docs')).toHaveAttribute('aria-selected', 'true');

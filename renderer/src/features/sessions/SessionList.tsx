@@ -10,11 +10,12 @@ export const LIST_PANE = '.session-list-pane';
 
 /**
  * Sessions grouped by workspace, as a listbox: ↑/↓ (or k/j), Home and End move the selection, which
- * the detail beside it follows; one option is in the tab order (the selected one, else the first).
- * Built for a fleet: the grouping is computed once per list, and a pushed change re-renders only the
- * rows whose session object changed (`applySessionChange` keeps the others as they were), so one
- * event costs one row, not five hundred. A long list renders the groups that fill the view, then
- * more as the operator scrolls (`useProgressive`); the selected session's group always renders.
+ * the detail beside it follows (Enter or Space selects the focused option); one option is in the
+ * tab order (the selected one, else the first). Built for a fleet: the grouping is computed once per
+ * list, and a pushed change re-renders only the rows whose session object changed
+ * (`applySessionChange` keeps the others as they were), so one event costs one row, not five
+ * hundred. A long list renders the groups that fill the view, then more as the operator scrolls
+ * (`useProgressive`); the selected session's group always renders.
  */
 export const SessionList = memo(function SessionList({
   sessions,
@@ -56,10 +57,17 @@ export const SessionList = memo(function SessionList({
       Home: -order.length,
       End: order.length,
     };
+    // From the option that has the focus (Tab lands on the first when none is selected).
+    const focused = e.target instanceof HTMLElement ? (e.target.dataset['sessionId'] ?? null) : null;
+    if ((e.key === 'Enter' || e.key === ' ') && focused) {
+      e.preventDefault();
+      if (focused !== selected) onSelect(focused, 'push');
+      return;
+    }
     const step = steps[e.key];
     if (step === undefined) return;
     e.preventDefault();
-    const next = moveSelection(order, selected, step);
+    const next = moveSelection(order, focused ?? selected, step);
     if (!next || next === selected) return;
     focusNext.current = next;
     onSelect(next, 'replace');
