@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import type { SessionAttention } from '../../../../shared/attention';
 import { EmptyState, Page } from '../../shell/Page';
 import { useSelectedSession } from '../../shell/routes';
@@ -31,8 +31,10 @@ export function SessionsPage() {
   );
   const shown = useMemo(() => filterSessions(list, filter, rolledUp), [list, filter, rolledUp]);
   const counts = useMemo(() => countByLevel(list, rolledUp), [list, rolledUp]);
-  // The selected session stays open when a filter hides its row.
-  const current = list.find((s) => s.id === selected) ?? null;
+  // The selected session stays open when a filter hides its row. The detail follows the selection
+  // at a lower priority, so holding ↓ moves the list at once and mounts no terminal per row passed.
+  const detailId = useDeferredValue(selected);
+  const current = list.find((s) => s.id === detailId) ?? null;
   const names = [...new Set(list.map((s) => s.workspaceName))].join('\n');
   // Rebuilt only when the set of workspace names changes, not on every pushed session change.
   const form = useMemo(() => <CreateSessionForm knownWorkspaces={names ? names.split('\n') : []} />, [names]);
@@ -66,7 +68,7 @@ export function SessionsPage() {
           {current ? (
             <SessionDetail key={current.id} session={current} />
           ) : (
-            <EmptyState title={selected && !sessions.isLoading ? 'No such session' : 'No session selected'}>
+            <EmptyState title={detailId && !sessions.isLoading ? 'No such session' : 'No session selected'}>
               <p>Choose one in the list; ↑ and ↓ (or j and k) move through it.</p>
             </EmptyState>
           )}
