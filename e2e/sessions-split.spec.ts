@@ -148,6 +148,12 @@ test('the Sessions page shows the list beside the selected session, one URL each
   await expect(sessions.row('helper')).toHaveAttribute('aria-selected', 'true');
   expect(await hashOf(page)).toBe('#/sessions/id-helper');
 
+  // Coming back to Sessions from another page reopens the session selected last.
+  await app.goTo('Workspaces');
+  await app.goTo('Sessions');
+  await expect(sessions.detail('helper')).toBeVisible();
+  expect(await hashOf(page)).toBe('#/sessions/id-helper');
+
   // A narrow window stacks them: the selected session below the list.
   await page.setViewportSize({ width: 820, height: 900 });
   const narrowList = await sessions.list().boundingBox();
