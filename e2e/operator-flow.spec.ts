@@ -70,7 +70,7 @@ test('the operator flow: vault, secret, workspace, three sessions, a permission 
       await expect(sessions.row(s)).toBeVisible();
     }
     for (const s of ['alpha', 'beta', 'gamma'])
-      await expect(sessions.state(s)).toHaveText('working', { timeout: 60_000 });
+      await expect(sessions.state(s)).toHaveText('Working', { timeout: 60_000 });
     const { sessions: rows } = await rpc<{ sessions: { id: string; name: string }[] }>('sessions.list', {
       workspace: name,
     });
@@ -102,12 +102,12 @@ test('the operator flow: vault, secret, workspace, three sessions, a permission 
           .map((r) => [r.content, r.queuedBehindDialog]),
       )
       .toEqual([['go ahead, but only in the worktree', true]]);
-    await expect(sessions.state('beta')).toHaveText('needs permission');
+    await expect(sessions.state('beta')).toHaveText('Permission needed');
     await expect(page).toHaveTitle('(1) Nexus');
 
     // The human answers the dialog in the terminal (the tool runs); the queued message follows.
     fireHook(containerId, idOf('beta'), 'PostToolUse', { tool_name: 'Bash' });
-    await expect(sessions.state('beta')).toHaveText('working', { timeout: 15_000 });
+    await expect(sessions.state('beta')).toHaveText('Working', { timeout: 15_000 });
     await app.goTo('Overview');
     await expect(page).toHaveTitle('Nexus');
     await expect(page.getByText('Nothing needs you')).toBeVisible();

@@ -51,7 +51,7 @@ test('creates a session with an initial message, sends a message, and sees the s
     await sessions.create(name, 'first', prompt);
     await expect(sessions.row('first')).toBeVisible();
     // SessionStart then UserPromptSubmit (the initial message) arrive over NATS from the hooks.
-    await expect(sessions.state('first')).toHaveText('working', { timeout: 30_000 });
+    await expect(sessions.state('first')).toHaveText('Working', { timeout: 30_000 });
 
     await sessions.open('first');
     await sessions.send('hello from the operator');
@@ -63,7 +63,7 @@ test('creates a session with an initial message, sends a message, and sees the s
       notification_type: 'permission_prompt',
       message: 'Claude needs your permission to use Bash',
     });
-    await expect(sessions.state('first')).toHaveText('needs permission', { timeout: 15_000 });
+    await expect(sessions.state('first')).toHaveText('Permission needed', { timeout: 15_000 });
     await page.screenshot({ path: test.info().outputPath('session-needs-permission.png') });
 
     // Platform tools: the fixture calls memory_propose the way the CLI would, through the nexus-mcp

@@ -4,6 +4,7 @@
  * session whose container is down is offline, whatever its last hook said).
  */
 import { z } from 'zod';
+import { agentReason, statusReason } from './attention-words';
 import type { AgentState, SessionStatus } from './contract/sessions';
 
 export const AttentionLevel = z.enum(['needs_you', 'working', 'idle', 'offline']);
@@ -47,11 +48,8 @@ export const FleetAttention = z.object({
 });
 export type FleetAttention = z.infer<typeof FleetAttention>;
 
-/** "Claude needs your permission to use Bash" → "Permission needed: Bash". */
-export function permissionReason(message: string | null): string {
-  const tool = message ? /permission to use (.+?)\.?$/i.exec(message)?.[1] : undefined;
-  return tool ? `Permission needed: ${tool}` : 'Permission needed';
-}
+/** The reasons are worded in attention-words.ts, for every surface that shows them. */
+export { permissionReason } from './attention-words';
 
 export function deriveAttention({ session, health, workspaceRunning }: AttentionInput): SessionAttention {
   const base = { sessionId: session.id, sessionName: session.name, workspaceName: session.workspaceName };
@@ -65,27 +63,29 @@ export function deriveAttention({ session, health, workspaceRunning }: Attention
   if (!workspaceRunning) return at('offline', `Workspace ${session.workspaceName} is not running`, null);
   switch (session.status) {
     case 'error':
-      return at('needs_you', `Session failed: ${session.reason ?? 'unknown error'}`);
+      return at('needs_you', statusReason('error', session.reason));
     case 'creating':
-      return at('working', 'Starting');
+      return at('working', statusReason('creating', null));
     case 'exited':
-      return at('offline', 'Session has exited');
+      return at('offline', statusReason('exited', null));
     case 'running':
-      break;
+      return at(levelOf(health.agentState), agentReason(health.agentState, health.message));
   }
-  switch (health.agentState) {
+}
+
+/** The attention level of a running session's agent state. */
+export function levelOf(agentState: AgentState): AttentionLevel {
+  switch (agentState) {
     case 'waiting_permission':
-      return at('needs_you', permissionReason(health.message));
     case 'waiting_input':
-      return at('needs_you', health.message ? `Waiting for your input: ${health.message}` : 'Waiting for your input');
+      return 'needs_you';
     case 'starting':
-      return at('working', 'Starting');
     case 'working':
-      return at('working', 'Working');
+      return 'working';
     case 'idle':
-      return at('idle', 'Idle');
+      return 'idle';
     case 'exited':
-      return at('offline', 'Agent exited');
+      return 'offline';
   }
 }
 

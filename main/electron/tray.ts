@@ -1,5 +1,6 @@
 import { app, Menu, nativeImage, Tray, type MenuItemConstructorOptions } from 'electron';
 import type { FleetAttention } from '../../shared/attention';
+import { NOTHING_NEEDS_YOU, needYouCount, sessionLabel, trayTooltipWords } from '../../shared/attention-words';
 import type { Disposable } from '../core/disposable';
 import type { EventBus } from '../core/events';
 
@@ -14,13 +15,13 @@ export function trayMenu(fleet: FleetAttention | null, actions: TrayActions): Me
   const waiting = fleet?.needsYou ?? [];
   const items: MenuItemConstructorOptions[] = waiting.length
     ? [
-        { label: `${waiting.length} need${waiting.length === 1 ? 's' : ''} you`, enabled: false },
+        { label: needYouCount(waiting.length), enabled: false },
         ...waiting.map((i) => ({
-          label: `${i.workspaceName} · ${i.sessionName} — ${i.reason}`,
+          label: `${sessionLabel(i)} — ${i.reason}`,
           click: () => actions.openSession(i.sessionId),
         })),
       ]
-    : [{ label: 'Nothing needs you', enabled: false }];
+    : [{ label: NOTHING_NEEDS_YOU, enabled: false }];
   return [
     ...items,
     { type: 'separator' },
@@ -29,8 +30,7 @@ export function trayMenu(fleet: FleetAttention | null, actions: TrayActions): Me
   ];
 }
 
-export const trayTooltip = (fleet: FleetAttention | null): string =>
-  fleet && fleet.counts.needs_you > 0 ? `Nexus — ${fleet.counts.needs_you} need you` : 'Nexus';
+export const trayTooltip = (fleet: FleetAttention | null): string => trayTooltipWords(fleet?.counts.needs_you ?? 0);
 
 /**
  * Keeps the tray (where the desktop has one), the dock badge (macOS) and the badge count in step

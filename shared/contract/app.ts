@@ -34,6 +34,10 @@ export type AppInfo = z.infer<typeof AppInfo>;
 export const Progress = z.object({
   /** Stable id of the long operation, e.g. `workspace:<id>:create`. */
   id: z.string(),
+  /** The workspace the operation is about, when it is about one (read this, not the `id`). */
+  workspaceId: z.string().optional(),
+  /** The session the operation is about, when it is about one. */
+  sessionId: z.string().optional(),
   label: z.string(),
   step: z.string(),
   /** 0..1 when known. */

@@ -5,6 +5,7 @@ import {
   type FleetAttention,
   type ReviewCounts,
 } from '../../../shared/attention';
+import { needsYouNotification } from '../../../shared/attention-words';
 import type { Session, Workspace } from '../../../shared/contract';
 import type { FleetSummary, SessionPage } from '../../../shared/contract/attention';
 import { NexusError } from '../../../shared/errors';
@@ -122,11 +123,7 @@ export class AttentionService implements Disposable {
     if (before && JSON.stringify(before) === JSON.stringify(next)) return;
     this.deps.events.emit('attention.changed', next);
     for (const item of newlyNeedingYou(before, next)) {
-      this.deps.notifier.notify({
-        title: 'Nexus needs you',
-        body: `${item.reason} — ${item.workspaceName} · ${item.sessionName}`,
-        target: `session:${item.sessionId}`,
-      });
+      this.deps.notifier.notify({ ...needsYouNotification(item), target: `session:${item.sessionId}` });
     }
   }
 

@@ -94,6 +94,7 @@ export class WorkspaceProvisioner {
     const progress = (p: { step: string; fraction?: number; done?: boolean; error?: string }): void =>
       this.deps.events.emit('progress', {
         id: `workspace:${row.id}:create`,
+        workspaceId: row.id,
         label: `Create ${row.name}`,
         done: false,
         ...p,

@@ -62,6 +62,11 @@ describe('workspaces on a real Docker engine', () => {
     const progress = seen.filter((e) => e.name === 'progress').map((e) => (e.payload as { step: string }).step);
     expect(progress).toContain('Cloning the repository');
     expect(progress.at(-1)).toBe('Running');
+    // Each step names the workspace it is about as a field (the UI reads it, not the operation id).
+    const about = seen
+      .filter((e) => e.name === 'progress')
+      .map((e) => (e.payload as { workspaceId?: string }).workspaceId);
+    expect(new Set(about)).toEqual(new Set([created.id]));
   }, 300_000);
 
   it('leaves the token nowhere: not in docker inspect, ps, the filesystem, the image or the app log', async () => {

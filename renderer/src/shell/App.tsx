@@ -12,7 +12,7 @@ import { useTheme } from './theme';
 import { useTitleCount } from './use-title-count';
 import { useBrowserNotifications } from '../features/overview/browser-notifications';
 import { useAttention } from '../features/overview/use-attention';
-import { useSessionsLive } from '../features/sessions/use-sessions';
+import { useLiveUpdates } from '../api/live-updates';
 
 const content: Record<PageId, () => ReactNode> = {
   overview: () => <OverviewPage />,
@@ -27,7 +27,7 @@ export function App() {
   const [page, go] = useRoute();
   const [theme, toggleTheme] = useTheme();
   useTitleCount();
-  useSessionsLive();
+  useLiveUpdates();
   // Inside Electron the main process shows native notifications; a browser tab shows its own, on any page.
   useBrowserNotifications(useAttention().data, window.nexus === undefined);
   return (

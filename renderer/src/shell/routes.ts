@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 
 export const pages = [
   { id: 'overview', label: 'Overview' },
@@ -25,4 +25,44 @@ export function useRoute(): [PageId, (page: PageId) => void] {
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
   return [page, (p) => void (window.location.hash = `#/${p}`)];
+}
+
+/** One URL per session: `#/sessions/<id>` (the Overview, the tray and a notification link there). */
+export const sessionHref = (sessionId: string): string => `#/sessions/${encodeURIComponent(sessionId)}`;
+
+const sessionInHash = (): string | null => {
+  const [page, id] = window.location.hash.replace(/^#\/?/, '').split('/');
+  return page === 'sessions' && id ? decodeURIComponent(id) : null;
+};
+
+/** The session selected last, so coming back to the Sessions page (its bare `#/sessions`) reopens it. */
+let lastSelected: string | null = null;
+
+/** The session the URL names; a bare `#/sessions` names the one selected last (and the URL says so). */
+function selectedFromHash(): string | null {
+  const named = sessionInHash();
+  if (named) return (lastSelected = named);
+  if (lastSelected && window.location.hash.replace(/^#\/?/, '').split('/')[0] === 'sessions')
+    window.history.replaceState(null, '', sessionHref(lastSelected));
+  return lastSelected;
+}
+
+/**
+ * The session the URL names, and a way to select another: a click adds a history entry (Back
+ * returns to the session before), a keyboard move replaces it (holding ↓ does not fill the history).
+ */
+export function useSelectedSession(): [string | null, (id: string, how?: 'push' | 'replace') => void] {
+  const [selected, setSelected] = useState<string | null>(selectedFromHash);
+  useEffect(() => {
+    const onHash = (): void => setSelected(selectedFromHash());
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  const select = useCallback((id: string, how: 'push' | 'replace' = 'push'): void => {
+    lastSelected = id;
+    setSelected(id);
+    if (how === 'replace') window.history.replaceState(null, '', sessionHref(id));
+    else if (window.location.hash !== sessionHref(id)) window.history.pushState(null, '', sessionHref(id));
+  }, []);
+  return [selected, select];
 }

@@ -1,15 +1,9 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AppInfo } from '../../../shared/contract';
-import { useApi, useNexusEvent } from '../api/context';
+import { opKey } from '../api/query-keys';
+import { useOpQuery } from '../api/use-op-query';
 
-export const appInfoKey = ['app.info'] as const;
+export const appInfoKey = opKey('app.info');
 
-/** app.info, kept live by `app.status` push events. */
+/** app.info, kept live by `app.status` push events (api/live-updates.ts). */
 export function useAppInfo() {
-  const api = useApi();
-  const client = useQueryClient();
-  useNexusEvent('app.status', (status) => {
-    client.setQueryData<AppInfo>(appInfoKey, (old) => (old ? { ...old, ...status } : old));
-  });
-  return useQuery({ queryKey: appInfoKey, queryFn: () => api['app.info']({}) });
+  return useOpQuery('app.info', {});
 }

@@ -1,14 +1,12 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useApi, useNexusEvent } from '../../api/context';
+import { opKey } from '../../api/query-keys';
+import { useOpQuery } from '../../api/use-op-query';
 
-export const boardKey = ['board.list'] as const;
+export const boardKey = opKey('board.list');
 
-/** Every task with its comments and sessions, refreshed whenever core pushes `board.changed` (or a session changes). */
+/**
+ * Every task with its comments and sessions, refreshed whenever core pushes `board.changed` (or a
+ * session changes; api/live-updates.ts).
+ */
 export function useBoard() {
-  const api = useApi();
-  const client = useQueryClient();
-  const refresh = (): void => void client.invalidateQueries({ queryKey: boardKey });
-  useNexusEvent('board.changed', refresh);
-  useNexusEvent('sessions.changed', refresh);
-  return useQuery({ queryKey: boardKey, queryFn: () => api['board.list']({}) });
+  return useOpQuery('board.list', {});
 }

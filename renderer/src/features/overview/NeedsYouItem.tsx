@@ -1,6 +1,8 @@
 import { memo } from 'react';
 import type { SessionAttention } from '../../../../shared/attention';
 import type { PermissionRequest } from '../../../../shared/contract/permissions';
+import { sessionLabel } from '../../../../shared/attention-words';
+import { sessionHref } from '../../shell/routes';
 import { PendingPermissions } from '../permissions/PendingPermissions';
 import { age } from './age';
 
@@ -20,10 +22,8 @@ export const NeedsYouItem = memo(function NeedsYouItem({
 }) {
   return (
     <li data-session-id={item.sessionId}>
-      <a href={`#/sessions/${item.sessionId}`}>
-        <strong>
-          {item.workspaceName} · {item.sessionName}
-        </strong>
+      <a href={sessionHref(item.sessionId)}>
+        <strong>{sessionLabel(item)}</strong>
       </a>{' '}
       — {item.reason} <span className="muted">{age(item.since)}</span>
       <PendingPermissions requests={requests} />

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { PermissionRequest } from '../../../../shared/contract/permissions';
 import type { SessionAttention } from '../../../../shared/attention';
+import { NOTHING_NEEDS_YOU, levelWords } from '../../../../shared/attention-words';
 import { EmptyState, Page } from '../../shell/Page';
 import { PendingRows, useProgressive } from '../../shell/progressive';
 import { bySession, usePermissions } from '../permissions/use-permissions';
@@ -43,9 +44,11 @@ export function OverviewPage() {
       {fleet ? (
         <>
           <section aria-labelledby="needs-you-title" className="needs-you">
-            <h2 id="needs-you-title">Needs you ({fleet.counts.needs_you})</h2>
+            <h2 id="needs-you-title">
+              {levelWords.needs_you} ({fleet.counts.needs_you})
+            </h2>
             {needsYou.length === 0 ? (
-              <EmptyState title="Nothing needs you">
+              <EmptyState title={NOTHING_NEEDS_YOU}>
                 <p>Sessions that wait for a permission, an answer or a fix show up here first.</p>
               </EmptyState>
             ) : (
@@ -54,11 +57,11 @@ export function OverviewPage() {
           </section>
           <section aria-label="Fleet" className="fleet-counts">
             <dl className="facts">
-              <dt>Working</dt>
+              <dt>{levelWords.working}</dt>
               <dd data-testid="count-working">{fleet.counts.working}</dd>
-              <dt>Idle</dt>
+              <dt>{levelWords.idle}</dt>
               <dd data-testid="count-idle">{fleet.counts.idle}</dd>
-              <dt>Offline</dt>
+              <dt>{levelWords.offline}</dt>
               <dd data-testid="count-offline">{fleet.counts.offline}</dd>
               <dt>Review queue</dt>
               <dd data-testid="count-review">

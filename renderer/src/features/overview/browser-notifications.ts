@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { newlyNeedingYou, type FleetAttention } from '../../../../shared/attention';
+import { needsYouNotification } from '../../../../shared/attention-words';
+import { sessionHref } from '../../shell/routes';
 
 const supported = (): boolean => typeof Notification !== 'undefined';
 
@@ -29,13 +31,11 @@ export function useBrowserNotifications(fleet: FleetAttention | undefined, enabl
     before.current = fleet;
     if (!enabled || !supported() || Notification.permission !== 'granted') return;
     for (const item of fresh) {
-      const note = new Notification('Nexus needs you', {
-        body: `${item.reason} — ${item.workspaceName} · ${item.sessionName}`,
-        tag: item.sessionId,
-      });
+      const { title, body } = needsYouNotification(item);
+      const note = new Notification(title, { body, tag: item.sessionId });
       note.onclick = () => {
         window.focus();
-        window.location.hash = `#/sessions/${item.sessionId}`;
+        window.location.hash = sessionHref(item.sessionId);
         note.close();
       };
     }

@@ -1,4 +1,5 @@
 import type { FleetAttention, SessionAttention } from '../../../../shared/attention';
+import { agentStateWords } from '../../../../shared/attention-words';
 import type { PermissionRequest } from '../../../../shared/contract/permissions';
 
 /**
@@ -14,7 +15,12 @@ export function needsYouItems(fleet: FleetAttention, requests: readonly Permissi
     const s = fleet.sessions.find((i) => i.sessionId === r.sessionId);
     if (!s) continue;
     listed.add(r.sessionId);
-    extra.push({ ...s, level: 'needs_you', reason: `Permission needed: ${r.toolName}`, since: r.askedAt });
+    extra.push({
+      ...s,
+      level: 'needs_you',
+      reason: `${agentStateWords.waiting_permission}: ${r.toolName}`,
+      since: r.askedAt,
+    });
   }
   return [...fleet.needsYou, ...extra];
 }

@@ -1,21 +1,16 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PermissionRequest } from '../../../../shared/contract/permissions';
-import { useApi, useNexusEvent } from '../../api/context';
+import { opKey } from '../../api/query-keys';
+import { useOpQuery } from '../../api/use-op-query';
 
-export const permissionsKey = ['permissions.list'] as const;
+export const permissionsKey = opKey('permissions.list');
 
 /**
- * Every pending permission request, kept live by `permissions.changed` push events (no polling).
+ * Every pending permission request, kept live by `permissions.changed` push events (api/live-updates.ts; no polling).
  * Each event carries the whole list, so the cache is never refetched on its own: a refetch started
  * before an event could land after it and put back a list that no longer holds.
  */
 export function usePermissions() {
-  const api = useApi();
-  const client = useQueryClient();
-  useNexusEvent('permissions.changed', ({ requests }) =>
-    client.setQueryData<{ requests: PermissionRequest[] }>(permissionsKey, { requests }),
-  );
-  return useQuery({ queryKey: permissionsKey, queryFn: () => api['permissions.list']({}), staleTime: Infinity });
+  return useOpQuery('permissions.list', {}, { staleTime: Infinity });
 }
 
 /** The pending requests of one session, oldest first. */

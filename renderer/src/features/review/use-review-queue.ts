@@ -1,15 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { OpInput, OpName } from '../../../../shared/contract';
-import { useApi, useNexusEvent } from '../../api/context';
+import { useApi } from '../../api/context';
+import { opKey } from '../../api/query-keys';
+import { useOpQuery } from '../../api/use-op-query';
 
-export const reviewKey = ['review.list'] as const;
+export const reviewKey = opKey('review.list');
 
-/** The review queue, refreshed whenever core pushes `review.changed`. */
+/** The review queue, refreshed whenever core pushes `review.changed` (api/live-updates.ts). */
 export function useReviewQueue() {
-  const api = useApi();
-  const client = useQueryClient();
-  useNexusEvent('review.changed', () => void client.invalidateQueries({ queryKey: reviewKey }));
-  return useQuery({ queryKey: reviewKey, queryFn: () => api['review.list']({}) });
+  return useOpQuery('review.list', {});
 }
 
 type DecisionOp = Extract<

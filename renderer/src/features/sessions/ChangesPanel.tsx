@@ -1,7 +1,6 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { SessionChanges } from '../../../../shared/contract/sessions';
-import { useApi, useNexusEvent } from '../../api/context';
+import { useOpQuery } from '../../api/use-op-query';
 import { ChangesDiff } from './ChangesDiff';
 import './changes.css';
 
@@ -9,20 +8,14 @@ const PAGE = 50;
 
 /** What the session changed: commits since its base, files with counts, the unified diff. Refreshed on its Stop hook. */
 export function ChangesPanel({ sessionId }: { sessionId: string }) {
-  const api = useApi();
-  const client = useQueryClient();
   const [offset, setOffset] = useState(0);
   const [whole, setWhole] = useState<string | null>(null);
-  const key = ['sessions.diff', sessionId, offset, whole];
-  const diff = useQuery({
-    queryKey: key,
-    queryFn: () =>
-      api['sessions.diff'](whole ? { session: sessionId, file: whole } : { session: sessionId, offset, limit: PAGE }),
-    retry: false,
-  });
-  useNexusEvent('sessions.diffChanged', (e) => {
-    if (e.sessionId === sessionId) void client.invalidateQueries({ queryKey: ['sessions.diff', sessionId] });
-  });
+  // Refreshed on the session's `sessions.diffChanged` events (api/live-updates.ts).
+  const diff = useOpQuery(
+    'sessions.diff',
+    whole ? { session: sessionId, file: whole } : { session: sessionId, offset, limit: PAGE },
+    { retry: false },
+  );
   const d = diff.data;
   return (
     <section className="changes" aria-label="Changes" data-testid="session-changes">

@@ -1,15 +1,9 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useApi, useNexusEvent } from '../../api/context';
+import { useOpQuery } from '../../api/use-op-query';
 
 /** A read-only snapshot of the session's terminal, refreshed on the session's change events or by hand. */
 export function PaneView({ sessionId }: { sessionId: string }) {
-  const api = useApi();
-  const client = useQueryClient();
-  const key = ['sessions.pane', sessionId];
-  const pane = useQuery({ queryKey: key, queryFn: () => api['sessions.pane']({ session: sessionId }), retry: false });
-  useNexusEvent('sessions.changed', ({ session }) => {
-    if (session?.id === sessionId) void client.invalidateQueries({ queryKey: key });
-  });
+  // Refreshed on the session's change events (api/live-updates.ts).
+  const pane = useOpQuery('sessions.pane', { session: sessionId }, { retry: false });
   return (
     <section className="pane-view" aria-label="Terminal (read-only)">
       <div className="pane-actions">

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { useNexusEvent } from '../../api/context';
+import { opKey } from '../../api/query-keys';
 import { useOperation } from '../../api/use-operation';
 
 /** "Push branch": pushes with the workspace's vault secret, shows git's progress, then the provider's PR link. */
 export function PushPanel({ sessionId, disabled }: { sessionId: string; disabled?: boolean }) {
   const [step, setStep] = useState<{ step: string; fraction?: number } | null>(null);
-  const push = useOperation('sessions.push', [['sessions.diff', sessionId]]);
+  const push = useOperation('sessions.push', [opKey('sessions.diff', { session: sessionId })]);
   useNexusEvent('sessions.pushProgress', (p) => {
     if (p.sessionId === sessionId)
       setStep({ step: p.step, ...(p.fraction !== undefined ? { fraction: p.fraction } : {}) });

@@ -1,87 +1,79 @@
-import { useEffect, useMemo, useState } from 'react';
-import type { Session } from '../../../../shared/contract/sessions';
+import { useDeferredValue, useMemo, useState } from 'react';
+import type { SessionAttention } from '../../../../shared/attention';
 import { EmptyState, Page } from '../../shell/Page';
-import { useBoard } from '../board/use-board';
-import { PendingPermissions } from '../permissions/PendingPermissions';
-import { useSessionPermissions } from '../permissions/use-permissions';
-import { ChangesPanel } from './ChangesPanel';
+import { useSelectedSession } from '../../shell/routes';
+import { useAttention } from '../overview/use-attention';
 import { CreateSessionForm } from './CreateSessionForm';
-import { DeleteSessionButton } from './DeleteSessionDialog';
-import { PaneView } from './PaneView';
-import { PushPanel } from './PushPanel';
-import { SendBox } from './SendBox';
-import { SessionTerminal } from './Terminal';
-import { terminalTransport } from './terminal-transport';
+import { SessionDetail } from './SessionDetail';
+import { SessionFilters } from './SessionFilters';
+import { ALL_SESSIONS, countByLevel, filterSessions, type SessionFilter } from './session-filter';
 import { SessionList } from './SessionList';
-import { StateChip } from './StateChip';
 import { useSessions } from './use-sessions';
+import './sessions.css';
 
-/** Sessions per workspace with their agent state; the selected one shows its live terminal and a send box. */
+const NOT_ROLLED_UP: ReadonlyMap<string, SessionAttention> = new Map();
+
+/**
+ * The sessions, list and selected session side by side (stacked on a narrow window): the list with
+ * its filters on the left, the selected session's terminal, permission requests, send box, push and
+ * changes on the right. The URL names the selected session (`#/sessions/<id>`), so the Overview, the
+ * tray and a notification open it here.
+ */
 export function SessionsPage() {
   const sessions = useSessions();
   const list = sessions.data?.sessions ?? [];
-  const [selected, setSelected] = useState<string | null>(() => window.location.hash.split('/')[2] ?? null);
-  // A link to #/sessions/<id> (Overview, tray, notification) selects that session, also when this page is open.
-  useEffect(() => {
-    const onHash = (): void => {
-      const id = window.location.hash.split('/')[2];
-      if (id) setSelected(id);
-    };
-    window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
-  }, []);
-  const current = list.find((s) => s.id === selected) ?? null;
+  const [selected, select] = useSelectedSession();
+  const [filter, setFilter] = useState<SessionFilter>(ALL_SESSIONS);
+  const fleet = useAttention().data;
+  const rolledUp = useMemo(
+    () => (fleet ? new Map(fleet.sessions.map((i) => [i.sessionId, i])) : NOT_ROLLED_UP),
+    [fleet],
+  );
+  const shown = useMemo(() => filterSessions(list, filter, rolledUp), [list, filter, rolledUp]);
+  const counts = useMemo(() => countByLevel(list, rolledUp), [list, rolledUp]);
+  // The selected session stays open when a filter hides its row. The detail follows the selection
+  // at a lower priority, so holding ↓ moves the list at once and mounts no terminal per row passed.
+  const detailId = useDeferredValue(selected);
+  const current = list.find((s) => s.id === detailId) ?? null;
   const names = [...new Set(list.map((s) => s.workspaceName))].join('\n');
   // Rebuilt only when the set of workspace names changes, not on every pushed session change.
   const form = useMemo(() => <CreateSessionForm knownWorkspaces={names ? names.split('\n') : []} />, [names]);
   return (
-    <Page title="Sessions">
-      {form}
+    <Page title="Sessions" className="sessions-page">
+      <details className="session-create-toggle">
+        <summary>New session</summary>
+        {form}
+      </details>
       {sessions.error ? (
         <p role="alert" className="banner bad">
           {sessions.error.message}
         </p>
       ) : null}
-      {list.length === 0 && !sessions.isLoading ? (
-        <EmptyState title="No sessions yet">
-          <p>Sessions run the coding agent inside a workspace, one git worktree each.</p>
-        </EmptyState>
-      ) : null}
-      <SessionList sessions={list} selected={selected} onSelect={setSelected} />
-      {current ? <SessionDetail session={current} /> : null}
+      <div className="sessions-split">
+        <div className="session-list-pane">
+          <SessionFilters filter={filter} counts={counts} total={list.length} onChange={setFilter} />
+          {list.length === 0 && !sessions.isLoading ? (
+            <EmptyState title="No sessions yet">
+              <p>Sessions run the coding agent inside a workspace, one git worktree each.</p>
+            </EmptyState>
+          ) : null}
+          {list.length > 0 && shown.length === 0 ? (
+            <p className="muted" data-testid="no-match">
+              No session matches.
+            </p>
+          ) : null}
+          <SessionList sessions={shown} selected={selected} onSelect={select} />
+        </div>
+        <div className="session-detail-pane">
+          {current ? (
+            <SessionDetail key={current.id} session={current} />
+          ) : (
+            <EmptyState title={detailId && !sessions.isLoading ? 'No such session' : 'No session selected'}>
+              <p>Choose one in the list; ↑ and ↓ (or j and k) move through it.</p>
+            </EmptyState>
+          )}
+        </div>
+      </div>
     </Page>
   );
-}
-
-function SessionDetail({ session }: { session: Session }) {
-  const [transport] = useState(terminalTransport);
-  const requests = useSessionPermissions(session.id);
-  return (
-    <section className="session-detail" aria-label={`Session ${session.name}`}>
-      <h2>
-        {session.workspaceName} · {session.name} <StateChip session={session} />
-      </h2>
-      {session.taskId ? <SessionTask taskId={session.taskId} /> : null}
-      <PendingPermissions requests={requests} />
-      <SendBox sessionId={session.id} disabled={session.status !== 'running'} />
-      {transport && session.status === 'running' ? (
-        <SessionTerminal sessionId={session.id} transport={transport} />
-      ) : (
-        <PaneView sessionId={session.id} />
-      )}
-      <PushPanel sessionId={session.id} disabled={session.status === 'creating'} />
-      <ChangesPanel sessionId={session.id} />
-      <DeleteSessionButton session={session} />
-    </section>
-  );
-}
-
-/** The task the session runs on (its Board card), by title. */
-function SessionTask({ taskId }: { taskId: string }) {
-  const task = useBoard().data?.tasks.find((t) => t.id === taskId);
-  return task ? (
-    <p>
-      Runs on task: <a href="#/board">{task.title}</a>
-    </p>
-  ) : null;
 }

@@ -1,19 +1,16 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AgentSettings } from '../../../../shared/contract';
-import { useApi, useNexusEvent } from '../../api/context';
+import { opKey } from '../../api/query-keys';
+import { useOpQuery } from '../../api/use-op-query';
 import { useOperation } from '../../api/use-operation';
 import { ErrorBanner, SettingsSection } from './SettingsSection';
 import { useSecrets } from './use-vault';
 
-const agentKey = ['agent.get'] as const;
+const agentKey = opKey('agent.get');
 const AGENT_KINDS = ['anthropic_api_key', 'claude_oauth_token'];
 
 /** The agent in every workspace: pinned CLI, the default credential, the model endpoint and the start mode. */
 export function AgentSection() {
-  const api = useApi();
-  const client = useQueryClient();
-  useNexusEvent('agent.changed', (s) => client.setQueryData<AgentSettings>(agentKey, s));
-  const agent = useQuery({ queryKey: agentKey, queryFn: () => api['agent.get']({}) });
+  // Kept live by `agent.changed` events (api/live-updates.ts).
+  const agent = useOpQuery('agent.get', {});
   const secrets = useSecrets();
   const choose = useOperation('agent.setDefaultCredential', [agentKey]);
   const credentials = (secrets.data?.secrets ?? []).filter((s) => AGENT_KINDS.includes(s.kind));

@@ -1,22 +1,18 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { OpName, OpOutput } from '../../../../shared/contract';
-import { useApi, useNexusEvent } from '../../api/context';
+import { opKey } from '../../api/query-keys';
+import { useOpQuery } from '../../api/use-op-query';
 import { useOperation } from '../../api/use-operation';
 
-export const tokensKey = ['tokens.list'] as const;
-export const connectKey = ['connect.info'] as const;
+export const tokensKey = opKey('tokens.list');
+export const connectKey = opKey('connect.info');
 
-/** tokens.list, refreshed on `tokens.changed` events. */
+/** tokens.list, refreshed on `tokens.changed` events (api/live-updates.ts). */
 export function useTokens() {
-  const api = useApi();
-  const client = useQueryClient();
-  useNexusEvent('tokens.changed', () => void client.invalidateQueries({ queryKey: tokensKey }));
-  return useQuery({ queryKey: tokensKey, queryFn: () => api['tokens.list']({}) });
+  return useOpQuery('tokens.list', {});
 }
 
 export function useConnectInfo() {
-  const api = useApi();
-  return useQuery({ queryKey: connectKey, queryFn: () => api['connect.info']({}) });
+  return useOpQuery('connect.info', {});
 }
 
 /** A mutation on one operation that refreshes the tokens list and the connect info afterwards. */

@@ -1,25 +1,19 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { OpName, OpOutput, VaultStatus } from '../../../../shared/contract';
-import { useApi, useNexusEvent } from '../../api/context';
+import type { OpName, OpOutput } from '../../../../shared/contract';
+import { opKey } from '../../api/query-keys';
+import { useOpQuery } from '../../api/use-op-query';
 import { useOperation } from '../../api/use-operation';
 
-export const vaultStatusKey = ['vault.status'] as const;
-export const secretsKey = ['secrets.list'] as const;
+export const vaultStatusKey = opKey('vault.status');
+export const secretsKey = opKey('secrets.list');
 
-/** vault.status, kept live by `vault.changed` events. */
+/** vault.status, kept live by `vault.changed` events (api/live-updates.ts). */
 export function useVaultStatus() {
-  const api = useApi();
-  const client = useQueryClient();
-  useNexusEvent('vault.changed', (status) => client.setQueryData<VaultStatus>(vaultStatusKey, status));
-  return useQuery({ queryKey: vaultStatusKey, queryFn: () => api['vault.status']({}) });
+  return useOpQuery('vault.status', {});
 }
 
-/** secrets.list, refreshed on `secrets.changed` events. */
+/** secrets.list, refreshed on `secrets.changed` events (api/live-updates.ts). */
 export function useSecrets() {
-  const api = useApi();
-  const client = useQueryClient();
-  useNexusEvent('secrets.changed', () => void client.invalidateQueries({ queryKey: secretsKey }));
-  return useQuery({ queryKey: secretsKey, queryFn: () => api['secrets.list']({}) });
+  return useOpQuery('secrets.list', {});
 }
 
 /** A mutation on one operation that refreshes the vault status and the secrets list afterwards. */

@@ -1,5 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
-import { useApi } from '../../api/context';
+import { useOpQuery } from '../../api/use-op-query';
 
 const size = (bytes: number): string =>
   bytes >= 1024 ** 3
@@ -10,13 +9,7 @@ const size = (bytes: number): string =>
 
 /** A running workspace's disk use (its volume; the session worktrees in the title), measured on open or by hand. */
 export function DiskUse({ workspaceId }: { workspaceId: string }) {
-  const api = useApi();
-  const disk = useQuery({
-    queryKey: ['workspaces.disk', workspaceId],
-    queryFn: () => api['workspaces.disk']({ workspace: workspaceId }),
-    retry: false,
-    staleTime: 60_000,
-  });
+  const disk = useOpQuery('workspaces.disk', { workspace: workspaceId }, { retry: false, staleTime: 60_000 });
   if (!disk.data) return null;
   const worktrees = disk.data.worktrees.map((w) => `${w.name}: ${size(w.bytes)}`).join(', ');
   return (

@@ -1,0 +1,49 @@
+import { useState } from 'react';
+import type { Session } from '../../../../shared/contract/sessions';
+import { useBoard } from '../board/use-board';
+import { PendingPermissions } from '../permissions/PendingPermissions';
+import { useSessionPermissions } from '../permissions/use-permissions';
+import { ChangesPanel } from './ChangesPanel';
+import { DeleteSessionButton } from './DeleteSessionDialog';
+import { PaneView } from './PaneView';
+import { PushPanel } from './PushPanel';
+import { SendBox } from './SendBox';
+import { StateChip } from './StateChip';
+import { SessionTerminal } from './Terminal';
+import { terminalTransport } from './terminal-transport';
+
+/** The selected session: its pending requests and live terminal first (in view), then send, push and changes. */
+export function SessionDetail({ session }: { session: Session }) {
+  const [transport] = useState(terminalTransport);
+  const requests = useSessionPermissions(session.id);
+  return (
+    <section className="session-detail" aria-label={`Session ${session.name}`}>
+      <header className="session-detail-header">
+        <h2>
+          {session.workspaceName} · {session.name} <StateChip session={session} />
+        </h2>
+        <DeleteSessionButton session={session} />
+      </header>
+      {session.taskId ? <SessionTask taskId={session.taskId} /> : null}
+      <PendingPermissions requests={requests} />
+      {transport && session.status === 'running' ? (
+        <SessionTerminal sessionId={session.id} transport={transport} />
+      ) : (
+        <PaneView sessionId={session.id} />
+      )}
+      <SendBox sessionId={session.id} disabled={session.status !== 'running'} />
+      <PushPanel sessionId={session.id} disabled={session.status === 'creating'} />
+      <ChangesPanel sessionId={session.id} />
+    </section>
+  );
+}
+
+/** The task the session runs on (its Board card), by title. */
+function SessionTask({ taskId }: { taskId: string }) {
+  const task = useBoard().data?.tasks.find((t) => t.id === taskId);
+  return task ? (
+    <p>
+      Runs on task: <a href="#/board">{task.title}</a>
+    </p>
+  ) : null;
+}
