@@ -4,8 +4,8 @@ import { WorkspaceRuntime } from '../main/core/workspaces/runtime';
 import { WorkspaceStore } from '../main/core/workspaces/workspace-store';
 import { tempDir } from '../test/helpers/temp-dir';
 import { randomBytes } from 'node:crypto';
-import { ChangesGit, type ChangesExec } from '../main/core/sessions/session-changes-git';
-import { SessionChangesReader } from '../main/core/sessions/session-changes';
+import { ChangesGit, type ChangesExec } from '../main/core/ship/ship-git';
+import { SessionChangesReader } from '../main/core/ship/ship-diff';
 import { ensureTestWorkerImage, realDocker } from '../test/helpers/docker';
 import { compare, percentiles, type Benchmark, type Measurement } from './lib';
 

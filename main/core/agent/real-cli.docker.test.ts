@@ -11,7 +11,7 @@ import { inspectJson } from '../../../test/helpers/docker';
 import { startModelApi, userTexts, type ModelApi } from '../../../test/helpers/model-api';
 import { waitFor } from '../../../test/helpers/wait';
 import { SessionsConfig } from '../sessions/config';
-import { buildLaunchCommand, shellQuote } from '../sessions/launch';
+import { buildLaunchCommand, shellQuote } from '../sessions/launch/launch';
 import { AGENT_CLI_ENV } from './agent-cli';
 import { credentialInjection, credentialLaunchLines, type AgentCredentialKind } from './credential';
 import { seedFirstRun } from './first-run';

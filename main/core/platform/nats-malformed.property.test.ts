@@ -8,7 +8,7 @@ import { dbSnapshot } from '../../../test/helpers/db-snapshot';
 import { malformedFor, notJson } from '../../../test/helpers/malformed';
 import { waitFor } from '../../../test/helpers/wait';
 import type { Core } from '..';
-import { HookMessage } from '../sessions/hook-events';
+import { HookMessage } from '../sessions/hooks/hook-events';
 import { connectRun, type RunClient } from './run-client';
 
 const json = (v: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(v ?? null));

@@ -2,7 +2,7 @@ import type { Session } from '../../../shared/contract/sessions';
 import type { Logger } from '../log';
 import type { WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
 import type { SessionsConfig } from './config';
-import type { SessionLauncher } from './session-launcher';
+import type { SessionLauncher } from './launch/session-launcher';
 import { type SessionMachinery } from './session-machinery';
 import { sessionPaths } from './session-paths';
 import type { SessionPatch, SessionRow, SessionStore } from './session-store';

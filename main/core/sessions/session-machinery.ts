@@ -4,10 +4,10 @@ import { HAS_CREDENTIAL_TEST } from '../agent/credential';
 import { FIRST_RUN_SCRIPT, firstRunPayload } from '../agent/first-run';
 import type { SessionsConfig } from './config';
 import type { SessionPaths } from './session-paths';
-import { HOOK_EVENTS, HOOK_MARKER, hookHandler, relayScriptPath, relayStartPath, relayStartScript } from './hook-relay';
-import { HelperOutcomes, type HelperReport } from './inbox-protocol';
-import type { LaunchCommand } from './launch';
-import { launchMany, WORKTREE_FNS, type LaunchItem, type LaunchResult, type RunFileWrite } from './launch-exec';
+import { HOOK_EVENTS, HOOK_MARKER, hookHandler, relayScriptPath, relayStartPath, relayStartScript } from './hooks/hook-relay';
+import { HelperOutcomes, type HelperReport } from './inbox/inbox-protocol';
+import type { LaunchCommand } from './launch/launch';
+import { launchMany, WORKTREE_FNS, type LaunchItem, type LaunchResult, type RunFileWrite } from './launch/launch-exec';
 import type { ExecResult, WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
 
 /**

@@ -6,19 +6,19 @@ import type { Logger } from '../log';
 import type { Db } from '../store/open';
 import type { WorkspaceRuntime } from '../workspaces/runtime';
 import type { SessionsConfig } from './config';
-import { agentStateFromHook, keepNamedTool, type HookMessage } from './hook-events';
+import { agentStateFromHook, keepNamedTool, type HookMessage } from './hooks/hook-events';
 import { convergeSessions, type ConvergeReport } from './session-converge';
-import { SessionLauncher } from './session-launcher';
+import { SessionLauncher } from './launch/session-launcher';
 import { SessionMachinery, type HookTarget, type WorkerTools } from './session-machinery';
 import { sessionPaths } from './session-paths';
-import { SessionBranches } from './session-changes-branch';
-import type { ExternalMcpOf } from './external-mcp';
-import { SessionRuns, type FleetEntryOf, type PlatformRuns } from './session-runs';
+import { SessionBranches } from './session-branches';
+import type { ExternalMcpOf } from './launch/external-mcp';
+import { SessionRuns, type FleetEntryOf, type PlatformRuns } from './launch/session-runs';
 import { SessionStore, type SessionPatch, type SessionRow } from './session-store';
-import { StartupWatch } from './startup-watch';
+import { StartupWatch } from './launch/startup-watch';
 import { startupFailureReason } from '../agent/startup-watchdog';
-import { deliveryOf, type DeliveryResult } from './message-delivery';
-import type { LiveWindow } from './terminal';
+import { deliveryOf, type DeliveryResult } from './inbox/message-delivery';
+import type { LiveWindow } from '../terminal/terminal';
 
 /** What sessions use of the workspaces module: its runtime, nothing else. */
 export type SessionRuntime = Pick<WorkspaceRuntime, 'run' | 'exec' | 'info' | 'find' | 'list' | 'idle'>;

@@ -1,9 +1,9 @@
-import { NexusError } from '../../../shared/errors';
-import { nexusMcpEnv } from '../platform/nexus-mcp-env';
+import { NexusError } from '../../../../shared/errors';
+import { nexusMcpEnv } from '../../platform/nexus-mcp-env';
 import type { McpStdioEntry } from './external-mcp';
-import { workspaceAgentName } from '../platform/agent-records';
-import type { RunCredentials } from '../platform/platform-service';
-import type { Logger } from '../log';
+import { workspaceAgentName } from '../../platform/agent-records';
+import type { RunCredentials } from '../../platform/platform-service';
+import type { Logger } from '../../log';
 
 /**
  * Platform tools for sessions: each session's agent calls them as its own platform run. The run's

@@ -1,7 +1,7 @@
-import { NexusError } from '../../../shared/errors';
-import { agentLaunchEnv, agentLaunchLines } from '../agent/launch-env';
-import { permissionModeFor } from '../agent/permission-mode';
-import type { SessionsConfig } from './config';
+import { NexusError } from '../../../../shared/errors';
+import { agentLaunchEnv, agentLaunchLines } from '../../agent/launch-env';
+import { permissionModeFor } from '../../agent/permission-mode';
+import type { SessionsConfig } from '../config';
 
 /**
  * Builds the agent CLI's command line for a session. Everything the CLI's argument parser could

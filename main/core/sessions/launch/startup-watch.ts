@@ -1,4 +1,4 @@
-import type { Logger } from '../log';
+import type { Logger } from '../../log';
 
 /**
  * One timer per launched agent: when it fires and no hook has arrived since the launch (the first

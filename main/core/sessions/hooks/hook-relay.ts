@@ -1,4 +1,4 @@
-import { shellQuote } from './launch';
+import { shellQuote } from '../launch/launch';
 
 /**
  * Hooks without a process per event. Each workspace container runs one resident hook relay

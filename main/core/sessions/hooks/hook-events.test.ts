@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { permissionReason } from '../../../shared/attention';
+import { permissionReason } from '../../../../shared/attention';
 import { agentStateFromHook, HookMessage, keepNamedTool } from './hook-events';
 
 const ev = (hook_event_name: string, extra: Record<string, string> = {}) => ({ hook_event_name, ...extra });

@@ -3,7 +3,7 @@ import { requestOnce } from '../../../resources/worker/nexus-hook/nats-publish';
 import { operatorContext } from '../handlers';
 import { accessLevels } from '../../../shared/contract';
 import { platformFixture } from '../../../test/helpers/platform-fixture';
-import { SessionStore } from './session-store';
+import { SessionStore } from '../sessions/session-store';
 
 type Fixture = Awaited<ReturnType<typeof platformFixture>>;
 

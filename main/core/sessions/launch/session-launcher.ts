@@ -1,14 +1,14 @@
-import { FLEET_MCP_SERVER } from '../../../shared/contract/fleet';
-import { NexusError } from '../../../shared/errors';
-import { permissionModeFor } from '../agent/permission-mode';
-import type { WorkspaceInfo } from '../workspaces/runtime';
-import type { SessionsConfig } from './config';
+import { FLEET_MCP_SERVER } from '../../../../shared/contract/fleet';
+import { NexusError } from '../../../../shared/errors';
+import { permissionModeFor } from '../../agent/permission-mode';
+import type { WorkspaceInfo } from '../../workspaces/runtime';
+import type { SessionsConfig } from '../config';
 import { buildLaunchCommand, type LaunchCommand } from './launch';
 import type { RunFileWrite } from './launch-exec';
-import { type HookTarget, type SessionMachinery, type WorkerTools } from './session-machinery';
-import { sessionPaths } from './session-paths';
+import { type HookTarget, type SessionMachinery, type WorkerTools } from '../session-machinery';
+import { sessionPaths } from '../session-paths';
 import { mcpConfigJson, runFiles, type FleetEntryOf, type SessionRuns } from './session-runs';
-import type { SessionRow, SessionStore } from './session-store';
+import type { SessionRow, SessionStore } from '../session-store';
 import type { ExternalMcpOf } from './external-mcp';
 
 /** A launch's platform run: its `--mcp-config` path and the files the launch writes (both absent: none). */

@@ -1,8 +1,8 @@
-import type { Disposable } from '../disposable';
-import type { Logger } from '../log';
-import type { HookEvent } from '../platform/platform-service';
+import type { Disposable } from '../../disposable';
+import type { Logger } from '../../log';
+import type { HookEvent } from '../../platform/platform-service';
 import { HookMessage, RelayNotice } from './hook-events';
-import type { SessionService } from './session-service';
+import type { SessionService } from '../session-service';
 
 /** Where hook events come from: core.platform, which subscribes to nexus.hooks.* on its NATS. */
 export interface HookEventSource {

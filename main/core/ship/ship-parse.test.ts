@@ -3,7 +3,7 @@ import { writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/temp-dir';
-import { boundPatches, changedFiles, LOG_FORMAT, parseLog, splitPatch, unquotePath } from './session-changes-parse';
+import { boundPatches, changedFiles, LOG_FORMAT, parseLog, splitPatch, unquotePath } from './ship-parse';
 
 // Real git output from a real repository: a modify, an add, a delete, a rename, a binary file and
 // a path git has to quote.

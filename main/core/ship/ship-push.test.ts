@@ -2,7 +2,7 @@ import { spawnSync, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/temp-dir';
-import { porcelainRef, progressOf } from './session-changes-push';
+import { porcelainRef, progressOf } from './ship-push';
 
 // Real `git push --porcelain --progress` output against a local bare repository.
 const dir = tempDir('nexus-push-parse-');

@@ -1,6 +1,6 @@
 import type { ChangesSummary, SessionChanges as Changes } from '../../../shared/contract/sessions';
-import type { ChangesExec, ChangesGit, ChangesTarget } from './session-changes-git';
-import { boundPatches, changedFiles, parseLog, parseNumstatZ } from './session-changes-parse';
+import type { ChangesExec, ChangesGit, ChangesTarget } from './ship-git';
+import { boundPatches, changedFiles, parseLog, parseNumstatZ } from './ship-parse';
 
 /** Size bounds of one diff answer. */
 export const CHANGES_BOUNDS = {

@@ -5,13 +5,13 @@ import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { Redactor } from '../redact';
 import type { SecretSource } from '../workspaces/secret-source';
-import type { SessionsConfig } from './config';
-import { HookMessage } from './hook-events';
-import { SessionChangesReader } from './session-changes';
-import { ChangesGit, type ChangesExec, type ChangesTarget } from './session-changes-git';
-import { SessionPusher, type PushExec } from './session-changes-push';
-import { SessionBranches } from './session-changes-branch';
-import { sessionPaths } from './session-paths';
+import type { SessionsConfig } from '../sessions/config';
+import { HookMessage } from '../sessions/hooks/hook-events';
+import { SessionChangesReader } from './ship-diff';
+import { ChangesGit, type ChangesExec, type ChangesTarget } from './ship-git';
+import { SessionPusher, type PushExec } from './ship-push';
+import { SessionBranches } from '../sessions/session-branches';
+import { sessionPaths } from '../sessions/session-paths';
 
 export interface ShipWorkspace extends ChangesTarget {
   id: string;

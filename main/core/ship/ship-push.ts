@@ -5,7 +5,7 @@ import { credentialPayload } from '../workspaces/container-spec';
 import { checkSecretHost, credentialHost } from '../workspaces/repo-url';
 import { gitUsername, type SecretSource } from '../workspaces/secret-source';
 import { compareLink } from './compare-link';
-import type { ChangesTarget } from './session-changes-git';
+import type { ChangesTarget } from './ship-git';
 
 /**
  * "Push branch": the session's branch to the workspace's remote (`origin`, the clone's URL) with

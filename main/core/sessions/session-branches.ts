@@ -1,5 +1,5 @@
 import { NexusError } from '../../../shared/errors';
-import type { ChangesExec, ChangesTarget } from './session-changes-git';
+import type { ChangesExec, ChangesTarget } from '../ship/ship-git';
 
 /**
  * The session branch at delete time: kept by default; deleted on request, but a branch holding

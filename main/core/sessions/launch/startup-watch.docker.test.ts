@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { sessionRig, type SessionRig } from '../../../test/helpers/session-rig';
-import { waitFor } from '../../../test/helpers/wait';
+import { sessionRig, type SessionRig } from '../../../../test/helpers/session-rig';
+import { waitFor } from '../../../../test/helpers/wait';
 
 // An agent that stops at a dialog and never reports SessionStart (like the CLI's trust question).
 const STUCK_AGENT = ['sh', '-c', 'echo "Do you trust the files in this folder?"; sleep 600'];

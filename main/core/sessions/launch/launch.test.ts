@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FIXTURE_SUBCOMMANDS, parseAgentArgs } from '../../../resources/worker/fixtures/agent-cli/parse-args';
-import { SessionsConfig, type SessionsConfigInput } from './config';
+import { FIXTURE_SUBCOMMANDS, parseAgentArgs } from '../../../../resources/worker/fixtures/agent-cli/parse-args';
+import { SessionsConfig, type SessionsConfigInput } from '../config';
 import {
   buildLaunchCommand,
   guardSubcommand,
@@ -10,7 +10,7 @@ import {
   VARIADIC_OPTIONS,
 } from './launch';
 import { execFileSync } from 'node:child_process';
-import { hostileCorpus } from '../../../test/helpers/hostile-corpus';
+import { hostileCorpus } from '../../../../test/helpers/hostile-corpus';
 
 const base = {
   workspace: 'demo',

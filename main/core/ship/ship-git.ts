@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { NexusError } from '../../../shared/errors';
-import { splitPatch } from './session-changes-parse';
+import { splitPatch } from './ship-parse';
 
 /**
  * The git side of the session changes view, run inside the workspace container through the

@@ -4,7 +4,7 @@ import { NexusError } from '../../../shared/errors';
 import { TerminalSessionId, type TerminalSize } from '../../../shared/terminal';
 import type { Logger } from '../log';
 import type { Redactor } from '../redact';
-import type { SessionsConfig } from './config';
+import type { SessionsConfig } from '../sessions/config';
 import type { TtyProcess, WorkspaceRuntime } from '../workspaces/runtime';
 
 /** Where a session's agent runs: its workspace container and tmux window. */

@@ -1,5 +1,5 @@
-import type { MessageDelivery } from '../../../shared/contract/sessions';
-import { NexusError } from '../../../shared/errors';
+import type { MessageDelivery } from '../../../../shared/contract/sessions';
+import { NexusError } from '../../../../shared/errors';
 import type { HelperReport } from './inbox-protocol';
 
 /** What sessions.sendMessage answers: the agent's own word on the message, or that it gave none. */

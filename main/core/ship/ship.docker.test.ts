@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTestWorkerImage, realDocker } from '../../../test/helpers/docker';
-import { ChangesGit, type ChangesExec } from './session-changes-git';
-import { SessionChangesReader, type ChangesSession } from './session-changes';
+import { ChangesGit, type ChangesExec } from './ship-git';
+import { SessionChangesReader, type ChangesSession } from './ship-diff';
 import { join } from 'node:path';
 import { tempDir } from '../../../test/helpers/temp-dir';
 import { openStore } from '../store/open';

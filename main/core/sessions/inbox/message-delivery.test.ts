@@ -3,8 +3,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers/temp-dir';
-import { bundleWorkerScripts, type WorkerScripts } from '../../../test/helpers/worker-scripts';
+import { tempDir } from '../../../../test/helpers/temp-dir';
+import { bundleWorkerScripts, type WorkerScripts } from '../../../../test/helpers/worker-scripts';
 import { DeliveryStatuses, inboxAddressFile, type DeliveryStatus, type HelperReport } from './inbox-protocol';
 import { deliveryOf } from './message-delivery';
 

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Session } from '../../../shared/contract/sessions';
-import { sessionRig, type SessionRig } from '../../../test/helpers/session-rig';
-import { operatorContext } from '../handlers';
-import { createLogger } from '../log';
-import { Redactor } from '../redact';
-import { convergeOnWorkspaceStart } from './converge-on-start';
+import type { Session } from '../../../../shared/contract/sessions';
+import { sessionRig, type SessionRig } from '../../../../test/helpers/session-rig';
+import { operatorContext } from '../../handlers';
+import { createLogger } from '../../log';
+import { Redactor } from '../../redact';
+import { convergeOnWorkspaceStart } from '../converge-on-start';
 import { runFiles } from './session-runs';
-import { sessionPaths } from './session-paths';
-import type { WorkspaceInfo } from '../workspaces/runtime';
-import { WorkspaceEvents } from '../workspaces/workspace-events';
-import { waitFor } from '../../../test/helpers/wait';
+import { sessionPaths } from '../session-paths';
+import type { WorkspaceInfo } from '../../workspaces/runtime';
+import { WorkspaceEvents } from '../../workspaces/workspace-events';
+import { waitFor } from '../../../../test/helpers/wait';
 
 let rig: SessionRig;
 let ws: WorkspaceInfo;

@@ -1,5 +1,5 @@
-import type { McpServerSpec } from '../../../shared/contract/platform';
-import type { Logger } from '../log';
+import type { McpServerSpec } from '../../../../shared/contract/platform';
+import type { Logger } from '../../log';
 
 /** A stdio MCP server entry of the Claude `--mcp-config` `mcpServers` map. */
 export interface McpStdioEntry {

@@ -1,5 +1,5 @@
 import type { Handlers } from '../handlers';
-import type { SessionShip } from './session-changes-service';
+import type { SessionShip } from './ship-service';
 
 type ShipOps = 'sessions.changes' | 'sessions.diff' | 'sessions.push' | 'workspaces.disk';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentState } from '../../../shared/contract/sessions';
+import type { AgentState } from '../../../../shared/contract/sessions';
 
 /**
  * Agent state comes from the agent's hooks, never from the screen. This is the whole mapping

@@ -1,8 +1,8 @@
-import { NexusError } from '../../../shared/errors';
-import type { SessionsConfig } from './config';
+import { NexusError } from '../../../../shared/errors';
+import type { SessionsConfig } from '../config';
 import { shellQuote, type LaunchCommand } from './launch';
-import type { SessionPaths } from './session-paths';
-import type { WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
+import type { SessionPaths } from '../session-paths';
+import type { WorkspaceInfo, WorkspaceRuntime } from '../../workspaces/runtime';
 
 /**
  * Shell functions for the worktree: add (picking up a branch kept from a deleted session of the

@@ -11,17 +11,17 @@ import {
   testBridgeNetwork,
   type AgentContainer,
   type TestNetwork,
-} from '../../../test/helpers/agent-cli';
-import { startModelApi, type ModelApi } from '../../../test/helpers/model-api';
-import { tempDir } from '../../../test/helpers/temp-dir';
-import { waitFor } from '../../../test/helpers/wait';
-import { bundleWorkerScripts } from '../../../test/helpers/worker-scripts';
-import { AGENT_CLI_ENV } from '../agent/agent-cli';
-import { credentialInjection, credentialLaunchLines } from '../agent/credential';
-import type { ExecResult } from '../workspaces/runtime';
-import { SessionsConfig } from './config';
-import { buildLaunchCommand, shellQuote } from './launch';
-import { SessionMachinery } from './session-machinery';
+} from '../../../../test/helpers/agent-cli';
+import { startModelApi, type ModelApi } from '../../../../test/helpers/model-api';
+import { tempDir } from '../../../../test/helpers/temp-dir';
+import { waitFor } from '../../../../test/helpers/wait';
+import { bundleWorkerScripts } from '../../../../test/helpers/worker-scripts';
+import { AGENT_CLI_ENV } from '../../agent/agent-cli';
+import { credentialInjection, credentialLaunchLines } from '../../agent/credential';
+import type { ExecResult } from '../../workspaces/runtime';
+import { SessionsConfig } from '../config';
+import { buildLaunchCommand, shellQuote } from '../launch/launch';
+import { SessionMachinery } from '../session-machinery';
 
 /**
  * The hook relay in a real worker container, with the pinned real CLI against the model stand-in
