@@ -98,7 +98,7 @@ export async function createCore(
   const redactor = new Redactor();
   redactor.addEnvSecrets(process.env);
   const log = createLogger({ file: join(dataDir, 'logs', 'nexus.log'), stderr: config.logToStderr, redactor });
-  const events = new EventBus(redactor);
+  const events = new EventBus(redactor, log);
   const status = new StatusBoard(events);
 
   const db = openStore(join(dataDir, 'nexus.db'));
@@ -221,8 +221,7 @@ export async function createCore(
     log: log.child({ feature: 'ship' }),
     config: config.sessions,
   });
-  disposables.add(ship.followStops(platform));
-  disposables.add(ship.followStarts(workspaces.signals));
+  disposables.add(ship.followStops());
   const attention = disposables.add(
     new AttentionService({
       sources: {

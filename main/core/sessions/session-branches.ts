@@ -1,10 +1,10 @@
 import { NexusError } from '../../../shared/errors';
-import type { ChangesExec, ChangesTarget } from '../ship/ship-git';
+import type { ContainerExec, ExecTarget } from './container-sh';
 
 /**
  * The session branch at delete time: kept by default; deleted on request, but a branch holding
  * commits that were never pushed (beyond its remote copy, or beyond the base when it has none)
- * is deleted only with `force`. Also the workspace's disk use and the worktree prune on start.
+ * is deleted only with `force`. Also the worktree prune when the workspace starts.
  */
 
 const UNPUSHED = `
@@ -21,12 +21,12 @@ fi
 
 export class SessionBranches {
   constructor(
-    private readonly exec: ChangesExec,
+    private readonly exec: ContainerExec,
     private readonly repoDir: string,
   ) {}
 
   /** Commits on the branch not pushed anywhere; null when the branch is gone. */
-  async unpushed(ws: ChangesTarget, branch: string): Promise<number | null> {
+  async unpushed(ws: ExecTarget, branch: string): Promise<number | null> {
     const r = await this.exec.exec(ws, ['sh', '-c', UNPUSHED, 'sh', this.repoDir, branch]);
     if (r.exitCode !== 0) throw new NexusError('unavailable', `Reading branch ${branch} failed: ${r.stderr.trim()}`);
     const out = r.stdout.trim();
@@ -34,7 +34,7 @@ export class SessionBranches {
   }
 
   /** Refuses (before anything is removed) to delete a branch with unpushed commits unless forced. */
-  async checkDelete(ws: ChangesTarget, branch: string, force: boolean): Promise<void> {
+  async checkDelete(ws: ExecTarget, branch: string, force: boolean): Promise<void> {
     if (force) return;
     const n = await this.unpushed(ws, branch);
     if (n)
@@ -45,40 +45,13 @@ export class SessionBranches {
       );
   }
 
-  async delete(ws: ChangesTarget, branch: string): Promise<boolean> {
+  async delete(ws: ExecTarget, branch: string): Promise<boolean> {
     const r = await this.exec.exec(ws, ['git', '-C', this.repoDir, 'branch', '-D', '--', branch]);
     return r.exitCode === 0;
   }
 
   /** Drops records of worktrees whose directory is gone (run when the workspace starts). */
-  async prune(ws: ChangesTarget): Promise<void> {
+  async prune(ws: ExecTarget): Promise<void> {
     await this.exec.exec(ws, ['git', '-C', this.repoDir, 'worktree', 'prune']);
-  }
-
-  /** The volume's size and each session worktree's, from `du` in the container. */
-  async disk(
-    ws: ChangesTarget,
-    volumeDir: string,
-    worktreesDir: string,
-  ): Promise<{ bytes: number; worktrees: { name: string; bytes: number }[] }> {
-    const r = await this.exec.exec(
-      ws,
-      [
-        'sh',
-        '-c',
-        'du -sk "$1" 2>/dev/null | tail -n 1; ' +
-          '[ -d "$2" ] && cd "$2" && for d in */; do [ -d "$d" ] && du -sk "$d" 2>/dev/null; done; exit 0',
-        'sh',
-        volumeDir,
-        worktreesDir,
-      ],
-      { timeoutMs: 120_000 },
-    );
-    const lines = r.stdout.trim().split('\n').filter(Boolean);
-    const kb = (l: string | undefined): number => Number(/^(\d+)/.exec(l ?? '')?.[1] ?? 0) * 1024;
-    return {
-      bytes: kb(lines[0]),
-      worktrees: lines.slice(1).map((l) => ({ name: l.replace(/^\d+\s+/, '').replace(/\/$/, ''), bytes: kb(l) })),
-    };
   }
 }

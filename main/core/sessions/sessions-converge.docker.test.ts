@@ -68,8 +68,9 @@ describe('converge (a real workspace container; the fixture as the agent)', () =
 
   it('converges when a workspace starts: a session whose window is gone is resumed, once', async () => {
     const s = session('started');
-    const signals = new WorkspaceEvents();
-    const sub = convergeOnWorkspaceStart(signals, rig.service, createLogger({ redactor: new Redactor() }));
+    const log = createLogger({ redactor: new Redactor() });
+    const signals = new WorkspaceEvents(log);
+    const sub = convergeOnWorkspaceStart(signals, rig.service, log);
     try {
       await killWindow('started');
       const before = (await launches(s.id)).length;

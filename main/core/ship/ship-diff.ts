@@ -1,9 +1,9 @@
 import type { ChangesSummary, SessionChanges as Changes } from '../../../shared/contract/sessions';
-import type { ChangesExec, ChangesGit, ChangesTarget } from './ship-git';
+import type { ShipExec, ShipGit, ShipTarget } from './ship-git';
 import { boundPatches, changedFiles, parseLog, parseNumstatZ } from './ship-parse';
 
 /** Size bounds of one diff answer. */
-export const CHANGES_BOUNDS = {
+export const DIFF_BOUNDS = {
   /** Files per page unless the caller asks for fewer or more (at most 200). */
   pageSize: 50,
   /** Characters of one file's diff in a page. */
@@ -17,17 +17,17 @@ export const CHANGES_BOUNDS = {
 };
 
 /** The session as this module needs it. */
-export interface ChangesSession {
+export interface ShipSession {
   id: string;
   branch: string;
   worktree: string;
-  workspace: ChangesTarget;
+  workspace: ShipTarget;
 }
 
-export type { ChangesExec };
+export type { ShipExec };
 
 const summaryOf = (
-  scan: Awaited<ReturnType<ChangesGit['scan']>>,
+  scan: Awaited<ReturnType<ShipGit['scan']>>,
   files: { additions: number | null; deletions: number | null }[],
 ): ChangesSummary => ({
   base: scan.base,
@@ -45,19 +45,19 @@ const summaryOf = (
  * What a session changed: its commits since the base branch and its worktree against the base
  * (committed and uncommitted, untracked files included), paged by file and bounded in size.
  */
-export class SessionChangesReader {
-  constructor(private readonly git: ChangesGit) {}
+export class ShipReader {
+  constructor(private readonly git: ShipGit) {}
 
   /** Ahead/behind and counts only: one exec, no diff text. */
-  async summary(s: ChangesSession): Promise<ChangesSummary> {
+  async summary(s: ShipSession): Promise<ChangesSummary> {
     const scan = await this.git.scan(s.workspace, s.worktree, s.branch, { keep: false, logMax: 0 });
     return summaryOf(scan, parseNumstatZ(scan.numstat));
   }
 
-  async diff(s: ChangesSession, page: { offset?: number; limit?: number; file?: string }): Promise<Changes> {
+  async diff(s: ShipSession, page: { offset?: number; limit?: number; file?: string }): Promise<Changes> {
     const scan = await this.git.scan(s.workspace, s.worktree, s.branch, {
       keep: true,
-      logMax: CHANGES_BOUNDS.commits + 1,
+      logMax: DIFF_BOUNDS.commits + 1,
     });
     const scratch = scan.scratch as string;
     const all = changedFiles(scan.numstat, scan.names);
@@ -65,17 +65,17 @@ export class SessionChangesReader {
     const offset = page.file ? 0 : (page.offset ?? 0);
     const files = page.file
       ? all.filter((f) => f.path === page.file)
-      : all.slice(offset, offset + (page.limit ?? CHANGES_BOUNDS.pageSize));
+      : all.slice(offset, offset + (page.limit ?? DIFF_BOUNDS.pageSize));
     const notes: string[] = [];
     if (page.file && files.length === 0) notes.push(`${page.file} is not among the changed files.`);
     const withText = files;
     let patches: Changes['patches'] = [];
     if (withText.length === 0) await this.git.discard(s.workspace, scratch);
     else {
-      const perFile = page.file ? CHANGES_BOUNDS.wholeFile : CHANGES_BOUNDS.perFile;
+      const perFile = page.file ? DIFF_BOUNDS.wholeFile : DIFF_BOUNDS.perFile;
       const texts = await this.git.patches(s.workspace, s.worktree, scratch, withText, perFile);
       const sections = withText.map((f) => ({ path: f.path, diff: texts.get(f.path)?.diff ?? '' }));
-      const total = page.file ? CHANGES_BOUNDS.wholeFile : CHANGES_BOUNDS.total;
+      const total = page.file ? DIFF_BOUNDS.wholeFile : DIFF_BOUNDS.total;
       const bounded = boundPatches(sections, { perFile, total });
       patches = bounded.patches.map((p) => (texts.get(p.path)?.cut ? { ...p, truncated: true } : p));
       const cut = patches.filter((p) => p.truncated).length;
@@ -98,8 +98,8 @@ export class SessionChangesReader {
       sessionId: s.id,
       branch: s.branch,
       summary: summaryOf(scan, all),
-      commits: commits.slice(0, CHANGES_BOUNDS.commits),
-      commitsTruncated: commits.length > CHANGES_BOUNDS.commits,
+      commits: commits.slice(0, DIFF_BOUNDS.commits),
+      commitsTruncated: commits.length > DIFF_BOUNDS.commits,
       files,
       offset,
       patches,

@@ -9,15 +9,15 @@ import { splitPatch } from './ship-parse';
  * throw-away index in /tmp, so the agent's own index is never touched.
  */
 
-export interface ChangesTarget {
+export interface ShipTarget {
   name: string;
   containerId: string | null;
 }
 
 /** What this module needs of the workspace runtime: its one exec. */
-export interface ChangesExec {
+export interface ShipExec {
   exec(
-    workspace: ChangesTarget,
+    workspace: ShipTarget,
     argv: string[],
     opts?: { timeoutMs?: number; maxOutput?: number },
   ): Promise<{ exitCode: number; stdout: string; stderr: string }>;
@@ -104,14 +104,14 @@ export interface Scan {
   scratch: string | null;
 }
 
-export class ChangesGit {
+export class ShipGit {
   constructor(
-    private readonly exec: ChangesExec,
+    private readonly exec: ShipExec,
     private readonly repoDir: string,
   ) {}
 
   private async run(
-    ws: ChangesTarget,
+    ws: ShipTarget,
     script: string,
     args: [worktree: string, branch: string, scratch: string, ...rest: string[]],
     what: string,
@@ -133,12 +133,7 @@ export class ChangesGit {
   }
 
   /** Base, ahead/behind, unpushed, numstat; with `keep` also names and log, and the index for patches. */
-  async scan(
-    ws: ChangesTarget,
-    worktree: string,
-    branch: string,
-    opts: { keep: boolean; logMax: number },
-  ): Promise<Scan> {
+  async scan(ws: ShipTarget, worktree: string, branch: string, opts: { keep: boolean; logMax: number }): Promise<Scan> {
     const scratch = `/tmp/nexus-changes-${randomBytes(6).toString('hex')}`;
     const s = await this.run(
       ws,
@@ -166,7 +161,7 @@ export class ChangesGit {
 
   /** Each file's diff from the kept scan (which this removes), cut at `perFile` bytes; by path. */
   async patches(
-    ws: ChangesTarget,
+    ws: ShipTarget,
     worktree: string,
     scratch: string,
     files: { path: string; oldPath: string | null }[],
@@ -186,7 +181,7 @@ export class ChangesGit {
   }
 
   /** Removes a kept scan that no patches call will use. */
-  async discard(ws: ChangesTarget, scratch: string): Promise<void> {
+  async discard(ws: ShipTarget, scratch: string): Promise<void> {
     await this.exec.exec(ws, ['rm', '-rf', '--', scratch]).catch(() => undefined);
   }
 }

@@ -5,7 +5,7 @@ import { credentialPayload } from '../workspaces/container-spec';
 import { checkSecretHost, credentialHost } from '../workspaces/repo-url';
 import { gitUsername, type SecretSource } from '../workspaces/secret-source';
 import { compareLink } from './compare-link';
-import type { ChangesTarget } from './ship-git';
+import type { ShipTarget } from './ship-git';
 
 /**
  * "Push branch": the session's branch to the workspace's remote (`origin`, the clone's URL) with
@@ -15,7 +15,7 @@ import type { ChangesTarget } from './ship-git';
 
 export interface PushExec {
   exec(
-    workspace: ChangesTarget,
+    workspace: ShipTarget,
     argv: string[],
     opts?: { stdin?: string; env?: Record<string, string>; timeoutMs?: number; onStderr?: (text: string) => void },
   ): Promise<{ exitCode: number; stdout: string; stderr: string }>;
@@ -25,7 +25,7 @@ export interface PushTarget {
   sessionId: string;
   branch: string;
   worktree: string;
-  workspace: ChangesTarget & { repoUrl: string; secretId: string | null };
+  workspace: ShipTarget & { repoUrl: string; secretId: string | null };
 }
 
 export interface PushDeps {
@@ -64,7 +64,7 @@ export function porcelainRef(stdout: string, branch: string): { flag: string; su
   return null;
 }
 
-export class SessionPusher {
+export class ShipPusher {
   constructor(private readonly deps: PushDeps) {}
 
   async push(t: PushTarget, progress: (p: { step: string; fraction?: number }) => void): Promise<PushResult> {

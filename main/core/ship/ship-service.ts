@@ -6,23 +6,26 @@ import type { Logger } from '../log';
 import type { Redactor } from '../redact';
 import type { SecretSource } from '../workspaces/secret-source';
 import type { SessionsConfig } from '../sessions/config';
-import { HookMessage } from '../sessions/hooks/hook-events';
-import { SessionChangesReader } from './ship-diff';
-import { ChangesGit, type ChangesExec, type ChangesTarget } from './ship-git';
-import { SessionPusher, type PushExec } from './ship-push';
-import { SessionBranches } from '../sessions/session-branches';
+import type { SessionSignalMap } from '../sessions/session-signals';
+import { ShipReader } from './ship-diff';
+import { ShipGit, type ShipExec, type ShipTarget } from './ship-git';
+import { ShipPusher, type PushExec } from './ship-push';
 import { sessionPaths } from '../sessions/session-paths';
 
-export interface ShipWorkspace extends ChangesTarget {
+export interface ShipWorkspace extends ShipTarget {
   id: string;
   running: boolean;
 }
 
 export interface SessionShipDeps {
-  sessions: { get(ref: string): Promise<Session> };
+  /** The sessions module: a session by reference, and its `agentStopped` signal. */
+  sessions: {
+    get(ref: string): Promise<Session>;
+    on(name: 'agentStopped', listener: (e: SessionSignalMap['agentStopped']) => void): Disposable;
+  };
   /** The workspace runtime: its one exec, its per-workspace queue, its store reads. */
   runtime: {
-    exec: ChangesExec['exec'] & PushExec['exec'];
+    exec: ShipExec['exec'] & PushExec['exec'];
     run<T>(workspaceId: string, job: () => Promise<T>): Promise<T>;
     info(ref: string): ShipWorkspace;
   };
@@ -37,19 +40,17 @@ export interface SessionShipDeps {
   config: SessionsConfig;
 }
 
-/** Review and ship: a session's changes (read), its push (vault), refreshed on its Stop hook. */
+/** Ship: a session's changes (read), its push (vault), looked at again whenever its agent stops. */
 export class SessionShip {
-  private readonly reader: SessionChangesReader;
-  private readonly pusher: SessionPusher;
-  readonly branches: SessionBranches;
+  private readonly reader: ShipReader;
+  private readonly pusher: ShipPusher;
   /** Refreshes running or asked for again while running (one more after the current one). */
   private readonly refreshing = new Map<string, boolean>();
 
   constructor(private readonly deps: SessionShipDeps) {
-    const git = new ChangesGit(deps.runtime, deps.config.repoDir);
-    this.reader = new SessionChangesReader(git);
-    this.branches = new SessionBranches(deps.runtime, deps.config.repoDir);
-    this.pusher = new SessionPusher({
+    const git = new ShipGit(deps.runtime, deps.config.repoDir);
+    this.reader = new ShipReader(git);
+    this.pusher = new ShipPusher({
       exec: deps.runtime,
       secrets: deps.secrets,
       redactor: deps.redactor,
@@ -120,45 +121,8 @@ export class SessionShip {
     }
   }
 
-  /** Refreshes a session's changes when its agent stops (the Stop hook): pushed, no polling. */
-  followStops(source: {
-    onHookEvent(handler: (e: { workspaceId: string; event: unknown }) => void): Disposable;
-  }): Disposable {
-    return source.onHookEvent(({ workspaceId, event }) => {
-      const m = HookMessage.safeParse(event);
-      if (!m.success || m.data.workspaceId !== workspaceId) return;
-      if (m.data.event.hook_event_name !== 'Stop' && m.data.event.hook_event_name !== 'SessionEnd') return;
-      void this.deps.sessions.get(m.data.sessionId).then(
-        (s) => (s.workspaceId === workspaceId ? this.refresh(s.id) : undefined),
-        () => undefined,
-      );
-    });
-  }
-
-  /** The workspace volume's size and each session worktree's. */
-  async disk(
-    ref: string,
-  ): Promise<{ workspaceId: string; bytes: number; worktrees: { name: string; bytes: number }[]; at: string }> {
-    const ws = this.deps.runtime.info(ref);
-    if (!ws.running || !ws.containerId)
-      throw new NexusError('conflict', `Workspace ${ws.name} is not running; start it to measure its disk use.`);
-    const d = await this.branches.disk(ws, this.deps.config.repoDir, this.deps.config.worktreesDir);
-    return { workspaceId: ws.id, ...d, at: new Date().toISOString() };
-  }
-
-  /** Prunes stale worktree records when a workspace starts (in its queue, before any session work). */
-  followStarts(signals: {
-    on(name: 'started', handler: (e: { workspaceId: string }) => void): Disposable;
-  }): Disposable {
-    return signals.on('started', ({ workspaceId }) => {
-      void this.deps.runtime
-        .run(workspaceId, () => this.branches.prune(this.deps.runtime.info(workspaceId)))
-        .catch((e: unknown) => this.deps.log.warn('worktree prune on start failed', { workspaceId, error: e }));
-    });
-  }
-
-  /** Pending refreshes (tests, dispose). */
-  get busy(): number {
-    return this.refreshing.size;
+  /** Refreshes a session's changes when its agent stops (the sessions module's signal): pushed, no polling. */
+  followStops(): Disposable {
+    return this.deps.sessions.on('agentStopped', ({ sessionId }) => void this.refresh(sessionId));
   }
 }

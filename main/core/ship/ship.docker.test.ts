@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTestWorkerImage, realDocker } from '../../../test/helpers/docker';
-import { ChangesGit, type ChangesExec } from './ship-git';
-import { SessionChangesReader, type ChangesSession } from './ship-diff';
+import { ShipGit, type ShipExec } from './ship-git';
+import { ShipReader, type ShipSession } from './ship-diff';
 import { join } from 'node:path';
 import { tempDir } from '../../../test/helpers/temp-dir';
 import { openStore } from '../store/open';
@@ -14,12 +14,12 @@ import { WorkspaceStore } from '../workspaces/workspace-store';
 const docker = realDocker();
 const label = `nexus.test.changes-${randomBytes(4).toString('hex')}`;
 let containerId = '';
-let session: ChangesSession;
-let reader: SessionChangesReader;
+let session: ShipSession;
+let reader: ShipReader;
 const dir = tempDir('nexus-changes-');
 const db = openStore(join(dir.path, 'nexus.db'));
 const runtime = new WorkspaceRuntime({ docker, store: new WorkspaceStore(db) });
-const exec: ChangesExec = runtime;
+const exec: ShipExec = runtime;
 const sh = async (script: string): Promise<string> => {
   const r = await runtime.exec({ name: 'changes', containerId }, ['sh', '-c', script]);
   if (r.exitCode !== 0) throw new Error(`${script}: ${r.stderr}`);
@@ -53,7 +53,7 @@ beforeAll(async () => {
     worktree: '/workspace/.nexus-worktrees/s',
     workspace: { name: 'w', containerId },
   };
-  reader = new SessionChangesReader(new ChangesGit(exec, '/workspace'));
+  reader = new ShipReader(new ShipGit(exec, '/workspace'));
 }, 180_000);
 afterAll(async () => {
   if (containerId) await docker.getContainer(containerId).remove({ force: true });

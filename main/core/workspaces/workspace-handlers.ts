@@ -9,7 +9,8 @@ type WorkspaceOps =
   | 'workspaces.stop'
   | 'workspaces.delete'
   | 'workspaces.orphans'
-  | 'workspaces.removeOrphan';
+  | 'workspaces.removeOrphan'
+  | 'workspaces.disk';
 
 /** The workspaces.* operations, each a thin call into the workspace service. */
 export function workspaceHandlers(service: WorkspaceService): Pick<Handlers, WorkspaceOps> {
@@ -22,5 +23,6 @@ export function workspaceHandlers(service: WorkspaceService): Pick<Handlers, Wor
     'workspaces.delete': (input) => service.delete(input.workspace),
     'workspaces.orphans': async () => ({ orphans: await service.orphans() }),
     'workspaces.removeOrphan': (input) => service.removeOrphan(input.containerId),
+    'workspaces.disk': (input) => service.disk(input.workspace),
   };
 }

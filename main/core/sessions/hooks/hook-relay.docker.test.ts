@@ -16,12 +16,11 @@ import { startModelApi, type ModelApi } from '../../../../test/helpers/model-api
 import { tempDir } from '../../../../test/helpers/temp-dir';
 import { waitFor } from '../../../../test/helpers/wait';
 import { bundleWorkerScripts } from '../../../../test/helpers/worker-scripts';
-import { AGENT_CLI_ENV } from '../../agent/agent-cli';
-import { credentialInjection, credentialLaunchLines } from '../../agent/credential';
+import { credentialInjection } from '../../agent/credential';
 import type { ExecResult } from '../../workspaces/runtime';
 import { SessionsConfig } from '../config';
-import { buildLaunchCommand, shellQuote } from '../launch/launch';
-import { SessionMachinery } from '../session-machinery';
+import { buildLaunchCommand, launchScript } from '../launch/launch';
+import { installWorkerTools } from '../launch/worker-tools';
 
 /**
  * The hook relay in a real worker container, with the pinned real CLI against the model stand-in
@@ -129,8 +128,9 @@ describe('the hook relay in a worker container (real CLI, real NATS)', () => {
     const { cmd, stdin } = credentialInjection({ kind: 'anthropic_api_key', value: `sk-ant-api03-${randomUUID()}` });
     expect((await box.exec(cmd, { stdin })).exitCode).toBe(0);
     const scripts = await bundleWorkerScripts(dir.path);
-    const machinery = new SessionMachinery({ exec: (_ws, argv, o) => dockerExec(box.id, argv, o) }, config);
-    await machinery.installTools(
+    await installWorkerTools(
+      { exec: (_ws, argv, o) => dockerExec(box.id, argv, o) },
+      config,
       { id: WS, name: 'relay', containerId: box.id },
       { hookScript: scripts.hook, inboxSendScript: scripts.inboxSend, relayScript: scripts.relay },
       { url: `nats://${net.gateway}:${port}`, user: `hooks-${WS}`, pass: 'pw', permissionWaitMs: 20_000 },
@@ -162,22 +162,10 @@ describe('the hook relay in a worker container (real CLI, real NATS)', () => {
       workspaceId: WS,
       agentSessionId: randomUUID(),
       initialMessage: 'write the file',
+      agent: { baseUrl: api.url },
     });
-    const env = {
-      ...launch.env,
-      ...AGENT_CLI_ENV,
-      ANTHROPIC_BASE_URL: api.url,
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    };
-    const script = [
-      '#!/bin/sh',
-      'cd /workspace/.nexus-worktrees/one || exit 1',
-      ...credentialLaunchLines(),
-      ...Object.entries(env).map(([k, v]) => `export ${k}=${shellQuote(v)}`),
-      launch.shellLine,
-      '',
-    ].join('\n');
-    await box.sh('umask 077 && cat > /tmp/launch-one.sh', script);
+    // The script the product writes for a session (its environment, the token's descriptor, the exec).
+    await box.sh('umask 077 && cat > /tmp/launch-one.sh', launchScript('/workspace/.nexus-worktrees/one', launch));
     api.reply(
       { toolUse: { name: 'Bash', input: { command: 'echo relayed > /tmp/relayed.txt', description: 'write' } } },
       { text: 'Finished.' },

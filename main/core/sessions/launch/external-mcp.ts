@@ -1,3 +1,4 @@
+import { errorMessage } from '../../../../shared/errors';
 import type { McpServerSpec } from '../../../../shared/contract/platform';
 import type { Logger } from '../../log';
 
@@ -52,7 +53,7 @@ export function externalMcpEntries(d: ExternalMcpDeps): ExternalMcpOf {
       } catch (e) {
         d.log.warn('external MCP server left out of the session', {
           server: s.name,
-          reason: e instanceof Error ? e.message : String(e),
+          reason: errorMessage(e),
         });
       }
     }

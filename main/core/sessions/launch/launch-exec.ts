@@ -1,43 +1,9 @@
 import { NexusError } from '../../../../shared/errors';
 import type { SessionsConfig } from '../config';
-import { shellQuote, type LaunchCommand } from './launch';
+import { launchScript, shellQuote, type LaunchCommand } from './launch';
+import { sh, type ContainerExec, type ExecTarget } from '../container-sh';
 import type { SessionPaths } from '../session-paths';
-import type { WorkspaceInfo, WorkspaceRuntime } from '../../workspaces/runtime';
-
-/**
- * Shell functions for the worktree: add (picking up a branch kept from a deleted session of the
- * same name), and on failure remove only this path and branch, then add once more; remove keeps
- * the branch.
- */
-export const WORKTREE_FNS = `
-  remove_worktree() {
-    git -C "$1" worktree remove --force "$2" 2>/dev/null
-    rm -rf -- "$2"
-    git -C "$1" worktree prune
-    return 0
-  }
-  cleanup_worktree() {
-    remove_worktree "$1" "$2"
-    git -C "$1" branch -D "$3" 2>/dev/null
-    return 0
-  }
-  add_worktree() {
-    mkdir -p "$(dirname "$2")"
-    # Worktrees kept inside the clone are hidden from its status.
-    if [ "$(dirname "$(dirname "$2")")" = "$1" ] && [ -d "$1/.git/info" -o -d "$1/.git" ]; then
-      mkdir -p "$1/.git/info"
-      line="/$(basename "$(dirname "$2")")/"
-      grep -qxF "$line" "$1/.git/info/exclude" 2>/dev/null || echo "$line" >> "$1/.git/info/exclude"
-    fi
-    if git -C "$1" rev-parse -q --verify "refs/heads/$3" >/dev/null; then
-      remove_worktree "$1" "$2"
-      git -C "$1" worktree add -q "$2" "$3"
-      return
-    fi
-    git -C "$1" worktree add -q -b "$3" "$2" HEAD 2>/dev/null && return 0
-    cleanup_worktree "$1" "$2" "$3"
-    git -C "$1" worktree add -q -b "$3" "$2" HEAD
-  }`;
+import { WORKTREE_FNS } from '../worktrees';
 
 /**
  * A session's platform-run files, written 0600 into its state dir before its window opens: the NATS
@@ -59,8 +25,6 @@ export interface LaunchItem {
   runFiles?: RunFileWrite | undefined;
 }
 export type LaunchResult = { name: string; windowId: string } | { name: string; error: string };
-
-type Target = Pick<WorkspaceInfo, 'name' | 'containerId'>;
 
 /**
  * Per item, in order: its run files, its worktree, its launch script, its window. `take` reads exactly
@@ -106,10 +70,9 @@ const SCRIPT = `${WORKTREE_FNS}
  * (waitForLaunches) before it reads windows and worktrees.
  */
 export async function launchMany(
-  runtime: Pick<WorkspaceRuntime, 'exec'>,
+  runtime: ContainerExec,
   config: SessionsConfig,
-  lock: string,
-  ws: Target,
+  ws: ExecTarget,
   items: LaunchItem[],
 ): Promise<LaunchResult[]> {
   // Contents go on stdin back to back; `dd bs=<len> count=1 iflag=fullblock` takes exactly one each
@@ -117,17 +80,7 @@ export async function launchMany(
   // launch script itself, so the window needs no `-e`.
   const chunks: Buffer[] = [];
   const args = items.flatMap(({ name, paths: p, cmd, addWorktree, runFiles: f }) => {
-    const script = Buffer.from(
-      [
-        '#!/bin/sh',
-        `cd ${shellQuote(p.worktree)} || exit 1`,
-        ...Object.entries(cmd.env).map(([k, v]) => `export ${k}=${shellQuote(v)}`),
-        ...cmd.preludeLines,
-        cmd.shellLine,
-        '',
-      ].join('\n'),
-      'utf8',
-    );
+    const script = Buffer.from(launchScript(p.worktree, cmd), 'utf8');
     const password = Buffer.from(f?.password ?? '', 'utf8');
     const mcp = Buffer.from(f?.mcpConfig ?? '', 'utf8');
     chunks.push(password, mcp, script);
@@ -147,7 +100,7 @@ export async function launchMany(
   });
   const r = await runtime.exec(
     ws,
-    ['flock', '--close', lock, 'sh', '-c', SCRIPT, 'sh', config.repoDir, config.tmuxSession, ...args],
+    ['flock', '--close', launchLock(config), 'sh', '-c', SCRIPT, 'sh', config.repoDir, config.tmuxSession, ...args],
     { stdin: Buffer.concat(chunks), timeoutMs: 60_000 + 10_000 * items.length },
   );
   const lines = r.stdout.split('\n').filter(Boolean);
@@ -159,4 +112,27 @@ export async function launchMany(
       ? { name, windowId: line.slice(3).trim() }
       : { name, error: line.slice(4).trim().slice(0, 500) };
   });
+}
+
+/** Launches one session (see launchMany); its window id. */
+export async function launchOne(
+  runtime: ContainerExec,
+  config: SessionsConfig,
+  ws: ExecTarget,
+  item: LaunchItem,
+): Promise<string> {
+  const [result] = await launchMany(runtime, config, ws, [item]);
+  if (!result || 'error' in result) throw new NexusError('internal', result?.error ?? 'session launch failed');
+  return result.windowId;
+}
+
+const launchLock = (config: Pick<SessionsConfig, 'toolsDir'>): string => `${config.toolsDir}/launch.lock`;
+
+/** Waits (up to 2 minutes) until no launchMany holds the launch lock, e.g. one left running by a killed core. */
+export async function waitForLaunches(
+  runtime: ContainerExec,
+  config: Pick<SessionsConfig, 'toolsDir'>,
+  ws: ExecTarget,
+): Promise<void> {
+  await sh(runtime, ws, 'mkdir -p "$1" && flock -w 120 "$2" true', [config.toolsDir, launchLock(config)]);
 }

@@ -83,31 +83,25 @@ export interface LaunchCommand {
   promptGuarded: boolean;
 }
 
-export function buildLaunchCommand(config: SessionsConfig, input: LaunchInput): LaunchCommand {
+/**
+ * A launch checked and ready but for its platform run: every check (the operator's agent arguments,
+ * the prompt) is done here, once, before the session's row exists; `command` only assembles.
+ */
+export interface LaunchPlan {
+  /** The command line, with the session's own `--mcp-config` file when its run has one. */
+  command(mcpConfig?: string): LaunchCommand;
+}
+
+/** Checks the launch (throws bad_request for a prompt or agent config that cannot be launched). */
+export function planLaunch(config: SessionsConfig, input: Omit<LaunchInput, 'mcpConfig'>): LaunchPlan {
   checkExtraArgs(config.agentArgs);
-  const argv: string[] = [...config.agentCommand];
   const mode = permissionModeFor({
     configured: config.permissionMode,
     baseUrl: input.agent?.baseUrl,
     bypass: input.agent?.bypass ?? false,
   }).mode;
-  argv.push(`--permission-mode=${mode}`);
-  argv.push(input.resume ? `--resume=${input.agentSessionId}` : `--session-id=${input.agentSessionId}`);
-  if (config.mcpConfig) argv.push(`--mcp-config=${config.mcpConfig}`);
-  if (input.mcpConfig) argv.push(`--mcp-config=${input.mcpConfig}`);
-  if (config.remoteControl) argv.push(`--remote-control=${input.workspace} · ${input.name}`);
-  argv.push(...config.agentArgs);
-
-  let promptGuarded = false;
-  if (input.initialMessage !== undefined && !input.resume) {
-    const prompt = checkPrompt(input.initialMessage);
-    const guarded = guardSubcommand(prompt);
-    promptGuarded = guarded !== prompt;
-    // `--` ends options, so nothing before it can take the prompt as its value.
-    argv.push('--', guarded);
-  }
-  assertPromptPosition(argv);
-
+  const prompt = input.initialMessage !== undefined && !input.resume ? checkPrompt(input.initialMessage) : undefined;
+  const guarded = prompt === undefined ? undefined : guardSubcommand(prompt);
   const env = {
     ...agentLaunchEnv({ baseUrl: input.agent?.baseUrl }),
     NEXUS_SESSION_ID: input.sessionId,
@@ -115,13 +109,48 @@ export function buildLaunchCommand(config: SessionsConfig, input: LaunchInput): 
     CLAUDE_CODE_SESSION_NAME: `${input.workspace} · ${input.name}`,
   };
   return {
-    argv,
-    env,
-    shellLine: `exec ${argv.map(shellQuote).join(' ')}`,
-    preludeLines: agentLaunchLines(),
-    permissionMode: mode,
-    promptGuarded,
+    command(mcpConfig) {
+      const argv: string[] = [...config.agentCommand];
+      argv.push(`--permission-mode=${mode}`);
+      argv.push(input.resume ? `--resume=${input.agentSessionId}` : `--session-id=${input.agentSessionId}`);
+      if (config.mcpConfig) argv.push(`--mcp-config=${config.mcpConfig}`);
+      if (mcpConfig) argv.push(`--mcp-config=${mcpConfig}`);
+      if (config.remoteControl) argv.push(`--remote-control=${input.workspace} · ${input.name}`);
+      argv.push(...config.agentArgs);
+      // `--` ends options, so nothing before it can take the prompt as its value.
+      if (guarded !== undefined) argv.push('--', guarded);
+      assertPromptPosition(argv);
+      return {
+        argv,
+        env: { ...env },
+        shellLine: `exec ${argv.map(shellQuote).join(' ')}`,
+        preludeLines: agentLaunchLines(),
+        permissionMode: mode,
+        promptGuarded: guarded !== prompt,
+      };
+    },
   };
+}
+
+/** The launch command in one step (planLaunch, then its command). */
+export function buildLaunchCommand(config: SessionsConfig, input: LaunchInput): LaunchCommand {
+  return planLaunch(config, input).command(input.mcpConfig);
+}
+
+/**
+ * The session's launch script, as the product writes it into the session's state dir and runs in its
+ * tmux window: into the worktree, the agent's environment exported (nothing secret), the prelude
+ * (the OAuth token's descriptor), then `exec` of the command. The real-CLI tests run exactly this.
+ */
+export function launchScript(worktree: string, cmd: LaunchCommand): string {
+  return [
+    '#!/bin/sh',
+    `cd ${shellQuote(worktree)} || exit 1`,
+    ...Object.entries(cmd.env).map(([k, v]) => `export ${k}=${shellQuote(v)}`),
+    ...cmd.preludeLines,
+    cmd.shellLine,
+    '',
+  ].join('\n');
 }
 
 /**

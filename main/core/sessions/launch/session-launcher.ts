@@ -3,9 +3,11 @@ import { NexusError } from '../../../../shared/errors';
 import { permissionModeFor } from '../../agent/permission-mode';
 import type { WorkspaceInfo } from '../../workspaces/runtime';
 import type { SessionsConfig } from '../config';
-import { buildLaunchCommand, type LaunchCommand } from './launch';
+import { planLaunch, type LaunchPlan } from './launch';
 import type { RunFileWrite } from './launch-exec';
-import { type HookTarget, type SessionMachinery, type WorkerTools } from '../session-machinery';
+import type { ContainerExec } from '../container-sh';
+import { agentReadiness, isExecutable } from './agent-readiness';
+import { installWorkerTools, type HookTarget, type WorkerTools } from './worker-tools';
 import { sessionPaths } from '../session-paths';
 import { mcpConfigJson, runFiles, type FleetEntryOf, type SessionRuns } from './session-runs';
 import type { SessionRow, SessionStore } from '../session-store';
@@ -19,7 +21,7 @@ export interface LaunchRun {
 
 export interface SessionLauncherDeps {
   store: SessionStore;
-  machinery: SessionMachinery;
+  runtime: ContainerExec;
   config: SessionsConfig;
   tools: WorkerTools;
   /** Publish-only NATS credentials for the workspace's hook subject; null when there is no NATS. */
@@ -51,13 +53,13 @@ export class SessionLauncher {
 
   constructor(private readonly deps: SessionLauncherDeps) {}
 
-  /** The launch command; throws bad_request for a prompt or agent config that cannot be launched. */
-  command(
+  /** The session's launch, checked (see planLaunch); throws bad_request for a prompt or agent config that cannot be launched. */
+  plan(
     ws: Pick<WorkspaceInfo, 'id' | 'name' | 'bypassPermissions'>,
     row: SessionRow,
-    opts: { initialMessage?: string | undefined; resume: boolean; mcpConfig?: string | undefined },
-  ): LaunchCommand {
-    return buildLaunchCommand(this.deps.config, {
+    opts: { initialMessage?: string | undefined; resume: boolean },
+  ): LaunchPlan {
+    return planLaunch(this.deps.config, {
       workspace: ws.name,
       workspaceId: ws.id,
       name: row.name,
@@ -65,7 +67,6 @@ export class SessionLauncher {
       agentSessionId: row.agent_session_id,
       initialMessage: opts.initialMessage,
       resume: opts.resume,
-      mcpConfig: opts.mcpConfig,
       agent: { baseUrl: this.deps.agentBaseUrl, bypass: ws.bypassPermissions ?? false },
     });
   }
@@ -75,7 +76,7 @@ export class SessionLauncher {
     if (this.deps.config.agentCommand.join(' ') !== 'claude') return;
     const key = ws.containerId ?? '';
     if (this.agentReady.has(key)) return;
-    const r = await this.deps.machinery.agentReadiness(ws);
+    const r = await agentReadiness(this.deps.runtime, ws);
     if (r === 'ready') this.agentReady.add(key);
     if (r === 'no-cli')
       throw new NexusError(
@@ -102,7 +103,7 @@ export class SessionLauncher {
       bypass: ws.bypassPermissions ?? false,
     });
     const hookTarget = await this.deps.hookTarget(ws.id);
-    await this.deps.machinery.installTools(ws, this.deps.tools, hookTarget, {
+    await installWorkerTools(this.deps.runtime, this.deps.config, ws, this.deps.tools, hookTarget, {
       bypass: mode === 'bypassPermissions',
       autoMode: mode === 'auto',
     });
@@ -129,20 +130,18 @@ export class SessionLauncher {
 
   /** Why nexus-mcp is off for sessions in this workspace: disabled by config, or its binary is missing. */
   private async mcpOff(ws: WorkspaceInfo): Promise<string | null> {
-    const { config, machinery } = this.deps;
+    const { config, runtime } = this.deps;
     if (!config.nexusMcpEnabled) return 'Platform tools are off: NEXUS_MCP_ENABLED=0.';
     const key = ws.containerId ?? '';
     let missing = this.mcpMissing.get(key);
     if (!missing) {
       // One check per container, shared by the creates that start their runs together.
-      missing = machinery
-        .isExecutable(ws, config.nexusMcpCommand)
-        .then((present) =>
-          present
-            ? null
-            : `Platform tools are off: this workspace's image has no nexus-mcp (${config.nexusMcpCommand}); run npm ` +
-              `run build, then recreate the workspace.`,
-        );
+      missing = isExecutable(runtime, ws, config.nexusMcpCommand).then((present) =>
+        present
+          ? null
+          : `Platform tools are off: this workspace's image has no nexus-mcp (${config.nexusMcpCommand}); run npm ` +
+            `run build, then recreate the workspace.`,
+      );
       missing.catch(() => this.mcpMissing.delete(key));
       this.mcpMissing.set(key, missing);
     }

@@ -191,8 +191,9 @@ describe('platform tools in sessions (docker, NATS, nexus-mcp, agent fixture)', 
     const s = await started('doomed', gone);
     const runId = runIdOf(s.id) as string;
     rig.db.prepare('DELETE FROM workspaces WHERE id = ?').run(gone.id);
-    const signals = new WorkspaceEvents();
-    const sub = convergeOnWorkspaceStart(signals, rig.service, createLogger({ redactor: new Redactor() }));
+    const log = createLogger({ redactor: new Redactor() });
+    const signals = new WorkspaceEvents(log);
+    const sub = convergeOnWorkspaceStart(signals, rig.service, log);
     try {
       signals.emit('removed', { workspaceId: gone.id });
       await until(() => runOf(runId)?.status === 'cancelled');
