@@ -3,7 +3,7 @@ import { requestOnce } from '../../../resources/worker/nexus-hook/nats-publish';
 import { operatorContext } from '../handlers';
 import { accessLevels } from '../../../shared/contract';
 import { platformFixture } from '../../../test/helpers/platform-fixture';
-import { SessionStore } from '../sessions/session-store';
+import { insertSession } from '../../../test/helpers/session-row';
 
 type Fixture = Awaited<ReturnType<typeof platformFixture>>;
 
@@ -16,24 +16,12 @@ describe('permission decisions over NATS', () => {
     const c = await f.core.platform.createHookPublisher('ws1');
     hook = { url: c.natsUrl, user: c.user ?? '', pass: c.password ?? '' };
     f.core.db.pragma('foreign_keys = OFF');
-    const now = new Date().toISOString();
-    new SessionStore(f.core.db).insert({
+    insertSession(f.core.db, {
       id: 's1',
       workspace_id: 'ws1',
       name: 'alpha',
-      branch: 'nexus/alpha',
-      status: 'running',
-      reason: null,
       agent_state: 'waiting_permission',
-      agent_state_at: now,
-      agent_message: null,
-      agent_session_id: 'a1',
-      window_id: null,
-      run_id: null,
-      task_id: null,
-      tools_reason: null,
-      created_at: now,
-      updated_at: now,
+      agent_state_at: new Date().toISOString(),
     });
   });
   afterEach(async () => f.cleanup());
