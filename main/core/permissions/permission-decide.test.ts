@@ -68,8 +68,11 @@ describe('permission decisions over NATS', () => {
     const id = f.core.permissions.list()[0]?.id;
     for (const access of accessLevels.filter((a) => a !== 'operator')) {
       const ctx = { transport: 'mcp' as const, caller: { kind: 'token' as const, tokenId: 't', name: 't', access } };
-      await expect(f.core.dispatcher.call('permissions.decide', { id, behavior: 'allow' }, ctx)).rejects.toThrow();
-      await expect(f.core.dispatcher.call('permissions.list', {}, ctx)).rejects.toThrow();
+      const forbidden = { code: 'forbidden' };
+      await expect(f.core.dispatcher.call('permissions.decide', { id, behavior: 'allow' }, ctx)).rejects.toMatchObject(
+        forbidden,
+      );
+      await expect(f.core.dispatcher.call('permissions.list', {}, ctx)).rejects.toMatchObject(forbidden);
     }
     expect(f.core.permissions.list()).toHaveLength(1);
   });
