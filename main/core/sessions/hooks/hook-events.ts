@@ -3,7 +3,7 @@ import type { AgentState } from '../../../../shared/contract/sessions';
 
 /**
  * Agent state comes from the agent's hooks, never from the screen. This is the whole mapping
- * (shared/reference/claude-code-cli.md, "Hooks"); events it does not name leave the state as it is.
+ * (docs/sessions.md, "State from hooks"); events it does not name leave the state as it is.
  * "working" again on UserPromptSubmit / PreToolUse / PostToolUse (and "idle" on Stop), so a state
  * never sticks on "waiting" after the person answered in the terminal. idle_prompt is idle.
  */

@@ -12,7 +12,7 @@ export interface HookEventSource {
 /**
  * Hands each hook event to the sessions service. The workspace is the one in the subject (each
  * workspace's NATS user may publish only on its own), never the one the payload claims. A relay
- * that says it started after dying (sessions/hook-relay.ts) makes the workspace's sessions say so.
+ * that says it started after dying (sessions/hooks/hook-relay.ts) makes the workspace's sessions say so.
  */
 export function forwardHookEvents(
   source: HookEventSource,

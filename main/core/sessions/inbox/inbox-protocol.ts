@@ -1,6 +1,6 @@
 /**
- * The agent's inbox socket protocol, in one place (shared/reference/claude-code-cli.md, "Inbox
- * socket"). Imported by core and bundled into the worker-side helper (resources/worker/nexus-inbox-send),
+ * The agent's inbox socket protocol, in one place (docs/sessions.md,
+ * "Messages"). Imported by core and bundled into the worker-side helper (resources/worker/nexus-inbox-send),
  * so a CLI change is a change here only. No Node imports: it is plain data in, strings out.
  *
  * Protocol, as core uses it:

@@ -5,7 +5,7 @@ import type { SessionsConfig } from '../config';
 
 /**
  * Builds the agent CLI's command line for a session. Everything the CLI's argument parser could
- * get wrong lives here (see shared/reference/claude-code-cli.md, "Launch arguments"), so a CLI
+ * get wrong lives here (see docs/sessions.md, "Launch"), so a CLI
  * update is a one-file change:
  *  - every option we add uses `--opt=value`, which takes exactly one value and can never swallow
  *    the prompt, even for variadic options (`--mcp-config`) or optional-value ones (`--remote-control`);
