@@ -4,8 +4,10 @@ import { SessionsConfig, type SessionsConfigInput } from '../config';
 import {
   buildLaunchCommand,
   guardSubcommand,
+  launchScript,
   MAX_PROMPT_BYTES,
   OPTIONAL_VALUE_OPTIONS,
+  planLaunch,
   shellQuote,
   VARIADIC_OPTIONS,
 } from './launch';
@@ -183,5 +185,37 @@ describe('buildLaunchCommand', () => {
     expect(shellQuote('--permission-mode=auto')).toBe('--permission-mode=auto');
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);
     expect(shellQuote('')).toBe(`''`);
+  });
+
+  it('refuses a bad prompt or agent argument when the launch is planned, before any command exists', () => {
+    expect(() => planLaunch(SessionsConfig.parse({}), { ...base, initialMessage: '' })).toThrow(
+      expect.objectContaining({ code: 'bad_request' }),
+    );
+    expect(() => planLaunch(SessionsConfig.parse({ agentArgs: ['--dangerously-skip-permissions'] }), base)).toThrow(
+      expect.objectContaining({ code: 'bad_request' }),
+    );
+  });
+
+  it("assembles a planned launch with the session's run config, before the operator's args and the prompt", () => {
+    const plan = planLaunch(SessionsConfig.parse({ agentArgs: ['--add-dir=/data'] }), {
+      ...base,
+      initialMessage: 'go on',
+    });
+    const parsed = parseAgentArgs(plan.command('/tmp/run/mcp.json').argv.slice(1));
+    expect(parsed.options['--mcp-config']).toEqual(['/tmp/run/mcp.json']);
+    expect(parsed.prompt).toBe('go on');
+    expect(plan.command().argv).not.toContain('--mcp-config=/tmp/run/mcp.json');
+  });
+
+  it('writes a launch script that enters the worktree, exports the environment and execs the command', () => {
+    const cmd = launch({}, "it's done");
+    const script = launchScript('/workspace/.nexus-worktrees/fix auth', cmd);
+    const lines = script.split('\n');
+    expect(lines[0]).toBe('#!/bin/sh');
+    expect(lines[1]).toBe("cd '/workspace/.nexus-worktrees/fix auth' || exit 1");
+    expect(lines).toContain('export NEXUS_SESSION_ID=s-1');
+    expect(lines.at(-2)).toBe(cmd.shellLine);
+    // The prelude (the OAuth token's descriptor) comes after the environment, before the exec.
+    expect(lines.indexOf(cmd.preludeLines[0] ?? '')).toBe(lines.length - 3);
   });
 });
