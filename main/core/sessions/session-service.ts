@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Session } from '../../../shared/contract/sessions';
 import { NexusError } from '../../../shared/errors';
 import type { EventBus } from '../events';
@@ -18,13 +17,13 @@ import { SessionLauncher } from './launch/session-launcher';
 import { killWindow, listWindows } from './launch/tmux';
 import type { HookTarget, WorkerTools } from './launch/worker-tools';
 import { convergeSessions, type ConvergeReport, type ConvergeSessions } from './session-converge';
-import { sessionBranch, sessionPaths } from './session-paths';
+import { sessionPaths } from './session-paths';
 import { SessionBranches } from './session-branches';
 import { SessionSignals, type SessionSignalMap } from './session-signals';
 import { removeSessionState, removeWorktree, worktreeExists } from './worktrees';
 import type { ExternalMcpOf } from './launch/external-mcp';
 import { SessionRuns, type FleetEntryOf, type PlatformRuns } from './launch/session-runs';
-import { SessionStore, type SessionPatch, type SessionRow } from './session-store';
+import { newSessionRow, SessionStore, type SessionPatch, type SessionRow } from './session-store';
 import { StartupWatch } from './launch/startup-watch';
 import { startupFailureReason } from '../agent/startup-watchdog';
 import { deliveryOf, type DeliveryResult } from './inbox/message-delivery';
@@ -134,25 +133,7 @@ export class SessionService {
         `Workspace ${ws.name} already has ${this.deps.maxSessionsPerWorkspace} sessions, the most allowed.`,
       );
     }
-    const now = new Date().toISOString();
-    const row: SessionRow = {
-      id: randomUUID(),
-      workspace_id: ws.id,
-      name: input.name,
-      branch: sessionBranch(input.name),
-      status: 'creating',
-      reason: null,
-      agent_state: 'starting',
-      agent_state_at: null,
-      agent_message: null,
-      agent_session_id: randomUUID(),
-      window_id: null,
-      run_id: null,
-      task_id: null,
-      tools_reason: null,
-      created_at: now,
-      updated_at: now,
-    };
+    const row = newSessionRow(ws.id, input.name);
     // Checked before the row exists, so a bad prompt or agent config fails the call, not the queue.
     const launch = this.launcher.plan(ws, row, { initialMessage: input.initialMessage, resume: false });
     await this.launcher.checkAgentReady(ws);
