@@ -16,10 +16,10 @@ import { readUntil } from '../../../test/helpers/wait';
 type Nexus = Awaited<ReturnType<typeof startNexus>>;
 const run = promisify(execFile);
 
-// Review and ship through the MCP server: a session's changes, its push to the authenticated git
+// Ship through the MCP server: a session's changes, its push to the authenticated git
 // server with the workspace's vault secret, the refusals, and delete keeping the branch. Real
 // Docker, NATS, keychain and git; the agent is the fixture, the "agent's edits" a docker exec.
-describe('review and ship a session', () => {
+describe('ship a session', () => {
   let nexus: Nexus;
   let vault: Client;
   let reader: Client;
