@@ -1,17 +1,16 @@
 import type { Session } from '../../../shared/contract/sessions';
-import { NexusError } from '../../../shared/errors';
+import { errorMessage, NexusError } from '../../../shared/errors';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { Db } from '../store/open';
 import type { WorkspaceRuntime } from '../workspaces/runtime';
 import type { SessionsConfig } from './config';
 import type { Disposable } from '../disposable';
-import { errorMessage } from '../../../shared/errors';
 import { capturePane } from '../terminal/pane';
 import type { LiveWindow } from '../terminal/terminal';
 import { agentStateFromHook, keepNamedTool, type HookMessage } from './hooks/hook-events';
 import { sendToInbox } from './inbox/inbox-send';
-import { launchMany, launchOne, waitForLaunches } from './launch/launch-exec';
+import { launchMany, waitForLaunches } from './launch/launch-exec';
 import type { LaunchPlan } from './launch/launch';
 import { SessionLauncher } from './launch/session-launcher';
 import { killWindow, listWindows } from './launch/tmux';
@@ -335,12 +334,7 @@ export class SessionService {
       },
       worktreeExists: (ws, row) => worktreeExists(runtime, ws, paths(row)),
       relaunch: async (ws, row) => {
-        await this.launcher.ensureTools(ws);
-        const run = await this.launcher.startRun(ws, row);
-        const cmd = this.launcher.plan(ws, row, { resume: true }).command(run.mcpConfig);
-        const launchedAt = new Date().toISOString();
-        const item = { name: row.name, paths: paths(row), cmd, addWorktree: false, runFiles: run.runFiles };
-        const windowId = await launchOne(runtime, config, ws, item);
+        const { windowId, launchedAt } = await this.launcher.relaunch(ws, row);
         this.patch(row.id, {
           window_id: windowId,
           agent_state: 'starting',

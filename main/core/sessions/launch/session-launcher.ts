@@ -4,7 +4,7 @@ import { permissionModeFor } from '../../agent/permission-mode';
 import type { WorkspaceInfo } from '../../workspaces/runtime';
 import type { SessionsConfig } from '../config';
 import { planLaunch, type LaunchPlan } from './launch';
-import type { RunFileWrite } from './launch-exec';
+import { launchOne, type RunFileWrite } from './launch-exec';
 import type { ContainerExec } from '../container-sh';
 import { agentReadiness, isExecutable } from './agent-readiness';
 import { installWorkerTools, type HookTarget, type WorkerTools } from './worker-tools';
@@ -21,6 +21,7 @@ export interface LaunchRun {
 
 export interface SessionLauncherDeps {
   store: SessionStore;
+  /** The workspace runtime's exec: every command this launcher runs in a container. */
   runtime: ContainerExec;
   config: SessionsConfig;
   tools: WorkerTools;
@@ -193,6 +194,20 @@ export class SessionLauncher {
         mcpConfig,
       },
     };
+  }
+
+  /**
+   * Launches a running session's agent again in its kept worktree, resuming its conversation (after
+   * a restart took its window): the tools, a fresh run, the command, one launch exec.
+   */
+  async relaunch(ws: WorkspaceInfo, row: SessionRow): Promise<{ windowId: string; launchedAt: string }> {
+    await this.ensureTools(ws);
+    const run = await this.startRun(ws, row);
+    const cmd = this.plan(ws, row, { resume: true }).command(run.mcpConfig);
+    const launchedAt = new Date().toISOString();
+    const paths = sessionPaths(this.deps.config, row.id, row.name);
+    const item = { name: row.name, paths, cmd, addWorktree: false, runFiles: run.runFiles };
+    return { windowId: await launchOne(this.deps.runtime, this.deps.config, ws, item), launchedAt };
   }
 
   /** Ends the session's current run (read now: a create still in the queue may have just started it). */
