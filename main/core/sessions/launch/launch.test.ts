@@ -141,7 +141,9 @@ describe('buildLaunchCommand', () => {
   });
 
   it('refuses bypassPermissions from the configuration or agent arguments', () => {
-    expect(() => SessionsConfig.parse({ permissionMode: 'bypassPermissions' })).toThrow();
+    expect(SessionsConfig.safeParse({ permissionMode: 'bypassPermissions' }).error?.issues[0]?.path).toEqual([
+      'permissionMode',
+    ]);
     expect(() => launch({ agentArgs: ['--dangerously-skip-permissions'] }, 'x')).toThrow(/bypassPermissions/);
     expect(() => launch({ agentArgs: ['--permission-mode', 'bypassPermissions'] }, 'x')).toThrow(/bypassPermissions/);
     expect(() => launch({ agentArgs: ['--permission-mode=bypassPermissions'] }, 'x')).toThrow(/bypassPermissions/);
