@@ -82,7 +82,8 @@ describe('attention summary and session pages', () => {
               "VALUES (?, ?, 'https://example.invalid/r.git', 'stopped', ?, ?, ?)",
           )
           .run(`ws-${w}`, `team-${w}`, `nexus-test-vol-${w}`, now, now);
-        for (let s = 0; s < 4; s++) insertSession(core.db, { id: `ws-${w}-s${s}`, workspace_id: `ws-${w}`, name: `s${s}` });
+        for (let s = 0; s < 4; s++)
+          insertSession(core.db, { id: `ws-${w}-s${s}`, workspace_id: `ws-${w}`, name: `s${s}` });
       }
     })();
     await core.attention.refresh();
