@@ -4,8 +4,8 @@ import { WorkspaceRuntime } from '../main/core/workspaces/runtime';
 import { WorkspaceStore } from '../main/core/workspaces/workspace-store';
 import { tempDir } from '../test/helpers/temp-dir';
 import { randomBytes } from 'node:crypto';
-import { ChangesGit, type ChangesExec } from '../main/core/sessions/session-changes-git';
-import { SessionChangesReader } from '../main/core/sessions/session-changes';
+import { ShipGit, type ShipExec } from '../main/core/ship/ship-git';
+import { ShipReader } from '../main/core/ship/ship-diff';
 import { ensureTestWorkerImage, realDocker } from '../test/helpers/docker';
 import { compare, percentiles, type Benchmark, type Measurement } from './lib';
 
@@ -39,7 +39,7 @@ const bench: Benchmark = async () => {
   const dir = tempDir('nexus-bench-diff-');
   // The workspaces' runtime (its one exec) for both the subject and the baseline.
   const runtime = new WorkspaceRuntime({ docker, store: new WorkspaceStore(openStore(join(dir.path, 'nexus.db'))) });
-  const exec: ChangesExec = runtime;
+  const exec: ShipExec = runtime;
   const ws = { name: 'bench', containerId: c.id };
   const sh = async (script: string): Promise<string> => {
     const r = await runtime.exec(ws, ['sh', '-c', script], { timeoutMs: 600_000 });
@@ -55,7 +55,7 @@ const bench: Benchmark = async () => {
       i=0; while [ $i -lt ${FILES} ]; do sed -i '1~2s/$/ changed/' src/f$i.txt; i=$((i+1)); done
       git add src/f1*.txt src/f2*.txt src/f3*.txt src/f4*.txt; git commit -qm 'half of it'`);
     const stat = (await sh('cd /workspace/.nexus-worktrees/big && git diff --shortstat main')).trim();
-    const reader = new SessionChangesReader(new ChangesGit(exec, '/workspace'));
+    const reader = new ShipReader(new ShipGit(exec, '/workspace'));
     const session = { id: 'b', branch: 'nexus/big', worktree: '/workspace/.nexus-worktrees/big', workspace: ws };
     const base: number[] = [];
     const summary: number[] = [];

@@ -1,3 +1,4 @@
+import { errorMessage } from '../shared/errors';
 /**
  * Runs every bench/*.bench.ts (or the ones named on the command line), prints each figure as a
  * ratio to its baseline measured in the same run, and writes bench/results/summary.json. A run of
@@ -28,7 +29,7 @@ for (const file of files) {
       figures.push({ ...f, file, at: new Date().toISOString() });
     }
   } catch (e) {
-    const error = e instanceof Error ? e.message : String(e);
+    const error = errorMessage(e);
     console.log(`  failed: ${error}`);
     failures.push({ file, error });
   }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { configFromEnv } from './env-config';
 import { serve } from './serve';
-import { RemoteError } from '../shared/errors';
+import { errorMessage, RemoteError } from '../shared/errors';
 import { mcpStdio } from './cli/mcp-stdio';
 import { TOKEN_USAGE, tokenCommand } from './cli/token-command';
 import { UNLOCK_USAGE, unlockCommand } from './cli/unlock-command';
@@ -129,7 +129,7 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (e: unknown) => {
-    const message = e instanceof RemoteError ? `${e.message} (${e.code})` : e instanceof Error ? e.message : String(e);
+    const message = e instanceof RemoteError ? `${e.message} (${e.code})` : errorMessage(e);
     process.stderr.write(`nexus: ${message}\n`);
     process.exit(1);
   },

@@ -43,6 +43,9 @@ export class NexusError extends Error {
 
 export const isNexusError = (e: unknown): e is NexusError => e instanceof NexusError;
 
+/** The message of anything thrown: an Error's own, else its string form. */
+export const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
 /**
  * The one client-side error class: a `WireError` that came back over a boundary (IPC, HTTP), rebuilt
  * by the renderer, the preload and the CLI client so callers can react to its code (`vault_locked`, ...).
@@ -59,7 +62,7 @@ export class RemoteError extends Error {
     if (e instanceof RemoteError) return e;
     const wire = WireError.safeParse(e);
     if (wire.success) return new RemoteError(wire.data);
-    return new RemoteError({ code: 'internal', message: e instanceof Error ? e.message : String(e) });
+    return new RemoteError({ code: 'internal', message: errorMessage(e) });
   }
 }
 

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../shared/errors';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -46,7 +47,7 @@ export async function mcpStdio(opts: {
   http.onerror = (e) => opts.err.write(`nexus mcp-stdio: ${e.message}\n`);
   stdio.onmessage = (message) => {
     http.send(message).catch((e: unknown) => {
-      const reason = e instanceof Error ? e.message : String(e);
+      const reason = errorMessage(e);
       opts.err.write(`nexus mcp-stdio: ${reason}\n`);
       const why = /401|nauthor/.test(reason) ? 'the MCP token was refused (expired or revoked?)' : reason;
       failRequest(message, `Nexus at ${endpoint.origin} did not answer: ${why}`);

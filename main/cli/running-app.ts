@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { OpInput, OpName, OpOutput } from '../../shared/contract';
-import { RemoteError, WireError } from '../../shared/errors';
+import { errorMessage, RemoteError, WireError } from '../../shared/errors';
 import { createCore, type CoreApi } from '../core';
 import { operatorContext } from '../core/handlers';
 import { nodePorts } from '../host/node-ports';
@@ -47,7 +47,7 @@ export async function operatorCall<K extends OpName>(
   try {
     return await core.dispatcher.call(op, input, operatorContext('cli'));
   } catch (e) {
-    throw new CliError(e instanceof Error ? e.message : String(e));
+    throw new CliError(errorMessage(e));
   } finally {
     await core.dispose();
   }

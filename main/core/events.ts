@@ -1,5 +1,6 @@
 import { events, type EventMessage, type EventName, type EventPayload } from '../../shared/contract';
 import type { Disposable } from './disposable';
+import type { Logger } from './log';
 import type { Redactor } from './redact';
 
 export type EventListener = (event: EventMessage) => void;
@@ -10,7 +11,11 @@ export type EventListener = (event: EventMessage) => void;
  */
 export class EventBus {
   private readonly listeners = new Set<EventListener>();
-  constructor(private readonly redactor: Redactor) {}
+  /** `log` hears a failing subscriber (absent: only in tests that build a bare bus). */
+  constructor(
+    private readonly redactor: Redactor,
+    private readonly log?: Pick<Logger, 'warn'>,
+  ) {}
 
   emit<K extends EventName>(name: K, payload: EventPayload<K>): void {
     const parsed = events[name].parse(payload) as EventPayload<K>;
@@ -18,8 +23,9 @@ export class EventBus {
     for (const listener of this.listeners) {
       try {
         listener(message);
-      } catch {
-        // A failing subscriber must not stop delivery to the others.
+      } catch (error) {
+        // A failing subscriber must not stop delivery to the others; the log says which event it failed on.
+        this.log?.warn('an event subscriber failed', { event: name, error });
       }
     }
   }

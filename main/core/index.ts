@@ -28,8 +28,8 @@ import { Redactor } from './redact';
 import { reviewHandlers } from './review/review-handlers';
 import { ReviewQueue } from './review/review-queue';
 import { createSessions } from './sessions/create-sessions';
-import { shipHandlers } from './sessions/session-changes-handlers';
-import { SessionShip } from './sessions/session-changes-service';
+import { shipHandlers } from './ship/ship-handlers';
+import { SessionShip } from './ship/ship-service';
 import { sessionHandlers } from './sessions/session-handlers';
 import { autoStartFor, externalMcpFor } from './sessions/session-platform';
 import { openStore } from './store/open';
@@ -154,8 +154,7 @@ export async function createCore(
     log: log.child({ feature: 'ship' }),
     config: config.sessions,
   });
-  disposables.add(ship.followStops(platform));
-  disposables.add(ship.followStarts(workspaces.signals));
+  disposables.add(ship.followStops());
 
   // What needs the operator, and how MCP clients connect.
   const attention = disposables.add(
@@ -259,7 +258,7 @@ function foundations(config: CoreConfig, dataDir: string) {
   const redactor = new Redactor();
   redactor.addEnvSecrets(process.env);
   const log = createLogger({ file: join(dataDir, 'logs', 'nexus.log'), stderr: config.logToStderr, redactor });
-  const events = new EventBus(redactor);
+  const events = new EventBus(redactor, log);
   const status = new StatusBoard(events);
   const db = openStore(join(dataDir, 'nexus.db'));
   disposables.add(toDisposable(() => void db.close()));

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../shared/errors';
 import { app } from 'electron';
 import { resolve } from 'node:path';
 import { mcpStdio } from '../cli/mcp-stdio';
@@ -18,7 +19,7 @@ export function runIfStdioBridge(argv = process.argv): boolean {
   mcpStdio({ dataDir, env: process.env, err: process.stderr }).then(
     () => app.exit(0),
     (e: unknown) => {
-      process.stderr.write(`nexus mcp-stdio: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.stderr.write(`nexus mcp-stdio: ${errorMessage(e)}\n`);
       app.exit(1);
     },
   );

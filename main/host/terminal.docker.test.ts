@@ -7,6 +7,7 @@ import { terminalHost } from '../../test/helpers/terminal-host';
 import { waitFor } from '../../test/helpers/wait';
 import type { WorkspaceInfo, WorkspaceRuntime } from '../core/workspaces/runtime';
 import type { Host } from './server';
+import { insertSession } from '../../test/helpers/session-row';
 
 // A real workspace-shaped container, tmux and the agent fixture in the session's window; a real host
 // whose /api/terminal is wired to the rig's sessions. The pane's tty echoes what is typed.
@@ -186,13 +187,7 @@ describe('the terminal refuses every credential but the UI cookie, and every for
     expect(await refused({ cookie }, randomUUID())).toBe(404);
     expect(await refused({ cookie }, ws.id)).toBe(400);
     const stopped = rig.addStoppedWorkspace('stopped');
-    rig.db
-      .prepare(
-        `INSERT INTO sessions (id, workspace_id, name, branch, status, agent_state, agent_session_id, created_at, updated_at)
-         VALUES (?, ?, 'gone', 'nexus/gone', 'running', 'idle', ?, datetime(), datetime())`,
-      )
-      .run(randomUUID(), stopped.id, randomUUID());
-    const goneId = (rig.db.prepare(`SELECT id FROM sessions WHERE name = 'gone'`).get() as { id: string }).id;
+    const goneId = insertSession(rig.db, { workspace_id: stopped.id, name: 'gone' }).id;
     expect(await refused({ cookie }, goneId)).toBe(409);
   });
 

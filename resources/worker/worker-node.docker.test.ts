@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hookHandler, relayStartScript, type RelayPaths } from '../../main/core/sessions/hook-relay';
+import { hookHandler, relayStartScript, type RelayPaths } from '../../main/core/sessions/hooks/hook-relay';
 import { WORKER_NODE } from '../../main/core/workspaces/worker-image';
 import { repoRoot } from '../../test/helpers/core';
 import { ensureTestWorkerImage, pinnedWorkerNode } from '../../test/helpers/docker';

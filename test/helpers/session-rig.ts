@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger } from '../../main/core/log';
 import { SessionsConfig, type SessionsConfigInput } from '../../main/core/sessions/config';
-import { forwardHookEvents } from '../../main/core/sessions/hook-subscriber';
+import { forwardHookEvents } from '../../main/core/sessions/hooks/hook-subscriber';
 import { serve, type Running } from '../../main/serve';
 import { repoRoot, coreDb } from './core';
 import { SessionService } from '../../main/core/sessions/session-service';

@@ -1,4 +1,4 @@
-import { SessionTerminals } from '../../main/core/sessions/terminal';
+import { SessionTerminals } from '../../main/core/terminal/terminal';
 import type { WorkspaceRuntime } from '../../main/core/workspaces/runtime';
 import { startHost, type Host } from '../../main/host/server';
 import type { SessionRig } from './session-rig';

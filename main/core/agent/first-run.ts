@@ -27,7 +27,7 @@ export interface FirstRunOptions {
   /** The session runs in auto mode: its opt-in dialog is accepted up front. */
   autoMode?: boolean;
   /**
-   * Nexus's hook entries by event (see sessions/hook-relay.ts). Entries whose command or URL contains
+   * Nexus's hook entries by event (see sessions/hooks/hook-relay.ts). Entries whose command or URL contains
    * `marker` are replaced, the operator's are kept.
    */
   hooks?: { entries: Record<string, unknown[]>; marker: string };

@@ -11,9 +11,8 @@ import { inspectJson } from '../../../test/helpers/docker';
 import { startModelApi, userTexts, type ModelApi } from '../../../test/helpers/model-api';
 import { waitFor } from '../../../test/helpers/wait';
 import { SessionsConfig } from '../sessions/config';
-import { buildLaunchCommand, shellQuote } from '../sessions/launch';
-import { AGENT_CLI_ENV } from './agent-cli';
-import { credentialInjection, credentialLaunchLines, type AgentCredentialKind } from './credential';
+import { buildLaunchCommand, launchScript } from '../sessions/launch/launch';
+import { credentialInjection, type AgentCredentialKind } from './credential';
 import { seedFirstRun } from './first-run';
 
 /**
@@ -58,22 +57,10 @@ describe('the real agent CLI in a worker', () => {
       workspaceId: 'w1',
       agentSessionId: randomUUID(),
       initialMessage: prompt,
+      agent: { baseUrl: api.url },
     });
-    const env = {
-      ...cmd.env,
-      ...AGENT_CLI_ENV,
-      ANTHROPIC_BASE_URL: api.url,
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    };
-    const script = [
-      '#!/bin/sh',
-      `cd /workspace/.nexus-worktrees/${name} || exit 1`,
-      ...credentialLaunchLines(),
-      ...Object.entries(env).map(([k, v]) => `export ${k}=${shellQuote(v)}`),
-      cmd.shellLine,
-      '',
-    ].join('\n');
-    await box.sh(`umask 077 && cat > /tmp/launch-${name}.sh`, script);
+    // The script the product writes for a session (its environment, the token's descriptor, the exec).
+    await box.sh(`umask 077 && cat > /tmp/launch-${name}.sh`, launchScript(`/workspace/.nexus-worktrees/${name}`, cmd));
     await box.sh(
       `tmux has-session -t =nexus 2>/dev/null || tmux new-session -d -s nexus -n home -x 200 -y 50; tmux new-window -d -t nexus: -n ${name} 'exec sh /tmp/launch-${name}.sh'`,
     );

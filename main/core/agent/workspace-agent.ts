@@ -1,4 +1,4 @@
-import { NexusError } from '../../../shared/errors';
+import { errorMessage, NexusError } from '../../../shared/errors';
 import type { AgentCli, CliProgress } from './agent-cli';
 import { cpuOf } from './agent-cli';
 import type { AgentService } from './agent-service';
@@ -33,7 +33,7 @@ export function workspaceAgent(deps: {
       } catch (e) {
         return {
           dir: null,
-          problem: `The agent CLI is not available, so sessions cannot start here: ${e instanceof Error ? e.message : String(e)}`,
+          problem: `The agent CLI is not available, so sessions cannot start here: ${errorMessage(e)}`,
         };
       }
     },

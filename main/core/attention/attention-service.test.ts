@@ -3,6 +3,7 @@ import type { EventMessage } from '../../../shared/contract';
 import { testCore, coreDb } from '../../../test/helpers/core';
 import type { Core } from '..';
 import { operatorContext } from '../handlers';
+import { insertSession } from '../../../test/helpers/session-row';
 
 describe('attention service', () => {
   let core: Core;
@@ -82,12 +83,7 @@ describe('attention summary and session pages', () => {
           )
           .run(`ws-${w}`, `team-${w}`, `nexus-test-vol-${w}`, now, now);
         for (let s = 0; s < 4; s++)
-          coreDb(core)
-            .prepare(
-              'INSERT INTO sessions (id, workspace_id, name, branch, status, agent_state, agent_session_id, created_at, updated_at) ' +
-                "VALUES (?, ?, ?, ?, 'running', 'idle', ?, ?, ?)",
-            )
-            .run(`ws-${w}-s${s}`, `ws-${w}`, `s${s}`, `nexus/s${s}`, `agent-${w}-${s}`, now, now);
+          insertSession(coreDb(core), { id: `ws-${w}-s${s}`, workspace_id: `ws-${w}`, name: `s${s}` });
       }
     })();
     await core.attention.refresh();

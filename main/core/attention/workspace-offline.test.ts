@@ -10,6 +10,7 @@ import { waitFor } from '../../../test/helpers/wait';
 import type { Core } from '..';
 import { operatorContext } from '../handlers';
 import { coreDb } from '../../../test/helpers/core';
+import { insertSession } from '../../../test/helpers/session-row';
 
 const op = operatorContext('internal');
 
@@ -40,13 +41,7 @@ describe('stopping a workspace turns its sessions offline', () => {
     );
     await core.sessions.idle();
     // A session row as a finished create leaves it (the agent itself is not what this pins).
-    const now = new Date().toISOString();
-    coreDb(core)
-      .prepare(
-        `INSERT INTO sessions (id, workspace_id, name, branch, status, agent_state, agent_session_id, created_at, updated_at)
-         VALUES (?, ?, 'one', 'nexus/one', 'running', 'starting', ?, ?, ?)`,
-      )
-      .run(sessionId, workspaceId, randomUUID(), now, now);
+    insertSession(coreDb(core), { id: sessionId, workspace_id: workspaceId, name: 'one', agent_state: 'starting' });
     // Its agent reports work through the hook path a worker uses: its own NATS user, its own subject.
     const creds = await core.platform.createHookPublisher(workspaceId);
     hooks = await connect({ servers: creds.natsUrl, user: creds.user ?? '', pass: creds.password ?? '' });

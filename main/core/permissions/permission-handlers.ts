@@ -1,5 +1,5 @@
 import { actorOf, type Handlers } from '../handlers';
-import type { PermissionRequests } from '../sessions/permission-requests';
+import type { PermissionRequests } from './permission-requests';
 
 /** The permissions.* operations: the agents' pending permission requests, and the operator's answer. */
 export function permissionHandlers(

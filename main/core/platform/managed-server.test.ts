@@ -47,7 +47,9 @@ describe('managed nats-server', () => {
     const core = parsed.authorization.users.find((u) => u.user === 'nexus-core') as { user: string; password: string };
     await (await connect({ servers: url, user: core.user, pass: core.password, reconnect: false })).close();
     await t.core.dispose();
-    await expect(connect({ servers: url, user: core.user, pass: core.password, reconnect: false })).rejects.toThrow();
+    await expect(connect({ servers: url, user: core.user, pass: core.password, reconnect: false })).rejects.toThrow(
+      /connection refused/,
+    );
     expect(t.core.status.get().nats.state).toBe('stopped');
     await t.cleanup();
   });
@@ -124,7 +126,7 @@ describe('managed nats-server', () => {
       }
       await expect(
         connect({ servers: first.natsUrl, user: first.user ?? '', pass: first.password ?? '', reconnect: false }),
-      ).rejects.toThrow();
+      ).rejects.toThrow(/Authorization Violation/);
     } finally {
       await t.cleanup();
     }

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { NexusError } from '../../../shared/errors';
+import { errorMessage, NexusError } from '../../../shared/errors';
 import { renderNatsConfig } from './nats-config';
 import { coreUser, probeUser, type NatsUser } from './permissions';
 import { previousServerPid, readPreviousConfig, stopPrevious } from './previous-server';
@@ -182,7 +182,7 @@ export class ManagedNats {
         this.lifecycle?.('running', `nats-server on ${this.url} (restarted after it exited).`);
         return;
       } catch (e) {
-        last = e instanceof Error ? e.message : String(e);
+        last = errorMessage(e);
       }
     }
     this.lifecycle?.('unavailable', `nats-server could not be restarted: ${last}`);

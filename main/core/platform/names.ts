@@ -4,7 +4,7 @@ import type { Db } from '../store/open';
 /**
  * Names a person reads for who did something: the agent's workspace and the session its run
  * belonged to ("flow · beta"), never bare ids. A workspace's agent is `workspace:<id>` with
- * project = the workspace id (sessions/session-runs.ts). Reads only; one query per lookup, cached
+ * project = the workspace id (sessions/launch/session-runs.ts). Reads only; one query per lookup, cached
  * per `Names` (build one per listing).
  */
 export class Names {

@@ -8,8 +8,9 @@ import { dbSnapshot } from '../../../test/helpers/db-snapshot';
 import { malformedFor, notJson } from '../../../test/helpers/malformed';
 import { waitFor } from '../../../test/helpers/wait';
 import type { Core } from '..';
-import { HookMessage } from '../sessions/hook-events';
 import { connectRun, type RunClient } from '../../../test/helpers/run-client';
+import { HookMessage } from '../sessions/hooks/hook-events';
+import { insertSession } from '../../../test/helpers/session-row';
 
 const json = (v: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(v ?? null));
 const bytes = (s: string): Uint8Array => Buffer.from(s, 'latin1');
@@ -45,11 +46,7 @@ describe('NATS platform subjects under malformed input', () => {
       [sessionId, 'target'],
       [sentinelId, 'sentinel'],
     ])
-      coreDb(core)
-        .prepare(
-          `INSERT INTO sessions (id, workspace_id, name, branch, status, agent_session_id, created_at, updated_at) VALUES (?, ?, ?, ?, 'running', ?, ?, ?)`,
-        )
-        .run(id, workspaceId, name, `nexus/${name}`, randomUUID(), now, now);
+      insertSession(coreDb(core), { id, workspace_id: workspaceId, name, agent_state: 'starting' });
     const creds = await core.platform.createHookPublisher(workspaceId);
     hookSubject = creds.subject;
     hooks = await connect({ servers: creds.natsUrl, user: creds.user ?? '', pass: creds.password ?? '' });

@@ -33,7 +33,9 @@ describe('identity and permissions in NATS', () => {
       JSON.stringify({ tool: 'memory.propose', args: { content: 'from alice as bob' } }),
     );
     expect((await error).message).toMatch(/Permissions Violation for Publish to "tools\.invoke\./);
-    await expect(alice.client.call('memory.propose', { content: 'as bob' }, bob.creds.subject)).rejects.toThrow();
+    await expect(alice.client.call('memory.propose', { content: 'as bob' }, bob.creds.subject)).rejects.toThrow(
+      /Permissions Violation for Publish/,
+    );
     expect(f.core.review.memories.pending()).toEqual([]);
   });
 

@@ -5,6 +5,7 @@ import type { EventMessage } from '../../../shared/contract';
 import { operatorContext } from '../handlers';
 import { okResult, platformFixture } from '../../../test/helpers/platform-fixture';
 import { coreDb } from '../../../test/helpers/core';
+import { insertSession } from '../../../test/helpers/session-row';
 
 type Fixture = Awaited<ReturnType<typeof platformFixture>>;
 const op = operatorContext('http');
@@ -57,10 +58,7 @@ describe('review queue', () => {
       `INSERT INTO workspaces (id, name, repo_url, status, volume, created_at, updated_at) ` +
         `VALUES ('w1', 'flow', 'https://example.invalid/r.git', 'running', 'v', 't', 't')`,
     ).run();
-    db.prepare(
-      `INSERT INTO sessions (id, workspace_id, name, branch, status, agent_session_id, created_at, updated_at) ` +
-        `VALUES ('s1', 'w1', 'beta', 'nexus/beta', 'running', 'x', 't', 't')`,
-    ).run();
+    insertSession(db, { id: 's1', workspace_id: 'w1', name: 'beta' });
     const agent = f.agent('workspace:w1', { project: 'w1' });
     const creds = await f.core.platform.createRun(agent.id, null, 's1');
     const client = await connectRun(creds);

@@ -37,7 +37,7 @@ export const SessionsConfig = z
      */
     stateDir: z.string().default('/tmp/nexus-sessions'),
     toolsDir: z.string().default('/tmp/nexus-tools'),
-    /** The workspace's hook relay listens on 127.0.0.1:<port> inside its container (sessions/hook-relay.ts). */
+    /** The workspace's hook relay listens on 127.0.0.1:<port> inside its container (sessions/hooks/hook-relay.ts). */
     hookRelayPort: z.number().int().min(1024).max(65535).default(47_631),
     /** How long a send_message waits for the helper before reporting a timeout. */
     sendTimeoutMs: z.number().int().positive().default(10_000),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionRig, type SessionRig } from '../../../test/helpers/session-rig';
 import { waitFor } from '../../../test/helpers/wait';
 import type { WorkspaceInfo } from '../workspaces/runtime';
+import { sessionBranch } from './session-paths';
 
 // Issue 17, item 3: the per-workspace queue (WorkspaceRuntime.run) under contention. Ten
 // create_session calls land in one workspace one turn apart (each would start its own bring-up of
@@ -49,7 +50,7 @@ describe('ten sessions created at once in one workspace', () => {
     const container = ws.containerId as string;
     const lines = async (script: string) => (await rig.sh(container, script)).trim().split('\n').filter(Boolean).sort();
     expect(await lines("git -C /workspace branch --list 'nexus/*' --format='%(refname:short)'")).toEqual(
-      kept.map((n) => `nexus/${n}`),
+      kept.map(sessionBranch),
     );
     expect(await lines('git -C /workspace worktree list --porcelain | grep "^worktree "')).toHaveLength(
       1 + kept.length,

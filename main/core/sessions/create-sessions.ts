@@ -10,15 +10,15 @@ import type { AppPaths } from '../ports';
 import type { Db } from '../store/open';
 import type { WorkspaceEvents } from '../workspaces/workspace-events';
 import { convergeOnWorkspaceStart } from './converge-on-start';
-import { forwardHookEvents } from './hook-subscriber';
+import { forwardHookEvents } from './hooks/hook-subscriber';
 import type { Redactor } from '../redact';
 import type { WorkspaceRuntime } from '../workspaces/runtime';
-import type { ExternalMcpOf } from './external-mcp';
+import type { ExternalMcpOf } from './launch/external-mcp';
 import { SessionService } from './session-service';
-import { SessionTerminals } from './terminal';
-import { PermissionRequests } from './permission-requests';
+import { SessionTerminals } from '../terminal/terminal';
+import { PermissionRequests } from '../permissions/permission-requests';
 import type { AuditLog } from '../audit/audit-log';
-import type { FleetEntryOf } from './session-runs';
+import type { FleetEntryOf } from './launch/session-runs';
 
 export interface SessionsWiring {
   db: Db;

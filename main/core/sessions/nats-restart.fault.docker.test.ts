@@ -4,7 +4,7 @@ import { sessionRig, type SessionRig } from '../../../test/helpers/session-rig';
 import { waitFor } from '../../../test/helpers/wait';
 import type { WorkspaceInfo } from '../workspaces/runtime';
 import { sessionPaths } from './session-paths';
-import { runFiles } from './session-runs';
+import { runFiles } from './launch/session-runs';
 
 // Issue 17, item 6: nats-server killed while sessions run. Nexus restarts it on the same address
 // with the same users; the sessions' agents are not relaunched, their next hook event moves the

@@ -7,6 +7,7 @@ import { countingDockerSocket, workspaceTestConfig } from '../../../test/helpers
 import { waitFor } from '../../../test/helpers/wait';
 import { operatorContext } from '../handlers';
 import type { Core } from '..';
+import { insertSession } from '../../../test/helpers/session-row';
 
 const op = operatorContext('internal');
 
@@ -35,12 +36,7 @@ describe('reads and hook events without the engine', () => {
          VALUES (?, ?, 'https://example.com/r.git', 'running', ?, ?, ?, ?)`,
       )
       .run(workspaceId, name, `c${randomBytes(16).toString('hex')}`, `nexus-test-${workspaceId}`, now, now);
-    coreDb(core)
-      .prepare(
-        `INSERT INTO sessions (id, workspace_id, name, branch, status, agent_state, agent_session_id, created_at, updated_at)
-         VALUES (?, ?, 'one', 'nexus/one', 'running', 'idle', ?, ?, ?)`,
-      )
-      .run(sessionId, workspaceId, randomUUID(), now, now);
+    insertSession(coreDb(core), { id: sessionId, workspace_id: workspaceId, name: 'one' });
   }, 120_000);
 
   afterAll(async () => {

@@ -1,11 +1,6 @@
-import type { Session } from '../../../shared/contract/sessions';
 import type { Logger } from '../log';
 import type { WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
-import type { SessionsConfig } from './config';
-import type { SessionLauncher } from './session-launcher';
-import { type SessionMachinery } from './session-machinery';
-import { sessionPaths } from './session-paths';
-import type { SessionPatch, SessionRow, SessionStore } from './session-store';
+import type { SessionPatch, SessionRow } from './session-store';
 
 export interface ConvergeReport {
   alive: string[];
@@ -17,19 +12,35 @@ export interface ConvergeReport {
   adopted: string[];
 }
 
+/** What converge may do to the sessions of a workspace: the sessions service hands it exactly this. */
+export interface ConvergeSessions {
+  /** The workspace's sessions, less those whose create is queued or running in this process. */
+  settled(workspaceId: string): SessionRow[];
+  /** Saves a change and tells everyone. */
+  patch(id: string, patch: SessionPatch): void;
+  /** A restarted container lost its /tmp (tools, inbox addresses): install again before any relaunch. */
+  forgetContainer(containerId: string): void;
+  /** The live windows (name -> id), once no launch (e.g. one a killed core left running) holds the lock. */
+  liveWindows(ws: WorkspaceInfo): Promise<Map<string, string>>;
+  worktreeExists(ws: WorkspaceInfo, row: SessionRow): Promise<boolean>;
+  /** Launches the agent again with --resume in the kept worktree (a fresh run, the watchdog armed). */
+  relaunch(ws: WorkspaceInfo, row: SessionRow): Promise<void>;
+  /** Removes what a create made in the container (worktree, state dir); the branch stays. */
+  removeWorkArea(ws: WorkspaceInfo, row: SessionRow): Promise<void>;
+  runs: {
+    /** Ends runs whose session is gone (a deleted workspace takes its sessions with it). */
+    endOrphans(): Promise<number>;
+    /** Ends the session's runs other than its current one. */
+    endStray(sessionId: string): Promise<void>;
+    /** Ends the session's current run. */
+    end(sessionId: string, status: 'finished' | 'cancelled', summary: string): Promise<void>;
+  };
+}
+
 export interface ConvergeDeps {
   runtime: Pick<WorkspaceRuntime, 'run' | 'find' | 'list'>;
-  store: SessionStore;
-  machinery: SessionMachinery;
-  launcher: SessionLauncher;
-  config: SessionsConfig;
+  sessions: ConvergeSessions;
   log: Logger;
-  /** Sessions whose create is queued or running in this process (left alone). */
-  inFlight: ReadonlySet<string>;
-  /** Saves a change and tells everyone. */
-  patch(id: string, patch: SessionPatch): Session | null;
-  /** Arms the start-up watchdog for a relaunched agent (launched at `at`). */
-  armStartup(id: string, at: string): void;
 }
 
 /**
@@ -40,51 +51,37 @@ export interface ConvergeDeps {
  */
 export async function convergeSessions(d: ConvergeDeps, workspaceId?: string): Promise<ConvergeReport> {
   const report: ConvergeReport = { alive: [], relaunched: [], exited: [], interrupted: [], adopted: [] };
-  await d.launcher
-    .endOrphanRuns()
+  await d.sessions.runs
+    .endOrphans()
     .catch((e: unknown) => d.log.warn('ending orphaned session runs failed', { error: e }));
   const workspaces = workspaceId ? [d.runtime.find(workspaceId)] : d.runtime.list();
   for (const ws of workspaces) {
     if (!ws?.running || !ws.containerId) continue;
-    d.launcher.forgetTools(ws.containerId);
+    d.sessions.forgetContainer(ws.containerId);
     await d.runtime.run(ws.id, async () => {
       const cur = d.runtime.find(ws.id);
-      if (cur?.running) await convergeWorkspace(d, cur, report);
+      if (cur?.running) await convergeWorkspace(d.sessions, cur, report);
     });
   }
   return report;
 }
 
-async function convergeWorkspace(d: ConvergeDeps, ws: WorkspaceInfo, report: ConvergeReport): Promise<void> {
-  // A launch a killed core left running in the container finishes first: the windows it opens count.
-  await d.machinery.waitForLaunches(ws);
-  const windows = await d.machinery.windows(ws);
-  for (const row of d.store.list(ws.id)) {
-    if (d.inFlight.has(row.id)) continue;
-    await d.launcher.endStrayRuns(row.id);
+async function convergeWorkspace(s: ConvergeSessions, ws: WorkspaceInfo, report: ConvergeReport): Promise<void> {
+  const windows = await s.liveWindows(ws);
+  for (const row of s.settled(ws.id)) {
+    await s.runs.endStray(row.id);
     const windowId = windows.get(row.name);
-    const p = sessionPaths(d.config, row.id, row.name);
-    if (row.status === 'creating') await settleInterrupted(d, ws, row, windowId, report);
+    if (row.status === 'creating') await settleInterrupted(s, ws, row, windowId, report);
     else if (row.status !== 'running') continue;
     else if (windowId) {
-      if (windowId !== row.window_id) d.patch(row.id, { window_id: windowId });
+      if (windowId !== row.window_id) s.patch(row.id, { window_id: windowId });
       report.alive.push(row.id);
-    } else if (await d.machinery.worktreeExists(ws, p)) {
-      await d.launcher.ensureTools(ws);
-      const run = await d.launcher.startRun(ws, row);
-      const cmd = d.launcher.command(ws, row, { resume: true, mcpConfig: run.mcpConfig });
-      const launchedAt = new Date().toISOString();
-      const id = await d.machinery.launch(ws, row.name, p, cmd, { addWorktree: false, runFiles: run.runFiles });
-      d.patch(row.id, {
-        window_id: id,
-        agent_state: 'starting',
-        agent_message: 'Relaunched after a restart (conversation resumed)',
-      });
-      d.armStartup(row.id, launchedAt);
+    } else if (await s.worktreeExists(ws, row)) {
+      await s.relaunch(ws, row);
       report.relaunched.push(row.id);
     } else {
-      await d.launcher.endRunOf(row.id, 'finished', 'The session exited.');
-      d.patch(row.id, {
+      await s.runs.end(row.id, 'finished', 'The session exited.');
+      s.patch(row.id, {
         status: 'exited',
         reason: 'Its window and worktree are gone.',
         agent_state: 'exited',
@@ -102,14 +99,14 @@ async function convergeWorkspace(d: ConvergeDeps, ws: WorkspaceInfo, report: Con
  * session is an error with the reason; the branch stays, as a delete leaves it.
  */
 async function settleInterrupted(
-  d: ConvergeDeps,
+  s: ConvergeSessions,
   ws: WorkspaceInfo,
   row: SessionRow,
   windowId: string | undefined,
   report: ConvergeReport,
 ): Promise<void> {
   if (windowId) {
-    d.patch(row.id, {
+    s.patch(row.id, {
       status: 'running',
       reason: null,
       window_id: windowId,
@@ -118,11 +115,9 @@ async function settleInterrupted(
     report.adopted.push(row.id);
     return;
   }
-  const p = sessionPaths(d.config, row.id, row.name);
-  await d.machinery.removeWorktree(ws, p);
-  await d.machinery.removeState(ws, p);
-  await d.launcher.endRunOf(row.id, 'cancelled', 'Its create was interrupted by a restart.');
-  d.patch(row.id, {
+  await s.removeWorkArea(ws, row);
+  await s.runs.end(row.id, 'cancelled', 'Its create was interrupted by a restart.');
+  s.patch(row.id, {
     status: 'error',
     reason: 'Creation was interrupted by a restart before its agent started; delete the session and create it again.',
     window_id: null,

@@ -8,9 +8,12 @@ export interface SessionPaths {
   launchScript: string;
 }
 
+/** The one branch rule: session `name` works on `nexus/<name>` (a deleted session's branch is picked up again). */
+export const sessionBranch = (name: string): string => `nexus/${name}`;
+
 export const sessionPaths = (config: SessionsConfig, sessionId: string, name: string): SessionPaths => ({
   worktree: `${config.worktreesDir}/${name}`,
-  branch: `nexus/${name}`,
+  branch: sessionBranch(name),
   stateDir: `${config.stateDir}/${sessionId}`,
   launchScript: `${config.stateDir}/${sessionId}/launch.sh`,
 });

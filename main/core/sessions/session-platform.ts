@@ -8,7 +8,7 @@ import type { Redactor } from '../redact';
 import type { Db } from '../store/open';
 import type { VaultService } from '../vault/vault';
 import { autoStartDelegated } from './auto-start';
-import { externalMcpEntries, type ExternalMcpOf } from './external-mcp';
+import { externalMcpEntries, type ExternalMcpOf } from './launch/external-mcp';
 import type { SessionService } from './session-service';
 
 /** What sessions take from a workspace's agent record beyond their run: its external MCP servers. */

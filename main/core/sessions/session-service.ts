@@ -1,25 +1,32 @@
-import { randomUUID } from 'node:crypto';
 import type { Session } from '../../../shared/contract/sessions';
-import { NexusError } from '../../../shared/errors';
+import { errorMessage, NexusError } from '../../../shared/errors';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { Db } from '../store/open';
 import type { WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
 import type { SessionsConfig } from './config';
-import { agentStateFromHook, keepNamedTool, type HookMessage } from './hook-events';
-import { convergeSessions, type ConvergeReport } from './session-converge';
-import { SessionLauncher } from './session-launcher';
-import { SessionMachinery, type HookTarget, type WorkerTools } from './session-machinery';
+import type { Disposable } from '../disposable';
+import { capturePane } from '../terminal/pane';
+import type { LiveWindow } from '../terminal/terminal';
+import { agentStateFromHook, keepNamedTool, type HookMessage } from './hooks/hook-events';
+import { sendToInbox } from './inbox/inbox-send';
+import { launchMany, waitForLaunches } from './launch/launch-exec';
+import type { LaunchPlan } from './launch/launch';
+import { SessionLauncher } from './launch/session-launcher';
+import { killWindow, listWindows } from './launch/tmux';
+import type { HookTarget, WorkerTools } from './launch/worker-tools';
+import { convergeSessions, type ConvergeReport, type ConvergeSessions } from './session-converge';
 import { sessionPaths } from './session-paths';
-import { SessionBranches } from './session-changes-branch';
-import type { ExternalMcpOf } from './external-mcp';
-import { SessionRuns, type FleetEntryOf, type PlatformRuns } from './session-runs';
-import { SessionStore, type SessionPatch, type SessionRow } from './session-store';
+import { SessionBranches } from './session-branches';
+import { SessionSignals, type SessionSignalMap } from './session-signals';
+import { removeSessionState, removeWorktree, worktreeExists } from './worktrees';
+import type { ExternalMcpOf } from './launch/external-mcp';
+import { SessionRuns, type FleetEntryOf, type PlatformRuns } from './launch/session-runs';
+import { newSessionRow, SessionStore, type SessionPatch, type SessionRow } from './session-store';
+import { StartupWatch } from './launch/startup-watch';
 import { SessionLookup } from './session-lookup';
-import { StartupWatch } from './startup-watch';
 import { startupFailureReason } from '../agent/startup-watchdog';
-import { deliveryOf, type DeliveryResult } from './message-delivery';
-import type { LiveWindow } from './terminal';
+import { deliveryOf, type DeliveryResult } from './inbox/message-delivery';
 
 /** What sessions use of the workspaces module: its runtime, nothing else. */
 export type SessionRuntime = Pick<WorkspaceRuntime, 'run' | 'exec' | 'info' | 'find' | 'list' | 'idle'>;
@@ -48,7 +55,8 @@ export interface SessionServiceDeps {
 
 interface PendingCreate {
   row: SessionRow;
-  initialMessage: string | undefined;
+  /** Checked when the create was called; assembled once its run is known. */
+  launch: LaunchPlan;
   onDone: ((s: Session) => void) | undefined;
 }
 
@@ -61,7 +69,6 @@ export type { ConvergeReport } from './session-converge';
 export class SessionService {
   private readonly store: SessionStore;
   private readonly lookup: SessionLookup;
-  private readonly machinery: SessionMachinery;
   private readonly branches: SessionBranches;
   private readonly launcher: SessionLauncher;
   /** Sessions whose create is queued or running in this process. */
@@ -69,15 +76,18 @@ export class SessionService {
   /** Creates waiting for the workspace's queue, launched together. */
   private readonly waiting = new Map<string, PendingCreate[]>();
   private readonly startup: StartupWatch;
+  private readonly signals: SessionSignals;
+  /** What converge may do (see ConvergeSessions): nothing of this service's state beyond it. */
+  private readonly converging: ConvergeSessions;
 
   constructor(private readonly deps: SessionServiceDeps) {
     this.store = new SessionStore(deps.db);
     this.lookup = new SessionLookup(this.store, deps.runtime);
-    this.machinery = new SessionMachinery(deps.runtime, deps.config);
     this.branches = new SessionBranches(deps.runtime, deps.config.repoDir);
+    this.signals = new SessionSignals(deps.log);
     this.launcher = new SessionLauncher({
       store: this.store,
-      machinery: this.machinery,
+      runtime: deps.runtime,
       config: deps.config,
       tools: deps.tools,
       hookTarget: (id) => deps.hookTarget(id),
@@ -87,6 +97,12 @@ export class SessionService {
       external: deps.external,
     });
     this.startup = new StartupWatch(deps.startupTimeoutMs, (id, at, ms) => this.startupTimedOut(id, at, ms), deps.log);
+    this.converging = this.convergePort();
+  }
+
+  /** Core-internal signals of the sessions module (`agentStopped`). */
+  on<K extends keyof SessionSignalMap>(name: K, listener: (e: SessionSignalMap[K]) => void): Disposable {
+    return this.signals.on(name, listener);
   }
 
   async list(workspaceRef?: string): Promise<Session[]> {
@@ -125,27 +141,9 @@ export class SessionService {
         `Workspace ${ws.name} already has ${this.deps.maxSessionsPerWorkspace} sessions, the most allowed.`,
       );
     }
-    const now = new Date().toISOString();
-    const row: SessionRow = {
-      id: randomUUID(),
-      workspace_id: ws.id,
-      name: input.name,
-      branch: `nexus/${input.name}`,
-      status: 'creating',
-      reason: null,
-      agent_state: 'starting',
-      agent_state_at: null,
-      agent_message: null,
-      agent_session_id: randomUUID(),
-      window_id: null,
-      run_id: null,
-      task_id: null,
-      tools_reason: null,
-      created_at: now,
-      updated_at: now,
-    };
+    const row = newSessionRow(ws.id, input.name);
     // Checked before the row exists, so a bad prompt or agent config fails the call, not the queue.
-    this.launcher.command(ws, row, { initialMessage: input.initialMessage, resume: false });
+    const launch = this.launcher.plan(ws, row, { initialMessage: input.initialMessage, resume: false });
     await this.launcher.checkAgentReady(ws);
     row.task_id = this.launcher.taskFor(ws.id, input);
     this.store.insert(row);
@@ -160,7 +158,7 @@ export class SessionService {
       this.waiting.set(ws.id, list);
       void this.deps.runtime.run(ws.id, () => this.bringUp(ws.id, list)).catch(() => undefined);
     }
-    waiting.push({ row, initialMessage: input.initialMessage, onDone });
+    waiting.push({ row, launch, onDone });
     return session;
   }
 
@@ -182,7 +180,7 @@ export class SessionService {
           this.launcher.startRun(ws, c.row).then(
             (run) => ({ c, run }),
             (e: unknown) => {
-              fail(c, `Platform tools could not be set up: ${e instanceof Error ? e.message : String(e)}`);
+              fail(c, `Platform tools could not be set up: ${errorMessage(e)}`);
               return null;
             },
           ),
@@ -192,16 +190,12 @@ export class SessionService {
       const items = ready.map(({ c, run }) => ({
         name: c.row.name,
         paths: sessionPaths(this.deps.config, c.row.id, c.row.name),
-        cmd: this.launcher.command(ws, c.row, {
-          initialMessage: c.initialMessage,
-          resume: false,
-          mcpConfig: run.mcpConfig,
-        }),
+        cmd: c.launch.command(run.mcpConfig),
         addWorktree: true,
         runFiles: run.runFiles,
       }));
       const launchedAt = new Date().toISOString();
-      const results = items.length > 0 ? await this.machinery.launchMany(ws, items) : [];
+      const results = items.length > 0 ? await launchMany(this.deps.runtime, this.deps.config, ws, items) : [];
       ready.forEach(({ c }, i) => {
         const r = results[i];
         if (r && 'windowId' in r) {
@@ -211,7 +205,7 @@ export class SessionService {
         } else fail(c, r?.error ?? 'no launch result');
       });
     } catch (e) {
-      for (const c of live) fail(c, e instanceof Error ? e.message : String(e));
+      for (const c of live) fail(c, errorMessage(e));
     } finally {
       for (const c of list) {
         this.inFlight.delete(c.row.id);
@@ -245,13 +239,13 @@ export class SessionService {
     if (ws?.running) {
       await this.deps.runtime.run(ws.id, async () => {
         if (opts.deleteBranch) await this.branches.checkDelete(ws, row.branch, opts.force === true);
-        const windowId = (await this.machinery.windows(ws)).get(row.name) ?? row.window_id;
-        if (windowId) await this.machinery.killWindow(ws, windowId);
+        const windowId = (await listWindows(this.deps.runtime, this.deps.config, ws)).get(row.name) ?? row.window_id;
+        if (windowId) await killWindow(this.deps.runtime, ws, windowId);
         const p = sessionPaths(this.deps.config, row.id, row.name);
-        await this.machinery.removeWorktree(ws, p);
+        await removeWorktree(this.deps.runtime, this.deps.config, ws, p);
         if (opts.deleteBranch) branchDeleted = await this.branches.delete(ws, row.branch);
         await this.launcher.endRunOf(row.id, 'finished', 'The session was deleted.');
-        await this.machinery.removeState(ws, p);
+        await removeSessionState(this.deps.runtime, ws, p);
       });
     } else await this.launcher.endRunOf(row.id, 'finished', 'The session was deleted.');
     this.store.delete(row.id);
@@ -265,13 +259,13 @@ export class SessionService {
     const ws = this.deps.runtime.find(row.workspace_id);
     if (row.status !== 'running' || !ws?.running)
       throw new NexusError('conflict', `Session ${row.name} is not running.`);
-    const report = await this.machinery.sendToInbox(ws, row.id, text);
+    const report = await sendToInbox(this.deps.runtime, this.deps.config, ws, row.id, text);
     return { sessionId: row.id, ...deliveryOf(report, row.name) };
   }
 
   async pane(ref: string): Promise<{ sessionId: string; text: string; capturedAt: string }> {
     const w = await this.liveWindow(ref);
-    const text = await this.machinery.capturePane(w, w.windowId);
+    const text = await capturePane(this.deps.runtime, w, w.windowId);
     return { sessionId: w.sessionId, text, capturedAt: new Date().toISOString() };
   }
 
@@ -281,7 +275,7 @@ export class SessionService {
     const ws = this.deps.runtime.find(row.workspace_id);
     if (!ws?.running || !ws.containerId)
       throw new NexusError('conflict', `The workspace of session ${row.name} is not running.`);
-    const windowId = (await this.machinery.windows(ws)).get(row.name);
+    const windowId = (await listWindows(this.deps.runtime, this.deps.config, ws)).get(row.name);
     if (!windowId) throw new NexusError('not_found', `Session ${row.name} has no live window.`);
     return { sessionId: row.id, name: row.name, containerId: ws.containerId, windowId };
   }
@@ -294,12 +288,15 @@ export class SessionService {
   applyHook(subjectWorkspaceId: string, msg: HookMessage): Session | null {
     const row = this.store.get(msg.sessionId);
     if (!row || row.workspace_id !== subjectWorkspaceId || msg.workspaceId !== subjectWorkspaceId) return null;
+    const name = msg.event.hook_event_name;
+    if (name === 'Stop' || name === 'SessionEnd')
+      this.signals.emit('agentStopped', { sessionId: row.id, workspaceId: row.workspace_id });
     if (row.agent_state_at && msg.at < row.agent_state_at) return null;
     const found = agentStateFromHook(msg.event);
     if (!found) return null;
     const change = keepNamedTool({ agentState: row.agent_state, message: row.agent_message }, found);
     this.startup.disarm(row.id);
-    if (msg.event.hook_event_name === 'Stop') this.launcher.summarize(row.run_id, msg.event.last_assistant_message);
+    if (name === 'Stop') this.launcher.summarize(row.run_id, msg.event.last_assistant_message);
     return this.patch(row.id, {
       agent_state: change.agentState,
       agent_state_at: msg.at,
@@ -322,23 +319,48 @@ export class SessionService {
 
   /** See convergeSessions: relaunch what a restart took down, leave alive what lives. */
   converge(workspaceId?: string): Promise<ConvergeReport> {
-    return convergeSessions(
-      {
-        runtime: this.deps.runtime,
-        store: this.store,
-        machinery: this.machinery,
-        launcher: this.launcher,
-        config: this.deps.config,
-        log: this.deps.log,
-        inFlight: this.inFlight,
-        patch: (id, p) => this.patch(id, p),
-        armStartup: (id, at) => {
-          const ws = this.deps.runtime.find(this.store.get(id)?.workspace_id ?? '');
-          if (ws && this.launcher.hooksLive(ws)) this.startup.arm(id, at);
-        },
+    return convergeSessions({ runtime: this.deps.runtime, sessions: this.converging, log: this.deps.log }, workspaceId);
+  }
+
+  /** Drops records of worktrees whose directory is gone; queued first when a workspace starts, before any session work. */
+  pruneWorktrees(workspaceId: string): Promise<void> {
+    return this.deps.runtime.run(workspaceId, async () => {
+      const ws = this.deps.runtime.find(workspaceId);
+      if (ws?.running) await this.branches.prune(ws);
+    });
+  }
+
+  private convergePort(): ConvergeSessions {
+    const { runtime, config } = this.deps;
+    const paths = (row: SessionRow) => sessionPaths(config, row.id, row.name);
+    return {
+      settled: (workspaceId) => this.store.list(workspaceId).filter((r) => !this.inFlight.has(r.id)),
+      patch: (id, p) => void this.patch(id, p),
+      forgetContainer: (containerId) => this.launcher.forgetTools(containerId),
+      liveWindows: async (ws) => {
+        await waitForLaunches(runtime, config, ws);
+        return listWindows(runtime, config, ws);
       },
-      workspaceId,
-    );
+      worktreeExists: (ws, row) => worktreeExists(runtime, ws, paths(row)),
+      relaunch: async (ws, row) => {
+        const { windowId, launchedAt } = await this.launcher.relaunch(ws, row);
+        this.patch(row.id, {
+          window_id: windowId,
+          agent_state: 'starting',
+          agent_message: 'Relaunched after a restart (conversation resumed)',
+        });
+        if (this.launcher.hooksLive(ws)) this.startup.arm(row.id, launchedAt);
+      },
+      removeWorkArea: async (ws, row) => {
+        await removeWorktree(runtime, config, ws, paths(row));
+        await removeSessionState(runtime, ws, paths(row));
+      },
+      runs: {
+        endOrphans: () => this.launcher.endOrphanRuns(),
+        endStray: (id) => this.launcher.endStrayRuns(id),
+        end: (id, status, summary) => this.launcher.endRunOf(id, status, summary),
+      },
+    };
   }
 
   /** Resolves when every queued create, delete and converge has finished. */
@@ -354,7 +376,7 @@ export class SessionService {
     if (started(row) || !row) return;
     const ws = this.deps.runtime.find(row.workspace_id);
     if (!ws?.running || !row.window_id) return;
-    const pane = await this.machinery.capturePane(ws, row.window_id).catch(() => '');
+    const pane = await capturePane(this.deps.runtime, ws, row.window_id).catch(() => '');
     if (started(this.store.get(id))) return;
     const reason = startupFailureReason(pane, timeoutMs);
     this.deps.log.warn('agent did not start', { sessionId: id });

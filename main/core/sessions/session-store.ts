@@ -1,5 +1,7 @@
 import type { AgentState, SessionStatus } from '../../../shared/contract/sessions';
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/open';
+import { sessionBranch } from './session-paths';
 
 /** A sessions row as stored (migration 005). */
 export interface SessionRow {
@@ -30,6 +32,29 @@ export type SessionPatch = Partial<
     'status' | 'reason' | 'agent_state' | 'agent_state_at' | 'agent_message' | 'window_id' | 'run_id' | 'tools_reason'
   >
 >;
+
+/** A new session's row as a create inserts it: `creating`, its agent `starting`, on `nexus/<name>`. */
+export function newSessionRow(workspaceId: string, name: string): SessionRow {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    workspace_id: workspaceId,
+    name,
+    branch: sessionBranch(name),
+    status: 'creating',
+    reason: null,
+    agent_state: 'starting',
+    agent_state_at: null,
+    agent_message: null,
+    agent_session_id: randomUUID(),
+    window_id: null,
+    run_id: null,
+    task_id: null,
+    tools_reason: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
 
 export class SessionStore {
   constructor(private readonly db: Db) {}

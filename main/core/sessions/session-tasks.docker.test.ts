@@ -8,7 +8,7 @@ import { waitFor } from '../../../test/helpers/wait';
 import { operatorContext } from '../handlers';
 import type { WorkspaceInfo } from '../workspaces/runtime';
 import { sessionPaths } from './session-paths';
-import { runFiles } from './session-runs';
+import { runFiles } from './launch/session-runs';
 import { autoStartFor } from './session-platform';
 import { createLogger } from '../log';
 

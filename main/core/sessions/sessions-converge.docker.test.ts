@@ -7,6 +7,7 @@ import { Redactor } from '../redact';
 import type { WorkspaceInfo } from '../workspaces/runtime';
 import { WorkspaceEvents } from '../workspaces/workspace-events';
 import { convergeOnWorkspaceStart } from './converge-on-start';
+import { insertSession } from '../../../test/helpers/session-row';
 
 let rig: SessionRig;
 let ws: WorkspaceInfo;
@@ -68,8 +69,9 @@ describe('converge (a real workspace container; the fixture as the agent)', () =
 
   it('converges when a workspace starts: a session whose window is gone is resumed, once', async () => {
     const s = session('started');
-    const signals = new WorkspaceEvents();
-    const sub = convergeOnWorkspaceStart(signals, rig.service, createLogger({ redactor: new Redactor() }));
+    const log = createLogger({ redactor: new Redactor() });
+    const signals = new WorkspaceEvents(log);
+    const sub = convergeOnWorkspaceStart(signals, rig.service, log);
     try {
       await killWindow('started');
       const before = (await launches(s.id)).length;
@@ -94,13 +96,13 @@ describe('converge (a real workspace container; the fixture as the agent)', () =
   });
 
   it('marks a create interrupted by a restart as error', async () => {
-    const now = new Date().toISOString();
-    rig.db
-      .prepare(
-        `INSERT INTO sessions (id, workspace_id, name, branch, status, agent_state, agent_session_id, created_at, updated_at)
-         VALUES ('interrupted-1', ?, 'half', 'nexus/half', 'creating', 'starting', 'a1', ?, ?)`,
-      )
-      .run(ws.id, now, now);
+    insertSession(rig.db, {
+      id: 'interrupted-1',
+      workspace_id: ws.id,
+      name: 'half',
+      status: 'creating',
+      agent_state: 'starting',
+    });
     const report = await rig.restart().converge(ws.id);
     expect(report.interrupted).toEqual(['interrupted-1']);
     expect(await rig.service.get('interrupted-1')).toMatchObject({

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../../shared/errors';
 import type Docker from 'dockerode';
 import type { StatusBoard } from '../app/status';
 import type { Disposable } from '../disposable';
@@ -102,7 +103,7 @@ export class DockerWatch implements Disposable {
     } catch (e) {
       this.deps.status.set('docker', {
         state: 'unavailable',
-        reason: `Docker engine not reachable: ${e instanceof Error ? e.message : String(e)}`,
+        reason: `Docker engine not reachable: ${errorMessage(e)}`,
       });
       this.schedule();
     } finally {

@@ -1,5 +1,5 @@
 import Docker from 'dockerode';
-import { NexusError } from '../../../shared/errors';
+import { errorMessage, NexusError } from '../../../shared/errors';
 import type { AppStatus } from '../../../shared/contract';
 
 export const createDockerClient = (socketPath: string): Docker => new Docker({ socketPath });
@@ -10,7 +10,7 @@ export async function probeDocker(docker: Docker, timeoutMs = 3000): Promise<App
     const info = await withTimeout(docker.version(), timeoutMs);
     return { state: 'available', reason: `Docker ${info.Version} (API ${info.ApiVersion})` };
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
+    const msg = errorMessage(e);
     return { state: 'unavailable', reason: `Docker engine not reachable: ${msg}` };
   }
 }
@@ -55,6 +55,6 @@ export function dockerFailure(e: unknown, action: string): NexusError {
   if (e instanceof NexusError) return e;
   if (isEngineDown(e)) return dockerUnavailable(`could not ${action}`);
   const json = (e as { json?: { message?: unknown } } | null)?.json;
-  const detail = typeof json?.message === 'string' ? json.message : e instanceof Error ? e.message : String(e);
+  const detail = typeof json?.message === 'string' ? json.message : errorMessage(e);
   return new NexusError('unavailable', `Docker could not ${action}: ${detail.slice(0, 300)}`);
 }

@@ -1,5 +1,5 @@
 import type { Workspace } from '../../../shared/contract';
-import { NexusError } from '../../../shared/errors';
+import { errorMessage, NexusError } from '../../../shared/errors';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { WorkspaceAgent } from '../agent/workspace-agent';
@@ -202,7 +202,7 @@ export class WorkspaceProvisioner {
       void credential;
       return null;
     } catch (e) {
-      const why = this.deps.redactor.text(e instanceof Error ? e.message : String(e));
+      const why = this.deps.redactor.text(errorMessage(e));
       this.deps.log.warn('agent credential not injected', { workspace: w.id, reason: why });
       return `The agent's credential could not be put in: ${why}`;
     }

@@ -1,4 +1,4 @@
-import type { Disposable } from '../disposable';
+import { Signals } from '../signals';
 
 /** What core's own modules hear from the workspaces module (typed; never the redacted UI bus). */
 export interface WorkspaceEventMap {
@@ -10,26 +10,5 @@ export interface WorkspaceEventMap {
   engineLost: { reason: string };
 }
 
-type Listener<K extends keyof WorkspaceEventMap> = (e: WorkspaceEventMap[K]) => void;
-
-/** A small typed emitter for core-internal reactions; a failing listener does not stop the others. */
-export class WorkspaceEvents {
-  private readonly listeners = new Map<keyof WorkspaceEventMap, Set<Listener<never>>>();
-
-  on<K extends keyof WorkspaceEventMap>(name: K, listener: Listener<K>): Disposable {
-    let set = this.listeners.get(name);
-    if (!set) this.listeners.set(name, (set = new Set()));
-    set.add(listener as Listener<never>);
-    return { dispose: () => void set.delete(listener as Listener<never>) };
-  }
-
-  emit<K extends keyof WorkspaceEventMap>(name: K, e: WorkspaceEventMap[K]): void {
-    for (const listener of this.listeners.get(name) ?? []) {
-      try {
-        (listener as Listener<K>)(e);
-      } catch {
-        // One listener's failure is its own.
-      }
-    }
-  }
-}
+/** The workspaces module's internal events; a failing listener is logged and does not stop the others. */
+export class WorkspaceEvents extends Signals<WorkspaceEventMap> {}

@@ -21,7 +21,8 @@ type WorkspaceOps =
   | 'workspaces.stop'
   | 'workspaces.delete'
   | 'workspaces.orphans'
-  | 'workspaces.removeOrphan';
+  | 'workspaces.removeOrphan'
+  | 'workspaces.disk';
 
 /** The workspaces.* operations, each a thin call into the workspace service; create takes the fleet step too. */
 export function workspaceHandlers(service: WorkspaceService, fleet: WorkspaceFleetStep): Pick<Handlers, WorkspaceOps> {
@@ -39,5 +40,6 @@ export function workspaceHandlers(service: WorkspaceService, fleet: WorkspaceFle
     'workspaces.delete': (input) => service.delete(input.workspace),
     'workspaces.orphans': async () => ({ orphans: await service.orphans() }),
     'workspaces.removeOrphan': (input) => service.removeOrphan(input.containerId),
+    'workspaces.disk': (input) => service.disk(input.workspace),
   };
 }

@@ -1,5 +1,5 @@
 import type { Orphan, Workspace } from '../../../shared/contract';
-import { NexusError } from '../../../shared/errors';
+import { errorMessage, NexusError } from '../../../shared/errors';
 import type { StatusBoard } from '../app/status';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
@@ -12,6 +12,7 @@ import { checkSecretHost } from './repo-url';
 import { WorkspaceProvisioner, type ProvisioningDeps } from './provisioning';
 import type { WorkspaceRuntime } from './runtime';
 import { statusOf } from './worker-image';
+import { workspaceDisk, type DiskDirs, type DiskUse } from './workspace-disk';
 import type { WorkspaceEvents } from './workspace-events';
 import { publicWorkspace, type WorkspaceRecord, type WorkspaceStore } from './workspace-store';
 
@@ -22,6 +23,8 @@ export interface WorkspaceServiceDeps extends Omit<ProvisioningDeps, 'emit' | 'b
   redactor: Redactor;
   /** Core-internal reactions: `started`, `removed`. */
   signals: WorkspaceEvents;
+  /** Where `disk` measures: the clone and the session worktrees in the container. */
+  disk: DiskDirs;
 }
 
 const FETCH_TIMEOUT_MS = 60_000;
@@ -58,6 +61,11 @@ export class WorkspaceService {
 
   get(ref: string): Workspace {
     return publicWorkspace(this.require(ref));
+  }
+
+  /** A running workspace's disk use (one `du` in its container). */
+  disk(ref: string): Promise<DiskUse> {
+    return workspaceDisk(this.runtime, this.deps.disk, ref);
   }
 
   async orphans(): Promise<Orphan[]> {
@@ -111,7 +119,7 @@ export class WorkspaceService {
         .then(
           () => null,
           (e: unknown) =>
-            `Started, but the repository could not be refreshed: ${this.deps.redactor.text(e instanceof Error ? e.message : String(e))}`,
+            `Started, but the repository could not be refreshed: ${this.deps.redactor.text(errorMessage(e))}`,
         );
       const agentProblem = await this.provisioner.injectAgentCredential(cur);
       const reason = [fetched, agentProblem].filter(Boolean).join(' ') || null;

@@ -69,7 +69,7 @@ export function createWorkspaces(w: WorkspacesWiring): Workspaces {
   const { docker, config } = w;
   const owner = ownerIdFor(w.dataDir);
   const log = w.log.child({ feature: 'workspaces' });
-  const signals = new WorkspaceEvents();
+  const signals = new WorkspaceEvents(log);
   const store = new WorkspaceStore(w.db);
   const runtime = new WorkspaceRuntime({ docker, store, signals });
   const containers = new WorkspaceContainers(docker, { owner, network: config.docker.network, signals });
@@ -89,6 +89,7 @@ export function createWorkspaces(w: WorkspacesWiring): Workspaces {
       pidsLimit: config.docker.pidsLimit,
     },
     maxWorkspaces: config.quota.maxWorkspaces,
+    disk: { volumeDir: config.sessions.repoDir, worktreesDir: config.sessions.worktreesDir },
     image: config.docker.image,
     worker: {
       dir: w.workerContextDir,

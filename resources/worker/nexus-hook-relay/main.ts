@@ -1,6 +1,6 @@
 /**
  * nexus-hook-relay: one per workspace container, resident, started by core through the runtime's
- * exec (main/core/sessions/hook-relay.ts) under a shell loop that starts it again when it dies.
+ * exec (main/core/sessions/hooks/hook-relay.ts) under a shell loop that starts it again when it dies.
  *   node nexus-hook-relay.cjs <natsConfigFile> <port> <workspaceId> <crashes> <readyFile>
  * It holds one NATS connection with the workspace's hook-publisher credentials (read from the file
  * at every connect, so a core restart's new password is picked up) and serves the agent's HTTP

@@ -1,5 +1,5 @@
 /**
- * What a hook event becomes on NATS (main/core/sessions/hook-events.ts HookMessage), shared by the
+ * What a hook event becomes on NATS (main/core/sessions/hooks/hook-events.ts HookMessage), shared by the
  * hook command and the hook relay: the fields Nexus reads, strings cut to 2000 characters (Stop keeps
  * last_assistant_message: the run's summary).
  */

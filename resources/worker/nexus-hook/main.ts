@@ -1,6 +1,6 @@
 /**
  * The agent's hook command inside a worker, for the events the CLI's HTTP hooks do not cover
- * (SessionStart, StopFailure; see main/core/sessions/hook-relay.ts), declared in the container
+ * (SessionStart, StopFailure; see main/core/sessions/hooks/hook-relay.ts), declared in the container
  * user's ~/.claude/settings.json (user-level because project hooks go missing in worktrees):
  *   node nexus-hook.cjs <stateDir> <natsConfigFile> <relayPort> <relayStartScript>   (hook JSON on stdin)
  * It names the session from NEXUS_SESSION_ID in the window's environment (not our session: exit),

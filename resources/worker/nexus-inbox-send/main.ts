@@ -18,7 +18,7 @@ import {
   type DeliveryStatus,
   type HelperReport,
   type InboxAddress,
-} from '../../../main/core/sessions/inbox-protocol';
+} from '../../../main/core/sessions/inbox/inbox-protocol';
 
 const timeoutMs = Number(process.env.NEXUS_INBOX_TIMEOUT_MS ?? 8000);
 const statusWaitMs = Number(process.env.NEXUS_INBOX_STATUS_WAIT_MS ?? 2000);

@@ -1,0 +1,34 @@
+import type { Disposable } from '../../disposable';
+import type { Logger } from '../../log';
+import type { HookEvent } from '../../platform/platform-service';
+import { HookMessage, RelayNotice } from './hook-events';
+import type { SessionService } from '../session-service';
+
+/** Where hook events come from: core.platform, which subscribes to nexus.hooks.* on its NATS. */
+export interface HookEventSource {
+  onHookEvent(handler: (e: HookEvent) => void): Disposable;
+}
+
+/**
+ * Hands each hook event to the sessions service. The workspace is the one in the subject (each
+ * workspace's NATS user may publish only on its own), never the one the payload claims. A relay
+ * that says it started after dying (sessions/hooks/hook-relay.ts) makes the workspace's sessions say so.
+ */
+export function forwardHookEvents(
+  source: HookEventSource,
+  sessions: Pick<SessionService, 'applyHook' | 'noteHookGap'>,
+  log: Logger,
+): Disposable {
+  return source.onHookEvent(({ workspaceId, event }) => {
+    const notice = RelayNotice.safeParse(event);
+    if (notice.success) {
+      const { probe, crashes, dropped } = notice.data.relay;
+      if (probe || (crashes === 0 && !dropped)) return;
+      log.warn('the hook relay lost events (it died, or NATS was down too long)', { workspaceId, crashes, dropped });
+      return sessions.noteHookGap(workspaceId);
+    }
+    const parsed = HookMessage.safeParse(event);
+    if (!parsed.success) return log.warn('hook event rejected', { workspaceId });
+    sessions.applyHook(workspaceId, parsed.data);
+  });
+}

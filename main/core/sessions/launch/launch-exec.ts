@@ -1,0 +1,138 @@
+import { NexusError } from '../../../../shared/errors';
+import type { SessionsConfig } from '../config';
+import { launchScript, shellQuote, type LaunchCommand } from './launch';
+import { sh, type ContainerExec, type ExecTarget } from '../container-sh';
+import type { SessionPaths } from '../session-paths';
+import { WORKTREE_FNS } from '../worktrees';
+
+/**
+ * A session's platform-run files, written 0600 into its state dir before its window opens: the NATS
+ * password (null: none) and the `--mcp-config` JSON. Both travel on stdin; the password is never an argument.
+ */
+export interface RunFileWrite {
+  passwordFile: string;
+  password: string | null;
+  mcpConfigFile: string;
+  mcpConfig: string;
+}
+
+export interface LaunchItem {
+  name: string;
+  paths: SessionPaths;
+  cmd: LaunchCommand;
+  addWorktree: boolean;
+  /** Absent: the session has no run files (no platform tools, no fleet, no external servers). */
+  runFiles?: RunFileWrite | undefined;
+}
+export type LaunchResult = { name: string; windowId: string } | { name: string; error: string };
+
+/**
+ * Per item, in order: its run files, its worktree, its launch script, its window. `take` reads exactly
+ * one item's bytes (dd reads its whole block before it writes), so a file that cannot be written,
+ * or one skipped after a failure, never leaves bytes for the next.
+ */
+const SCRIPT = `${WORKTREE_FNS}
+  take() { # file mode length
+    [ "$3" -gt 0 ] || return 0
+    dd bs="$3" count=1 iflag=fullblock 2>/dev/null | { umask 077 && cat > "$1.tmp" && chmod "$2" "$1.tmp" && mv "$1.tmp" "$1"; }
+  }
+  step() { # file mode length: take it, or once a step failed only drain its bytes
+    if [ -z "$msg" ]; then take "$1" "$2" "$3" || msg="cannot write $1"
+    elif [ "$3" -gt 0 ]; then dd bs="$3" count=1 iflag=fullblock of=/dev/null 2>/dev/null; fi
+  }
+  repo=$1 tmuxs=$2
+  shift 2
+  tmux has-session -t "=$tmuxs" 2>/dev/null || tmux new-session -d -s "$tmuxs" -n home
+  while [ $# -ge 11 ]; do
+    name=$1 wt=$2 branch=$3 file=$4 add=$5 len=$6 cmd=$7 pwf=$8 pwlen=$9 mcpf=\${10} mcplen=\${11}
+    shift 11
+    msg=
+    dir=$(dirname "$file")
+    (umask 077 && mkdir -p "$dir") && chmod 700 "$dir" || msg="cannot create $dir"
+    step "$pwf" 600 "$pwlen"
+    step "$mcpf" 600 "$mcplen"
+    if [ -z "$msg" ] && [ "$add" = 1 ] && ! out=$(add_worktree "$repo" "$wt" "$branch" 2>&1); then msg="git worktree add: $out"; fi
+    step "$file" 700 "$len"
+    if [ -z "$msg" ]; then
+      if id=$(tmux new-window -d -P -F '#{window_id}' -t "$tmuxs:" -n "$name" -c "$wt" "$cmd" 2>&1); then echo "ok $id"; continue; fi
+      msg="tmux new-window: $id"
+    fi
+    printf 'err %s\\n' "$(printf '%s' "$msg" | tr '\\n' ' ')"
+  done`;
+
+/**
+ * For each session, in order: write its run files, add its worktree when asked (retry-once, see
+ * WORKTREE_FNS), write its launch script, open its tmux window. All in ONE docker exec (each costs
+ * about 100 ms, more under load), one after the other inside it, so worktree adds never contend on
+ * index.lock. One session's failure does not stop the next. Names and paths travel as positional
+ * parameters, file contents on stdin: nothing is parsed by a shell. Runs under the launch lock: a core
+ * killed mid-launch leaves this exec running, and the next core's converge waits for it
+ * (waitForLaunches) before it reads windows and worktrees.
+ */
+export async function launchMany(
+  runtime: ContainerExec,
+  config: SessionsConfig,
+  ws: ExecTarget,
+  items: LaunchItem[],
+): Promise<LaunchResult[]> {
+  // Contents go on stdin back to back; `dd bs=<len> count=1 iflag=fullblock` takes exactly one each
+  // (a plain `head -c` may read ahead and swallow the next). The environment is exported by the
+  // launch script itself, so the window needs no `-e`.
+  const chunks: Buffer[] = [];
+  const args = items.flatMap(({ name, paths: p, cmd, addWorktree, runFiles: f }) => {
+    const script = Buffer.from(launchScript(p.worktree, cmd), 'utf8');
+    const password = Buffer.from(f?.password ?? '', 'utf8');
+    const mcp = Buffer.from(f?.mcpConfig ?? '', 'utf8');
+    chunks.push(password, mcp, script);
+    return [
+      name,
+      p.worktree,
+      p.branch,
+      p.launchScript,
+      addWorktree ? '1' : '0',
+      String(script.length),
+      `exec sh ${shellQuote(p.launchScript)}`,
+      f?.passwordFile ?? '',
+      String(password.length),
+      f?.mcpConfigFile ?? '',
+      String(mcp.length),
+    ];
+  });
+  const r = await runtime.exec(
+    ws,
+    ['flock', '--close', launchLock(config), 'sh', '-c', SCRIPT, 'sh', config.repoDir, config.tmuxSession, ...args],
+    { stdin: Buffer.concat(chunks), timeoutMs: 60_000 + 10_000 * items.length },
+  );
+  const lines = r.stdout.split('\n').filter(Boolean);
+  if (lines.length !== items.length)
+    throw new NexusError('internal', `session launch failed: ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
+  return lines.map((line, i) => {
+    const name = items[i]?.name ?? '';
+    return line.startsWith('ok ')
+      ? { name, windowId: line.slice(3).trim() }
+      : { name, error: line.slice(4).trim().slice(0, 500) };
+  });
+}
+
+/** Launches one session (see launchMany); its window id. */
+export async function launchOne(
+  runtime: ContainerExec,
+  config: SessionsConfig,
+  ws: ExecTarget,
+  item: LaunchItem,
+): Promise<string> {
+  const [result] = await launchMany(runtime, config, ws, [item]);
+  if (!result || 'error' in result) throw new NexusError('internal', result?.error ?? 'session launch failed');
+  return result.windowId;
+}
+
+const launchLock = (config: Pick<SessionsConfig, 'toolsDir'>): string => `${config.toolsDir}/launch.lock`;
+
+/** Waits (up to 2 minutes) until no launchMany holds the launch lock, e.g. one left running by a killed core. */
+export async function waitForLaunches(
+  runtime: ContainerExec,
+  config: Pick<SessionsConfig, 'toolsDir'>,
+  ws: ExecTarget,
+): Promise<void> {
+  await sh(runtime, ws, 'mkdir -p "$1" && flock -w 120 "$2" true', [config.toolsDir, launchLock(config)]);
+}

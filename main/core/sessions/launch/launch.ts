@@ -1,0 +1,231 @@
+import { NexusError } from '../../../../shared/errors';
+import { agentLaunchEnv, agentLaunchLines } from '../../agent/launch-env';
+import { permissionModeFor } from '../../agent/permission-mode';
+import type { SessionsConfig } from '../config';
+
+/**
+ * Builds the agent CLI's command line for a session. Everything the CLI's argument parser could
+ * get wrong lives here (see docs/sessions.md, "Launch"), so a CLI
+ * update is a one-file change:
+ *  - every option we add uses `--opt=value`, which takes exactly one value and can never swallow
+ *    the prompt, even for variadic options (`--mcp-config`) or optional-value ones (`--remote-control`);
+ *  - the prompt comes last, after `--`, so an operator-configured variadic flag before it stops there;
+ *  - a prompt that could be read as a subcommand name gets a trailing newline (see guardSubcommand);
+ *  - the command is exec'd with stdout on the tmux pane: never piped (a pipe flips the CLI to --print).
+ */
+
+/** Options that take `<values...>` and swallow every following argument that does not start with `-`. */
+export const VARIADIC_OPTIONS: readonly string[] = [
+  '--add-dir',
+  '--allowedTools',
+  '--allowed-tools',
+  '--disallowedTools',
+  '--disallowed-tools',
+  '--tools',
+  '--mcp-config',
+  '--betas',
+  '--file',
+  '--channels',
+  '--dangerously-load-development-channels',
+];
+
+/** Options with an optional value: they also eat the next argument that does not start with `-`. */
+export const OPTIONAL_VALUE_OPTIONS: readonly string[] = [
+  '-d',
+  '--debug',
+  '-r',
+  '--resume',
+  '--from-pr',
+  '-w',
+  '--worktree',
+  '--teleport',
+  '--cloud',
+  '--remote',
+  '--remote-control',
+  '--rc',
+  '--prompt-suggestions',
+];
+
+/** Options that put the session in bypassPermissions: only the workspace's own option may (see LaunchInput.agent). */
+const BYPASS_FLAGS = ['--dangerously-skip-permissions', '--allow-dangerously-skip-permissions'];
+
+/** Linux refuses a single argv string of 128 KiB or more (MAX_ARG_STRLEN). */
+export const MAX_PROMPT_BYTES = 131_071;
+
+export interface LaunchInput {
+  workspace: string;
+  name: string;
+  /** Nexus's session id; exported to the agent's environment so its hooks can name the session. */
+  sessionId: string;
+  workspaceId: string;
+  /** The agent conversation id: `--session-id` on first launch, `--resume` on relaunch. */
+  agentSessionId: string;
+  initialMessage?: string | undefined;
+  /** The session's own `--mcp-config` file (its platform run's nexus-mcp), after the operator's one. */
+  mcpConfig?: string | undefined;
+  /** Relaunch after a restart: resume the conversation, never repeat the initial message. */
+  resume?: boolean;
+  /** The workspace's agent: its model endpoint (NEXUS_AGENT_BASE_URL) and whether it runs in bypassPermissions. */
+  agent?: { baseUrl?: string | undefined; bypass?: boolean } | undefined;
+}
+
+export interface LaunchCommand {
+  argv: string[];
+  /** Environment for the agent process (set on the tmux window). */
+  env: Record<string, string>;
+  /** `exec <argv>` quoted for POSIX sh: safe for any text, no pipe. */
+  shellLine: string;
+  /** Script lines before `shellLine` (the OAuth token's descriptor); nothing secret in them. */
+  preludeLines: string[];
+  /** The mode the agent starts in (bypassPermissions holds inbox messages). */
+  permissionMode: string;
+  /** Whether a one-word prompt was changed by the subcommand guard. */
+  promptGuarded: boolean;
+}
+
+/**
+ * A launch checked and ready but for its platform run: every check (the operator's agent arguments,
+ * the prompt) is done here, once, before the session's row exists; `command` only assembles.
+ */
+export interface LaunchPlan {
+  /** The command line, with the session's own `--mcp-config` file when its run has one. */
+  command(mcpConfig?: string): LaunchCommand;
+}
+
+/** Checks the launch (throws bad_request for a prompt or agent config that cannot be launched). */
+export function planLaunch(config: SessionsConfig, input: Omit<LaunchInput, 'mcpConfig'>): LaunchPlan {
+  checkExtraArgs(config.agentArgs);
+  const mode = permissionModeFor({
+    configured: config.permissionMode,
+    baseUrl: input.agent?.baseUrl,
+    bypass: input.agent?.bypass ?? false,
+  }).mode;
+  const prompt = input.initialMessage !== undefined && !input.resume ? checkPrompt(input.initialMessage) : undefined;
+  const guarded = prompt === undefined ? undefined : guardSubcommand(prompt);
+  const env = {
+    ...agentLaunchEnv({ baseUrl: input.agent?.baseUrl }),
+    NEXUS_SESSION_ID: input.sessionId,
+    NEXUS_WORKSPACE_ID: input.workspaceId,
+    CLAUDE_CODE_SESSION_NAME: `${input.workspace} · ${input.name}`,
+  };
+  return {
+    command(mcpConfig) {
+      const argv: string[] = [...config.agentCommand];
+      argv.push(`--permission-mode=${mode}`);
+      argv.push(input.resume ? `--resume=${input.agentSessionId}` : `--session-id=${input.agentSessionId}`);
+      if (config.mcpConfig) argv.push(`--mcp-config=${config.mcpConfig}`);
+      if (mcpConfig) argv.push(`--mcp-config=${mcpConfig}`);
+      if (config.remoteControl) argv.push(`--remote-control=${input.workspace} · ${input.name}`);
+      argv.push(...config.agentArgs);
+      // `--` ends options, so nothing before it can take the prompt as its value.
+      if (guarded !== undefined) argv.push('--', guarded);
+      assertPromptPosition(argv);
+      return {
+        argv,
+        env: { ...env },
+        shellLine: `exec ${argv.map(shellQuote).join(' ')}`,
+        preludeLines: agentLaunchLines(),
+        permissionMode: mode,
+        promptGuarded: guarded !== prompt,
+      };
+    },
+  };
+}
+
+/** The launch command in one step (planLaunch, then its command). */
+export function buildLaunchCommand(config: SessionsConfig, input: LaunchInput): LaunchCommand {
+  return planLaunch(config, input).command(input.mcpConfig);
+}
+
+/**
+ * The session's launch script, as the product writes it into the session's state dir and runs in its
+ * tmux window: into the worktree, the agent's environment exported (nothing secret), the prelude
+ * (the OAuth token's descriptor), then `exec` of the command. The real-CLI tests run exactly this.
+ */
+export function launchScript(worktree: string, cmd: LaunchCommand): string {
+  return [
+    '#!/bin/sh',
+    `cd ${shellQuote(worktree)} || exit 1`,
+    ...Object.entries(cmd.env).map(([k, v]) => `export ${k}=${shellQuote(v)}`),
+    ...cmd.preludeLines,
+    cmd.shellLine,
+    '',
+  ].join('\n');
+}
+
+/**
+ * After `--` the CLI still matches the first operand against its subcommand names and aliases
+ * (`doctor`, `mcp`, `update`, `install`, `config`, `help`, ... and whatever a future version adds),
+ * comparing the whole argument. Names are short words of letters, digits, `-`, `_`, `:` or `.`,
+ * never starting with a dash; every other prompt (whitespace, a leading dash, quotes, any other
+ * character, or longer than 64 characters) can never match and goes byte-exact. A word-like
+ * prompt gets a trailing newline (not only today's names, which change between versions): the CLI
+ * then takes it as the prompt. That newline is the one change Nexus makes to a prompt — the CLI
+ * cannot take a bare subcommand name as a prompt on its command line (pinned by
+ * agent/real-agent-prompts.docker.test.ts).
+ */
+export function guardSubcommand(prompt: string): string {
+  return /^[A-Za-z0-9][A-Za-z0-9_:.-]{0,63}$/.test(prompt) ? `${prompt}\n` : prompt;
+}
+
+/** POSIX sh single quotes: nothing inside is special; a quote is closed, escaped and reopened. */
+export function shellQuote(arg: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(arg)) return arg;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+function checkPrompt(prompt: string): string {
+  if (prompt.length === 0) throw new NexusError('bad_request', 'The initial message is empty.');
+  if (prompt.includes('\0'))
+    throw new NexusError(
+      'bad_request',
+      'The initial message contains a NUL character, which no command line can carry.',
+    );
+  if (Buffer.byteLength(prompt, 'utf8') > MAX_PROMPT_BYTES) {
+    throw new NexusError(
+      'bad_request',
+      `The initial message is over ${MAX_PROMPT_BYTES} bytes, the limit for a launch argument; send the rest as a message.`,
+    );
+  }
+  return prompt;
+}
+
+/** Operator-configured flags: never bypassPermissions, never a variadic flag left waiting for values. */
+function checkExtraArgs(args: readonly string[]): void {
+  args.forEach((arg, i) => {
+    const [flag, value] = splitFlag(arg);
+    if (
+      BYPASS_FLAGS.includes(flag) ||
+      (flag === '--permission-mode' && (value ?? args[i + 1]) === 'bypassPermissions')
+    ) {
+      throw new NexusError(
+        'bad_request',
+        "Agent arguments must not set bypassPermissions: make it the workspace's choice instead (its " +
+          'bypassPermissions option), where Nexus shows that inbox messages to its sessions are held, not ' +
+          'delivered.',
+      );
+    }
+    if (arg === '--')
+      throw new NexusError('bad_request', 'Agent arguments must not contain `--`: Nexus places it before the prompt.');
+  });
+  const last = args[args.length - 1];
+  if (last !== undefined && VARIADIC_OPTIONS.includes(last)) {
+    throw new NexusError(
+      'bad_request',
+      `Agent argument ${last} takes values but none follow it; write ${last}=<value>.`,
+    );
+  }
+}
+
+/** The invariant the tests pin: the prompt, when present, follows `--` and nothing variadic or optional-valued precedes that. */
+function assertPromptPosition(argv: readonly string[]): void {
+  const dashes = argv.indexOf('--');
+  if (dashes === -1) return;
+  if (dashes !== argv.length - 2)
+    throw new NexusError('internal', 'launch: the prompt must be the last argument, right after `--`.');
+}
+
+function splitFlag(arg: string): [string, string | undefined] {
+  const eq = arg.indexOf('=');
+  return arg.startsWith('-') && eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
+}

@@ -1,0 +1,234 @@
+import { FLEET_MCP_SERVER } from '../../../../shared/contract/fleet';
+import { NexusError } from '../../../../shared/errors';
+import { permissionModeFor } from '../../agent/permission-mode';
+import type { WorkspaceInfo } from '../../workspaces/runtime';
+import type { SessionsConfig } from '../config';
+import { planLaunch, type LaunchPlan } from './launch';
+import { launchOne, type RunFileWrite } from './launch-exec';
+import type { ContainerExec } from '../container-sh';
+import { agentReadiness, isExecutable } from './agent-readiness';
+import { installWorkerTools, type HookTarget, type WorkerTools } from './worker-tools';
+import { sessionPaths } from '../session-paths';
+import { mcpConfigJson, runFiles, type FleetEntryOf, type SessionRuns } from './session-runs';
+import type { SessionRow, SessionStore } from '../session-store';
+import type { ExternalMcpOf } from './external-mcp';
+
+/** A launch's platform run: its `--mcp-config` path and the files the launch writes (both absent: none). */
+export interface LaunchRun {
+  mcpConfig?: string | undefined;
+  runFiles?: RunFileWrite | undefined;
+}
+
+export interface SessionLauncherDeps {
+  store: SessionStore;
+  /** The workspace runtime's exec: every command this launcher runs in a container. */
+  runtime: ContainerExec;
+  config: SessionsConfig;
+  tools: WorkerTools;
+  /** Publish-only NATS credentials for the workspace's hook subject; null when there is no NATS. */
+  hookTarget(workspaceId: string): HookTarget | null | Promise<HookTarget | null>;
+  /** Absent: sessions run without platform tools. */
+  runs: SessionRuns | null;
+  /** NEXUS_AGENT_BASE_URL: the agent's model endpoint (also decides the default permission mode). */
+  agentBaseUrl?: string | undefined;
+  /** The workspace's `nexus-fleet` server entry (absent or null: its sessions get none). */
+  fleet?: FleetEntryOf | undefined;
+  /** The workspace agent's external MCP servers (absent: none). */
+  external?: ExternalMcpOf | undefined;
+}
+
+/**
+ * What a create and a converge share to bring an agent up: the worker tools in the container,
+ * the session's platform run and its files, and the launch command. Callers run in the workspace's queue.
+ */
+export class SessionLauncher {
+  /** Containers whose worker tools are installed (by container id: a new container needs them again). */
+  private readonly toolsInstalled = new Set<string>();
+  /** Per container: why nexus-mcp cannot run there (null: it can). */
+  private readonly mcpMissing = new Map<string, Promise<string | null>>();
+  /**
+   * Containers whose agent CLI and credential were there at a create: both come with the container's
+   * start (mount, injection), so later creates skip the exec until it starts again (forgetTools).
+   */
+  private readonly agentReady = new Set<string>();
+
+  constructor(private readonly deps: SessionLauncherDeps) {}
+
+  /** The session's launch, checked (see planLaunch); throws bad_request for a prompt or agent config that cannot be launched. */
+  plan(
+    ws: Pick<WorkspaceInfo, 'id' | 'name' | 'bypassPermissions'>,
+    row: SessionRow,
+    opts: { initialMessage?: string | undefined; resume: boolean },
+  ): LaunchPlan {
+    return planLaunch(this.deps.config, {
+      workspace: ws.name,
+      workspaceId: ws.id,
+      name: row.name,
+      sessionId: row.id,
+      agentSessionId: row.agent_session_id,
+      initialMessage: opts.initialMessage,
+      resume: opts.resume,
+      agent: { baseUrl: this.deps.agentBaseUrl, bypass: ws.bypassPermissions ?? false },
+    });
+  }
+
+  /** The real CLI (`claude`) needs the pinned binary and a credential in the container; a custom agent command brings its own. */
+  async checkAgentReady(ws: WorkspaceInfo): Promise<void> {
+    if (this.deps.config.agentCommand.join(' ') !== 'claude') return;
+    const key = ws.containerId ?? '';
+    if (this.agentReady.has(key)) return;
+    const r = await agentReadiness(this.deps.runtime, ws);
+    if (r === 'ready') this.agentReady.add(key);
+    if (r === 'no-cli')
+      throw new NexusError(
+        'unavailable',
+        `Workspace ${ws.name} has no agent CLI (claude): Nexus could not get it when the workspace was ` +
+          `created (see its reason). Fix that (npm and the registry, or NEXUS_AGENT_CLI_DIR) and create the ` +
+          `workspace again.`,
+      );
+    if (r === 'no-credential')
+      throw new NexusError(
+        'conflict',
+        `Workspace ${ws.name} has no agent credential. Add an Anthropic API key or a Claude OAuth token ` +
+          `(claude setup-token) under Settings → Secrets, pick it in Settings → Agent (or name it when creating ` +
+          `the workspace), then restart the workspace.`,
+      );
+  }
+
+  async ensureTools(ws: WorkspaceInfo): Promise<void> {
+    const containerId = ws.containerId ?? '';
+    if (this.toolsInstalled.has(containerId)) return;
+    const { mode } = permissionModeFor({
+      configured: this.deps.config.permissionMode,
+      baseUrl: this.deps.agentBaseUrl,
+      bypass: ws.bypassPermissions ?? false,
+    });
+    const hookTarget = await this.deps.hookTarget(ws.id);
+    await installWorkerTools(this.deps.runtime, this.deps.config, ws, this.deps.tools, hookTarget, {
+      bypass: mode === 'bypassPermissions',
+      autoMode: mode === 'auto',
+    });
+    // Without NATS the hooks have nowhere to publish: install again once it is back.
+    if (hookTarget) this.toolsInstalled.add(containerId);
+  }
+
+  /** The task a new session runs on (see SessionRuns.taskFor); null without platform tools. */
+  taskFor(
+    workspaceId: string,
+    input: { name: string; taskId?: string | undefined; initialMessage?: string | undefined },
+  ): string | null {
+    if (!this.deps.runs) {
+      if (input.taskId) throw new NexusError('nats_unavailable', 'Tasks need platform tools, which are not set up.');
+      return null;
+    }
+    return this.deps.runs.taskFor(workspaceId, input);
+  }
+
+  /** A Stop hook's last assistant message becomes the run's summary. */
+  summarize(runId: string | null, lastAssistantMessage: unknown): void {
+    if (runId && typeof lastAssistantMessage === 'string') this.deps.runs?.summarize(runId, lastAssistantMessage);
+  }
+
+  /** Why nexus-mcp is off for sessions in this workspace: disabled by config, or its binary is missing. */
+  private async mcpOff(ws: WorkspaceInfo): Promise<string | null> {
+    const { config, runtime } = this.deps;
+    if (!config.nexusMcpEnabled) return 'Platform tools are off: NEXUS_MCP_ENABLED=0.';
+    const key = ws.containerId ?? '';
+    let missing = this.mcpMissing.get(key);
+    if (!missing) {
+      // One check per container, shared by the creates that start their runs together.
+      missing = isExecutable(runtime, ws, config.nexusMcpCommand).then((present) =>
+        present
+          ? null
+          : `Platform tools are off: this workspace's image has no nexus-mcp (${config.nexusMcpCommand}); run npm ` +
+            `run build, then recreate the workspace.`,
+      );
+      missing.catch(() => this.mcpMissing.delete(key));
+      this.mcpMissing.set(key, missing);
+    }
+    return missing;
+  }
+
+  /** Whether hook events can reach core from this container (its hook credentials are installed). */
+  hooksLive(ws: Pick<WorkspaceInfo, 'containerId'>): boolean {
+    return this.toolsInstalled.has(ws.containerId ?? '');
+  }
+
+  /** A restarted container lost its /tmp (tools, inbox addresses): install again before any relaunch. */
+  forgetTools(containerId: string): void {
+    this.toolsInstalled.delete(containerId);
+    this.agentReady.delete(containerId);
+  }
+
+  /**
+   * Gives the session a fresh platform run (ending the one it had) and says which run files its
+   * launch writes into its state dir, 0600: the run's password file and the MCP config (with the
+   * workspace's `nexus-fleet` server, when it has one). Writing them is the launch's job (one exec
+   * with the worktree and window, see launch-exec.ts). Nothing to write when there is neither.
+   */
+  async startRun(ws: WorkspaceInfo, row: SessionRow): Promise<LaunchRun> {
+    const { runs, store, config } = this.deps;
+    let creds = null;
+    if (runs) {
+      if (row.run_id) await runs.end(row.run_id, 'cancelled', 'Replaced by a new run when the session was relaunched.');
+      const off = await this.mcpOff(ws);
+      const run = off ? { creds: null, reason: off } : await runs.start(ws.id, row.id, row.task_id);
+      creds = run.creds;
+      store.update(row.id, { run_id: creds?.runId ?? null, tools_reason: run.reason });
+    } else store.update(row.id, { tools_reason: 'Platform tools are off: this Nexus has no platform service.' });
+    const fleet = (await this.deps.fleet?.(ws.id, row.id)) ?? null;
+    const external = (await this.deps.external?.(ws.id).catch(() => ({}))) ?? {};
+    if (!creds && !fleet && Object.keys(external).length === 0) return {};
+    const files = runFiles(sessionPaths(config, row.id, row.name).stateDir);
+    const mcpConfig = mcpConfigJson(
+      creds ? { creds, files, command: config.nexusMcpCommand } : null,
+      fleet ? { name: FLEET_MCP_SERVER, entry: fleet } : null,
+      external,
+    );
+    return {
+      mcpConfig: files.mcpConfig,
+      runFiles: {
+        passwordFile: files.passwordFile,
+        password: creds?.password ?? null,
+        mcpConfigFile: files.mcpConfig,
+        mcpConfig,
+      },
+    };
+  }
+
+  /**
+   * Launches a running session's agent again in its kept worktree, resuming its conversation (after
+   * a restart took its window): the tools, a fresh run, the command, one launch exec.
+   */
+  async relaunch(ws: WorkspaceInfo, row: SessionRow): Promise<{ windowId: string; launchedAt: string }> {
+    await this.ensureTools(ws);
+    const run = await this.startRun(ws, row);
+    const cmd = this.plan(ws, row, { resume: true }).command(run.mcpConfig);
+    const launchedAt = new Date().toISOString();
+    const paths = sessionPaths(this.deps.config, row.id, row.name);
+    const item = { name: row.name, paths, cmd, addWorktree: false, runFiles: run.runFiles };
+    return { windowId: await launchOne(this.deps.runtime, this.deps.config, ws, item), launchedAt };
+  }
+
+  /** Ends the session's current run (read now: a create still in the queue may have just started it). */
+  async endRunOf(sessionId: string, status: 'finished' | 'cancelled', summary: string): Promise<void> {
+    const runId = this.deps.store.get(sessionId)?.run_id;
+    if (runId) await this.deps.runs?.end(runId, status, summary);
+  }
+
+  /** Ends the session's runs other than its current one (started, then a crash before it was recorded). */
+  async endStrayRuns(sessionId: string): Promise<void> {
+    const { runs, store } = this.deps;
+    for (const id of runs ? store.strayRunIds(sessionId) : [])
+      await runs?.end(id, 'cancelled', 'Started for a session that never used it (interrupted by a restart).');
+  }
+
+  /** Ends runs whose session is gone (a deleted workspace takes its sessions with it). */
+  async endOrphanRuns(): Promise<number> {
+    const { runs, store } = this.deps;
+    if (!runs) return 0;
+    const ids = store.orphanRunIds();
+    for (const id of ids) await runs.end(id, 'cancelled', 'Its session was removed.');
+    return ids.length;
+  }
+}

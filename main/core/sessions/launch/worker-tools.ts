@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { FIRST_RUN_SCRIPT, firstRunPayload } from '../../agent/first-run';
+import type { WorkspaceInfo } from '../../workspaces/runtime';
+import type { SessionsConfig } from '../config';
+import { mustSh, type ContainerExec, type ExecTarget } from '../container-sh';
+import {
+  HOOK_EVENTS,
+  HOOK_MARKER,
+  hookHandler,
+  relayScriptPath,
+  relayStartPath,
+  relayStartScript,
+} from '../hooks/hook-relay';
+
+/** Host files of the worker-side tools, copied into each container once. */
+export interface WorkerTools {
+  hookScript: string;
+  inboxSendScript: string;
+  /** The resident hook relay (see hook-relay.ts). */
+  relayScript: string;
+}
+
+/** Where the hook command publishes: a publish-only NATS user for nexus.hooks.<workspaceId>. */
+export interface HookTarget {
+  url: string;
+  user?: string;
+  pass?: string;
+  token?: string;
+  /** How long core holds a permission request for the operator (the hook waits a little longer). */
+  permissionWaitMs?: number;
+}
+
+const NOTIFICATION_MATCHER = 'permission_prompt|idle_prompt|elicitation_dialog|agent_needs_input';
+
+type ToolsTarget = ExecTarget & Pick<WorkspaceInfo, 'id'>;
+
+/** Installs the hook command, the inbox helper, the hook relay and user-level hooks in the container; idempotent. */
+export async function installWorkerTools(
+  runtime: ContainerExec,
+  config: SessionsConfig,
+  ws: ToolsTarget,
+  tools: WorkerTools,
+  hookTarget: HookTarget | null,
+  agent: { bypass?: boolean; autoMode?: boolean } = {},
+): Promise<void> {
+  const { toolsDir, stateDir } = config;
+  const relay = {
+    toolsDir,
+    stateDir,
+    natsFile: natsFile(config),
+    port: config.hookRelayPort,
+    workspaceId: ws.id,
+  };
+  const files: [string, string, Buffer][] = [
+    [`${toolsDir}/nexus-hook.cjs`, '755', readFileSync(tools.hookScript)],
+    [`${toolsDir}/nexus-inbox-send.cjs`, '755', readFileSync(tools.inboxSendScript)],
+    [relayScriptPath(toolsDir), '755', readFileSync(tools.relayScript)],
+  ];
+  if (hookTarget)
+    files.push(
+      [natsFile(config), '600', Buffer.from(JSON.stringify(hookTarget), 'utf8')],
+      [relayStartPath(toolsDir), '700', Buffer.from(relayStartScript(relay), 'utf8')],
+    );
+  const hooks: Record<string, unknown[]> = {};
+  // The agent's own hook timeout outlasts Nexus's wait, so Nexus always steps aside first.
+  const permissionTimeout = Math.ceil((hookTarget?.permissionWaitMs ?? 120_000) / 1000) + 15;
+  for (const event of HOOK_EVENTS) {
+    hooks[event] = [
+      {
+        ...(event === 'Notification' ? { matcher: NOTIFICATION_MATCHER } : {}),
+        hooks: [hookHandler(event, relay, event === 'PermissionRequest' ? permissionTimeout : 10, hookTarget !== null)],
+      },
+    ];
+  }
+  // The agent's first-run state with our hooks merged in (ours, marked by HOOK_MARKER, replaced; the
+  // operator's kept): onboarding, trust, auto-update off, platform-tool rule (agent/first-run.ts).
+  const seed = Buffer.from(
+    JSON.stringify(
+      firstRunPayload({ repoDir: config.repoDir, ...agent, hooks: { entries: hooks, marker: HOOK_MARKER } }),
+    ),
+    'utf8',
+  );
+  // One exec: the directories, every file (back to back on stdin, `dd` takes exactly each one's
+  // length), the first-run state (its payload is the rest of stdin), then the relay, started or
+  // told to re-read its credentials.
+  const script = `mkdir -p -m 700 "$1" "$2" && chmod 700 "$1" "$2" && umask 077 || exit 1
+      start=$3 seed=$4
+      shift 4
+      while [ $# -ge 3 ]; do
+        f=$1 m=$2 len=$3
+        shift 3
+        dd bs="$len" count=1 iflag=fullblock of="$f.tmp" 2>/dev/null && chmod "$m" "$f.tmp" && mv "$f.tmp" "$f" || { echo "cannot write $f" >&2; exit 1; }
+      done
+      node -e "$seed" || { echo "preparing the agent's first-run state failed" >&2; exit 1; }
+      [ -z "$start" ] || sh "$start" </dev/null || { echo "the hook relay did not start: $(tail -c 300 "$1/relay.log" 2>/dev/null)" >&2; exit 1; }`;
+  await mustSh(
+    runtime,
+    ws,
+    'install tools',
+    script,
+    [
+      toolsDir,
+      stateDir,
+      hookTarget ? relayStartPath(toolsDir) : '',
+      FIRST_RUN_SCRIPT,
+      ...files.flatMap(([f, m, c]) => [f, m, String(c.length)]),
+    ],
+    Buffer.concat([...files.map(([, , c]) => c), seed]),
+  );
+}
+
+const natsFile = (config: Pick<SessionsConfig, 'toolsDir'>): string => `${config.toolsDir}/hook-nats.json`;

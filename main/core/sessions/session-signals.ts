@@ -1,0 +1,12 @@
+import { Signals } from '../signals';
+
+/** What core's own modules hear from the sessions module (typed; never the redacted UI bus). */
+export interface SessionSignalMap {
+  /**
+   * The session's agent ended a turn or its session (its Stop or SessionEnd hook, identity already
+   * checked against the hook subject): what it changed may have moved.
+   */
+  agentStopped: { sessionId: string; workspaceId: string };
+}
+
+export class SessionSignals extends Signals<SessionSignalMap> {}

@@ -1,0 +1,57 @@
+import type { SessionsConfig } from './config';
+import { sh, type ContainerExec, type ExecTarget } from './container-sh';
+import type { SessionPaths } from './session-paths';
+
+/**
+ * Shell functions for the worktree: add (picking up a branch kept from a deleted session of the
+ * same name), and on failure remove only this path and branch, then add once more; remove keeps
+ * the branch.
+ */
+export const WORKTREE_FNS = `
+  remove_worktree() {
+    git -C "$1" worktree remove --force "$2" 2>/dev/null
+    rm -rf -- "$2"
+    git -C "$1" worktree prune
+    return 0
+  }
+  cleanup_worktree() {
+    remove_worktree "$1" "$2"
+    git -C "$1" branch -D "$3" 2>/dev/null
+    return 0
+  }
+  add_worktree() {
+    mkdir -p "$(dirname "$2")"
+    # Worktrees kept inside the clone are hidden from its status.
+    if [ "$(dirname "$(dirname "$2")")" = "$1" ] && [ -d "$1/.git/info" -o -d "$1/.git" ]; then
+      mkdir -p "$1/.git/info"
+      line="/$(basename "$(dirname "$2")")/"
+      grep -qxF "$line" "$1/.git/info/exclude" 2>/dev/null || echo "$line" >> "$1/.git/info/exclude"
+    fi
+    if git -C "$1" rev-parse -q --verify "refs/heads/$3" >/dev/null; then
+      remove_worktree "$1" "$2"
+      git -C "$1" worktree add -q "$2" "$3"
+      return
+    fi
+    git -C "$1" worktree add -q -b "$3" "$2" HEAD 2>/dev/null && return 0
+    cleanup_worktree "$1" "$2" "$3"
+    git -C "$1" worktree add -q -b "$3" "$2" HEAD
+  }`;
+
+/** Removes exactly this session's worktree; its branch stays (a delete removes it only when asked). */
+export async function removeWorktree(
+  runtime: ContainerExec,
+  config: Pick<SessionsConfig, 'repoDir'>,
+  ws: ExecTarget,
+  p: SessionPaths,
+): Promise<void> {
+  await sh(runtime, ws, `${WORKTREE_FNS}\nremove_worktree "$1" "$2"`, [config.repoDir, p.worktree]);
+}
+
+export async function worktreeExists(runtime: ContainerExec, ws: ExecTarget, p: SessionPaths): Promise<boolean> {
+  return (await sh(runtime, ws, 'test -d "$1"', [p.worktree])).exitCode === 0;
+}
+
+/** Removes the session's state dir (launch script, inbox address, run files). */
+export async function removeSessionState(runtime: ContainerExec, ws: ExecTarget, p: SessionPaths): Promise<void> {
+  await sh(runtime, ws, 'rm -rf -- "$1"', [p.stateDir]);
+}
