@@ -1,3 +1,4 @@
+import { Banner } from './ErrorBanner';
 import { useAppInfo } from './use-app-info';
 
 /** App-wide warnings: Docker down, NATS down, vault locked — each with the reason core gave. */
@@ -27,9 +28,9 @@ export function Banners() {
   return (
     <div className="banners">
       {banners.map((b) => (
-        <p key={b.id} role="alert" className={`banner ${b.tone}`} data-testid={`banner-${b.id}`}>
+        <Banner key={b.id} tone={b.tone} testId={`banner-${b.id}`}>
           {b.text}
-        </p>
+        </Banner>
       ))}
     </div>
   );

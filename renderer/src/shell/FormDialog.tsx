@@ -1,11 +1,13 @@
 import type { FormEvent, ReactNode } from 'react';
+import { Dialog } from './Dialog';
+import { ErrorBanner } from './ErrorBanner';
 
 /**
  * A modal form: its title, its fields, the error of the last attempt, and Cancel beside the
- * primary action (disabled while it runs). The one shape of every "edit and save" dialog.
+ * primary action (disabled while it runs). The one shape of every "edit and save" dialog. The
+ * field marked `data-autofocus` (else the first one) gets the focus; Escape is Cancel.
  */
 export function FormDialog(props: {
-  id: string;
   title: ReactNode;
   onSubmit(): void;
   onCancel(): void;
@@ -22,15 +24,10 @@ export function FormDialog(props: {
     props.onSubmit();
   };
   return (
-    <div className="modal-backdrop">
-      <form role="dialog" aria-modal="true" aria-labelledby={props.id} className="modal" onSubmit={submit}>
-        <h2 id={props.id}>{props.title}</h2>
+    <Dialog title={props.title} onClose={props.onCancel} busy={props.pending}>
+      <form className="modal-form" onSubmit={submit}>
         {props.children}
-        {props.error ? (
-          <p role="alert" className="banner bad">
-            {props.error.message}
-          </p>
-        ) : null}
+        <ErrorBanner error={props.error} />
         <div className="modal-actions">
           <button type="button" onClick={props.onCancel} disabled={props.pending}>
             Cancel
@@ -40,6 +37,6 @@ export function FormDialog(props: {
           </button>
         </div>
       </form>
-    </div>
+    </Dialog>
   );
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useApi } from '../../api/context';
+import { ErrorBanner } from '../../shell/ErrorBanner';
 
 /** Create a session in a workspace, optionally with its first prompt. */
 export function CreateSessionForm({ knownWorkspaces }: { knownWorkspaces: string[] }) {
@@ -70,11 +71,7 @@ export function CreateSessionForm({ knownWorkspaces }: { knownWorkspaces: string
       <button type="submit" disabled={create.isPending}>
         Create session
       </button>
-      {create.error ? (
-        <p role="alert" className="banner bad">
-          {create.error.message}
-        </p>
-      ) : null}
+      <ErrorBanner error={create.error} />
     </form>
   );
 }

@@ -15,6 +15,7 @@ import { terminalTransport } from './terminal-transport';
 import { SessionList } from './SessionList';
 import { StateChip } from './StateChip';
 import { useSessions } from './use-sessions';
+import { ErrorBanner } from '../../shell/ErrorBanner';
 
 /** Sessions per workspace with their agent state; the selected one shows its live terminal and a send box. */
 export function SessionsPage() {
@@ -37,11 +38,7 @@ export function SessionsPage() {
   return (
     <Page title="Sessions">
       {form}
-      {sessions.error ? (
-        <p role="alert" className="banner bad">
-          {sessions.error.message}
-        </p>
-      ) : null}
+      <ErrorBanner error={sessions.error} />
       {list.length === 0 && !sessions.isLoading ? (
         <EmptyState title="No sessions yet">
           <p>Sessions run the coding agent inside a workspace, one git worktree each.</p>

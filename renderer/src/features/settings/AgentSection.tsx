@@ -2,7 +2,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AgentSettings } from '../../../../shared/contract';
 import { useApi, useNexusEvent } from '../../api/context';
 import { useOperation } from '../../api/use-operation';
-import { ErrorBanner, SettingsSection } from './SettingsSection';
+import { ErrorBanner } from '../../shell/ErrorBanner';
+import { SettingsSection } from './SettingsSection';
 import { useSecrets } from './use-vault';
 
 const agentKey = ['agent.get'] as const;

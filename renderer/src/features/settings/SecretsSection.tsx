@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { SecretKind, SecretSummary } from '../../../../shared/contract';
-import { ErrorBanner, SettingsSection } from './SettingsSection';
+import { ErrorBanner } from '../../shell/ErrorBanner';
+import { SettingsSection } from './SettingsSection';
 import { useSecrets, useVaultOp, useVaultStatus } from './use-vault';
 
 const kinds: { value: SecretKind; label: string }[] = [

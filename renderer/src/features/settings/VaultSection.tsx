@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { VaultStatus } from '../../../../shared/contract';
-import { ErrorBanner, SettingsSection } from './SettingsSection';
+import { ErrorBanner } from '../../shell/ErrorBanner';
+import { SettingsSection } from './SettingsSection';
 import { PassphraseFields, passphraseProblem } from './PassphraseFields';
 import { useVaultOp, useVaultStatus } from './use-vault';
 
@@ -73,11 +74,7 @@ function InitForm() {
         onValue={setPass}
         onConfirm={setConfirm}
       />
-      {problem ? (
-        <p className="banner bad" role="alert">
-          {problem}
-        </p>
-      ) : null}
+      <ErrorBanner error={problem} />
       <ErrorBanner error={init.error} />
       <div className="form-actions">
         <button type="submit" className="primary" disabled={init.isPending}>
@@ -183,11 +180,7 @@ function ChangePassphraseForm({ hasRecovery }: { hasRecovery: boolean }) {
         onValue={setPass}
         onConfirm={setConfirm}
       />
-      {problem ? (
-        <p className="banner bad" role="alert">
-          {problem}
-        </p>
-      ) : null}
+      <ErrorBanner error={problem} />
       <ErrorBanner error={change.error} />
       {done ? <p role="status">Recovery passphrase saved.</p> : null}
       <div className="form-actions">

@@ -52,7 +52,6 @@ export function CreateWorkspaceDialog({
   });
   return (
     <FormDialog
-      id="create-title"
       title="New workspace"
       onSubmit={() => create.mutate()}
       onCancel={onClose}
