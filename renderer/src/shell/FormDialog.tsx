@@ -1,4 +1,4 @@
-import type { FormEvent, ReactNode } from 'react';
+import type { FormEvent, ReactNode, RefObject } from 'react';
 import { Dialog } from './Dialog';
 import { ErrorBanner } from './ErrorBanner';
 
@@ -17,6 +17,8 @@ export function FormDialog(props: {
   pendingAction: string;
   /** False keeps the primary action disabled (the form is not complete). */
   ready?: boolean;
+  /** The form element, for a schema-checked form that moves the focus to its first invalid field. */
+  formRef?: RefObject<HTMLFormElement | null>;
   children: ReactNode;
 }) {
   const submit = (e: FormEvent): void => {
@@ -25,7 +27,7 @@ export function FormDialog(props: {
   };
   return (
     <Dialog title={props.title} onClose={props.onCancel} busy={props.pending}>
-      <form className="modal-form" onSubmit={submit}>
+      <form className="modal-form" onSubmit={submit} ref={props.formRef} noValidate={props.formRef !== undefined}>
         {props.children}
         <ErrorBanner error={props.error} />
         <div className="modal-actions">

@@ -1,0 +1,47 @@
+import { useCallback, useRef, useState } from 'react';
+import type { z } from 'zod';
+
+export type FieldErrors = Partial<Record<string, string>>;
+
+/**
+ * The contract's own verdict on a form's input: the first message per top-level field, from the
+ * operation's zod schema (the rules are never re-typed in the form). An empty text field that the
+ * schema needs says so in plain words instead of zod's "expected string to have >=1 characters".
+ */
+export function fieldErrors(schema: z.ZodType, input: Record<string, unknown>): FieldErrors {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return {};
+  const errors: FieldErrors = {};
+  for (const issue of parsed.error.issues) {
+    const field = String(issue.path[0] ?? '');
+    if (errors[field] !== undefined) continue;
+    const empty = input[field] === '' || input[field] === undefined;
+    errors[field] = empty && (issue.code === 'too_small' || issue.code === 'invalid_type') ? 'required' : issue.message;
+  }
+  return errors;
+}
+
+/**
+ * A form checked against a contract schema: a field's message shows once the operator has left it
+ * or tried to submit; `submit` answers whether the input is valid and, when it is not, shows every
+ * message and moves the focus to the first field that has one.
+ */
+export function useSchemaForm(schema: z.ZodType, input: Record<string, unknown>) {
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const [attempted, setAttempted] = useState(false);
+  const formRef = useRef<HTMLFormElement | null>(null);
+  const errors = fieldErrors(schema, input);
+  const errorOf = (field: string): string | undefined => (attempted || touched.has(field) ? errors[field] : undefined);
+  const touch = useCallback((field: string) => setTouched((t) => (t.has(field) ? t : new Set([...t, field]))), []);
+  const submit = (): boolean => {
+    if (Object.keys(errors).length === 0) return true;
+    setAttempted(true);
+    requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+    return false;
+  };
+  const reset = (): void => {
+    setTouched(new Set());
+    setAttempted(false);
+  };
+  return { errorOf, touch, submit, reset, formRef };
+}
