@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import './dialog.css';
 
 /**
  * The one modal of the app, on the native `<dialog>` opened with `showModal()`: the platform puts it

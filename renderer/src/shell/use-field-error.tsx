@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import './dialog.css';
 
 /**
  * A field's message next to it: the input gets `aria-invalid` and is described by the message
