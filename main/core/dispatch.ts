@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import { allows, isOpName, operations, type Operation, type OpName, type OpOutput } from '../../shared/contract';
 import { NexusError, type WireError } from '../../shared/errors';
 import type { AuditLog } from './audit/audit-log';
 import { accessOf, actorOf, type CallContext, type Handlers } from './handlers';
 import type { Logger } from './log';
 import type { Redactor } from './redact';
+import { describeIssues } from './validation-message';
 
 /**
  * The single entry point every transport (IPC, HTTP, MCP, CLI) uses: look the operation up,
@@ -30,7 +30,8 @@ export class Dispatcher {
         throw new NexusError('forbidden', `"${name}" needs a ${op.access} credential.`);
       }
       const parsed = op.input.safeParse(rawInput ?? {});
-      if (!parsed.success) throw new NexusError('bad_request', describeIssues(name, parsed.error));
+      if (!parsed.success)
+        throw new NexusError('bad_request', `Invalid input for ${name}: ${describeIssues(parsed.error)}`);
       const handler = this.handlers[name] as (input: unknown, ctx: CallContext) => unknown;
       const result = await handler(parsed.data, ctx);
       return this.shape(op, result);
@@ -103,8 +104,3 @@ const isDiskFull = (e: unknown): boolean => {
   const code = (e as { code?: unknown } | null)?.code;
   return code === 'SQLITE_FULL' || code === 'ENOSPC';
 };
-
-function describeIssues(name: string, error: z.ZodError): string {
-  const issues = error.issues.slice(0, 5).map((i) => `${i.path.length ? i.path.join('.') : 'input'}: ${i.message}`);
-  return `Invalid input for ${name}: ${issues.join('; ')}`;
-}
