@@ -17,6 +17,7 @@ describe('fieldErrors', () => {
 
   it('says a field the contract needs is required when it is left empty', () => {
     expect(fieldErrors(workspace, { name: 'ok', repoUrl: '' })).toEqual({ repoUrl: 'required' });
+    expect(fieldErrors(session, { workspace: 'w', name: '' })).toEqual({ name: 'required' });
   });
 
   it('refuses a workspace name ending with a dash and accepts a valid form', () => {

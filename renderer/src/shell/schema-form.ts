@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { z } from 'zod';
 
 export type FieldErrors = Partial<Record<string, string>>;
@@ -16,32 +16,28 @@ export function fieldErrors(schema: z.ZodType, input: Record<string, unknown>): 
     const field = String(issue.path[0] ?? '');
     if (errors[field] !== undefined) continue;
     const empty = input[field] === '' || input[field] === undefined;
-    errors[field] = empty && (issue.code === 'too_small' || issue.code === 'invalid_type') ? 'required' : issue.message;
+    errors[field] = empty ? 'required' : issue.message;
   }
   return errors;
 }
 
 /**
- * A form checked against a contract schema: a field's message shows once the operator has left it
- * or tried to submit; `submit` answers whether the input is valid and, when it is not, shows every
- * message and moves the focus to the first field that has one.
+ * A form checked against a contract schema. Messages show from the first attempt to submit on, and
+ * follow the input live from then (not on blur: a message appearing as the focus leaves a field
+ * would move the button under the pointer). `submit` answers whether the input is valid and, when
+ * it is not, moves the focus to the first field with a message.
  */
 export function useSchemaForm(schema: z.ZodType, input: Record<string, unknown>) {
-  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [attempted, setAttempted] = useState(false);
   const formRef = useRef<HTMLFormElement | null>(null);
   const errors = fieldErrors(schema, input);
-  const errorOf = (field: string): string | undefined => (attempted || touched.has(field) ? errors[field] : undefined);
-  const touch = useCallback((field: string) => setTouched((t) => (t.has(field) ? t : new Set([...t, field]))), []);
+  const errorOf = (field: string): string | undefined => (attempted ? errors[field] : undefined);
   const submit = (): boolean => {
     if (Object.keys(errors).length === 0) return true;
     setAttempted(true);
     requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
     return false;
   };
-  const reset = (): void => {
-    setTouched(new Set());
-    setAttempted(false);
-  };
-  return { errorOf, touch, submit, reset, formRef };
+  const reset = (): void => setAttempted(false);
+  return { errorOf, submit, reset, formRef };
 }

@@ -45,7 +45,6 @@ export function CreateSessionForm({ knownWorkspaces }: { knownWorkspaces: string
           <input
             value={workspace}
             onChange={(e) => setWorkspace(e.target.value)}
-            onBlur={() => form.touch('workspace')}
             name="workspace"
             placeholder="workspace name"
             {...workspaceField.input}
@@ -58,7 +57,6 @@ export function CreateSessionForm({ knownWorkspaces }: { knownWorkspaces: string
         <input
           value={name}
           onChange={(e) => setName(e.target.value)}
-          onBlur={() => form.touch('name')}
           name="name"
           placeholder="fix-auth"
           {...nameField.input}

@@ -73,7 +73,6 @@ export function CreateWorkspaceDialog({
         <input
           value={name}
           onChange={(e) => setName(e.target.value)}
-          onBlur={() => form.touch('name')}
           placeholder="my-project"
           data-autofocus
           {...nameField.input}
@@ -86,7 +85,6 @@ export function CreateWorkspaceDialog({
         <input
           value={repoUrl}
           onChange={(e) => setRepoUrl(e.target.value)}
-          onBlur={() => form.touch('repoUrl')}
           inputMode="url"
           placeholder="https://github.com/owner/repo.git"
           {...repoField.input}

@@ -1,0 +1,80 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, startNexus, test, type NexusServer } from './fixtures/nexus';
+import { AppPage } from './pages/app-page';
+
+// Issue 26, item 7: every page in the light and the dark theme (from prefers-color-scheme) has no
+// serious or critical axe violation, and its screenshot is attached to the run for a look beside the peers.
+const pages = ['Overview', 'Workspaces', 'Sessions', 'Board', 'Review', 'Settings'] as const;
+const themes = ['light', 'dark'] as const;
+
+let nexus: NexusServer & { stop(): Promise<void> };
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  nexus = await startNexus();
+  // Something on every page that can hold data without Docker: a vault with a secret, a token, tasks.
+  await nexus.rpc('vault.init', {});
+  await nexus.rpc('secrets.create', {
+    name: 'GitHub personal',
+    kind: 'github',
+    value: 'ghp_a11ySpecToken0123456789abcdWXYZ',
+  });
+  await nexus.rpc('tokens.create', { name: 'ci', class: 'read' });
+  const goal = await nexus.rpc<{ id: string }>('tasks.create', {
+    title: 'Ship the login page',
+    body: 'Behind a flag.',
+  });
+  await nexus.rpc('tasks.create', { title: 'Write the form tests', parentId: goal.id });
+});
+test.afterAll(() => nexus?.stop());
+
+/** axe's serious and critical findings, one line each (rule, what it is about, the first elements). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
+}
+
+async function openIn(page: Page, theme: (typeof themes)[number]): Promise<AppPage> {
+  await page.emulateMedia({ colorScheme: theme });
+  const app = new AppPage(page);
+  await app.open(nexus.loginUrl);
+  await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+  return app;
+}
+
+for (const theme of themes) {
+  for (const name of pages) {
+    test(`the ${name} page in the ${theme} theme has no serious accessibility violation`, async ({ page }) => {
+      const app = await openIn(page, theme);
+      await app.goTo(name);
+      await expect(page.getByText('Loading…')).toHaveCount(0);
+      await test.info().attach(`${name.toLowerCase()}-${theme}.png`, {
+        body: await page.screenshot({ fullPage: true }),
+        contentType: 'image/png',
+      });
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  }
+
+  test(`the New workspace dialog in the ${theme} theme has no serious accessibility violation`, async ({ page }) => {
+    const app = await openIn(page, theme);
+    await app.goTo('Workspaces');
+    await page.getByRole('button', { name: 'New workspace' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New workspace' });
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(dialog.getByLabel('Repository URL')).toHaveAccessibleDescription('required');
+    await test.info().attach(`new-workspace-dialog-${theme}.png`, {
+      body: await page.screenshot(),
+      contentType: 'image/png',
+    });
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+}
