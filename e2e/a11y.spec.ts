@@ -1,18 +1,23 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, startNexus, test, type NexusServer } from './fixtures/nexus';
+import { startFixtureWorkspace } from './fixtures/fixture-workspace';
+import { expect, test, type NexusServer } from './fixtures/nexus';
 import { AppPage } from './pages/app-page';
+import { SessionsPage } from './pages/sessions-page';
 
 // Issue 26, item 7: every page in the light and the dark theme (from prefers-color-scheme) has no
 // serious or critical axe violation, and its screenshot is attached to the run for a look beside the peers.
 const pages = ['Overview', 'Workspaces', 'Sessions', 'Board', 'Review', 'Settings'] as const;
 const themes = ['light', 'dark'] as const;
 
-let nexus: NexusServer & { stop(): Promise<void> };
+let fixture: Awaited<ReturnType<typeof startFixtureWorkspace>>;
+let nexus: NexusServer;
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  nexus = await startNexus();
-  // Something on every page that can hold data without Docker: a vault with a secret, a token, tasks.
+  test.setTimeout(900_000);
+  // Something on every page: a running workspace with a session, a vault with a secret, a token, tasks.
+  fixture = await startFixtureWorkspace();
+  nexus = fixture.nexus;
+  await nexus.rpc('sessions.create', { workspace: fixture.name, name: 'fix-login', initialMessage: 'Fix the login' });
   await nexus.rpc('vault.init', {});
   await nexus.rpc('secrets.create', {
     name: 'GitHub personal',
@@ -26,7 +31,7 @@ test.beforeAll(async () => {
   });
   await nexus.rpc('tasks.create', { title: 'Write the form tests', parentId: goal.id });
 });
-test.afterAll(() => nexus?.stop());
+test.afterAll(() => fixture?.stop());
 
 /** axe's serious and critical findings, one line each (rule, what it is about, the first elements). */
 async function seriousViolations(page: Page): Promise<string[]> {
@@ -40,6 +45,18 @@ async function seriousViolations(page: Page): Promise<string[]> {
           .slice(0, 3)
           .join(', ')}`,
     );
+}
+
+/** The whole page (the content scrolls inside the app, so the window grows to fit it first). */
+async function attachScreenshot(page: Page, name: string): Promise<void> {
+  const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
+  const needed = await page.evaluate(() => {
+    const main = document.querySelector('main');
+    return main ? main.scrollHeight - main.clientHeight + window.innerHeight : window.innerHeight;
+  });
+  await page.setViewportSize({ width: viewport.width, height: Math.min(Math.max(needed, viewport.height), 4000) });
+  await test.info().attach(`${name}.png`, { body: await page.screenshot(), contentType: 'image/png' });
+  await page.setViewportSize(viewport);
 }
 
 async function openIn(page: Page, theme: (typeof themes)[number]): Promise<AppPage> {
@@ -56,13 +73,20 @@ for (const theme of themes) {
       const app = await openIn(page, theme);
       await app.goTo(name);
       await expect(page.getByText('Loading…')).toHaveCount(0);
-      await test.info().attach(`${name.toLowerCase()}-${theme}.png`, {
-        body: await page.screenshot({ fullPage: true }),
-        contentType: 'image/png',
-      });
+      await attachScreenshot(page, `${name.toLowerCase()}-${theme}`);
       expect(await seriousViolations(page)).toEqual([]);
     });
   }
+
+  test(`a session opened on the Sessions page in the ${theme} theme has no serious accessibility violation`, async ({
+    page,
+  }) => {
+    const app = await openIn(page, theme);
+    await app.goTo('Sessions');
+    await new SessionsPage(page).open('fix-login');
+    await attachScreenshot(page, `session-${theme}`);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 
   test(`the New workspace dialog in the ${theme} theme has no serious accessibility violation`, async ({ page }) => {
     const app = await openIn(page, theme);
@@ -71,10 +95,7 @@ for (const theme of themes) {
     const dialog = page.getByRole('dialog', { name: 'New workspace' });
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expect(dialog.getByLabel('Repository URL')).toHaveAccessibleDescription('required');
-    await test.info().attach(`new-workspace-dialog-${theme}.png`, {
-      body: await page.screenshot(),
-      contentType: 'image/png',
-    });
+    await attachScreenshot(page, `new-workspace-dialog-${theme}`);
     expect(await seriousViolations(page)).toEqual([]);
   });
 }
