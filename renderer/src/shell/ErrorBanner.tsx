@@ -1,9 +1,22 @@
 import type { ReactNode } from 'react';
 
-/** A line the operator must see now (role alert): an error in red, a warning in amber. */
-export function Banner({ tone, testId, children }: { tone: 'bad' | 'warn'; testId?: string; children: ReactNode }) {
+/**
+ * A line set apart: an error in red, a warning in amber. Announced at once (role alert) unless it is
+ * a standing note that is part of the page (`note`).
+ */
+export function Banner({
+  tone,
+  testId,
+  note,
+  children,
+}: {
+  tone: 'bad' | 'warn';
+  testId?: string;
+  note?: boolean;
+  children: ReactNode;
+}) {
   return (
-    <p role="alert" className={`banner ${tone}`} data-testid={testId}>
+    <p role={note ? undefined : 'alert'} className={`banner ${tone}`} data-testid={testId}>
       {children}
     </p>
   );

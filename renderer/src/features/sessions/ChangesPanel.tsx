@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { SessionChanges } from '../../../../shared/contract/sessions';
 import { useApi, useNexusEvent } from '../../api/context';
+import { Banner } from '../../shell/ErrorBanner';
 import { ChangesDiff } from './ChangesDiff';
 import './changes.css';
 
@@ -77,9 +78,9 @@ export function ChangesPanel({ sessionId }: { sessionId: string }) {
         </table>
       ) : null}
       {d?.note ? (
-        <p className="banner warn" data-testid="changes-note">
+        <Banner tone="warn" note testId="changes-note">
           {d.note}
-        </p>
+        </Banner>
       ) : null}
       {d && !whole ? (
         <div className="pane-actions">
