@@ -99,3 +99,17 @@ for (const theme of themes) {
     expect(await seriousViolations(page)).toEqual([]);
   });
 }
+
+test('the theme follows the system as it changes until the operator picks one with the toggle', async ({ page }) => {
+  await openIn(page, 'light');
+  const html = page.locator('html');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(html).toHaveAttribute('data-theme', 'dark');
+  await page.getByRole('button', { name: 'Switch to light theme' }).click();
+  await expect(html).toHaveAttribute('data-theme', 'light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.reload();
+  await expect(html).toHaveAttribute('data-theme', 'light');
+});
