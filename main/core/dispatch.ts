@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import { allows, isOpName, operations, type Operation, type OpName, type OpOutput } from '../../shared/contract';
 import { NexusError, type WireError } from '../../shared/errors';
 import type { AuditLog } from './audit/audit-log';
 import { accessOf, actorOf, type CallContext, type Handlers } from './handlers';
 import type { Logger } from './log';
 import type { Redactor } from './redact';
+import { describeIssues } from './validation-message';
 
 /**
  * Operations whose service writes the audit row itself, with what only it knows (who decided which
@@ -46,7 +46,8 @@ export class Dispatcher {
         throw new NexusError('forbidden', `${what} needs a ${op.access} credential; this one is ${access}.`);
       }
       const parsed = op.input.safeParse(rawInput ?? {});
-      if (!parsed.success) throw new NexusError('bad_request', describeIssues(name, parsed.error));
+      if (!parsed.success)
+        throw new NexusError('bad_request', `Invalid input for ${name}: ${describeIssues(parsed.error)}`);
       const handler = this.handlers[name] as (input: unknown, ctx: CallContext) => unknown;
       const run = async (input: unknown, c: CallContext): Promise<unknown> => handler(input, c);
       const result = await (ctx.scope ? ctx.scope(name, parsed.data, ctx, run) : run(parsed.data, ctx));
@@ -131,8 +132,3 @@ const isDiskFull = (e: unknown): boolean => {
   const code = (e as { code?: unknown } | null)?.code;
   return code === 'SQLITE_FULL' || code === 'ENOSPC';
 };
-
-function describeIssues(name: string, error: z.ZodError): string {
-  const issues = error.issues.slice(0, 5).map((i) => `${i.path.length ? i.path.join('.') : 'input'}: ${i.message}`);
-  return `Invalid input for ${name}: ${issues.join('; ')}`;
-}

@@ -5,6 +5,7 @@ import type { AuditLog } from '../audit/audit-log';
 import { toWireError } from '../dispatch';
 import type { Logger } from '../log';
 import type { Redactor } from '../redact';
+import { describeIssues } from '../validation-message';
 import { toolHandlers } from './handlers';
 import type { ToolContext, ToolDeps, ToolHandler } from './handlers/tool-handler';
 import type { CallerLookup } from './caller-lookup';
@@ -71,10 +72,7 @@ export class ToolRouter {
     const def = platformTools[name];
     const args = def.args.safeParse(rawArgs);
     if (!args.success) {
-      const issues = args.error.issues
-        .slice(0, 5)
-        .map((i) => `${i.path.length ? i.path.join('.') : 'args'}: ${i.message}`);
-      throw new NexusError('bad_request', `Invalid arguments for ${name}: ${issues.join('; ')}`);
+      throw new NexusError('bad_request', `Invalid arguments for ${name}: ${describeIssues(args.error, 'arguments')}`);
     }
     const handler = toolHandlers[name] as ToolHandler<K>;
     return def.result.parse(await handler.handle(args.data as never, ctx));

@@ -1,4 +1,5 @@
 import { SealedVaultBanner } from '../features/settings/SealedVaultBanner';
+import { Banner } from './ErrorBanner';
 import { useAppInfo } from './use-app-info';
 
 /** App-wide warnings: Docker down, NATS down, vault locked — each with the reason core gave. */
@@ -33,9 +34,9 @@ export function Banners() {
         <SealedVaultBanner reason={info.vault.reason} withPassphrase={info.vault.mode === 'passphrase'} />
       ) : null}
       {banners.map((b) => (
-        <p key={b.id} role="alert" className={`banner ${b.tone}`} data-testid={`banner-${b.id}`}>
+        <Banner key={b.id} tone={b.tone} testId={`banner-${b.id}`}>
           {b.text}
-        </p>
+        </Banner>
       ))}
     </div>
   );

@@ -1,11 +1,13 @@
-import type { FormEvent, ReactNode } from 'react';
+import type { FormEvent, ReactNode, RefObject } from 'react';
+import { Dialog } from './Dialog';
+import { ErrorBanner } from './ErrorBanner';
 
 /**
  * A modal form: its title, its fields, the error of the last attempt, and Cancel beside the
- * primary action (disabled while it runs). The one shape of every "edit and save" dialog.
+ * primary action (disabled while it runs). The one shape of every "edit and save" dialog. The
+ * field marked `data-autofocus` (else the first one) gets the focus; Escape is Cancel.
  */
 export function FormDialog(props: {
-  id: string;
   title: ReactNode;
   onSubmit(): void;
   onCancel(): void;
@@ -15,6 +17,8 @@ export function FormDialog(props: {
   pendingAction: string;
   /** False keeps the primary action disabled (the form is not complete). */
   ready?: boolean;
+  /** The form element, for a schema-checked form that moves the focus to its first invalid field. */
+  formRef?: RefObject<HTMLFormElement | null>;
   children: ReactNode;
 }) {
   const submit = (e: FormEvent): void => {
@@ -22,15 +26,10 @@ export function FormDialog(props: {
     props.onSubmit();
   };
   return (
-    <div className="modal-backdrop">
-      <form role="dialog" aria-modal="true" aria-labelledby={props.id} className="modal" onSubmit={submit}>
-        <h2 id={props.id}>{props.title}</h2>
+    <Dialog title={props.title} onClose={props.onCancel} busy={props.pending}>
+      <form className="modal-form" onSubmit={submit} ref={props.formRef} noValidate={props.formRef !== undefined}>
         {props.children}
-        {props.error ? (
-          <p role="alert" className="banner bad">
-            {props.error.message}
-          </p>
-        ) : null}
+        <ErrorBanner error={props.error} />
         <div className="modal-actions">
           <button type="button" onClick={props.onCancel} disabled={props.pending}>
             Cancel
@@ -40,6 +39,6 @@ export function FormDialog(props: {
           </button>
         </div>
       </form>
-    </div>
+    </Dialog>
   );
 }

@@ -2,6 +2,7 @@ import type { BoardTask } from '../../../../shared/contract/platform';
 import { EmptyState, Page } from '../../shell/Page';
 import { TaskCard } from './TaskCard';
 import { useBoard } from './use-board';
+import { ErrorBanner } from '../../shell/ErrorBanner';
 
 const columns: { status: BoardTask['status']; label: string }[] = [
   { status: 'ready_for_agent', label: 'Ready for an agent' },
@@ -18,7 +19,7 @@ export function BoardPage() {
   return (
     <Page title="Board">
       {board.isPending ? <p>Loading…</p> : null}
-      {board.error ? <p role="alert">{board.error.message}</p> : null}
+      <ErrorBanner error={board.error} />
       {board.data && tasks.length === 0 ? (
         <EmptyState title="No tasks yet">
           <p>Each session runs on a task; the tasks agents split off or delegate show up here too.</p>

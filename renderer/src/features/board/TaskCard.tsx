@@ -1,6 +1,7 @@
 import { actorLabel, sessionNameForTask, type Actor, type BoardTask } from '../../../../shared/contract/platform';
 import { useOperation } from '../../api/use-operation';
 import { boardKey } from './use-board';
+import { ErrorBanner } from '../../shell/ErrorBanner';
 
 /** "flow · beta", a link to the session while it exists. */
 function Who({ actor }: { actor: Actor }) {
@@ -53,7 +54,7 @@ export function TaskCard({ task }: { task: BoardTask }) {
           ))}
         </ul>
       ) : null}
-      {error ? <p role="alert">{error.message}</p> : null}
+      <ErrorBanner error={error} />
       <div className="row-actions">
         {startable ? (
           <button

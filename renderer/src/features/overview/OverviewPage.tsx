@@ -9,6 +9,7 @@ import { useNotificationPermission } from './browser-notifications';
 import { NeedsYouItem } from './NeedsYouItem';
 import { needsYouItems } from './needs-you';
 import { useAttention } from './use-attention';
+import { ErrorBanner } from '../../shell/ErrorBanner';
 
 /** One empty list for every item without requests, so a memoised item sees the same one each time. */
 const NO_REQUESTS: readonly PermissionRequest[] = [];
@@ -35,11 +36,7 @@ export function OverviewPage() {
         ) : null
       }
     >
-      {attention.error ? (
-        <p role="alert" className="banner bad">
-          {attention.error.message}
-        </p>
-      ) : null}
+      <ErrorBanner error={attention.error} />
       {!fleet ? <p>Loading…</p> : null}
       {fleet ? (
         <>

@@ -1,4 +1,8 @@
 import { useState, type FormEvent } from 'react';
+import { PermissionDecisionInput } from '../../../../shared/contract/permissions';
+
+/** The longest note the contract takes (the field stops there instead of a refusal on send). */
+const NOTE_MAX = PermissionDecisionInput.shape.note.unwrap().maxLength ?? undefined;
 
 /** The note a denial carries to the agent (it reads it as the reason). */
 export function DenyNoteForm({
@@ -21,7 +25,7 @@ export function DenyNoteForm({
         name="note"
         aria-label="Note for the agent"
         rows={2}
-        maxLength={2000}
+        maxLength={NOTE_MAX}
         value={note}
         onChange={(e) => setNote(e.target.value)}
         placeholder="Why not, or what to do instead"

@@ -6,6 +6,7 @@ import { DenyNoteForm } from './DenyNoteForm';
 import { viewToolInput } from './tool-input';
 import { permissionsKey } from './use-permissions';
 import './permissions.css';
+import { ErrorBanner } from '../../shell/ErrorBanner';
 
 const time = (iso: string): string =>
   new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
@@ -69,11 +70,7 @@ export function PermissionRequestCard({ request }: { request: PermissionRequest 
           onDeny={(note) => decide.mutate({ id: request.id, behavior: 'deny', note })}
         />
       ) : null}
-      {decide.error ? (
-        <p role="alert" className="banner bad">
-          {decide.error.message}
-        </p>
-      ) : null}
+      <ErrorBanner error={decide.error} />
     </article>
   );
 }

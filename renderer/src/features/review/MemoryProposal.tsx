@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { PendingMemory } from '../../../../shared/contract';
 import { ProvenanceLine } from './Provenance';
 import { useDecision } from './use-review-queue';
+import { ErrorBanner } from '../../shell/ErrorBanner';
 
 /** A pending memory: approve, edit then approve, or reject. */
 export function MemoryProposal({ memory }: { memory: PendingMemory }) {
@@ -28,7 +29,7 @@ export function MemoryProposal({ memory }: { memory: PendingMemory }) {
         <p className="review-content">{memory.content}</p>
       )}
       <ProvenanceLine provenance={memory.provenance} />
-      {error ? <p role="alert">{error.message}</p> : null}
+      <ErrorBanner error={error} />
       <div className="review-actions" style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
         {editing ? (
           <>

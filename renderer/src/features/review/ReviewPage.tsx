@@ -2,6 +2,7 @@ import { EmptyState, Page } from '../../shell/Page';
 import { MemoryProposal } from './MemoryProposal';
 import { SkillDraft } from './SkillDraft';
 import { useReviewQueue } from './use-review-queue';
+import { ErrorBanner } from '../../shell/ErrorBanner';
 
 /** What agents want to learn waits here: pending memories and draft skills. */
 export function ReviewPage() {
@@ -11,7 +12,7 @@ export function ReviewPage() {
   return (
     <Page title="Review">
       {queue.isPending ? <p>Loading…</p> : null}
-      {queue.error ? <p role="alert">{queue.error.message}</p> : null}
+      <ErrorBanner error={queue.error} />
       {empty ? (
         <EmptyState title="The review queue is empty">
           <p>Memories and skills proposed by agents wait here for your decision.</p>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { DraftSkill } from '../../../../shared/contract';
 import { ProvenanceLine } from './Provenance';
 import { useDecision } from './use-review-queue';
+import { ErrorBanner } from '../../shell/ErrorBanner';
 
 /** A draft skill with its scanner findings. A flagged draft is approved only with an override reason. */
 export function SkillDraft({ skill }: { skill: DraftSkill }) {
@@ -41,7 +42,7 @@ export function SkillDraft({ skill }: { skill: DraftSkill }) {
         <pre style={{ whiteSpace: 'pre-wrap' }}>{skill.markdown}</pre>
       </details>
       <ProvenanceLine provenance={skill.provenance} />
-      {error ? <p role="alert">{error.message}</p> : null}
+      <ErrorBanner error={error} />
       <div className="review-actions" style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
         {flagged ? (
           <>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { SessionChanges } from '../../../../shared/contract/sessions';
 import { useOpQuery } from '../../api/use-op-query';
+import { Banner } from '../../shell/ErrorBanner';
 import { ChangesDiff } from './ChangesDiff';
 import './changes.css';
 
@@ -70,9 +71,9 @@ export function ChangesPanel({ sessionId }: { sessionId: string }) {
         </table>
       ) : null}
       {d?.note ? (
-        <p className="banner warn" data-testid="changes-note">
+        <Banner tone="warn" note testId="changes-note">
           {d.note}
-        </p>
+        </Banner>
       ) : null}
       {d && !whole ? (
         <div className="pane-actions">

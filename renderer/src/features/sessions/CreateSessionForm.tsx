@@ -1,6 +1,10 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { operations } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
+import { useSchemaForm } from '../../shell/schema-form';
+import { useFieldError } from '../../shell/use-field-error';
+import { ErrorBanner } from '../../shell/ErrorBanner';
 
 /** Create a session in a workspace, optionally with its first prompt. */
 export function CreateSessionForm({ knownWorkspaces }: { knownWorkspaces: string[] }) {
@@ -10,24 +14,25 @@ export function CreateSessionForm({ knownWorkspaces }: { knownWorkspaces: string
   const [workspace, setWorkspace] = useState('');
   const [name, setName] = useState('');
   const [message, setMessage] = useState('');
+  const input = { workspace: workspace || names[0] || '', name, ...(message ? { initialMessage: message } : {}) };
+  // The contract's schema judges the form (SessionName's rules live in shared/contract/sessions.ts only).
+  const form = useSchemaForm(operations['sessions.create'].input, input);
+  const workspaceField = useFieldError(form.errorOf('workspace'));
+  const nameField = useFieldError(form.errorOf('name'));
   const create = useMutation({
-    mutationFn: () =>
-      api['sessions.create']({
-        workspace: workspace || names[0] || '',
-        name,
-        ...(message ? { initialMessage: message } : {}),
-      }),
+    mutationFn: () => api['sessions.create'](input),
     onSuccess: () => {
       setName('');
       setMessage('');
+      form.reset();
     },
   });
   const submit = (e: FormEvent): void => {
     e.preventDefault();
-    create.mutate();
+    if (form.submit()) create.mutate();
   };
   return (
-    <form className="session-create" onSubmit={submit} aria-label="New session">
+    <form className="session-create" onSubmit={submit} aria-label="New session" ref={form.formRef} noValidate>
       <label>
         Workspace
         {names.length > 0 ? (
@@ -42,9 +47,10 @@ export function CreateSessionForm({ knownWorkspaces }: { knownWorkspaces: string
             onChange={(e) => setWorkspace(e.target.value)}
             name="workspace"
             placeholder="workspace name"
-            required
+            {...workspaceField.input}
           />
         )}
+        {workspaceField.message}
       </label>
       <label>
         Name
@@ -53,9 +59,9 @@ export function CreateSessionForm({ knownWorkspaces }: { knownWorkspaces: string
           onChange={(e) => setName(e.target.value)}
           name="name"
           placeholder="fix-auth"
-          pattern="[a-z0-9][a-z0-9._\-]{0,62}"
-          required
+          {...nameField.input}
         />
+        {nameField.message}
       </label>
       <label>
         Initial message
@@ -70,11 +76,7 @@ export function CreateSessionForm({ knownWorkspaces }: { knownWorkspaces: string
       <button type="submit" disabled={create.isPending}>
         Create session
       </button>
-      {create.error ? (
-        <p role="alert" className="banner bad">
-          {create.error.message}
-        </p>
-      ) : null}
+      <ErrorBanner error={create.error} />
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Session } from '../../../../shared/contract/sessions';
 import { useOperation } from '../../api/use-operation';
-import { ConfirmDialog } from '../workspaces/ConfirmDialog';
+import { ConfirmDialog } from '../../shell/ConfirmDialog';
 import { sessionsKey } from './use-sessions';
 
 /** Delete a session: its worktree goes, its branch stays unless asked; unpushed commits need a second yes. */
@@ -20,7 +20,9 @@ export function DeleteSessionButton({ session }: { session: Session }) {
         <ConfirmDialog
           title={`Delete session ${session.name}?`}
           confirmLabel={refusedUnpushed ? 'Delete with unpushed commits' : 'Delete'}
-          busy={remove.isPending || (refusedUnpushed && alsoBranch && !force)}
+          busy={remove.isPending}
+          ready={!(refusedUnpushed && alsoBranch && !force)}
+          error={remove.error}
           onCancel={() => {
             setOpen(false);
             remove.reset();
@@ -46,11 +48,6 @@ export function DeleteSessionButton({ session }: { session: Session }) {
               <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} /> Yes, lose its
               unpushed commits
             </label>
-          ) : null}
-          {remove.error ? (
-            <p role="alert" className="banner bad">
-              {remove.error.message}
-            </p>
           ) : null}
         </ConfirmDialog>
       ) : null}

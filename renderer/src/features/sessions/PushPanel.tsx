@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useNexusEvent } from '../../api/context';
 import { opKey } from '../../api/query-keys';
 import { useOperation } from '../../api/use-operation';
+import { ErrorBanner } from '../../shell/ErrorBanner';
 
 /** "Push branch": pushes with the workspace's vault secret, shows git's progress, then the provider's PR link. */
 export function PushPanel({ sessionId, disabled }: { sessionId: string; disabled?: boolean }) {
@@ -43,11 +44,7 @@ export function PushPanel({ sessionId, disabled }: { sessionId: string; disabled
           )}
         </span>
       ) : null}
-      {push.error ? (
-        <p role="alert" className="banner bad">
-          {push.error.message}
-        </p>
-      ) : null}
+      <ErrorBanner error={push.error} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useApi } from '../../api/context';
+import { ErrorBanner } from '../../shell/ErrorBanner';
 
 /** Sends a message through the session's inbox socket (never typed into its terminal). */
 export function SendBox({ sessionId, disabled }: { sessionId: string; disabled: boolean }) {
@@ -32,11 +33,7 @@ export function SendBox({ sessionId, disabled }: { sessionId: string; disabled: 
           Delivered
         </span>
       ) : null}
-      {send.error ? (
-        <p role="alert" className="banner bad">
-          {send.error.message}
-        </p>
-      ) : null}
+      <ErrorBanner error={send.error} />
     </form>
   );
 }

@@ -2,6 +2,7 @@ import { memo } from 'react';
 import { agentReason } from '../../../../shared/attention-words';
 import type { Session } from '../../../../shared/contract/sessions';
 import type { SelectHow } from './session-filter';
+import { Banner } from '../../shell/ErrorBanner';
 import { StateChip } from './StateChip';
 
 /** Why a session needs the operator, in the Overview's words; else what its agent last said. */
@@ -42,7 +43,11 @@ export const SessionRow = memo(function SessionRow({
         {session.branch}
         {detail ? <span data-testid="session-detail"> — {detail}</span> : null}
       </div>
-      {session.status === 'error' && session.reason ? <p className="banner bad">{session.reason}</p> : null}
+      {session.status === 'error' && session.reason ? (
+        <Banner tone="bad" note>
+          {session.reason}
+        </Banner>
+      ) : null}
       {session.toolsReason ? (
         <p className="muted" data-testid="tools-reason">
           {session.toolsReason}

@@ -10,6 +10,7 @@ import { ALL_SESSIONS, countByLevel, filterSessions, type SessionFilter } from '
 import { SessionList } from './SessionList';
 import { useSessions } from './use-sessions';
 import './sessions.css';
+import { ErrorBanner } from '../../shell/ErrorBanner';
 
 const NOT_ROLLED_UP: ReadonlyMap<string, SessionAttention> = new Map();
 
@@ -44,11 +45,7 @@ export function SessionsPage() {
         <summary>New session</summary>
         {form}
       </details>
-      {sessions.error ? (
-        <p role="alert" className="banner bad">
-          {sessions.error.message}
-        </p>
-      ) : null}
+      <ErrorBanner error={sessions.error} />
       <div className="sessions-split">
         <div className="session-list-pane">
           <SessionFilters filter={filter} counts={counts} total={list.length} onChange={setFilter} />

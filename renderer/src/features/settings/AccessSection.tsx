@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { DEFAULT_TOKEN_DAYS, MAX_TOKEN_DAYS, type TokenClass, type TokenInfo } from '../../../../shared/contract';
-import { ErrorBanner, SettingsSection } from './SettingsSection';
+import { ErrorBanner } from '../../shell/ErrorBanner';
+import { SettingsSection } from './SettingsSection';
 import { useAccessOp, useTokens } from './use-tokens';
 
 const classes: { value: TokenClass; label: string; what: string }[] = [

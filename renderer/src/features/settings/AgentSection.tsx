@@ -1,7 +1,8 @@
 import { opKey } from '../../api/query-keys';
 import { useOpQuery } from '../../api/use-op-query';
 import { useOperation } from '../../api/use-operation';
-import { ErrorBanner, SettingsSection } from './SettingsSection';
+import { ErrorBanner } from '../../shell/ErrorBanner';
+import { SettingsSection } from './SettingsSection';
 import { useSecrets } from './use-vault';
 
 const agentKey = opKey('agent.get');

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { TokenClass } from '../../../../shared/contract';
-import { ErrorBanner, SettingsSection } from './SettingsSection';
+import { ErrorBanner } from '../../shell/ErrorBanner';
+import { SettingsSection } from './SettingsSection';
 import { useAccessOp, useConnectInfo } from './use-tokens';
 
 /** Connect Claude Desktop (writes its config entry, token kept in the OS keychain) and the Claude Code line. */

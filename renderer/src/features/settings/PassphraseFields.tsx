@@ -1,11 +1,14 @@
 import { useId } from 'react';
+import { Passphrase } from '../../../../shared/contract/vault';
 
-export const MIN_PASSPHRASE = 8;
-
-/** A new passphrase and its confirmation; `problem` says what is wrong before anything is sent. */
+/**
+ * A new passphrase and its confirmation; `problem` says what is wrong before anything is sent, the
+ * length rule in the contract's own words (`Passphrase` in shared/contract/vault.ts).
+ */
 export function passphraseProblem(value: string, confirm: string, optional: boolean): string | null {
   if (optional && value === '' && confirm === '') return null;
-  if (value.length < MIN_PASSPHRASE) return `Use at least ${MIN_PASSPHRASE} characters for the passphrase.`;
+  const parsed = Passphrase.safeParse(value);
+  if (!parsed.success) return `Passphrase: ${parsed.error.issues[0]?.message ?? 'not valid'}.`;
   if (value !== confirm) return 'The two passphrases do not match.';
   return null;
 }

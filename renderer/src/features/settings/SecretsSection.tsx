@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { SecretKind, SecretSummary } from '../../../../shared/contract';
-import { ErrorBanner, SettingsSection } from './SettingsSection';
+import { Banner, ErrorBanner } from '../../shell/ErrorBanner';
+import { SettingsSection } from './SettingsSection';
 import { useSecrets, useVaultOp, useVaultStatus } from './use-vault';
 
 const kinds: { value: SecretKind; label: string }[] = [
@@ -30,7 +31,9 @@ export function SecretsSection() {
       <ErrorBanner error={list.error} />
       {state === 'uninitialized' ? <p className="muted">Set up the vault first to store provider tokens.</p> : null}
       {state === 'locked' ? (
-        <p className="banner warn">The vault is locked: secrets can be listed and deleted, but not added or changed.</p>
+        <Banner tone="warn" note>
+          The vault is locked: secrets can be listed and deleted, but not added or changed.
+        </Banner>
       ) : null}
       {list.data && secrets.length === 0 && state !== 'uninitialized' ? <p className="muted">No secrets yet.</p> : null}
       {secrets.length > 0 ? (

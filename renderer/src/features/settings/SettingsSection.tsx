@@ -9,12 +9,3 @@ export function SettingsSection({ id, title, children }: { id: string; title: st
     </section>
   );
 }
-
-/** An error from the last attempt, in the words core used. */
-export function ErrorBanner({ error }: { error: Error | null | undefined }) {
-  return error ? (
-    <p className="banner bad" role="alert">
-      {error.message}
-    </p>
-  ) : null;
-}

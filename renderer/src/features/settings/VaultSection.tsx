@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { VaultMode, VaultStatus } from '../../../../shared/contract';
-import { ErrorBanner, SettingsSection } from './SettingsSection';
+import { ErrorBanner } from '../../shell/ErrorBanner';
+import { SettingsSection } from './SettingsSection';
 import { PassphraseFields, passphraseProblem } from './PassphraseFields';
 import { useVaultOp, useVaultStatus } from './use-vault';
 
@@ -90,11 +91,7 @@ function InitForm({ status }: { status: VaultStatus }) {
         onValue={setPass}
         onConfirm={setConfirm}
       />
-      {problem ? (
-        <p className="banner bad" role="alert">
-          {problem}
-        </p>
-      ) : null}
+      <ErrorBanner error={problem} />
       <ErrorBanner error={init.error} />
       <div className="form-actions">
         <button type="submit" className="primary" disabled={init.isPending}>
@@ -216,11 +213,7 @@ function ChangePassphraseForm({ hasRecovery, vaultPassphrase }: { hasRecovery: b
         onValue={setPass}
         onConfirm={setConfirm}
       />
-      {problem ? (
-        <p className="banner bad" role="alert">
-          {problem}
-        </p>
-      ) : null}
+      <ErrorBanner error={problem} />
       <ErrorBanner error={change.error} />
       {done ? <p role="status">{vaultPassphrase ? 'Vault passphrase saved.' : 'Recovery passphrase saved.'}</p> : null}
       <div className="form-actions">

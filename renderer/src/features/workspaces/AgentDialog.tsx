@@ -51,7 +51,6 @@ export function AgentDialog({ workspace: w, onClose }: { workspace: Workspace; o
     on ? [...new Set([...list, item])] : list.filter((x) => x !== item);
   return (
     <FormDialog
-      id="agent-title"
       title={<>Agent of {w.name}</>}
       onSubmit={() => save.mutate()}
       onCancel={onClose}

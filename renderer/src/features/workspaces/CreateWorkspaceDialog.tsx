@@ -1,8 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import type { FleetAccess, Workspace } from '../../../../shared/contract';
+import { useId, useState } from 'react';
+import { operations, type FleetAccess, type Workspace } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
 import { FormDialog } from '../../shell/FormDialog';
+import { useSchemaForm } from '../../shell/schema-form';
+import { useFieldError } from '../../shell/use-field-error';
 import { FleetAccessField } from './FleetAccessField';
 import { fleetKey } from './use-workspaces';
 
@@ -33,16 +35,21 @@ export function CreateWorkspaceDialog({
   const agent = useQuery({ queryKey: ['agent.get'], queryFn: () => api['agent.get']({}), retry: false });
   const agentCredentials = (secrets.data?.secrets ?? []).filter((s) => AGENT_KINDS.includes(s.kind));
   const defaultCredential = agentCredentials.find((s) => s.id === agent.data?.defaultCredentialId);
+  const input = {
+    name: name.trim(),
+    repoUrl: repoUrl.trim(),
+    ...(secretId.trim() ? { secretId: secretId.trim() } : {}),
+    ...(agentSecretId ? { agentSecretId } : {}),
+    ...(bypassPermissions ? { bypassPermissions } : {}),
+    ...(fleetAccess !== 'none' ? { fleet: { access: fleetAccess, allWorkspaces } } : {}),
+  };
+  // The contract's schema judges the form (the name rule lives in shared/contract/workspaces.ts only).
+  const form = useSchemaForm(operations['workspaces.create'].input, input);
+  const nameHint = useId();
+  const nameField = useFieldError(form.errorOf('name'), nameHint);
+  const repoField = useFieldError(form.errorOf('repoUrl'));
   const create = useMutation({
-    mutationFn: () =>
-      api['workspaces.create']({
-        name: name.trim(),
-        repoUrl: repoUrl.trim(),
-        ...(secretId.trim() ? { secretId: secretId.trim() } : {}),
-        ...(agentSecretId ? { agentSecretId } : {}),
-        ...(bypassPermissions ? { bypassPermissions } : {}),
-        ...(fleetAccess !== 'none' ? { fleet: { access: fleetAccess, allWorkspaces } } : {}),
-      }),
+    mutationFn: () => api['workspaces.create'](input),
     onSuccess: (w) => {
       // The credential is in place once the create answers (its token event came before its link).
       if (fleetAccess !== 'none') void client.invalidateQueries({ queryKey: fleetKey });
@@ -52,9 +59,9 @@ export function CreateWorkspaceDialog({
   });
   return (
     <FormDialog
-      id="create-title"
       title="New workspace"
-      onSubmit={() => create.mutate()}
+      onSubmit={() => form.submit() && create.mutate()}
+      formRef={form.formRef}
       onCancel={onClose}
       pending={create.isPending}
       error={create.error}
@@ -66,22 +73,23 @@ export function CreateWorkspaceDialog({
         <input
           value={name}
           onChange={(e) => setName(e.target.value)}
-          required
-          pattern="[a-z0-9]([a-z0-9\-]{0,38}[a-z0-9])?"
           placeholder="my-project"
-          autoFocus
+          data-autofocus
+          {...nameField.input}
         />
-        <small>Lowercase letters, digits and dashes.</small>
+        {nameField.message}
+        <small id={nameHint}>Lowercase letters, digits and dashes.</small>
       </label>
       <label className="field">
         Repository URL
         <input
           value={repoUrl}
           onChange={(e) => setRepoUrl(e.target.value)}
-          required
-          type="url"
+          inputMode="url"
           placeholder="https://github.com/owner/repo.git"
+          {...repoField.input}
         />
+        {repoField.message}
       </label>
       <label className="field">
         Secret

@@ -34,7 +34,6 @@ export function FleetAccessDialog({
   });
   return (
     <FormDialog
-      id="fleet-title"
       title={<>Fleet access for {w.name}</>}
       onSubmit={() => save.mutate()}
       onCancel={onClose}

@@ -1,4 +1,5 @@
 import type { FleetAccess } from '../../../../shared/contract';
+import { Banner } from '../../shell/ErrorBanner';
 
 /** The fleet credential choice: what the workspace's sessions may do with Nexus's own MCP server. */
 export function FleetAccessField({
@@ -26,10 +27,10 @@ export function FleetAccessField({
         </small>
       </label>
       {access === 'vault' ? (
-        <p role="alert" className="banner warn">
+        <Banner tone="warn">
           A vault credential lets an agent in this workspace open the vault&apos;s data key: it can create and start
           workspaces with your secrets and push with your provider tokens. Choose it only for a workspace you trust.
-        </p>
+        </Banner>
       ) : null}
       {access !== 'none' ? (
         <label className="field">

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Orphan } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../shell/ConfirmDialog';
 import { orphansKey, useOrphans } from './use-workspaces';
 
 /** Containers labelled as this Nexus's workspaces that have no workspace record. */
@@ -43,15 +43,11 @@ function OrphanRow({ orphan }: { orphan: Orphan }) {
           title={`Remove ${orphan.name}?`}
           confirmLabel="Remove container"
           busy={remove.isPending}
+          error={remove.error}
           onCancel={() => setConfirming(false)}
           onConfirm={() => remove.mutate()}
         >
           <p>The container and its workspace volume are removed.</p>
-          {remove.error ? (
-            <p role="alert" className="banner bad">
-              {remove.error.message}
-            </p>
-          ) : null}
         </ConfirmDialog>
       ) : null}
     </li>

@@ -2,8 +2,9 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FleetCredential, Progress, Workspace } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
+import { ConfirmDialog } from '../../shell/ConfirmDialog';
+import { ErrorBanner } from '../../shell/ErrorBanner';
 import { AgentDialog } from './AgentDialog';
-import { ConfirmDialog } from './ConfirmDialog';
 import { DiskUse } from './DiskUse';
 import { FleetAccessDialog } from './FleetAccessDialog';
 
@@ -94,25 +95,17 @@ export function WorkspaceRow({
         </div>
       ) : null}
       {w.reason ? <p className="workspace-reason">{w.reason}</p> : null}
-      {error ? (
-        <p role="alert" className="banner bad">
-          {error.message}
-        </p>
-      ) : null}
+      <ErrorBanner error={error} />
       {confirming === 'stop' ? (
         <ConfirmDialog
           title={`Stop ${w.name}?`}
           confirmLabel="Stop workspace"
           busy={stop.isPending}
+          error={stop.error}
           onCancel={() => setConfirming(null)}
           onConfirm={() => stop.mutate()}
         >
           <p>Its sessions go offline until the workspace is started again. The clone and its volume stay.</p>
-          {stop.error ? (
-            <p role="alert" className="banner bad">
-              {stop.error.message}
-            </p>
-          ) : null}
         </ConfirmDialog>
       ) : null}
       {confirming === 'agent' ? <AgentDialog workspace={w} onClose={() => setConfirming(null)} /> : null}
@@ -124,15 +117,11 @@ export function WorkspaceRow({
           title={`Delete ${w.name}?`}
           confirmLabel="Delete workspace"
           busy={remove.isPending}
+          error={remove.error}
           onCancel={() => setConfirming(null)}
           onConfirm={() => remove.mutate()}
         >
           <p>The container, its volume (the clone and any uncommitted work) and the workspace record are removed.</p>
-          {remove.error ? (
-            <p role="alert" className="banner bad">
-              {remove.error.message}
-            </p>
-          ) : null}
         </ConfirmDialog>
       ) : null}
     </li>

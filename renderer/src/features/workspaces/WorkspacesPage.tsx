@@ -6,6 +6,7 @@ import { OrphanList } from './OrphanList';
 import { WorkspaceRow } from './WorkspaceRow';
 import { useFleetCredentials, useWorkspaceProgress, useWorkspaces } from './use-workspaces';
 import './workspaces.css';
+import { ErrorBanner } from '../../shell/ErrorBanner';
 
 export function WorkspacesPage() {
   const list = useWorkspaces();
@@ -26,7 +27,7 @@ export function WorkspacesPage() {
     >
       {/* The app-wide banner (shell/Banners) says when Docker is down; here creation is disabled meanwhile. */}
       {list.isPending ? <p>Loading…</p> : null}
-      {list.error ? <p role="alert">{list.error.message}</p> : null}
+      <ErrorBanner error={list.error} />
       {list.data && workspaces.length === 0 ? (
         <EmptyState title="No workspaces yet">
           <p>A workspace is a container holding a clone of one repository.</p>
