@@ -14,13 +14,14 @@ const USAGE = `nexus — control plane for a fleet of coding-agent sessions
 
 Usage:
   nexus serve [--port N] [--data-dir DIR]   start the headless control plane (UI, API, MCP)
+        [--public-origin https://NAME]      also answer a tunnel's public name: OAuth + /api/mcp only (docs/remote.md)
   nexus mcp-stdio [--data-dir DIR]          bridge stdio to the running app's MCP endpoint (for Claude Desktop);
                                             the token comes from NEXUS_TOKEN or the OS keychain
 ${TOKEN_USAGE}
   nexus help
 
 Environment: NEXUS_DATA_DIR, NEXUS_PORT, NEXUS_DOCKER_SOCKET, NEXUS_DOCKER_NETWORK,
-NEXUS_WORKER_IMAGE, NEXUS_WORKER_BASE_IMAGE, NEXUS_NATS_URL, NEXUS_NATS_BINARY.`;
+NEXUS_WORKER_IMAGE, NEXUS_WORKER_BASE_IMAGE, NEXUS_NATS_URL, NEXUS_NATS_BINARY, NEXUS_PUBLIC_ORIGIN.`;
 
 export const DEFAULT_PORT = 4780;
 
@@ -39,14 +40,16 @@ async function main(argv: string[]): Promise<number> {
     case 'serve': {
       const { values } = parseArgs({
         args: rest,
-        options: { port: { type: 'string' }, 'data-dir': { type: 'string' } },
+        options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, 'public-origin': { type: 'string' } },
         strict: true,
       });
       const port = Number(values.port ?? process.env.NEXUS_PORT ?? DEFAULT_PORT);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new Error(`--port must be 0..65535, got ${values.port}`);
       const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir();
-      const running = await serve({ dataDir, appRoot, port, config: { ...configFromEnv(process.env), version } });
+      const publicOrigin = values['public-origin'] ?? process.env.NEXUS_PUBLIC_ORIGIN; // issue 27
+      const config = { ...configFromEnv(process.env), version };
+      const running = await serve({ dataDir, appRoot, port, config, publicOrigin });
       process.stdout.write(`Nexus ${version} is running.\n  Open: ${running.host.loginUrl}\n  Data: ${dataDir}\n`);
       const shutdown = (): void => {
         running.stop().then(

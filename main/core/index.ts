@@ -42,6 +42,8 @@ import { tokenHandlers } from './tokens/token-handlers';
 import { ConnectService, connectHandlers } from './mcp/connect';
 import type { FleetService } from './mcp/fleet/fleet';
 import { createFleet, fleetHandlers } from './mcp/fleet/wire';
+import { RemoteService } from './oauth/remote-service'; // remote connectors (issue 27)
+import { remoteHandlers } from './oauth/remote-handlers'; // remote connectors (issue 27)
 
 export interface Core {
   config: CoreConfig;
@@ -75,6 +77,8 @@ export interface Core {
   connect: ConnectService;
   /** Sessions as MCP clients: each workspace's fleet credential and the worker listener's URL. */
   fleet: FleetService;
+  /** Remote connectors (issue 27): public origin mode, Nexus's OAuth authorization server, grants. */
+  remote: RemoteService;
   /** Closes every process, socket, subscription and file core opened. */
   dispose(): Promise<void>;
 }
@@ -249,6 +253,8 @@ export async function createCore(
     claudeDesktopConfig: config.mcp.claudeDesktopConfig,
   });
 
+  const remote = new RemoteService(db, { log: log.child({ component: 'remote' }) }); // issue 27
+
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status, agentCli: () => agentCli.info() }),
     ...workspaceHandlers(workspaces.service),
@@ -264,6 +270,7 @@ export async function createCore(
     ...connectHandlers(connect),
     ...fleetHandlers(fleet, workspaces.service, workspaceHandlers(workspaces.service)['workspaces.create']),
     ...agentHandlers(agent),
+    ...remoteHandlers(remote), // issue 27
     'permissions.list': (input) => ({ requests: permissions.list(input.sessionId) }),
     'permissions.decide': ({ id, behavior, note }, ctx) => ({
       request: permissions.decide(
@@ -300,6 +307,7 @@ export async function createCore(
     tokens,
     connect,
     fleet,
+    remote, // issue 27
     dispose: async () => {
       log.info('core stopping');
       await disposables.dispose();

@@ -4,7 +4,7 @@ import { allows } from '../../../shared/contract';
 import type { Caller } from '../handlers';
 import { parseJsonBody, readBody, sendJson } from '../http-json';
 import type { Logger } from '../log';
-import type { TokenService } from '../tokens/tokens';
+import type { Authentication, TokenService } from '../tokens/tokens';
 import { firstMalformedRequest } from './request-shape';
 import { createMcpServer, type McpServerDeps } from './server';
 import type { FleetService } from './fleet/fleet';
@@ -32,6 +32,16 @@ export interface McpGateOptions {
   hostNames?: () => readonly string[];
   /** Accept only workspaces' fleet credentials (the worker listener). */
   fleetOnly?: boolean;
+  /** Remote connectors (issue 27): the public Host, its Origin, OAuth access tokens, the resource_metadata challenge. */
+  remote?: RemoteGateAuth;
+}
+
+/** How the gate on the public origin knows its Host and callers (main/core/oauth/remote-service.ts). */
+export interface RemoteGateAuth {
+  publicHost(): string | null;
+  origin(): string | null;
+  challenge(extra?: string): string;
+  authenticate(secret: string): Promise<Authentication>;
 }
 
 /**
@@ -57,12 +67,16 @@ export function createMcpGate(
     const port = req.socket.localPort ?? 0;
     const host = req.headers.host;
     const names = hostNames();
-    if (!host || !names.some((n) => host === `${n}:${port}`)) {
+    const remote = opts.remote; // issue 27: on the public origin, Host/Origin are its name and https origin
+    if (!host || !(remote ? host === remote.publicHost() : names.some((n) => host === `${n}:${port}`))) {
       audit('anonymous', 'mcp:gate', 'forbidden');
       return refuse(res, 403, 'forbidden', 'Host not allowed.');
     }
     const origin = req.headers.origin;
-    if (origin !== undefined && !names.some((n) => origin === `http://${n}:${port}`)) {
+    if (
+      origin !== undefined &&
+      !(remote ? origin === remote.origin() : names.some((n) => origin === `http://${n}:${port}`))
+    ) {
       audit('anonymous', 'mcp:gate', 'forbidden');
       return refuse(res, 403, 'forbidden', 'Origin not allowed.');
     }
@@ -79,7 +93,7 @@ export function createMcpGate(
     const presented = bearerOf(req.headers.authorization);
     if (!presented) {
       audit('anonymous', 'mcp:gate', 'unauthorized');
-      res.setHeader('www-authenticate', `Bearer realm="${REALM}"`);
+      res.setHeader('www-authenticate', remote ? remote.challenge() : `Bearer realm="${REALM}"`);
       return refuse(
         res,
         401,
@@ -88,13 +102,15 @@ export function createMcpGate(
           'Create one with `nexus token create` or in Settings → Access.',
       );
     }
-    const auth = await core.tokens.authenticate(presented);
+    const auth = await (remote ?? core.tokens).authenticate(presented);
     if (!auth.ok) {
       audit('anonymous', 'mcp:gate', 'unauthorized');
       const why = auth.reason === 'malformed' ? 'not an MCP token' : auth.reason;
       res.setHeader(
         'www-authenticate',
-        `Bearer realm="${REALM}", error="invalid_token", error_description="The token is ${why}"`,
+        remote
+          ? remote.challenge(`, error="invalid_token", error_description="The token is ${why}"`)
+          : `Bearer realm="${REALM}", error="invalid_token", error_description="The token is ${why}"`,
       );
       return refuse(
         res,
