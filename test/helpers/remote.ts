@@ -48,6 +48,12 @@ function selfSignedCertificate(dir: string): { key: Buffer; cert: Buffer } {
   return { key: readFileSync(key), cert: readFileSync(cert) };
 }
 
+const headerObject = (headers: Headers): Record<string, string> => {
+  const out: Record<string, string> = {};
+  headers.forEach((value, key) => (out[key] = value));
+  return out;
+};
+
 export interface RemoteNexus {
   running: Running;
   /** `https://nexus.example.test:<front port>` — the public origin Nexus was started with. */
@@ -114,7 +120,7 @@ export async function startRemoteNexus(): Promise<RemoteNexus> {
           port: url.port,
           method,
           path: `${url.pathname}${url.search}`,
-          headers: Object.fromEntries(headers.entries()),
+          headers: headerObject(headers),
           ca: tls.cert,
           servername: url.hostname,
           lookup: (_host, opts, cb) =>

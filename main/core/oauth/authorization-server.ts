@@ -46,7 +46,11 @@ export class AuthorizationServer {
     const provider = new Provider(origin, {
       adapter: deps.entries.adapter(),
       clients: [],
-      clientDefaults: { id_token_signed_response_alg: 'ES256', grant_types: ['authorization_code'], response_types: ['code'] },
+      clientDefaults: {
+        id_token_signed_response_alg: 'ES256',
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
       jwks: { keys: [{ ...jwk, use: 'sig', alg: 'ES256' }] },
       cookies: { keys: [randomBytes(32).toString('base64url')] },
       routes: {
