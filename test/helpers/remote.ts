@@ -16,6 +16,8 @@ import { tempDir } from './temp-dir';
 
 /** The public name the tunnel stand-in answers for; resolved to 127.0.0.1 by `publicFetch`. */
 export const PUBLIC_NAME = 'nexus.example.test';
+/** A second public name on the same front (the operator moved the tunnel). */
+export const OTHER_NAME = 'other.example.test';
 export const CLAUDE_CALLBACK = 'https://claude.ai/api/mcp/auth_callback';
 
 /** A self-signed certificate for PUBLIC_NAME, made now with the openssl CLI (valid one day). */
@@ -41,7 +43,7 @@ function selfSignedCertificate(dir: string): { key: Buffer; cert: Buffer } {
       '-subj',
       `/CN=${PUBLIC_NAME}`,
       '-addext',
-      `subjectAltName=DNS:${PUBLIC_NAME}`,
+      `subjectAltName=DNS:${PUBLIC_NAME},DNS:${OTHER_NAME}`,
     ],
     { stdio: 'ignore' },
   );
@@ -58,6 +60,7 @@ export interface RemoteNexus {
   running: Running;
   /** `https://nexus.example.test:<front port>` — the public origin Nexus was started with. */
   origin: string;
+  frontPort: number;
   mcpUrl: string;
   /** fetch through the tunnel stand-in, verifying its certificate (no internet, no DNS). */
   fetch: typeof fetch;
@@ -75,7 +78,7 @@ export interface RemoteNexus {
  * forwards every request to Nexus's loopback port with the public Host — as a tunnel would (it
  * delivers from loopback).
  */
-export async function startRemoteNexus(): Promise<RemoteNexus> {
+export async function startRemoteNexus(opts: { via?: 'flag' | 'setting' } = {}): Promise<RemoteNexus> {
   const dir = tempDir('nexus-remote-test-');
   const tls = selfSignedCertificate(dir.path);
   let nexusPort = 0;
@@ -104,9 +107,10 @@ export async function startRemoteNexus(): Promise<RemoteNexus> {
     appRoot: repoRoot,
     port: 0,
     config: { version: 'test' },
-    publicOrigin: origin,
+    ...(opts.via === 'setting' ? {} : { publicOrigin: origin }),
   });
   nexusPort = running.host.port;
+  if (opts.via === 'setting') running.core.remote.setOrigin(origin);
 
   const publicFetch = (async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = new URL(input instanceof Request ? input.url : input.toString());
@@ -161,6 +165,7 @@ export async function startRemoteNexus(): Promise<RemoteNexus> {
   return {
     running,
     origin,
+    frontPort,
     mcpUrl: `${origin}/api/mcp`,
     fetch: publicFetch,
     operator,

@@ -130,6 +130,10 @@ export class AuthorizationServer {
     provider.on('server_error', (_ctx: unknown, error: unknown) =>
       deps.log.warn('authorization server error', { error }),
     );
+    // A replayed refresh token or code, or a client revoking its refresh token, ends the grant: say so in the list.
+    provider.on('grant.revoked', (_ctx: unknown, grantId: unknown) => {
+      if (typeof grantId === 'string') deps.grants.revoke(grantId);
+    });
     this.provider = provider;
     this.handle = provider.callback();
   }
