@@ -3,6 +3,7 @@ import { AboutSection } from './AboutSection';
 import { AccessSection } from './AccessSection';
 import { AgentSection } from './AgentSection';
 import { ConnectSection } from './ConnectSection';
+import { RemoteAccessSection } from './RemoteAccessSection';
 import { SecretsSection } from './SecretsSection';
 import { VaultSection } from './VaultSection';
 
@@ -15,6 +16,7 @@ export function SettingsPage() {
       <SecretsSection />
       <AgentSection />
       <AccessSection />
+      <RemoteAccessSection />
       <ConnectSection />
     </Page>
   );
