@@ -45,6 +45,11 @@ describe('Claude on the phone: the whole connector flow through a TLS tunnel sta
       token_endpoint: `${nexus.origin}/oauth/token`,
       revocation_endpoint: `${nexus.origin}/oauth/revoke`,
     });
+    // Nothing advertised that the public origin does not route or the gate does not check.
+    expect(as.pushed_authorization_request_endpoint).toBeUndefined();
+    expect(as.dpop_signing_alg_values_supported).toBeUndefined();
+    expect(as.userinfo_endpoint).toBeUndefined();
+    expect(as.end_session_endpoint).toBeUndefined();
   });
 
   it('registers Claude, holds the request until the operator approves in Nexus, and issues a code', async () => {

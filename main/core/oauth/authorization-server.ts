@@ -63,6 +63,7 @@ export class AuthorizationServer {
       scopes: ['openid', 'offline_access'],
       responseTypes: ['code'],
       pkce: { required: () => true },
+      clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
       features: {
         devInteractions: { enabled: false },
         registration: { enabled: true },
@@ -70,6 +71,9 @@ export class AuthorizationServer {
         userinfo: { enabled: false },
         introspection: { enabled: false },
         rpInitiatedLogout: { enabled: false },
+        pushedAuthorizationRequests: { enabled: false },
+        // The gate checks bearer tokens only: a sender-constrained (DPoP) token is not offered.
+        dPoP: { enabled: false },
         resourceIndicators: {
           enabled: true,
           defaultResource: () => resource,
