@@ -84,7 +84,7 @@ export function createPublicFront(
       if (route.kind === 'resource-metadata') return sendJson(res, 200, remote.protectedResourceMetadata());
       if (route.kind === 'consent') return remote.consent(req, res, route.uid);
 
-      const server = remote.authorizationServer();
+      const server = await remote.authorizationServer();
       if (!server) return sendJson(res, 404, { error: { code: 'not_found', message: 'No such route.' } });
       if (route.kind === 'register' && !registrationAllowed()) {
         res.setHeader('retry-after', String(Math.ceil(REGISTRATION_LIMIT.windowMs / 1000)));

@@ -1,16 +1,20 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import Provider, { errors, type ProviderInteraction } from 'oidc-provider';
-import type { RemoteClass } from '../../../shared/contract';
+import type * as OidcProvider from 'oidc-provider';
+import type { Provider, ProviderInteraction } from 'oidc-provider';
 import type { Logger } from '../log';
 import type { OAuthEntries } from './oauth-entries';
 import type { PendingRow, RemoteGrants } from './remote-grants';
-import { canonicalResource, isAllowedRedirect, OAUTH_PATHS, REMOTE_SCOPES } from './remote-urls';
+import { canonicalResource, isAllowedRedirect, OAUTH_PATHS, OPERATOR_ACCOUNT, REMOTE_SCOPES } from './remote-urls';
 
 const HOUR = 3600;
 const DAY = 24 * HOUR;
-/** The one account behind every grant: the operator, who approves each connector on their own screen. */
-export const OPERATOR_ACCOUNT = 'operator';
+
+export interface AuthorizationServerDeps {
+  entries: OAuthEntries;
+  grants: RemoteGrants;
+  log: Logger;
+}
 
 /** A verified OAuth access token: the grant it was issued under. */
 export interface VerifiedAccessToken {
@@ -35,9 +39,15 @@ export class AuthorizationServer {
   private readonly provider: Provider;
   readonly handle: (req: IncomingMessage, res: ServerResponse) => void;
 
-  constructor(
+  /** Loads the library (only when public origin mode is on: nothing of it runs otherwise) and builds the server. */
+  static async create(origin: string, deps: AuthorizationServerDeps): Promise<AuthorizationServer> {
+    return new AuthorizationServer(origin, deps, await import('oidc-provider'));
+  }
+
+  private constructor(
     origin: string,
-    private readonly deps: { entries: OAuthEntries; grants: RemoteGrants; log: Logger },
+    private readonly deps: AuthorizationServerDeps,
+    { Provider, errors }: typeof OidcProvider,
   ) {
     this.issuer = origin;
     this.resource = canonicalResource(origin);
@@ -178,10 +188,5 @@ export class AuthorizationServer {
 
   finish(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>): Promise<void> {
     return this.provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
-  }
-
-  /** The class a request asks for by its scope (`nexus:write` → write; anything else → read). */
-  static classAsked(scope: unknown): RemoteClass {
-    return typeof scope === 'string' && scope.split(' ').includes('nexus:write') ? 'write' : 'read';
   }
 }

@@ -5,13 +5,22 @@ import type { Logger } from '../log';
 import type { Db } from '../store/open';
 import type { Authentication } from '../tokens/tokens';
 import { noVaultScope } from '../vault/call-key';
-import { AuthorizationServer, OPERATOR_ACCOUNT } from './authorization-server';
+import { AuthorizationServer } from './authorization-server';
 import { sendConsentPage } from './consent-page';
 import { OAuthEntries } from './oauth-entries';
 import { RemoteGrants } from './remote-grants';
-import { canonicalResource, parsePublicOrigin, PROTECTED_RESOURCE_METADATA_PATH, REMOTE_SCOPES } from './remote-urls';
+import {
+  canonicalResource,
+  OPERATOR_ACCOUNT,
+  parsePublicOrigin,
+  PROTECTED_RESOURCE_METADATA_PATH,
+  REMOTE_SCOPES,
+} from './remote-urls';
 
 const ORIGIN_SETTING = 'publicOrigin';
+/** The class a request asks for by its scope (`nexus:write` → write; anything else → read). */
+const classAsked = (scope: unknown): RemoteClass =>
+  typeof scope === 'string' && scope.split(' ').includes('nexus:write') ? 'write' : 'read';
 /** The caller id of an OAuth grant, in the audit (`token:oauth:<grant>`) and on the Caller. */
 export const grantCallerId = (grantId: string): string => `oauth:${grantId}`;
 
@@ -83,12 +92,22 @@ export class RemoteService {
     return this.status();
   }
 
-  /** The authorization server for the origin in force (rebuilt when the origin changes), or null. */
-  authorizationServer(): AuthorizationServer | null {
+  /**
+   * The authorization server for the origin in force (rebuilt when the origin changes), or null.
+   * The library (oidc-provider, Koa) is loaded only once the mode is on.
+   */
+  async authorizationServer(): Promise<AuthorizationServer | null> {
     const origin = this.origin();
     if (!origin) return (this.server = null);
-    if (this.server?.issuer !== origin)
-      this.server = new AuthorizationServer(origin, { entries: this.entries, grants: this.grants, log: this.deps.log });
+    if (this.server?.issuer !== origin) {
+      const server = await AuthorizationServer.create(origin, {
+        entries: this.entries,
+        grants: this.grants,
+        log: this.deps.log,
+      });
+      if (this.origin() !== origin) return this.authorizationServer();
+      if (this.server?.issuer !== origin) this.server = server;
+    }
     return this.server;
   }
 
@@ -116,7 +135,7 @@ export class RemoteService {
    * canonical MCP URL of the origin in force, and the grant is not revoked. Never a vault scope.
    */
   async authenticate(secret: string): Promise<Authentication> {
-    const server = this.authorizationServer();
+    const server = await this.authorizationServer();
     const token = server ? await server.verifyAccessToken(secret) : null;
     if (!token) return { ok: false, reason: 'unknown' };
     const grant = this.grants.grantRow(token.grantId);
@@ -137,7 +156,7 @@ export class RemoteService {
 
   async approve(id: string, cls: RemoteClass): Promise<RemoteGrant> {
     const row = this.waiting(id);
-    const server = this.authorizationServer();
+    const server = await this.authorizationServer();
     if (!server) throw new NexusError('conflict', 'Public origin mode is off.');
     const grantId = await server.newGrant(row, row.scope);
     this.entries.keepClient(row.client_id);
@@ -171,7 +190,7 @@ export class RemoteService {
    * operator decided in the local UI — carries the client on with the code or `access_denied`.
    */
   async consent(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
-    const server = this.authorizationServer();
+    const server = await this.authorizationServer();
     const interaction = server ? await server.interaction(req, res) : null;
     if (!server || !interaction || interaction.uid !== uid)
       return sendConsentPage(res, 400, {
@@ -184,7 +203,7 @@ export class RemoteService {
       clientId,
       clientName: await server.clientName(clientId),
       redirectUri: String(interaction.params.redirect_uri ?? ''),
-      classAsked: AuthorizationServer.classAsked(interaction.params.scope),
+      classAsked: classAsked(interaction.params.scope),
       scope: typeof interaction.params.scope === 'string' ? interaction.params.scope : '',
       expiresAt: new Date(interaction.exp * 1000),
     });

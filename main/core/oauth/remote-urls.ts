@@ -2,6 +2,9 @@
  * The public origin's fixed URLs (issue 27). The MCP endpoint's canonical URL is the resource every
  * OAuth token is bound to; the paths are routed exactly on the public Host.
  */
+/** The one account behind every grant: the operator, who approves each connector on their own screen. */
+export const OPERATOR_ACCOUNT = 'operator';
+
 export const MCP_RESOURCE_PATH = '/api/mcp';
 export const PROTECTED_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource/api/mcp';
 export const AUTHORIZATION_SERVER_METADATA_PATH = '/.well-known/oauth-authorization-server';
