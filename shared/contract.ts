@@ -13,6 +13,7 @@ import { platformEvents, platformOperations } from './contract/platform';
 import { reviewEvents, reviewOperations } from './contract/review';
 import { tokenEvents, tokenOperations } from './contract/tokens';
 import { remoteOperations } from './contract/remote';
+import { activityOperations } from './contract/activity';
 import { connectOperations } from './contract/connect';
 import { agentEvents, agentOperations } from './contract/agent';
 import { permissionEvents, permissionOperations } from './contract/permissions';
@@ -32,6 +33,7 @@ export * from './contract/agent';
 export * from './contract/permissions';
 export * from './contract/fleet';
 export * from './contract/remote';
+export * from './contract/activity';
 
 export const operations = {
   ...appOperations,
@@ -47,6 +49,7 @@ export const operations = {
   ...permissionOperations,
   ...fleetOperations,
   ...remoteOperations,
+  ...activityOperations,
 } as const;
 
 export const events = {

@@ -44,6 +44,7 @@ import type { FleetService } from './mcp/fleet/fleet';
 import { createFleet, fleetHandlers } from './mcp/fleet/wire';
 import { RemoteService } from './oauth/remote-service'; // remote connectors (issue 27)
 import { remoteHandlers } from './oauth/remote-handlers'; // remote connectors (issue 27)
+import { activityHandler } from './audit/activity-handler'; // activity (issue 27)
 
 export interface Core {
   config: CoreConfig;
@@ -271,6 +272,7 @@ export async function createCore(
     ...fleetHandlers(fleet, workspaces.service, workspaceHandlers(workspaces.service)['workspaces.create']),
     ...agentHandlers(agent),
     ...remoteHandlers(remote), // issue 27
+    ...activityHandler({ db, audit, tokens, remote }), // issue 27
     'permissions.list': (input) => ({ requests: permissions.list(input.sessionId) }),
     'permissions.decide': ({ id, behavior, note }, ctx) => ({
       request: permissions.decide(
