@@ -4,7 +4,7 @@ import { startTunnel } from '../test/helpers/tunnel';
 import { expect, startNexus, test } from './fixtures/nexus';
 import { RemoteAccessPage } from './pages/remote-access-page';
 
-test('approves a waiting Claude connector in Settings → Access, shows the grant and its last use, and revokes it', async ({
+test('approves a waiting Claude connector in Settings → Access, shows the grant, its last use and its activity, and revokes it', async ({
   page,
 }) => {
   const tunnel = await startTunnel();
@@ -62,6 +62,12 @@ test('approves a waiting Claude connector in Settings → Access, shows the gran
     await page.reload();
     await remote.open();
     await expect(remote.grant('Claude')).not.toContainText('last used never');
+    // Its activity: the call, by the connector, without what it returned.
+    const activity = page.getByTestId('settings-activity');
+    await activity.getByLabel('Caller').selectOption('connector');
+    const entry = activity.getByTestId('activity-entry').filter({ hasText: 'mcp:get_nexus_info' });
+    await expect(entry.first()).toContainText('connector “Claude”');
+    await expect(entry.first()).toContainText('ok');
     await remote.revoke('Claude');
     await expect(remote.grant('Claude')).toContainText('revoked');
     expect((await call(token)).status).toBe(401);

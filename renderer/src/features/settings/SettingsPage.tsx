@@ -1,5 +1,6 @@
 import { Page } from '../../shell/Page';
 import { AboutSection } from './AboutSection';
+import { ActivitySection } from './ActivitySection';
 import { AccessSection } from './AccessSection';
 import { AgentSection } from './AgentSection';
 import { ConnectSection } from './ConnectSection';
@@ -18,6 +19,7 @@ export function SettingsPage() {
       <AccessSection />
       <RemoteAccessSection />
       <ConnectSection />
+      <ActivitySection />
     </Page>
   );
 }
