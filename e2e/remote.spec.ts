@@ -40,6 +40,8 @@ test('approves a waiting Claude connector in Settings → Access, shows the gran
 
     const remote = new RemoteAccessPage(page);
     await remote.app.open(nexus.loginUrl);
+    await remote.app.goTo('Overview');
+    await expect(page.getByTestId('connectors-waiting')).toContainText(shown);
     await remote.open();
     await expect(remote.section.getByTestId('connector-url')).toHaveText(mcpUrl);
     await expect(remote.pending(shown)).toContainText('Claude');

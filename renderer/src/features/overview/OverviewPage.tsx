@@ -8,6 +8,7 @@ import { useNotificationPermission } from './browser-notifications';
 import { NeedsYouItem } from './NeedsYouItem';
 import { needsYouItems } from './needs-you';
 import { useAttention } from './use-attention';
+import { WaitingConnectorsNotice } from '../settings/WaitingConnectorsNotice';
 
 /** One empty list for every item without requests, so a memoised item sees the same one each time. */
 const NO_REQUESTS: readonly PermissionRequest[] = [];
@@ -44,6 +45,7 @@ export function OverviewPage() {
         <>
           <section aria-labelledby="needs-you-title" className="needs-you">
             <h2 id="needs-you-title">Needs you ({fleet.counts.needs_you})</h2>
+            <WaitingConnectorsNotice />
             {needsYou.length === 0 ? (
               <EmptyState title="Nothing needs you">
                 <p>Sessions that wait for a permission, an answer or a fix show up here first.</p>
