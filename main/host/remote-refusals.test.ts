@@ -8,6 +8,7 @@ import {
   startRemoteNexus,
   type RemoteNexus,
 } from '../../test/helpers/remote';
+import { MAX_PENDING } from '../core/oauth/remote-grants';
 import { REGISTRATION_LIMIT } from './public-origin';
 
 const form = (fields: Record<string, string>) => ({
@@ -248,6 +249,23 @@ describe('the authorization server refuses, each time with its error code', () =
     const after = await mcpCall(nexus, issued.access_token, ping);
     expect(after.status).toBe(401);
     expect(after.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+
+  it('keeps at most a few requests waiting, so a flood cannot bury the real one', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i <= MAX_PENDING; i++) {
+      const claude = await registered(nexus);
+      const browser = new Browser(nexus.fetch);
+      const consent = new URL(
+        (await browser.get(claude.authorizationUrl as URL)).headers.get('location') ?? '',
+        nexus.origin,
+      );
+      statuses.push((await browser.get(consent)).status);
+    }
+    expect(statuses).toEqual([...Array<number>(MAX_PENDING).fill(200), 429]);
+    const { body } = await nexus.operator<{ result: { pending: { id: string }[] } }>('remote.pending');
+    expect(body.result.pending).toHaveLength(MAX_PENDING);
+    for (const p of body.result.pending) await nexus.operator('remote.deny', { id: p.id });
   });
 
   it('rate-limits dynamic registration (429 with Retry-After)', async () => {

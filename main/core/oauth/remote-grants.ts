@@ -36,6 +36,8 @@ const shortCode = (): string => {
   return `${pick()}${pick()}${pick()}${pick()}-${pick()}${pick()}${pick()}${pick()}`;
 };
 const LAST_USED_RESOLUTION_MS = 60_000;
+/** Requests waiting at once: more would only bury the real one under a flood (each expires in 10 minutes). */
+export const MAX_PENDING = 5;
 
 export const redirectHostOf = (uri: string): string => {
   try {
@@ -67,11 +69,15 @@ export class RemoteGrants {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** The pending row for an interaction, made on first sight (its code stays the same on every poll). */
-  ensurePending(req: PendingRequest): PendingRow {
+  /**
+   * The pending row for an interaction, made on first sight (its code stays the same on every poll);
+   * null when MAX_PENDING requests are already waiting.
+   */
+  ensurePending(req: PendingRequest): PendingRow | null {
     const existing = this.db.prepare('SELECT * FROM oauth_pending WHERE uid = ?').get(req.uid) as
       PendingRow | undefined;
     if (existing) return existing;
+    if (this.pending().length >= MAX_PENDING) return null;
     this.db
       .prepare(
         'INSERT INTO oauth_pending (uid, client_id, client_name, redirect_uri, code, class_asked, scope, created_at, expires_at) ' +

@@ -207,6 +207,11 @@ export class RemoteService {
       scope: typeof interaction.params.scope === 'string' ? interaction.params.scope : '',
       expiresAt: new Date(interaction.exp * 1000),
     });
+    if (!row)
+      return sendConsentPage(res, 429, {
+        title: 'Too many requests are waiting',
+        lines: ['Approve or deny the connectors waiting in Nexus (Settings → Access), or wait ten minutes.'],
+      });
     if (row.decision === 'approved' && row.grant_id) {
       this.grants.settle(uid);
       return server.finish(req, res, { login: { accountId: OPERATOR_ACCOUNT }, consent: { grantId: row.grant_id } });

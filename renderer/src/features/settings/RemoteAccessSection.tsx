@@ -3,6 +3,7 @@ import type { RemoteClass, RemoteGrant, RemotePending } from '../../../../shared
 import { ErrorBanner, SettingsSection } from './SettingsSection';
 import { useRemoteGrants, useRemoteOp, useRemotePending, useRemoteStatus } from './use-remote';
 
+const isLoopback = (host: string): boolean => /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/.test(host);
 const when = (iso: string | null): string => (iso ? new Date(iso).toLocaleString() : 'never');
 
 /**
@@ -118,6 +119,12 @@ function PendingItem({ pending }: { pending: RemotePending }) {
           </button>
         </span>
       </div>
+      {isLoopback(pending.redirectHost) ? (
+        <p className="banner warn" role="alert">
+          This request sends its code to a program on some computer ({pending.redirectHost}), not to Claude on the web.
+          Approve it only if you started it and the code matches.
+        </p>
+      ) : null}
       <ErrorBanner error={approve.error ?? deny.error} />
     </li>
   );
