@@ -254,7 +254,7 @@ export async function createCore(
     claudeDesktopConfig: config.mcp.claudeDesktopConfig,
   });
 
-  const remote = new RemoteService(db, { log: log.child({ component: 'remote' }) }); // issue 27
+  const remote = new RemoteService(db, { log: log.child({ component: 'remote' }), audit }); // issue 27
 
   const handlers: Handlers = {
     ...appHandlers({ version: config.version, dataDir, startedAt, status, agentCli: () => agentCli.info() }),

@@ -59,7 +59,7 @@ describe('OAuth tokens: stored hashed, bound to the canonical MCP URL', () => {
     );
   });
 
-  it('keeps the audit to operation, caller and outcome for the grant', async () => {
+  it('audits the registration, the tokens issued and the calls, by grant, without any token', async () => {
     const res = await nexus.fetch(nexus.mcpUrl, {
       method: 'POST',
       headers: mcpHeaders(claude.saved?.access_token ?? ''),
@@ -74,7 +74,32 @@ describe('OAuth tokens: stored hashed, bound to the canonical MCP URL', () => {
     const grant = nexus.running.core.remote.listGrants()[0];
     const rows = nexus.running.core.audit.recent(50).filter((r) => r.actor === `token:oauth:${grant?.id}`);
     expect(rows.map((r) => r.operation)).toContain('mcp:get_nexus_info');
+    expect(rows.map((r) => `${r.operation} ${r.outcome}`)).toContain('oauth:token ok');
+    const anonymous = nexus.running.core.audit.recent(200).filter((r) => r.actor === 'anonymous');
+    expect(anonymous.map((r) => `${r.operation} ${r.outcome}`)).toContain('oauth:register ok');
     expect(JSON.stringify(rows)).not.toContain(claude.saved?.access_token);
+  });
+
+  it('takes the token only in the Authorization header, and no foreign Origin', async () => {
+    const token = claude.saved?.access_token ?? '';
+    const inQuery = await nexus.fetch(`${nexus.mcpUrl}?access_token=${token}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: ping,
+    });
+    expect(inQuery.status).toBe(400);
+    const foreign = await nexus.fetch(nexus.mcpUrl, {
+      method: 'POST',
+      headers: { ...mcpHeaders(token), origin: 'https://evil.example' },
+      body: ping,
+    });
+    expect(foreign.status).toBe(403);
+    const own = await nexus.fetch(nexus.mcpUrl, {
+      method: 'POST',
+      headers: { ...mcpHeaders(token), origin: nexus.origin },
+      body: ping,
+    });
+    expect(own.status).toBe(200);
   });
 
   it('refuses a token issued for another audience: the origin moved, the old token is 401', async () => {

@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type * as OidcProvider from 'oidc-provider';
 import type { Provider, ProviderInteraction } from 'oidc-provider';
+import type { AuditLog } from '../audit/audit-log';
 import type { Logger } from '../log';
 import type { OAuthEntries } from './oauth-entries';
 import type { PendingRow, RemoteGrants } from './remote-grants';
@@ -14,7 +15,11 @@ export interface AuthorizationServerDeps {
   entries: OAuthEntries;
   grants: RemoteGrants;
   log: Logger;
+  /** The audit: registrations, tokens issued and every refusal of the OAuth endpoints. */
+  audit?: Pick<AuditLog, 'record'>;
 }
+
+type OidcCtx = { oidc?: { entities?: { Grant?: { jti?: string } } } };
 
 /** A verified OAuth access token: the grant it was issued under. */
 export interface VerifiedAccessToken {
@@ -144,6 +149,20 @@ export class AuthorizationServer {
     provider.on('server_error', (_ctx: unknown, error: unknown) =>
       deps.log.warn('authorization server error', { error }),
     );
+    const audit = (actor: string, operation: string, outcome: string): void =>
+      deps.audit?.record({ actor, transport: 'oauth', operation, outcome, durationMs: 0 });
+    const code = (e: unknown): string =>
+      typeof (e as { error?: unknown }).error === 'string' ? (e as { error: string }).error.slice(0, 40) : 'error';
+    provider.on('registration_create.success', () => audit('anonymous', 'oauth:register', 'ok'));
+    provider.on('registration_create.error', (_ctx: unknown, e: unknown) =>
+      audit('anonymous', 'oauth:register', code(e)),
+    );
+    provider.on('grant.success', (ctx: unknown) => {
+      const grantId = (ctx as OidcCtx).oidc?.entities?.Grant?.jti;
+      audit(grantId ? `token:oauth:${grantId}` : 'anonymous', 'oauth:token', 'ok');
+    });
+    provider.on('grant.error', (_ctx: unknown, e: unknown) => audit('anonymous', 'oauth:token', code(e)));
+    provider.on('authorization.error', (_ctx: unknown, e: unknown) => audit('anonymous', 'oauth:authorize', code(e)));
     // A replayed refresh token or code, or a client revoking its refresh token, ends the grant: say so in the list.
     provider.on('grant.revoked', (_ctx: unknown, grantId: unknown) => {
       if (typeof grantId === 'string') deps.grants.revoke(grantId);

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RemoteClass, RemoteGrant, RemotePending, RemoteStatus } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
+import type { AuditLog } from '../audit/audit-log';
 import type { Logger } from '../log';
 import type { Db } from '../store/open';
 import type { Authentication } from '../tokens/tokens';
@@ -38,7 +39,7 @@ export class RemoteService {
 
   constructor(
     db: Db,
-    private readonly deps: { log: Logger; now?: () => Date },
+    private readonly deps: { log: Logger; audit?: Pick<AuditLog, 'record'>; now?: () => Date },
   ) {
     this.entries = new OAuthEntries(db, deps.now);
     this.grants = new RemoteGrants(db, deps.now);
@@ -104,6 +105,7 @@ export class RemoteService {
         entries: this.entries,
         grants: this.grants,
         log: this.deps.log,
+        ...(this.deps.audit ? { audit: this.deps.audit } : {}),
       });
       if (this.origin() !== origin) return this.authorizationServer();
       if (this.server?.issuer !== origin) this.server = server;
