@@ -120,6 +120,20 @@ describe('Claude on the phone: the whole connector flow through a TLS tunnel sta
     await client.close();
   });
 
+  it('holds a second authorization from the same browser for the operator too, and completes it', async () => {
+    const again = new MemoryClaude();
+    const browser = new Browser(nexus.fetch);
+    for (let i = 0; i < 2; i++) {
+      again.saved = undefined;
+      expect(await auth(again, { serverUrl: nexus.mcpUrl, fetchFn: nexus.fetch })).toBe('REDIRECT');
+      const { code } = await approveThroughOperator(nexus, again, 'read', browser);
+      expect(code, `authorization ${i + 1}`).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+      expect(await auth(again, { serverUrl: nexus.mcpUrl, authorizationCode: code, fetchFn: nexus.fetch })).toBe(
+        'AUTHORIZED',
+      );
+    }
+  });
+
   it('registers the redirect it was given: Claude callback only', () => {
     expect(claude.info).toMatchObject({ redirect_uris: [CLAUDE_CALLBACK] });
   });

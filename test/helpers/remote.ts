@@ -76,9 +76,9 @@ export async function approveThroughOperator(
   nexus: RemoteNexus,
   claude: MemoryClaude,
   cls: 'read' | 'write' = 'read',
+  browser = new Browser(nexus.fetch),
 ): Promise<{ code: string; shownCode: string; pendingId: string }> {
   if (!claude.authorizationUrl) throw new Error('no authorization URL: run auth() first');
-  const browser = new Browser(nexus.fetch);
   const toConsent = await browser.get(claude.authorizationUrl);
   const consentUrl = new URL(toConsent.headers.get('location') ?? '', nexus.origin);
   const page = await browser.get(consentUrl);

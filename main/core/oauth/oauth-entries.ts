@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/open';
 
+/**
+ * Models whose payload keeps its id: a client (its id is public), and the authorization server's
+ * login session (it must be found by uid; alone it grants nothing, since every authorization needs
+ * the operator's approval, and it lives 60 seconds).
+ */
+const KEEPS_ID = new Set(['Client', 'Session']);
+
 /** How long a client registered by dynamic registration lives without an approved grant. */
 export const UNAPPROVED_CLIENT_SECONDS = 3600;
 
@@ -29,7 +36,7 @@ export class OAuthEntries {
 
   async upsert(model: string, id: string, payload: Payload, expiresIn?: number): Promise<void> {
     const { jti: _jti, ...rest } = payload;
-    const stored = model === 'Client' ? payload : rest;
+    const stored = KEEPS_ID.has(model) ? payload : rest;
     let expires: number | null = expiresIn ? epoch(this.now) + expiresIn : null;
     if (model === 'Client' && expires === null) {
       const kept = this.db
@@ -53,14 +60,16 @@ export class OAuthEntries {
       .get(model, idHash(id)) as { payload: string; expires_at: number | null } | undefined;
     if (!row || (row.expires_at !== null && row.expires_at <= epoch(this.now))) return Promise.resolve(undefined);
     const payload = JSON.parse(row.payload) as Payload;
-    return Promise.resolve(model === 'Client' ? payload : { ...payload, jti: id });
+    return Promise.resolve(KEEPS_ID.has(model) ? payload : { ...payload, jti: id });
   }
 
+  /** Sessions are looked up by uid when a second authorization comes from the same browser. */
   findByUid(model: string, uid: string): Promise<Payload | undefined> {
-    // Only sessions are looked up by uid; their id is a secret, so it cannot be put back: not supported.
-    void model;
-    void uid;
-    return Promise.resolve(undefined);
+    const row = this.db
+      .prepare('SELECT payload, expires_at FROM oauth_entries WHERE model = ? AND uid = ?')
+      .get(model, uid) as { payload: string; expires_at: number | null } | undefined;
+    if (!row || (row.expires_at !== null && row.expires_at <= epoch(this.now))) return Promise.resolve(undefined);
+    return Promise.resolve(JSON.parse(row.payload) as Payload);
   }
 
   consume(model: string, id: string): Promise<void> {
