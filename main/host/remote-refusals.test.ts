@@ -251,6 +251,18 @@ describe('the authorization server refuses, each time with its error code', () =
     expect(after.headers.get('www-authenticate')).toContain('error="invalid_token"');
   });
 
+  it('lets the client revoke its refresh token at /oauth/revoke, which ends the grant', async () => {
+    const claude = await registered(nexus);
+    const { code } = await approveThroughOperator(nexus, claude);
+    const issued = (await (await token(claude, code)).json()) as { access_token: string; refresh_token: string };
+    const res = await nexus.fetch(
+      `${nexus.origin}/oauth/revoke`,
+      form({ token: issued.refresh_token, token_type_hint: 'refresh_token', client_id: claude.info?.client_id ?? '' }),
+    );
+    expect(res.status).toBe(200);
+    expect((await mcpCall(nexus, issued.access_token, ping)).status).toBe(401);
+  });
+
   it('keeps at most a few requests waiting, so a flood cannot bury the real one', async () => {
     const statuses: number[] = [];
     for (let i = 0; i <= MAX_PENDING; i++) {
