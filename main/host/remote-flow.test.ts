@@ -61,7 +61,11 @@ describe('Claude on the phone: the whole connector flow through a TLS tunnel sta
 
     // Before approval the page only shows a code; nothing goes back to Claude.
     const browser = new Browser(nexus.fetch);
-    const consent = new URL((await browser.get(url)).headers.get('location') ?? '', nexus.origin);
+    const first = await browser.get(url);
+    // The interaction cookies are signed, Secure, HttpOnly and scoped to this request's own paths.
+    expect(first.headers.getSetCookie().length).toBeGreaterThan(0);
+    for (const cookie of first.headers.getSetCookie()) expect(cookie).toMatch(/; path=\/oauth\/.*; secure; httponly$/);
+    const consent = new URL(first.headers.get('location') ?? '', nexus.origin);
     const waiting = await browser.get(consent);
     expect(waiting.status).toBe(200);
     expect(waiting.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
