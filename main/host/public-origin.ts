@@ -114,8 +114,12 @@ export function createPublicFront(
             error: 'invalid_scope',
             error_description: 'Only nexus:read and nexus:write can be granted over OAuth (never vault).',
           });
-        // With no scope a request could be granted nothing: it asks for read, the operator decides.
-        if (!scope) req.url = `${req.url ?? path}${query.size ? '&' : '?'}scope=nexus%3Aread`;
+        // Every request asks at least for read (else one approved as read would be granted nothing);
+        // the operator decides the class.
+        if (!scope?.split(' ').includes('nexus:read')) {
+          query.set('scope', scope ? `${scope} nexus:read` : 'nexus:read');
+          req.url = `${path}?${query.toString()}`;
+        }
       }
       if (route.kind === 'server-metadata') req.url = '/.well-known/openid-configuration';
       // The tunnel terminates TLS; the origin is https by configuration, never by a header the client sent.

@@ -196,14 +196,16 @@ describe('the authorization server refuses, each time with its error code', () =
     };
     const reader = await registered(nexus);
     const { code } = await approveThroughOperator(nexus, reader, 'read');
-    const read = (await (await token(reader, code)).json()) as { access_token: string };
+    const read = (await (await token(reader, code)).json()) as { access_token: string; scope: string };
+    expect(read.scope).toBe('nexus:read');
     const refused = await mcpCall(nexus, read.access_token, call);
     expect(refused.status).toBe(403);
     expect(refused.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
 
     const writer = await registered(nexus);
     const { code: wcode } = await approveThroughOperator(nexus, writer, 'write');
-    const write = (await (await token(writer, wcode)).json()) as { access_token: string };
+    const write = (await (await token(writer, wcode)).json()) as { access_token: string; scope: string };
+    expect(write.scope.split(' ').sort()).toEqual(['nexus:read', 'nexus:write']);
     const taken = await mcpCall(nexus, write.access_token, call);
     expect(taken.status).toBe(200);
     // It reached the tool (which then says what is missing): not a gate refusal.

@@ -5,6 +5,7 @@ declare module 'oidc-provider' {
   export interface ProviderGrant {
     addResourceScope(resource: string, scope: string): void;
     addOIDCScope(scope: string): void;
+    rejectResourceScope(resource: string, scope: string): void;
     save(): Promise<string>;
   }
   export interface ProviderAccessToken {

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type * as OidcProvider from 'oidc-provider';
 import type { Provider, ProviderInteraction } from 'oidc-provider';
 import type { AuditLog } from '../audit/audit-log';
+import type { RemoteClass } from '../../../shared/contract';
 import type { Logger } from '../log';
 import type { OAuthEntries } from './oauth-entries';
 import type { PendingRow, RemoteGrants } from './remote-grants';
@@ -195,11 +196,18 @@ export class AuthorizationServer {
     return (client?.clientName ?? 'unnamed client').slice(0, 80);
   }
 
-  /** The provider's grant for an approved request: the scopes it asked of the MCP resource (and OIDC ones). */
-  async newGrant(pending: PendingRow, scope: string): Promise<string> {
+  /**
+   * The provider's grant for an approved request: of the MCP scopes it asked, those the operator's
+   * class allows (read: `nexus:read` only), the rest rejected — so the token's `scope` says the class.
+   */
+  async newGrant(pending: PendingRow, scope: string, cls: RemoteClass): Promise<string> {
     const grant = new this.provider.Grant({ accountId: OPERATOR_ACCOUNT, clientId: pending.client_id });
     const asked = scope.split(' ').filter(Boolean);
-    grant.addResourceScope(this.resource, asked.filter((s) => s.startsWith('nexus:')).join(' ') || REMOTE_SCOPES[0]);
+    const mcp = asked.filter((s) => s.startsWith('nexus:'));
+    const allowed = cls === 'write' ? mcp : mcp.filter((s) => s === 'nexus:read');
+    const refused = mcp.filter((s) => !allowed.includes(s));
+    grant.addResourceScope(this.resource, allowed.join(' ') || REMOTE_SCOPES[0]);
+    if (refused.length) grant.rejectResourceScope(this.resource, refused.join(' '));
     const oidc = asked.filter((s) => s === 'openid' || s === 'offline_access');
     if (oidc.length) grant.addOIDCScope(oidc.join(' '));
     return grant.save();

@@ -160,7 +160,7 @@ export class RemoteService {
     const row = this.waiting(id);
     const server = await this.authorizationServer();
     if (!server) throw new NexusError('conflict', 'Public origin mode is off.');
-    const grantId = await server.newGrant(row, row.scope);
+    const grantId = await server.newGrant(row, row.scope, cls);
     this.entries.keepClient(row.client_id);
     const grant = this.grants.addGrant(grantId, row, cls, server.resource);
     this.grants.decide(id, 'approved', cls, grantId);
