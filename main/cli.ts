@@ -16,8 +16,9 @@ import { version } from './version';
 const USAGE = `nexus — control plane for a fleet of coding-agent sessions
 
 Usage:
-  nexus serve [--port N] [--data-dir DIR] [--vault-key-file FILE]
-                                            start the headless control plane (UI, API, MCP)
+  nexus serve [--port N] [--data-dir DIR] [--vault-key-file FILE] [--public-origin https://NAME]
+                                            start the headless control plane (UI, API, MCP); a public origin
+                                            also answers a tunnel's public name: OAuth + /api/mcp only (docs/remote.md)
   nexus mcp-stdio [--data-dir DIR]          bridge stdio to the running app's MCP endpoint (for Claude Desktop);
                                             the token comes from NEXUS_TOKEN or the OS keychain
 ${TOKEN_USAGE}
@@ -27,7 +28,8 @@ ${SERVICE_USAGE}
   nexus help
 
 Environment: NEXUS_DATA_DIR, NEXUS_PORT, NEXUS_DOCKER_SOCKET, NEXUS_DOCKER_NETWORK,
-NEXUS_WORKER_IMAGE, NEXUS_WORKER_BASE_IMAGE, NEXUS_NATS_URL, NEXUS_NATS_BINARY, NEXUS_VAULT_KEY_FILE.`;
+NEXUS_WORKER_IMAGE, NEXUS_WORKER_BASE_IMAGE, NEXUS_NATS_URL, NEXUS_NATS_BINARY, NEXUS_VAULT_KEY_FILE,
+NEXUS_PUBLIC_ORIGIN.`;
 
 export const DEFAULT_PORT = 4780;
 
@@ -46,7 +48,12 @@ async function main(argv: string[]): Promise<number> {
     case 'serve': {
       const { values } = parseArgs({
         args: rest,
-        options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, 'vault-key-file': { type: 'string' } },
+        options: {
+          port: { type: 'string' },
+          'data-dir': { type: 'string' },
+          'vault-key-file': { type: 'string' },
+          'public-origin': { type: 'string' },
+        },
         strict: true,
       });
       const port = Number(values.port ?? process.env.NEXUS_PORT ?? DEFAULT_PORT);
@@ -54,8 +61,9 @@ async function main(argv: string[]): Promise<number> {
         throw new Error(`--port must be 0..65535, got ${values.port}`);
       const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir();
       const keyFile = values['vault-key-file'] ? { vault: { keyFile: resolve(values['vault-key-file']) } } : {};
+      const publicOrigin = values['public-origin'] ?? process.env.NEXUS_PUBLIC_ORIGIN;
       const config = { ...configFromEnv(process.env), ...keyFile, version };
-      const running = await serve({ dataDir, appRoot, port, config });
+      const running = await serve({ dataDir, appRoot, port, config, publicOrigin });
       process.stdout.write(`Nexus ${version} is running.\n  Open: ${running.host.loginUrl}\n  Data: ${dataDir}\n`);
       const shutdown = (): void => {
         running.stop().then(

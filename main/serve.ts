@@ -6,6 +6,7 @@ import { startHost, type Host } from './host/server';
 import { nodePorts, type ListeningAddress } from './host/node-ports';
 import { MCP_PATH } from './core/mcp/mcp-path';
 import { startFleetListener } from './host/fleet-listener';
+import { createPublicFront } from './host/public-origin';
 
 export interface ServeOptions {
   dataDir: string;
@@ -13,6 +14,8 @@ export interface ServeOptions {
   port: number;
   config?: CoreConfigInput;
   token?: string;
+  /** Public origin mode (issue 27): `--public-origin` / NEXUS_PUBLIC_ORIGIN; pinned over the setting. */
+  publicOrigin?: string;
 }
 
 export interface Running {
@@ -33,6 +36,7 @@ export async function serve(opts: ServeOptions): Promise<Running> {
   );
   let loopback: Loopback;
   try {
+    core.remote.pin(opts.publicOrigin); // issue 27
     loopback = await startLoopback(core, ports.host, {
       port: opts.port,
       rendererDir: join(opts.appRoot, 'dist', 'renderer'),
@@ -74,7 +78,14 @@ export async function startLoopback(
   opts: { port: number; rendererDir: string; token?: string },
 ): Promise<Loopback> {
   const mounts = [{ path: MCP_PATH, handle: core.mcpGate() }];
-  const host = await startHost(core, { port: opts.port, rendererDir: opts.rendererDir, token: opts.token, mounts });
+  const publicFront = createPublicFront(core.remote, core.mcpGate({ remote: core.remote }));
+  const host = await startHost(core, {
+    port: opts.port,
+    rendererDir: opts.rendererDir,
+    token: opts.token,
+    mounts,
+    publicFront,
+  });
   address.listening(host.url);
   const serveFile = join(core.ports.paths.dataDir, 'serve.json');
   // Written whole then renamed, so a tool never reads a half-written file.

@@ -12,6 +12,8 @@ import { vaultEvents, vaultOperations } from './contract/vault';
 import { platformEvents, platformOperations } from './contract/platform';
 import { reviewEvents, reviewOperations } from './contract/review';
 import { tokenEvents, tokenOperations } from './contract/tokens';
+import { remoteOperations } from './contract/remote';
+import { activityOperations } from './contract/activity';
 import { connectOperations } from './contract/connect';
 import { agentEvents, agentOperations } from './contract/agent';
 import { permissionEvents, permissionOperations } from './contract/permissions';
@@ -30,6 +32,8 @@ export * from './contract/connect';
 export * from './contract/agent';
 export * from './contract/permissions';
 export * from './contract/fleet';
+export * from './contract/remote';
+export * from './contract/activity';
 
 export const operations = {
   ...appOperations,
@@ -44,6 +48,8 @@ export const operations = {
   ...agentOperations,
   ...permissionOperations,
   ...fleetOperations,
+  ...remoteOperations,
+  ...activityOperations,
 } as const;
 
 export const events = {

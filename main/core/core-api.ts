@@ -11,6 +11,7 @@ import type { Logger } from './log';
 import type { ConnectService } from './mcp/connect';
 import type { FleetService } from './mcp/fleet/fleet';
 import type { McpGateOptions } from './mcp/gate';
+import type { RemoteService } from './oauth/remote-service';
 import type { PlatformService } from './platform/platform-service';
 import type { CorePorts } from './ports';
 import type { Redactor } from './redact';
@@ -41,6 +42,8 @@ export interface CoreApi {
   fleet: Pick<FleetService, 'overBridge' | 'bridge' | 'listening'>;
   /** The HTTP gate in front of the MCP server, for a listener that has checked Host and Origin. */
   mcpGate(opts?: McpGateOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  /** Remote connectors: the public origin, Nexus's OAuth authorization server, its grants (docs/remote.md). */
+  remote: RemoteService;
   /** Closes every process, socket, subscription and file core opened. */
   dispose(): Promise<void>;
 }

@@ -41,6 +41,9 @@ import { createDockerClient, probeDocker } from './workspaces/engine';
 import { learnWorkerHost, workerBridge } from './workspaces/network';
 import { workspaceHandlers } from './workspaces/workspace-handlers';
 import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './workspaces/workspaces';
+import { RemoteService } from './oauth/remote-service';
+import { remoteHandlers } from './oauth/remote-handlers';
+import { activityHandler } from './audit/activity-handler';
 
 /** Collaborators a caller may replace (tests: the workspaces' secret source). */
 export interface CoreOptions {
@@ -178,6 +181,7 @@ export async function createCore(
     claudeDesktopConfig: config.mcp.claudeDesktopConfig,
   });
 
+  const remote = new RemoteService(db, { log: log.child({ component: 'remote' }), audit });
   // One handler map: each operation answered by exactly one module (a second one throws).
   const handlers: Handlers = mergeHandlers(
     appHandlers({ version: config.version, dataDir, startedAt, status, agentCli: () => agentCli.info() }),
@@ -193,6 +197,8 @@ export async function createCore(
     fleetHandlers(fleet, workspaces.service),
     agentHandlers(agent),
     permissionHandlers(permissions),
+    remoteHandlers(remote),
+    activityHandler({ db, audit, tokens, remote }),
   );
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
 
@@ -245,6 +251,7 @@ export async function createCore(
     connect,
     fleet,
     mcpGate: (opts) => createMcpGate({ dispatcher, audit, config, tokens, log, fleet }, opts),
+    remote,
     dispose: async () => {
       log.info('core stopping');
       await disposables.dispose();

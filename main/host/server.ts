@@ -10,6 +10,7 @@ import { matchRoute, splitUrl } from './routes';
 import { openEventStream } from './event-stream';
 import { CONTENT_SECURITY_POLICY, loadStaticFiles } from './static-files';
 import { terminalEndpoint, type TerminalEndpointDeps } from './terminal';
+import type { PublicFront } from './public-origin';
 
 /** A route served by another component (the MCP endpoint); it does its own authentication. */
 export interface Mount {
@@ -26,6 +27,8 @@ export interface HostOptions {
   mounts?: Mount[];
   /** Sessions' live terminals behind /api/terminal/<id> (default: core.terminals). */
   terminals?: TerminalEndpointDeps['terminals'];
+  /** Remote connectors (issue 27): requests whose Host is the public origin's name go there and nowhere else. */
+  publicFront?: PublicFront;
 }
 
 export interface Host {
@@ -49,6 +52,7 @@ export async function startHost(core: CoreApi, opts: HostOptions): Promise<Host>
   const streams = new Set<ServerResponse>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (opts.publicFront?.matches(req)) return opts.publicFront.handle(req, res); // the public origin's own routes
     const guard = checkHostAndOrigin(req, allowed);
     if (!guard.ok) return sendError(res, 403, { code: 'forbidden', message: guard.reason });
 
@@ -118,7 +122,10 @@ export async function startHost(core: CoreApi, opts: HostOptions): Promise<Host>
     allowed: () => allowed,
     log: core.log.child({ component: 'terminal' }),
   });
-  server.on('upgrade', (req, socket, head) => terminal.upgrade(req, socket, head));
+  server.on('upgrade', (req, socket, head) => {
+    if (opts.publicFront?.matches(req)) return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n'); // issue 27
+    terminal.upgrade(req, socket, head);
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

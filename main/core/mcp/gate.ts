@@ -4,7 +4,7 @@ import { allows } from '../../../shared/contract';
 import type { Caller } from '../handlers';
 import { parseJsonBody, readBody, sendJson } from '../http-json';
 import type { Logger } from '../log';
-import type { TokenService } from '../tokens/tokens';
+import type { Authentication, TokenService } from '../tokens/tokens';
 import { firstMalformedRequest } from './request-shape';
 import { createMcpServer, type McpServerDeps } from './server';
 import type { FleetService } from './fleet/fleet';
@@ -29,6 +29,16 @@ export interface McpGateDeps extends McpServerDeps {
 export interface McpGateOptions {
   /** Accept only workspaces' fleet credentials (the worker listener). */
   fleetOnly?: boolean;
+  /** Remote connectors (issue 27): the public Host, its Origin, OAuth access tokens, the resource_metadata challenge. */
+  remote?: RemoteGateAuth;
+}
+
+/** How the gate on the public origin knows its callers (the public front checked Host and Origin) (main/core/oauth/remote-service.ts). */
+export interface RemoteGateAuth {
+  publicHost(): string | null;
+  origin(): string | null;
+  challenge(extra?: string): string;
+  authenticate(secret: string): Promise<Authentication>;
 }
 
 /**
@@ -49,6 +59,7 @@ export function createMcpGate(
     const started = performance.now();
     const audit = (actor: string, operation: string, outcome: string): void =>
       core.audit.record({ actor, transport: 'mcp', operation, outcome, durationMs: performance.now() - started });
+    const remote = opts.remote; // the public origin: OAuth access tokens and the resource_metadata challenge
 
     if ((req.url ?? '').includes('?')) {
       audit('anonymous', 'mcp:gate', 'bad_request');
@@ -63,7 +74,7 @@ export function createMcpGate(
     const presented = bearerOf(req.headers.authorization);
     if (!presented) {
       audit('anonymous', 'mcp:gate', 'unauthorized');
-      res.setHeader('www-authenticate', `Bearer realm="${REALM}"`);
+      res.setHeader('www-authenticate', remote ? remote.challenge() : `Bearer realm="${REALM}"`);
       return refuse(
         res,
         401,
@@ -72,13 +83,15 @@ export function createMcpGate(
           'Create one with `nexus token create` or in Settings → Access.',
       );
     }
-    const auth = await core.tokens.authenticate(presented);
+    const auth = await (remote ?? core.tokens).authenticate(presented);
     if (!auth.ok) {
       audit('anonymous', 'mcp:gate', 'unauthorized');
       const why = auth.reason === 'malformed' ? 'not an MCP token' : auth.reason;
       res.setHeader(
         'www-authenticate',
-        `Bearer realm="${REALM}", error="invalid_token", error_description="The token is ${why}"`,
+        remote
+          ? remote.challenge(`, error="invalid_token", error_description="The token is ${why}"`)
+          : `Bearer realm="${REALM}", error="invalid_token", error_description="The token is ${why}"`,
       );
       return refuse(
         res,

@@ -10,6 +10,7 @@ import { NeedsYouItem } from './NeedsYouItem';
 import { needsYouItems } from './needs-you';
 import { useAttention } from './use-attention';
 import { ErrorBanner } from '../../shell/ErrorBanner';
+import { WaitingConnectorsNotice } from '../settings/WaitingConnectorsNotice';
 
 /** One empty list for every item without requests, so a memoised item sees the same one each time. */
 const NO_REQUESTS: readonly PermissionRequest[] = [];
@@ -44,6 +45,7 @@ export function OverviewPage() {
             <h2 id="needs-you-title">
               {levelWords.needs_you} ({fleet.counts.needs_you})
             </h2>
+            <WaitingConnectorsNotice />
             {needsYou.length === 0 ? (
               <EmptyState title={NOTHING_NEEDS_YOU}>
                 <p>Sessions that wait for a permission, an answer or a fix show up here first.</p>

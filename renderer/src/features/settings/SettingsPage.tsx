@@ -1,8 +1,10 @@
 import { Page } from '../../shell/Page';
 import { AboutSection } from './AboutSection';
+import { ActivitySection } from './ActivitySection';
 import { AccessSection } from './AccessSection';
 import { AgentSection } from './AgentSection';
 import { ConnectSection } from './ConnectSection';
+import { RemoteAccessSection } from './RemoteAccessSection';
 import { SecretsSection } from './SecretsSection';
 import { VaultSection } from './VaultSection';
 
@@ -15,7 +17,9 @@ export function SettingsPage() {
       <SecretsSection />
       <AgentSection />
       <AccessSection />
+      <RemoteAccessSection />
       <ConnectSection />
+      <ActivitySection />
     </Page>
   );
 }

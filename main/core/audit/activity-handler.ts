@@ -1,0 +1,24 @@
+import type { Handlers } from '../handlers';
+import type { RemoteService } from '../oauth/remote-service';
+import type { Db } from '../store/open';
+import type { TokenService } from '../tokens/tokens';
+import { listActivity } from './activity';
+import type { AuditLog } from './audit-log';
+
+/** `activity.list`: the audit with each token's and connector's name beside its id. */
+export function activityHandler(deps: {
+  db: Db;
+  audit: AuditLog;
+  tokens: TokenService;
+  remote: RemoteService;
+}): Pick<Handlers, 'activity.list'> {
+  return {
+    'activity.list': (input) => {
+      const tokens = new Map(deps.tokens.list().map((t) => [t.id, t.name]));
+      const grants = new Map(deps.remote.listGrants().map((g) => [g.id, g.clientName]));
+      const names = (kind: 'token' | 'connector', id: string): string | null =>
+        (kind === 'connector' ? grants.get(id) : tokens.get(id)) ?? null;
+      return listActivity(deps.db, deps.audit, input, names);
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import type { Handlers } from '../handlers';
+import type { RemoteService } from './remote-service';
+
+type RemoteOps =
+  | 'remote.status'
+  | 'remote.setOrigin'
+  | 'remote.pending'
+  | 'remote.approve'
+  | 'remote.deny'
+  | 'remote.grants'
+  | 'remote.revoke';
+
+export function remoteHandlers(remote: RemoteService): Pick<Handlers, RemoteOps> {
+  return {
+    'remote.status': () => remote.status(),
+    'remote.setOrigin': (input) => remote.setOrigin(input.publicOrigin),
+    'remote.pending': () => ({ pending: remote.pending() }),
+    'remote.approve': (input) => remote.approve(input.id, input.class),
+    'remote.deny': (input) => remote.deny(input.id),
+    'remote.grants': () => ({ grants: remote.listGrants() }),
+    'remote.revoke': (input) => remote.revoke(input.id),
+  };
+}
