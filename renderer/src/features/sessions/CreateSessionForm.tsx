@@ -1,7 +1,8 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { operations } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
+import { useOpQuery } from '../../api/use-op-query';
 import { useSchemaForm } from '../../shell/schema-form';
 import { useFieldError } from '../../shell/use-field-error';
 import { ErrorBanner } from '../../shell/ErrorBanner';
@@ -9,7 +10,7 @@ import { ErrorBanner } from '../../shell/ErrorBanner';
 /** Create a session in a workspace, optionally with its first prompt. */
 export function CreateSessionForm({ knownWorkspaces }: { knownWorkspaces: string[] }) {
   const api = useApi();
-  const workspaces = useQuery({ queryKey: ['workspaces.list'], queryFn: () => api['workspaces.list']({}) });
+  const workspaces = useOpQuery('workspaces.list', {});
   const names = [...new Set([...(workspaces.data?.workspaces.map((w) => w.name) ?? []), ...knownWorkspaces])].sort();
   const [workspace, setWorkspace] = useState('');
   const [name, setName] = useState('');

@@ -1,9 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Workspace } from '../../../../shared/contract';
 import { allPermissions, permissionLabels, type AgentPermission } from '../../../../shared/platform-gating';
 import { toolNames } from '../../../../shared/platform-tools';
 import { useApi } from '../../api/context';
+import { opKey } from '../../api/query-keys';
+import { useOpQuery } from '../../api/use-op-query';
 import { FormDialog } from '../../shell/FormDialog';
 import { McpServersField, parseMcpServers } from './McpServersField';
 
@@ -15,8 +17,8 @@ import { McpServersField, parseMcpServers } from './McpServersField';
 export function AgentDialog({ workspace: w, onClose }: { workspace: Workspace; onClose: () => void }) {
   const api = useApi();
   const client = useQueryClient();
-  const key = ['agents.forWorkspace', w.id];
-  const agent = useQuery({ queryKey: key, queryFn: () => api['agents.forWorkspace']({ workspace: w.id }) });
+  const key = opKey('agents.forWorkspace', { workspace: w.id });
+  const agent = useOpQuery('agents.forWorkspace', { workspace: w.id });
   const [tools, setTools] = useState<string[]>([]);
   const [permissions, setPermissions] = useState<AgentPermission[]>([]);
   const [servers, setServers] = useState('[]');

@@ -1,7 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { operations, type FleetAccess, type Workspace } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
+import { useOpQuery } from '../../api/use-op-query';
 import { FormDialog } from '../../shell/FormDialog';
 import { useSchemaForm } from '../../shell/schema-form';
 import { useFieldError } from '../../shell/use-field-error';
@@ -31,8 +32,8 @@ export function CreateWorkspaceDialog({
   const [bypassPermissions, setBypassPermissions] = useState(false);
   const [fleetAccess, setFleetAccess] = useState<FleetAccess>('none');
   const [allWorkspaces, setAllWorkspaces] = useState(false);
-  const secrets = useQuery({ queryKey: ['secrets.list'], queryFn: () => api['secrets.list']({}), retry: false });
-  const agent = useQuery({ queryKey: ['agent.get'], queryFn: () => api['agent.get']({}), retry: false });
+  const secrets = useOpQuery('secrets.list', {}, { retry: false });
+  const agent = useOpQuery('agent.get', {}, { retry: false });
   const agentCredentials = (secrets.data?.secrets ?? []).filter((s) => AGENT_KINDS.includes(s.kind));
   const defaultCredential = agentCredentials.find((s) => s.id === agent.data?.defaultCredentialId);
   const input = {
