@@ -20,7 +20,7 @@ async function withKeyFile(dataDir: string, keyFile: string, action: 'status' | 
   };
   const { stdout } = await run(
     process.execPath,
-    ['--import', 'tsx', 'main/core/vault/test-children/open-vault.ts', dataDir, action],
+    ['--import', 'tsx', 'test/children/open-vault.ts', dataDir, action],
     { cwd: repoRoot, env, timeout: 60_000 },
   );
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as Out;
