@@ -199,7 +199,7 @@ describe('vault lifecycle with the OS keychain', () => {
     const core = await start(fresh());
     await expect(core.dispatcher.call('vault.init', { recoveryPassphrase: 'short' }, op)).rejects.toMatchObject({
       code: 'bad_request',
-      message: expect.stringMatching(/recoveryPassphrase: use at least 8 characters/),
+      message: expect.stringMatching(/field "recoveryPassphrase" — use at least 8 characters/),
     });
   });
 });
