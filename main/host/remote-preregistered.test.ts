@@ -83,9 +83,9 @@ describe("A pre-registered client for Claude's advanced settings (client id and 
       const { dispatcher } = nexus.running.core;
       await expect(dispatcher.call('remote.createClient', {}, ctx)).rejects.toMatchObject({ code: 'forbidden' });
       await expect(dispatcher.call('remote.clients', {}, ctx)).rejects.toMatchObject({ code: 'forbidden' });
-      await expect(
-        dispatcher.call('remote.revokeClient', { clientId: made.clientId }, ctx),
-      ).rejects.toMatchObject({ code: 'forbidden' });
+      await expect(dispatcher.call('remote.revokeClient', { clientId: made.clientId }, ctx)).rejects.toMatchObject({
+        code: 'forbidden',
+      });
     }
   });
 
@@ -153,10 +153,16 @@ describe("A pre-registered client for Claude's advanced settings (client id and 
     // The stored verifier is not a secret that works either.
     const stored = storedClientSecret(nexus, made.clientId);
     expect(stored).toMatch(/^nexus-sha256:/);
-    const withVerifier = await token({ grant_type: 'refresh_token', refresh_token: refresh }, basic(made.clientId, stored));
+    const withVerifier = await token(
+      { grant_type: 'refresh_token', refresh_token: refresh },
+      basic(made.clientId, stored),
+    );
     expect(withVerifier.status).toBe(401);
     // The refresh token itself was not spent by the refused attempts.
-    const right = await token({ grant_type: 'refresh_token', refresh_token: refresh }, basic(made.clientId, made.clientSecret));
+    const right = await token(
+      { grant_type: 'refresh_token', refresh_token: refresh },
+      basic(made.clientId, made.clientSecret),
+    );
     expect(right.status).toBe(200);
     const tokens = (await right.json()) as { access_token: string; refresh_token: string };
     claude.saved = { ...tokens, token_type: 'Bearer' };
@@ -209,7 +215,10 @@ describe("A pre-registered client for Claude's advanced settings (client id and 
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
     });
     expect(call.status).toBe(401);
-    const again = await token({ grant_type: 'refresh_token', refresh_token: refresh }, basic(made.clientId, made.clientSecret));
+    const again = await token(
+      { grant_type: 'refresh_token', refresh_token: refresh },
+      basic(made.clientId, made.clientSecret),
+    );
     expect(again.status).toBe(401);
     expect(((await again.json()) as { error: string }).error).toBe('invalid_client');
     const start = await new Browser(nexus.fetch).get(claude.authorizationUrl as URL);
@@ -219,15 +228,19 @@ describe("A pre-registered client for Claude's advanced settings (client id and 
     expect(listed.body.result.clients).toEqual([]);
     const grants = await nexus.operator<{ result: { grants: { revokedAt: string | null }[] } }>('remote.grants');
     expect(grants.body.result.grants[0]?.revokedAt).not.toBeNull();
-    const unknown = await nexus.operator<{ error: { code: string } }>('remote.revokeClient', { clientId: made.clientId });
+    const unknown = await nexus.operator<{ error: { code: string } }>('remote.revokeClient', {
+      clientId: made.clientId,
+    });
     expect(unknown.body.error.code).toBe('not_found');
   });
 });
 
 function storedClientSecret(nexus: RemoteNexus, clientId: string): string {
-  const rows = coreDb(nexus.running.core)
-    .prepare("SELECT payload FROM oauth_entries WHERE model = 'Client'")
-    .all() as { payload: string }[];
-  const client = rows.map((r) => JSON.parse(r.payload) as Record<string, unknown>).find((p) => p.client_id === clientId);
+  const rows = coreDb(nexus.running.core).prepare("SELECT payload FROM oauth_entries WHERE model = 'Client'").all() as {
+    payload: string;
+  }[];
+  const client = rows
+    .map((r) => JSON.parse(r.payload) as Record<string, unknown>)
+    .find((p) => p.client_id === clientId);
   return String(client?.client_secret ?? '');
 }

@@ -1,11 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type {
-  RemoteClass,
-  RemoteClient,
-  RemoteGrant,
-  RemotePending,
-  RemoteStatus,
-} from '../../../shared/contract';
+import type { RemoteClass, RemoteClient, RemoteGrant, RemotePending, RemoteStatus } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
 import type { AuditLog } from '../audit/audit-log';
 import type { Logger } from '../log';
