@@ -202,6 +202,20 @@ describe("A pre-registered client for Claude's advanced settings (client id and 
     expect(JSON.stringify(nexus.running.core.audit.recent(500))).not.toContain(made.clientSecret);
   });
 
+  it('does not depend on the vault: with the vault set up and locked, the client still refreshes', async () => {
+    const { vault } = nexus.running.core;
+    await vault.init({ passphrase: 'correct horse battery staple' });
+    await vault.lock();
+    expect(vault.status().state).toBe('locked');
+    const res = await token(
+      { grant_type: 'refresh_token', refresh_token: claude.saved?.refresh_token ?? '' },
+      basic(made.clientId, made.clientSecret),
+    );
+    expect(res.status).toBe(200);
+    const tokens = (await res.json()) as { access_token: string; refresh_token: string };
+    claude.saved = { ...tokens, token_type: 'Bearer' };
+  });
+
   it('revokes the client: its tokens stop at once, and it can neither refresh nor start again', async () => {
     const access = claude.saved?.access_token ?? '';
     const refresh = claude.saved?.refresh_token ?? '';
