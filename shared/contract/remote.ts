@@ -45,6 +45,14 @@ export const RemoteGrant = z.object({
 });
 export type RemoteGrant = z.infer<typeof RemoteGrant>;
 
+/** A client made in Settings for Claude's "advanced settings" (its secret is never listed). */
+export const RemoteClient = z.object({
+  clientId: z.string(),
+  clientName: z.string(),
+  createdAt: z.string(),
+});
+export type RemoteClient = z.infer<typeof RemoteClient>;
+
 const Id = z.string().min(1).max(200);
 
 export const remoteOperations = {
@@ -89,5 +97,25 @@ export const remoteOperations = {
     access: 'operator',
     input: z.object({ id: Id }).strict(),
     output: RemoteGrant,
+  }),
+  'remote.createClient': operation({
+    summary:
+      "Make a client id and secret for Claude's advanced settings (redirects: Claude's callbacks). The secret is shown this once.",
+    access: 'operator',
+    input: z.object({}).strict(),
+    output: z.object({ clientId: z.string(), clientSecret: z.string(), redirectUris: z.array(z.string()) }),
+    revealsOnce: 'clientSecret',
+  }),
+  'remote.clients': operation({
+    summary: 'The pre-registered clients: id, name, created (never the secret).',
+    access: 'operator',
+    input: z.object({}).strict(),
+    output: z.object({ clients: z.array(RemoteClient) }),
+  }),
+  'remote.revokeClient': operation({
+    summary: 'Delete a pre-registered client and revoke its grants and every token issued under them.',
+    access: 'operator',
+    input: z.object({ clientId: Id }).strict(),
+    output: z.object({ revoked: z.literal(true), clientId: z.string(), grantsRevoked: z.number().int() }),
   }),
 };

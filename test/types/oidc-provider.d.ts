@@ -25,7 +25,10 @@ declare module 'oidc-provider' {
   export interface ProviderClient {
     clientId: string;
     clientName?: string;
+    clientSecret?: string;
     redirectUris: string[];
+    /** The library's extension point for secrets not stored as given (its issue #631). */
+    compareClientSecret(actual: string): boolean | Promise<boolean>;
   }
 
   export class Provider {
@@ -44,7 +47,7 @@ declare module 'oidc-provider' {
       find(id: string): Promise<ProviderGrant | undefined>;
     };
     AccessToken: { find(value: string): Promise<ProviderAccessToken | undefined> };
-    Client: { find(id: string): Promise<ProviderClient | undefined> };
+    Client: { find(id: string): Promise<ProviderClient | undefined>; prototype: ProviderClient };
   }
   export const errors: {
     InvalidTarget: new (description?: string) => Error;

@@ -1,11 +1,12 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type * as OidcProvider from 'oidc-provider';
-import type { Provider, ProviderInteraction } from 'oidc-provider';
+import type { Provider, ProviderClient, ProviderInteraction } from 'oidc-provider';
 import type { AuditLog } from '../audit/audit-log';
 import type { RemoteClass } from '../../../shared/contract';
 import type { Logger } from '../log';
 import type { OAuthEntries } from './oauth-entries';
+import { matchesVerifier } from './preregistered-clients';
 import type { PendingRow, RemoteGrants } from './remote-grants';
 import { canonicalResource, isAllowedRedirect, OAUTH_PATHS, OPERATOR_ACCOUNT, REMOTE_SCOPES } from './remote-urls';
 
@@ -147,6 +148,12 @@ export class AuthorizationServer {
       },
     });
     provider.proxy = true;
+    // A pre-registered client's secret is stored as a verifier (its hash): compare through it. This is
+    // the library's own extension point for secrets not stored as given (oidc-provider issue #631).
+    const compareAsStored = provider.Client.prototype.compareClientSecret;
+    provider.Client.prototype.compareClientSecret = function (this: ProviderClient, actual: string) {
+      return matchesVerifier(this.clientSecret, actual) ?? compareAsStored.call(this, actual);
+    };
     provider.on('server_error', (_ctx: unknown, error: unknown) =>
       deps.log.warn('authorization server error', { error }),
     );

@@ -163,6 +163,15 @@ export class RemoteGrants {
       .run(this.now().toISOString(), id);
   }
 
+  /** The grants of one client that are not revoked. */
+  activeGrantIdsOf(clientId: string): string[] {
+    return (
+      this.db.prepare('SELECT id FROM oauth_grants WHERE client_id = ? AND revoked_at IS NULL').all(clientId) as {
+        id: string;
+      }[]
+    ).map((r) => r.id);
+  }
+
   /** Records a use, at most once a minute per grant. */
   touch(row: GrantRow): void {
     const now = this.now();

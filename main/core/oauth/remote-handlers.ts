@@ -8,7 +8,10 @@ type RemoteOps =
   | 'remote.approve'
   | 'remote.deny'
   | 'remote.grants'
-  | 'remote.revoke';
+  | 'remote.revoke'
+  | 'remote.createClient'
+  | 'remote.clients'
+  | 'remote.revokeClient';
 
 export function remoteHandlers(remote: RemoteService): Pick<Handlers, RemoteOps> {
   return {
@@ -19,5 +22,8 @@ export function remoteHandlers(remote: RemoteService): Pick<Handlers, RemoteOps>
     'remote.deny': (input) => remote.deny(input.id),
     'remote.grants': () => ({ grants: remote.listGrants() }),
     'remote.revoke': (input) => remote.revoke(input.id),
+    'remote.createClient': () => remote.createClient(),
+    'remote.clients': () => ({ clients: remote.listClients() }),
+    'remote.revokeClient': (input) => remote.revokeClient(input.clientId),
   };
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RemoteClass, RemoteGrant, RemotePending, RemoteStatus } from '../../../shared/contract';
+import type { RemoteClass, RemoteClient, RemoteGrant, RemotePending, RemoteStatus } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
 import type { AuditLog } from '../audit/audit-log';
 import type { Logger } from '../log';
@@ -9,6 +9,7 @@ import { noVaultScope } from '../vault/call-key';
 import { AuthorizationServer } from './authorization-server';
 import { sendConsentPage } from './consent-page';
 import { OAuthEntries } from './oauth-entries';
+import { PreregisteredClients } from './preregistered-clients';
 import { RemoteGrants } from './remote-grants';
 import {
   canonicalResource,
@@ -34,6 +35,7 @@ export const grantCallerId = (grantId: string): string => `oauth:${grantId}`;
 export class RemoteService {
   readonly entries: OAuthEntries;
   readonly grants: RemoteGrants;
+  readonly clients: PreregisteredClients;
   private pinned: string | null = null;
   private server: AuthorizationServer | null = null;
 
@@ -43,6 +45,7 @@ export class RemoteService {
   ) {
     this.entries = new OAuthEntries(db, deps.now);
     this.grants = new RemoteGrants(db, deps.now);
+    this.clients = new PreregisteredClients(db, this.entries, this.grants, deps.now);
     this.entries.sweep();
     this.grants.sweep();
   }
@@ -184,6 +187,24 @@ export class RemoteService {
     await this.entries.revokeByGrantId(id);
     this.deps.log.info('connector revoked', { grant: id });
     return this.grants.grant(id) as RemoteGrant;
+  }
+
+  /** A client id and secret for Claude's "advanced settings"; the secret is returned this once and stored hashed. */
+  async createClient(): Promise<{ clientId: string; clientSecret: string; redirectUris: string[] }> {
+    const made = await this.clients.create();
+    this.deps.log.info('pre-registered client created', { client: made.clientId });
+    return made;
+  }
+
+  listClients(): RemoteClient[] {
+    return this.clients.list();
+  }
+
+  /** Deletes a pre-registered client and revokes its grants and their tokens at once. */
+  async revokeClient(clientId: string): Promise<{ revoked: true; clientId: string; grantsRevoked: number }> {
+    const grants = await this.clients.revoke(clientId);
+    this.deps.log.info('pre-registered client revoked', { client: clientId, grants: grants.length });
+    return { revoked: true, clientId, grantsRevoked: grants.length };
   }
 
   /**

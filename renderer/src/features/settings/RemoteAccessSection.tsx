@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { RemoteClass, RemoteGrant, RemotePending } from '../../../../shared/contract';
 import { ErrorBanner } from '../../shell/ErrorBanner';
+import { PreregisteredClients } from './PreregisteredClients';
 import { SettingsSection } from './SettingsSection';
 import { useRemoteGrants, useRemoteOp, useRemotePending, useRemoteStatus } from './use-remote';
 
@@ -53,6 +54,7 @@ export function RemoteAccessSection() {
           <GrantItem key={g.id} grant={g} />
         ))}
       </ul>
+      <PreregisteredClients />
     </SettingsSection>
   );
 }
