@@ -5,6 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/helpers/core';
 import { rawRequest, startNexus, toolCall } from '../../test/helpers/mcp';
+import { READ_CLASS_TOOLS } from '../../test/helpers/read-tools';
 import { tempDir } from '../../test/helpers/temp-dir';
 import { operatorContext } from '../core/handlers';
 import { parseExpiry } from './token-command';
@@ -130,14 +131,7 @@ describe('nexus token and nexus mcp-stdio', () => {
     try {
       expect(client.getServerVersion()?.name).toBe('nexus');
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual([
-        'get_nexus_info',
-        'get_session',
-        'get_session_diff',
-        'get_workspace',
-        'list_sessions',
-        'list_workspaces',
-      ]);
+      expect(tools.map((t) => t.name).sort()).toEqual(READ_CLASS_TOOLS);
       const info = await client.callTool({ name: 'get_nexus_info', arguments: {} });
       expect(info.structuredContent).toMatchObject({ version: 'test' });
       const list = await client.callTool({ name: 'list_workspaces', arguments: {} });

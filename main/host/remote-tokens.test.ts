@@ -1,8 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coreDb } from '../../test/helpers/core';
+import { filesHolding } from '../../test/helpers/disk-scan';
 import {
   approveThroughOperator,
   MemoryClaude,
@@ -42,18 +41,8 @@ describe('OAuth tokens: stored hashed, bound to the canonical MCP URL', () => {
   it('never writes an access token, refresh token or code to disk', () => {
     const secrets = [claude.saved?.access_token, claude.saved?.refresh_token, code].filter(Boolean) as string[];
     expect(secrets).toHaveLength(3);
+    expect(filesHolding(nexus.running.core, secrets)).toEqual([]);
     const db = coreDb(nexus.running.core);
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    const dataDir = nexus.running.core.ports.paths.dataDir;
-    for (const file of readdirSync(dataDir, { recursive: true }) as string[]) {
-      let bytes: Buffer;
-      try {
-        bytes = readFileSync(join(dataDir, file));
-      } catch {
-        continue;
-      }
-      for (const s of secrets) expect(bytes.includes(Buffer.from(s)), file).toBe(false);
-    }
     const models = db.prepare('SELECT DISTINCT model FROM oauth_entries ORDER BY model').all() as { model: string }[];
     expect(models.map((m) => m.model)).toEqual(
       expect.arrayContaining(['AccessToken', 'Client', 'Grant', 'RefreshToken']),

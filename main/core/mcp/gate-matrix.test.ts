@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest, sampleArgs, startNexus, mintToken, toolCall } from '../../../test/helpers/mcp';
+import { READ_CLASS_TOOLS } from '../../../test/helpers/read-tools';
 import { tools } from './tools';
 import { toolAccess } from './tool';
 
@@ -113,14 +114,7 @@ describe('the /api/mcp gate: token × route × tool', () => {
         .map((t) => t.name)
         .sort();
     }
-    expect(listed.read).toEqual([
-      'get_nexus_info',
-      'get_session',
-      'get_session_diff',
-      'get_workspace',
-      'list_sessions',
-      'list_workspaces',
-    ]);
+    expect(listed.read).toEqual(READ_CLASS_TOOLS);
     expect(listed.write).toEqual(
       [
         ...listed.read!,

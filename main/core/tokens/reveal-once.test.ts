@@ -1,19 +1,11 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { opNames, operations } from '../../../shared/contract';
-import { vaultCore, coreDb } from '../../../test/helpers/core';
-import type { Core } from '..';
+import { vaultCoreForSuite } from '../../../test/helpers/suite';
+import { filesHolding } from '../../../test/helpers/disk-scan';
 import { operatorContext, type CallContext } from '../handlers';
 
 describe('tokens.create reveals the secret once, and nothing else escapes', () => {
-  let core: Core;
-  let dataDir: string;
-  let cleanup: () => Promise<void>;
-  beforeAll(async () => {
-    ({ core, dataDir, cleanup } = await vaultCore());
-  });
-  afterAll(() => cleanup());
+  const suite = vaultCoreForSuite();
 
   it('declares revealsOnce on tokens.create only, on a top-level string of its output', () => {
     const revealing = opNames.filter((n) => operations[n].revealsOnce !== undefined);
@@ -23,7 +15,7 @@ describe('tokens.create reveals the secret once, and nothing else escapes', () =
 
   it('returns the secret in clear from tokens.create while the rest of the output is still redacted', async () => {
     const leaky = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
-    const out = await core.dispatcher.call(
+    const out = await suite.core.dispatcher.call(
       'tokens.create',
       { name: `holder ${leaky}`, class: 'write' },
       operatorContext('http'),
@@ -35,43 +27,38 @@ describe('tokens.create reveals the secret once, and nothing else escapes', () =
 
   it('never shows the secret again: not in tokens.list, events, the log, the audit or the database', async () => {
     const events: string[] = [];
-    const sub = core.events.subscribe((e) => events.push(JSON.stringify(e)));
-    const { secret, token } = await core.dispatcher.call(
+    const sub = suite.core.events.subscribe((e) => events.push(JSON.stringify(e)));
+    const { secret, token } = await suite.core.dispatcher.call(
       'tokens.create',
       { name: 'once', class: 'vault' },
       operatorContext('ipc'),
     );
-    await core.dispatcher.call('tokens.revoke', { id: token.id }, operatorContext('ipc'));
+    await suite.core.dispatcher.call('tokens.revoke', { id: token.id }, operatorContext('ipc'));
     sub.dispose();
     const body = secret.slice(6);
-    const list = await core.dispatcher.call('tokens.list', {}, operatorContext('ipc'));
+    const list = await suite.core.dispatcher.call('tokens.list', {}, operatorContext('ipc'));
     expect(list.tokens.find((t) => t.id === token.id)).toMatchObject({
       state: 'revoked',
       hint: `${secret.slice(0, 10)}…`,
     });
     expect(JSON.stringify(list)).not.toContain(body);
     expect(events.join('\n')).not.toContain(body);
-    expect(JSON.stringify(core.audit.recent(100))).not.toContain(body);
-    coreDb(core).pragma('wal_checkpoint(TRUNCATE)');
-    for (const file of readdirSync(dataDir, { recursive: true }) as string[]) {
-      let bytes: Buffer;
-      try {
-        bytes = readFileSync(join(dataDir, file));
-      } catch {
-        continue;
-      }
-      expect(bytes.includes(Buffer.from(body)), file).toBe(false);
-    }
+    expect(JSON.stringify(suite.core.audit.recent(100))).not.toContain(body);
+    expect(filesHolding(suite.core, [body])).toEqual([]);
   });
 
   it('keeps token management away from every token class', async () => {
     for (const access of ['read', 'write', 'vault'] as const) {
       const ctx: CallContext = { transport: 'mcp', caller: { kind: 'token', tokenId: 't', name: 'n', access } };
-      await expect(core.dispatcher.call('tokens.create', { name: 'x', class: 'read' }, ctx)).rejects.toMatchObject({
+      await expect(
+        suite.core.dispatcher.call('tokens.create', { name: 'x', class: 'read' }, ctx),
+      ).rejects.toMatchObject({
         code: 'forbidden',
       });
-      await expect(core.dispatcher.call('tokens.list', {}, ctx)).rejects.toMatchObject({ code: 'forbidden' });
-      await expect(core.dispatcher.call('connect.claudeDesktop', {}, ctx)).rejects.toMatchObject({ code: 'forbidden' });
+      await expect(suite.core.dispatcher.call('tokens.list', {}, ctx)).rejects.toMatchObject({ code: 'forbidden' });
+      await expect(suite.core.dispatcher.call('connect.claudeDesktop', {}, ctx)).rejects.toMatchObject({
+        code: 'forbidden',
+      });
     }
   });
 });

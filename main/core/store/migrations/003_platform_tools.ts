@@ -5,6 +5,23 @@ import type { Migration } from './types';
  * (versioned drafts with scanner findings) and board comments. FTS tables are external-content
  * indexes kept in step by triggers, so search never sees a row the base table does not hold.
  */
+/**
+ * The three triggers that keep the external-content index `<table>_fts` in step with `table`: its
+ * `column`, keyed by the base table's `key`. Written once for runs and memories; the SQL it makes
+ * is this migration's, letter for letter, and nothing outside this file uses it.
+ */
+const ftsTriggers = (table: string, column: string, key: string): string =>
+  `CREATE TRIGGER ${table}_ai AFTER INSERT ON ${table} BEGIN
+        INSERT INTO ${table}_fts(rowid, ${column}) VALUES (new.${key}, new.${column});
+      END;
+      CREATE TRIGGER ${table}_ad AFTER DELETE ON ${table} BEGIN
+        INSERT INTO ${table}_fts(${table}_fts, rowid, ${column}) VALUES ('delete', old.${key}, old.${column});
+      END;
+      CREATE TRIGGER ${table}_au AFTER UPDATE OF ${column} ON ${table} BEGIN
+        INSERT INTO ${table}_fts(${table}_fts, rowid, ${column}) VALUES ('delete', old.${key}, old.${column});
+        INSERT INTO ${table}_fts(rowid, ${column}) VALUES (new.${key}, new.${column});
+      END;`;
+
 export const migration003: Migration = {
   version: 3,
   name: 'platform_tools',
@@ -45,16 +62,7 @@ export const migration003: Migration = {
       );
       CREATE INDEX runs_agent ON runs(agent_id, status);
       CREATE VIRTUAL TABLE runs_fts USING fts5(summary, content='runs', content_rowid='rowid');
-      CREATE TRIGGER runs_ai AFTER INSERT ON runs BEGIN
-        INSERT INTO runs_fts(rowid, summary) VALUES (new.rowid, new.summary);
-      END;
-      CREATE TRIGGER runs_ad AFTER DELETE ON runs BEGIN
-        INSERT INTO runs_fts(runs_fts, rowid, summary) VALUES ('delete', old.rowid, old.summary);
-      END;
-      CREATE TRIGGER runs_au AFTER UPDATE OF summary ON runs BEGIN
-        INSERT INTO runs_fts(runs_fts, rowid, summary) VALUES ('delete', old.rowid, old.summary);
-        INSERT INTO runs_fts(rowid, summary) VALUES (new.rowid, new.summary);
-      END;
+      ${ftsTriggers('runs', 'summary', 'rowid')}
 
       CREATE TABLE memories (
         id INTEGER PRIMARY KEY,
@@ -71,16 +79,7 @@ export const migration003: Migration = {
       );
       CREATE INDEX memories_status ON memories(status);
       CREATE VIRTUAL TABLE memories_fts USING fts5(content, content='memories', content_rowid='id');
-      CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
-        INSERT INTO memories_fts(rowid, content) VALUES (new.id, new.content);
-      END;
-      CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
-        INSERT INTO memories_fts(memories_fts, rowid, content) VALUES ('delete', old.id, old.content);
-      END;
-      CREATE TRIGGER memories_au AFTER UPDATE OF content ON memories BEGIN
-        INSERT INTO memories_fts(memories_fts, rowid, content) VALUES ('delete', old.id, old.content);
-        INSERT INTO memories_fts(rowid, content) VALUES (new.id, new.content);
-      END;
+      ${ftsTriggers('memories', 'content', 'id')}
 
       CREATE TABLE skills (
         id TEXT PRIMARY KEY,

@@ -6,6 +6,7 @@ import { useOpQuery } from '../../api/use-op-query';
 import { useSchemaForm } from '../../shell/schema-form';
 import { useFieldError } from '../../shell/use-field-error';
 import { ErrorBanner } from '../../shell/ErrorBanner';
+import { MessageText } from './MessageText';
 
 /** Create a session in a workspace, optionally with its first prompt. */
 export function CreateSessionForm({ knownWorkspaces }: { knownWorkspaces: string[] }) {
@@ -66,9 +67,9 @@ export function CreateSessionForm({ knownWorkspaces }: { knownWorkspaces: string
       </label>
       <label>
         Initial message
-        <textarea
+        <MessageText
           value={message}
-          onChange={(e) => setMessage(e.target.value)}
+          onValue={setMessage}
           name="initialMessage"
           rows={3}
           placeholder="What should the agent start on?"

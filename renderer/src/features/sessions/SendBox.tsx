@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useApi } from '../../api/context';
 import { ErrorBanner } from '../../shell/ErrorBanner';
+import { MessageText } from './MessageText';
 
 /** Sends a message through the session's inbox socket (never typed into its terminal). */
 export function SendBox({ sessionId, disabled }: { sessionId: string; disabled: boolean }) {
@@ -17,9 +18,9 @@ export function SendBox({ sessionId, disabled }: { sessionId: string; disabled: 
   };
   return (
     <form className="send-box" onSubmit={submit} aria-label="Send a message">
-      <textarea
+      <MessageText
         value={text}
-        onChange={(e) => setText(e.target.value)}
+        onValue={setText}
         name="message"
         rows={2}
         placeholder="Message the agent"

@@ -1,24 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionAttention } from '../../../../shared/attention';
 import type { Session } from '../../../../shared/contract/sessions';
+import { contractSession } from '../../../../test/helpers/contract-session';
 import { countByLevel, filterSessions, levelOf, moveSelection } from './session-filter';
 
-const session = (name: string, agentState: Session['agentState'], workspaceName = 'api'): Session => ({
-  id: `id-${name}`,
-  workspaceId: `ws-${workspaceName}`,
-  workspaceName,
-  name,
-  branch: `nexus/${name}`,
-  status: 'running',
-  reason: null,
-  taskId: null,
-  toolsReason: null,
-  agentState,
-  agentStateAt: null,
-  agentMessage: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-});
+const session = (name: string, agentState: Session['agentState'], workspaceName = 'api'): Session =>
+  contractSession({ id: `id-${name}`, name, workspaceId: `ws-${workspaceName}`, workspaceName, agentState });
 const list = [
   session('fix-auth', 'waiting_permission'),
   session('docs', 'working'),

@@ -1,23 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../../../shared/contract/sessions';
+import { contractSession } from '../../../../test/helpers/contract-session';
 import { applySessionChange, byWorkspace, groupsFor } from './session-list';
 
-const session = (id: string, workspaceName: string, agentState: Session['agentState'] = 'idle'): Session => ({
-  id,
-  workspaceId: `w-${workspaceName}`,
-  workspaceName,
-  name: id,
-  branch: `nexus/${id}`,
-  status: 'running',
-  reason: null,
-  taskId: null,
-  toolsReason: null,
-  agentState,
-  agentStateAt: null,
-  agentMessage: null,
-  createdAt: '2026-11-29T00:00:00Z',
-  updatedAt: '2026-11-29T00:00:00Z',
-});
+const session = (id: string, workspaceName: string, agentState: Session['agentState'] = 'idle'): Session =>
+  contractSession({
+    id,
+    name: id,
+    workspaceId: `w-${workspaceName}`,
+    workspaceName,
+    agentState,
+    createdAt: '2026-11-29T00:00:00Z',
+    updatedAt: '2026-11-29T00:00:00Z',
+  });
 
 describe('session list', () => {
   it('replaces a changed session in place, appends a new one and drops a removed one', () => {

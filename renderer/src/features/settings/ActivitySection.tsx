@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import type { ActivityCaller, CallerKind } from '../../../../shared/contract';
 import { ErrorBanner } from '../../shell/ErrorBanner';
 import { SettingsSection } from './SettingsSection';
@@ -10,6 +10,12 @@ const kinds: { value: CallerKind | ''; label: string }[] = [
   { value: 'token', label: 'MCP tokens and fleet credentials' },
   { value: 'connector', label: 'Connectors (OAuth)' },
   { value: 'anonymous', label: 'Refused, no credential' },
+];
+
+/** The filters typed as text: part of an operation's name, an outcome. */
+const textFilters: { key: 'operation' | 'outcome'; label: string; placeholder: string }[] = [
+  { key: 'operation', label: 'Operation', placeholder: 'e.g. mcp: or sessions.create' },
+  { key: 'outcome', label: 'Outcome', placeholder: 'ok, forbidden, unauthorized…' },
 ];
 
 const callerText = (c: ActivityCaller): string => {
@@ -43,20 +49,17 @@ export function ActivitySection() {
             </option>
           ))}
         </select>
-        <label htmlFor="activity-operation">Operation</label>
-        <input
-          id="activity-operation"
-          value={filters.operation}
-          placeholder="e.g. mcp: or sessions.create"
-          onChange={(e) => setFilters({ ...filters, operation: e.target.value })}
-        />
-        <label htmlFor="activity-outcome">Outcome</label>
-        <input
-          id="activity-outcome"
-          value={filters.outcome}
-          placeholder="ok, forbidden, unauthorized…"
-          onChange={(e) => setFilters({ ...filters, outcome: e.target.value })}
-        />
+        {textFilters.map((f) => (
+          <Fragment key={f.key}>
+            <label htmlFor={`activity-${f.key}`}>{f.label}</label>
+            <input
+              id={`activity-${f.key}`}
+              value={filters[f.key]}
+              placeholder={f.placeholder}
+              onChange={(e) => setFilters({ ...filters, [f.key]: e.target.value })}
+            />
+          </Fragment>
+        ))}
       </form>
       <ErrorBanner error={activity.error} />
       {activity.data && entries.length === 0 ? <p className="muted">Nothing recorded matches.</p> : null}

@@ -1,5 +1,4 @@
-import { useState, type FormEvent } from 'react';
-import { useVaultOp } from './use-vault';
+import { CurrentPassphraseField, UnlockButton, usePassphraseUnlock } from './PassphraseUnlock';
 
 /**
  * The app-wide banner of a sealed vault (a passphrase vault after a start of Nexus, or a key-file
@@ -7,12 +6,7 @@ import { useVaultOp } from './use-vault';
  * open it, the passphrase field right there.
  */
 export function SealedVaultBanner({ reason, withPassphrase }: { reason: string; withPassphrase: boolean }) {
-  const [pass, setPass] = useState('');
-  const unlock = useVaultOp('vault.unlock', () => setPass(''));
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (pass) unlock.mutate({ passphrase: pass });
-  };
+  const { pass, setPass, unlock, submit } = usePassphraseUnlock();
   return (
     <div role="alert" className="banner warn sealed-banner" data-testid="banner-vault">
       <p>
@@ -21,17 +15,13 @@ export function SealedVaultBanner({ reason, withPassphrase }: { reason: string; 
       </p>
       {withPassphrase ? (
         <form className="sealed-unlock" onSubmit={submit} aria-label="Unseal the vault">
-          <label htmlFor="sealed-vault-passphrase">Vault passphrase</label>
-          <input
+          <CurrentPassphraseField
             id="sealed-vault-passphrase"
-            type="password"
-            autoComplete="current-password"
+            label="Vault passphrase"
             value={pass}
-            onChange={(e) => setPass(e.target.value)}
+            onValue={setPass}
           />
-          <button type="submit" className="primary" disabled={unlock.isPending || !pass}>
-            {unlock.isPending ? 'Unlocking…' : 'Unlock'}
-          </button>
+          <UnlockButton pending={unlock.isPending} pass={pass} />
           {unlock.error ? (
             <span className="sealed-error" role="status">
               {unlock.error.message}

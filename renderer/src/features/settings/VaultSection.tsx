@@ -3,6 +3,7 @@ import type { VaultMode, VaultStatus } from '../../../../shared/contract';
 import { ErrorBanner } from '../../shell/ErrorBanner';
 import { SettingsSection } from './SettingsSection';
 import { PassphraseFields, passphraseProblem } from './PassphraseFields';
+import { CurrentPassphraseField, UnlockButton, usePassphraseUnlock } from './PassphraseUnlock';
 import { useVaultOp, useVaultStatus } from './use-vault';
 
 const tone = { unlocked: 'ok', locked: 'warn', uninitialized: 'warn' } as const;
@@ -106,25 +107,11 @@ function UnlockForm({ status }: { status: VaultStatus }) {
   const { mode } = status;
   const hasRecovery = status.hasRecoveryPassphrase || mode === 'passphrase';
   const label = mode === 'passphrase' ? 'Vault passphrase' : 'Recovery passphrase';
-  const [pass, setPass] = useState('');
-  const unlock = useVaultOp('vault.unlock', () => setPass(''));
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (pass) unlock.mutate({ passphrase: pass });
-  };
+  const { pass, setPass, unlock, submit } = usePassphraseUnlock();
   return (
     <form className="form-grid" onSubmit={submit} aria-label="Unlock the vault">
       {hasRecovery ? (
-        <>
-          <label htmlFor="vault-unlock-passphrase">{label}</label>
-          <input
-            id="vault-unlock-passphrase"
-            type="password"
-            autoComplete="current-password"
-            value={pass}
-            onChange={(e) => setPass(e.target.value)}
-          />
-        </>
+        <CurrentPassphraseField id="vault-unlock-passphrase" label={label} value={pass} onValue={setPass} />
       ) : (
         <p className="form-note">
           No recovery passphrase was set: the vault opens only through{' '}
@@ -133,11 +120,7 @@ function UnlockForm({ status }: { status: VaultStatus }) {
       )}
       <ErrorBanner error={unlock.error} />
       <div className="form-actions">
-        {hasRecovery ? (
-          <button type="submit" className="primary" disabled={unlock.isPending || !pass}>
-            {unlock.isPending ? 'Unlocking…' : 'Unlock'}
-          </button>
-        ) : null}
+        {hasRecovery ? <UnlockButton pending={unlock.isPending} pass={pass} /> : null}
         {mode !== 'passphrase' ? (
           <button type="button" disabled={unlock.isPending} onClick={() => unlock.mutate({})}>
             {mode === 'key_file' ? 'Try the key file again' : 'Try the keychain again'}
@@ -195,16 +178,12 @@ function ChangePassphraseForm({ hasRecovery, vaultPassphrase }: { hasRecovery: b
     <form className="form-grid" onSubmit={submit} aria-label={title}>
       <h3>{title}</h3>
       {hasRecovery ? (
-        <>
-          <label htmlFor="vault-current-passphrase">Current passphrase</label>
-          <input
-            id="vault-current-passphrase"
-            type="password"
-            autoComplete="current-password"
-            value={current}
-            onChange={(e) => setCurrent(e.target.value)}
-          />
-        </>
+        <CurrentPassphraseField
+          id="vault-current-passphrase"
+          label="Current passphrase"
+          value={current}
+          onValue={setCurrent}
+        />
       ) : null}
       <PassphraseFields
         label="New passphrase"
