@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { NexusError } from '../../../shared/errors';
@@ -12,7 +11,8 @@ import type { Redactor } from '../redact';
 import type { ReviewQueue } from '../review/review-queue';
 import type { Db } from '../store/open';
 import { connectionBack, ManagedNats } from './managed-server';
-import { hookUser, hookUserName, runUser, runUserName, type NatsUser } from './permissions';
+import { hookGrant, hookUserName, runGrant, runUserName, type NatsUser } from './permissions';
+import { userAuth } from './nats/auth';
 import { AgentStore, type Agent } from './store/agents';
 import { BoardStore } from './store/board';
 import { RunStore, type RunStatus } from './store/runs';
@@ -23,6 +23,12 @@ import { CallerLookup } from './caller-lookup';
 import { BoardFeed } from './board-feed';
 import { externalRefusal } from './external-server';
 
+/**
+ * How long a run's user JWT is valid: the server drops its connection then, whatever happens to core
+ * (ending the run revokes it sooner). Longer than any session is expected to run.
+ */
+const RUN_USER_TTL_MS = 30 * 24 * 3_600_000;
+
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
@@ -30,8 +36,9 @@ const encoder = new TextEncoder();
 export interface RunCredentials {
   runId: string;
   natsUrl: string;
-  /** The run's NATS user (null only for a server without users, which Nexus refuses to use). */
+  /** The run's NATS user name (null only for a server without users, which Nexus refuses to use). */
   user: string | null;
+  /** Its secret: the run's bearer user JWT (nats/identity.ts). */
   password: string | null;
   inboxPrefix: string;
   subject: string;
@@ -189,8 +196,7 @@ export class PlatformService implements Disposable {
     if (users.length) await server.addUsers(...users);
     this.nc = await connect({
       servers: server.url,
-      user: server.core.user,
-      pass: server.core.password,
+      ...userAuth(server.core.password),
       name: 'nexus-core',
       // A server that dies is restarted on the same address (managed-server.ts): keep trying.
       maxReconnectAttempts: -1,
@@ -277,10 +283,11 @@ export class PlatformService implements Disposable {
       subject: subjects.toolsFor(run.id),
     };
     if (!this.server) return { ...base, user: null, password: null };
-    const password = randomBytes(24).toString('base64url');
+    const user = this.server.issue(runGrant(run.id), RUN_USER_TTL_MS);
+    const password = user.password;
     this.deps.redactor.addSecret(password);
     try {
-      await this.server.addUsers(runUser(run.id, password));
+      await this.server.addUsers(user);
     } catch (e) {
       this.runs.end(run.id, 'failed', 'NATS user could not be created.');
       throw e;
@@ -307,9 +314,10 @@ export class PlatformService implements Disposable {
     // One user per workspace: a session already running keeps the password it was handed.
     const kept = this.passwords.get(hookUserName(workspaceId));
     if (kept) return { ...base, user: hookUserName(workspaceId), password: kept };
-    const password = randomBytes(24).toString('base64url');
+    const user = this.server.issue(hookGrant(workspaceId), null);
+    const password = user.password;
     this.deps.redactor.addSecret(password);
-    await this.server.addUsers(hookUser(workspaceId, password));
+    await this.server.addUsers(user);
     this.passwords.set(hookUserName(workspaceId), password);
     return { ...base, user: hookUserName(workspaceId), password };
   }
