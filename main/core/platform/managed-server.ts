@@ -80,7 +80,8 @@ export class ManagedNats {
     // The data dir's port again; a server just stopped may hold it a moment longer.
     const reuse = previous && (await portFree(opts.host, previous.port, orphan ? 5_000 : 0));
     const port = opts.port || (reuse && previous ? previous.port : await freePort(opts.host));
-    const server = new ManagedNats({ ...opts, port }, configFile, identity);
+    const leafPort = opts.leafPort === 0 ? await freePort('127.0.0.1') : opts.leafPort;
+    const server = new ManagedNats({ ...opts, port, leafPort }, configFile, identity);
     (previous?.users ?? [])
       .filter((u) => !identity.revoked(u.publicKey))
       .forEach((u) => server.accepted.set(u.user, u));
@@ -94,6 +95,16 @@ export class ManagedNats {
   /** A user JWT for this grant, valid `ttlMs` (null: until removed); `addUsers` makes it one the server keeps. */
   issue(grant: NatsGrant, ttlMs: number | null): NatsUser {
     return this.identity.issue(grant, ttlMs);
+  }
+
+  /** A user that signs the server's nonce, as its creds file (a leaf node's remote credential). */
+  issueCreds(grant: NatsGrant, ttlMs: number | null): { user: NatsUser; creds: string } {
+    return this.identity.issueCreds(grant, ttlMs);
+  }
+
+  /** Core's leafnode port on 127.0.0.1 (null: leaf nodes are off). */
+  get leafPort(): number | null {
+    return this.opts.leafPort ?? null;
   }
 
   /**

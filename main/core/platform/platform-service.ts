@@ -13,6 +13,7 @@ import type { Db } from '../store/open';
 import { connectionBack, ManagedNats } from './managed-server';
 import { hookGrant, hookUserName, runGrant, runUserName, type NatsUser } from './permissions';
 import { userAuth } from './nats/auth';
+import { leafGrant, type NatsTrust } from './nats/leaf-node';
 import { AgentStore, type Agent } from './store/agents';
 import { BoardStore } from './store/board';
 import { RunStore, type RunStatus } from './store/runs';
@@ -182,6 +183,7 @@ export class PlatformService implements Disposable {
       host,
       port: nats.port,
       dir: join(this.deps.dataDir, 'nats'),
+      leafPort: nats.leafPort,
     });
     this.server = server;
     this.deps.redactor.addSecret(server.core.password);
@@ -302,6 +304,35 @@ export class PlatformService implements Disposable {
     if (!run) throw new NexusError('not_found', `No run "${runId}".`);
     this.runs.end(runId, status, summary);
     await this.removeUser(runUserName(runId));
+  }
+
+  /**
+   * For one remote engine's leaf node (nats/leaf-node.ts): the creds file of its one connection to
+   * core's leafnode port (its seed is registered with the redactor), the port, and the trust the
+   * leaf loads. A second call replaces (and revokes) the engine's previous credential.
+   */
+  async leafCredentials(engineId: string): Promise<{ creds: string; hubPort: number; trust: NatsTrust }> {
+    this.requireNats();
+    const port = this.server?.leafPort;
+    if (!this.server || !port)
+      throw new NexusError('nats_unavailable', 'Leaf nodes are off (nats.leafPort is not set).');
+    if (!/^[A-Za-z0-9_-]{1,100}$/.test(engineId))
+      throw new NexusError('bad_request', 'An engine id must be letters, digits, dashes and underscores.');
+    const { user, creds } = this.server.issueCreds(leafGrant(engineId), null);
+    const seed = /SU[A-Z2-7]+/.exec(creds)?.[0];
+    if (seed) this.deps.redactor.addSecret(seed);
+    await this.server.addUsers(user);
+    return { creds, hubPort: port, trust: this.server.trust };
+  }
+
+  /** Revokes an engine's leaf credential: core's server drops the leaf on that reload. */
+  async removeLeaf(engineId: string): Promise<void> {
+    if (this.server?.running) await this.server.removeUsers(leafGrant(engineId).user);
+  }
+
+  /** The operator and account JWTs as of now (revocations included), for a leaf node to reload; null without NATS. */
+  get natsTrust(): NatsTrust | null {
+    return this.server?.trust ?? null;
   }
 
   /** A publish-only user for one workspace's hook forwarder, on `nexus.hooks.<workspaceId>`. */

@@ -14,7 +14,7 @@ export interface PreviousServer {
 
 const permissionSchema = z.object({ allow: z.array(z.string()).optional(), deny: z.array(z.string()).optional() });
 const userSchema = z.object({
-  user: z.string().regex(/^(run|hooks)-/),
+  user: z.string().regex(/^(run|hooks|leaf)-/),
   password: z.string(),
   publicKey: z.string().startsWith('U'),
   exp: z.number().int().nullable(),

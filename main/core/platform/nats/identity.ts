@@ -2,7 +2,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAccount, createOperator, createUser, fromSeed, type KeyPair } from '@nats-io/nkeys';
 import { z } from 'zod';
-import { accountJwt, operatorJwt, userJwt } from './jwt';
+import { accountJwt, credsFile, operatorJwt, userJwt } from './jwt';
 import type { NatsGrant, NatsUser } from '../permissions';
 
 const revocationSchema = z.object({ at: z.number().int(), until: z.number().int().nullable() });
@@ -93,6 +93,26 @@ export class NatsIdentity {
       bearer: true,
     });
     return { ...grant, password: jwt, publicKey: user.getPublicKey(), exp };
+  }
+
+  /**
+   * A user that signs the server's nonce (not a bearer): its creds file (JWT + seed) is what a leaf
+   * node's remote reads. Used for a leaf node's connection to core's server.
+   */
+  issueCreds(grant: NatsGrant, ttlMs: number | null, now = Date.now()): { user: NatsUser; creds: string } {
+    const user = createUser();
+    const exp = ttlMs === null ? null : seconds(now + ttlMs);
+    const jwt = userJwt(key(this.data.signingSeed), this.account, {
+      user: user.getPublicKey(),
+      name: grant.user,
+      pub: grant.permissions.publish,
+      sub: grant.permissions.subscribe,
+      ...(exp !== null ? { exp } : {}),
+    });
+    return {
+      user: { ...grant, password: jwt, publicKey: user.getPublicKey(), exp },
+      creds: credsFile(jwt, user.getSeed()),
+    };
   }
 
   /**
