@@ -58,6 +58,7 @@ export class ManagedNats {
   private reviving: Promise<void> | null = null;
   private exits: number[] = [];
   private lifecycle: NatsLifecycle | null = null;
+  private saving: Promise<void> | null = null;
 
   private constructor(
     private readonly opts: ManagedNatsOptions & { port: number },
@@ -119,8 +120,20 @@ export class ManagedNats {
       return old && old.publicKey !== u.publicKey ? [old] : [];
     });
     users.forEach((user) => this.accepted.set(user.user, user));
-    this.saveUsers();
-    return replaced.length ? this.apply(() => this.identity.revoke(replaced)) : Promise.resolve();
+    const saved = this.saveSoon();
+    return replaced.length ? saved.then(() => this.apply(() => this.identity.revoke(replaced))) : saved;
+  }
+
+  /** Runs started together share one write of users.json (the next turn of the event loop). */
+  private saveSoon(): Promise<void> {
+    this.saving ??= new Promise((resolve) =>
+      setImmediate(() => {
+        this.saving = null;
+        this.saveUsers();
+        resolve();
+      }),
+    );
+    return this.saving;
   }
 
   /** Removes users: revoked in the account JWT; the server drops their open connections when it reloads. */

@@ -12,7 +12,7 @@ import type { ReviewQueue } from '../review/review-queue';
 import type { Db } from '../store/open';
 import { connectionBack, ManagedNats } from './managed-server';
 import { hookGrant, hookUserName, runGrant, runUserName, type NatsUser } from './permissions';
-import { userAuth } from './nats/auth';
+import { jwtSecret, userAuth } from './nats/auth';
 import { leafGrant, type NatsTrust } from './nats/leaf-node';
 import { AgentStore, type Agent } from './store/agents';
 import { BoardStore } from './store/board';
@@ -149,7 +149,7 @@ export class PlatformService implements Disposable {
   private keepCarriedUsers(): void {
     const kept: string[] = [];
     for (const u of this.server?.users ?? []) {
-      this.deps.redactor.addSecret(u.password);
+      this.deps.redactor.addSecret(jwtSecret(u.password));
       this.passwords.set(u.user, u.password);
       if (u.user.startsWith('run-')) kept.push(u.user.slice('run-'.length));
     }
@@ -186,7 +186,7 @@ export class PlatformService implements Disposable {
       leafPort: nats.leafPort,
     });
     this.server = server;
-    this.deps.redactor.addSecret(server.core.password);
+    this.deps.redactor.addSecret(jwtSecret(server.core.password));
     // The server restarts itself after an unexpected exit (managed-server.ts); the status follows it.
     server.watch((state, reason) => {
       if (state === 'unavailable') this.deps.log.error('nats-server is down', { reason });
@@ -287,7 +287,7 @@ export class PlatformService implements Disposable {
     if (!this.server) return { ...base, user: null, password: null };
     const user = this.server.issue(runGrant(run.id), RUN_USER_TTL_MS);
     const password = user.password;
-    this.deps.redactor.addSecret(password);
+    this.deps.redactor.addSecret(jwtSecret(password));
     try {
       await this.server.addUsers(user);
     } catch (e) {
@@ -347,7 +347,7 @@ export class PlatformService implements Disposable {
     if (kept) return { ...base, user: hookUserName(workspaceId), password: kept };
     const user = this.server.issue(hookGrant(workspaceId), null);
     const password = user.password;
-    this.deps.redactor.addSecret(password);
+    this.deps.redactor.addSecret(jwtSecret(password));
     await this.server.addUsers(user);
     this.passwords.set(hookUserName(workspaceId), password);
     return { ...base, user: hookUserName(workspaceId), password };
@@ -362,7 +362,7 @@ export class PlatformService implements Disposable {
     this.passwords.delete(name);
     if (this.server?.running) await this.server.removeUsers(name);
     // The value stays masked until the server has dropped the user.
-    if (password) this.deps.redactor.removeSecret(password);
+    if (password) this.deps.redactor.removeSecret(jwtSecret(password));
   }
 
   /** Every hook event any workspace publishes, parsed; the workspace id comes from the subject. */

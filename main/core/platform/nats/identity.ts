@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createAccount, createOperator, createUser, fromSeed, type KeyPair } from '@nats-io/nkeys';
+import { createAccount, createOperator, createUser, type KeyPair } from '@nats-io/nkeys';
 import { z } from 'zod';
 import { accountJwt, credsFile, operatorJwt, userJwt } from './jwt';
+import { bearerUserKey, NkeySigner } from './nkey-codec';
 import type { NatsGrant, NatsUser } from '../permissions';
 
 const revocationSchema = z.object({ at: z.number().int(), until: z.number().int().nullable() });
@@ -17,7 +18,6 @@ const fileSchema = z.object({
 type IdentityFile = z.infer<typeof fileSchema>;
 
 const seconds = (ms: number): number => Math.floor(ms / 1000);
-const enc = new TextEncoder();
 
 /**
  * Nexus's NATS trust chain, made once per data dir and kept in `<dir>/identity.json` (0600): an
@@ -28,12 +28,21 @@ const enc = new TextEncoder();
  * servers get only the JWTs. Why the data dir and not the vault: see docs/platform-tools.md.
  */
 export class NatsIdentity {
+  private readonly operator: NkeySigner;
+  private readonly signer: NkeySigner;
+  /** The account's public key (its identity; `A…`). */
+  readonly account: string;
+
   private constructor(
     private readonly file: string,
     private readonly data: IdentityFile,
     /** True when the keys were made now: no JWT issued before can be valid. */
     readonly fresh: boolean,
-  ) {}
+  ) {
+    this.operator = new NkeySigner(data.operatorSeed);
+    this.signer = new NkeySigner(data.signingSeed);
+    this.account = new NkeySigner(data.accountSeed).getPublicKey();
+  }
 
   static open(dir: string): NatsIdentity {
     const file = join(dir, 'identity.json');
@@ -60,18 +69,13 @@ export class NatsIdentity {
     return this.data.operatorJwt;
   }
 
-  /** The account's public key (its identity; `A…`). */
-  get account(): string {
-    return key(this.data.accountSeed).getPublicKey();
-  }
-
   /** The account JWT as of now: its signing key and its revocations. */
   accountJwt(): string {
     const revocations: Record<string, number> = {};
     for (const [user, r] of Object.entries(this.data.revocations)) revocations[user] = r.at;
-    return accountJwt(key(this.data.operatorSeed), this.account, {
+    return accountJwt(this.operator, this.account, {
       name: 'nexus',
-      signingKey: key(this.data.signingSeed).getPublicKey(),
+      signingKey: this.signer.getPublicKey(),
       revocations,
     });
   }
@@ -82,17 +86,17 @@ export class NatsIdentity {
    * like the passwords before it, through a tmpfs file. Its `password` is the JWT.
    */
   issue(grant: NatsGrant, ttlMs: number | null, now = Date.now()): NatsUser {
-    const user = createUser();
+    const publicKey = bearerUserKey();
     const exp = ttlMs === null ? null : seconds(now + ttlMs);
-    const jwt = userJwt(key(this.data.signingSeed), this.account, {
-      user: user.getPublicKey(),
+    const jwt = userJwt(this.signer, this.account, {
+      user: publicKey,
       name: grant.user,
       pub: grant.permissions.publish,
       sub: grant.permissions.subscribe,
       ...(exp !== null ? { exp } : {}),
       bearer: true,
     });
-    return { ...grant, password: jwt, publicKey: user.getPublicKey(), exp };
+    return { ...grant, password: jwt, publicKey, exp };
   }
 
   /**
@@ -102,7 +106,7 @@ export class NatsIdentity {
   issueCreds(grant: NatsGrant, ttlMs: number | null, now = Date.now()): { user: NatsUser; creds: string } {
     const user = createUser();
     const exp = ttlMs === null ? null : seconds(now + ttlMs);
-    const jwt = userJwt(key(this.data.signingSeed), this.account, {
+    const jwt = userJwt(this.signer, this.account, {
       user: user.getPublicKey(),
       name: grant.user,
       pub: grant.permissions.publish,
@@ -137,10 +141,6 @@ export class NatsIdentity {
     writeFileSync(tmp, JSON.stringify(this.data, null, 2), { mode: 0o600 });
     renameSync(tmp, this.file);
   }
-}
-
-function key(seed: string): KeyPair {
-  return fromSeed(enc.encode(seed));
 }
 
 function seedOf(kp: KeyPair): string {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { KeyPair } from '@nats-io/nkeys';
+import type { Signer } from './nkey-codec';
 
 /** A subject allow-list as a NATS JWT carries it (`pub` / `sub`). */
 export interface JwtPermission {
@@ -31,7 +31,7 @@ const header = Buffer.from(JSON.stringify({ typ: 'JWT', alg: 'ed25519-nkey' })).
  * jwt.test.ts against nats-server itself.
  */
 export function encodeJwt(
-  signer: KeyPair,
+  signer: Signer,
   claims: { sub: string; name: string; exp?: number; nats: Record<string, unknown> },
   now = Date.now(),
 ): string {
@@ -51,7 +51,7 @@ export function encodeJwt(
 }
 
 /** The operator's self-signed JWT; `signingKeys` may sign account JWTs in its name. */
-export function operatorJwt(operator: KeyPair, name: string): string {
+export function operatorJwt(operator: Signer, name: string): string {
   return encodeJwt(operator, { sub: operator.getPublicKey(), name, nats: { type: 'operator' } });
 }
 
@@ -61,7 +61,7 @@ export function operatorJwt(operator: KeyPair, name: string): string {
  * its JWTs are refused.
  */
 export function accountJwt(
-  operator: KeyPair,
+  operator: Signer,
   account: string,
   input: { name: string; signingKey: string; revocations: Record<string, number> },
 ): string {
@@ -80,7 +80,7 @@ export function accountJwt(
 
 /** A user JWT signed by the account's signing key, with its allow-lists and an expiry (unix seconds). */
 export function userJwt(
-  signingKey: KeyPair,
+  signingKey: Signer,
   account: string,
   input: { user: string; name: string; pub: JwtPermission; sub: JwtPermission; exp?: number; bearer?: boolean },
 ): string {
