@@ -91,7 +91,7 @@ describe('NATS user JWTs signed in process', () => {
     const core = identity.issue(grant('core', ['>'], ['>']), null);
     const run = identity.issue(grant('run-a', ['tools.invoke.a'], ['_INBOX.a.>']), 60_000);
     const nc = await connect({ servers: url, ...userAuth(core.password) });
-    nc.subscribe('tools.invoke.*', { callback: (_e, m) => m.respond(`to ${m.subject}`) });
+    nc.subscribe('tools.invoke.*', { callback: (_e, m) => void m.respond(`to ${m.subject}`) });
     await nc.flush();
     const rc = await connect({ servers: url, ...userAuth(run.password), inboxPrefix: '_INBOX.a', reconnect: false });
     expect((await rc.request('tools.invoke.a', '')).string()).toBe('to tools.invoke.a');

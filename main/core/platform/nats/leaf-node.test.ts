@@ -206,8 +206,8 @@ describe('a leaf node for a remote engine', () => {
         }
     })();
     const seen: string[] = [];
-    spy.subscribe('tools.invoke.*', { callback: (_e, m) => seen.push(m.subject) });
-    spy.subscribe('nexus.>', { callback: (_e, m) => seen.push(m.subject) });
+    spy.subscribe('tools.invoke.*', { callback: (_e, m) => void seen.push(m.subject) });
+    spy.subscribe('nexus.>', { callback: (_e, m) => void seen.push(m.subject) });
     await spy.flush();
     // The leaf's link is up once its requests reach core (its own client has no run identity to check).
     const deadline = Date.now() + 10_000;
@@ -220,7 +220,7 @@ describe('a leaf node for a remote engine', () => {
     // Its own probes above reached its own subscription at the leaf: only what comes from core counts.
     seen.length = 0;
     const forged: string[] = [];
-    bob.client.nc.subscribe(`${bob.creds.inboxPrefix}.forged`, { callback: (_e, m) => forged.push(m.string()) });
+    bob.client.nc.subscribe(`${bob.creds.inboxPrefix}.forged`, { callback: (_e, m) => void forged.push(m.string()) });
     await bob.client.nc.flush();
     spy.publish(`${bob.creds.inboxPrefix}.forged`, 'not from core');
     await spy.flush();
