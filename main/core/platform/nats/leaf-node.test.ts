@@ -114,6 +114,27 @@ describe('a leaf node for a remote engine', () => {
     await client.close();
   });
 
+  it('renders a leaf that listens on one address only and dials core with its credential', async () => {
+    const { hubPort, trust } = await f.core.platform.leafCredentials('eng1');
+    const input = { hubUrl: `nats://127.0.0.1:${hubPort}`, credentials: '/run/nexus/leaf.creds', trust };
+    const config = JSON.parse(leafNodeConfig({ ...input, listen: { host: '10.201.0.1', port: 4222 } })) as Record<
+      string,
+      unknown
+    >;
+    expect(config).toMatchObject({
+      host: '10.201.0.1',
+      port: 4222,
+      operator: trust.operatorJwt,
+      resolver: 'MEMORY',
+      resolver_preload: { [trust.account]: trust.accountJwt },
+      leafnodes: { remotes: [{ url: input.hubUrl, credentials: input.credentials, account: trust.account }] },
+    });
+    // No secret in it: the seed stays in the creds file.
+    expect(JSON.stringify(config)).not.toMatch(/SU[A-Z2-7]{50,}/);
+    for (const host of ['0.0.0.0', '::'])
+      expect(() => leafNodeConfig({ ...input, listen: { host, port: 4222 } })).toThrow(/one address/);
+  });
+
   it('refuses at the leaf a user JWT of another account or with edited permissions', async () => {
     const { creds } = await f.core.platform.leafCredentials('eng1');
     const leaf = await startLeaf('eng1', creds);
