@@ -45,7 +45,6 @@ const MAX_EXITS_PER_MINUTE = 5;
 export class ManagedNats {
   readonly url: string;
   readonly core: NatsUser;
-  readonly leafUrl: string | null;
   private child: ChildProcess | null = null;
   private accepted = new Map<string, NatsUser>();
   private generation = 0;
@@ -66,7 +65,6 @@ export class ManagedNats {
     private readonly identity: NatsIdentity,
   ) {
     this.url = `nats://${opts.host}:${opts.port}`;
-    this.leafUrl = opts.leafPort ? `nats://127.0.0.1:${opts.leafPort}` : null;
     this.core = identity.issue(coreGrant, null);
   }
 
