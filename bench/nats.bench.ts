@@ -8,6 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { createCore } from '../main/core';
+import { userAuth } from '../main/core/platform/nats/auth';
+import { NatsIdentity } from '../main/core/platform/nats/identity';
+import { coreGrant } from '../main/core/platform/permissions';
 import { connectRun } from '../test/helpers/run-client';
 import { compactFts } from '../main/core/platform/store/fts';
 import { nodePorts } from '../main/host/node-ports';
@@ -87,18 +90,14 @@ const bench: Benchmark = async () => {
     const client = await connectRun(creds);
 
     // Raw baseline: a bare echo responder and client on the same server, authenticated as core.
-    const conf = JSON.parse(readFileSync(join(dataDir, 'nats', 'nats.conf'), 'utf8')) as {
-      authorization: { users: { user: string; password: string }[] };
-    };
-    const coreUser = conf.authorization.users.find((u) => u.user === 'nexus-core');
-    if (!coreUser) throw new Error('no core user in nats.conf');
-    const echoSide = await connect({ servers: creds.natsUrl, user: coreUser.user, pass: coreUser.password });
+    // A user with core's grant, signed with the data dir's own identity (the server trusts it).
+    const coreUser = NatsIdentity.open(join(dataDir, 'nats')).issue(coreGrant, null);
+    const echoSide = await connect({ servers: creds.natsUrl, ...userAuth(coreUser.password) });
     echoSide.subscribe('bench.echo', { callback: (_e, m) => void m.respond(m.data) });
     await echoSide.flush();
     const callerSide = await connect({
       servers: creds.natsUrl,
-      user: coreUser.user,
-      pass: coreUser.password,
+      ...userAuth(coreUser.password),
       noAsyncTraces: true,
     });
     const echoPayload = JSON.stringify({ tool: 'memory.search', args: { query: 'kalomi sarutu' } });

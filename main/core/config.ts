@@ -39,6 +39,8 @@ export const CoreConfig = z.object({
       /** 0 picks a free port. */
       port: z.number().int().min(0).max(65535).default(0),
       binary: z.string().default('nats-server'),
+      /** Where remote engines' leaf nodes dial in, on 127.0.0.1 (0 picks a free port; absent: none). */
+      leafPort: z.number().int().min(0).max(65535).optional(),
     })
     .prefault({}),
   quota: z

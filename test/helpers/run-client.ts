@@ -1,5 +1,6 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ToolReply, type ToolName } from '../../shared/platform-tools';
+import { userAuth } from '../../main/core/platform/nats/auth';
 import type { RunCredentials } from '../../main/core/platform/platform-service';
 
 /** A run's side of the wire, as a worker would hold it: used by tests and the benchmark. */
@@ -12,7 +13,7 @@ export interface RunClient {
 export async function connectRun(creds: RunCredentials): Promise<RunClient> {
   const nc = await connect({
     servers: creds.natsUrl,
-    ...(creds.user ? { user: creds.user, pass: creds.password ?? '' } : {}),
+    ...(creds.password ? userAuth(creds.password) : {}),
     inboxPrefix: creds.inboxPrefix,
     reconnect: false,
     // nats.js otherwise builds two stack-traced errors per request, in case it fails (docs/performance.md).

@@ -1,3 +1,4 @@
+import { userAuth } from '../platform/nats/auth';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -44,7 +45,7 @@ describe('stopping a workspace turns its sessions offline', () => {
     insertSession(coreDb(core), { id: sessionId, workspace_id: workspaceId, name: 'one', agent_state: 'starting' });
     // Its agent reports work through the hook path a worker uses: its own NATS user, its own subject.
     const creds = await core.platform.createHookPublisher(workspaceId);
-    hooks = await connect({ servers: creds.natsUrl, user: creds.user ?? '', pass: creds.password ?? '' });
+    hooks = await connect({ servers: creds.natsUrl, ...userAuth(creds.password ?? '') });
     hooks.publish(
       creds.subject,
       JSON.stringify({

@@ -1,3 +1,4 @@
+import { userAuth } from './nats/auth';
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,8 +48,7 @@ describe('a SIGKILLed core loses nothing', () => {
     // nexus-mcp's connection in a running session: it outlives core and reconnects.
     const mcp = await connect({
       servers: before.run.natsUrl,
-      user: before.run.user ?? '',
-      pass: before.run.password ?? '',
+      ...userAuth(before.run.password ?? ''),
       inboxPrefix: before.run.inboxPrefix,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 100,
@@ -72,8 +72,7 @@ describe('a SIGKILLed core loses nothing', () => {
       const landed = new Promise<unknown>((r) => core.platform.onHookEvent((e) => r(e)));
       const hook = await connect({
         servers: before.hook.natsUrl,
-        user: before.hook.user ?? '',
-        pass: before.hook.password ?? '',
+        ...userAuth(before.hook.password ?? ''),
       });
       hook.publish(before.hook.subject, JSON.stringify({ hook_event_name: 'Stop' }));
       await hook.flush();

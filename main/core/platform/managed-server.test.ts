@@ -1,7 +1,8 @@
+import { userAuth } from './nats/auth';
 import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { connect } from '@nats-io/transport-node';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testCore } from '../../../test/helpers/core';
@@ -38,16 +39,16 @@ describe('managed nats-server', () => {
     const gateway = await workerHostAddress();
     expect(url).toContain(`nats://${gateway}:`);
     const conf = join(t.dataDir, 'nats', 'nats.conf');
-    const parsed = JSON.parse(readFileSync(conf, 'utf8')) as {
-      host: string;
-      authorization: { users: { user: string; password?: string }[] };
-    };
+    const parsed = JSON.parse(readFileSync(conf, 'utf8')) as Record<string, unknown>;
     expect(parsed.host).toBe(gateway);
-    expect(parsed.authorization.users.map((u) => u.user)).toContain('nexus-core');
-    const core = parsed.authorization.users.find((u) => u.user === 'nexus-core') as { user: string; password: string };
-    await (await connect({ servers: url, user: core.user, pass: core.password, reconnect: false })).close();
+    // Operator mode: no user is written into the config; a run's JWT is checked against the account.
+    expect(parsed).toMatchObject({ resolver: 'MEMORY', operator: expect.stringMatching(/^eyJ/) });
+    expect(parsed).not.toHaveProperty('authorization');
+    expect(statSync(join(t.dataDir, 'nats', 'identity.json')).mode & 0o777).toBe(0o600);
+    const run = await t.core.platform.createRun(t.core.platform.createAgent({ name: 'conf' }).id);
+    await (await connect({ servers: url, ...userAuth(run.password ?? ''), reconnect: false })).close();
     await t.core.dispose();
-    await expect(connect({ servers: url, user: core.user, pass: core.password, reconnect: false })).rejects.toThrow(
+    await expect(connect({ servers: url, ...userAuth(run.password ?? ''), reconnect: false })).rejects.toThrow(
       /connection refused/,
     );
     expect(t.core.status.get().nats.state).toBe('stopped');
@@ -70,8 +71,7 @@ describe('managed nats-server', () => {
       // A run's long-lived connection, as nexus-mcp holds it (its calls: nexus-mcp.test.ts).
       const mcp = await connect({
         servers: run.natsUrl,
-        user: run.user ?? '',
-        pass: run.password ?? '',
+        ...userAuth(run.password ?? ''),
         inboxPrefix: run.inboxPrefix,
         maxReconnectAttempts: -1,
         reconnectTimeWait: 100,
@@ -90,14 +90,14 @@ describe('managed nats-server', () => {
       // "running" means core serves again: one hook event with the pre-crash credentials lands.
       const landed: unknown[] = [];
       platform.onHookEvent((e) => landed.push(e));
-      const publisher = await connect({ servers: hook.natsUrl, user: hook.user ?? '', pass: hook.password ?? '' });
+      const publisher = await connect({ servers: hook.natsUrl, ...userAuth(hook.password ?? '') });
       publisher.publish(hook.subject, JSON.stringify({ hook_event_name: 'Stop' }));
       await publisher.flush();
       await expect.poll(() => landed).toEqual([{ workspaceId: 'ws-kept', event: { hook_event_name: 'Stop' } }]);
       await publisher.close();
       // Users added after the restart reach the new server.
       const second = await platform.createRun(agent.id);
-      const nc = await connect({ servers: second.natsUrl, user: second.user ?? '', pass: second.password ?? '' });
+      const nc = await connect({ servers: second.natsUrl, ...userAuth(second.password ?? '') });
       await nc.close();
     } finally {
       await t.cleanup();
@@ -118,15 +118,14 @@ describe('managed nats-server', () => {
       for (const run of runs) {
         const nc = await connect({
           servers: run.natsUrl,
-          user: run.user ?? '',
-          pass: run.password ?? '',
+          ...userAuth(run.password ?? ''),
           reconnect: false,
         });
         await nc.close();
       }
       await expect(
-        connect({ servers: first.natsUrl, user: first.user ?? '', pass: first.password ?? '', reconnect: false }),
-      ).rejects.toThrow(/Authorization Violation/);
+        connect({ servers: first.natsUrl, ...userAuth(first.password ?? ''), reconnect: false }),
+      ).rejects.toThrow(/Authorization Violation|Authentication/);
     } finally {
       await t.cleanup();
     }

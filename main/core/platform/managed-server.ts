@@ -1,21 +1,24 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { errorMessage, NexusError } from '../../../shared/errors';
 import { renderNatsConfig } from './nats-config';
-import { coreUser, probeUser, type NatsUser } from './permissions';
-import { previousServerPid, readPreviousConfig, stopPrevious } from './previous-server';
+import { userAuth } from './nats/auth';
+import { NatsIdentity } from './nats/identity';
+import { coreGrant, probeGrant, type NatsGrant, type NatsUser } from './permissions';
+import { previousServerPid, readPreviousServer, stopPrevious } from './previous-server';
 
 export interface ManagedNatsOptions {
   binary: string;
   host: string;
   /** 0 = the port this data dir used before, else a free one. */
   port: number;
-  /** Where nats.conf is written. */
+  /** Where nats.conf, identity.json and users.json are written. */
   dir: string;
+  /** Where leaf nodes (remote engines) dial in, on 127.0.0.1; absent = no leaf nodes. */
+  leafPort?: number;
 }
 
 /**
@@ -29,13 +32,15 @@ const RESTART_WAITS_MS = [50, 250, 1_000, 2_000, 5_000];
 const MAX_EXITS_PER_MINUTE = 5;
 
 /**
- * A nats-server child with a generated config. One per data dir: a server left running by a core
- * that was killed is found by its pid file and config, stopped, and replaced on the same port with
- * the same run and hook users, so running sessions' hooks and nexus-mcp reconnect to it. A server
- * that dies under a running core is restarted the same way (same port, same users, same core user),
- * so core's own connection, nexus-mcp and the hook forwarders reconnect without a relaunch.
- * Users are rewritten and reloaded (SIGHUP) as runs come and go; each reload adds a fresh probe
- * user so we know when the server has applied it.
+ * A nats-server child with a generated config, in operator mode (nats/identity.ts): every user is
+ * a JWT signed by Nexus's account, so adding a run's user touches no server at all. One per data
+ * dir: a server left running by a core that was killed is found by its pid file and config,
+ * stopped, and replaced on the same port with the same identity (its run and hook users' JWTs stay
+ * valid; the killed core's own is revoked), so running sessions' hooks and nexus-mcp reconnect to
+ * it. A server that dies under a running core is restarted the same way (same port, same users,
+ * same core user), so core's own connection, nexus-mcp and the hook forwarders reconnect without a
+ * relaunch. Removing users revokes them in the account JWT and reloads (SIGHUP); each reload also
+ * revokes a fresh probe user, so we know the server has applied it when the probe is refused.
  */
 export class ManagedNats {
   readonly url: string;
@@ -52,39 +57,100 @@ export class ManagedNats {
   private reviving: Promise<void> | null = null;
   private exits: number[] = [];
   private lifecycle: NatsLifecycle | null = null;
+  private saving: Promise<void> | null = null;
 
   private constructor(
     private readonly opts: ManagedNatsOptions & { port: number },
     private readonly configFile: string,
-    core: NatsUser,
+    private readonly identity: NatsIdentity,
   ) {
     this.url = `nats://${opts.host}:${opts.port}`;
-    this.core = core;
+    this.core = identity.issue(coreGrant, null);
   }
 
   static async start(opts: ManagedNatsOptions): Promise<ManagedNats> {
     mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
     const configFile = join(opts.dir, 'nats.conf');
-    const previous = readPreviousConfig(configFile);
+    const identity = NatsIdentity.open(opts.dir);
+    // New keys: no JWT a previous core issued can be valid, so none of its users is carried.
+    const previous = readPreviousServer(opts.dir, identity.fresh);
     const orphan = previousServerPid(join(opts.dir, 'nats.pid'), opts.binary, configFile);
     if (orphan) await stopPrevious(orphan);
     // The data dir's port again; a server just stopped may hold it a moment longer.
     const reuse = previous && (await portFree(opts.host, previous.port, orphan ? 5_000 : 0));
     const port = opts.port || (reuse && previous ? previous.port : await freePort(opts.host));
-    const server = new ManagedNats({ ...opts, port }, configFile, coreUser(randomBytes(24).toString('base64url')));
-    (previous?.users ?? []).forEach((u) => server.accepted.set(u.user, u));
+    const leafPort = opts.leafPort === 0 ? await freePort('127.0.0.1') : opts.leafPort;
+    const server = new ManagedNats({ ...opts, port, leafPort }, configFile, identity);
+    (previous?.users ?? [])
+      .filter((u) => !identity.revoked(u.publicKey))
+      .forEach((u) => server.accepted.set(u.user, u));
+    // The previous core's own user dies with it.
+    if (previous?.core) identity.revoke([previous.core]);
+    server.saveUsers();
     await server.launch();
     return server;
   }
 
-  /** Adds or replaces users and waits until the running server accepts them. */
-  addUsers(...users: NatsUser[]): Promise<void> {
-    return this.apply(() => users.forEach((u) => this.accepted.set(u.user, u)));
+  /** A user JWT for this grant, valid `ttlMs` (null: until removed); `addUsers` makes it one the server keeps. */
+  issue(grant: NatsGrant, ttlMs: number | null): NatsUser {
+    return this.identity.issue(grant, ttlMs);
   }
 
-  /** Removes users; the server drops their open connections when it reloads. */
+  /** A user that signs the server's nonce, as its creds file (a leaf node's remote credential). */
+  issueCreds(grant: NatsGrant, ttlMs: number | null): { user: NatsUser; creds: string } {
+    return this.identity.issueCreds(grant, ttlMs);
+  }
+
+  /** Core's leafnode port on 127.0.0.1 (null: leaf nodes are off). */
+  get leafPort(): number | null {
+    return this.opts.leafPort ?? null;
+  }
+
+  /**
+   * Keeps issued users across restarts (users.json). The server already accepts them: their JWTs
+   * are signed by the account it trusts, so no reload is needed. A replaced user is revoked.
+   */
+  addUsers(...users: NatsUser[]): Promise<void> {
+    if (this.exited && !this.reviving)
+      return Promise.reject(new NexusError('nats_unavailable', `nats-server has exited: ${this.tail()}`));
+    const replaced = users.flatMap((u) => {
+      const old = this.accepted.get(u.user);
+      return old && old.publicKey !== u.publicKey ? [old] : [];
+    });
+    users.forEach((user) => this.accepted.set(user.user, user));
+    const saved = this.saveSoon();
+    return replaced.length ? saved.then(() => this.apply(() => this.identity.revoke(replaced))) : saved;
+  }
+
+  /** Runs started together share one write of users.json (the next turn of the event loop). */
+  private saveSoon(): Promise<void> {
+    this.saving ??= new Promise((resolve) =>
+      setImmediate(() => {
+        this.saving = null;
+        this.saveUsers();
+        resolve();
+      }),
+    );
+    return this.saving;
+  }
+
+  /** Removes users: revoked in the account JWT; the server drops their open connections when it reloads. */
   removeUsers(...names: string[]): Promise<void> {
-    return this.apply(() => names.forEach((n) => this.accepted.delete(n)));
+    return this.apply(() => {
+      const gone = names.flatMap((n) => this.accepted.get(n) ?? []);
+      names.forEach((n) => this.accepted.delete(n));
+      this.saveUsers();
+      this.identity.revoke(gone);
+    });
+  }
+
+  /** The operator and account JWTs a trusting server (a leaf node) is configured with; no secret. */
+  get trust(): { operatorJwt: string; account: string; accountJwt: string } {
+    return {
+      operatorJwt: this.identity.operatorJwt,
+      account: this.identity.account,
+      accountJwt: this.identity.accountJwt(),
+    };
   }
 
   /** The one address the server listens on. */
@@ -122,9 +188,9 @@ export class ManagedNats {
     clearTimeout(timer);
   }
 
-  /** Writes the config with a fresh probe user, starts the child and waits until it accepts the probe. */
+  /** Writes the config, starts the child and waits until it accepts core's user. */
   private async launch(): Promise<void> {
-    const probe = this.writeConfig();
+    this.writeConfig();
     const child = spawn(this.opts.binary, ['-c', this.configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout?.on('data', (d: Buffer) => this.keep(d));
     child.stderr?.on('data', (d: Buffer) => this.keep(d));
@@ -146,7 +212,7 @@ export class ManagedNats {
     this.exited = false;
     child.once('exit', (code, signal) => this.onExit(child, `nats-server exited (${signal ?? `code ${code}`})`));
     try {
-      await this.waitForUser(probe, 10_000);
+      await this.waitFor(this.core, 'accepted', 10_000);
     } catch (e) {
       if (!this.exited) child.kill('SIGKILL');
       throw e;
@@ -188,14 +254,28 @@ export class ManagedNats {
     this.lifecycle?.('unavailable', `nats-server could not be restarted: ${last}`);
   }
 
-  private writeConfig(): NatsUser {
-    const probe = probeUser(++this.generation, randomBytes(16).toString('base64url'));
-    const { host, port, dir } = this.opts;
-    const users = [this.core, ...this.accepted.values(), probe];
-    writeFileSync(this.configFile, renderNatsConfig({ host, port, pidFile: join(dir, 'nats.pid'), users }), {
-      mode: 0o600,
+  private writeConfig(): void {
+    const { host, port, dir, leafPort } = this.opts;
+    const { operatorJwt, account, accountJwt } = this.trust;
+    const config = renderNatsConfig({
+      host,
+      port,
+      pidFile: join(dir, 'nats.pid'),
+      operatorJwt,
+      account,
+      accountJwt,
+      leafPort,
     });
-    return probe;
+    writeFileSync(this.configFile, config, { mode: 0o600 });
+  }
+
+  /** The live run and hook users and core's own, so the next core carries them or revokes its predecessor's. */
+  private saveUsers(): void {
+    const file = join(this.opts.dir, 'users.json');
+    const { publicKey, exp } = this.core;
+    const body = JSON.stringify({ core: { publicKey, exp }, users: [...this.accepted.values()] }, null, 2);
+    writeFileSync(`${file}.tmp`, body, { mode: 0o600 });
+    renameSync(`${file}.tmp`, file);
   }
 
   private apply(change: () => void): Promise<void> {
@@ -212,37 +292,38 @@ export class ManagedNats {
       // A restart under way comes back with the users as they are: wait for it, then change them.
       await this.reviving;
       if (this.exited) throw new NexusError('nats_unavailable', `nats-server has exited: ${this.tail()}`);
+      // Valid at once (signed by the account), refused once the server has loaded this revocation.
+      const probe = this.identity.issue(probeGrant(++this.generation), 60_000);
       batch.changes.forEach((c) => c());
-      const probe = this.writeConfig();
+      this.identity.revoke([probe]);
+      this.writeConfig();
       this.child?.kill('SIGHUP');
-      await this.waitForUser(probe, 10_000);
+      await this.waitFor(probe, 'refused', 10_000);
     });
     this.queue = batch.done.catch(() => undefined);
     return batch.done;
   }
 
-  private async waitForUser(user: NatsUser, timeoutMs: number): Promise<void> {
+  /** Until the running server accepts this user (it has started) or refuses it (it has loaded its revocation). */
+  private async waitFor(user: NatsUser, outcome: 'accepted' | 'refused', timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       if (this.exited) throw new NexusError('nats_unavailable', `nats-server exited: ${this.tail()}`);
+      let result: 'accepted' | 'refused' | 'unreachable';
       try {
-        const nc = await connect({
-          servers: this.url,
-          user: user.user,
-          pass: user.password,
-          reconnect: false,
-          timeout: 1_000,
-        });
+        const nc = await connect({ servers: this.url, ...userAuth(user.password), reconnect: false, timeout: 1_000 });
         await nc.close();
-        return;
-      } catch {
-        if (Date.now() > deadline)
-          throw new NexusError(
-            'nats_unavailable',
-            `nats-server did not accept its configuration in time: ${this.tail()}`,
-          );
-        await new Promise((r) => setTimeout(r, 20));
+        result = 'accepted';
+      } catch (e) {
+        result = /authoriz|revoked/i.test(String(e)) ? 'refused' : 'unreachable';
       }
+      if (result === outcome) return;
+      if (Date.now() > deadline)
+        throw new NexusError(
+          'nats_unavailable',
+          `nats-server did not accept its configuration in time: ${this.tail()}`,
+        );
+      await new Promise((r) => setTimeout(r, 20));
     }
   }
 

@@ -1,3 +1,4 @@
+import { userAuth } from './nats/auth';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
@@ -49,7 +50,7 @@ describe('NATS platform subjects under malformed input', () => {
       insertSession(coreDb(core), { id, workspace_id: workspaceId, name, agent_state: 'starting' });
     const creds = await core.platform.createHookPublisher(workspaceId);
     hookSubject = creds.subject;
-    hooks = await connect({ servers: creds.natsUrl, user: creds.user ?? '', pass: creds.password ?? '' });
+    hooks = await connect({ servers: creds.natsUrl, ...userAuth(creds.password ?? '') });
   });
   afterAll(async () => {
     await hooks?.close();

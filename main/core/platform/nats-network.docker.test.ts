@@ -1,3 +1,4 @@
+import { userAuth } from './nats/auth';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, writeFileSync } from 'node:fs';
@@ -172,8 +173,7 @@ describe('platform NATS when Docker is down at start-up', () => {
       await client.close();
       const nc = await connect({
         servers: String(env.core.platform.url),
-        user: hook.user ?? '',
-        pass: hook.password ?? '',
+        ...userAuth(hook.password ?? ''),
       });
       await nc.close();
     } finally {

@@ -1,3 +1,6 @@
+import { createAccount, createUser, type KeyPair } from '@nats-io/nkeys';
+import { userAuth } from './nats/auth';
+import { userJwt } from './nats/jwt';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import Database from 'better-sqlite3';
@@ -15,7 +18,7 @@ async function nextServerError(nc: NatsConnection): Promise<Error> {
 }
 
 const hookConnection = (c: { natsUrl: string; user?: string | null; password?: string | null }) =>
-  connect({ servers: c.natsUrl, user: c.user ?? '', pass: c.password ?? '', reconnect: false });
+  connect({ servers: c.natsUrl, ...userAuth(c.password ?? ''), reconnect: false });
 
 describe('identity and permissions in NATS', () => {
   let f: Fixture;
@@ -58,7 +61,43 @@ describe('identity and permissions in NATS', () => {
     await expect(
       connect({ servers: creds.natsUrl, user: creds.user ?? '', pass: 'wrong-password', reconnect: false }),
     ).rejects.toThrow(/Authorization/i);
+    await expect(connect({ servers: creds.natsUrl, ...userAuth('not-a-jwt'), reconnect: false })).rejects.toThrow(
+      /Authorization/i,
+    );
     await expect(connect({ servers: creds.natsUrl, reconnect: false })).rejects.toThrow(/Authorization/i);
+  });
+
+  it('refuses a user JWT of another account, one signed by an unknown key, and one whose permissions were edited', async () => {
+    const { creds } = await f.run(f.agent('alice'));
+    const [, body] = (creds.password ?? '').split('.');
+    const claims = JSON.parse(Buffer.from(body ?? '', 'base64url').toString()) as {
+      nats: { issuer_account: string; pub: unknown };
+    };
+    const grant = { publish: { allow: ['>'] }, subscribe: { allow: ['>'] } };
+    const forge = (signer: KeyPair, account: string): string =>
+      userJwt(signer, account, {
+        user: createUser().getPublicKey(),
+        name: 'forged',
+        pub: grant.publish,
+        sub: grant.subscribe,
+        bearer: true,
+      });
+    const otherAccount = createAccount();
+    // Another account (its own key signs): no server trusting Nexus's operator knows it.
+    const ofAnother = forge(otherAccount, otherAccount.getPublicKey());
+    // Nexus's account named as issuer, but signed by a key that is not its signing key.
+    const unknownSigner = forge(createAccount(), claims.nats.issuer_account);
+    // The run's own JWT with `pub: >` put in: its signature no longer matches.
+    const [head, , sig] = (creds.password ?? '').split('.');
+    const edited = [
+      head,
+      Buffer.from(JSON.stringify({ ...claims, nats: { ...claims.nats, pub: grant.publish } })).toString('base64url'),
+      sig,
+    ].join('.');
+    for (const jwt of [ofAnother, unknownSigner, edited])
+      await expect(connect({ servers: creds.natsUrl, ...userAuth(jwt), reconnect: false })).rejects.toThrow(
+        /Authorization/i,
+      );
   });
 
   it("ignores a payload that claims another agent's identity", async () => {
@@ -167,7 +206,7 @@ describe('identity and permissions in NATS', () => {
     await f.core.platform.endRun(creds.runId, 'finished', 'done');
     await client.nc.closed();
     await expect(
-      connect({ servers: creds.natsUrl, user: creds.user ?? '', pass: creds.password ?? '', reconnect: false }),
+      connect({ servers: creds.natsUrl, ...userAuth(creds.password ?? ''), reconnect: false }),
     ).rejects.toThrow(/Authorization/i);
     expect(f.core.platform.runs.get(creds.runId)?.status).toBe('finished');
   });

@@ -1,26 +1,31 @@
 import { subjects } from '../../../shared/platform-tools';
 
-/** A NATS user as written into the managed server's authorization block. */
-export interface NatsUser {
+/** Who may publish and subscribe to what: a NATS user before it is signed (nats/identity.ts issues it). */
+export interface NatsGrant {
   user: string;
-  password: string;
   permissions: { publish: { allow?: string[]; deny?: string[] }; subscribe: { allow?: string[]; deny?: string[] } };
 }
 
+/** An issued user: its grant, its bearer user JWT (`password`, the one secret), its public key and expiry. */
+export interface NatsUser extends NatsGrant {
+  password: string;
+  publicKey: string;
+  /** Unix seconds; null = until revoked. */
+  exp: number | null;
+}
+
 /** Core itself: publishes replies to any inbox, subscribes to every run's request subject and the hook subjects. */
-export const coreUser = (password: string): NatsUser => ({
+export const coreGrant: NatsGrant = {
   user: 'nexus-core',
-  password,
   permissions: { publish: { allow: ['>'] }, subscribe: { allow: ['>'] } },
-});
+};
 
 /**
  * A run may publish only its own request subject and subscribe only its own inbox prefix, so it
  * can neither call tools as another run nor read another run's replies. The server enforces it.
  */
-export const runUser = (runId: string, password: string): NatsUser => ({
+export const runGrant = (runId: string): NatsGrant => ({
   user: runUserName(runId),
-  password,
   permissions: {
     publish: { allow: [subjects.toolsFor(runId)] },
     subscribe: { allow: [`${subjects.inboxPrefixFor(runId)}.>`] },
@@ -32,9 +37,8 @@ export const runUserName = (runId: string): string => `run-${runId}`;
  * A workspace's hook forwarder: publishes its hook subject and its permission-request subject, and
  * subscribes only to its own replies prefix, on which it may never publish (only core can answer).
  */
-export const hookUser = (workspaceId: string, password: string): NatsUser => ({
+export const hookGrant = (workspaceId: string): NatsGrant => ({
   user: hookUserName(workspaceId),
-  password,
   permissions: {
     publish: { allow: [subjects.hooksFor(workspaceId), subjects.permissionsFor(workspaceId)] },
     subscribe: { allow: [`${subjects.permissionRepliesFor(workspaceId)}.>`] },
@@ -42,9 +46,8 @@ export const hookUser = (workspaceId: string, password: string): NatsUser => ({
 });
 export const hookUserName = (workspaceId: string): string => `hooks-${workspaceId}`;
 
-/** Used once per config reload to learn when the server has applied it; may do nothing. */
-export const probeUser = (generation: number, password: string): NatsUser => ({
+/** Issued for one config reload and revoked by it: once it is refused, the server has applied that reload. */
+export const probeGrant = (generation: number): NatsGrant => ({
   user: `probe-${generation}`,
-  password,
   permissions: { publish: { deny: ['>'] }, subscribe: { deny: ['>'] } },
 });

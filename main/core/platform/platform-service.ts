@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { NexusError } from '../../../shared/errors';
@@ -12,7 +11,9 @@ import type { Redactor } from '../redact';
 import type { ReviewQueue } from '../review/review-queue';
 import type { Db } from '../store/open';
 import { connectionBack, ManagedNats } from './managed-server';
-import { hookUser, hookUserName, runUser, runUserName, type NatsUser } from './permissions';
+import { hookGrant, hookUserName, runGrant, runUserName, type NatsUser } from './permissions';
+import { jwtSecret, userAuth } from './nats/auth';
+import { leafGrant, type NatsTrust } from './nats/leaf-node';
 import { AgentStore, type Agent } from './store/agents';
 import { BoardStore } from './store/board';
 import { RunStore, type RunStatus } from './store/runs';
@@ -23,6 +24,12 @@ import { CallerLookup } from './caller-lookup';
 import { BoardFeed } from './board-feed';
 import { externalRefusal } from './external-server';
 
+/**
+ * How long a run's user JWT is valid: the server drops its connection then, whatever happens to core
+ * (ending the run revokes it sooner). Longer than any session is expected to run.
+ */
+const RUN_USER_TTL_MS = 30 * 24 * 3_600_000;
+
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
@@ -30,8 +37,9 @@ const encoder = new TextEncoder();
 export interface RunCredentials {
   runId: string;
   natsUrl: string;
-  /** The run's NATS user (null only for a server without users, which Nexus refuses to use). */
+  /** The run's NATS user name (null only for a server without users, which Nexus refuses to use). */
   user: string | null;
+  /** Its secret: the run's bearer user JWT (nats/identity.ts). */
   password: string | null;
   inboxPrefix: string;
   subject: string;
@@ -141,7 +149,7 @@ export class PlatformService implements Disposable {
   private keepCarriedUsers(): void {
     const kept: string[] = [];
     for (const u of this.server?.users ?? []) {
-      this.deps.redactor.addSecret(u.password);
+      this.deps.redactor.addSecret(jwtSecret(u.password));
       this.passwords.set(u.user, u.password);
       if (u.user.startsWith('run-')) kept.push(u.user.slice('run-'.length));
     }
@@ -175,9 +183,10 @@ export class PlatformService implements Disposable {
       host,
       port: nats.port,
       dir: join(this.deps.dataDir, 'nats'),
+      leafPort: nats.leafPort,
     });
     this.server = server;
-    this.deps.redactor.addSecret(server.core.password);
+    this.deps.redactor.addSecret(jwtSecret(server.core.password));
     // The server restarts itself after an unexpected exit (managed-server.ts); the status follows it.
     server.watch((state, reason) => {
       if (state === 'unavailable') this.deps.log.error('nats-server is down', { reason });
@@ -189,8 +198,7 @@ export class PlatformService implements Disposable {
     if (users.length) await server.addUsers(...users);
     this.nc = await connect({
       servers: server.url,
-      user: server.core.user,
-      pass: server.core.password,
+      ...userAuth(server.core.password),
       name: 'nexus-core',
       // A server that dies is restarted on the same address (managed-server.ts): keep trying.
       maxReconnectAttempts: -1,
@@ -277,10 +285,11 @@ export class PlatformService implements Disposable {
       subject: subjects.toolsFor(run.id),
     };
     if (!this.server) return { ...base, user: null, password: null };
-    const password = randomBytes(24).toString('base64url');
-    this.deps.redactor.addSecret(password);
+    const user = this.server.issue(runGrant(run.id), RUN_USER_TTL_MS);
+    const password = user.password;
+    this.deps.redactor.addSecret(jwtSecret(password));
     try {
-      await this.server.addUsers(runUser(run.id, password));
+      await this.server.addUsers(user);
     } catch (e) {
       this.runs.end(run.id, 'failed', 'NATS user could not be created.');
       throw e;
@@ -297,6 +306,35 @@ export class PlatformService implements Disposable {
     await this.removeUser(runUserName(runId));
   }
 
+  /**
+   * For one remote engine's leaf node (nats/leaf-node.ts): the creds file of its one connection to
+   * core's leafnode port (its seed is registered with the redactor), the port, and the trust the
+   * leaf loads. A second call replaces (and revokes) the engine's previous credential.
+   */
+  async leafCredentials(engineId: string): Promise<{ creds: string; hubPort: number; trust: NatsTrust }> {
+    this.requireNats();
+    const port = this.server?.leafPort;
+    if (!this.server || !port)
+      throw new NexusError('nats_unavailable', 'Leaf nodes are off (nats.leafPort is not set).');
+    if (!/^[A-Za-z0-9_-]{1,100}$/.test(engineId))
+      throw new NexusError('bad_request', 'An engine id must be letters, digits, dashes and underscores.');
+    const { user, creds } = this.server.issueCreds(leafGrant(engineId), null);
+    const seed = /SU[A-Z2-7]+/.exec(creds)?.[0];
+    if (seed) this.deps.redactor.addSecret(seed);
+    await this.server.addUsers(user);
+    return { creds, hubPort: port, trust: this.server.trust };
+  }
+
+  /** Revokes an engine's leaf credential: core's server drops the leaf on that reload. */
+  async removeLeaf(engineId: string): Promise<void> {
+    if (this.server?.running) await this.server.removeUsers(leafGrant(engineId).user);
+  }
+
+  /** The operator and account JWTs as of now (revocations included), for a leaf node to reload; null without NATS. */
+  get natsTrust(): NatsTrust | null {
+    return this.server?.trust ?? null;
+  }
+
   /** A publish-only user for one workspace's hook forwarder, on `nexus.hooks.<workspaceId>`. */
   async createHookPublisher(workspaceId: string): Promise<HookCredentials> {
     const url = this.requireNats();
@@ -307,9 +345,10 @@ export class PlatformService implements Disposable {
     // One user per workspace: a session already running keeps the password it was handed.
     const kept = this.passwords.get(hookUserName(workspaceId));
     if (kept) return { ...base, user: hookUserName(workspaceId), password: kept };
-    const password = randomBytes(24).toString('base64url');
-    this.deps.redactor.addSecret(password);
-    await this.server.addUsers(hookUser(workspaceId, password));
+    const user = this.server.issue(hookGrant(workspaceId), null);
+    const password = user.password;
+    this.deps.redactor.addSecret(jwtSecret(password));
+    await this.server.addUsers(user);
     this.passwords.set(hookUserName(workspaceId), password);
     return { ...base, user: hookUserName(workspaceId), password };
   }
@@ -323,7 +362,7 @@ export class PlatformService implements Disposable {
     this.passwords.delete(name);
     if (this.server?.running) await this.server.removeUsers(name);
     // The value stays masked until the server has dropped the user.
-    if (password) this.deps.redactor.removeSecret(password);
+    if (password) this.deps.redactor.removeSecret(jwtSecret(password));
   }
 
   /** Every hook event any workspace publishes, parsed; the workspace id comes from the subject. */

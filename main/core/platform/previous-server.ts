@@ -1,40 +1,55 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import type { NatsUser } from './permissions';
 
-/** What a previous core left in `<dataDir>/nats/`: the config it wrote and the server's pid file. */
+/** What a previous core left in `<dataDir>/nats/`: the config it wrote, users.json and the server's pid file. */
 export interface PreviousServer {
   port: number;
   /** Run and hook users (not core's own, not reload probes): their sessions may still be running. */
   users: NatsUser[];
+  /** The previous core's own user, to revoke. */
+  core: { publicKey: string; exp: number | null } | null;
 }
 
+const permissionSchema = z.object({ allow: z.array(z.string()).optional(), deny: z.array(z.string()).optional() });
 const userSchema = z.object({
-  user: z.string(),
+  user: z.string().regex(/^(run|hooks|leaf)-/),
   password: z.string(),
-  permissions: z.object({
-    publish: z.object({ allow: z.array(z.string()).optional(), deny: z.array(z.string()).optional() }),
-    subscribe: z.object({ allow: z.array(z.string()).optional(), deny: z.array(z.string()).optional() }),
-  }),
+  publicKey: z.string().startsWith('U'),
+  exp: z.number().int().nullable(),
+  permissions: z.object({ publish: permissionSchema, subscribe: permissionSchema }),
 });
-const configSchema = z.object({
-  port: z.number().int().min(1).max(65535),
-  authorization: z.object({ users: z.array(userSchema) }),
+const usersSchema = z.object({
+  core: z.object({ publicKey: z.string().startsWith('U'), exp: z.number().int().nullable() }).nullable(),
+  users: z.array(userSchema),
 });
+const configSchema = z.object({ port: z.number().int().min(1).max(65535) });
 
-/** The previous config, or null when there is none or it is not ours. */
-export function readPreviousConfig(configFile: string): PreviousServer | null {
-  if (!existsSync(configFile)) return null;
-  let raw: unknown;
+/**
+ * The previous port and users, or null when there is no config or it is not ours. With `freshKeys`
+ * (identity.json was made now) no previous user can be valid, so none is carried.
+ */
+export function readPreviousServer(dir: string, freshKeys: boolean): PreviousServer | null {
+  const config = configSchema.safeParse(readJson(join(dir, 'nats.conf')));
+  if (!config.success) return null;
+  const users = usersSchema.safeParse(readJson(join(dir, 'users.json')));
+  if (!users.success || freshKeys) return { port: config.data.port, users: [], core: null };
+  const now = Date.now() / 1000;
+  return {
+    port: config.data.port,
+    users: users.data.users.filter((u) => u.exp === null || u.exp > now),
+    core: users.data.core,
+  };
+}
+
+function readJson(file: string): unknown {
+  if (!existsSync(file)) return null;
   try {
-    raw = JSON.parse(readFileSync(configFile, 'utf8'));
+    return JSON.parse(readFileSync(file, 'utf8'));
   } catch {
     return null;
   }
-  const parsed = configSchema.safeParse(raw);
-  if (!parsed.success) return null;
-  const users = parsed.data.authorization.users.filter((u) => /^(run|hooks)-/.test(u.user));
-  return { port: parsed.data.port, users };
 }
 
 /**

@@ -51,10 +51,10 @@ const worktrees = async () =>
   );
 const natsUsers = (): string[] =>
   (
-    JSON.parse(readFileSync(join(dataDir, 'nats', 'nats.conf'), 'utf8')) as {
-      authorization: { users: { user: string }[] };
+    JSON.parse(readFileSync(join(dataDir, 'nats', 'users.json'), 'utf8')) as {
+      users: { user: string }[];
     }
-  ).authorization.users
+  ).users
     .map((u) => u.user)
     .filter((u) => u.startsWith('run-'))
     .sort();

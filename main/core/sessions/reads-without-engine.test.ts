@@ -1,3 +1,4 @@
+import { userAuth } from '../platform/nats/auth';
 import { connect } from '@nats-io/transport-node';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,7 +52,7 @@ describe('reads and hook events without the engine', () => {
       if (e.name === 'sessions.changed' && s?.id === sessionId) seen.push(s);
     });
     const hooks = await core.platform.createHookPublisher(workspaceId);
-    const nc = await connect({ servers: hooks.natsUrl, user: hooks.user ?? '', pass: hooks.password ?? '' });
+    const nc = await connect({ servers: hooks.natsUrl, ...userAuth(hooks.password ?? '') });
     const before = counter.requests().length;
     try {
       const start = Date.now();
@@ -79,8 +80,7 @@ describe('reads and hook events without the engine', () => {
 
   it("removes the workspace's NATS hook user when the workspace is deleted", async () => {
     const hooks = await core.platform.createHookPublisher(workspaceId);
-    const login = () =>
-      connect({ servers: hooks.natsUrl, user: hooks.user ?? '', pass: hooks.password ?? '', reconnect: false });
+    const login = () => connect({ servers: hooks.natsUrl, ...userAuth(hooks.password ?? ''), reconnect: false });
     await (await login()).close();
     await core.dispatcher.call('workspaces.delete', { workspace: name }, op);
     await waitFor(

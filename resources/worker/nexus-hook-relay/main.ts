@@ -10,7 +10,8 @@
  * names another server → exit 75 (a planned restart, not counted as a crash).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { connect, usernamePasswordAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import { connect, jwtAuthenticator, usernamePasswordAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import { isUserJwt } from '../nats-credential';
 import { ID } from '../nexus-hook/event';
 import { createRelayServer } from './relay';
 
@@ -74,10 +75,12 @@ async function main(): Promise<void> {
     servers: first.url,
     ...(first.user
       ? {
-          authenticator: usernamePasswordAuthenticator(
-            () => read().user ?? '',
-            () => read().pass ?? '',
-          ),
+          authenticator: isUserJwt(first.pass ?? '')
+            ? jwtAuthenticator(() => read().pass ?? '')
+            : usernamePasswordAuthenticator(
+                () => read().user ?? '',
+                () => read().pass ?? '',
+              ),
         }
       : {}),
     inboxPrefix: `nexus.permission-replies.${workspaceId}`,

@@ -4,6 +4,7 @@
  * go, so the worker image needs no NATS library. No TLS: workers reach the local server only.
  */
 import { connect } from 'node:net';
+import { isUserJwt } from '../nats-credential';
 
 export interface NatsTarget {
   url: string;
@@ -20,7 +21,8 @@ const connectLine = (target: NatsTarget): string =>
     version: '1',
     protocol: 1,
     name: 'nexus-hook',
-    ...(target.user ? { user: target.user, pass: target.pass ?? '' } : {}),
+    ...(target.user && isUserJwt(target.pass ?? '') ? { jwt: target.pass } : {}),
+    ...(target.user && !isUserJwt(target.pass ?? '') ? { user: target.user, pass: target.pass ?? '' } : {}),
     ...(target.token ? { auth_token: target.token } : {}),
   })}\r\n`;
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * nexus-mcp's configuration, from the environment the worker launcher sets:
  *   NEXUS_NATS_URL       nats://host:port of Core's NATS server
  *   NEXUS_NATS_USER      the run's NATS user (absent with an external, unauthenticated server)
- *   NEXUS_NATS_PASSWORD  the run's NATS password, or
+ *   NEXUS_NATS_PASSWORD  the run's secret (core's managed server: its bearer user JWT), or
  *   NEXUS_NATS_PASSWORD_FILE  a file holding it (preferred: a tmpfs file, so the password is in
  *                        no container Env, command line or MCP config that `docker inspect` shows)
  *   NEXUS_RUN_ID         the run id; requests go to tools.invoke.<runId>

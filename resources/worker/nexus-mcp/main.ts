@@ -12,13 +12,18 @@
  * `nexus-mcp --filter …` instead runs an external MCP server behind a tool allow-list (filter-proxy.ts).
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, jwtAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import { isUserJwt } from '../nats-credential';
 import { ToolReply, subjects } from '../../../shared/platform-tools';
 import { createGatedBridge } from './bridge-server';
 import { followCatalog } from './catalog';
 import { readBridgeEnv } from './env';
 import { runFilterProxy } from './filter-proxy';
 import { requestsThatReconnect } from './request';
+
+/** The run's bearer user JWT (core's managed server), or a plain user and password. */
+const credential = (user: string, secret: string) =>
+  isUserJwt(secret) ? { authenticator: jwtAuthenticator(secret) } : { user, pass: secret };
 
 async function main(): Promise<void> {
   const env = readBridgeEnv(process.env);
@@ -33,7 +38,7 @@ async function main(): Promise<void> {
   const ready = (async () => {
     nc = await connect({
       servers: env.NEXUS_NATS_URL,
-      ...(env.NEXUS_NATS_USER ? { user: env.NEXUS_NATS_USER, pass: env.NEXUS_NATS_PASSWORD ?? '' } : {}),
+      ...(env.NEXUS_NATS_USER ? credential(env.NEXUS_NATS_USER, env.NEXUS_NATS_PASSWORD ?? '') : {}),
       // The run may subscribe only under its own inbox prefix; the default _INBOX would be refused.
       inboxPrefix: env.NEXUS_INBOX_PREFIX ?? subjects.inboxPrefixFor(env.NEXUS_RUN_ID),
       name: `nexus-mcp-${env.NEXUS_RUN_ID}`,
