@@ -16,6 +16,7 @@ import { connectOperations } from './contract/connect';
 import { agentEvents, agentOperations } from './contract/agent';
 import { permissionEvents, permissionOperations } from './contract/permissions';
 import { fleetOperations } from './contract/fleet';
+import { engineEvents, engineOperations } from './contract/engines';
 
 export * from './contract/define';
 export * from './contract/app';
@@ -30,6 +31,7 @@ export * from './contract/connect';
 export * from './contract/agent';
 export * from './contract/permissions';
 export * from './contract/fleet';
+export * from './contract/engines';
 
 export const operations = {
   ...appOperations,
@@ -44,6 +46,7 @@ export const operations = {
   ...agentOperations,
   ...permissionOperations,
   ...fleetOperations,
+  ...engineOperations,
 } as const;
 
 export const events = {
@@ -57,6 +60,7 @@ export const events = {
   ...tokenEvents,
   ...agentEvents,
   ...permissionEvents,
+  ...engineEvents,
 } as const;
 
 export type Operations = typeof operations;

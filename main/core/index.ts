@@ -42,6 +42,9 @@ import { tokenHandlers } from './tokens/token-handlers';
 import { ConnectService, connectHandlers } from './mcp/connect';
 import type { FleetService } from './mcp/fleet/fleet';
 import { createFleet, fleetHandlers } from './mcp/fleet/wire';
+import { engineHandlers } from './engines/engine-handlers';
+import type { EngineService } from './engines/engine-service';
+import { createEngines } from './engines/wire';
 
 export interface Core {
   config: CoreConfig;
@@ -75,6 +78,8 @@ export interface Core {
   connect: ConnectService;
   /** Sessions as MCP clients: each workspace's fleet credential and the worker listener's URL. */
   fleet: FleetService;
+  /** Docker engines workspaces live on: the local one and remote ones (SSH, TLS). */
+  engines: EngineService;
   /** Closes every process, socket, subscription and file core opened. */
   dispose(): Promise<void>;
 }
@@ -129,6 +134,16 @@ export async function createCore(
     secrets: () => vault.secrets.list(),
     events,
   });
+  const engines = createEngines({
+    db,
+    local: docker,
+    localStatus: () => status.get().docker,
+    localSocket: config.docker.socketPath,
+    vault,
+    events,
+    log,
+    dataDir,
+  });
   // Workspaces (Docker); provider tokens come from the vault.
   const workspaces = await createWorkspaces({
     docker,
@@ -150,6 +165,7 @@ export async function createCore(
         engineArchitecture: async () => ((await docker.info()) as { Architecture: string }).Architecture,
         addSecret: (v) => redactor.addSecret(v),
       }),
+      engines: engines.registry,
       ...options.workspaces,
     },
   });
@@ -265,6 +281,7 @@ export async function createCore(
     ...connectHandlers(connect),
     ...fleetHandlers(fleet, workspaces.service, workspaceHandlers(workspaces.service)['workspaces.create']),
     ...agentHandlers(agent),
+    ...engineHandlers(engines.service),
     'permissions.list': (input) => ({ requests: permissions.list(input.sessionId) }),
     'permissions.decide': ({ id, behavior, note }, ctx) => ({
       request: permissions.decide(
@@ -301,6 +318,7 @@ export async function createCore(
     tokens,
     connect,
     fleet,
+    engines: engines.service,
     dispose: async () => {
       log.info('core stopping');
       await disposables.dispose();

@@ -13,6 +13,7 @@ import { ownerIdFor } from './labels';
 import { noSecrets, type SecretSource } from './secret-source';
 import { WorkerImageBuilder } from './worker-image';
 import { WorkspaceContainers } from './containers';
+import { localEngineOnly, type WorkspaceEngines } from './engine-port';
 import { WorkspaceRuntime } from './runtime';
 import { WorkspaceEvents } from './workspace-events';
 import { WorkspaceService } from './workspace-service';
@@ -33,6 +34,8 @@ export interface WorkspaceOptions {
   secrets?: SecretSource;
   /** The agent CLI mount and agent credential (core: agent/workspace-agent.ts); absent: no agent. */
   agent?: WorkspaceAgent;
+  /** The Docker engines (core: engines/engine-registry.ts); absent: the local engine only. */
+  engines?: WorkspaceEngines;
 }
 
 export interface WorkspacesWiring {
@@ -67,12 +70,14 @@ export async function createWorkspaces(w: WorkspacesWiring): Promise<Workspaces>
   const log = w.log.child({ feature: 'workspaces' });
   const signals = new WorkspaceEvents();
   const store = new WorkspaceStore(w.db);
-  const runtime = new WorkspaceRuntime({ docker, store, signals });
+  const engines = w.options?.engines ?? localEngineOnly(docker, () => w.status.get().docker);
+  const runtime = new WorkspaceRuntime({ docker, dockerOf: (e) => engines.docker(e), store, signals });
   const containers = new WorkspaceContainers(docker, { owner, network: config.docker.network, signals });
   const service = new WorkspaceService({
     store,
     runtime,
     containers,
+    engines,
     signals,
     events: w.events,
     status: w.status,
@@ -107,5 +112,16 @@ export async function createWorkspaces(w: WorkspacesWiring): Promise<Workspaces>
   w.disposables.add(toDisposable(() => service.idle()));
   w.disposables.add(watch);
   await watch.start();
+  if (engines.follow)
+    w.disposables.add(
+      engines.follow({
+        owner,
+        signals,
+        log,
+        onEvent: (engine, labels) => service.onContainerEvent(labels, engine),
+        onReconnect: (engine) => service.sweep(engine),
+        onRemoved: (engine) => service.forgetEngine(engine),
+      }),
+    );
   return { service, runtime, signals };
 }

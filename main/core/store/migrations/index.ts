@@ -8,6 +8,7 @@ import { migration007 } from './007_session_runs';
 import { migration008 } from './008_agent';
 import { migration009 } from './009_fleet';
 import { migration010 } from './010_platform_agents';
+import { migration021 } from './021_engines';
 import type { Migration } from './types';
 
 /**
@@ -25,4 +26,5 @@ export const migrations: readonly Migration[] = [
   migration008, // agent credentials, per-workspace agent options
   migration009, // fleet credentials (a workspace's sessions as MCP clients)
   migration010, // platform agents: permissions, MCP servers, auto-start; sessions' tools reason
+  migration021, // engines: remote Docker engines, a workspace's engine, SSH/TLS secret kinds
 ];
