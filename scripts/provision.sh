@@ -5,7 +5,7 @@
 # machine's own Node; `. scripts/node-env.sh` then picks it), a Docker daemon when none answers, and
 # a base for the worker image. Safe to run again; does nothing that is already done.
 set -euo pipefail
-PACKAGES=(docker.io nats-server chromium gnome-keyring libsecret-tools dbus dbus-x11 git tmux debootstrap ca-certificates systemd)
+PACKAGES=(docker.io nats-server chromium gnome-keyring libsecret-tools dbus dbus-x11 git tmux debootstrap ca-certificates systemd openssh-server)
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 

@@ -26,8 +26,8 @@ export const Engine = z.object({
   kind: EngineKind,
   /** `unix:///var/run/docker.sock`, `ssh://user@host:port`, `tcp://host:2376`. */
   url: z.string(),
-  /** The pinned SSH host key (`SHA256:…`), or the one offered on first contact while pending. */
-  hostKey: z.string().nullable(),
+  /** The pinned SSH host key's fingerprint (`SHA256:…`), or the one offered on first contact while pending. */
+  hostKeyFingerprint: z.string().nullable(),
   state: EngineState,
   reason: z.string().nullable(),
   /** From the engine's last answer. */
@@ -78,7 +78,7 @@ export const engineOperations = {
   'engines.confirmHostKey': operation({
     summary: 'Pin the SSH host key shown at first contact; the engine is used only once its key is pinned.',
     access: 'operator',
-    input: z.object({ engine: EngineRef, hostKey: z.string().min(1).max(200) }).strict(),
+    input: z.object({ engine: EngineRef, fingerprint: z.string().min(1).max(200) }).strict(),
     output: Engine,
   }),
   'engines.remove': operation({

@@ -8,7 +8,7 @@ export function engineHandlers(service: EngineService): Pick<Handlers, EngineOps
   return {
     'engines.list': async () => ({ engines: await service.list() }),
     'engines.add': (input) => service.add(input),
-    'engines.confirmHostKey': (input) => service.confirmHostKey(input.engine, input.hostKey),
+    'engines.confirmHostKey': (input) => service.confirmHostKey(input.engine, input.fingerprint),
     'engines.remove': (input) => service.remove(input.engine),
     'engines.contexts': () => service.contexts(),
   };

@@ -48,7 +48,7 @@ export class EngineService {
       name: r?.name ?? LOCAL_ENGINE,
       kind: r?.kind ?? 'local',
       url: r?.url ?? this.deps.localUrl,
-      hostKey: r?.hostKey ?? null,
+      hostKeyFingerprint: r?.hostKey ?? null,
       state: live.state,
       reason: live.reason,
       version: live.facts?.version ?? null,
