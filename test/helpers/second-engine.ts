@@ -64,7 +64,10 @@ export async function startSecondEngine(opts: { pool?: string } = {}): Promise<S
   const sshLog = join(base, 'sshd.log');
   let dockerd: ChildProcess | null = null;
   let sshd: ChildProcess | null = null;
-  const suffix = base.slice(-6).toLowerCase().replace(/[^a-z0-9]/g, 'x');
+  const suffix = base
+    .slice(-6)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, 'x');
 
   const startDaemon = async (): Promise<void> => {
     dockerd = spawn(
@@ -98,7 +101,11 @@ export async function startSecondEngine(opts: { pool?: string } = {}): Promise<S
     dockerd.stderr?.on('data', (d: Buffer) => writeFileSync(log, d, { flag: 'a' }));
     const client = new Docker({ socketPath: socket });
     await waitFor(
-      () => client.ping().then(() => true, () => false),
+      () =>
+        client.ping().then(
+          () => true,
+          () => false,
+        ),
       `the second dockerd to answer (see ${log})`,
       60_000,
     );

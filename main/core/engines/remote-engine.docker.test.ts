@@ -57,13 +57,22 @@ describe('a workspace on a remote engine over SSH', () => {
     await expect(
       core.dispatcher.call('engines.confirmHostKey', { engine: 'big', fingerprint: 'SHA256:not-the-key' }, op),
     ).rejects.toMatchObject({ code: 'conflict' });
-    await core.dispatcher.call('engines.confirmHostKey', { engine: 'big', fingerprint: added.hostKeyFingerprint ?? '' }, op);
+    await core.dispatcher.call(
+      'engines.confirmHostKey',
+      { engine: 'big', fingerprint: added.hostKeyFingerprint ?? '' },
+      op,
+    );
     engine = await waitFor(async () => {
       const e = await engineNamed('big');
       return e?.state === 'reachable' && e.version ? e : null;
     }, 'the remote engine reachable');
     const info = (await remote.docker.info()) as { ServerVersion: string; NCPU: number; MemTotal: number };
-    expect(engine).toMatchObject({ kind: 'ssh', version: info.ServerVersion, cpus: info.NCPU, memoryBytes: info.MemTotal });
+    expect(engine).toMatchObject({
+      kind: 'ssh',
+      version: info.ServerVersion,
+      cpus: info.NCPU,
+      memoryBytes: info.MemTotal,
+    });
   });
 
   it('reaches the same engine through docker system dial-stdio (the remote session’s DOCKER_HOST)', async () => {
@@ -72,7 +81,11 @@ describe('a workspace on a remote engine over SSH', () => {
       { name: 'big-stdio', url: remote.dialStdioUrl, keySecretId: keyId },
       op,
     );
-    await core.dispatcher.call('engines.confirmHostKey', { engine: 'big-stdio', fingerprint: added.hostKeyFingerprint ?? '' }, op);
+    await core.dispatcher.call(
+      'engines.confirmHostKey',
+      { engine: 'big-stdio', fingerprint: added.hostKeyFingerprint ?? '' },
+      op,
+    );
     const e = await waitFor(async () => {
       const x = await engineNamed('big-stdio');
       return x?.state === 'reachable' && x.version ? x : null;
@@ -97,7 +110,10 @@ describe('a workspace on a remote engine over SSH', () => {
     expect(ws.engine).toBe(engine.id);
     const onRemote = await remote.docker.listContainers({ filters: { label: [`${LABEL.workspaceId}=${ws.id}`] } });
     expect(onRemote.map((c) => c.Id)).toEqual([ws.containerId]);
-    const onLocal = await realDocker().listContainers({ all: true, filters: { label: [`${LABEL.workspaceId}=${ws.id}`] } });
+    const onLocal = await realDocker().listContainers({
+      all: true,
+      filters: { label: [`${LABEL.workspaceId}=${ws.id}`] },
+    });
     expect(onLocal).toEqual([]);
     expect((await engineNamed('big'))?.runningWorkspaces).toBe(1);
     await expect(core.dispatcher.call('engines.remove', { engine: 'big' }, op)).rejects.toMatchObject({
@@ -157,7 +173,11 @@ describe('a workspace on a remote engine over SSH', () => {
     await remote.rotateHostKey();
     remote.cutConnections();
     const refused = await waitFor(
-      () => execIn(['true']).then(() => null, (e: unknown) => e as { code?: string; message?: string }),
+      () =>
+        execIn(['true']).then(
+          () => null,
+          (e: unknown) => e as { code?: string; message?: string },
+        ),
       'an exec refused',
     );
     expect(refused.code).toBe('host_key_changed');

@@ -1,4 +1,5 @@
 import { Page } from '../../shell/Page';
+import { EnginesSection } from '../engines/EnginesSection';
 import { AboutSection } from './AboutSection';
 import { AccessSection } from './AccessSection';
 import { AgentSection } from './AgentSection';
@@ -14,6 +15,7 @@ export function SettingsPage() {
       <VaultSection />
       <SecretsSection />
       <AgentSection />
+      <EnginesSection />
       <AccessSection />
       <ConnectSection />
     </Page>

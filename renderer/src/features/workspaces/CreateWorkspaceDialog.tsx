@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { FleetAccess, Workspace } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
 import { FormDialog } from '../../shell/FormDialog';
+import { EngineField } from '../engines/EngineField';
 import { FleetAccessField } from './FleetAccessField';
 import { fleetKey } from './use-workspaces';
 
@@ -29,6 +30,7 @@ export function CreateWorkspaceDialog({
   const [bypassPermissions, setBypassPermissions] = useState(false);
   const [fleetAccess, setFleetAccess] = useState<FleetAccess>('none');
   const [allWorkspaces, setAllWorkspaces] = useState(false);
+  const [engine, setEngine] = useState('');
   const secrets = useQuery({ queryKey: ['secrets.list'], queryFn: () => api['secrets.list']({}), retry: false });
   const agent = useQuery({ queryKey: ['agent.get'], queryFn: () => api['agent.get']({}), retry: false });
   const agentCredentials = (secrets.data?.secrets ?? []).filter((s) => AGENT_KINDS.includes(s.kind));
@@ -41,6 +43,7 @@ export function CreateWorkspaceDialog({
         ...(secretId.trim() ? { secretId: secretId.trim() } : {}),
         ...(agentSecretId ? { agentSecretId } : {}),
         ...(bypassPermissions ? { bypassPermissions } : {}),
+        ...(engine ? { engine } : {}),
         ...(fleetAccess !== 'none' ? { fleet: { access: fleetAccess, allWorkspaces } } : {}),
       }),
     onSuccess: (w) => {
@@ -101,6 +104,7 @@ export function CreateWorkspaceDialog({
             : 'The token reaches git inside the container through a credential helper only.'}
         </small>
       </label>
+      <EngineField value={engine} onChange={setEngine} />
       <label className="field">
         Agent credential
         <select value={agentSecretId} onChange={(e) => setAgentSecretId(e.target.value)}>

@@ -5,6 +5,7 @@ import { useApi } from '../../api/context';
 import { AgentDialog } from './AgentDialog';
 import { ConfirmDialog } from './ConfirmDialog';
 import { DiskUse } from './DiskUse';
+import { EngineTag } from '../engines/EngineField';
 import { FleetAccessDialog } from './FleetAccessDialog';
 
 const tone: Record<Workspace['status'], string> = {
@@ -46,6 +47,7 @@ export function WorkspaceRow({
         <span className={`chip chip-${tone[w.status]}`} data-testid="workspace-status">
           {w.status}
         </span>
+        <EngineTag engine={w.engine} />
         {fleet ? (
           <span
             className="chip"
