@@ -73,16 +73,19 @@ export async function ensureAgentCliVolume(
   progress: EngineProgress,
 ): Promise<string> {
   const { name, files } = agentCliVolumeName(dir);
-  try {
-    await docker.getVolume(name).inspect();
-    return name;
-  } catch (e) {
-    if (statusOf(e) !== 404) throw dockerFailure(e, 'look up the agent CLI volume');
-  }
+  // The empty `-complete` volume is made only after the copy succeeded: a copy cut short (Nexus
+  // stopped, the link dropped) leaves no marker, and the next create starts the copy over.
+  const marker = `${name}-complete`;
+  const labels = { [LABEL.managed]: '1', [LABEL.owner]: owner };
+  if ((await volumeExists(docker, name)) && (await volumeExists(docker, marker))) return name;
   progress('Copying the agent CLI to the engine');
+  await docker
+    .getVolume(name)
+    .remove()
+    .catch(() => undefined);
   let container: Docker.Container | null = null;
   try {
-    await docker.createVolume({ Name: name, Labels: { [LABEL.managed]: '1', [LABEL.owner]: owner } });
+    await docker.createVolume({ Name: name, Labels: labels });
     container = await docker.createContainer({
       Image: image,
       Cmd: ['true'],
@@ -90,6 +93,7 @@ export async function ensureAgentCliVolume(
       HostConfig: { Mounts: [{ Type: 'volume', Source: name, Target: AGENT_CLI_MOUNT }], NetworkMode: 'none' },
     });
     await container.putArchive(Readable.from(streamTar(files)), { path: AGENT_CLI_MOUNT });
+    await docker.createVolume({ Name: marker, Labels: labels });
     return name;
   } catch (e) {
     await container?.remove({ force: true }).catch(() => undefined);
@@ -101,5 +105,15 @@ export async function ensureAgentCliVolume(
     throw e instanceof NexusError ? e : dockerFailure(e, 'copy the agent CLI to the engine');
   } finally {
     await container?.remove({ force: true }).catch(() => undefined);
+  }
+}
+
+async function volumeExists(docker: Docker, name: string): Promise<boolean> {
+  try {
+    await docker.getVolume(name).inspect();
+    return true;
+  } catch (e) {
+    if (statusOf(e) === 404) return false;
+    throw dockerFailure(e, 'look up the agent CLI volume');
   }
 }

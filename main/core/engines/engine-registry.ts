@@ -15,6 +15,7 @@ import {
 import { copyImage, ensureAgentCliVolume } from './engine-copies';
 import { linkTo, type EngineLink, type ResolveSecret } from './engine-link';
 import type { EngineRecord, EngineStore } from './engine-store';
+import { leastLoaded } from './placement';
 
 export interface EngineFacts {
   version: string;
@@ -81,9 +82,8 @@ export class EngineRegistry implements WorkspaceEngines, Disposable {
     const candidates = [LOCAL_ENGINE, ...this.deps.store.list().map((e) => e.id)].filter(
       (id) => this.state(id).state === 'reachable',
     );
-    if (candidates.length === 0) return LOCAL_ENGINE;
-    // Fewest running sessions first; on a tie the local engine, then the oldest remote one.
-    return candidates.reduce((best, id) => ((running.get(id) ?? 0) < (running.get(best) ?? 0) ? id : best));
+    // None reachable: the local engine, whose create then says why it cannot start.
+    return leastLoaded(candidates, running) ?? LOCAL_ENGINE;
   }
 
   async ensureImage(engine: string, image: string, progress: EngineProgress): Promise<void> {

@@ -24,6 +24,11 @@ export function parseEngineUrl(raw: string): EngineAddress {
       `"${raw}" is not an engine address; use ssh://user@host[:port] or tcp://host:2376.`,
     );
   }
+  if (u.protocol !== 'ssh:' && u.protocol !== 'tcp:' && u.protocol !== 'https:')
+    throw new NexusError(
+      'bad_request',
+      `Engines are reached by ssh:// or by tcp:// with TLS; "${u.protocol}//" is not supported (plain HTTP would give anyone on the network root on that host; unix:// is the local engine).`,
+    );
   const host = u.hostname.replace(/^\[|\]$/g, '');
   if (!host) throw new NexusError('bad_request', `The engine address "${raw}" names no host.`);
   if (u.protocol === 'ssh:') {
@@ -44,10 +49,5 @@ export function parseEngineUrl(raw: string): EngineAddress {
       endpoint,
     };
   }
-  if (u.protocol === 'tcp:' || u.protocol === 'https:')
-    return { kind: 'tls', host, port: u.port ? Number(u.port) : 2376 };
-  throw new NexusError(
-    'bad_request',
-    `Engines are reached by ssh:// or by tcp:// with TLS; "${u.protocol}//" is not supported (plain HTTP would give the network root on that host).`,
-  );
+  return { kind: 'tls', host, port: u.port ? Number(u.port) : 2376 };
 }

@@ -43,10 +43,17 @@ describe('a workspace on a remote engine over SSH', () => {
   }, 600_000);
 
   afterAll(async () => {
-    await core?.dispatcher.call('workspaces.delete', { workspace: name }, op).catch(() => undefined);
-    await env?.cleanup();
-    await repo?.close();
-    await remote?.dispose();
+    // The second engine goes first and whatever happens: its daemons and files must not outlive the test.
+    try {
+      await Promise.race([
+        core?.dispatcher.call('workspaces.delete', { workspace: name }, op).catch(() => undefined),
+        new Promise((r) => setTimeout(r, 15_000)),
+      ]);
+    } finally {
+      await remote?.dispose();
+      await env?.cleanup();
+      await repo?.close();
+    }
   }, 120_000);
 
   it('adds the engine in two steps: first contact shows the host key and sends nothing, then the pinned key lets it in', async () => {
