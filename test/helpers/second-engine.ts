@@ -28,6 +28,8 @@ export interface SecondEngine {
   url: string;
   /** Same host, the Docker API through `docker system dial-stdio` (the session's DOCKER_HOST). */
   dialStdioUrl: string;
+  /** With `tls: true`: the daemon also on tcp://127.0.0.1:<port> with --tlsverify, and the PEMs a client needs. */
+  tls: { url: string; ca: string; cert: string; key: string } | null;
   /** Public-key logins sshd accepted so far (each is one SSH connection). */
   logins(): number;
   /** Kills every SSH connection (sshd's per-connection processes); the listener stays. */
@@ -51,7 +53,7 @@ const freePort = (): Promise<number> =>
 const fingerprint = (pubFile: string): string =>
   (execFileSync('ssh-keygen', ['-lf', pubFile], { encoding: 'utf8' }).split(' ')[1] ?? '').trim();
 
-export async function startSecondEngine(opts: { pool?: string } = {}): Promise<SecondEngine> {
+export async function startSecondEngine(opts: { pool?: string; tls?: boolean } = {}): Promise<SecondEngine> {
   if (process.getuid?.() !== 0) throw new Error('the second engine needs root (dockerd and sshd)');
   // Short: containerd's socket lives under the exec root and unix socket paths stop at 108 bytes.
   const base = mkdtempSync('/tmp/nxe-');
@@ -63,6 +65,7 @@ export async function startSecondEngine(opts: { pool?: string } = {}): Promise<S
   const log = join(base, 'dockerd.log');
   const sshLog = join(base, 'sshd.log');
   let dockerd: ChildProcess | null = null;
+  const tls = opts.tls ? { port: await freePort(), ...makeTlsMaterial(join(base, 'tls')) } : null;
   let sshd: ChildProcess | null = null;
   const suffix = base
     .slice(-6)
@@ -95,6 +98,19 @@ export async function startSecondEngine(opts: { pool?: string } = {}): Promise<S
         `nx${suffix}p`,
         '--cgroup-parent',
         `nx${suffix}`,
+        ...(tls
+          ? [
+              '-H',
+              `tcp://127.0.0.1:${tls.port}`,
+              '--tlsverify',
+              '--tlscacert',
+              tls.files.ca,
+              '--tlscert',
+              tls.files.serverCert,
+              '--tlskey',
+              tls.files.serverKey,
+            ]
+          : []),
       ],
       { stdio: ['ignore', 'ignore', 'pipe'], detached: false },
     );
@@ -207,6 +223,7 @@ export async function startSecondEngine(opts: { pool?: string } = {}): Promise<S
     hostKey: () => fingerprint(join(sshDir, 'host.pub')),
     url: `ssh://root@127.0.0.1:${sshPort}?socket=${socket}`,
     dialStdioUrl: `ssh://root@127.0.0.1:${sshPort}?dial=stdio`,
+    tls: tls ? { url: `tcp://127.0.0.1:${tls.port}`, ca: tls.ca, cert: tls.cert, key: tls.key } : null,
     logins: () => (existsSync(sshLog) ? (readFileSync(sshLog, 'utf8').match(/Accepted publickey/g) ?? []).length : 0),
     cutConnections: () => killChildren(sshd?.pid),
     rotateHostKey: async () => {
@@ -230,5 +247,72 @@ export async function startSecondEngine(opts: { pool?: string } = {}): Promise<S
       }
       rmSync(base, { recursive: true, force: true });
     },
+  };
+}
+
+/** A CA, a server certificate for 127.0.0.1 and a client certificate (openssl; PEM), as `dockerd --tlsverify` wants them. */
+function makeTlsMaterial(dir: string): {
+  ca: string;
+  cert: string;
+  key: string;
+  files: { ca: string; serverCert: string; serverKey: string };
+} {
+  mkdirSync(dir, { mode: 0o700 });
+  const f = (n: string): string => join(dir, n);
+  const ssl = (...args: string[]): void => void execFileSync('openssl', args, { stdio: 'ignore' });
+  ssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=nexus-test-ca',
+    '-keyout',
+    f('ca.key'),
+    '-out',
+    f('ca.pem'),
+  );
+  writeFileSync(f('server.ext'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
+  writeFileSync(f('client.ext'), 'extendedKeyUsage=clientAuth\n');
+  for (const who of ['server', 'client']) {
+    ssl(
+      'req',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-subj',
+      `/CN=${who}`,
+      '-keyout',
+      f(`${who}.key`),
+      '-out',
+      f(`${who}.csr`),
+    );
+    ssl(
+      'x509',
+      '-req',
+      '-in',
+      f(`${who}.csr`),
+      '-CA',
+      f('ca.pem'),
+      '-CAkey',
+      f('ca.key'),
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-extfile',
+      f(`${who}.ext`),
+      '-out',
+      f(`${who}.pem`),
+    );
+  }
+  const read = (n: string): string => readFileSync(f(n), 'utf8');
+  return {
+    ca: read('ca.pem'),
+    cert: read('client.pem'),
+    key: read('client.key'),
+    files: { ca: f('ca.pem'), serverCert: f('server.pem'), serverKey: f('server.key') },
   };
 }

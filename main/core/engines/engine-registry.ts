@@ -4,7 +4,7 @@ import { NexusError } from '../../../shared/errors';
 import type { Disposable } from '../disposable';
 import type { Logger } from '../log';
 import { DockerWatch } from '../workspaces/docker-watch';
-import { dockerUnavailable } from '../workspaces/engine';
+import { dockerUnavailable, withTimeout } from '../workspaces/engine';
 import {
   LOCAL_ENGINE,
   type AgentCliSource,
@@ -233,14 +233,4 @@ export class EngineRegistry implements WorkspaceEngines, Disposable {
     }
     return p;
   }
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    p.then(
-      (v) => (clearTimeout(t), resolve(v)),
-      (e: unknown) => (clearTimeout(t), reject(e instanceof Error ? e : new Error(String(e)))),
-    );
-  });
 }
