@@ -147,6 +147,18 @@ describe('a workspace on a remote engine over SSH', () => {
     expect(r.stdout).toMatch(/\d+\.\d+\.\d+/);
   });
 
+  it('opens a terminal in the remote workspace: keystrokes in, the screen out', async () => {
+    const tty = await core.workspaces.runtime.attach(core.workspaces.runtime.info(name), ['sh'], {
+      tty: true,
+      size: { cols: 80, rows: 24 },
+    });
+    let screen = '';
+    tty.output.on('data', (d: Buffer) => (screen += d.toString('utf8')));
+    tty.write('echo remote-$((40 + 2))\r');
+    await waitFor(() => screen.includes('remote-42'), 'the command echoed on the terminal');
+    tty.close();
+  });
+
   it('reconnects after the SSH connection is cut, on one new connection', async () => {
     const before = remote.logins();
     remote.cutConnections();

@@ -39,7 +39,13 @@ export function createEngines(w: {
     resolveSecret: (id) => w.vault.resolveSecret(id),
     log,
     owner: ownerIdFor(w.dataDir),
-    changed: (id) => void service?.changed(id),
+    changed: (id) => {
+      try {
+        service?.changed(id);
+      } catch {
+        // removed meanwhile: its removal was published
+      }
+    },
   });
   service = new EngineService({
     store,
