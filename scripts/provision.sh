@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Idempotent provisioning of this Debian machine for running and testing Nexus: the apt packages
 # (Docker engine, nats-server, Chromium, a Secret Service keychain, git, tmux, debootstrap, systemd's
-# tools for the service unit), the pinned Node (.node-version, from the npm registry, beside the
+# tools for the service unit, openssh-server for the remote-engine tests' sshd), the pinned Node (.node-version, from the npm registry, beside the
 # machine's own Node; `. scripts/node-env.sh` then picks it), a Docker daemon when none answers, and
 # a base for the worker image. Safe to run again; does nothing that is already done.
 set -euo pipefail
-PACKAGES=(docker.io nats-server chromium gnome-keyring libsecret-tools dbus dbus-x11 git tmux debootstrap ca-certificates systemd)
+PACKAGES=(docker.io nats-server chromium gnome-keyring libsecret-tools dbus dbus-x11 git tmux debootstrap ca-certificates systemd openssh-server)
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 

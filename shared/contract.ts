@@ -18,6 +18,7 @@ import { connectOperations } from './contract/connect';
 import { agentEvents, agentOperations } from './contract/agent';
 import { permissionEvents, permissionOperations } from './contract/permissions';
 import { fleetOperations } from './contract/fleet';
+import { engineEvents, engineOperations } from './contract/engines';
 
 export * from './contract/define';
 export * from './contract/app';
@@ -34,6 +35,7 @@ export * from './contract/permissions';
 export * from './contract/fleet';
 export * from './contract/remote';
 export * from './contract/activity';
+export * from './contract/engines';
 
 export const operations = {
   ...appOperations,
@@ -50,6 +52,7 @@ export const operations = {
   ...fleetOperations,
   ...remoteOperations,
   ...activityOperations,
+  ...engineOperations,
 } as const;
 
 export const events = {
@@ -63,6 +66,7 @@ export const events = {
   ...tokenEvents,
   ...agentEvents,
   ...permissionEvents,
+  ...engineEvents,
 } as const;
 
 export type Operations = typeof operations;

@@ -11,6 +11,8 @@ export const errorCodes = [
   'vault_uninitialized',
   'docker_unavailable',
   'nats_unavailable',
+  /** An SSH engine showed another host key than the pinned one (refused; nothing was sent to it). */
+  'host_key_changed',
   'timeout',
   'rate_limited',
   'unavailable',
@@ -77,6 +79,7 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   vault_uninitialized: 423,
   docker_unavailable: 503,
   nats_unavailable: 503,
+  host_key_changed: 502,
   timeout: 504,
   rate_limited: 429,
   unavailable: 503,

@@ -6,6 +6,7 @@ import type { AttentionService } from './attention/attention-service';
 import type { AuditLog } from './audit/audit-log';
 import type { CoreConfig } from './config';
 import type { Dispatcher } from './dispatch';
+import type { EngineService } from './engines/engine-service';
 import type { EventBus } from './events';
 import type { Logger } from './log';
 import type { ConnectService } from './mcp/connect';
@@ -74,4 +75,6 @@ export interface Core extends CoreApi {
   connect: ConnectService;
   /** Sessions as MCP clients: each workspace's fleet credential and the worker listener's URL. */
   fleet: FleetService;
+  /** Docker engines workspaces live on: the local one and remote ones (SSH, TLS). */
+  engines: EngineService;
 }

@@ -44,6 +44,8 @@ import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './wo
 import { RemoteService } from './oauth/remote-service';
 import { remoteHandlers } from './oauth/remote-handlers';
 import { activityHandler } from './audit/activity-handler';
+import { engineHandlers } from './engines/engine-handlers';
+import { createEngines } from './engines/wire';
 
 /** Collaborators a caller may replace (tests: the workspaces' secret source). */
 export interface CoreOptions {
@@ -89,7 +91,16 @@ export async function createCore(
     secrets: () => vault.secrets.list(),
     events,
   });
-
+  const engines = createEngines({
+    db,
+    local: docker,
+    localStatus: () => status.get().docker,
+    localSocket: config.docker.socketPath,
+    vault,
+    events,
+    log,
+    dataDir,
+  });
   // Workspaces (Docker); provider tokens come from the vault.
   const workspaces = createWorkspaces({
     ...base,
@@ -104,6 +115,7 @@ export async function createCore(
         engineArchitecture: async () => ((await docker.info()) as { Architecture: string }).Architecture,
         addSecret: (v) => redactor.addSecret(v),
       }),
+      engines: engines.registry,
       ...options.workspaces,
     },
   });
@@ -199,6 +211,7 @@ export async function createCore(
     permissionHandlers(permissions),
     remoteHandlers(remote),
     activityHandler({ db, audit, tokens, remote }),
+    engineHandlers(engines.service),
   );
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
 
@@ -252,6 +265,7 @@ export async function createCore(
     fleet,
     mcpGate: (opts) => createMcpGate({ dispatcher, audit, config, tokens, log, fleet }, opts),
     remote,
+    engines: engines.service,
     dispose: async () => {
       log.info('core stopping');
       await disposables.dispose();

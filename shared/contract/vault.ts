@@ -41,9 +41,19 @@ export type VaultStatus = z.infer<typeof VaultStatus>;
 
 /**
  * Provider tokens (github, gitlab, generic) clone and fetch repositories; the agent credentials
- * (an Anthropic API key, a Claude OAuth token from `claude setup-token`) sign the agent CLI in.
+ * (an Anthropic API key, a Claude OAuth token from `claude setup-token`) sign the agent CLI in; an SSH
+ * private key and TLS material (PEM) reach remote Docker engines (Settings → Engines).
  */
-export const SecretKind = z.enum(['github', 'gitlab', 'generic', 'anthropic_api_key', 'claude_oauth_token']);
+export const SecretKind = z.enum([
+  'github',
+  'gitlab',
+  'generic',
+  'anthropic_api_key',
+  'claude_oauth_token',
+  'ssh_private_key',
+  'tls_certificate',
+  'tls_private_key',
+]);
 export type SecretKind = z.infer<typeof SecretKind>;
 
 /** What may be shown of a secret: metadata and at most its last 4 characters. Never the value. */

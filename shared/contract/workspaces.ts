@@ -30,6 +30,8 @@ export const Workspace = z.object({
   status: WorkspaceStatus,
   reason: z.string().nullable(),
   containerId: z.string().nullable(),
+  /** The Docker engine it lives on (its volume is there): `local` or a remote engine's id. */
+  engine: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -81,6 +83,14 @@ export const workspaceOperations = {
           .optional()
           .describe(
             'Run its sessions in bypassPermissions (the container is the boundary); inbox messages to them are then held, not delivered',
+          ),
+        engine: z
+          .string()
+          .min(1)
+          .max(100)
+          .optional()
+          .describe(
+            'Docker engine (id or name) to place it on; default: the reachable engine with the fewest running sessions',
           ),
         fleet: FleetChoice.optional().describe(
           "The workspace's fleet credential (operator only): its sessions get Nexus's MCP server with this class",

@@ -38,6 +38,7 @@ describe('MCP tool inputs', () => {
       'image',
       'agent_secret_id',
       'bypass_permissions',
+      'engine',
     ]);
     expect(input.toOp({ name: 'alpha', repo_url: '/r.git', secret_id: undefined, bypass_permissions: false })).toEqual({
       name: 'alpha',

@@ -1,5 +1,6 @@
 import type Docker from 'dockerode';
-import { agentCliMount, WORKER_PATH_WITH_AGENT } from '../agent/agent-cli';
+import { AGENT_CLI_MOUNT, agentCliMount, WORKER_PATH_WITH_AGENT } from '../agent/agent-cli';
+import type { AgentCliSource } from './engine-port';
 import { workspaceLabels } from './labels';
 
 export const WORKSPACE_DIR = '/workspace';
@@ -26,8 +27,11 @@ export function workspaceContainerSpec(
   image: string,
   owner: string,
   limits: ContainerLimits,
-  /** The pinned agent CLI's binary directory on the host, mounted read-only (see agent/agent-cli.ts). */
-  agentCliDir?: string | null,
+  /**
+   * The pinned agent CLI: its binary directory on the host, mounted read-only (see agent/agent-cli.ts),
+   * or on a remote engine a volume holding it (mounted read-only the same place).
+   */
+  agentCli?: string | AgentCliSource | null,
 ): Docker.ContainerCreateOptions {
   return {
     name: containerNameOf(w),
@@ -44,10 +48,7 @@ export function workspaceContainerSpec(
       SecurityOpt: ['no-new-privileges'],
       Memory: limits.memoryBytes,
       PidsLimit: limits.pidsLimit,
-      Mounts: [
-        { Type: 'volume', Source: w.volume, Target: WORKSPACE_DIR },
-        ...(agentCliDir ? [agentCliMount(agentCliDir)] : []),
-      ],
+      Mounts: [{ Type: 'volume', Source: w.volume, Target: WORKSPACE_DIR }, ...agentCliMounts(agentCli)],
       Tmpfs: {
         [CREDENTIAL_DIR]: 'rw,noexec,nosuid,nodev,size=64k,mode=0700,uid=1000,gid=1000',
         '/tmp': 'rw,nosuid,nodev,size=256m,mode=1777',
@@ -55,6 +56,13 @@ export function workspaceContainerSpec(
       RestartPolicy: { Name: 'no' },
     },
   };
+}
+
+function agentCliMounts(cli: string | AgentCliSource | null | undefined): Docker.MountSettings[] {
+  if (!cli) return [];
+  if (typeof cli === 'string') return [agentCliMount(cli)];
+  if ('bind' in cli) return [agentCliMount(cli.bind)];
+  return [{ Type: 'volume', Source: cli.volume, Target: AGENT_CLI_MOUNT, ReadOnly: true }];
 }
 
 /** The payload nexus-with-credential reads from stdin: host, username, token, one per line. */

@@ -21,12 +21,22 @@ export interface ContainerSummary {
 export class WorkspaceContainers {
   constructor(
     readonly docker: Docker,
-    private readonly deps: { owner: string; network: string; signals: WorkspaceEvents },
+    private readonly deps: {
+      owner: string;
+      network: string;
+      signals: WorkspaceEvents;
+      /** The engine these calls go to (absent: the local one). */
+      engine?: string;
+    },
   ) {}
 
   failure(e: unknown, action: string): NexusError {
     const f = dockerFailure(e, action);
-    if (f.code === 'docker_unavailable' || isEngineDown(e)) this.deps.signals.emit('engineLost', { reason: action });
+    if (f.code === 'docker_unavailable' || isEngineDown(e))
+      this.deps.signals.emit('engineLost', {
+        reason: action,
+        ...(this.deps.engine ? { engine: this.deps.engine } : {}),
+      });
     return f;
   }
 

@@ -1,6 +1,6 @@
 import { errorMessage } from '../../../shared/errors';
 import type Docker from 'dockerode';
-import type { StatusBoard } from '../app/status';
+import type { AppStatus } from '../../../shared/contract';
 import type { Disposable } from '../disposable';
 import type { Logger } from '../log';
 import { probeDocker } from './engine';
@@ -37,8 +37,11 @@ export class DockerWatch implements Disposable {
   constructor(
     private readonly docker: Docker,
     private readonly deps: {
-      status: StatusBoard;
+      /** Where the engine's state goes: the status board for the local engine, the engine's record for a remote one. */
+      status: { set(component: 'docker', value: AppStatus['docker']): void };
       log: Logger;
+      /** The engine watched (absent: the local one); only its `engineLost` signals count. */
+      engine?: string;
       owner: string;
       /** Any call that finds the engine gone says so here (`engineLost`); the watch then reconnects. */
       signals: WorkspaceEvents;
@@ -47,7 +50,9 @@ export class DockerWatch implements Disposable {
       maxBackoffMs?: number;
     },
   ) {
-    this.lostSub = deps.signals.on('engineLost', ({ reason }) => this.lost(reason));
+    this.lostSub = deps.signals.on('engineLost', ({ reason, engine }) => {
+      if (engine === deps.engine) this.lost(reason);
+    });
   }
 
   /** Opens the stream now if the engine answers, else starts the reconnect timer. */

@@ -7,6 +7,7 @@ import type { Redactor } from '../redact';
 import { credentialPayload, workspaceContainerSpec, WORKSPACE_DIR, type ContainerLimits } from './container-spec';
 import type { WorkspaceContainers } from './containers';
 import { dockerFailure } from './engine';
+import { LOCAL_ENGINE, type WorkspaceEngines } from './engine-port';
 import { LABEL } from './labels';
 import { checkRepoUrl, checkSecretHost, credentialHost } from './repo-url';
 import type { WorkspaceRuntime } from './runtime';
@@ -17,7 +18,11 @@ import { publicWorkspace, type WorkspaceRecord, type WorkspaceStore } from './wo
 export interface ProvisioningDeps {
   store: WorkspaceStore;
   runtime: WorkspaceRuntime;
+  /** The local engine's calls. */
   containers: WorkspaceContainers;
+  /** The calls for the engine a workspace lives on. */
+  containersOf(engine: string): WorkspaceContainers;
+  engines: WorkspaceEngines;
   events: EventBus;
   log: Logger;
   redactor: Redactor;
@@ -55,6 +60,8 @@ export class WorkspaceProvisioner {
     image?: string;
     agentSecretId?: string;
     bypassPermissions?: boolean;
+    /** The engine it is placed on (the workspace service chose it). */
+    engine: string;
   }): Promise<Workspace> {
     const { store, maxWorkspaces } = this.deps;
     const repoUrl = checkRepoUrl(input.repoUrl);
@@ -64,7 +71,7 @@ export class WorkspaceProvisioner {
     const secret = input.secretId ? await this.resolveSecret(input.secretId) : null;
     if (secret && input.secretId) checkSecretHost(secret.host, repoUrl, input.secretId);
     const agentSecretId = input.agentSecretId ? this.deps.agent?.checkCredential(input.agentSecretId) : undefined;
-    if (input.image && !(await this.deps.containers.imageExists(input.image)))
+    if (input.image && !(await this.deps.containersOf(input.engine).imageExists(input.image)))
       throw new NexusError('bad_request', `The image "${input.image}" does not exist in the Docker engine.`);
     let row: WorkspaceRecord;
     try {
@@ -75,6 +82,7 @@ export class WorkspaceProvisioner {
         image: input.image ?? null,
         agentSecretId: agentSecretId ?? null,
         bypassPermissions: input.bypassPermissions ?? false,
+        engine: input.engine,
         volumePrefix: `nexus-ws-${this.deps.owner.slice(0, 8)}-`,
       });
     } catch (e) {
@@ -90,7 +98,9 @@ export class WorkspaceProvisioner {
   }
 
   private async provision(row: WorkspaceRecord, secret: ResolvedSecret | null): Promise<void> {
-    const { store, containers, emit } = this.deps;
+    const { store, emit, engines } = this.deps;
+    const containers = this.deps.containersOf(row.engine);
+    const remote = row.engine !== LOCAL_ENGINE;
     const progress = (p: { step: string; fraction?: number; done?: boolean; error?: string }): void =>
       this.deps.events.emit('progress', {
         id: `workspace:${row.id}:create`,
@@ -108,11 +118,14 @@ export class WorkspaceProvisioner {
         this.deps.image ??
         (await this.deps.builder.ensure(this.deps.worker, (s, f) => step(s, f === undefined ? undefined : f * 0.5)));
       store.update(row.id, { image });
+      // A remote engine gets the image from the local one (save | load through the API) unless the caller named one.
+      if (remote && !row.image) await engines.ensureImage(row.engine, image, (s) => step(s, 0.5));
       const cli = this.deps.agent
         ? await this.deps.agent.cliDir((s, f) => step(s, f === undefined ? undefined : 0.5))
         : null;
       if (cli?.problem)
         this.deps.log.warn('workspace without the agent CLI', { workspace: row.id, reason: cli.problem });
+      const agentCli = cli?.dir ? await engines.agentCli(row.engine, cli.dir, image, (s) => step(s, 0.52)) : null;
       step('Creating the container', 0.55);
       await containers.ensureNetwork();
       await containers.call('create the workspace volume', () =>
@@ -123,7 +136,7 @@ export class WorkspaceProvisioner {
       );
       const container = await containers.call('create the container', () =>
         containers.docker.createContainer(
-          workspaceContainerSpec(row, image, this.deps.owner, this.deps.limits, cli?.dir),
+          workspaceContainerSpec(row, image, this.deps.owner, this.deps.limits, agentCli),
         ),
       );
       containerId = container.id;
@@ -144,7 +157,7 @@ export class WorkspaceProvisioner {
     } catch (e) {
       const failure = e instanceof NexusError ? e : dockerFailure(e, 'create the workspace');
       const reason = this.deps.redactor.text(failure.message);
-      await this.removeQuietly(containerId, row.volume);
+      await this.removeQuietly(containers, containerId, row.volume);
       // The container is forgotten either way; if the engine was gone, the sweep after reconnect removes it by label.
       emit(store.update(row.id, { status: 'error', reason, containerId: null }));
       progress({ step: 'Failed', done: true, error: reason });
@@ -173,7 +186,7 @@ export class WorkspaceProvisioner {
         ...opts,
       })
       .catch((e: unknown) => {
-        throw this.deps.containers.failure(e, 'run git in the workspace');
+        throw this.deps.containersOf(w.engine).failure(e, 'run git in the workspace');
       });
     if (result.exitCode !== 0) {
       const tail = result.stderr
@@ -216,10 +229,14 @@ export class WorkspaceProvisioner {
     return secret;
   }
 
-  private async removeQuietly(containerId: string | null, volume: string): Promise<void> {
+  private async removeQuietly(
+    containers: WorkspaceContainers,
+    containerId: string | null,
+    volume: string,
+  ): Promise<void> {
     try {
-      if (containerId) await this.deps.containers.removeContainer(containerId);
-      await this.deps.containers.removeVolume(volume);
+      if (containerId) await containers.removeContainer(containerId);
+      await containers.removeVolume(volume);
     } catch (e) {
       this.deps.log.warn('cleanup after a failed create is deferred until Docker answers', { error: e });
     }

@@ -3,6 +3,7 @@ import { PassThrough, type Duplex, type Readable } from 'node:stream';
 import type { TerminalSize } from '../../../shared/terminal';
 import { NexusError } from '../../../shared/errors';
 import { dockerFailure } from './engine';
+import { LOCAL_ENGINE } from './engine-port';
 import type { WorkspaceEvents } from './workspace-events';
 import type { WorkspaceRecord, WorkspaceStore } from './workspace-store';
 
@@ -15,7 +16,12 @@ export interface WorkspaceInfo {
   running: boolean;
   /** Its sessions run in bypassPermissions (the operator's choice at create). */
   bypassPermissions?: boolean;
+  /** The Docker engine it lives on (absent: the local one). */
+  engine?: string;
 }
+
+/** What exec and attach need of a workspace: its container, and the engine that holds it. */
+export type WorkspaceTarget = Pick<WorkspaceInfo, 'name' | 'containerId'> & { engine?: string };
 
 export interface ExecOptions {
   /** Written whole to the process's stdin, then stdin is closed (never in argv or env, so never in `docker inspect`). */
@@ -59,13 +65,14 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_OUTPUT = 4 * 1024 * 1024;
 
 export const workspaceInfo = (
-  w: Pick<WorkspaceRecord, 'id' | 'name' | 'containerId' | 'status'> & { bypassPermissions?: boolean },
+  w: Pick<WorkspaceRecord, 'id' | 'name' | 'containerId' | 'status'> & { bypassPermissions?: boolean; engine?: string },
 ): WorkspaceInfo => ({
   id: w.id,
   name: w.name,
   containerId: w.containerId,
   running: w.status === 'running' && w.containerId !== null,
   bypassPermissions: w.bypassPermissions ?? false,
+  engine: w.engine ?? LOCAL_ENGINE,
 });
 
 /**
@@ -80,6 +87,8 @@ export class WorkspaceRuntime {
   constructor(
     private readonly deps: {
       docker: Docker;
+      /** The dockerode of a workspace's engine; absent: every workspace is on `docker`. */
+      dockerOf?: (engine: string) => Docker;
       store: WorkspaceStore;
       /** Told (`engineLost`) when an exec or attach finds the engine gone. */
       signals?: WorkspaceEvents;
@@ -121,47 +130,41 @@ export class WorkspaceRuntime {
   }
 
   /** `docker exec` in the workspace's container: demuxed, bounded output, stdin written whole then closed. */
-  async exec(
-    workspace: Pick<WorkspaceInfo, 'name' | 'containerId'>,
-    argv: string[],
-    opts: ExecOptions = {},
-  ): Promise<ExecResult> {
+  async exec(workspace: WorkspaceTarget, argv: string[], opts: ExecOptions = {}): Promise<ExecResult> {
     if (!workspace.containerId)
       throw new NexusError('conflict', `Workspace "${workspace.name}" has no container to run a command in.`);
     try {
-      return await execIn(this.deps.docker, workspace.containerId, argv, opts);
+      return await execIn(this.dockerFor(workspace), workspace.containerId, argv, opts);
     } catch (e) {
-      throw this.failure(e, 'run a command in the workspace');
+      throw this.failure(e, 'run a command in the workspace', this.engineOf(workspace));
     }
   }
 
   /** `docker exec -it`: one raw (not multiplexed) stream, resized through the engine. */
-  async attach(
-    workspace: Pick<WorkspaceInfo, 'name' | 'containerId'>,
-    argv: string[],
-    opts: AttachOptions,
-  ): Promise<TtyProcess> {
+  async attach(workspace: WorkspaceTarget, argv: string[], opts: AttachOptions): Promise<TtyProcess> {
     if (!workspace.containerId)
       throw new NexusError('conflict', `Workspace "${workspace.name}" has no container to open a terminal in.`);
     const { cols, rows } = opts.size;
     let stream: Duplex;
     let exec: Docker.Exec;
     try {
-      exec = await this.deps.docker.getContainer(workspace.containerId).exec({
-        Cmd: argv,
-        AttachStdin: true,
-        AttachStdout: true,
-        AttachStderr: true,
-        Tty: true,
-        Env: opts.env ?? [],
-      });
+      exec = await this.dockerFor(workspace)
+        .getContainer(workspace.containerId)
+        .exec({
+          Cmd: argv,
+          AttachStdin: true,
+          AttachStdout: true,
+          AttachStderr: true,
+          Tty: true,
+          Env: opts.env ?? [],
+        });
       // ConsoleSize (engine API 1.42+) sizes the terminal before the client first draws.
       const start = { hijack: true, stdin: true, Tty: true, ConsoleSize: [rows, cols] };
       stream = (await exec.start(start)) as Duplex;
       // Older engines ignore ConsoleSize; sizing at once keeps the first screen the viewer's size.
       await exec.resize({ h: rows, w: cols });
     } catch (e) {
-      throw this.failure(e, 'open a terminal in the workspace');
+      throw this.failure(e, 'open a terminal in the workspace', this.engineOf(workspace));
     }
     return {
       output: stream,
@@ -170,16 +173,30 @@ export class WorkspaceRuntime {
         try {
           await exec.resize({ h: size.rows, w: size.cols });
         } catch (e) {
-          throw this.failure(e, 'resize the terminal');
+          throw this.failure(e, 'resize the terminal', this.engineOf(workspace));
         }
       },
       close: () => stream.destroy(),
     };
   }
 
-  private failure(e: unknown, action: string): NexusError {
+  private dockerFor(workspace: WorkspaceTarget): Docker {
+    const engine = this.engineOf(workspace);
+    return engine === LOCAL_ENGINE || !this.deps.dockerOf ? this.deps.docker : this.deps.dockerOf(engine);
+  }
+
+  /** The engine of a workspace as the caller named it, else as the store has it (by its container). */
+  private engineOf(workspace: WorkspaceTarget): string {
+    if (workspace.engine) return workspace.engine;
+    if (!workspace.containerId || !this.deps.dockerOf) return LOCAL_ENGINE;
+    const id = workspace.containerId;
+    return this.deps.store.list().find((w) => w.containerId === id)?.engine ?? LOCAL_ENGINE;
+  }
+
+  private failure(e: unknown, action: string, engine: string): NexusError {
     const f = dockerFailure(e, action);
-    if (f.code === 'docker_unavailable') this.deps.signals?.emit('engineLost', { reason: action });
+    if (f.code === 'docker_unavailable')
+      this.deps.signals?.emit('engineLost', { reason: action, ...(engine !== LOCAL_ENGINE ? { engine } : {}) });
     return f;
   }
 }

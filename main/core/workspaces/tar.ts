@@ -1,3 +1,5 @@
+import { createReadStream } from 'node:fs';
+
 /** A minimal, deterministic ustar writer for Docker build contexts (regular files only). */
 export interface TarEntry {
   /** Path inside the archive, with forward slashes. */
@@ -8,7 +10,7 @@ export interface TarEntry {
 
 const BLOCK = 512;
 
-function header(entry: TarEntry): Buffer {
+function header(entry: { path: string; mode: number; size: number }): Buffer {
   const h = Buffer.alloc(BLOCK, 0);
   let name = entry.path;
   let prefix = '';
@@ -24,7 +26,7 @@ function header(entry: TarEntry): Buffer {
   h.write(octal(entry.mode & 0o7777, 8), 100, 8, 'ascii');
   h.write(octal(0, 8), 108, 8, 'ascii'); // uid
   h.write(octal(0, 8), 116, 8, 'ascii'); // gid
-  h.write(octal(entry.data.length, 12), 124, 12, 'ascii');
+  h.write(octal(entry.size, 12), 124, 12, 'ascii');
   h.write(octal(0, 12), 136, 12, 'ascii'); // mtime fixed: the archive hashes the same for the same content
   h.write('        ', 148, 8, 'ascii');
   h.write('0', 156, 1, 'ascii');
@@ -41,10 +43,23 @@ function header(entry: TarEntry): Buffer {
 export function packTar(entries: readonly TarEntry[]): Buffer {
   const parts: Buffer[] = [];
   for (const entry of entries) {
-    parts.push(header(entry), entry.data);
+    parts.push(header({ ...entry, size: entry.data.length }), entry.data);
     const pad = (BLOCK - (entry.data.length % BLOCK)) % BLOCK;
     if (pad) parts.push(Buffer.alloc(pad, 0));
   }
   parts.push(Buffer.alloc(BLOCK * 2, 0));
   return Buffer.concat(parts);
+}
+
+/** The same archive for files on disk, streamed (a 400 MB binary never sits in memory whole). */
+export async function* streamTar(
+  files: readonly { path: string; file: string; mode: number; size: number }[],
+): AsyncGenerator<Buffer> {
+  for (const f of files) {
+    yield header(f);
+    for await (const chunk of createReadStream(f.file)) yield chunk as Buffer;
+    const pad = (BLOCK - (f.size % BLOCK)) % BLOCK;
+    if (pad) yield Buffer.alloc(pad, 0);
+  }
+  yield Buffer.alloc(BLOCK * 2, 0);
 }

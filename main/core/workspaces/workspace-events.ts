@@ -7,7 +7,7 @@ export interface WorkspaceEventMap {
   /** The workspace is deleted; its sessions went with it. */
   removed: { workspaceId: string };
   /** A call found the Docker engine gone (the watch then reconnects). */
-  engineLost: { reason: string };
+  engineLost: { reason: string; /** Which engine (absent: the local one). */ engine?: string };
 }
 
 /** The workspaces module's internal events; a failing listener is logged and does not stop the others. */

@@ -5,8 +5,8 @@ import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { Redactor } from '../redact';
 import { WORKSPACE_DIR } from './container-spec';
-import type { ContainerSummary, WorkspaceContainers } from './containers';
-import { dockerUnavailable } from './engine';
+import { WorkspaceContainers, type ContainerSummary } from './containers';
+import { LOCAL_ENGINE, type WorkspaceEngines } from './engine-port';
 import { isOwnedBy, LABEL } from './labels';
 import { checkSecretHost } from './repo-url';
 import { WorkspaceProvisioner, type ProvisioningDeps } from './provisioning';
@@ -16,7 +16,9 @@ import { workspaceDisk, type DiskDirs, type DiskUse } from './workspace-disk';
 import type { WorkspaceEvents } from './workspace-events';
 import { publicWorkspace, type WorkspaceRecord, type WorkspaceStore } from './workspace-store';
 
-export interface WorkspaceServiceDeps extends Omit<ProvisioningDeps, 'emit' | 'busy'> {
+export interface WorkspaceServiceDeps extends Omit<ProvisioningDeps, 'emit' | 'busy' | 'containersOf'> {
+  /** The Docker engines workspaces live on (`containers` is the local one's calls). */
+  engines: WorkspaceEngines;
   status: StatusBoard;
   events: EventBus;
   log: Logger;
@@ -45,12 +47,40 @@ export class WorkspaceService {
   private readonly refreshes = new Set<Promise<void>>();
   /** The status each workspace was last published with (a move into running is a start). */
   private readonly published = new Map<string, string>();
+  /** The engine calls of each remote engine, made on first use. */
+  private readonly remote = new Map<string, WorkspaceContainers>();
 
   constructor(private readonly deps: WorkspaceServiceDeps) {
     this.store = deps.store;
     this.runtime = deps.runtime;
     this.containers = deps.containers;
-    this.provisioner = new WorkspaceProvisioner({ ...deps, emit: (w) => this.emit(w), busy: this.busy });
+    this.provisioner = new WorkspaceProvisioner({
+      ...deps,
+      emit: (w) => this.emit(w),
+      busy: this.busy,
+      containersOf: (engine) => this.containersOf(engine),
+    });
+  }
+
+  /** The engine calls for the engine a workspace lives on. */
+  containersOf(engine: string): WorkspaceContainers {
+    if (engine === LOCAL_ENGINE) return this.containers;
+    let c = this.remote.get(engine);
+    if (!c) {
+      c = new WorkspaceContainers(this.deps.engines.docker(engine), {
+        owner: this.deps.owner,
+        network: this.deps.limits.network,
+        signals: this.deps.signals,
+        engine,
+      });
+      this.remote.set(engine, c);
+    }
+    return c;
+  }
+
+  /** Forgets a removed engine's client. */
+  forgetEngine(engine: string): void {
+    this.remote.delete(engine);
   }
 
   // ---- reads (the store only) ---------------------------------------------------------------
@@ -81,16 +111,20 @@ export class WorkspaceService {
       }));
   }
 
-  async create(input: Parameters<WorkspaceProvisioner['create']>[0]): Promise<Workspace> {
-    this.requireDocker();
-    return this.provisioner.create(input);
+  /** Placed on the named engine, else on the reachable one with the fewest running sessions. */
+  async create(
+    input: Omit<Parameters<WorkspaceProvisioner['create']>[0], 'engine'> & { engine?: string },
+  ): Promise<Workspace> {
+    const engine = this.deps.engines.place(input.engine);
+    this.requireDocker(engine);
+    return this.provisioner.create({ ...input, engine });
   }
 
   // ---- start / stop / delete -----------------------------------------------------------------
 
   async start(ref: string): Promise<Workspace> {
     const w = this.require(ref);
-    this.requireDocker();
+    this.requireDocker(w.engine);
     return this.exclusive(w.id, async () => {
       const cur = this.store.get(w.id);
       if (cur.status === 'creating')
@@ -102,8 +136,9 @@ export class WorkspaceService {
         );
       const secret = cur.secretId ? await this.provisioner.resolveSecret(cur.secretId) : null;
       if (secret && cur.secretId) checkSecretHost(secret.host, cur.repoUrl, cur.secretId);
+      const containers = this.containersOf(cur.engine);
       try {
-        await this.containers.docker.getContainer(cur.containerId).start();
+        await containers.docker.getContainer(cur.containerId).start();
       } catch (e) {
         if (statusOf(e) === 404) {
           this.emit(this.store.update(cur.id, { status: 'missing', reason: GONE }));
@@ -112,7 +147,7 @@ export class WorkspaceService {
             `The container of "${cur.name}" is gone; delete the workspace and create it again.`,
           );
         }
-        if (statusOf(e) !== 304) throw this.containers.failure(e, 'start the container');
+        if (statusOf(e) !== 304) throw containers.failure(e, 'start the container');
       }
       const fetched = await this.provisioner
         .git(cur, secret, ['-C', WORKSPACE_DIR, 'fetch', '--prune', 'origin'], { timeoutMs: FETCH_TIMEOUT_MS })
@@ -129,17 +164,18 @@ export class WorkspaceService {
 
   async stop(ref: string): Promise<Workspace> {
     const w = this.require(ref);
-    this.requireDocker();
+    this.requireDocker(w.engine);
     return this.exclusive(w.id, async () => {
       const cur = this.store.get(w.id);
       if (!cur.containerId) throw new NexusError('conflict', `Workspace "${cur.name}" has no container to stop.`);
+      const containers = this.containersOf(cur.engine);
       try {
-        await this.containers.docker.getContainer(cur.containerId).stop({ t: 5 });
+        await containers.docker.getContainer(cur.containerId).stop({ t: 5 });
       } catch (e) {
         const code = statusOf(e);
         if (code === 404)
           return publicWorkspace(this.emit(this.store.update(cur.id, { status: 'missing', reason: GONE })));
-        if (code !== 304) throw this.containers.failure(e, 'stop the container');
+        if (code !== 304) throw containers.failure(e, 'stop the container');
       }
       return publicWorkspace(this.emit(this.store.update(cur.id, { status: 'stopped', reason: null })));
     });
@@ -148,11 +184,12 @@ export class WorkspaceService {
   /** Waits its turn behind the workspace's queued jobs (a session create among them), then removes it all. */
   async delete(ref: string): Promise<{ deleted: true; id: string }> {
     const w = this.require(ref);
-    this.requireDocker();
+    this.requireDocker(w.engine);
     return this.exclusive(w.id, async () => {
       const cur = this.store.get(w.id);
-      if (cur.containerId) await this.containers.removeContainer(cur.containerId);
-      await this.containers.removeVolume(cur.volume);
+      const containers = this.containersOf(cur.engine);
+      if (cur.containerId) await containers.removeContainer(cur.containerId);
+      await containers.removeVolume(cur.volume);
       await this.removeStrays(cur.id);
       this.store.delete(cur.id);
       this.published.delete(cur.id);
@@ -164,7 +201,7 @@ export class WorkspaceService {
   }
 
   async removeOrphan(containerId: string): Promise<{ removed: true }> {
-    this.requireDocker();
+    this.requireDocker(LOCAL_ENGINE);
     const orphan = (await this.orphans()).find(
       (o) => o.containerId === containerId || (containerId.length >= 12 && o.containerId.startsWith(containerId)),
     );
@@ -186,13 +223,13 @@ export class WorkspaceService {
 
   // ---- engine events and reconnects ---------------------------------------------------------
 
-  /** A container event from the watch: refresh that workspace's status. */
-  onContainerEvent(labels: Record<string, string>): void {
+  /** A container event from an engine's watch: refresh that workspace's status. */
+  onContainerEvent(labels: Record<string, string>, engine = LOCAL_ENGINE): void {
     const id = labels[LABEL.workspaceId];
     if (!id || this.busy.has(id) || !isOwnedBy(labels, this.deps.owner)) return;
     const w = this.store.find(id);
-    if (!w) return;
-    const refresh: Promise<void> = this.containers
+    if (!w || w.engine !== engine) return;
+    const refresh: Promise<void> = this.containersOf(engine)
       .owned()
       .then(
         (cs) => {
@@ -206,11 +243,15 @@ export class WorkspaceService {
     this.refreshes.add(refresh);
   }
 
-  /** After (re)connecting: remove what failed creates left behind, mark interrupted creates, reconcile every row. */
-  async sweep(): Promise<void> {
-    const containers = await this.containers.owned();
+  /**
+   * After (re)connecting to an engine: remove what failed creates left behind, mark interrupted
+   * creates, reconcile every row of the workspaces on it.
+   */
+  async sweep(engine = LOCAL_ENGINE): Promise<void> {
+    const calls = this.containersOf(engine);
+    const containers = await calls.owned();
     for (const w of this.store.list()) {
-      if (this.busy.has(w.id)) continue;
+      if (this.busy.has(w.id) || w.engine !== engine) continue;
       if (w.status === 'creating') {
         this.emit(
           this.store.update(w.id, {
@@ -222,9 +263,8 @@ export class WorkspaceService {
       }
       const cur = this.store.get(w.id);
       for (const c of containers.filter((c) => c.Labels[LABEL.workspaceId] === w.id && c.Id !== cur.containerId))
-        await this.containers.removeContainer(c.Id).catch(() => undefined);
-      if (!cur.containerId && cur.status === 'error')
-        await this.containers.removeVolume(cur.volume).catch(() => undefined);
+        await calls.removeContainer(c.Id).catch(() => undefined);
+      if (!cur.containerId && cur.status === 'error') await calls.removeVolume(cur.volume).catch(() => undefined);
       this.reconcile(cur, containers);
     }
   }
@@ -264,18 +304,16 @@ export class WorkspaceService {
     return w;
   }
 
-  private requireDocker(): void {
-    const docker = this.deps.status.get().docker;
-    if (docker.state !== 'available')
-      throw dockerUnavailable(docker.reason.replace(/^Docker engine not reachable: /, ''));
+  private requireDocker(engine: string): void {
+    this.deps.engines.requireReachable(engine);
   }
 
   /** Containers labelled for this workspace that its row does not reference (leftovers of failed creates). */
   private async removeStrays(workspaceId: string): Promise<void> {
     const cur = this.store.get(workspaceId);
-    for (const c of await this.containers.ownedOrThrow())
+    for (const c of await this.containersOf(cur.engine).ownedOrThrow())
       if (c.Labels[LABEL.workspaceId] === workspaceId && c.Id !== cur.containerId)
-        await this.containers.removeContainer(c.Id);
+        await this.containersOf(cur.engine).removeContainer(c.Id);
   }
 
   /** Publishes a changed row: `workspaces.changed` for the UI, `started` for core when it moved into running. */

@@ -14,6 +14,7 @@ interface Row {
   reason: string | null;
   container_id: string | null;
   volume: string;
+  engine: string;
   created_at: string;
   updated_at: string;
 }
@@ -32,6 +33,7 @@ const toRecord = (r: Row): WorkspaceRecord => ({
   reason: r.reason,
   containerId: r.container_id,
   volume: r.volume,
+  engine: r.engine,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -65,14 +67,16 @@ export class WorkspaceStore {
     volumePrefix: string;
     agentSecretId?: string | null;
     bypassPermissions?: boolean;
+    /** The engine it lives on (default: the local one). */
+    engine?: string;
   }): WorkspaceRecord {
     const id = randomUUID();
     const now = new Date().toISOString();
     this.db
       .prepare(
         `INSERT INTO workspaces (id, name, repo_url, secret_id, agent_secret_id, bypass_permissions, image, status,
-           reason, container_id, volume, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'creating', NULL, NULL, ?, ?, ?)`,
+           reason, container_id, volume, engine, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'creating', NULL, NULL, ?, ?, ?, ?)`,
       )
       .run(
         id,
@@ -83,6 +87,7 @@ export class WorkspaceStore {
         w.bypassPermissions ? 1 : 0,
         w.image,
         `${w.volumePrefix}${id.slice(0, 12)}`,
+        w.engine ?? 'local',
         now,
         now,
       );

@@ -13,6 +13,7 @@ import { ownerIdFor } from './labels';
 import { noSecrets, type SecretSource } from './secret-source';
 import { WorkerImageBuilder } from './worker-image';
 import { WorkspaceContainers } from './containers';
+import { localEngineOnly, type WorkspaceEngines } from './engine-port';
 import { WorkspaceRuntime } from './runtime';
 import { WorkspaceEvents } from './workspace-events';
 import { WorkspaceService } from './workspace-service';
@@ -33,6 +34,8 @@ export interface WorkspaceOptions {
   secrets?: SecretSource;
   /** The agent CLI mount and agent credential (core: agent/workspace-agent.ts); absent: no agent. */
   agent?: WorkspaceAgent;
+  /** The Docker engines (core: engines/engine-registry.ts); absent: the local engine only. */
+  engines?: WorkspaceEngines;
 }
 
 export interface WorkspacesWiring {
@@ -71,12 +74,14 @@ export function createWorkspaces(w: WorkspacesWiring): Workspaces {
   const log = w.log.child({ feature: 'workspaces' });
   const signals = new WorkspaceEvents(log);
   const store = new WorkspaceStore(w.db);
-  const runtime = new WorkspaceRuntime({ docker, store, signals });
+  const engines = w.options?.engines ?? localEngineOnly(docker, () => w.status.get().docker);
+  const runtime = new WorkspaceRuntime({ docker, dockerOf: (e) => engines.docker(e), store, signals });
   const containers = new WorkspaceContainers(docker, { owner, network: config.docker.network, signals });
   const service = new WorkspaceService({
     store,
     runtime,
     containers,
+    engines,
     signals,
     events: w.events,
     status: w.status,
@@ -115,5 +120,20 @@ export function createWorkspaces(w: WorkspacesWiring): Workspaces {
     const row = store.find(id);
     return row ? { repoUrl: row.repoUrl, secretId: row.secretId } : null;
   };
-  return { service, runtime, signals, remoteOf, start: () => watch.start() };
+  const start = async (): Promise<void> => {
+    await watch.start();
+    // Remote engines: each its own events watch, and a sweep of its workspaces after each reconnect.
+    if (engines.follow)
+      w.disposables.add(
+        engines.follow({
+          owner,
+          signals,
+          log,
+          onEvent: (engine, labels) => service.onContainerEvent(labels, engine),
+          onReconnect: (engine) => service.sweep(engine),
+          onRemoved: (engine) => service.forgetEngine(engine),
+        }),
+      );
+  };
+  return { service, runtime, signals, remoteOf, start };
 }

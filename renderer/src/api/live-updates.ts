@@ -84,6 +84,8 @@ export function applyEvent(client: QueryClient, message: EventMessage): void {
       client.setQueryData<AppInfo>(opKey('app.info'), (old) => (old ? { ...old, ...status } : old));
       return;
     }
+    case 'engines.changed':
+      return refresh(client, opKey('engines.list'));
     case 'sessions.pushProgress':
       // A step of one push: the push panel that started it shows it (PushPanel); nothing is cached.
       return;

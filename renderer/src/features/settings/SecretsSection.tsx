@@ -10,6 +10,9 @@ const kinds: { value: SecretKind; label: string }[] = [
   { value: 'generic', label: 'Other' },
   { value: 'anthropic_api_key', label: 'Anthropic API key (agent)' },
   { value: 'claude_oauth_token', label: 'Claude OAuth token (agent, from claude setup-token)' },
+  { value: 'ssh_private_key', label: 'SSH private key (remote engine)' },
+  { value: 'tls_certificate', label: 'TLS certificate, PEM (remote engine CA or client)' },
+  { value: 'tls_private_key', label: 'TLS private key, PEM (remote engine client)' },
 ];
 const defaultHost: Record<SecretKind, string> = {
   github: 'github.com',
@@ -17,7 +20,12 @@ const defaultHost: Record<SecretKind, string> = {
   generic: '',
   anthropic_api_key: '',
   claude_oauth_token: '',
+  ssh_private_key: '',
+  tls_certificate: '',
+  tls_private_key: '',
 };
+
+const MULTI_LINE = new Set<SecretKind>(['ssh_private_key', 'tls_certificate', 'tls_private_key']);
 
 /** Provider tokens and other secrets. Values go in and are never shown again: only the last 4 characters. */
 export function SecretsSection() {
@@ -130,14 +138,26 @@ function SecretFields(props: {
         onChange={(e) => props.onChange({ host: e.target.value })}
       />
       <label htmlFor={id('value')}>{props.valueLabel}</label>
-      <input
-        id={id('value')}
-        type="password"
-        autoComplete="off"
-        spellCheck={false}
-        value={props.value}
-        onChange={(e) => props.onChange({ value: e.target.value })}
-      />
+      {MULTI_LINE.has(props.kind) ? (
+        // A PEM or OpenSSH key spans lines, which a password field would drop.
+        <textarea
+          id={id('value')}
+          rows={4}
+          autoComplete="off"
+          spellCheck={false}
+          value={props.value}
+          onChange={(e) => props.onChange({ value: e.target.value })}
+        />
+      ) : (
+        <input
+          id={id('value')}
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          value={props.value}
+          onChange={(e) => props.onChange({ value: e.target.value })}
+        />
+      )}
     </>
   );
 }

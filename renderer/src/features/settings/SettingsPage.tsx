@@ -1,4 +1,5 @@
 import { Page } from '../../shell/Page';
+import { EnginesSection } from '../engines/EnginesSection';
 import { AboutSection } from './AboutSection';
 import { ActivitySection } from './ActivitySection';
 import { AccessSection } from './AccessSection';
@@ -16,6 +17,7 @@ export function SettingsPage() {
       <VaultSection />
       <SecretsSection />
       <AgentSection />
+      <EnginesSection />
       <AccessSection />
       <RemoteAccessSection />
       <ConnectSection />

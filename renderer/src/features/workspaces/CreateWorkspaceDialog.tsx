@@ -6,6 +6,7 @@ import { useOpQuery } from '../../api/use-op-query';
 import { FormDialog } from '../../shell/FormDialog';
 import { useSchemaForm } from '../../shell/schema-form';
 import { useFieldError } from '../../shell/use-field-error';
+import { EngineField } from '../engines/EngineField';
 import { FleetAccessField } from './FleetAccessField';
 import { fleetKey } from './use-workspaces';
 
@@ -32,6 +33,7 @@ export function CreateWorkspaceDialog({
   const [bypassPermissions, setBypassPermissions] = useState(false);
   const [fleetAccess, setFleetAccess] = useState<FleetAccess>('none');
   const [allWorkspaces, setAllWorkspaces] = useState(false);
+  const [engine, setEngine] = useState('');
   const secrets = useOpQuery('secrets.list', {}, { retry: false });
   const agent = useOpQuery('agent.get', {}, { retry: false });
   const agentCredentials = (secrets.data?.secrets ?? []).filter((s) => AGENT_KINDS.includes(s.kind));
@@ -42,6 +44,7 @@ export function CreateWorkspaceDialog({
     ...(secretId.trim() ? { secretId: secretId.trim() } : {}),
     ...(agentSecretId ? { agentSecretId } : {}),
     ...(bypassPermissions ? { bypassPermissions } : {}),
+    ...(engine ? { engine } : {}),
     ...(fleetAccess !== 'none' ? { fleet: { access: fleetAccess, allWorkspaces } } : {}),
   };
   // The contract's schema judges the form (the name rule lives in shared/contract/workspaces.ts only).
@@ -110,6 +113,7 @@ export function CreateWorkspaceDialog({
             : 'The token reaches git inside the container through a credential helper only.'}
         </small>
       </label>
+      <EngineField value={engine} onChange={setEngine} />
       <label className="field">
         Agent credential
         <select value={agentSecretId} onChange={(e) => setAgentSecretId(e.target.value)}>

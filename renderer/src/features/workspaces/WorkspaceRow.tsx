@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../../shell/ConfirmDialog';
 import { ErrorBanner } from '../../shell/ErrorBanner';
 import { AgentDialog } from './AgentDialog';
 import { DiskUse } from './DiskUse';
+import { EngineTag } from '../engines/EngineField';
 import { FleetAccessDialog } from './FleetAccessDialog';
 
 const tone: Record<Workspace['status'], string> = {
@@ -47,6 +48,7 @@ export function WorkspaceRow({
         <span className={`chip chip-${tone[w.status]}`} data-testid="workspace-status">
           {w.status}
         </span>
+        <EngineTag engine={w.engine} />
         {fleet ? (
           <span
             className="chip"

@@ -1,0 +1,197 @@
+import { createHash } from 'node:crypto';
+import { connect as tcpConnect } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { Client } from 'ssh2';
+import { NexusError } from '../../../shared/errors';
+import type { DockerEndpoint } from './engine-url';
+
+export interface SshTarget {
+  host: string;
+  port: number;
+  username: string;
+  endpoint: DockerEndpoint;
+}
+
+/** OpenSSH's form of a host key's fingerprint (`ssh-keygen -lf`): `SHA256:` and the unpadded base64 digest. */
+export const fingerprintOf = (key: Buffer): string =>
+  `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
+
+const READY_TIMEOUT_MS = 10_000;
+const CIPHERS: ('aes128-gcm@openssh.com' | 'aes256-gcm@openssh.com' | 'aes128-ctr' | 'aes256-ctr')[] = [
+  'aes128-gcm@openssh.com',
+  'aes256-gcm@openssh.com',
+  'aes128-ctr',
+  'aes256-ctr',
+];
+
+/** A connection failure typed as the engine being unreachable (isEngineDown reads the code). */
+const unreachable = (e: unknown): Error => {
+  const err = e instanceof Error ? e : new Error(String(e));
+  if (!(err as { code?: unknown }).code) Object.assign(err, { code: 'ENOTCONN' });
+  return err;
+};
+
+export const hostKeyChanged = (pinned: string, offered: string): NexusError =>
+  new NexusError(
+    'host_key_changed',
+    `The engine's SSH host key changed: pinned ${pinned}, now offered ${offered}. Refused (no key or command was sent). ` +
+      'If the host was reinstalled, remove the engine and add it again.',
+  );
+
+/**
+ * Asks the host for its key and goes no further: the verifier refuses, so the handshake ends before
+ * any authentication and no private key is offered to a host the operator has not confirmed.
+ */
+export function offeredHostKey(
+  target: Pick<SshTarget, 'host' | 'port'>,
+  timeoutMs = READY_TIMEOUT_MS,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const c = new Client();
+    let offered: string | null = null;
+    const done = (): void => {
+      c.end();
+      if (offered) resolve(offered);
+      else reject(new NexusError('unavailable', `No SSH host answered at ${target.host}:${target.port}.`));
+    };
+    c.on('error', (e) =>
+      offered
+        ? done()
+        : (c.end(), reject(new NexusError('unavailable', `SSH to ${target.host}:${target.port}: ${e.message}`))),
+    );
+    c.on('close', done);
+    c.connect({
+      host: target.host,
+      port: target.port,
+      username: 'nexus-host-key-probe',
+      readyTimeout: timeoutMs,
+      hostVerifier: (key: Buffer) => {
+        offered = fingerprintOf(key);
+        return false;
+      },
+    });
+  });
+}
+
+/**
+ * One persistent SSH connection to an engine, carrying every Docker API request as its own channel
+ * (a forwarded unix socket, or `docker system dial-stdio`). The host key must match the pinned one;
+ * keepalives notice a dead link; after a drop the next channel reconnects.
+ */
+export class SshConnection {
+  private client: Client | null = null;
+  private pending: Promise<Client> | null = null;
+  private closed = false;
+  /** Connections made (the first, then each reconnect): tests and the Engines page read it. */
+  connects = 0;
+  /** Set while the host shows another key than the pinned one (cleared by a good handshake). */
+  hostKeyFailure: NexusError | null = null;
+
+  constructor(
+    private readonly target: SshTarget,
+    private readonly deps: {
+      /** The private key (PEM/OpenSSH), resolved from the vault at each connect. */
+      privateKey: () => Promise<string>;
+      pinnedHostKey: string;
+      keepaliveMs?: number;
+      /** Told when the connection drops (the engine's watch reconnects). */
+      onDrop?: (reason: string) => void;
+    },
+  ) {}
+
+  get connected(): boolean {
+    return this.client !== null;
+  }
+
+  /** A new channel to the engine's Docker API over the one connection (connecting first if needed). */
+  async channel(): Promise<Duplex> {
+    const c = await this.connect();
+    return new Promise((resolve, reject) => {
+      const cb = (err: Error | undefined, stream: Duplex): void => (err ? reject(unreachable(err)) : resolve(stream));
+      try {
+        if (this.target.endpoint.kind === 'socket') c.openssh_forwardOutStreamLocal(this.target.endpoint.path, cb);
+        else c.exec('docker system dial-stdio', cb);
+      } catch (e) {
+        reject(unreachable(e));
+      }
+    });
+  }
+
+  /** Cuts the connection; the next channel reconnects (unless disposed). */
+  drop(): void {
+    this.client?.end();
+    this.client = null;
+    this.pending = null;
+  }
+
+  dispose(): void {
+    this.closed = true;
+    this.drop();
+  }
+
+  private connect(): Promise<Client> {
+    if (this.closed) return Promise.reject(unreachable(new Error('the engine connection is closed')));
+    if (this.client) return Promise.resolve(this.client);
+    if (this.pending) return this.pending;
+    const attempt = this.open();
+    this.pending = attempt;
+    attempt.then(
+      (c) => {
+        if (this.pending === attempt) this.pending = null;
+        this.client = c;
+      },
+      () => {
+        if (this.pending === attempt) this.pending = null;
+      },
+    );
+    return attempt;
+  }
+
+  private async open(): Promise<Client> {
+    const privateKey = await this.deps.privateKey();
+    return new Promise<Client>((resolve, reject) => {
+      const c = new Client();
+      let offered: string | null = null;
+      let ready = false;
+      c.once('ready', () => {
+        ready = true;
+        this.connects += 1;
+        this.hostKeyFailure = null;
+        resolve(c);
+      });
+      c.on('error', (e) => {
+        if (ready) return;
+        if (offered && offered !== this.deps.pinnedHostKey) {
+          this.hostKeyFailure = hostKeyChanged(this.deps.pinnedHostKey, offered);
+          reject(this.hostKeyFailure);
+        } else reject(unreachable(e));
+      });
+      c.on('close', () => {
+        if (!ready) reject(unreachable(new Error('the SSH connection closed during the handshake')));
+        if (this.client === c) {
+          this.client = null;
+          this.deps.onDrop?.('the SSH connection closed');
+        }
+      });
+      // Our own socket with Nagle off: without it every small request waits on delayed ACKs (~40 ms each way).
+      const sock = tcpConnect({ host: this.target.host, port: this.target.port, noDelay: true });
+      sock.once('error', (e) => {
+        if (!ready) reject(unreachable(e));
+      });
+      c.connect({
+        sock,
+        username: this.target.username,
+        privateKey,
+        readyTimeout: READY_TIMEOUT_MS,
+        // AES-GCM runs in Node's OpenSSL; chacha20-poly1305 would need ssh2's native binding, which is not built here.
+        algorithms: { cipher: CIPHERS },
+        keepaliveInterval: this.deps.keepaliveMs ?? 5000,
+        keepaliveCountMax: 3,
+        hostVerifier: (key: Buffer) => {
+          offered = fingerprintOf(key);
+          return offered === this.deps.pinnedHostKey;
+        },
+      });
+    });
+  }
+}

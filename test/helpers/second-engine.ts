@@ -1,0 +1,318 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import Docker from 'dockerode';
+import { waitFor } from './wait';
+
+/**
+ * A second Docker engine on this machine, reached over SSH on loopback — what a remote engine is,
+ * made by the test (Docker's "run multiple daemons" recipe). Needs root: it starts a dockerd (own
+ * --data-root, a short --exec-root for containerd's socket, --pidfile, a unix socket,
+ * `--bridge=none --iptables=false`, its own address pool and containerd namespaces) and Debian's
+ * sshd on 127.0.0.1 with its own host key, config and an authorized key for root, whose sessions get
+ * `DOCKER_HOST` pointing at the second daemon (for `docker system dial-stdio`). `dispose()` kills
+ * both and removes every file.
+ */
+export interface SecondEngine {
+  /** The second daemon's socket on this machine (the test's own look at it). */
+  socket: string;
+  /** A client straight to the second daemon (not through SSH). */
+  docker: Docker;
+  sshPort: number;
+  /** The private key (OpenSSH format) that signs in as root. */
+  privateKey: string;
+  /** `ssh-keygen -lf` of the current host key: `SHA256:…`. */
+  hostKey(): string;
+  /** ssh://root@127.0.0.1:<port>?socket=<the second daemon's socket> */
+  url: string;
+  /** Same host, the Docker API through `docker system dial-stdio` (the session's DOCKER_HOST). */
+  dialStdioUrl: string;
+  /** With `tls: true`: the daemon also on tcp://127.0.0.1:<port> with --tlsverify, and the PEMs a client needs. */
+  tls: { url: string; ca: string; cert: string; key: string } | null;
+  /** Public-key logins sshd accepted so far (each is one SSH connection). */
+  logins(): number;
+  /** Kills every SSH connection (sshd's per-connection processes); the listener stays. */
+  cutConnections(): void;
+  /** sshd again on the same port with a new host key. */
+  rotateHostKey(): Promise<void>;
+  /** Stops the second dockerd (its containers stop) and starts it again. */
+  restartDaemon(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      s.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+
+const fingerprint = (pubFile: string): string =>
+  (execFileSync('ssh-keygen', ['-lf', pubFile], { encoding: 'utf8' }).split(' ')[1] ?? '').trim();
+
+export async function startSecondEngine(opts: { pool?: string; tls?: boolean } = {}): Promise<SecondEngine> {
+  if (process.getuid?.() !== 0) throw new Error('the second engine needs root (dockerd and sshd)');
+  // Short: containerd's socket lives under the exec root and unix socket paths stop at 108 bytes.
+  const base = mkdtempSync('/tmp/nxe-');
+  const socket = join(base, 'docker.sock');
+  const sshDir = join(base, 'ssh');
+  mkdirSync(sshDir, { mode: 0o700 });
+  mkdirSync('/run/sshd', { recursive: true });
+  writeFileSync(join(base, 'daemon.json'), '{}\n');
+  const log = join(base, 'dockerd.log');
+  const sshLog = join(base, 'sshd.log');
+  let dockerd: ChildProcess | null = null;
+  const tls = opts.tls ? { port: await freePort(), ...makeTlsMaterial(join(base, 'tls')) } : null;
+  let sshd: ChildProcess | null = null;
+  const suffix = base
+    .slice(-6)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, 'x');
+
+  const startDaemon = async (): Promise<void> => {
+    dockerd = spawn(
+      'dockerd',
+      [
+        '--config-file',
+        join(base, 'daemon.json'),
+        '--data-root',
+        join(base, 'data'),
+        '--exec-root',
+        join(base, 'x'),
+        '--pidfile',
+        join(base, 'docker.pid'),
+        '-H',
+        `unix://${socket}`,
+        '--bridge=none',
+        '--iptables=false',
+        '--ip-masq=false',
+        '--storage-driver=vfs',
+        '--default-address-pool',
+        `base=${opts.pool ?? '10.201.0.0/16'},size=24`,
+        '--containerd-namespace',
+        `nx${suffix}`,
+        '--containerd-plugins-namespace',
+        `nx${suffix}p`,
+        '--cgroup-parent',
+        `nx${suffix}`,
+        ...(tls
+          ? [
+              '-H',
+              `tcp://127.0.0.1:${tls.port}`,
+              '--tlsverify',
+              '--tlscacert',
+              tls.files.ca,
+              '--tlscert',
+              tls.files.serverCert,
+              '--tlskey',
+              tls.files.serverKey,
+            ]
+          : []),
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'], detached: false },
+    );
+    dockerd.stderr?.on('data', (d: Buffer) => writeFileSync(log, d, { flag: 'a' }));
+    const client = new Docker({ socketPath: socket });
+    await waitFor(
+      () =>
+        client.ping().then(
+          () => true,
+          () => false,
+        ),
+      `the second dockerd to answer (see ${log})`,
+      60_000,
+    );
+  };
+
+  const stopDaemon = async (): Promise<void> => {
+    const p = dockerd;
+    dockerd = null;
+    if (!p || p.exitCode !== null) return;
+    const exited = new Promise<void>((r) => p.once('exit', () => r()));
+    p.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 30_000))]);
+    if (p.exitCode === null) p.kill('SIGKILL');
+  };
+
+  const sshPort = await freePort();
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'nexus-test', '-f', join(sshDir, 'client')]);
+  writeFileSync(join(sshDir, 'authorized_keys'), readFileSync(join(sshDir, 'client.pub')), { mode: 0o600 });
+  const newHostKey = (): void => {
+    rmSync(join(sshDir, 'host'), { force: true });
+    rmSync(join(sshDir, 'host.pub'), { force: true });
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(sshDir, 'host')]);
+  };
+  newHostKey();
+  writeFileSync(
+    join(sshDir, 'sshd_config'),
+    [
+      `Port ${sshPort}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${join(sshDir, 'host')}`,
+      `AuthorizedKeysFile ${join(sshDir, 'authorized_keys')}`,
+      `PidFile ${join(sshDir, 'sshd.pid')}`,
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'UsePAM no',
+      'PermitRootLogin prohibit-password',
+      'StrictModes no',
+      'AllowTcpForwarding yes',
+      'AllowStreamLocalForwarding yes',
+      'ClientAliveInterval 0',
+      `SetEnv DOCKER_HOST=unix://${socket}`,
+      'LogLevel VERBOSE',
+      '',
+    ].join('\n'),
+  );
+  const startSshd = async (): Promise<void> => {
+    const p = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', join(sshDir, 'sshd_config')], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    p.stderr?.on('data', (d: Buffer) => writeFileSync(sshLog, d, { flag: 'a' }));
+    sshd = p;
+    await waitFor(
+      () => existsSync(sshLog) && /Server listening on 127\.0\.0\.1/.test(readFileSync(sshLog, 'utf8')),
+      `sshd to listen (see ${sshLog})`,
+      20_000,
+    );
+  };
+  const stopSshd = async (): Promise<void> => {
+    const p = sshd;
+    sshd = null;
+    if (!p || p.exitCode !== null) return;
+    const exited = new Promise<void>((r) => p.once('exit', () => r()));
+    killChildren(p.pid);
+    p.kill('SIGTERM');
+    await exited;
+  };
+  const killChildren = (pid: number | undefined): void => {
+    if (!pid) return;
+    let out = '';
+    try {
+      out = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' });
+    } catch {
+      return; // none
+    }
+    for (const child of out.split('\n').filter(Boolean)) {
+      try {
+        process.kill(Number(child), 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+  };
+
+  try {
+    await startDaemon();
+    await startSshd();
+  } catch (e) {
+    await stopSshd().catch(() => undefined);
+    await stopDaemon().catch(() => undefined);
+    rmSync(base, { recursive: true, force: true });
+    throw e;
+  }
+  const docker = new Docker({ socketPath: socket });
+  return {
+    socket,
+    docker,
+    sshPort,
+    privateKey: readFileSync(join(sshDir, 'client'), 'utf8'),
+    hostKey: () => fingerprint(join(sshDir, 'host.pub')),
+    url: `ssh://root@127.0.0.1:${sshPort}?socket=${socket}`,
+    dialStdioUrl: `ssh://root@127.0.0.1:${sshPort}?dial=stdio`,
+    tls: tls ? { url: `tcp://127.0.0.1:${tls.port}`, ca: tls.ca, cert: tls.cert, key: tls.key } : null,
+    logins: () => (existsSync(sshLog) ? (readFileSync(sshLog, 'utf8').match(/Accepted publickey/g) ?? []).length : 0),
+    cutConnections: () => killChildren(sshd?.pid),
+    rotateHostKey: async () => {
+      await stopSshd();
+      newHostKey();
+      writeFileSync(sshLog, '');
+      await startSshd();
+    },
+    restartDaemon: async () => {
+      await stopDaemon();
+      await startDaemon();
+    },
+    dispose: async () => {
+      await stopSshd().catch(() => undefined);
+      // A clean stop stops its containers; then nothing of it is left but files.
+      await stopDaemon().catch(() => undefined);
+      try {
+        execFileSync('umount', ['-R', join(base, 'x')], { stdio: 'ignore' });
+      } catch {
+        // nothing mounted
+      }
+      rmSync(base, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A CA, a server certificate for 127.0.0.1 and a client certificate (openssl; PEM), as `dockerd --tlsverify` wants them. */
+function makeTlsMaterial(dir: string): {
+  ca: string;
+  cert: string;
+  key: string;
+  files: { ca: string; serverCert: string; serverKey: string };
+} {
+  mkdirSync(dir, { mode: 0o700 });
+  const f = (n: string): string => join(dir, n);
+  const ssl = (...args: string[]): void => void execFileSync('openssl', args, { stdio: 'ignore' });
+  ssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=nexus-test-ca',
+    '-keyout',
+    f('ca.key'),
+    '-out',
+    f('ca.pem'),
+  );
+  writeFileSync(f('server.ext'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
+  writeFileSync(f('client.ext'), 'extendedKeyUsage=clientAuth\n');
+  for (const who of ['server', 'client']) {
+    ssl(
+      'req',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-subj',
+      `/CN=${who}`,
+      '-keyout',
+      f(`${who}.key`),
+      '-out',
+      f(`${who}.csr`),
+    );
+    ssl(
+      'x509',
+      '-req',
+      '-in',
+      f(`${who}.csr`),
+      '-CA',
+      f('ca.pem'),
+      '-CAkey',
+      f('ca.key'),
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-extfile',
+      f(`${who}.ext`),
+      '-out',
+      f(`${who}.pem`),
+    );
+  }
+  const read = (n: string): string => readFileSync(f(n), 'utf8');
+  return {
+    ca: read('ca.pem'),
+    cert: read('client.pem'),
+    key: read('client.key'),
+    files: { ca: f('ca.pem'), serverCert: f('server.pem'), serverKey: f('server.key') },
+  };
+}
