@@ -16,8 +16,9 @@ if [ "${NEXUS_NODE_PINNED:-0}" = 1 ] || [ "$_nexus_major" -lt "${_nexus_version%
     case ":$PATH:" in *":$_nexus_dir/bin:"*) ;; *) PATH="$_nexus_dir/bin:$PATH" ;; esac
     export PATH
     # The machine's npm config may point nodedir at another Node's headers (e.g. /usr for Debian's);
-    # better-sqlite3 is compiled against these headers, with no prebuilt binary fetched.
-    export npm_config_nodedir="$_nexus_dir" npm_config_build_from_source=better-sqlite3
+    # better-sqlite3 is compiled against these headers (its prebuilt download fails at once here and it
+    # builds from source; npm 11 warns on every command about an unknown build-from-source setting).
+    export npm_config_nodedir="$_nexus_dir"
   else
     echo "node-env: Node $(node --version 2>/dev/null || echo '(none)') is older than ${_nexus_version%%.*}; run bash scripts/provision.sh (or scripts/install-node.sh) first" >&2
   fi

@@ -14,7 +14,7 @@ import { Dispatcher } from './dispatch';
 import { DisposableStore, toDisposable } from './disposable';
 import { EventBus } from './events';
 import { mergeHandlers, type Handlers } from './handlers';
-import { createLogger } from './log';
+import { createLogger, type Logger } from './log';
 import { ConnectService, connectHandlers } from './mcp/connect';
 import { createFleet, fleetHandlers, fleetStep } from './mcp/fleet/wire';
 import { createMcpGate } from './mcp/gate';
@@ -73,13 +73,9 @@ export async function createCore(
   const agentCli = new AgentCli({ dataDir, cliDir: config.agent.cliDir });
   const docker = createDockerClient(config.docker.socketPath);
   const vault = new VaultService({
-    db,
+    ...base,
     keychain: ports.keychain,
-    redactor,
     log: log.child({ component: 'vault' }),
-    events,
-    status,
-    dataDir,
     keyFile: config.vault.keyFile,
   });
   disposables.add(toDisposable(() => vault.dispose()));
@@ -91,16 +87,8 @@ export async function createCore(
     secrets: () => vault.secrets.list(),
     events,
   });
-  const engines = createEngines({
-    db,
-    local: docker,
-    localStatus: () => status.get().docker,
-    localSocket: config.docker.socketPath,
-    vault,
-    events,
-    log,
-    dataDir,
-  });
+  const localSocket = config.docker.socketPath;
+  const engines = createEngines({ ...base, local: docker, localStatus: () => status.get().docker, localSocket, vault });
   // Workspaces (Docker); provider tokens come from the vault.
   const workspaces = createWorkspaces({
     ...base,
@@ -233,12 +221,7 @@ export async function createCore(
     fleetModule.start();
     void sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
   };
-  try {
-    await start();
-  } catch (e) {
-    await disposables.dispose().catch((d: unknown) => log.warn('closing after a failed start failed', { error: d }));
-    throw e;
-  }
+  await startOrClose(start, disposables, log);
   log.info('core started', { version: config.version, dataDir });
 
   return {
@@ -290,3 +273,13 @@ function foundations(config: CoreConfig, dataDir: string) {
 
 export type { Core, CoreApi } from './core-api';
 export type { CorePorts } from './ports';
+
+/** Runs core's start; when it fails, closes what was built (logging what would not close) and rethrows. */
+async function startOrClose(start: () => Promise<void>, disposables: DisposableStore, log: Logger): Promise<void> {
+  try {
+    await start();
+  } catch (e) {
+    await disposables.dispose().catch((d: unknown) => log.warn('closing after a failed start failed', { error: d }));
+    throw e;
+  }
+}
