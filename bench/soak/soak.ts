@@ -43,6 +43,7 @@ const MINUTES = Number(values.minutes);
 const FAULT_LIST = (values.faults === 'none' ? [] : (values.faults ?? '').split(',')) as FaultKind[];
 const MESSAGE_EVERY_MS = Number(values['message-every']) * 1000;
 const RELAY_PORT = 47_631;
+const TAKEN = new Set(['delivered', 'sent_unconfirmed']);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (s: string) => console.log(`[soak ${new Date().toISOString().slice(11, 19)}] ${s}`);
 
@@ -325,7 +326,8 @@ async function main(): Promise<void> {
     for (const stop of stopAll.splice(0)) stop();
 
     const rows: StageRow[] = ledger.rows([...work.calls.values()], events.windows(), cuts, sessionWs);
-    const delivered = [...ledger.messages.entries()].filter(([, m]) => m.status === 'delivered');
+    // Taken by the agent's inbox: `delivered`, or `sent_unconfirmed` (the CLI confirms only holds, refusals, drops).
+    const delivered = [...ledger.messages.entries()].filter(([, m]) => TAKEN.has(m.status));
     const arrived = delivered.filter(([n]) => work.received.has(n));
     rows.push({
       stage: 'messages: send_message → agent',
@@ -336,7 +338,7 @@ async function main(): Promise<void> {
         ([n, m]) =>
           !work.received.has(n) && cuts.some((c) => c.workspaceId === sessionWs.get(m.session) && c.at >= m.t - 60_000),
       ).length,
-      note: `${ledger.messages.size} sent in all; not delivered: ${JSON.stringify(countBy([...ledger.messages.values()].filter((m) => m.status !== 'delivered').map((m) => m.status)))}`,
+      note: `${ledger.messages.size} sent in all; not delivered: ${JSON.stringify(countBy([...ledger.messages.values()].filter((m) => !TAKEN.has(m.status)).map((m) => m.status)))}`,
     });
     const asks = [...ledger.asks.values()];
     rows.push({

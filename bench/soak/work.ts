@@ -1,4 +1,4 @@
-import { userTexts, type ContentBlock, type ModelReply, type ModelRequest } from '../../test/helpers/model-api';
+import { type ContentBlock, type ModelReply, type ModelRequest } from '../../test/helpers/model-api';
 
 /**
  * The scripted model's side of the soak: each session's turns answered with a loop of real work
@@ -69,11 +69,11 @@ export class Work {
         call.text = resultText(b).slice(0, 300);
       }
     }
-    for (const text of userTexts(req.body.messages ?? []))
-      for (const m of text.matchAll(MESSAGE_MARK)) {
-        const n = Number(m[1]);
-        if (!this.received.has(n)) this.received.set(n, { session: s?.id ?? '?', t: now });
-      }
+    // However the CLI wraps a message from another session, its words are in the request.
+    for (const m of JSON.stringify(req.body.messages ?? []).matchAll(MESSAGE_MARK)) {
+      const n = Number(m[1]);
+      if (!this.received.has(n)) this.received.set(n, { session: s?.id ?? '?', t: now });
+    }
     if (!s) return { text: 'OK.' };
     this.lastTurnAt.set(s.id, now);
     const st = this.state.get(s.id) ?? { k: 0, inTurn: 0, lastSearch: 0 };
