@@ -30,6 +30,8 @@ export class Ledger {
   readonly hooks: Hook[] = [];
   readonly notices: Notice[] = [];
   rejected = 0;
+  /** Per relay process (workspace/pid/container life), after rows(): what it sent and core received. */
+  relays: Record<string, { sent: number; received: number }> = {};
   /** Core's bus: digest -> when emitted (by each core incarnation). */
   readonly bus: { digest: string; name: string; t: number }[] = [];
   /** /api/events: digests received. */
@@ -42,24 +44,35 @@ export class Ledger {
   readonly asks = new Map<string, { decided: 'allow' | 'deny' | null; error?: string; t: number }>();
   /** When core was down (SIGKILL to ready again). */
   readonly coreDown: [number, number][] = [];
+  /**
+   * Per workspace/pid: how many relay starts core heard of (each relay says so first, before any
+   * event): a relay in a restarted container may come back with the same pid, and counts from one.
+   */
+  private readonly lives = new Map<string, number>();
+
+  private relayKey(workspaceId: string, pid: number): string {
+    return `${workspaceId}/${pid}/${this.lives.get(`${workspaceId}/${pid}`) ?? 0}`;
+  }
 
   take(r: ChildReport): void {
     if (r.kind === 'hook') {
       this.hooks.push(r);
       if (r.seq === null || r.relayPid === null) this.direct++;
       else {
-        const key = `${r.workspaceId}/${r.relayPid}`;
+        const key = this.relayKey(r.workspaceId, r.relayPid);
         const got = this.relayReceived.get(key) ?? new Set<number>();
         got.add(r.seq);
         this.relayReceived.set(key, got);
       }
-    } else if (r.kind === 'notice') this.notices.push(r);
-    else if (r.kind === 'rejected') this.rejected++;
+    } else if (r.kind === 'notice') {
+      this.notices.push(r);
+      if (r.pid) this.lives.set(`${r.workspaceId}/${r.pid}`, (this.lives.get(`${r.workspaceId}/${r.pid}`) ?? 0) + 1);
+    } else if (r.kind === 'rejected') this.rejected++;
     else if (r.kind === 'bus') this.bus.push({ digest: r.digest, name: r.name, t: r.t });
   }
 
   relayCount(workspaceId: string, pid: number, sent: number): void {
-    const key = `${workspaceId}/${pid}`;
+    const key = this.relayKey(workspaceId, pid);
     this.relaySent.set(key, Math.max(sent, this.relaySent.get(key) ?? 0));
   }
 
@@ -77,6 +90,8 @@ export class Ledger {
     let received = 0;
     let explained = 0;
     const gaps: string[] = [];
+    const relays: Record<string, { sent: number; received: number }> = {};
+    this.relays = relays;
     const keys = new Set([...this.relaySent.keys(), ...this.relayReceived.keys()]);
     for (const key of keys) {
       const got = this.relayReceived.get(key) ?? new Set<number>();
@@ -86,6 +101,7 @@ export class Ledger {
       const missing = n - got.size;
       if (missing <= 0) continue;
       const [ws, pid] = key.split('/');
+      relays[key] = { sent: n, received: got.size };
       const reported = this.notices.some(
         (x) => x.workspaceId === ws && (x.dropped > 0 || (x.crashes > 0 && x.pid !== Number(pid))),
       );

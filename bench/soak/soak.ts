@@ -299,7 +299,9 @@ async function main(): Promise<void> {
         await mcp?.close().catch(() => undefined);
         mcp = null;
       }
-      if (kind === 'container-restart') cuts.push({ workspaceId: containers.get(target)!.id, at: rec.at });
+      if (kind === 'container-restart') {
+        cuts.push({ workspaceId: containers.get(target)!.id, at: rec.at });
+      }
       const convergedMs = await converged(rec.undoneAt, 300_000);
       faults.push({ ...rec, convergedMs });
       log(
@@ -372,6 +374,7 @@ async function main(): Promise<void> {
       workspaces: workspaces.length,
       minutes: MINUTES,
       modelRequests: { all: env.api.requests.length, turns: env.api.turns().length },
+      relays: ledger.relays,
       toolCalls: countBy([...work.calls.values()].map((c) => c.kind)),
       stages: rows,
       faults,
