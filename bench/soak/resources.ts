@@ -8,6 +8,8 @@ const TICK = 100; // USER_HZ on Linux
 export interface ResourceSample {
   /** Minutes since the soak's work began. */
   minute: number;
+  /** Core's process (a core SIGKILLed and started again is another). */
+  corePid: number;
   coreRssMb: number;
   /** Core's CPU % over the last interval (of one core). */
   coreCpuPercent: number;
@@ -60,6 +62,7 @@ export function sampler(dataDir: string, corePid: () => number | null, container
       pid && cpu !== undefined ? round(((cpu - (was.get(pid) ?? 0)) / secs) * 100) : -1;
     const sample: ResourceSample = {
       minute: round((now - t0) / 60_000, 1),
+      corePid: cpid ?? -1,
       coreRssMb: c ? mb(c.rss) : -1,
       coreCpuPercent: pct(cpid, c?.cpu, last.core),
       coreFds: c?.fds ?? -1,

@@ -361,8 +361,10 @@ async function main(): Promise<void> {
       .filter((s) => s.agentState.startsWith('waiting'))
       .map((s) => s.t - Date.parse(s.at));
     const lastPid = samples[samples.length - 1]!;
-    const warm = samples.filter((s) => s.minute >= Math.min(5, MINUTES / 3));
-    // Growth over the samples of the last core incarnation after the warm-up (a restart starts again).
+    // Growth over the last core process's samples, from its first minute after the warm-up on.
+    const lastCore = samples.filter((s) => s.corePid === lastPid.corePid);
+    const warmFrom = Math.max(Math.min(5, MINUTES / 3), (lastCore[0]?.minute ?? 0) + 1);
+    const warm = lastCore.filter((s) => s.minute >= warmFrom);
     const growth = (pick: (s: ResourceSample) => number): number => {
       const xs = warm.filter((s) => pick(s) > 0);
       return xs.length >= 2 ? Math.round(((pick(xs[xs.length - 1]!) - pick(xs[0]!)) / pick(xs[0]!)) * 1000) / 10 : 0;
