@@ -26,6 +26,7 @@ import { followEvents } from './events-client';
 import { FAULTS, inflict, type FaultKind, type FaultRecord } from './faults';
 import { Ledger, type StageRow } from './ledger';
 import { sampler, type ResourceSample } from './resources';
+import { countBy, print } from './table';
 import { decisionFor, Work, type DrivenSession } from './work';
 
 const { values } = parseArgs({
@@ -404,32 +405,6 @@ async function main(): Promise<void> {
     await env.close();
     dir.remove();
   }
-}
-
-function countBy(xs: string[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const x of xs) out[x] = (out[x] ?? 0) + 1;
-  return out;
-}
-
-function print(r: {
-  stages: StageRow[];
-  faults: FaultRecord[];
-  hookToState: { p50Ms: number; p95Ms: number; n: number };
-  hookToAttention: { p95Ms: number; n: number };
-  growthAfterWarmup: { coreRssPercent: number; coreFdsPercent: number };
-}): void {
-  console.log('\n| stage | sent | received | lost | explained | note |\n|---|---:|---:|---:|---:|---|');
-  for (const s of r.stages)
-    console.log(`| ${s.stage} | ${s.sent} | ${s.received} | ${s.lost} | ${s.explained} | ${s.note} |`);
-  console.log('\n| fault | converged | detail |\n|---|---:|---|');
-  for (const f of r.faults)
-    console.log(`| ${f.kind} | ${f.convergedMs < 0 ? 'no' : `${Math.round(f.convergedMs / 1000)} s`} | ${f.detail} |`);
-  console.log(
-    `\nhook → state on /api/events: p50 ${Math.round(r.hookToState.p50Ms)} ms, p95 ${Math.round(r.hookToState.p95Ms)} ms (n ${r.hookToState.n}); ` +
-      `hook → attention p95 ${Math.round(r.hookToAttention.p95Ms)} ms (n ${r.hookToAttention.n}); ` +
-      `core RSS growth after warm-up ${r.growthAfterWarmup.coreRssPercent} %, fds ${r.growthAfterWarmup.coreFdsPercent} %`,
-  );
 }
 
 main().catch((e: unknown) => {
