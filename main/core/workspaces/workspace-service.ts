@@ -232,9 +232,17 @@ export class WorkspaceService {
     const refresh: Promise<void> = this.containersOf(engine)
       .owned()
       .then(
-        (cs) => {
+        async (cs) => {
           const cur = this.store.find(w.id);
-          if (cur) this.reconcile(cur, cs);
+          if (!cur) return;
+          // Started again outside Nexus (docker restart, the engine's restart policy): its /run/nexus
+          // tmpfs came back empty, so the agent's credential goes in again before its sessions relaunch
+          // (reconcile's `started` converges them), or each would sit at "Not logged in".
+          const c = cs.find((x) => x.Id === cur.containerId);
+          if (cur.status !== 'running' && c?.State === 'running' && !this.busy.has(cur.id))
+            await this.provisioner.injectAgentCredential(cur);
+          const now = this.store.find(w.id);
+          if (now) this.reconcile(now, cs);
         },
         () => undefined,
       )

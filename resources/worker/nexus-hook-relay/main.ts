@@ -24,6 +24,8 @@ interface Target {
 
 const PLANNED_EXIT = 75;
 const MAX_PENDING = 10_000;
+/** How long a sent event's request stays open for a "no responders" (core never answers it). */
+const HEARD_MS = 2000;
 
 async function main(): Promise<void> {
   const [natsFile, portArg, workspaceId, crashesArg, readyFile] = process.argv.slice(2);
@@ -35,25 +37,63 @@ async function main(): Promise<void> {
   let nc: NatsConnection | null = null;
   let open = false;
   const pending: [string, string][] = [];
+  // Events a send found nobody listening for (core killed, its nats-server still up), by send order:
+  // they go out again, first, once a core listens.
+  const unheard: [number, string, string][] = [];
+  let order = 0;
   let dropped = 0;
   let connected: () => void = () => undefined;
   const up = new Promise<void>((r) => (connected = r));
+  const hooks = `nexus.hooks.${workspaceId}`;
+  let recovering = false;
+  const send = (subject: string, payload: string): void => {
+    const conn = nc;
+    if (!conn) return void pending.push([subject, payload]);
+    const n = ++order;
+    // A request rather than a bare publish: core never answers it, but "no responders" says nobody
+    // took it, so the event waits again instead of vanishing.
+    conn.request(subject, payload, { timeout: HEARD_MS }).then(
+      () => undefined,
+      (e: unknown) => {
+        if (!noResponders(e)) return;
+        unheard.push([n, subject, payload]);
+        recover();
+      },
+    );
+  };
+  const setOpen = (o: boolean): void => void (open = o);
+  /** Nobody listens on the hooks subject (any more): hold events until someone does, then send what waited. */
+  const recover = (): void => {
+    open = false;
+    const conn = nc;
+    if (recovering || !conn) return;
+    recovering = true;
+    void deliverWhenHeard(conn, hooks, pending, unheard, send, setOpen).finally(() => (recovering = false));
+  };
   const server = createRelayServer({
     workspaceId,
     permissionWaitMs: first.permissionWaitMs ?? 120_000,
     publish: (subject, payload) => {
-      if (nc && open) nc.publish(subject, payload);
+      if (nc && open) send(subject, payload);
       else if (pending.length < MAX_PENDING) pending.push([subject, payload]);
       else dropped++;
     },
     request: async (subject, payload, timeoutMs) => {
+      const deadline = Date.now() + timeoutMs;
       await up;
-      // After the event it belongs to, which may still be waiting.
-      while (!open) await new Promise((r) => setTimeout(r, 50));
-      try {
-        return (await nc!.request(subject, payload, { timeout: timeoutMs })).string();
-      } catch {
-        return null;
+      for (;;) {
+        // After the event it belongs to, which may still be waiting; and asked again of the core
+        // that comes back when nobody answered (core away).
+        while (!open) {
+          if (Date.now() >= deadline) return null;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        try {
+          return (await nc!.request(subject, payload, { timeout: Math.max(1, deadline - Date.now()) })).string();
+        } catch (e) {
+          if (!noResponders(e) || Date.now() >= deadline) return null;
+          recover();
+        }
       }
     },
   });
@@ -96,16 +136,15 @@ async function main(): Promise<void> {
   nc = conn;
   // A connection that gives up for good ends the relay: its loop starts a new one, which says so.
   void conn.closed().then(() => process.exit(1));
-  const hooks = `nexus.hooks.${workspaceId}`;
   const crashes = Number(crashesArg) || 0;
   pending.unshift([hooks, JSON.stringify({ relay: { crashes, pid: process.pid, at: new Date().toISOString() } })]);
-  await deliverWhenHeard(conn, hooks, pending, (o) => (open = o));
+  await deliverWhenHeard(conn, hooks, pending, unheard, send, setOpen);
   connected();
   void (async () => {
     for await (const s of conn.status()) {
       if (s.type === 'disconnect') open = false;
       else if (s.type === 'reconnect') {
-        await deliverWhenHeard(conn, hooks, pending, (o) => (open = o));
+        await deliverWhenHeard(conn, hooks, pending, unheard, send, setOpen);
         // Events that did not fit the wait: core hears that some were lost, as after a crash.
         if (dropped > 0) conn.publish(hooks, JSON.stringify({ relay: { crashes, dropped } }));
         dropped = 0;
@@ -114,16 +153,23 @@ async function main(): Promise<void> {
   })();
 }
 
+const noResponders = (e: unknown): boolean =>
+  typeof (e as { isNoResponders?: unknown }).isNoResponders === 'function' &&
+  (e as { isNoResponders(): boolean }).isNoResponders();
+
 /**
- * After a (re)connect, waits until the hooks subject has a subscriber (core, itself reconnecting
- * after a nats-server restart), then sends what waited, in order, and opens the straight path. The
- * probe is a request core ignores: "no responders" means nobody listens yet; a timeout means someone
- * took it.
+ * After a (re)connect, or when a send found nobody listening, waits until the hooks subject has a
+ * subscriber (core, itself reconnecting after a nats-server restart, or started again after a
+ * crash), then sends what waited, in order (events nobody heard first), and opens the straight
+ * path. The probe is a request core ignores: "no responders" means nobody listens yet; a timeout
+ * means someone took it. By the time it answers, every earlier send has had its own answer.
  */
 async function deliverWhenHeard(
   conn: NatsConnection,
   hooks: string,
   pending: [string, string][],
+  unheard: [number, string, string][],
+  send: (subject: string, payload: string) => void,
   setOpen: (open: boolean) => void,
 ): Promise<void> {
   for (;;) {
@@ -131,12 +177,15 @@ async function deliverWhenHeard(
       await conn.request(hooks, JSON.stringify({ relay: { probe: true } }), { timeout: 300 });
       break;
     } catch (e) {
-      const none = typeof (e as { isNoResponders?: unknown }).isNoResponders === 'function';
-      if (!none || !(e as { isNoResponders(): boolean }).isNoResponders()) break;
+      if (!noResponders(e)) break;
       await new Promise((r) => setTimeout(r, 250));
     }
   }
-  for (const [s, p] of pending.splice(0)) conn.publish(s, p);
+  const again = unheard
+    .splice(0)
+    .sort((a, b) => a[0] - b[0])
+    .map(([, s, p]): [string, string] => [s, p]);
+  for (const [s, p] of [...again, ...pending.splice(0)]) send(s, p);
   setOpen(true);
 }
 

@@ -5,6 +5,8 @@ import { ID, decisionOutput, hookMessage, permissionAsk } from '../nexus-hook/ev
 export const RELAY_PATH = '/nexus-hook';
 /** The header that names Nexus's session (the CLI fills it from NEXUS_SESSION_ID in its environment). */
 export const SESSION_HEADER = 'x-nexus-session';
+/** GET: how many hook events this relay process has published, `{ pid, sent }` (the soak counts against it). */
+export const COUNTS_PATH = '/counts';
 
 export interface RelayDeps {
   workspaceId: string;
@@ -35,11 +37,18 @@ function readBody(req: IncomingMessage): Promise<string | null> {
  * (the agent's JSON), published on nexus.hooks.<workspaceId> in arrival order, stamped on arrival.
  * A PermissionRequest also asks core and answers with the decision (or nothing: the dialog stays).
  * Every other event is answered at once with an empty body, which the agent adds to nothing.
+ * Each event carries `relayPid` and `seq`, this process's count of events published so far (1, 2, …), so a
+ * receiver can tell a gap; GET /counts says how many went out.
  */
 export function createRelayServer(deps: RelayDeps): Server {
   const hooks = `nexus.hooks.${deps.workspaceId}`;
   const permissions = `nexus.permissions.${deps.workspaceId}`;
+  let sent = 0;
   return createServer((req, res) => {
+    if (req.method === 'GET' && req.url === COUNTS_PATH) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ pid: process.pid, sent }));
+      return;
+    }
     if (req.method !== 'POST' || req.url !== RELAY_PATH) {
       res.writeHead(req.url === '/health' ? 200 : 404).end();
       return;
@@ -58,7 +67,8 @@ export function createRelayServer(deps: RelayDeps): Server {
         res.writeHead(204).end();
         return;
       }
-      deps.publish(hooks, hookMessage(sessionId, deps.workspaceId, input));
+      const message = JSON.parse(hookMessage(sessionId, deps.workspaceId, input)) as Record<string, unknown>;
+      deps.publish(hooks, JSON.stringify({ ...message, relayPid: process.pid, seq: ++sent }));
       let out = '';
       if (input.hook_event_name === 'PermissionRequest') {
         const ask = permissionAsk(sessionId, deps.workspaceId, input);

@@ -1,0 +1,413 @@
+/**
+ * `npm run soak`: N real Claude Code sessions (the pinned CLI) in two workspaces of one Nexus, each
+ * driven by the scripted model through a loop of real work (work.ts), messages from outside every few
+ * seconds, faults on a schedule (faults.ts), resource figures every minute (resources.ts), and a
+ * count at every stage (ledger.ts). Ends with the table (sent / received / lost) and a JSON result
+ * in bench/results/. Run under scripts/with-keychain.sh (npm run soak does). See docs/performance.md,
+ * "Load held".
+ *   npm run soak -- [--sessions N] [--minutes M] [--faults core-kill,nats-kill,container-restart,network-cut|none]
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { freemem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { dockerExec } from '../../test/helpers/agent-cli';
+import { repoRoot } from '../../test/helpers/core';
+import { removeOwnedBy } from '../../test/helpers/docker';
+import { connectClient } from '../../test/helpers/mcp';
+import { readDb } from '../../test/helpers/nexus-process';
+import { giveAgentCredential, startRealAgentEnv } from '../../test/helpers/real-agent-env';
+import { tempDir } from '../../test/helpers/temp-dir';
+import { percentiles } from '../lib';
+import { startSoakCore } from './core-handle';
+import { followEvents } from './events-client';
+import { FAULTS, inflict, type FaultKind, type FaultRecord } from './faults';
+import { Ledger, type StageRow } from './ledger';
+import { sampler, type ResourceSample } from './resources';
+import { countBy, print } from './table';
+import { decisionFor, Work, type DrivenSession } from './work';
+
+const { values } = parseArgs({
+  options: {
+    sessions: { type: 'string' },
+    minutes: { type: 'string', default: '30' },
+    faults: { type: 'string', default: FAULTS.join(',') },
+    'message-every': { type: 'string', default: '3' },
+  },
+});
+/** As many as the machine holds with headroom: ~350 MB per idle real session, half the free memory. */
+const fits = Math.floor((freemem() * 0.5) / (350 * 1024 ** 2));
+const SESSIONS = Number(values.sessions ?? Math.max(30, fits));
+const MINUTES = Number(values.minutes);
+const FAULT_LIST = (values.faults === 'none' ? [] : (values.faults ?? '').split(',')) as FaultKind[];
+const MESSAGE_EVERY_MS = Number(values['message-every']) * 1000;
+const RELAY_PORT = 47_631;
+const TAKEN = new Set(['delivered', 'sent_unconfirmed']);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const log = (s: string) => console.log(`[soak ${new Date().toISOString().slice(11, 19)}] ${s}`);
+
+interface Row {
+  id: string;
+  agent_session_id: string;
+  name: string;
+  workspace_id: string;
+}
+interface SessionView {
+  id: string;
+  name: string;
+  status: string;
+  agentState: string;
+  workspaceId: string;
+}
+
+async function main(): Promise<void> {
+  for (const f of FAULT_LIST) if (!FAULTS.includes(f)) throw new Error(`unknown fault ${f}`);
+  const env = await startRealAgentEnv();
+  const dir = tempDir('nexus-soak-');
+  const dataDir = join(dir.path, 'data');
+  const token = randomBytes(24).toString('hex');
+  const ledger = new Ledger();
+  const fleetPort = 20_000 + Math.floor(Math.random() * 20_000);
+  const core = await startSoakCore(dataDir, { version: 'soak', ...env.config, mcp: { fleetPort } }, token, (r) =>
+    ledger.take(r),
+  );
+  const workspaces = [`soak-a-${randomBytes(2).toString('hex')}`, `soak-b-${randomBytes(2).toString('hex')}`];
+  const containers = new Map<string, { id: string; containerId: string }>();
+  let mcp = null as Client | null;
+  const stopAll: (() => void)[] = [];
+  try {
+    await core.rpc('vault.init', {});
+    await giveAgentCredential((op, input) => core.rpc(op, input), env.canary);
+    const { secret } = await core.rpc<{ secret: string }>('tokens.create', { name: 'soak sender', class: 'write' });
+
+    log(
+      `${SESSIONS} sessions in ${workspaces.join(', ')} for ${MINUTES} min; faults: ${FAULT_LIST.join(', ') || 'none'}`,
+    );
+    await Promise.all(
+      workspaces.map((name, i) =>
+        core.rpc('workspaces.create', {
+          name,
+          repoUrl: env.repo.url,
+          ...(i === 1 ? { fleet: { access: 'read' } } : {}),
+        }),
+      ),
+    );
+    for (const name of workspaces) {
+      for (;;) {
+        const w = await core.rpc<{ id: string; status: string; containerId: string | null; reason?: string }>(
+          'workspaces.get',
+          { workspace: name },
+        );
+        if (w.status === 'running' && w.containerId) {
+          containers.set(name, { id: w.id, containerId: w.containerId });
+          break;
+        }
+        if (w.status === 'error') throw new Error(`workspace ${name}: ${w.reason ?? ''}`);
+        await sleep(1000);
+      }
+    }
+    const fleetWs = containers.get(workspaces[1]!)!.id;
+
+    // Which session a model request is: the CLI's conversation id, looked up in core's database.
+    const byAgent = new Map<string, DrivenSession>();
+    const refresh = (): void => {
+      const rows = readDb(dataDir, (db) =>
+        db.prepare('SELECT id, agent_session_id, name, workspace_id FROM sessions').all(),
+      ) as Row[];
+      for (const r of rows)
+        byAgent.set(r.agent_session_id, {
+          id: r.id,
+          name: r.name,
+          workspace: r.workspace_id,
+          fleet: r.workspace_id === fleetWs,
+        });
+    };
+    const work = new Work((req) => {
+      const id = req.headers['x-claude-code-session-id'] ?? '';
+      if (!byAgent.has(id)) refresh();
+      return byAgent.get(id) ?? null;
+    });
+    env.api.onTurn((req) => work.reply(req));
+
+    // /api/events, as the UI follows it; permission asks decided from it (and from a sweep).
+    const deciding = new Set<string>();
+    const decide = async (reqs: { id: string; toolInput: unknown }[]): Promise<void> => {
+      for (const r of reqs) {
+        if (ledger.asks.get(r.id)?.decided || deciding.has(r.id)) continue;
+        deciding.add(r.id);
+        const behavior = decisionFor(r.toolInput);
+        if (!ledger.asks.has(r.id)) ledger.asks.set(r.id, { decided: null, t: Date.now() });
+        await core
+          .rpc('permissions.decide', { id: r.id, behavior, ...(behavior === 'deny' ? { note: 'soak: denied' } : {}) })
+          .then(() => (ledger.asks.get(r.id)!.decided = behavior))
+          .catch((e: unknown) => (ledger.asks.get(r.id)!.error = String(e).slice(0, 200)))
+          .finally(() => deciding.delete(r.id));
+      }
+    };
+    const events = followEvents(
+      () => {
+        try {
+          return core.url;
+        } catch {
+          return null;
+        }
+      },
+      token,
+      (name, data, digest, t) => {
+        ledger.sse.add(digest);
+        if (name === 'permissions.changed')
+          void decide((JSON.parse(data) as { requests: { id: string; toolInput: unknown }[] }).requests);
+        if (name === 'sessions.changed') {
+          const s = (JSON.parse(data) as { session?: { id: string; agentState: string; agentStateAt: string | null } })
+            .session;
+          if (s?.agentStateAt && !ledger.stateSeen.has(`${s.id}@${s.agentStateAt}`))
+            ledger.stateSeen.set(`${s.id}@${s.agentStateAt}`, { t, at: s.agentStateAt, agentState: s.agentState });
+        }
+      },
+    );
+    stopAll.push(() => events.close());
+
+    // The sessions, five at a time per workspace.
+    const names: { ws: string; name: string }[] = Array.from({ length: SESSIONS }, (_, i) => ({
+      ws: workspaces[i % 2]!,
+      name: `soak${i}`,
+    }));
+    const sessionWs = new Map<string, string>();
+    for (let i = 0; i < names.length; i += 10)
+      await Promise.all(
+        names.slice(i, i + 10).map(async ({ ws, name }) => {
+          const s = await core.rpc<{ id: string; workspaceId: string }>('sessions.create', {
+            workspace: ws,
+            name,
+            initialMessage: `soak ${name}: begin the loop`,
+          });
+          sessionWs.set(s.id, s.workspaceId);
+        }),
+      );
+    const list = () => core.rpc<{ sessions: SessionView[] }>('sessions.list', {}).then((l) => l.sessions);
+    /** Every session running with its agent up (not starting); and each made a model request since `since`. */
+    const converged = async (since: number, ms: number): Promise<number> => {
+      const t = Date.now();
+      while (Date.now() - t < ms) {
+        const ss = await list().catch(() => null);
+        const fresh = [...sessionWs.keys()].every((id) => (work.lastTurnAt.get(id) ?? 0) >= since);
+        if (
+          ss &&
+          ss.length === SESSIONS &&
+          ss.every((s) => s.status === 'running' && s.agentState !== 'starting') &&
+          fresh
+        )
+          return Date.now() - t;
+        await sleep(1000);
+      }
+      return -1;
+    };
+    const startedIn = await converged(0, 900_000);
+    if (startedIn < 0) throw new Error(`the sessions did not all start: ${JSON.stringify(await list())}`);
+    log(`all ${SESSIONS} sessions started`);
+
+    // Messages from outside through MCP send_message, round robin.
+    const ids = [...sessionWs.keys()];
+    let msgN = 0;
+    let sending = true;
+    const sender = (async () => {
+      while (sending) {
+        const session = ids[msgN % ids.length]!;
+        const n = ++msgN;
+        const t = Date.now();
+        try {
+          mcp ??= await connectClient(`${core.url}/api/mcp`, secret);
+          const r = await mcp.callTool({
+            name: 'send_message',
+            arguments: { session, text: `soak-msg-${n}: next round` },
+          });
+          const status = r.isError
+            ? 'error'
+            : ((r.structuredContent as { status?: string } | undefined)?.status ?? '?');
+          ledger.messages.set(n, { session, t, status });
+        } catch (e) {
+          ledger.messages.set(n, { session, t, status: `failed: ${String(e).slice(0, 80)}` });
+          await mcp?.close().catch(() => undefined);
+          mcp = null;
+        }
+        await sleep(MESSAGE_EVERY_MS);
+      }
+    })();
+
+    // Sweeps: pending permission asks; what each relay counted.
+    const readRelay = async (ws: string): Promise<void> => {
+      const c = containers.get(ws);
+      if (!c) return;
+      const script = `require('http').get('http://127.0.0.1:${RELAY_PORT}/counts',r=>{let d='';r.on('data',c=>d+=c);r.on('end',()=>console.log(d))}).on('error',()=>console.log('{}'))`;
+      const r = await dockerExec(c.containerId, ['/opt/nexus/node/bin/node', '-e', script]).catch(() => null);
+      try {
+        const counts = JSON.parse(r?.stdout.trim() || '{}') as { pid?: number; sent?: number };
+        if (counts.pid && counts.sent !== undefined) ledger.relayCount(c.id, counts.pid, counts.sent);
+      } catch {
+        // a relay between lives answers nothing
+      }
+    };
+    const sweep = setInterval(() => {
+      void core
+        .rpc<{ requests: { id: string; toolInput: unknown }[] }>('permissions.list', {})
+        .then((l) => decide(l.requests))
+        .catch(() => undefined);
+    }, 3000);
+    const relays = setInterval(() => void Promise.all(workspaces.map(readRelay)), 20_000);
+    stopAll.push(
+      () => clearInterval(sweep),
+      () => clearInterval(relays),
+    );
+
+    // Resources every minute; faults spread over the run (the first after the warm-up).
+    const t0 = Date.now();
+    const samples: ResourceSample[] = [];
+    const sample = sampler(
+      dataDir,
+      () => {
+        try {
+          return core.pid;
+        } catch {
+          return null;
+        }
+      },
+      () => [...containers.values()].map((c) => c.containerId),
+      t0,
+    );
+    samples.push(await sample());
+    const resources = setInterval(() => void sample().then((s) => samples.push(s)), 60_000);
+    stopAll.push(() => clearInterval(resources));
+    const faults: FaultRecord[] = [];
+    const cuts: { workspaceId: string; at: number }[] = [];
+    const end = t0 + MINUTES * 60_000;
+    for (let i = 0; i < FAULT_LIST.length; i++) {
+      const when = t0 + ((i + 1) / (FAULT_LIST.length + 1)) * (end - t0);
+      await sleep(Math.max(0, when - Date.now()));
+      const kind = FAULT_LIST[i]!;
+      log(`fault: ${kind}`);
+      const target = workspaces[i % 2]!;
+      const rec = await inflict(kind, {
+        dataDir,
+        core,
+        network: env.network,
+        workspace: async () => ({ name: target, containerId: containers.get(target)!.containerId }),
+        beforeContainerRestart: readRelay,
+      });
+      if (kind === 'core-kill') {
+        ledger.coreDown.push([rec.at, rec.undoneAt]);
+        await mcp?.close().catch(() => undefined);
+        mcp = null;
+      }
+      if (kind === 'container-restart') {
+        cuts.push({ workspaceId: containers.get(target)!.id, at: rec.at });
+      }
+      const convergedMs = await converged(rec.undoneAt, 300_000);
+      faults.push({ ...rec, convergedMs });
+      log(
+        `${kind}: ${rec.detail}; converged ${convergedMs < 0 ? 'NOT within 300 s' : `in ${Math.round(convergedMs / 1000)} s`}`,
+      );
+    }
+    await sleep(Math.max(0, end - Date.now()));
+
+    // Drain: no new work, every open tool call answered, every session idle, messages arrived.
+    sending = false;
+    await sender;
+    work.draining = true;
+    log('draining');
+    const drainStart = Date.now();
+    while (Date.now() - drainStart < 180_000) {
+      const open = [...work.calls.values()].filter((c) => c.answeredAt === undefined).length;
+      const ss = await list().catch(() => []);
+      if (open === 0 && ss.every((s) => s.agentState === 'idle')) break;
+      await sleep(2000);
+    }
+    await sleep(5000);
+    await Promise.all(workspaces.map(readRelay));
+    samples.push(await sample());
+    for (const stop of stopAll.splice(0)) stop();
+
+    const rows: StageRow[] = ledger.rows([...work.calls.values()], events.windows(), cuts, sessionWs);
+    // Taken by the agent's inbox: `delivered`, or `sent_unconfirmed` (the CLI confirms only holds, refusals, drops).
+    const delivered = [...ledger.messages.entries()].filter(([, m]) => TAKEN.has(m.status));
+    const arrived = delivered.filter(([n]) => work.received.has(n));
+    rows.push({
+      stage: 'messages: send_message → agent',
+      sent: delivered.length,
+      received: arrived.length,
+      lost: delivered.length - arrived.length,
+      explained: delivered.filter(
+        ([n, m]) =>
+          !work.received.has(n) && cuts.some((c) => c.workspaceId === sessionWs.get(m.session) && c.at >= m.t - 60_000),
+      ).length,
+      note: `${ledger.messages.size} sent in all; not delivered: ${JSON.stringify(countBy([...ledger.messages.values()].filter((m) => !TAKEN.has(m.status)).map((m) => m.status)))}`,
+    });
+    const asks = [...ledger.asks.values()];
+    rows.push({
+      stage: 'permission asks: core → operator decision',
+      sent: asks.length,
+      received: asks.filter((a) => a.decided).length,
+      lost: asks.filter((a) => !a.decided).length,
+      explained: 0,
+      note:
+        `${asks.filter((a) => a.decided === 'allow').length} allowed, ${asks.filter((a) => a.decided === 'deny').length} denied` +
+        (asks.some((a) => a.error)
+          ? `; errors: ${[...new Set(asks.map((a) => a.error).filter(Boolean))].join(' | ')}`
+          : ''),
+    });
+
+    const latency = [...ledger.stateSeen.values()].map((s) => s.t - Date.parse(s.at));
+    const attention = [...ledger.stateSeen.values()]
+      .filter((s) => s.agentState.startsWith('waiting'))
+      .map((s) => s.t - Date.parse(s.at));
+    const lastPid = samples[samples.length - 1]!;
+    // Growth over the last core process's samples, from its first minute after the warm-up on.
+    const lastCore = samples.filter((s) => s.corePid === lastPid.corePid);
+    const warmFrom = Math.max(Math.min(5, MINUTES / 3), (lastCore[0]?.minute ?? 0) + 1);
+    const warm = lastCore.filter((s) => s.minute >= warmFrom);
+    const growth = (pick: (s: ResourceSample) => number): number => {
+      const xs = warm.filter((s) => pick(s) > 0);
+      return xs.length >= 2 ? Math.round(((pick(xs[xs.length - 1]!) - pick(xs[0]!)) / pick(xs[0]!)) * 1000) / 10 : 0;
+    };
+    const result = {
+      when: new Date().toISOString(),
+      command: `npm run soak -- --sessions ${SESSIONS} --minutes ${MINUTES} --faults ${FAULT_LIST.join(',') || 'none'}`,
+      sessions: SESSIONS,
+      workspaces: workspaces.length,
+      minutes: MINUTES,
+      modelRequests: { all: env.api.requests.length, turns: env.api.turns().length },
+      relays: ledger.relays,
+      toolCalls: countBy([...work.calls.values()].map((c) => c.kind)),
+      stages: rows,
+      faults,
+      hookToState: percentiles(latency),
+      hookToAttention: percentiles(attention),
+      resources: samples,
+      growthAfterWarmup: {
+        coreRssPercent: growth((s) => s.coreRssMb),
+        coreFdsPercent: growth((s) => s.coreFds),
+        last: lastPid,
+      },
+    };
+    print(result);
+    mkdirSync(join(repoRoot, 'bench', 'results'), { recursive: true });
+    const file = join(repoRoot, 'bench', 'results', `soak-${result.when.replace(/[:.]/g, '-')}.json`);
+    writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+    log(`result: ${file}`);
+    if (rows.some((r) => r.lost > r.explained)) process.exitCode = 1;
+  } finally {
+    for (const stop of stopAll) stop();
+    await mcp?.close().catch(() => undefined);
+    for (const name of workspaces) await core.rpc('workspaces.delete', { workspace: name }).catch(() => undefined);
+    await core.stop().catch(() => undefined);
+    await removeOwnedBy(dataDir).catch(() => undefined);
+    await env.close();
+    dir.remove();
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

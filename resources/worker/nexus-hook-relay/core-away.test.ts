@@ -1,0 +1,113 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNats, type TestNats } from '../../../test/helpers/nats-server';
+import { tempDir } from '../../../test/helpers/temp-dir';
+import { waitFor } from '../../../test/helpers/wait';
+
+/**
+ * Core SIGKILLed under running sessions (found by `npm run soak`): its nats-server lives on and the
+ * relay stays connected to it, but nobody listens on the hooks subject. What the agents raise in
+ * that gap must reach the core that comes back, in order, and a permission question asked in it must
+ * be put to that core, not dropped. A real nats-server and the relay's own entry point, on the host.
+ */
+const WS = 'w-away';
+const SESSION = 'sess-away';
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const { port } = s.address() as AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+describe('the hook relay while core is away (real nats-server)', () => {
+  const dir = tempDir('nexus-relay-away-');
+  let nats: TestNats;
+  let relay: ChildProcess;
+  let port = 0;
+  let core: NatsConnection | null = null;
+  const heard: { seq?: number; event?: { hook_event_name: string } }[] = [];
+
+  /** "Core": one connection subscribed to the workspace's hooks (and answering its permission questions). */
+  const startCore = async (answer?: string): Promise<void> => {
+    core = await connect({ servers: nats.url, user: nats.admin.user, pass: nats.admin.pass });
+    const hooks = core.subscribe(`nexus.hooks.${WS}`);
+    void (async () => {
+      for await (const m of hooks) {
+        const body = m.json<{ relay?: unknown; seq?: number; event?: { hook_event_name: string } }>();
+        if (!body.relay) heard.push(body);
+      }
+    })();
+    const asks = core.subscribe(`nexus.permissions.${WS}`);
+    void (async () => {
+      for await (const m of asks) if (answer) m.respond(answer);
+    })();
+    await core.flush();
+  };
+  /** As a SIGKILL does: the connection goes, nothing is drained. */
+  const killCore = async (): Promise<void> => {
+    await core?.close();
+    core = null;
+  };
+  const post = (event: Record<string, unknown>): Promise<string> =>
+    fetch(`http://127.0.0.1:${port}/nexus-hook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-nexus-session': SESSION },
+      body: JSON.stringify(event),
+    }).then((r) => r.text());
+
+  beforeAll(async () => {
+    nats = await startNats(dir.path, [WS]);
+    const natsFile = join(dir.path, 'nats.json');
+    writeFileSync(natsFile, JSON.stringify({ url: nats.url, ...nats.admin, permissionWaitMs: 20_000 }));
+    port = await freePort();
+    const ready = join(dir.path, 'relay.pid');
+    await startCore();
+    relay = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./main.ts', import.meta.url)), natsFile, String(port), WS, '0', ready],
+      { stdio: 'ignore' },
+    );
+    await waitFor(() => existsSync(ready), 'the relay to listen', 20_000);
+  }, 60_000);
+  afterAll(async () => {
+    relay?.kill('SIGKILL');
+    await core?.close();
+    await nats?.stop();
+    dir.remove();
+  });
+
+  it('delivers, in order, the events raised while no core listened, once a core listens again', async () => {
+    await post({ hook_event_name: 'UserPromptSubmit' });
+    await waitFor(() => heard.length === 1, 'the first event');
+    await killCore();
+    for (const name of ['PreToolUse', 'PostToolUse', 'Stop']) await post({ hook_event_name: name });
+    await new Promise((r) => setTimeout(r, 1000));
+    await startCore();
+    await waitFor(() => heard.length >= 4, 'the events raised while core was away', 20_000);
+    expect(heard.map((h) => h.event?.hook_event_name)).toEqual([
+      'UserPromptSubmit',
+      'PreToolUse',
+      'PostToolUse',
+      'Stop',
+    ]);
+    expect(heard.map((h) => h.seq)).toEqual([1, 2, 3, 4]);
+  }, 60_000);
+
+  it('puts a permission question asked while no core listened to the core that comes back', async () => {
+    await killCore();
+    const answered = post({ hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'ls' } });
+    await new Promise((r) => setTimeout(r, 1000));
+    await startCore(JSON.stringify({ behavior: 'allow' }));
+    const out = await answered;
+    expect(JSON.parse(out || '{}')).toEqual({
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
+    });
+  }, 60_000);
+});
