@@ -8,7 +8,7 @@
  *   node --import tsx bench/soak/core-process.ts <dataDir> <config JSON> <start token>
  */
 import { createHash } from 'node:crypto';
-import { agentStateFromHook, HookMessage, RelayNotice } from '../../main/core/sessions/hook-events';
+import { agentStateFromHook, HookMessage, RelayNotice } from '../../main/core/sessions/hooks/hook-events';
 import { serve } from '../../main/serve';
 import { coreDb, repoRoot } from '../../test/helpers/core';
 import type { ChildReport, DbOutcome } from './reports';
