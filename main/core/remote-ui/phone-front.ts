@@ -75,7 +75,9 @@ export interface PhoneFront {
 }
 
 const TokenBody = z.object({ token: z.string().min(16).max(100) }).strict();
-const RegisterBody = z.object({ token: z.string().min(16).max(100), response: z.record(z.string(), z.unknown()) }).strict();
+const RegisterBody = z
+  .object({ token: z.string().min(16).max(100), response: z.record(z.string(), z.unknown()) })
+  .strict();
 const SignInBody = z.object({ response: z.record(z.string(), z.unknown()) }).strict();
 const MAX_BODY = 256 * 1024;
 
@@ -129,6 +131,8 @@ export function createPhoneFront(deps: {
       const origin = phone.origin();
       if (!origin) return fail(res, { code: 'not_found', message: 'No such route.' });
       res.setHeader('cache-control', 'no-store');
+      res.setHeader('content-security-policy', PHONE_CSP);
+      res.setHeader('x-frame-options', 'DENY');
       if (route.kind === 'page') return sendFile(res, '/index.html');
       if (route.kind === 'asset') return sendFile(res, route.path);
       const secret = readCookieValue(req.headers.cookie, PHONE_COOKIE);
@@ -159,7 +163,11 @@ export function createPhoneFront(deps: {
               'set-cookie',
               `${PHONE_COOKIE}=${session.secret}; Secure; HttpOnly; SameSite=Strict; Path=/; Max-Age=${Math.floor((session.expiresAt.getTime() - Date.now()) / 1000)}`,
             );
-            return sendJson(res, 200, { signedIn: true, device: session.caller.deviceName, csrf: csrfTokenFor(session.secret) });
+            return sendJson(res, 200, {
+              signedIn: true,
+              device: session.caller.deviceName,
+              csrf: csrfTokenFor(session.secret),
+            });
           }
           case 'signout':
             if (secret) phone.signOut(secret);

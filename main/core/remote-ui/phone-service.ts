@@ -102,7 +102,11 @@ export class PhoneService {
   async registrationOptions(token: string) {
     const origin = this.origin();
     const invite = origin ? this.store.invite(token, origin) : null;
-    if (!origin || !invite) throw new NexusError('unauthorized', 'This registration link is not valid (used, expired or for another origin).');
+    if (!origin || !invite)
+      throw new NexusError(
+        'unauthorized',
+        'This registration link is not valid (used, expired or for another origin).',
+      );
     const rp = relyingPartyOf(origin);
     const options = await registrationOptions(rp, invite.name, this.store.activeDevices(rp.rpId));
     this.challenges.add(options.challenge, `register:${token}`);
@@ -114,7 +118,10 @@ export class PhoneService {
     const invite = origin ? this.store.invite(token, origin) : null;
     if (!origin || !invite) {
       this.audit('phone:register', 'no credential', 'unauthorized');
-      throw new NexusError('unauthorized', 'This registration link is not valid (used, expired or for another origin).');
+      throw new NexusError(
+        'unauthorized',
+        'This registration link is not valid (used, expired or for another origin).',
+      );
     }
     const rp = relyingPartyOf(origin);
     const passkey = await verifyRegistration(rp, response, (c) => this.challenges.take(c, `register:${token}`));
@@ -138,7 +145,9 @@ export class PhoneService {
   }
 
   /** A verified passkey of a registered, unrevoked device: a new session (its secret goes in the cookie). */
-  async signIn(response: AuthenticationResponseJSON): Promise<{ secret: string; caller: PhoneCaller; expiresAt: Date }> {
+  async signIn(
+    response: AuthenticationResponseJSON,
+  ): Promise<{ secret: string; caller: PhoneCaller; expiresAt: Date }> {
     const origin = this.origin();
     if (!origin) throw new NexusError('not_found', 'No such route.');
     const rp = relyingPartyOf(origin);

@@ -41,8 +41,7 @@ export class PhoneStore {
 
   getSetting(key: string): string | null {
     const row = this.db.prepare('SELECT value FROM remote_settings WHERE key = ?').get(key) as
-      | { value: string }
-      | undefined;
+      { value: string } | undefined;
     return row?.value ?? null;
   }
 
@@ -50,7 +49,9 @@ export class PhoneStore {
     if (value === null) this.db.prepare('DELETE FROM remote_settings WHERE key = ?').run(key);
     else
       this.db
-        .prepare('INSERT INTO remote_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+        .prepare(
+          'INSERT INTO remote_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+        )
         .run(key, value);
   }
 
@@ -78,13 +79,29 @@ export class PhoneStore {
     );
   }
 
-  addDevice(d: { name: string; credentialId: string; publicKey: Uint8Array; counter: number; transports: string[]; rpId: string }): string {
+  addDevice(d: {
+    name: string;
+    credentialId: string;
+    publicKey: Uint8Array;
+    counter: number;
+    transports: string[];
+    rpId: string;
+  }): string {
     const id = randomUUID();
     this.db
       .prepare(
         'INSERT INTO phone_devices (id, name, credential_id, public_key, counter, transports, rp_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       )
-      .run(id, d.name, d.credentialId, Buffer.from(d.publicKey), d.counter, JSON.stringify(d.transports), d.rpId, this.iso());
+      .run(
+        id,
+        d.name,
+        d.credentialId,
+        Buffer.from(d.publicKey),
+        d.counter,
+        JSON.stringify(d.transports),
+        d.rpId,
+        this.iso(),
+      );
     return id;
   }
 
@@ -95,8 +112,7 @@ export class PhoneStore {
   deviceByCredential(credentialId: string): DeviceRow | null {
     return (
       (this.db.prepare('SELECT * FROM phone_devices WHERE credential_id = ?').get(credentialId) as
-        | DeviceRow
-        | undefined) ?? null
+        DeviceRow | undefined) ?? null
     );
   }
 
