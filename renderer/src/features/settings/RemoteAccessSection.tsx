@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { RemoteClass, RemoteGrant, RemotePending } from '../../../../shared/contract';
 import { ErrorBanner } from '../../shell/ErrorBanner';
+import { PhoneAccess } from './PhoneAccessSection';
 import { SettingsSection } from './SettingsSection';
 import { useRemoteGrants, useRemoteOp, useRemotePending, useRemoteStatus } from './use-remote';
 
@@ -53,6 +54,7 @@ export function RemoteAccessSection() {
           <GrantItem key={g.id} grant={g} />
         ))}
       </ul>
+      <PhoneAccess publicOrigin={on} />
     </SettingsSection>
   );
 }
