@@ -1,5 +1,5 @@
 import { startAuthentication, startRegistration } from '@simplewebauthn/browser';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { phonePost } from './phone-session';
 
 /** The registration token in a one-time link (`#/register/<token>`), or null. */
@@ -11,6 +11,11 @@ export function PhoneSignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const [token, setToken] = useState(registrationToken);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  useEffect(() => {
+    const onHash = (): void => setToken(registrationToken());
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
   const run = async (work: () => Promise<void>): Promise<void> => {
     setBusy(true);
     setMessage(null);
