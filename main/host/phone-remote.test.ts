@@ -152,7 +152,7 @@ describe('the operator UI on the public origin, signed in with a passkey', () =>
     expect(local.status).toBe(401);
   });
 
-  it('decides a permission request once: the phone allows, a replay is "already decided", the audit names the phone', async () => {
+  it('decides permission requests from the phone: Allow once (a replay is "already decided"), Deny with a note; the audit names the phone', async () => {
     const { signed } = await signIn(phone);
     if (!signed) throw new Error('not signed in');
     // A fixture-driven request (no worker here): the hook's NATS request, for a session the check accepts.
@@ -171,12 +171,20 @@ describe('the operator UI on the public origin, signed in with a passkey', () =>
     const replay = await rpc(signed, 'permissions.decide', decide);
     expect(replay.status).toBe(404);
     expect(((await replay.json()) as { error: { message: string } }).error.message).toMatch(/decided or expired/);
+    // Deny with a note: the agent is told why.
+    const second = nexus.running.core.permissions.ask('w1', new TextEncoder().encode(JSON.stringify(body)), (d) =>
+      replies.push(d),
+    );
+    const note = 'Not on main; open a branch first.';
+    expect((await rpc(signed, 'permissions.decide', { id: second?.id, behavior: 'deny', note })).status).toBe(200);
+    expect(replies.at(-1)).toBe(JSON.stringify({ behavior: 'deny', message: note }));
     nexus.running.core.audit.flush();
     const rows = nexus.running.core.audit.recent(50).map((r) => `${r.actor} ${r.operation} ${r.outcome}`);
     expect(rows).toContain('operator permissions.decide allowed');
+    expect(rows).toContain('operator permissions.decide denied_with_note');
     expect(rows.some((r) => /^phone:\S+ remote:permissions\.decide ok$/.test(r))).toBe(true);
     expect(rows.some((r) => /^phone:\S+ phone:signin ok$/.test(r))).toBe(true);
-    expect(rows).toContain('no credential phone:signin unauthorized');
+    expect(rows).toContain('anonymous phone:signin unauthorized');
   });
 
   it('revoking the phone ends its sessions at once and refuses its passkey', async () => {

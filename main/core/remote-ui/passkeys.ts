@@ -1,15 +1,14 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { DeviceRow } from './phone-store';
+
+/** The WebAuthn library, loaded only once a phone starts a ceremony (with the phone UI off it never runs). */
+const webauthn = () => import('@simplewebauthn/server');
 
 /** How long a ceremony's challenge may be answered. */
 export const CHALLENGE_TTL_MS = 2 * 60_000;
@@ -49,7 +48,7 @@ export async function registrationOptions(
   name: string,
   existing: DeviceRow[],
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
-  return generateRegistrationOptions({
+  return (await webauthn()).generateRegistrationOptions({
     rpName: 'Nexus',
     rpID: rp.rpId,
     userName: 'operator',
@@ -73,13 +72,17 @@ export async function verifyRegistration(
   response: RegistrationResponseJSON,
   take: (challenge: string) => boolean,
 ): Promise<NewPasskey | null> {
-  const verified = await verifyRegistrationResponse({
-    response,
-    expectedChallenge: take,
-    expectedOrigin: rp.origin,
-    expectedRPID: rp.rpId,
-    requireUserVerification: true,
-  }).catch(() => null);
+  const verified = await (
+    await webauthn()
+  )
+    .verifyRegistrationResponse({
+      response,
+      expectedChallenge: take,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.rpId,
+      requireUserVerification: true,
+    })
+    .catch(() => null);
   if (!verified?.verified) return null;
   const { credential } = verified.registrationInfo;
   return {
@@ -94,7 +97,7 @@ export async function authenticationOptions(
   rp: RelyingParty,
   devices: DeviceRow[],
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
-  return generateAuthenticationOptions({
+  return (await webauthn()).generateAuthenticationOptions({
     rpID: rp.rpId,
     userVerification: 'required',
     allowCredentials: devices.map((d) => ({ id: d.credential_id, transports: transportsOf(d) })),
@@ -108,19 +111,23 @@ export async function verifyAuthentication(
   device: DeviceRow,
   take: (challenge: string) => boolean,
 ): Promise<number | null> {
-  const verified = await verifyAuthenticationResponse({
-    response,
-    expectedChallenge: take,
-    expectedOrigin: rp.origin,
-    expectedRPID: rp.rpId,
-    requireUserVerification: true,
-    credential: {
-      id: device.credential_id,
-      publicKey: new Uint8Array(device.public_key),
-      counter: device.counter,
-      transports: transportsOf(device),
-    },
-  }).catch(() => null);
+  const verified = await (
+    await webauthn()
+  )
+    .verifyAuthenticationResponse({
+      response,
+      expectedChallenge: take,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.rpId,
+      requireUserVerification: true,
+      credential: {
+        id: device.credential_id,
+        publicKey: new Uint8Array(device.public_key),
+        counter: device.counter,
+        transports: transportsOf(device),
+      },
+    })
+    .catch(() => null);
   return verified?.verified ? verified.authenticationInfo.newCounter : null;
 }
 

@@ -117,7 +117,7 @@ export class PhoneService {
     const origin = this.origin();
     const invite = origin ? this.store.invite(token, origin) : null;
     if (!origin || !invite) {
-      this.audit('phone:register', 'no credential', 'unauthorized');
+      this.audit('phone:register', 'anonymous', 'unauthorized');
       throw new NexusError(
         'unauthorized',
         'This registration link is not valid (used, expired or for another origin).',
@@ -126,7 +126,7 @@ export class PhoneService {
     const rp = relyingPartyOf(origin);
     const passkey = await verifyRegistration(rp, response, (c) => this.challenges.take(c, `register:${token}`));
     if (!passkey || !this.store.consumeInvite(token)) {
-      this.audit('phone:register', 'no credential', 'unauthorized');
+      this.audit('phone:register', 'anonymous', 'unauthorized');
       throw new NexusError('unauthorized', 'The passkey could not be registered; open a new link from Nexus.');
     }
     const id = this.store.addDevice({ name: invite.name, rpId: rp.rpId, ...passkey });
@@ -153,7 +153,7 @@ export class PhoneService {
     const rp = relyingPartyOf(origin);
     const device = typeof response?.id === 'string' ? this.store.deviceByCredential(response.id) : null;
     if (!device || device.revoked_at !== null || device.rp_id !== rp.rpId) {
-      this.audit('phone:signin', device ? phoneActor(device.id) : 'no credential', 'unauthorized');
+      this.audit('phone:signin', device ? phoneActor(device.id) : 'anonymous', 'unauthorized');
       throw new NexusError('unauthorized', 'This passkey is not registered with Nexus (or was revoked).');
     }
     const counter = await verifyAuthentication(rp, response, device, (c) => this.challenges.take(c, 'signin'));
