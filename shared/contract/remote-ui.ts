@@ -30,7 +30,7 @@ export const PhoneDevice = z.object({
 export type PhoneDevice = z.infer<typeof PhoneDevice>;
 
 export const PhoneInvite = z.object({
-  /** The one-time registration link: open it on the phone within `expiresAt`. Shown once. */
+  /** The one-time registration link: open it on the phone before `expiresAt`. Shown once (only its hash is kept). */
   url: z.string(),
   name: z.string(),
   expiresAt: z.string(),
@@ -57,7 +57,6 @@ export const phoneOperations = {
     access: 'operator',
     input: z.object({ name: z.string().trim().min(1).max(60) }).strict(),
     output: PhoneInvite,
-    revealsOnce: 'url',
   }),
   'phone.devices': operation({
     summary: 'Every registered phone: name, created, last sign-in, revoked, sessions signed in.',
