@@ -184,7 +184,13 @@ export async function createCore(
   });
 
   const remote = new RemoteService(db, { log: log.child({ component: 'remote' }), audit });
-  const phone = new PhoneService(db, { remote, audit, log: log.child({ component: 'phone' }) });
+  const phone = new PhoneService(db, {
+    remote,
+    audit,
+    log: log.child({ component: 'phone' }),
+    dek: () => (vault.status().state === 'unlocked' ? vault.requireDek() : null),
+  });
+  disposables.add(phone.follow(events));
   // One handler map: each operation answered by exactly one module (a second one throws).
   const handlers: Handlers = mergeHandlers(
     appHandlers({ version: config.version, dataDir, startedAt, status, agentCli: () => agentCli.info() }),

@@ -37,6 +37,8 @@ export type PhoneRoute =
   | { kind: 'signin-options' }
   | { kind: 'signin' }
   | { kind: 'signout' }
+  | { kind: 'push-key' }
+  | { kind: 'push-subscribe' }
   | { kind: 'rpc'; op: string };
 
 const RPC = /^\/api\/rpc\/([a-z][A-Za-z]*(?:\.[a-z][A-Za-z]*)+)$/;
@@ -46,6 +48,7 @@ const CEREMONIES: Record<string, PhoneRoute['kind']> = {
   '/api/phone/signin/options': 'signin-options',
   '/api/phone/signin': 'signin',
   '/api/phone/signout': 'signout',
+  '/api/phone/push/subscribe': 'push-subscribe',
 };
 
 /**
@@ -63,6 +66,7 @@ export function matchPhoneRoute(method: string, path: string, assets: ReadonlySe
   if (method !== 'GET' && method !== 'HEAD') return null;
   if (path === '/') return { kind: 'page' };
   if (path === '/api/phone/session') return { kind: 'session' };
+  if (path === '/api/phone/push/key') return { kind: 'push-key' };
   if (assets.has(path) && path !== '/index.html') return { kind: 'asset', path };
   return null;
 }
@@ -79,6 +83,16 @@ const RegisterBody = z
   .object({ token: z.string().min(16).max(100), response: z.record(z.string(), z.unknown()) })
   .strict();
 const SignInBody = z.object({ response: z.record(z.string(), z.unknown()) }).strict();
+const Base64Url = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]+=*$/)
+  .max(200);
+const SubscribeBody = z
+  .object({
+    endpoint: z.url({ protocol: /^https?$/ }).max(2000),
+    keys: z.object({ p256dh: Base64Url, auth: Base64Url }),
+  })
+  .strip();
 const MAX_BODY = 256 * 1024;
 
 /**
@@ -143,8 +157,13 @@ export function createPhoneFront(deps: {
           device: caller?.deviceName ?? null,
           csrf: caller && secret ? csrfTokenFor(secret) : null,
         });
+      if (route.kind === 'push-key') {
+        if (!caller) return fail(res, { code: 'unauthorized', message: 'Sign in with your passkey.' });
+        return sendJson(res, 200, await phone.push.publicKey());
+      }
+      const signedInRoute = route.kind === 'rpc' || route.kind === 'signout' || route.kind === 'push-subscribe';
       // Everything below changes state (or could): the page itself, and signed-in with its CSRF header.
-      if (!checkCsrf(req, origin, route.kind === 'rpc' || route.kind === 'signout' ? (caller ? secret : null) : null))
+      if (!checkCsrf(req, origin, signedInRoute ? (caller ? secret : null) : null))
         return fail(res, { code: 'forbidden', message: 'Cross-site request refused (Origin or CSRF token).' });
       try {
         switch (route.kind) {
@@ -173,6 +192,12 @@ export function createPhoneFront(deps: {
             if (secret) phone.signOut(secret);
             res.setHeader('set-cookie', `${PHONE_COOKIE}=; Secure; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`);
             return sendJson(res, 200, { signedIn: false });
+          case 'push-subscribe': {
+            if (!caller) return fail(res, { code: 'unauthorized', message: 'Sign in with your passkey.' });
+            phone.push.subscribe(caller.deviceId, parse(SubscribeBody, await readJson(req)));
+            phone.audit('phone:subscribe', phoneActor(caller.deviceId), 'ok');
+            return sendJson(res, 200, { subscribed: true });
+          }
           case 'rpc': {
             if (!caller || !secret) return fail(res, { code: 'unauthorized', message: 'Sign in with your passkey.' });
             const body = await readJson(req);

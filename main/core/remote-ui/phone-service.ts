@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import type { PhoneDevice, PhoneInvite, PhoneStatus } from '../../../shared/contract';
+import type { EventPayload, PhoneDevice, PhoneInvite, PhoneStatus } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
 import type { AuditLog } from '../audit/audit-log';
 import type { Logger } from '../log';
@@ -14,7 +14,11 @@ import {
   verifyAuthentication,
   verifyRegistration,
 } from './passkeys';
+import { PhonePush } from './phone-push';
 import { PhoneStore } from './phone-store';
+import type { Dek } from '../vault/dek';
+import type { EventBus } from '../events';
+import type { Disposable } from '../disposable';
 
 const ENABLED_SETTING = 'phoneUi';
 /** A registration link works this long, once. */
@@ -38,6 +42,8 @@ export const phoneActor = (deviceId: string): string => `phone:${deviceId}`;
  */
 export class PhoneService {
   readonly store: PhoneStore;
+  /** Web Push to signed-in phones (VAPID private key sealed under the vault's data key). */
+  readonly push: PhonePush;
   private readonly challenges: Challenges;
 
   constructor(
@@ -46,10 +52,19 @@ export class PhoneService {
       remote: Pick<RemoteService, 'origin'>;
       audit?: Pick<AuditLog, 'record'>;
       log: Logger;
+      /** The vault's data key while it is unlocked, else null (then no push). */
+      dek?: () => Dek | null;
       now?: () => Date;
     },
   ) {
     this.store = new PhoneStore(db, deps.now);
+    this.push = new PhonePush(db, {
+      store: this.store,
+      dek: deps.dek ?? (() => null),
+      origin: () => this.origin(),
+      log: deps.log,
+      ...(deps.now ? { now: deps.now } : {}),
+    });
     this.challenges = new Challenges(() => this.now().getTime());
     this.store.sweep();
   }
@@ -90,9 +105,21 @@ export class PhoneService {
     return this.store.devices();
   }
 
+  /** Sessions that start needing you and permission requests become notifications to subscribed phones. */
+  follow(events: Pick<EventBus, 'subscribe'>): Disposable {
+    return events.subscribe((e) => {
+      let sent: Promise<void> | null = null;
+      if (e.name === 'attention.changed') sent = this.push.onAttention(e.payload as EventPayload<'attention.changed'>);
+      if (e.name === 'permissions.changed')
+        sent = this.push.onPermissions((e.payload as EventPayload<'permissions.changed'>).requests);
+      sent?.catch((error: unknown) => this.deps.log.warn('phone push failed', { error }));
+    });
+  }
+
   revoke(id: string): PhoneDevice {
     if (!this.store.deviceRow(id)) throw new NexusError('not_found', `No phone "${id}".`);
     this.store.revokeDevice(id);
+    this.push.unsubscribe(id);
     this.deps.log.info('phone revoked', { device: id });
     return this.store.devices().find((d) => d.id === id) as PhoneDevice;
   }

@@ -7,6 +7,7 @@ import type { Migration } from './types';
  * - `phone_invites`: one-time registration tokens made in the local UI, stored as SHA-256 only.
  * - `phone_sessions`: signed-in phones, by the SHA-256 of the cookie value (the value is never on
  *   disk), bound to the device whose passkey signed in; short-lived.
+ * - `phone_push`: a signed-in phone's Web Push subscription (endpoint and its public keys).
  */
 export const migration024: Migration = {
   version: 24,
@@ -41,6 +42,13 @@ export const migration024: Migration = {
         expires_at TEXT NOT NULL
       );
       CREATE INDEX phone_sessions_device ON phone_sessions (device_id);
+      CREATE TABLE phone_push (
+        endpoint TEXT PRIMARY KEY,
+        device_id TEXT NOT NULL REFERENCES phone_devices (id),
+        p256dh TEXT NOT NULL,
+        auth TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
     `);
   },
 };
