@@ -89,6 +89,22 @@ test('registers a phone passkey from the local UI, signs in on the public origin
     expect(manifest).toMatchObject({ display: 'standalone' });
     expect(manifest.icons).toHaveLength(2);
 
+    // Push: with the vault not unlocked there is no VAPID key, so no push, and the phone says why.
+    await phone.getByRole('button', { name: 'Notify me' }).click();
+    await expect(phone.getByTestId('phone-push-state')).toContainText('vault is sealed');
+    // A notification's Allow, through the service worker's own action path (headless Chromium cannot
+    // click a notification's action; the page hands it to the worker): a stale request is "Already decided."
+    const outcome = await phone.evaluate(async () => {
+      const worker = (await navigator.serviceWorker.ready).active;
+      const channel = new MessageChannel();
+      const answer = new Promise<string>((resolve) => (channel.port1.onmessage = (e) => resolve(String(e.data))));
+      worker?.postMessage({ type: 'decide', data: { requestId: 'gone-already', toolName: 'Bash' }, action: 'allow' }, [
+        channel.port2,
+      ]);
+      return answer;
+    });
+    expect(outcome).toBe('Already decided.');
+
     await phone.getByRole('link', { name: 'Sessions' }).click();
     await testInfo.attach('phone-sessions', { body: await phone.screenshot(), contentType: 'image/png' });
     await phone.getByRole('link', { name: 'Board' }).click();

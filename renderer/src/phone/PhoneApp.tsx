@@ -9,6 +9,7 @@ import { ReviewPage } from '../features/review/ReviewPage';
 import { SessionsPage } from '../features/sessions/SessionsPage';
 import { useRoute, type PageId } from '../shell/routes';
 import { PhoneSignIn } from './PhoneSignIn';
+import { PushToggle } from './PushToggle';
 import { readPhoneSession, phonePost, type PhoneSession } from './phone-session';
 import { registerServiceWorker } from './service-worker';
 import './phone.css';
@@ -59,6 +60,7 @@ function SignedIn({ session, csrf, onSignedOut }: { session: PhoneSession; csrf:
           <header className="phone-header">
             <span className="brand">Nexus</span>
             <span className="phone-device">{session.device}</span>
+            <PushToggle csrf={csrf} />
             <button type="button" onClick={signOut}>
               Sign out
             </button>
