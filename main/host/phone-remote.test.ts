@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRemoteNexus, type RemoteNexus } from '../../test/helpers/remote';
 import { SoftPasskey } from '../../test/helpers/soft-passkey';
+import { phoneKeys, startPushEndpoint } from '../../test/helpers/push-endpoint';
+import { waitFor } from '../../test/helpers/wait';
 import { PHONE_COOKIE } from '../core/remote-ui/phone-front';
 import type { PermissionRequestsDeps } from '../core/permissions/permission-requests';
 
@@ -185,6 +187,74 @@ describe('the operator UI on the public origin, signed in with a passkey', () =>
     expect(rows.some((r) => /^phone:\S+ remote:permissions\.decide ok$/.test(r))).toBe(true);
     expect(rows.some((r) => /^phone:\S+ phone:signin ok$/.test(r))).toBe(true);
     expect(rows).toContain('anonymous phone:signin unauthorized');
+  });
+
+  it('subscribes a signed-in phone to push only with its CSRF token, and says there is no push while the vault is sealed', async () => {
+    const { signed } = await signIn(phone);
+    if (!signed) throw new Error('not signed in');
+    const key = await nexus.fetch(`${nexus.origin}/api/phone/push/key`, {
+      headers: { cookie: `${PHONE_COOKIE}=${signed.cookie}` },
+    });
+    expect(await key.json()).toEqual({ key: null, reason: expect.stringMatching(/vault is sealed/) });
+    expect((await nexus.fetch(`${nexus.origin}/api/phone/push/key`)).status).toBe(401);
+    const subscription = { endpoint: 'https://push.example.test/abc', keys: { p256dh: 'BCDE', auth: 'AAAA' } };
+    const cookie = { cookie: `${PHONE_COOKIE}=${signed.cookie}` };
+    expect((await post('/api/phone/push/subscribe', subscription, cookie)).status).toBe(403);
+    expect(
+      (await post('/api/phone/push/subscribe', subscription, { ...cookie, 'x-nexus-csrf': signed.csrf })).status,
+    ).toBe(200);
+  });
+
+  it('pushes a permission request to the subscribed phone once the vault is unlocked: the payload names the session and the tool', async () => {
+    const { signed } = await signIn(phone);
+    if (!signed) throw new Error('not signed in');
+    expect((await nexus.operator('vault.init', { passphrase: 'phone push test passphrase 42' })).status).toBe(200);
+    const key = (await (
+      await nexus.fetch(`${nexus.origin}/api/phone/push/key`, {
+        headers: { cookie: `${PHONE_COOKIE}=${signed.cookie}` },
+      })
+    ).json()) as { key: string | null };
+    expect(key.key).toMatch(/^[A-Za-z0-9_-]{80,90}$/);
+    const endpoint = await startPushEndpoint();
+    try {
+      const keys = phoneKeys();
+      const subscribed = await post(
+        '/api/phone/push/subscribe',
+        { endpoint: endpoint.url, keys: keys.keys },
+        { cookie: `${PHONE_COOKIE}=${signed.cookie}`, 'x-nexus-csrf': signed.csrf },
+      );
+      expect(subscribed.status).toBe(200);
+      const ask = (sessionId: string) =>
+        nexus.running.core.permissions.ask(
+          'w1',
+          new TextEncoder().encode(
+            JSON.stringify({
+              workspaceId: 'w1',
+              sessionId,
+              at: new Date().toISOString(),
+              toolName: 'Bash',
+              toolInput: {},
+            }),
+          ),
+          () => undefined,
+        );
+      const first = ask('s-push');
+      ask('s-push'); // a storm of prompts on one session: still one notification
+      await waitFor(() => endpoint.received.length >= 1, 'the push request');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(endpoint.received).toHaveLength(1);
+      const message = JSON.parse(keys.decrypt(endpoint.received[0]?.body ?? Buffer.alloc(0))) as Record<string, string>;
+      expect(message).toMatchObject({
+        kind: 'permission',
+        sessionId: 's-push',
+        toolName: 'Bash',
+        requestId: first?.id,
+      });
+      expect(message.title).toContain('s-push');
+      expect(String(endpoint.received[0]?.headers.authorization)).toMatch(/^vapid t=/);
+    } finally {
+      await endpoint.close();
+    }
   });
 
   it('revoking the phone ends its sessions at once and refuses its passkey', async () => {

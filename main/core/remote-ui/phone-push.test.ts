@@ -1,9 +1,10 @@
-import { createDecipheriv, createECDH, hkdfSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FleetAttention, SessionAttention } from '../../../shared/attention';
 import type { PermissionRequest } from '../../../shared/contract';
 import { tempDir } from '../../../test/helpers/temp-dir';
+import { phoneKeys } from '../../../test/helpers/push-endpoint';
 import { createLogger } from '../log';
 import { Redactor } from '../redact';
 import { openStore } from '../store/open';
@@ -12,33 +13,6 @@ import { open } from '../vault/crypto';
 import type { Dek } from '../vault/dek';
 import { PhonePush, type PushMessage } from './phone-push';
 import { PhoneStore } from './phone-store';
-
-/** A phone's side of a push subscription: its P-256 key pair and auth secret (RFC 8291). */
-function phoneKeys() {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  const auth = randomBytes(16);
-  return {
-    keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') },
-    /** Decrypts an aes128gcm body (RFC 8188 header, RFC 8291 key derivation) as the phone's push service hands it over. */
-    decrypt(body: Buffer): string {
-      const salt = body.subarray(0, 16);
-      const idlen = body[20] ?? 0;
-      const serverKey = body.subarray(21, 21 + idlen);
-      const ciphertext = body.subarray(21 + idlen);
-      const shared = ecdh.computeSecret(serverKey);
-      const keyInfo = Buffer.concat([Buffer.from('WebPush: info\0'), ecdh.getPublicKey(), serverKey]);
-      const ikm = Buffer.from(hkdfSync('sha256', shared, auth, keyInfo, 32));
-      const cek = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: aes128gcm\0'), 16));
-      const nonce = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: nonce\0'), 12));
-      const decipher = createDecipheriv('aes-128-gcm', cek, nonce);
-      decipher.setAuthTag(ciphertext.subarray(ciphertext.length - 16));
-      const padded = Buffer.concat([decipher.update(ciphertext.subarray(0, ciphertext.length - 16)), decipher.final()]);
-      const end = padded.lastIndexOf(2); // the last record's delimiter, then zero padding
-      return padded.subarray(0, end).toString();
-    },
-  };
-}
 
 const session = (id: string, name: string, reason: string): SessionAttention =>
   ({

@@ -33,7 +33,14 @@ export type PushSender = (request: {
 }) => Promise<number>;
 
 const fetchSender: PushSender = async (r) =>
-  (await fetch(r.endpoint, { method: r.method, headers: r.headers, body: r.body ?? undefined })).status;
+  (
+    await fetch(r.endpoint, {
+      method: r.method,
+      headers: r.headers,
+      body: r.body ?? undefined,
+      signal: AbortSignal.timeout(10_000),
+    })
+  ).status;
 
 /**
  * Web Push for signed-in phones (issue 28): VAPID keys Nexus makes, the private one sealed under the
@@ -151,17 +158,19 @@ export class PhonePush {
       p256dh: string;
       auth: string;
     }[];
-    for (const sub of subs) {
-      const request = generateRequestDetails(
-        { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
-        JSON.stringify(message),
-        { vapidDetails: { subject: origin, ...keys }, TTL: 600, contentEncoding: 'aes128gcm', urgency: 'high' },
-      );
-      const status = await (this.deps.send ?? fetchSender)(request).catch(() => 0);
-      // Gone or not found: the phone unsubscribed (RFC 8030).
-      if (status === 404 || status === 410)
-        this.db.prepare('DELETE FROM phone_push WHERE endpoint = ?').run(sub.endpoint);
-      else if (status < 200 || status >= 300) this.deps.log.warn('phone push refused', { status });
-    }
+    await Promise.all(
+      subs.map(async (sub) => {
+        const request = generateRequestDetails(
+          { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
+          JSON.stringify(message),
+          { vapidDetails: { subject: origin, ...keys }, TTL: 600, contentEncoding: 'aes128gcm', urgency: 'high' },
+        );
+        const status = await (this.deps.send ?? fetchSender)(request).catch(() => 0);
+        // Gone or not found: the phone unsubscribed (RFC 8030).
+        if (status === 404 || status === 410)
+          this.db.prepare('DELETE FROM phone_push WHERE endpoint = ?').run(sub.endpoint);
+        else if (status < 200 || status >= 300) this.deps.log.warn('phone push refused', { status });
+      }),
+    );
   }
 }
