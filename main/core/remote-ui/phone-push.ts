@@ -37,7 +37,7 @@ const fetchSender: PushSender = async (r) =>
     await fetch(r.endpoint, {
       method: r.method,
       headers: r.headers,
-      body: r.body ?? undefined,
+      body: r.body ? new Uint8Array(r.body) : undefined,
       signal: AbortSignal.timeout(10_000),
     })
   ).status;
