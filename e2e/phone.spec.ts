@@ -1,4 +1,5 @@
 import { createHash, X509Certificate } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
 import { chromium, devices, type CDPSession, type Page } from '@playwright/test';
 import { PUBLIC_NAME, startTunnel } from '../test/helpers/tunnel';
 import { expect, startNexus, test } from './fixtures/nexus';
@@ -71,6 +72,10 @@ test('registers a phone passkey from the local UI, signs in on the public origin
     await expect(phone.getByTestId('phone-app')).toBeVisible();
     await expect(phone.getByRole('heading', { name: /Needs you/ })).toBeVisible();
     await testInfo.attach('phone-needs-you', { body: await phone.screenshot(), contentType: 'image/png' });
+    const axe = await new AxeBuilder({ page: phone }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual(
+      [],
+    );
     const cookies = await context.cookies(tunnel.origin);
     expect(cookies.find((c) => c.name === '__Host-nexus-remote')).toMatchObject({
       secure: true,
