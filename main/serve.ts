@@ -7,6 +7,8 @@ import { nodePorts, type ListeningAddress } from './host/node-ports';
 import { MCP_PATH } from './core/mcp/mcp-path';
 import { startFleetListener } from './host/fleet-listener';
 import { createPublicFront } from './host/public-origin';
+import { createPhoneFront } from './core/remote-ui/phone-front';
+import { loadStaticFiles } from './host/static-files';
 
 export interface ServeOptions {
   dataDir: string;
@@ -78,7 +80,12 @@ export async function startLoopback(
   opts: { port: number; rendererDir: string; token?: string },
 ): Promise<Loopback> {
   const mounts = [{ path: MCP_PATH, handle: core.mcpGate() }];
-  const publicFront = createPublicFront(core.remote, core.mcpGate({ remote: core.remote }));
+  const phone = createPhoneFront({
+    phone: core.phone,
+    dispatcher: core.dispatcher,
+    assets: loadStaticFiles(opts.rendererDir),
+  });
+  const publicFront = createPublicFront(core.remote, core.mcpGate({ remote: core.remote }), undefined, phone);
   const host = await startHost(core, {
     port: opts.port,
     rendererDir: opts.rendererDir,

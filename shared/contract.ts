@@ -13,6 +13,7 @@ import { platformEvents, platformOperations } from './contract/platform';
 import { reviewEvents, reviewOperations } from './contract/review';
 import { tokenEvents, tokenOperations } from './contract/tokens';
 import { remoteOperations } from './contract/remote';
+import { phoneOperations } from './contract/remote-ui';
 import { activityOperations } from './contract/activity';
 import { connectOperations } from './contract/connect';
 import { agentEvents, agentOperations } from './contract/agent';
@@ -34,6 +35,7 @@ export * from './contract/agent';
 export * from './contract/permissions';
 export * from './contract/fleet';
 export * from './contract/remote';
+export * from './contract/remote-ui';
 export * from './contract/activity';
 export * from './contract/engines';
 
@@ -51,6 +53,7 @@ export const operations = {
   ...permissionOperations,
   ...fleetOperations,
   ...remoteOperations,
+  ...phoneOperations,
   ...activityOperations,
   ...engineOperations,
 } as const;

@@ -13,6 +13,7 @@ import type { ConnectService } from './mcp/connect';
 import type { FleetService } from './mcp/fleet/fleet';
 import type { McpGateOptions } from './mcp/gate';
 import type { RemoteService } from './oauth/remote-service';
+import type { PhoneService } from './remote-ui/phone-service';
 import type { PlatformService } from './platform/platform-service';
 import type { CorePorts } from './ports';
 import type { Redactor } from './redact';
@@ -45,6 +46,8 @@ export interface CoreApi {
   mcpGate(opts?: McpGateOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** Remote connectors: the public origin, Nexus's OAuth authorization server, its grants (docs/remote.md). */
   remote: RemoteService;
+  /** The operator's phone on the public origin: passkeys, sessions (docs/remote.md, "From the phone"). */
+  phone: PhoneService;
   /** Closes every process, socket, subscription and file core opened. */
   dispose(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import type { Access, OpName, OpOutput, OpParsedInput } from '../../shared/contract';
 import type { WorkspaceInfo } from './workspaces/runtime';
 
-export type Transport = 'ipc' | 'http' | 'mcp' | 'cli' | 'internal';
+export type Transport = 'ipc' | 'http' | 'mcp' | 'cli' | 'internal' | 'remote';
 
 /** Who is calling: the operator at the app, or an MCP client holding a token of some class. */
 export type Caller =

@@ -42,6 +42,8 @@ import { learnWorkerHost, workerBridge } from './workspaces/network';
 import { workspaceHandlers } from './workspaces/workspace-handlers';
 import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './workspaces/workspaces';
 import { RemoteService } from './oauth/remote-service';
+import { PhoneService } from './remote-ui/phone-service';
+import { phoneHandlers } from './remote-ui/phone-handlers';
 import { remoteHandlers } from './oauth/remote-handlers';
 import { activityHandler } from './audit/activity-handler';
 import { engineHandlers } from './engines/engine-handlers';
@@ -182,6 +184,13 @@ export async function createCore(
   });
 
   const remote = new RemoteService(db, { log: log.child({ component: 'remote' }), audit });
+  const phone = new PhoneService(db, {
+    remote,
+    audit,
+    log: log.child({ component: 'phone' }),
+    dek: () => (vault.status().state === 'unlocked' ? vault.requireDek() : null),
+  });
+  disposables.add(phone.follow(events));
   // One handler map: each operation answered by exactly one module (a second one throws).
   const handlers: Handlers = mergeHandlers(
     appHandlers({ version: config.version, dataDir, startedAt, status, agentCli: () => agentCli.info() }),
@@ -198,6 +207,7 @@ export async function createCore(
     agentHandlers(agent),
     permissionHandlers(permissions),
     remoteHandlers(remote),
+    phoneHandlers(phone),
     activityHandler({ db, audit, tokens, remote }),
     engineHandlers(engines.service),
   );
@@ -249,6 +259,7 @@ export async function createCore(
     mcpGate: (opts) => createMcpGate({ dispatcher, audit, config, tokens, log, fleet }, opts),
     remote,
     engines: engines.service,
+    phone,
     dispose: async () => {
       log.info('core stopping');
       await disposables.dispose();

@@ -7,6 +7,7 @@ import {
   OAUTH_PATHS,
   PROTECTED_RESOURCE_METADATA_PATH,
 } from '../core/oauth/remote-urls';
+import type { PhoneFront } from '../core/remote-ui/phone-front';
 import { splitUrl } from './routes';
 
 /** What a request on the public Host may reach; everything else is no route (404). */
@@ -61,6 +62,7 @@ export function createPublicFront(
   remote: RemoteService,
   mcp: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
   now: () => number = () => Date.now(),
+  phone?: PhoneFront,
 ): PublicFront {
   let window = { start: now(), used: 0 };
   const registrationAllowed = (): boolean => {
@@ -81,6 +83,9 @@ export function createPublicFront(
         return sendJson(res, 403, { error: { code: 'forbidden', message: 'Origin not allowed.' } });
       const { path, query } = splitUrl(req.url ?? '/');
       const route = matchPublicRoute(req.method ?? 'GET', path);
+      // The operator's phone UI (issue 28), when turned on: its own exact routes, never with a query string.
+      const phoneRoute = !route && phone?.enabled() && query.size === 0 ? phone.route(req.method ?? 'GET', path) : null;
+      if (phoneRoute) return phone?.handle(req, res, phoneRoute);
       if (!route) return sendJson(res, 404, { error: { code: 'not_found', message: 'No such route.' } });
       res.setHeader('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
       res.setHeader('x-frame-options', 'DENY');

@@ -55,6 +55,8 @@ export interface Tunnel {
   forwardTo(port: number): void;
   /** fetch through the front, verifying its certificate (no internet, no DNS). */
   fetch: typeof fetch;
+  /** The front's certificate (PEM), for a browser told to trust it. */
+  cert: Buffer;
   close(): Promise<void>;
 }
 
@@ -132,6 +134,7 @@ export async function startTunnel(): Promise<Tunnel> {
       nexusPort = port;
     },
     fetch: publicFetch,
+    cert: tls.cert,
     close: async () => {
       await new Promise<void>((resolve) => front.close(() => resolve()));
       front.closeAllConnections();

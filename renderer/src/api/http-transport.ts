@@ -2,15 +2,18 @@ import { eventNames, opNames, type EventMessage, type NexusApi } from '../../../
 import type { Reply } from '../../../shared/ipc';
 import { RemoteError } from '../../../shared/errors';
 
-/** The headless host: POST /api/rpc/<op> with the session cookie, events over SSE. */
-export function httpApi(base = ''): NexusApi {
+/**
+ * The headless host: POST /api/rpc/<op> with the session cookie, events over SSE. `headers` adds
+ * headers to every call (the phone's CSRF token on the public origin).
+ */
+export function httpApi(base = '', headers: () => Record<string, string> = () => ({})): NexusApi {
   const api: Record<string, unknown> = {};
   for (const op of opNames) {
     api[op] = async (input: unknown) => {
       const res = await fetch(`${base}/api/rpc/${op}`, {
         method: 'POST',
         credentials: 'same-origin',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...headers() },
         body: JSON.stringify(input ?? {}),
       });
       const reply = (await res

@@ -26,8 +26,8 @@ describe('migration 020 remote', () => {
     db.close();
   });
 
-  it('is registered last, with its reserved number', () => {
-    expect(migrations.at(-1)).toBe(migration020);
+  it('is registered, with its reserved number', () => {
+    expect(migrations).toContain(migration020);
     expect(migration020.version).toBe(20);
   });
 });

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { RemoteClass, RemoteGrant, RemotePending } from '../../../../shared/contract';
 import { ErrorBanner } from '../../shell/ErrorBanner';
 import { PreregisteredClients } from './PreregisteredClients';
+import { PhoneAccess } from './PhoneAccessSection';
 import { SettingsSection } from './SettingsSection';
 import { useRemoteGrants, useRemoteOp, useRemotePending, useRemoteStatus } from './use-remote';
 
@@ -55,6 +56,7 @@ export function RemoteAccessSection() {
         ))}
       </ul>
       <PreregisteredClients />
+      <PhoneAccess publicOrigin={on} />
     </SettingsSection>
   );
 }
