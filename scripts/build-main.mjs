@@ -3,6 +3,7 @@
 // image needs nothing but the pinned Node (copied to dist/worker/node below).
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { nexusMcpPlugins } from './nexus-mcp-bundle.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const external = [...Object.keys(pkg.dependencies ?? {}), 'electron'];
@@ -29,39 +30,13 @@ await build({
   target: ELECTRON_NODE,
   external: ['electron'],
 });
-// nexus-mcp starts once per session, so what it loads is CPU every session pays (docs/performance.md,
-// "Nexus's own CPU per session start"). Two things it never uses are left out of its bundle:
-//  - Ajv (with ajv-formats and fast-uri, 270 KB): the SDK's server builds one at start for
-//    elicitation schemas, and nexus-mcp never elicits; the stand-in refuses if that ever changes;
-//  - zod's 40 translated error locales (360 KB): zod's English messages are the only ones used.
-const leaveOut = (name, filter, importer, contents) => ({
-  name,
-  setup(b) {
-    b.onResolve({ filter }, (a) => (importer.test(a.importer) ? { path: a.path, namespace: name } : undefined));
-    b.onLoad({ filter: /.*/, namespace: name }, () => ({ contents, loader: 'js', resolveDir: process.cwd() }));
-  },
-});
-const workerBundleOnly = [
-  leaveOut(
-    'no-ajv',
-    /validation\/ajv-provider\.js$/,
-    /@modelcontextprotocol[\\/]sdk[\\/]/,
-    'export class AjvJsonSchemaValidator { getValidator() { throw new Error("nexus-mcp validates no JSON Schema (it never elicits)"); } }',
-  ),
-  leaveOut(
-    'zod-english-only',
-    /locales\/index\.js$/,
-    /zod[\\/]v4[\\/](classic|core)[\\/]/,
-    'export { default as en } from "zod/v4/locales/en.js";',
-  ),
-];
 if (existsSync('resources/worker/nexus-mcp/main.ts')) {
   await build({
     ...common,
     entryPoints: ['resources/worker/nexus-mcp/main.ts'],
     outfile: 'dist/worker/nexus-mcp.cjs',
     format: 'cjs',
-    plugins: workerBundleOnly,
+    plugins: nexusMcpPlugins,
   });
 }
 // Sessions: the worker-side hook command, hook relay and inbox helper, copied into each workspace container.
