@@ -57,6 +57,56 @@ export async function measure(
   };
 }
 
+/**
+ * A subject and its baseline measured in alternating rounds (base first in even rounds, subject
+ * first in odd ones), so both see the same load on a shared machine: a baseline measured once
+ * before the subject compares two different moments of the machine, not two code paths.
+ */
+export async function measurePair(
+  base: () => Promise<unknown>,
+  subject: () => Promise<unknown>,
+  opts: { iterations: number; concurrency: number; rounds: number; warmup?: number },
+): Promise<{ base: Measurement; subject: Measurement }> {
+  const warmup = opts.warmup ?? Math.min(200, opts.iterations / 10);
+  for (let i = 0; i < warmup; i++) await base();
+  for (let i = 0; i < warmup; i++) await subject();
+  const acc = () => ({ samples: [] as number[], elapsed: 0, cpu: 0 });
+  const totals = { base: acc(), subject: acc() };
+  const per = Math.ceil(opts.iterations / opts.rounds);
+  const run = async (fn: () => Promise<unknown>, into: ReturnType<typeof acc>): Promise<void> => {
+    let next = 0;
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const worker = async (): Promise<void> => {
+      while (next < per) {
+        next++;
+        const t = performance.now();
+        await fn();
+        into.samples.push(performance.now() - t);
+      }
+    };
+    await Promise.all(Array.from({ length: opts.concurrency }, worker));
+    into.elapsed += performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    into.cpu += used.user + used.system;
+  };
+  for (let r = 0; r < opts.rounds; r++) {
+    if (r % 2 === 0) {
+      await run(base, totals.base);
+      await run(subject, totals.subject);
+    } else {
+      await run(subject, totals.subject);
+      await run(base, totals.base);
+    }
+  }
+  const of = (t: ReturnType<typeof acc>): Measurement => ({
+    ...percentiles(t.samples),
+    perSecond: (t.samples.length / t.elapsed) * 1000,
+    cpuUsPerCall: t.cpu / Math.max(1, t.samples.length),
+  });
+  return { base: of(totals.base), subject: of(totals.subject) };
+}
+
 export function compare(
   name: string,
   baseline: string,

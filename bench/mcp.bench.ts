@@ -8,7 +8,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { operatorContext } from '../main/core/handlers';
 import { serve } from '../main/serve';
 import { seedFleet } from './fleet';
-import { compare, measure, type Benchmark } from './lib';
+import { compare, measurePair, type Benchmark } from './lib';
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
@@ -88,14 +88,30 @@ const bench: Benchmark = async () => {
       operatorContext('internal'),
     );
     const auth = { authorization: `Bearer ${secret}` };
-    // workspaces.list reconciles every row with the engine: fewer iterations keep the run short.
-    const opts = { iterations: 300, concurrency: 4, warmup: 20 };
-    const base = await measure(() => callTool(bare.port, 'noop', {}), opts);
-    const info = await measure(() => callTool(running.host.port, 'get_nexus_info', auth), opts);
-    const list = await measure(() => callTool(running.host.port, 'list_workspaces', auth), opts);
+    // Each subject alternates with its own baseline in rounds, so both see the same load. workspaces.list
+    // reconciles every row with the engine: fewer iterations keep the run short.
+    const bareCall = () => callTool(bare.port, 'noop', {});
+    const info = await measurePair(bareCall, () => callTool(running.host.port, 'get_nexus_info', auth), {
+      iterations: 1000,
+      concurrency: 4,
+      rounds: 10,
+      warmup: 50,
+    });
+    const list = await measurePair(bareCall, () => callTool(running.host.port, 'list_workspaces', auth), {
+      iterations: 300,
+      concurrency: 4,
+      rounds: 6,
+      warmup: 20,
+    });
     const figures = [
-      compare(`mcp get_nexus_info (${seeded})`, 'bare SDK no-op tool', info, base, '≤ 2× the bare server'),
-      compare(`mcp list_workspaces (${seeded})`, 'bare SDK no-op tool', list, base, '≤ 3× the bare server'),
+      compare(`mcp get_nexus_info (${seeded})`, 'bare SDK no-op tool', info.subject, info.base, '≤ 2× the bare server'),
+      compare(
+        `mcp list_workspaces (${seeded})`,
+        'bare SDK no-op tool',
+        list.subject,
+        list.base,
+        '≤ 3× the bare server',
+      ),
     ];
     return figures;
   } finally {

@@ -3,6 +3,7 @@
 // image needs nothing but the pinned Node (copied to dist/worker/node below).
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { nexusMcpPlugins } from './nexus-mcp-bundle.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const external = [...Object.keys(pkg.dependencies ?? {}), 'electron'];
@@ -35,6 +36,7 @@ if (existsSync('resources/worker/nexus-mcp/main.ts')) {
     entryPoints: ['resources/worker/nexus-mcp/main.ts'],
     outfile: 'dist/worker/nexus-mcp.cjs',
     format: 'cjs',
+    plugins: nexusMcpPlugins,
   });
 }
 // Sessions: the worker-side hook command, hook relay and inbox helper, copied into each workspace container.

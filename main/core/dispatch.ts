@@ -64,6 +64,7 @@ export class Dispatcher {
           operation: name.slice(0, 100),
           outcome,
           durationMs: performance.now() - started,
+          readOnly: outcome === 'ok' && isOpName(name) && operations[name].access === 'read',
         });
       }
     }

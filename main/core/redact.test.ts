@@ -9,6 +9,18 @@ describe('Redactor', () => {
     expect(r.value({ nested: ['a hunter2-very-secret b'] })).toEqual({ nested: [`a ${REDACTED} b`] });
   });
 
+  it('masks a secret registered after the same text was already passed through clean', () => {
+    const r = new Redactor();
+    const line = 'pushed with deploy-key-7f3a9c2e';
+    expect(r.text(line)).toBe(line);
+    expect(r.value({ note: line })).toEqual({ note: line });
+    r.addSecret('deploy-key-7f3a9c2e');
+    expect(r.text(line)).toBe(`pushed with ${REDACTED}`);
+    expect(r.value({ note: line })).toEqual({ note: `pushed with ${REDACTED}` });
+    r.removeSecret('deploy-key-7f3a9c2e');
+    expect(r.text('deploy-7f3a9c2e1b')).toBe('deploy-7f3a9c2e1b');
+  });
+
   it('masks values of secret-shaped environment variables', () => {
     const r = new Redactor();
     r.addEnvSecrets({ GITHUB_TOKEN: 'abcdef123456', MY_API_KEY: 'zzzzyyyyxxxx', HOME: '/root' });

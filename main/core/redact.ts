@@ -39,12 +39,23 @@ const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:)([^@\s/]+)@/gi;
 const MAY_MATCH = /nxs_|gh[pousr]_|github_pat_|glpat-|xox[abprs]-|AKIA|sk-|-----BEGIN|key|token|secret|passw|:\/\//i;
 
 const MIN_SECRET_LENGTH = 6;
+/**
+ * Strings up to this length that came out of `text()` unchanged are remembered as clean (ids,
+ * names, states and reasons repeat in every result), until the registered secrets change; a
+ * string that needed masking is never remembered, so no secret is kept here.
+ */
+const CLEAN_TEXT_MAX_LENGTH = 512;
+const CLEAN_CACHE_ENTRIES = 20_000;
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export class Redactor {
   private readonly secrets = new Set<string>();
   /** Every registered secret in one alternation, longest first; null when there is none. */
   private known: RegExp | null = null;
+  /** Strings known to need no masking under the current secrets. */
+  private readonly clean = new Set<string>();
+  /** Object property names and whether they name a secret (the same few names recur). */
+  private readonly secretProperty = new Map<string, boolean>();
 
   /** Registers a value that must never leave core in clear. Short values are ignored (too noisy). */
   addSecret(value: string | null | undefined): void {
@@ -60,6 +71,7 @@ export class Redactor {
   private compile(): void {
     const sorted = [...this.secrets].sort((a, b) => b.length - a.length);
     this.known = sorted.length ? new RegExp(sorted.map(escapeRegExp).join('|'), 'g') : null;
+    this.clean.clear();
   }
 
   /** Registers the values of secret-shaped environment variables. */
@@ -69,6 +81,16 @@ export class Redactor {
   }
 
   text(input: string): string {
+    if (this.clean.has(input)) return input;
+    const out = this.mask(input);
+    if (out === input && input.length <= CLEAN_TEXT_MAX_LENGTH) {
+      if (this.clean.size >= CLEAN_CACHE_ENTRIES) this.clean.clear();
+      this.clean.add(input);
+    }
+    return out;
+  }
+
+  private mask(input: string): string {
     let out = this.known ? input.replace(this.known, REDACTED) : input;
     if (!MAY_MATCH.test(out)) return out;
     for (const shape of TOKEN_SHAPES) out = out.replace(shape, REDACTED);
@@ -95,10 +117,21 @@ export class Redactor {
       return { name: value.name, message: this.text(value.message), ...(typeof code === 'string' ? { code } : {}) };
     }
     const out: Record<string, unknown> = {};
-    for (const [key, v] of Object.entries(value)) {
-      out[key] =
-        typeof v === 'string' && v.length > 0 && SECRET_PROPERTY.test(key) ? REDACTED : this.walk(v, depth + 1);
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const v = record[key];
+      out[key] = typeof v === 'string' && v.length > 0 && this.namesSecret(key) ? REDACTED : this.walk(v, depth + 1);
     }
     return out;
+  }
+
+  private namesSecret(key: string): boolean {
+    let secret = this.secretProperty.get(key);
+    if (secret === undefined) {
+      secret = SECRET_PROPERTY.test(key);
+      if (this.secretProperty.size >= CLEAN_CACHE_ENTRIES) this.secretProperty.clear();
+      this.secretProperty.set(key, secret);
+    }
+    return secret;
   }
 }

@@ -4,8 +4,8 @@ import type { IncomingMessage } from 'node:http';
 export const COOKIE_NAME = 'nexus_session';
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
-/** Constant-time comparison of two strings of any length (compares their digests). */
-export const sameSecret = (a: string, b: string): boolean => timingSafeEqual(digest(a), digest(b));
+/** Constant-time comparison of a string of any length with a secret's digest, made once (compares digests). */
+const matches = (candidate: string, expected: Buffer): boolean => timingSafeEqual(digest(candidate), expected);
 
 /**
  * The UI's credential: a random token made at each start, handed over once in the printed URL and
@@ -15,13 +15,16 @@ export const sameSecret = (a: string, b: string): boolean => timingSafeEqual(dig
 export class SessionAuth {
   readonly token: string;
   private readonly cookieValue = randomBytes(32).toString('base64url');
+  private readonly tokenDigest: Buffer;
+  private readonly cookieDigest = digest(this.cookieValue);
 
   constructor(token?: string) {
     this.token = token ?? randomBytes(32).toString('base64url');
+    this.tokenDigest = digest(this.token);
   }
 
   isValidToken(candidate: string | null | undefined): boolean {
-    return typeof candidate === 'string' && candidate.length > 0 && sameSecret(candidate, this.token);
+    return typeof candidate === 'string' && candidate.length > 0 && matches(candidate, this.tokenDigest);
   }
 
   setCookieHeader(): string {
@@ -40,7 +43,7 @@ export class SessionAuth {
   /** The UI's cookie alone (the terminal WebSocket accepts nothing else). */
   hasUiCookie(req: IncomingMessage): boolean {
     const cookie = readCookie(req.headers.cookie, COOKIE_NAME);
-    return cookie !== null && sameSecret(cookie, this.cookieValue);
+    return cookie !== null && matches(cookie, this.cookieDigest);
   }
 }
 

@@ -12,8 +12,10 @@ export class StatusBoard {
   };
   constructor(private readonly events: EventBus) {}
 
+  /** A copy the caller may keep or change: every component is a flat object of primitives, so one level is all of it. */
   get(): AppStatus {
-    return structuredClone(this.current);
+    const { vault, docker, nats } = this.current;
+    return { vault: { ...vault }, docker: { ...docker }, nats: { ...nats } };
   }
 
   set<C extends Component>(component: C, value: AppStatus[C]): void {

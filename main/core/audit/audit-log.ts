@@ -7,6 +7,12 @@ export interface AuditEntry {
   outcome: string;
   durationMs: number;
   detail?: string;
+  /**
+   * A read that succeeded (it changed nothing). A batch of only such rows is committed without its
+   * own fsync (synchronous=NORMAL for that one transaction): it survives Nexus being killed, and a
+   * power cut only until the next synced write, which syncs the log file and these rows with it.
+   */
+  readOnly?: boolean;
 }
 
 export interface AuditRow extends AuditEntry {
@@ -19,6 +25,8 @@ export interface AuditRow extends AuditEntry {
  * Entries recorded in the same event-loop turn are written in one transaction (group commit): the
  * store runs synchronous=FULL, so one fsync per entry would cost every MCP call several ms.
  * `recent()` and core.dispose() flush first, so nothing recorded is ever missing from a read.
+ * A batch holding only successful reads (`readOnly`) skips the fsync; any change, refusal or
+ * failure in a batch makes the whole batch a synced commit.
  */
 const MAX_PENDING = 10_000;
 
@@ -51,6 +59,8 @@ export class AuditLog {
     if (this.pending.length === 0 || !this.db.open) return;
     const batch = this.pending;
     this.pending = [];
+    const unsynced = !this.db.inTransaction && batch.every((e) => e.readOnly === true);
+    if (unsynced) this.db.pragma('synchronous = NORMAL');
     try {
       this.db.transaction(() => {
         for (const e of batch)
@@ -68,6 +78,8 @@ export class AuditLog {
       // Kept for the next flush (bounded), so entries survive a full disk once space returns.
       this.pending = [...batch, ...this.pending].slice(-MAX_PENDING);
       throw e;
+    } finally {
+      if (unsynced) this.db.pragma('synchronous = FULL');
     }
   }
 

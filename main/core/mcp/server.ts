@@ -1,4 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { z } from 'zod';
 import { allows, type OpName } from '../../../shared/contract';
 import type { AuditLog } from '../audit/audit-log';
 import type { CoreConfig } from '../config';
@@ -23,6 +25,20 @@ export const toolsFor = (caller: Caller): ToolDefinition[] =>
   tools.filter((t) => allows(accessOf(caller), toolAccess(t)));
 
 /**
+ * What the SDK would build again for every request (stateless: one server per request), built once:
+ * its JSON Schema validator (a fresh Ajv with every format per server, only ever used for
+ * elicitation, which this server never sends) and each tool's input object around its shape.
+ */
+let validator: AjvJsonSchemaValidator | undefined;
+const sharedValidator = (): AjvJsonSchemaValidator => (validator ??= new AjvJsonSchemaValidator());
+const inputObjects = new WeakMap<ToolDefinition, z.ZodObject>();
+const inputObjectOf = (tool: ToolDefinition): z.ZodObject => {
+  let input = inputObjects.get(tool);
+  if (!input) inputObjects.set(tool, (input = z.object(tool.input)));
+  return input;
+};
+
+/**
  * An MCP server for one caller. Only the tools its class allows are registered (so tools/list is
  * filtered); the class of a call is checked by the gate (before any tool code) and by the
  * dispatcher, never here. Every tool call is audited once, as `mcp:<tool>` with its outcome and
@@ -36,6 +52,7 @@ export function createMcpServer(core: McpServerDeps, caller: Caller, fleet: Flee
     { name: MCP_SERVER_NAME, title: 'Nexus Desktop', version: core.config.version },
     {
       capabilities: { tools: { listChanged: false } },
+      jsonSchemaValidator: sharedValidator(),
       instructions:
         'Nexus runs coding-agent sessions (Claude Code) in Docker workspaces. Start with get_nexus_info, ' +
         'then list_workspaces / list_sessions. create_workspace and create_session return at once with ' +
@@ -53,12 +70,13 @@ export function createMcpServer(core: McpServerDeps, caller: Caller, fleet: Flee
     : undefined;
   // A session sees every tool, so a call above its workspace's class is refused with a reason it can read.
   for (const tool of fleet ? tools : toolsFor(caller)) {
+    const readOnly = toolAccess(tool) === 'read';
     server.registerTool(
       tool.name,
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.input,
+        inputSchema: inputObjectOf(tool),
         outputSchema: tool.output,
         annotations: tool.annotations,
       },
@@ -79,6 +97,7 @@ export function createMcpServer(core: McpServerDeps, caller: Caller, fleet: Flee
           operation: `mcp:${tool.name}`,
           outcome: error?.code ?? 'ok',
           durationMs: performance.now() - started,
+          readOnly: !error && readOnly,
           ...(detail ? { detail } : {}),
         });
         return result;

@@ -23,10 +23,17 @@ export type Verdict =
 
 /** The tokens table: creates secrets, keeps only their hashes, answers "is this secret valid now". */
 export class TokenStore {
+  /** The two statements every authenticated call runs, prepared once. */
+  private readonly byHash;
+  private readonly touch;
+
   constructor(
     private readonly db: Db,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.byHash = db.prepare('SELECT * FROM tokens WHERE hash = ?');
+    this.touch = db.prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?');
+  }
 
   create(name: string, cls: TokenClass, expiresAt: Date): { token: TokenInfo; secret: string } {
     const secret = newTokenSecret(cls);
@@ -83,7 +90,7 @@ export class TokenStore {
     const claimed = claimedClass(secret);
     if (!claimed) return { ok: false, reason: 'malformed' };
     const digest = hashSecret(secret);
-    const row = this.db.prepare('SELECT * FROM tokens WHERE hash = ?').get(digest) as TokenRow | undefined;
+    const row = this.byHash.get(digest) as TokenRow | undefined;
     if (!row || !sameDigest(row.hash, digest) || row.class !== claimed) return { ok: false, reason: 'unknown' };
     const info = this.info(row);
     if (info.state !== 'active') return { ok: false, reason: info.state };
@@ -91,7 +98,7 @@ export class TokenStore {
     if (row.last_used_at !== null && now.getTime() - Date.parse(row.last_used_at) < LAST_USED_RESOLUTION_MS)
       return { ok: true, token: info };
     const at = now.toISOString();
-    this.db.prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?').run(at, row.id);
+    this.touch.run(at, row.id);
     return { ok: true, token: { ...info, lastUsedAt: at } };
   }
 

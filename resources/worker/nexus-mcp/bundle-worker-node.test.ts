@@ -12,6 +12,7 @@ import { pinnedWorkerNode } from '../../../test/helpers/docker';
 import { platformFixture } from '../../../test/helpers/platform-fixture';
 import { repoRoot } from '../../../test/helpers/core';
 import { tempDir } from '../../../test/helpers/temp-dir';
+import { nexusMcpPlugins } from '../../../scripts/nexus-mcp-bundle.mjs';
 
 const baseImage =
   process.env.NEXUS_TEST_BASE_IMAGE ??
@@ -29,6 +30,7 @@ describe("nexus-mcp bundle in the worker base image, on the helpers' pinned Node
       format: 'cjs',
       target: 'node24',
       logLevel: 'warning',
+      plugins: nexusMcpPlugins,
     });
   });
   afterAll(() => out.remove());
