@@ -18,11 +18,11 @@ async function withKeyFile(dataDir: string, keyFile: string, action: 'status' | 
     DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/nexus-no-bus',
     NEXUS_VAULT_KEY_FILE: keyFile,
   };
-  const { stdout } = await run(
-    process.execPath,
-    ['--import', 'tsx', 'test/children/open-vault.ts', dataDir, action],
-    { cwd: repoRoot, env, timeout: 60_000 },
-  );
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/children/open-vault.ts', dataDir, action], {
+    cwd: repoRoot,
+    env,
+    timeout: 60_000,
+  });
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as Out;
 }
 
