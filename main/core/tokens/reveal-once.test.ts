@@ -7,10 +7,12 @@ import { operatorContext, type CallContext } from '../handlers';
 describe('tokens.create reveals the secret once, and nothing else escapes', () => {
   const suite = vaultCoreForSuite();
 
-  it('declares revealsOnce on tokens.create only, on a top-level string of its output', () => {
+  it('declares revealsOnce only on the operator-only makers of a credential, on a top-level string of their output', () => {
     const revealing = opNames.filter((n) => operations[n].revealsOnce !== undefined);
-    expect(revealing).toEqual(['tokens.create']);
+    expect(revealing).toEqual(['tokens.create', 'remote.createClient']);
+    for (const n of revealing) expect(operations[n].access).toBe('operator');
     expect(operations['tokens.create'].output.shape.secret.safeParse('x').success).toBe(true);
+    expect(operations['remote.createClient'].output.shape.clientSecret.safeParse('x').success).toBe(true);
   });
 
   it('returns the secret in clear from tokens.create while the rest of the output is still redacted', async () => {
