@@ -1,13 +1,14 @@
 import { errorMessage, NexusError } from '../../../shared/errors';
 import type { AgentCli, CliProgress } from './agent-cli';
 import { cpuOf } from './agent-cli';
+import type { CodexCli } from './codex-cli';
 import type { AgentService } from './agent-service';
 import { credentialInjection, isAgentCredentialKind, type AgentCredentialKind } from './credential';
 
 /** What workspaces need of the agent: the CLI to mount, and the credential to put in at create and start. */
 export interface WorkspaceAgent {
   /** The host directory to mount, or why there is none (the workspace still works; sessions cannot start). */
-  cliDir(progress: CliProgress): Promise<{ dir: string | null; problem: string | null }>;
+  cliDir(progress: CliProgress): Promise<{ dir: string | null; codexDir?: string | null; problem: string | null }>;
   /** At create: the named secret must be an agent credential (metadata only). Returns its id. */
   checkCredential(secretId: string): string;
   /**
@@ -19,6 +20,8 @@ export interface WorkspaceAgent {
 
 export function workspaceAgent(deps: {
   cli: AgentCli;
+  /** The Codex CLI: mounted when installed; a workspace without it still runs Claude sessions. */
+  codex?: CodexCli;
   agent: AgentService;
   resolve(secretId: string): Promise<{ value: string; kind: string; name: string }>;
   /** The Docker engine's architecture (`docker info`). */
@@ -29,7 +32,8 @@ export function workspaceAgent(deps: {
     async cliDir(progress) {
       try {
         const cpu = cpuOf(await deps.engineArchitecture());
-        return { dir: (await deps.cli.ensure(cpu, progress)).binaryDir, problem: null };
+        const codexDir = deps.codex?.find(cpu)?.binaryDir ?? null;
+        return { dir: (await deps.cli.ensure(cpu, progress)).binaryDir, codexDir, problem: null };
       } catch (e) {
         return {
           dir: null,

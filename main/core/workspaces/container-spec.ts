@@ -1,5 +1,6 @@
 import type Docker from 'dockerode';
 import { agentCliMount, WORKER_PATH_WITH_AGENT } from '../agent/agent-cli';
+import { codexCliMount } from '../agent/codex-cli';
 import { workspaceLabels } from './labels';
 
 export const WORKSPACE_DIR = '/workspace';
@@ -28,6 +29,8 @@ export function workspaceContainerSpec(
   limits: ContainerLimits,
   /** The pinned agent CLI's binary directory on the host, mounted read-only (see agent/agent-cli.ts). */
   agentCliDir?: string | null,
+  /** The pinned Codex CLI's `vendor/<triple>` directory, mounted read-only (see agent/codex-cli.ts). */
+  codexCliDir?: string | null,
 ): Docker.ContainerCreateOptions {
   return {
     name: containerNameOf(w),
@@ -47,6 +50,7 @@ export function workspaceContainerSpec(
       Mounts: [
         { Type: 'volume', Source: w.volume, Target: WORKSPACE_DIR },
         ...(agentCliDir ? [agentCliMount(agentCliDir)] : []),
+        ...(codexCliDir ? [codexCliMount(codexCliDir)] : []),
       ],
       Tmpfs: {
         [CREDENTIAL_DIR]: 'rw,noexec,nosuid,nodev,size=64k,mode=0700,uid=1000,gid=1000',

@@ -123,7 +123,7 @@ export class WorkspaceProvisioner {
       );
       const container = await containers.call('create the container', () =>
         containers.docker.createContainer(
-          workspaceContainerSpec(row, image, this.deps.owner, this.deps.limits, cli?.dir),
+          workspaceContainerSpec(row, image, this.deps.owner, this.deps.limits, cli?.dir, cli?.codexDir),
         ),
       );
       containerId = container.id;
