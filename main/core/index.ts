@@ -87,6 +87,7 @@ export async function createCore(
   const agent = new AgentService({
     db,
     cli: agentCli,
+    codex: codexCli,
     config: config.agent,
     secrets: () => vault.secrets.list(),
     events,

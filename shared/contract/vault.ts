@@ -43,7 +43,14 @@ export type VaultStatus = z.infer<typeof VaultStatus>;
  * Provider tokens (github, gitlab, generic) clone and fetch repositories; the agent credentials
  * (an Anthropic API key, a Claude OAuth token from `claude setup-token`) sign the agent CLI in.
  */
-export const SecretKind = z.enum(['github', 'gitlab', 'generic', 'anthropic_api_key', 'claude_oauth_token']);
+export const SecretKind = z.enum([
+  'github',
+  'gitlab',
+  'generic',
+  'anthropic_api_key',
+  'claude_oauth_token',
+  'openai_api_key',
+]);
 export type SecretKind = z.infer<typeof SecretKind>;
 
 /** What may be shown of a secret: metadata and at most its last 4 characters. Never the value. */

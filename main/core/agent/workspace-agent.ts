@@ -3,7 +3,7 @@ import type { AgentCli, CliProgress } from './agent-cli';
 import { cpuOf } from './agent-cli';
 import type { CodexCli } from './codex-cli';
 import type { AgentService } from './agent-service';
-import { credentialInjection, isAgentCredentialKind, type AgentCredentialKind } from './credential';
+import { credentialInjection, isAgentCredentialKind, withCodexKey, type AgentCredentialKind } from './credential';
 
 /** What workspaces need of the agent: the CLI to mount, and the credential to put in at create and start. */
 export interface WorkspaceAgent {
@@ -43,14 +43,27 @@ export function workspaceAgent(deps: {
     },
     checkCredential: (secretId) => deps.agent.checkCredential(secretId).id,
     async injection(agentSecretId) {
+      // Codex's key (Settings → Agent's default Codex credential) rides along in the same exec.
+      const codexId = deps.agent.defaultCodexCredentialId();
+      let codexKey: string | null = null;
+      if (codexId) {
+        const s = await deps.resolve(codexId);
+        if (s.kind === 'openai_api_key') {
+          codexKey = s.value.trim();
+          deps.addSecret(codexKey);
+        }
+      }
       const id = agentSecretId ?? deps.agent.defaultCredentialId();
-      if (!id) return { ...credentialInjection(null), credential: null };
+      if (!id) return { ...withCodexKey(credentialInjection(null), codexKey), credential: null };
       const secret = await deps.resolve(id);
       if (!isAgentCredentialKind(secret.kind))
         throw new NexusError('bad_request', `Secret "${secret.name}" is not an agent credential.`);
       deps.addSecret(secret.value.trim());
       return {
-        ...credentialInjection({ kind: secret.kind as AgentCredentialKind, value: secret.value }),
+        ...withCodexKey(
+          credentialInjection({ kind: secret.kind as AgentCredentialKind, value: secret.value }),
+          codexKey,
+        ),
         credential: secret.name,
       };
     },

@@ -9,6 +9,7 @@ import { migration008 } from './008_agent';
 import { migration009 } from './009_fleet';
 import { migration010 } from './010_platform_agents';
 import { migration020 } from './020_remote';
+import { migration023 } from './023_agent_kinds';
 import type { Migration } from './types';
 
 /**
@@ -27,4 +28,5 @@ export const migrations: readonly Migration[] = [
   migration009, // fleet credentials (a workspace's sessions as MCP clients)
   migration010, // platform agents: permissions, MCP servers, auto-start; sessions' tools reason
   migration020, // remote connectors: OAuth entries (hashed), pending approvals, grants, public origin
+  migration023, // agent kinds: a session's agent (claude | codex), Codex's thread id, workspace defaults
 ];

@@ -9,6 +9,7 @@ const session = (name: string, agentState: Session['agentState'], workspaceName 
   workspaceName,
   name,
   branch: `nexus/${name}`,
+  agent: 'claude',
   status: 'running',
   reason: null,
   taskId: null,

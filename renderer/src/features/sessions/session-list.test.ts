@@ -8,6 +8,7 @@ const session = (id: string, workspaceName: string, agentState: Session['agentSt
   workspaceName,
   name: id,
   branch: `nexus/${id}`,
+  agent: 'claude',
   status: 'running',
   reason: null,
   taskId: null,

@@ -10,6 +10,7 @@ const kinds: { value: SecretKind; label: string }[] = [
   { value: 'generic', label: 'Other' },
   { value: 'anthropic_api_key', label: 'Anthropic API key (agent)' },
   { value: 'claude_oauth_token', label: 'Claude OAuth token (agent, from claude setup-token)' },
+  { value: 'openai_api_key', label: 'OpenAI API key (Codex)' },
 ];
 const defaultHost: Record<SecretKind, string> = {
   github: 'github.com',
@@ -17,6 +18,7 @@ const defaultHost: Record<SecretKind, string> = {
   generic: '',
   anthropic_api_key: '',
   claude_oauth_token: '',
+  openai_api_key: '',
 };
 
 /** Provider tokens and other secrets. Values go in and are never shown again: only the last 4 characters. */
