@@ -183,6 +183,8 @@ export async function startResponsesApi(opts: { host?: string; port?: number } =
     }
     if ('toolUse' in reply) {
       const callId = reply.toolUse.id ?? `call_${randomBytes(8).toString('hex')}`;
+      // An MCP tool is offered inside a `namespace` tool (`mcp__<server>`); a call names both.
+      const ns = /^(mcp__[A-Za-z0-9-]+)__(.+)$/.exec(reply.toolUse.name);
       send({
         type: 'response.output_item.done',
         output_index: index,
@@ -190,7 +192,7 @@ export async function startResponsesApi(opts: { host?: string; port?: number } =
           type: 'function_call',
           id: `fc_${randomBytes(8).toString('hex')}`,
           call_id: callId,
-          name: reply.toolUse.name,
+          ...(ns ? { namespace: ns[1], name: ns[2] } : { name: reply.toolUse.name }),
           arguments: JSON.stringify(reply.toolUse.input),
           status: 'completed',
         },

@@ -17,6 +17,13 @@ import { readUntil, waitFor } from '../../../test/helpers/wait';
  * Responses-API stand-in: unattended start, the prompt byte-exact, tool calls gated by the operator in Nexus, queued
  * messages, platform tools, and the canary OpenAI key nowhere but the stand-in's bearer header.
  */
+/**
+ * Codex itself turns CRLF into LF in a prompt it is given on its command line (measured on 0.169.0); Nexus hands
+ * it over byte-exact (codex-launch.test.ts pins the argv). Every other prompt of the corpus arrives exactly as typed,
+ * bare subcommand names (`doctor`, `mcp`, `update`), a lone `--`, flags and bidirectional controls included.
+ */
+const asCodexSeesIt = (typed: string): string => typed.replace(/\r\n/g, '\n');
+
 describe('the real Codex CLI through Nexus', () => {
   let fleet: RealAgentFleet;
   const ws = 'codex';
@@ -48,7 +55,7 @@ describe('the real Codex CLI through Nexus', () => {
       for (const [j, s] of sessions.entries()) {
         expect(s.agent).toBe('codex');
         const turn = await waitFor(() => turnsOf(s.name)[0], `the first turn of ${s.name}`, 240_000);
-        expect(userInputTexts(turn.body.input), `prompt ${i + j}`).toEqual([prompts[j]]);
+        expect(userInputTexts(turn.body.input), `prompt ${i + j}`).toEqual([asCodexSeesIt(prompts[j]!)]);
       }
       const pane = await fleet.pane(sessions[0]!.id);
       expect(pane).not.toMatch(/Hooks need review|Sign in with ChatGPT|Do you trust|Update available|login/i);
@@ -121,9 +128,15 @@ describe('the real Codex CLI through Nexus', () => {
     const s = await fleet.createSession(ws, { name: 'tools', initialMessage: 'remember the lesson', agent: 'codex' });
     const first = await waitFor(() => turnsOf('tools')[0], 'the first turn', 240_000);
     const names = responseToolNames(first);
-    const memory = names.find((n) => /memory_propose/.test(n));
-    expect(memory, names.join(', ')).toBeTruthy();
-    script('tools', { toolUse: { name: memory!, input: { content: lesson, scope: 'project' } } }, { text: 'Done.' });
+    // Codex offers an MCP server's tools inside one `namespace` tool named `mcp__<server>`.
+    expect(names).toContain('mcp__nexus');
+    const nexus = first.body.tools?.find((t) => t.name === 'mcp__nexus') as { tools?: { name: string }[] } | undefined;
+    expect(nexus?.tools?.map((t) => t.name)).toContain('memory_propose');
+    script(
+      'tools',
+      { toolUse: { name: 'mcp__nexus__memory_propose', input: { content: lesson, scope: 'project' } } },
+      { text: 'Done.' },
+    );
     await fleet.tool('send_message', { session: s.id, text: 'now propose it' });
     const queue = await readUntil(
       () => fleet.call('review.list', {}),
