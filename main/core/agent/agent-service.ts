@@ -59,7 +59,10 @@ export class AgentService {
       const secret = this.deps.secrets().find((s) => s.id === secretId || s.name === secretId);
       if (!secret) throw new NexusError('not_found', `No secret "${secretId}" in the vault.`);
       if (secret.kind !== 'openai_api_key')
-        throw new NexusError('bad_request', `Secret "${secret.name}" is a ${secret.kind} token; Codex needs an OpenAI API key.`);
+        throw new NexusError(
+          'bad_request',
+          `Secret "${secret.name}" is a ${secret.kind} token; Codex needs an OpenAI API key.`,
+        );
       id = secret.id;
     }
     this.deps.db

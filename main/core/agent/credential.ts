@@ -70,15 +70,20 @@ export const HAS_CREDENTIAL_TEST = `[ -s ${AGENT_API_KEY_FILE} ] || [ -s ${AGENT
  * of stdin, read by the shell's `read` builtin and written 0600 to CODEX_OPENAI_KEY_FILE, the rest of stdin is
  * the Claude credential as before. Without a key the injection is unchanged (the tmpfs file goes with the container).
  */
-export function withCodexKey(injection: { cmd: string[]; stdin: string }, key: string | null): {
+export function withCodexKey(
+  injection: { cmd: string[]; stdin: string },
+  key: string | null,
+): {
   cmd: string[];
   stdin: string;
 } {
   const value = key?.trim() ?? '';
   if (key === null) return injection;
-  if (!value || /[\r\n\0]/.test(value)) throw new NexusError('bad_request', 'The OpenAI API key must be one non-empty line.');
+  if (!value || /[\r\n\0]/.test(value))
+    throw new NexusError('bad_request', 'The OpenAI API key must be one non-empty line.');
   const [sh, c, inner, ...args] = injection.cmd;
-  if (sh !== 'sh' || c !== '-c' || inner === undefined) throw new NexusError('internal', 'unexpected credential injection');
+  if (sh !== 'sh' || c !== '-c' || inner === undefined)
+    throw new NexusError('internal', 'unexpected credential injection');
   const script =
     `umask 077 && IFS= read -r k && printf '%s' "$k" > "$NEXUS_CODEX_KEY.tmp" && chmod 600 "$NEXUS_CODEX_KEY.tmp" && ` +
     `mv -f "$NEXUS_CODEX_KEY.tmp" "$NEXUS_CODEX_KEY" && unset k && ${inner}`;

@@ -147,6 +147,48 @@ describe('the real Codex CLI through Nexus', () => {
     expect((await fleet.call('permissions.list', { sessionId: s.id })).requests).toHaveLength(0);
   }, 600_000);
 
+  it('resumes the same Codex thread after a core restart took its window, without repeating the first prompt', async () => {
+    const first = 'the one and only first codex task';
+    script('long', { text: 'First task done.' });
+    const s = await fleet.createSession(ws, { name: 'long', initialMessage: first, agent: 'codex' });
+    await fleet.waitForSession(s.id, (x) => x.agentState === 'idle' && turnsOf('long').length > 0);
+    const before = turnsOf('long').length;
+    await fleet.restart(async () => {
+      expect((await fleet.sh(ws, 'tmux kill-window -t nexus:long')).exitCode).toBe(0);
+    });
+    await waitFor(
+      async () =>
+        (await fleet.sh(ws, 'tmux list-windows -t nexus -F "#{window_name}"')).stdout.split('\n').includes('long') ||
+        null,
+      'the relaunched window',
+      120_000,
+    );
+    const back = await fleet.waitForSession(
+      s.id,
+      (x) => x.agentState === 'idle' && /resume/.test(x.agentMessage ?? ''),
+    );
+    expect(back.status).toBe('running');
+    script('long', { text: 'Second task done.' });
+    expect(
+      (await fleet.tool<{ status: string }>('send_message', { session: s.id, text: 'now the second task' })).status,
+    ).toBe('queued');
+    const next = await waitFor(
+      () =>
+        turnsOf('long')
+          .slice(before)
+          .find((t) => userInputTexts(t.body.input).includes('now the second task')),
+      'the turn after the restart',
+      180_000,
+    );
+    expect(JSON.stringify(next.body.input)).toContain('First task done.');
+    expect(userInputTexts(next.body.input).filter((t) => t === first)).toHaveLength(1);
+    expect(
+      turnsOf('long')
+        .slice(before)
+        .filter((t) => userInputTexts(t.body.input).at(-1) === first),
+    ).toEqual([]);
+  }, 600_000);
+
   it('signs Codex in with the vault key, which shows nowhere but the stand-in bearer header', async () => {
     const { codexCanary, codexApi } = fleet.env;
     expect(codexApi.sawCredential(codexCanary)).toBe(true);

@@ -4,8 +4,7 @@ import type { Db } from '../store/open';
 /** The kind a workspace's new sessions get when the create names none (migration 023); Claude Code by default. */
 export function workspaceDefaultAgent(db: Db, workspaceId: string): AgentKind {
   const row = db.prepare(`SELECT agent FROM workspace_agent_defaults WHERE workspace_id = ?`).get(workspaceId) as
-    | { agent: AgentKind }
-    | undefined;
+    { agent: AgentKind } | undefined;
   return row?.agent ?? 'claude';
 }
 

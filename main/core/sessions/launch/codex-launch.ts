@@ -1,7 +1,7 @@
 import { NexusError } from '../../../../shared/errors';
 import { CODEX_OPENAI_KEY_FILE } from '../../agent/credential';
 import type { SessionsConfig } from '../config';
-import { checkPrompt, shellQuote, type LaunchCommand, type LaunchPlan } from './launch';
+import { checkPrompt, shellQuote, type LaunchPlan } from './launch';
 
 /**
  * The Codex CLI's command line and configuration for a session (the second agent kind; docs/agents.md). Measured on
@@ -88,13 +88,16 @@ function assertCodexPromptPosition(argv: readonly string[], hasPrompt: boolean):
 }
 
 /** A TOML basic string (JSON's escapes are TOML's; a lone surrogate, which TOML cannot carry, is replaced). */
-const str = (s: string): string => JSON.stringify(s.replace(/[\uD800-\uDFFF]/g, (c, i: number, all: string) => {
-  const code = c.charCodeAt(0);
-  const next = all.charCodeAt(i + 1);
-  const prev = all.charCodeAt(i - 1);
-  const paired = code < 0xdc00 ? next >= 0xdc00 && next <= 0xdfff : prev >= 0xd800 && prev < 0xdc00;
-  return paired ? c : '\uFFFD';
-}));
+const str = (s: string): string =>
+  JSON.stringify(
+    s.replace(/[\uD800-\uDFFF]/g, (c, i: number, all: string) => {
+      const code = c.charCodeAt(0);
+      const next = all.charCodeAt(i + 1);
+      const prev = all.charCodeAt(i - 1);
+      const paired = code < 0xdc00 ? next >= 0xdc00 && next <= 0xdfff : prev >= 0xd800 && prev < 0xdc00;
+      return paired ? c : '\uFFFD';
+    }),
+  );
 const key = (k: string): string => (/^[A-Za-z0-9_-]+$/.test(k) ? k : str(k));
 const inline = (o: Record<string, string>): string =>
   `{ ${Object.entries(o)
@@ -160,7 +163,10 @@ export function codexConfigToml(c: CodexConfigInput): string {
 }
 
 /** hooks.json for CODEX_HOME: Claude's shape; every event is a command hook into the resident relay. */
-export function codexHooksJson(handler: (event: string, timeoutSeconds: number) => Record<string, unknown>, gateTimeoutSeconds: number): string {
+export function codexHooksJson(
+  handler: (event: string, timeoutSeconds: number) => Record<string, unknown>,
+  gateTimeoutSeconds: number,
+): string {
   const hooks: Record<string, unknown[]> = {};
   for (const event of CODEX_HOOK_EVENTS)
     hooks[event] = [{ hooks: [handler(event, event === 'PreToolUse' ? gateTimeoutSeconds : 10)] }];

@@ -257,7 +257,12 @@ export class SessionLauncher {
       });
       return {
         mcpConfig: file,
-        runFiles: { passwordFile: files.passwordFile, password: creds?.password ?? null, mcpConfigFile: file, mcpConfig: toml },
+        runFiles: {
+          passwordFile: files.passwordFile,
+          password: creds?.password ?? null,
+          mcpConfigFile: file,
+          mcpConfig: toml,
+        },
       };
     }
     return {

@@ -46,7 +46,9 @@ describe('migration 023 agent kinds', () => {
       `INSERT INTO secrets (id, name, kind, host, last4, dek_term, sealed_value, created_at, updated_at)
        VALUES ('k2', 'openai', 'openai_api_key', '', 'wxyz', 1, x'00', 't', 't')`,
     ).run();
-    db.prepare(`INSERT INTO workspace_agent_defaults (workspace_id, agent, updated_at) VALUES ('w1', 'codex', 't')`).run();
+    db.prepare(
+      `INSERT INTO workspace_agent_defaults (workspace_id, agent, updated_at) VALUES ('w1', 'codex', 't')`,
+    ).run();
     db.prepare(`DELETE FROM workspaces WHERE id = 'w1'`).run();
     expect(db.prepare(`SELECT count(*) AS n FROM workspace_agent_defaults`).get()).toEqual({ n: 0 });
     db.close();
