@@ -20,9 +20,10 @@ import { readUntil, waitFor } from '../../../test/helpers/wait';
 /**
  * Codex itself turns CRLF into LF in a prompt it is given on its command line (measured on 0.169.0); Nexus hands
  * it over byte-exact (codex-launch.test.ts pins the argv). Every other prompt of the corpus arrives exactly as typed,
- * bare subcommand names (`doctor`, `mcp`, `update`), a lone `--`, flags and bidirectional controls included.
+ * bare subcommand names (`doctor`, `mcp`, `update`), a lone `--`, flags and bidirectional controls included, except
+ * that a text starting with `!` gets a leading newline (Codex would run it as a shell command: guardShellEscape).
  */
-const asCodexSeesIt = (typed: string): string => typed.replace(/\r\n/g, '\n');
+const asCodexSeesIt = (typed: string): string => (typed.startsWith('!') ? `\n${typed}` : typed).replace(/\r\n/g, '\n');
 
 describe('the real Codex CLI through Nexus', () => {
   let fleet: RealAgentFleet;
@@ -52,15 +53,18 @@ describe('the real Codex CLI through Nexus', () => {
       const sessions = await Promise.all(
         prompts.map((p, j) => fleet.createSession(ws, { name: `c${i + j}`, initialMessage: p, agent: 'codex' })),
       );
-      for (const [j, s] of sessions.entries()) {
-        expect(s.agent).toBe('codex');
-        const turn = await waitFor(() => turnsOf(s.name)[0], `the first turn of ${s.name}`, 240_000);
-        expect(userInputTexts(turn.body.input), `prompt ${i + j}`).toEqual([asCodexSeesIt(prompts[j]!)]);
+      try {
+        for (const [j, s] of sessions.entries()) {
+          expect(s.agent).toBe('codex');
+          const turn = await waitFor(() => turnsOf(s.name)[0], `the first turn of ${s.name}`, 240_000);
+          expect(userInputTexts(turn.body.input), `prompt ${i + j}`).toEqual([asCodexSeesIt(prompts[j]!)]);
+        }
+        const pane = await fleet.pane(sessions[0]!.id);
+        expect(pane).not.toMatch(/Hooks need review|Sign in with ChatGPT|Do you trust|Update available|login/i);
+        expect(pane).toContain('OpenAI Codex');
+      } finally {
+        for (const s of sessions) await fleet.call('sessions.delete', { session: s.id, deleteBranch: true });
       }
-      const pane = await fleet.pane(sessions[0]!.id);
-      expect(pane).not.toMatch(/Hooks need review|Sign in with ChatGPT|Do you trust|Update available|login/i);
-      expect(pane).toContain('OpenAI Codex');
-      for (const s of sessions) await fleet.call('sessions.delete', { session: s.id, deleteBranch: true });
     }
   }, 1_200_000);
 
@@ -153,6 +157,7 @@ describe('the real Codex CLI through Nexus', () => {
     const s = await fleet.createSession(ws, { name: 'long', initialMessage: first, agent: 'codex' });
     await fleet.waitForSession(s.id, (x) => x.agentState === 'idle' && turnsOf('long').length > 0);
     const before = turnsOf('long').length;
+    const restartedAt = new Date().toISOString();
     await fleet.restart(async () => {
       expect((await fleet.sh(ws, 'tmux kill-window -t nexus:long')).exitCode).toBe(0);
     });
@@ -165,7 +170,7 @@ describe('the real Codex CLI through Nexus', () => {
     );
     const back = await fleet.waitForSession(
       s.id,
-      (x) => x.agentState === 'idle' && /resume/.test(x.agentMessage ?? ''),
+      (x) => x.agentState === 'idle' && (x.agentStateAt ?? '') > restartedAt,
     );
     expect(back.status).toBe('running');
     script('long', { text: 'Second task done.' });

@@ -23,7 +23,7 @@ describe('the Codex launch', () => {
   it('puts every prompt of the hostile corpus last, right after `--`, with no variadic option before it', () => {
     for (const prompt of hostileCorpus) {
       const { argv } = planCodexLaunch(config, { ...base, initialMessage: prompt }).command('/tmp/x/codex-config.toml');
-      expect(argv.at(-1)).toBe(prompt);
+      expect(argv.at(-1)).toBe(prompt.startsWith('!') ? `\n${prompt}` : prompt);
       expect(argv.at(-2)).toBe('--');
       expect(argv.slice(0, -2).some((a) => CODEX_VARIADIC_OPTIONS.includes(a))).toBe(false);
       expect(argv.slice(0, 4)).toEqual(['codex', '--no-daemon', '--dangerously-bypass-hook-trust', '--']);
@@ -90,6 +90,17 @@ describe('the Codex launch', () => {
     expect(Object.keys(json.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop']);
     expect(json.hooks.PreToolUse?.[0]?.hooks[0]?.timeout).toBe(135);
     expect(json.hooks.Stop?.[0]?.hooks[0]?.timeout).toBe(10);
+  });
+
+  it('never hands Codex a text starting with `!`, which its TUI would run as a shell command, outside any gate', () => {
+    const { argv } = planCodexLaunch(config, { ...base, initialMessage: '!rm -rf /' }).command();
+    expect(argv.at(-1)).toBe('\n!rm -rf /');
+    expect(codexQueueArgs('t-1', '!id').at(-1)).toBe('--message=\n!id');
+    expect(
+      planCodexLaunch(config, { ...base, initialMessage: ' !id' })
+        .command()
+        .argv.at(-1),
+    ).toBe(' !id');
   });
 
   it('queues a message as one `--message=` argument, so a leading dash is never an option', () => {

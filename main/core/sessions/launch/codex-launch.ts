@@ -43,7 +43,10 @@ export interface CodexLaunchInput {
 
 /** The launch of a Codex session; `command(configFile)` takes the state dir's config.toml path. */
 export function planCodexLaunch(config: SessionsConfig, input: CodexLaunchInput): LaunchPlan {
-  const prompt = input.initialMessage !== undefined && !input.resume ? checkPrompt(input.initialMessage) : undefined;
+  const prompt =
+    input.initialMessage !== undefined && !input.resume
+      ? guardShellEscape(checkPrompt(input.initialMessage))
+      : undefined;
   const home = codexHome(input.sessionId);
   const env = {
     CODEX_HOME: home,
@@ -77,6 +80,16 @@ export function planCodexLaunch(config: SessionsConfig, input: CodexLaunchInput)
       };
     },
   };
+}
+
+/**
+ * Codex's TUI runs a prompt whose first character is `!` as a local shell command (`!cmd`), on the command line
+ * too (measured on 0.169.0: `codex -- '!touch x'` makes x and sends nothing to the model), outside any hook, so no
+ * gate sees it. Such a text gets a leading newline, which the TUI passes to the model as typed (`\n!…`); it is the
+ * one change Nexus makes to a Codex prompt or message. A leading space or newline before `!` is not an escape.
+ */
+export function guardShellEscape(text: string): string {
+  return text.startsWith('!') ? `\n${text}` : text;
 }
 
 /** The prompt, when there is one, is the last argument right after `--`, and nothing variadic precedes `--`. */
@@ -182,5 +195,5 @@ export function codexQueueArgs(threadId: string, text: string): string[] {
   if (text.includes('\0')) throw new NexusError('bad_request', 'The message contains a NUL character.');
   if (Buffer.byteLength(text, 'utf8') > 131_071)
     throw new NexusError('bad_request', 'A message to a Codex session is limited to 131,071 bytes (one argument).');
-  return ['codex', 'queue', `--thread=${threadId}`, `--message=${text}`];
+  return ['codex', 'queue', `--thread=${threadId}`, `--message=${guardShellEscape(text)}`];
 }
