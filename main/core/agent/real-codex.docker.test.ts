@@ -170,7 +170,10 @@ describe('the real Codex CLI through Nexus', () => {
     );
     const back = await fleet.waitForSession(
       s.id,
-      (x) => x.agentState === 'idle' && (x.agentStateAt ?? '') > restartedAt,
+      (x) =>
+        x.agentState === 'idle' &&
+        (x.agentStateAt ?? '') > restartedAt &&
+        /Codex thread resumed/.test(x.agentMessage ?? ''),
     );
     expect(back.status).toBe('running');
     script('long', { text: 'Second task done.' });

@@ -369,6 +369,16 @@ export class SessionService {
       worktreeExists: (ws, row) => worktreeExists(runtime, ws, paths(row)),
       relaunch: async (ws, row) => {
         const { windowId, launchedAt } = await this.launcher.relaunch(ws, row);
+        // `codex resume` raises no hook until its next turn (measured on 0.169.0): at its prompt, idle, no watchdog.
+        if (row.agent === 'codex' && row.agent_thread_id) {
+          this.patch(row.id, {
+            window_id: windowId,
+            agent_state: 'idle',
+            agent_state_at: launchedAt,
+            agent_message: 'Relaunched after a restart (Codex thread resumed)',
+          });
+          return;
+        }
         this.patch(row.id, {
           window_id: windowId,
           agent_state: 'starting',
