@@ -161,6 +161,7 @@ function session(i: number): Session {
     workspaceName: 'bench',
     name: `big-${i}`,
     branch: 'nexus/big',
+    agent: 'claude',
     status: 'exited',
     reason: null,
     taskId: null,

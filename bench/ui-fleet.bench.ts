@@ -157,6 +157,7 @@ function syntheticSession(message: string): Session {
     workspaceName: 'solo',
     name: 'solo',
     branch: 'nexus/solo',
+    agent: 'claude',
     status: 'running',
     reason: null,
     taskId: null,

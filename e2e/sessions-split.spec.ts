@@ -23,6 +23,7 @@ const session = (
   workspaceName,
   name,
   branch: `nexus/${name}`,
+  agent: 'claude',
   status,
   reason: null,
   taskId: null,

@@ -16,6 +16,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): CoreConfigInput {
   const agent: Record<string, string> = {};
   if (env.NEXUS_AGENT_CLI_DIR) agent.cliDir = env.NEXUS_AGENT_CLI_DIR;
   if (env.NEXUS_AGENT_BASE_URL) agent.baseUrl = env.NEXUS_AGENT_BASE_URL;
+  if (env.NEXUS_CODEX_CLI_DIR) agent.codexCliDir = env.NEXUS_CODEX_CLI_DIR;
+  if (env.NEXUS_CODEX_BASE_URL) agent.codexBaseUrl = env.NEXUS_CODEX_BASE_URL;
   // sessions.permissionWaitMs: how long a permission request waits for the operator (milliseconds)
   const permissionWaitMs = env.NEXUS_PERMISSION_WAIT_MS ? Number(env.NEXUS_PERMISSION_WAIT_MS) : undefined;
   const sessions = {

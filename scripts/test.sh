@@ -14,6 +14,7 @@ npm ci --no-audit --no-fund
 NEXUS_TEST_BASE_IMAGE=$(bash scripts/build-base-image.sh)
 export NEXUS_TEST_BASE_IMAGE
 NEXUS_AGENT_CLI_DIR=$(bash scripts/install-agent-cli.sh) && export NEXUS_AGENT_CLI_DIR # the pinned real agent CLI
+NEXUS_CODEX_CLI_DIR=$(bash scripts/install-codex-cli.sh) && export NEXUS_CODEX_CLI_DIR # the pinned Codex CLI (~400 MB, ~15 s warm)
 npm run build
 # The worker image (resources/worker on the offline base), built once per content hash.
 node --import tsx scripts/build-worker-image.ts

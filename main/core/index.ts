@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { AgentCli } from './agent/agent-cli';
+import { CodexCli } from './agent/codex-cli';
 import { agentHandlers } from './agent/agent-handlers';
 import { AgentService } from './agent/agent-service';
 import { workspaceAgent } from './agent/workspace-agent';
@@ -73,6 +74,7 @@ export async function createCore(
 
   // The vault, and the agent settings that read its secrets.
   const agentCli = new AgentCli({ dataDir, cliDir: config.agent.cliDir });
+  const codexCli = new CodexCli({ cliDir: config.agent.codexCliDir });
   const docker = createDockerClient(config.docker.socketPath);
   const vault = new VaultService({
     ...base,
@@ -85,6 +87,7 @@ export async function createCore(
   const agent = new AgentService({
     db,
     cli: agentCli,
+    codex: codexCli,
     config: config.agent,
     secrets: () => vault.secrets.list(),
     events,
@@ -100,6 +103,7 @@ export async function createCore(
       secrets: vaultSecrets,
       agent: workspaceAgent({
         cli: agentCli,
+        codex: codexCli,
         agent,
         resolve: (id) => vault.resolveSecret(id),
         engineArchitecture: async () => ((await docker.info()) as { Architecture: string }).Architecture,
@@ -193,7 +197,14 @@ export async function createCore(
   disposables.add(phone.follow(events));
   // One handler map: each operation answered by exactly one module (a second one throws).
   const handlers: Handlers = mergeHandlers(
-    appHandlers({ version: config.version, dataDir, startedAt, status, agentCli: () => agentCli.info() }),
+    appHandlers({
+      version: config.version,
+      dataDir,
+      startedAt,
+      status,
+      agentCli: () => agentCli.info(),
+      codexCli: () => codexCli.info(),
+    }),
     workspaceHandlers(workspaces.service, fleetStep(fleet)),
     sessionHandlers(sessions),
     shipHandlers(ship),

@@ -7,6 +7,10 @@ export const AgentSettings = z.object({
   cli: AgentCliInfo,
   /** The vault secret (an Anthropic API key or a Claude OAuth token) workspaces use when they name none. */
   defaultCredentialId: z.string().nullable(),
+  /** The Codex CLI (the second agent kind), pinned; null where this Nexus does not know it. */
+  codexCli: AgentCliInfo.nullable(),
+  /** The vault secret (an OpenAI API key) Codex sessions sign in with; null: none chosen. */
+  defaultCodexCredentialId: z.string().nullable(),
   /** ANTHROPIC_BASE_URL for sessions (NEXUS_AGENT_BASE_URL / agent.baseUrl); null = Anthropic's API. */
   baseUrl: z.string().nullable(),
   /** The permission mode sessions of a non-bypass workspace start in, and why. */
@@ -28,6 +32,14 @@ export const agentOperations = {
     summary:
       'Choose the vault secret (kind anthropic_api_key or claude_oauth_token) workspaces give their agent ' +
       'when they name none; null clears it. Takes effect at the next workspace start.',
+    access: 'operator',
+    input: z.object({ secretId: z.string().min(1).max(100).nullable() }).strict(),
+    output: AgentSettings,
+  }),
+  'agent.setDefaultCodexCredential': operation({
+    summary:
+      'Choose the vault secret (kind openai_api_key) Codex sessions sign in with; null clears it. Takes effect at ' +
+      'the next workspace start.',
     access: 'operator',
     input: z.object({ secretId: z.string().min(1).max(100).nullable() }).strict(),
     output: AgentSettings,

@@ -25,6 +25,8 @@ export type AgentCliInfo = z.infer<typeof AgentCliInfo>;
 export const AppInfo = AppStatus.extend({
   version: z.string(),
   agentCli: AgentCliInfo,
+  /** The second agent kind's CLI (Codex), pinned; `source` null while no install is found. */
+  codexCli: AgentCliInfo,
   dataDir: z.string(),
   startedAt: z.string(),
   uptimeSeconds: z.number().int().nonnegative(),

@@ -9,6 +9,10 @@ export type SessionStatus = z.infer<typeof SessionStatus>;
 export const AgentState = z.enum(['starting', 'working', 'waiting_permission', 'waiting_input', 'idle', 'exited']);
 export type AgentState = z.infer<typeof AgentState>;
 
+/** Which agent CLI a session runs: Claude Code (`claude`) or Codex (`codex`); see docs/agents.md. */
+export const AgentKind = z.enum(['claude', 'codex']);
+export type AgentKind = z.infer<typeof AgentKind>;
+
 /** Safe as a git branch suffix (`nexus/<name>`), a tmux window name and a path segment. */
 export const SessionName = z
   .string()
@@ -27,6 +31,8 @@ export const Session = z.object({
   workspaceName: z.string(),
   name: z.string(),
   branch: z.string(),
+  /** The agent CLI it runs. */
+  agent: AgentKind,
   status: SessionStatus,
   reason: z.string().nullable(),
   agentState: AgentState,
@@ -134,10 +140,25 @@ export const MessageDelivery = z.enum([
   'dropped',
   'expired',
   'sent_unconfirmed',
+  'queued',
 ]);
 export type MessageDelivery = z.infer<typeof MessageDelivery>;
 
+const WorkspaceAgent = z.object({ workspaceId: z.string(), agent: AgentKind });
+
 export const sessionOperations = {
+  'sessions.defaultAgent': operation({
+    summary: "The agent (claude or codex) a workspace's new sessions run when the create names none.",
+    access: 'read',
+    input: z.object({ workspace: WorkspaceRef }).strict(),
+    output: WorkspaceAgent,
+  }),
+  'sessions.setDefaultAgent': operation({
+    summary: "Choose the agent (claude or codex) a workspace's new sessions run when the create names none.",
+    access: 'write',
+    input: z.object({ workspace: WorkspaceRef, agent: AgentKind }).strict(),
+    output: WorkspaceAgent,
+  }),
   'sessions.list': operation({
     summary: 'Sessions, of one workspace or of all.',
     access: 'read',
@@ -175,6 +196,9 @@ export const sessionOperations = {
           .regex(/^[A-Za-z0-9_-]{1,100}$/)
           .optional()
           .describe('A task on the board to run on (else the initial message becomes its task)'),
+        agent: AgentKind.optional().describe(
+          "The agent CLI to run: claude (Claude Code) or codex (Codex); default: the workspace's default agent",
+        ),
       })
       .strict(),
     output: Session,

@@ -53,6 +53,7 @@ export const SecretKind = z.enum([
   'ssh_private_key',
   'tls_certificate',
   'tls_private_key',
+  'openai_api_key',
 ]);
 export type SecretKind = z.infer<typeof SecretKind>;
 

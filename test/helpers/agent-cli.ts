@@ -1,6 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { locateBinaryDir, type AgentCpu } from '../../main/core/agent/agent-cli';
+import { locateCodexBinaryDir } from '../../main/core/agent/codex-cli';
 import { workspaceContainerSpec } from '../../main/core/workspaces/container-spec';
 import { repoRoot } from './core';
 import { ensureTestWorkerImage, realDocker } from './docker';
@@ -121,4 +122,18 @@ export async function startAgentContainer(opts: {
     pane: (window) => sh(`tmux capture-pane -p -J -t 'nexus:${window}'`),
     remove: () => c.remove({ force: true, v: true }).catch(() => undefined),
   };
+}
+
+/**
+ * The real Codex CLI for tests: exactly the pinned version scripts/install-codex-cli.sh installs
+ * (NEXUS_CODEX_CLI_DIR when set, as CI sets it; else the script runs, a no-op once installed).
+ */
+export function testCodexCliDir(cpu: AgentCpu = process.arch === 'arm64' ? 'arm64' : 'x64'): string {
+  if (!process.env.NEXUS_CODEX_CLI_DIR) {
+    const out = execFileSync('bash', ['scripts/install-codex-cli.sh', cpu], { cwd: repoRoot, encoding: 'utf8' });
+    process.env.NEXUS_CODEX_CLI_DIR = out.trim().split('\n').pop() ?? '';
+  }
+  const found = locateCodexBinaryDir(process.env.NEXUS_CODEX_CLI_DIR, cpu);
+  if (!found) throw new Error(`NEXUS_CODEX_CLI_DIR=${process.env.NEXUS_CODEX_CLI_DIR} holds no linux-${cpu} Codex CLI`);
+  return found.binaryDir;
 }

@@ -9,6 +9,7 @@ export function contractSession(
 ): Session {
   return {
     branch: `nexus/${fields.name}`,
+    agent: 'claude',
     status: 'running',
     reason: null,
     taskId: null,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreConfigInput } from '../../main/core/config';
-import { testAgentCliDir } from './agent-cli';
+import { testAgentCliDir, testCodexCliDir } from './agent-cli';
+import { startResponsesApi, type ResponsesApi } from './responses-api';
 import { ensureTestWorkerImage, testBaseImage } from './docker';
 import { serveGitRepo } from './git-http-server';
 import { startModelApi, type ModelApi } from './model-api';
@@ -25,6 +26,12 @@ export interface RealAgentEnv {
   cliDir: string;
   /** An API key that must never show anywhere but the stand-in's x-api-key header. */
   canary: string;
+  /** The scripted Responses API behind every Codex session (NEXUS_CODEX_BASE_URL). */
+  codexApi: ResponsesApi;
+  /** The pinned Codex CLI's vendor directory (mounted read-only at /opt/nexus/codex). */
+  codexCliDir: string;
+  /** An OpenAI API key that must never show anywhere but the Responses stand-in's bearer header. */
+  codexCanary: string;
   /** Core config for `serve()` / `openCore()`. */
   config: CoreConfigInput;
   /** The same, as environment for `nexus serve` (main/env-config.ts). */
@@ -38,13 +45,18 @@ export interface RealAgentEnv {
  */
 export async function startRealAgentEnv(opts: { repoToken?: string } = {}): Promise<RealAgentEnv> {
   const cliDir = testAgentCliDir();
+  const codexCliDir = testCodexCliDir();
   await ensureTestWorkerImage();
   const gateway = await workerHostAddress();
   const api = await startModelApi({ host: gateway });
+  const codexApi = await startResponsesApi({ host: gateway });
   const repo = await serveGitRepo(opts.repoToken ?? null).catch(async (e: unknown) => {
     await api.close();
+    await codexApi.close();
     throw e;
   });
+  // The install's npm prefix (the helper returns the vendor directory inside it).
+  const codexPrefix = codexCliDir.replace(/\/node_modules\/.*$/, '');
   const baseImage = testBaseImage();
   return {
     network: TEST_NETWORK,
@@ -53,19 +65,31 @@ export async function startRealAgentEnv(opts: { repoToken?: string } = {}): Prom
     repo,
     cliDir,
     canary: `sk-ant-api03-canary-${randomUUID()}`,
+    codexApi,
+    codexCliDir,
+    codexCanary: `sk-proj-canary-${randomUUID()}`,
     config: {
       docker: { network: TEST_NETWORK, baseImage, memoryBytes: 2 * 1024 ** 3, pidsLimit: 1024 },
       // The real CLI is slow to start on a loaded 2-core machine; the watchdog must not fire first.
-      agent: { cliDir, baseUrl: api.url, startupTimeoutMs: 240_000 },
+      agent: {
+        cliDir,
+        baseUrl: api.url,
+        codexCliDir: codexPrefix,
+        codexBaseUrl: codexApi.url,
+        startupTimeoutMs: 240_000,
+      },
     },
     env: {
       NEXUS_DOCKER_NETWORK: TEST_NETWORK,
       NEXUS_WORKER_BASE_IMAGE: baseImage,
       NEXUS_AGENT_CLI_DIR: cliDir,
       NEXUS_AGENT_BASE_URL: api.url,
+      NEXUS_CODEX_CLI_DIR: codexPrefix,
+      NEXUS_CODEX_BASE_URL: codexApi.url,
     },
     close: async () => {
       await api.close();
+      await codexApi.close();
       await repo.close();
     },
   };
@@ -78,6 +102,13 @@ export type OperatorCall = (op: string, input: Record<string, unknown>) => Promi
  * Stores `canary` in the (initialised, unlocked) vault as an `anthropic_api_key` secret and makes it
  * the agent's default credential, as the operator does in Settings → Agent. Returns the secret's id.
  */
+/** Stores `canary` as an `openai_api_key` secret and makes it the default Codex credential (Settings → Agent). */
+export async function giveCodexCredential(call: OperatorCall, canary: string, name = 'codex-key'): Promise<string> {
+  const secret = (await call('secrets.create', { name, kind: 'openai_api_key', value: canary })) as { id: string };
+  await call('agent.setDefaultCodexCredential', { secretId: secret.id });
+  return secret.id;
+}
+
 export async function giveAgentCredential(call: OperatorCall, canary: string, name = 'agent-key'): Promise<string> {
   const secret = (await call('secrets.create', { name, kind: 'anthropic_api_key', value: canary })) as { id: string };
   await call('agent.setDefaultCredential', { secretId: secret.id });

@@ -13,7 +13,7 @@ import type { ModelReply, ModelRequest } from './model-api';
 import { repoRoot, coreDb } from './core';
 import { removeOwnedBy } from './docker';
 import { connectClient, mintToken } from './mcp';
-import { giveAgentCredential, startRealAgentEnv, type RealAgentEnv } from './real-agent-env';
+import { giveAgentCredential, giveCodexCredential, startRealAgentEnv, type RealAgentEnv } from './real-agent-env';
 import { tempDir } from './temp-dir';
 import { readUntil, waitFor } from './wait';
 
@@ -36,7 +36,10 @@ export interface RealAgentFleet {
   /** Creates a workspace on the served repository and waits until it is running. */
   createWorkspace(name: string, opts?: { bypass?: boolean; fleet?: FleetChoice }): Promise<Workspace>;
   /** Creates a session (name generated unless given); returns at once, as the operation does. */
-  createSession(workspace: string, opts?: { name?: string; initialMessage?: string }): Promise<Session>;
+  createSession(
+    workspace: string,
+    opts?: { name?: string; initialMessage?: string; agent?: Session['agent'] },
+  ): Promise<Session>;
   /** Waits until the session satisfies `ok` (an agentState, or a predicate), returns it. */
   waitForSession(session: string, ok: Session['agentState'] | ((s: Session) => boolean), ms?: number): Promise<Session>;
   /** The conversation id the CLI runs under (--session-id; the stand-in sees it as x-claude-code-session-id). */
@@ -109,6 +112,7 @@ export async function startRealAgentFleet(
     await open();
     await running.core.dispatcher.call('vault.init', {}, ctx);
     await giveAgentCredential((op, input) => running.core.dispatcher.call(op, input, ctx), env.canary);
+    await giveCodexCredential((op, input) => running.core.dispatcher.call(op, input, ctx), env.codexCanary);
     mcpSecret = (await mintToken(running, 'vault', 'real-agent-fleet')).secret;
     client = await connectClient(`${running.host.url}/api/mcp`, mcpSecret);
   } catch (e) {
@@ -164,6 +168,7 @@ export async function startRealAgentFleet(
         workspace,
         name: opts.name ?? `s-${randomBytes(3).toString('hex')}`,
         ...(opts.initialMessage !== undefined ? { initialMessage: opts.initialMessage } : {}),
+        ...(opts.agent ? { agent: opts.agent } : {}),
       }),
     waitForSession: (session, ok, ms = 240_000) =>
       readUntil(

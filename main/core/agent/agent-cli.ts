@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { NexusError } from '../../../shared/errors';
+import { CODEX_WORKER_PATH } from './codex-cli';
 
 /**
  * The pinned agent CLI: which package and version every worker runs, and how a host gets it. Workers
@@ -199,8 +200,8 @@ function npmInstall(npm: string, prefix: string, cpu: AgentCpu): Promise<void> {
   });
 }
 
-/** The worker's PATH with the agent CLI's mount first, so `claude` resolves to the pinned binary. */
-export const WORKER_PATH_WITH_AGENT = `${AGENT_CLI_MOUNT}:/opt/nexus/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`;
+/** The worker's PATH with the agent CLIs' mounts first, so `claude` and `codex` resolve to the pinned binaries. */
+export const WORKER_PATH_WITH_AGENT = `${AGENT_CLI_MOUNT}:${CODEX_WORKER_PATH}:/opt/nexus/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`;
 
 /** The read-only bind mount of the binary's directory into a worker container. */
 export const agentCliMount = (binaryDir: string) => ({

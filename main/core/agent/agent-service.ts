@@ -3,6 +3,7 @@ import { NexusError } from '../../../shared/errors';
 import type { EventBus } from '../events';
 import type { Db } from '../store/open';
 import type { AgentCli } from './agent-cli';
+import type { CodexCli } from './codex-cli';
 import type { AgentConfig } from './config';
 import { isAgentCredentialKind } from './credential';
 import { permissionModeFor, type PromptingMode } from './permission-mode';
@@ -10,6 +11,7 @@ import { permissionModeFor, type PromptingMode } from './permission-mode';
 export interface AgentServiceDeps {
   db: Db;
   cli: AgentCli;
+  codex?: CodexCli;
   config: AgentConfig;
   /** sessions.permissionMode when the operator configured one. */
   configuredMode?: PromptingMode | undefined;
@@ -27,6 +29,8 @@ export class AgentService {
     return {
       cli: this.deps.cli.info(),
       defaultCredentialId: this.defaultCredentialId(),
+      codexCli: this.deps.codex?.info() ?? null,
+      defaultCodexCredentialId: this.defaultCodexCredentialId(),
       baseUrl: this.deps.config.baseUrl ?? null,
       permissionMode: mode.mode,
       permissionModeReason: mode.reason,
@@ -39,6 +43,37 @@ export class AgentService {
       { id: string | null } | undefined;
     const id = row?.id ?? null;
     return id && this.deps.secrets().some((s) => s.id === id) ? id : null;
+  }
+
+  /** The default Codex credential (an OpenAI API key), null when none is chosen or the secret is gone. */
+  defaultCodexCredentialId(): string | null {
+    const row = this.deps.db.prepare('SELECT codex_secret_id AS id FROM agent_settings WHERE id = 1').get() as
+      { id: string | null } | undefined;
+    const id = row?.id ?? null;
+    return id && this.deps.secrets().some((s) => s.id === id && s.kind === 'openai_api_key') ? id : null;
+  }
+
+  setDefaultCodexCredential(secretId: string | null): AgentSettings {
+    let id: string | null = null;
+    if (secretId !== null) {
+      const secret = this.deps.secrets().find((s) => s.id === secretId || s.name === secretId);
+      if (!secret) throw new NexusError('not_found', `No secret "${secretId}" in the vault.`);
+      if (secret.kind !== 'openai_api_key')
+        throw new NexusError(
+          'bad_request',
+          `Secret "${secret.name}" is a ${secret.kind} token; Codex needs an OpenAI API key.`,
+        );
+      id = secret.id;
+    }
+    this.deps.db
+      .prepare(
+        `INSERT INTO agent_settings (id, codex_secret_id, updated_at) VALUES (1, ?, ?)
+         ON CONFLICT(id) DO UPDATE SET codex_secret_id = excluded.codex_secret_id, updated_at = excluded.updated_at`,
+      )
+      .run(id, new Date().toISOString());
+    const settings = this.get();
+    this.deps.events.emit('agent.changed', settings);
+    return settings;
   }
 
   setDefaultCredential(secretId: string | null): AgentSettings {

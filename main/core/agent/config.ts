@@ -8,6 +8,13 @@ export const AgentConfig = z
      * e.g. what scripts/install-agent-cli.sh prints; unset = Nexus installs it with npm into its data dir.
      */
     cliDir: z.string().min(1).optional(),
+    /**
+     * An existing install of the pinned Codex CLI (what scripts/install-codex-cli.sh prints); unset = the shared
+     * install in /var/cache/nexus-agent-cli/codex-<version>, if there is one (Nexus does not download Codex itself).
+     */
+    codexCliDir: z.string().min(1).optional(),
+    /** The Responses-API base URL for Codex sessions (NEXUS_CODEX_BASE_URL; tests: the model stand-in). */
+    codexBaseUrl: z.url().optional(),
     /** ANTHROPIC_BASE_URL for every session: an LLM gateway or proxy (tests: the model stand-in). */
     baseUrl: z.url().optional(),
     /** A session whose agent has not reported SessionStart within this time is put in error with what its pane shows. */

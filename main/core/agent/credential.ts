@@ -16,6 +16,11 @@ import { NexusError } from '../../../shared/errors';
  */
 export const AGENT_API_KEY_FILE = '/run/nexus/agent-api-key';
 export const AGENT_OAUTH_TOKEN_FILE = '/run/nexus/agent-oauth-token';
+/**
+ * Codex's credential (an OpenAI API key), beside Claude's: a Codex session's launch script signs in with
+ * `codex login --with-api-key < <file>`, which writes $CODEX_HOME/auth.json (0600).
+ */
+export const CODEX_OPENAI_KEY_FILE = '/run/nexus/openai-api-key';
 const OAUTH_FD = 3;
 
 export type AgentCredentialKind = Extract<SecretKind, 'anthropic_api_key' | 'claude_oauth_token'>;
@@ -59,3 +64,31 @@ export function credentialLaunchLines(): string[] {
 
 /** A shell test, true in the container when some agent credential is injected. */
 export const HAS_CREDENTIAL_TEST = `[ -s ${AGENT_API_KEY_FILE} ] || [ -s ${AGENT_OAUTH_TOKEN_FILE} ]`;
+
+/**
+ * Adds Codex's OpenAI API key to a credential injection (the same exec, one file more): the key is the first line
+ * of stdin, read by the shell's `read` builtin and written 0600 to CODEX_OPENAI_KEY_FILE, the rest of stdin is
+ * the Claude credential as before. Without a key the injection is unchanged (the tmpfs file goes with the container).
+ */
+export function withCodexKey(
+  injection: { cmd: string[]; stdin: string },
+  key: string | null,
+): {
+  cmd: string[];
+  stdin: string;
+} {
+  const value = key?.trim() ?? '';
+  if (key === null) return injection;
+  if (!value || /[\r\n\0]/.test(value))
+    throw new NexusError('bad_request', 'The OpenAI API key must be one non-empty line.');
+  const [sh, c, inner, ...args] = injection.cmd;
+  if (sh !== 'sh' || c !== '-c' || inner === undefined)
+    throw new NexusError('internal', 'unexpected credential injection');
+  const script =
+    `umask 077 && IFS= read -r k && printf '%s' "$k" > "$NEXUS_CODEX_KEY.tmp" && chmod 600 "$NEXUS_CODEX_KEY.tmp" && ` +
+    `mv -f "$NEXUS_CODEX_KEY.tmp" "$NEXUS_CODEX_KEY" && unset k && ${inner}`;
+  return {
+    cmd: ['env', `NEXUS_CODEX_KEY=${CODEX_OPENAI_KEY_FILE}`, 'sh', '-c', script, ...args],
+    stdin: `${value}\n${injection.stdin}`,
+  };
+}

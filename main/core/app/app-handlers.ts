@@ -8,11 +8,13 @@ export function appHandlers(deps: {
   startedAt: Date;
   status: StatusBoard;
   agentCli: () => AgentCliInfo;
+  codexCli: () => AgentCliInfo;
 }): Pick<Handlers, 'app.info'> {
   return {
     'app.info': () => ({
       version: deps.version,
       agentCli: deps.agentCli(),
+      codexCli: deps.codexCli(),
       dataDir: deps.dataDir,
       startedAt: deps.startedAt.toISOString(),
       uptimeSeconds: Math.floor((Date.now() - deps.startedAt.getTime()) / 1000),

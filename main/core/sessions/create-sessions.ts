@@ -92,6 +92,7 @@ export function createSessions(
     maxSessionsPerWorkspace: w.config.quota.maxSessionsPerWorkspace,
     platform: w.platform,
     agentBaseUrl: w.config.agent.baseUrl,
+    codexBaseUrl: w.config.agent.codexBaseUrl,
     startupTimeoutMs: w.config.agent.startupTimeoutMs,
     fleet: w.fleet,
     external: w.external,

@@ -1,4 +1,6 @@
-import type { Session } from '../../../shared/contract/sessions';
+import type { AgentKind, Session } from '../../../shared/contract/sessions';
+import { setWorkspaceDefaultAgent, workspaceDefaultAgent } from './agent-defaults';
+import { queueForCodex } from './inbox/codex-queue';
 import { errorMessage, NexusError } from '../../../shared/errors';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
@@ -45,6 +47,8 @@ export interface SessionServiceDeps {
   platform?: PlatformRuns;
   /** NEXUS_AGENT_BASE_URL (agent.baseUrl): ANTHROPIC_BASE_URL for every session. */
   agentBaseUrl?: string | undefined;
+  /** NEXUS_CODEX_BASE_URL (agent.codexBaseUrl): Codex sessions' Responses-API endpoint. */
+  codexBaseUrl?: string | undefined;
   /** agent.startupTimeoutMs: a launched agent with no SessionStart by then goes to error (unset: never). */
   startupTimeoutMs?: number | undefined;
   /** core.fleet: the workspace's `nexus-fleet` MCP entry for each launched session. */
@@ -93,6 +97,7 @@ export class SessionService {
       hookTarget: (id) => deps.hookTarget(id),
       runs: deps.platform ? new SessionRuns(deps.platform, deps.log) : null,
       agentBaseUrl: deps.agentBaseUrl,
+      codexBaseUrl: deps.codexBaseUrl,
       fleet: deps.fleet,
       external: deps.external,
     });
@@ -128,6 +133,8 @@ export class SessionService {
       name: string;
       initialMessage?: string | undefined;
       taskId?: string | undefined;
+      /** The agent CLI; default: the workspace's default agent, else Claude Code. */
+      agent?: AgentKind | undefined;
     },
     onDone?: (s: Session) => void,
   ): Promise<Session> {
@@ -141,10 +148,10 @@ export class SessionService {
         `Workspace ${ws.name} already has ${this.deps.maxSessionsPerWorkspace} sessions, the most allowed.`,
       );
     }
-    const row = newSessionRow(ws.id, input.name);
+    const row = newSessionRow(ws.id, input.name, input.agent ?? workspaceDefaultAgent(this.deps.db, ws.id));
     // Checked before the row exists, so a bad prompt or agent config fails the call, not the queue.
     const launch = this.launcher.plan(ws, row, { initialMessage: input.initialMessage, resume: false });
-    await this.launcher.checkAgentReady(ws);
+    await this.launcher.checkAgentReady(ws, row.agent);
     row.task_id = this.launcher.taskFor(ws.id, input);
     this.store.insert(row);
     const session = this.toSession(row, ws.name);
@@ -253,12 +260,26 @@ export class SessionService {
     return { deleted: true, id: row.id, ...(branchDeleted !== undefined ? { branchDeleted } : {}) };
   }
 
+  /** The agent a workspace's new sessions run when the create names none. */
+  defaultAgent(workspaceRef: string): { workspaceId: string; agent: AgentKind } {
+    const ws = this.deps.runtime.info(workspaceRef);
+    return { workspaceId: ws.id, agent: workspaceDefaultAgent(this.deps.db, ws.id) };
+  }
+
+  setDefaultAgent(workspaceRef: string, agent: AgentKind): { workspaceId: string; agent: AgentKind } {
+    const ws = this.deps.runtime.info(workspaceRef);
+    setWorkspaceDefaultAgent(this.deps.db, ws.id, agent);
+    return { workspaceId: ws.id, agent };
+  }
+
   /** Delivers text through the session's inbox socket (never typed into the terminal). */
   async sendMessage(ref: string, text: string): Promise<DeliveryResult & { sessionId: string }> {
     const row = this.resolve(ref);
     const ws = this.deps.runtime.find(row.workspace_id);
     if (row.status !== 'running' || !ws?.running)
       throw new NexusError('conflict', `Session ${row.name} is not running.`);
+    if (row.agent === 'codex')
+      return { sessionId: row.id, ...(await queueForCodex(this.deps.runtime, this.deps.config, ws, row, text)) };
     const report = await sendToInbox(this.deps.runtime, this.deps.config, ws, row.id, text);
     return { sessionId: row.id, ...deliveryOf(report, row.name) };
   }
@@ -289,6 +310,10 @@ export class SessionService {
     const row = this.store.get(msg.sessionId);
     if (!row || row.workspace_id !== subjectWorkspaceId || msg.workspaceId !== subjectWorkspaceId) return null;
     const name = msg.event.hook_event_name;
+    // Codex names its thread only in its hooks: what `codex queue --thread` and `codex resume` need.
+    const thread = msg.event.session_id;
+    if (row.agent === 'codex' && name === 'SessionStart' && thread && thread !== row.agent_thread_id)
+      this.store.update(row.id, { agent_thread_id: thread });
     if (name === 'Stop' || name === 'SessionEnd')
       this.signals.emit('agentStopped', { sessionId: row.id, workspaceId: row.workspace_id });
     if (row.agent_state_at && msg.at < row.agent_state_at) return null;
@@ -344,6 +369,16 @@ export class SessionService {
       worktreeExists: (ws, row) => worktreeExists(runtime, ws, paths(row)),
       relaunch: async (ws, row) => {
         const { windowId, launchedAt } = await this.launcher.relaunch(ws, row);
+        // `codex resume` raises no hook until its next turn (measured on 0.169.0): at its prompt, idle, no watchdog.
+        if (row.agent === 'codex' && row.agent_thread_id) {
+          this.patch(row.id, {
+            window_id: windowId,
+            agent_state: 'idle',
+            agent_state_at: launchedAt,
+            agent_message: 'Relaunched after a restart (Codex thread resumed)',
+          });
+          return;
+        }
         this.patch(row.id, {
           window_id: windowId,
           agent_state: 'starting',
@@ -407,6 +442,7 @@ export class SessionService {
       workspaceName: workspaceName ?? this.deps.runtime.find(row.workspace_id)?.name ?? row.workspace_id,
       name: row.name,
       branch: row.branch,
+      agent: row.agent,
       status: row.status,
       reason: row.reason,
       agentState: row.agent_state,

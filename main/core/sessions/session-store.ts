@@ -1,4 +1,4 @@
-import type { AgentState, SessionStatus } from '../../../shared/contract/sessions';
+import type { AgentKind, AgentState, SessionStatus } from '../../../shared/contract/sessions';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/open';
 import { sessionBranch } from './session-paths';
@@ -22,6 +22,10 @@ export interface SessionRow {
   task_id: string | null;
   /** Why it runs without platform tools (migration 010); null when it has them. */
   tools_reason: string | null;
+  /** The agent CLI it runs (migration 023). */
+  agent: AgentKind;
+  /** Codex's thread id from its SessionStart hook (migration 023); null for Claude Code and before the hook. */
+  agent_thread_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -29,12 +33,20 @@ export interface SessionRow {
 export type SessionPatch = Partial<
   Pick<
     SessionRow,
-    'status' | 'reason' | 'agent_state' | 'agent_state_at' | 'agent_message' | 'window_id' | 'run_id' | 'tools_reason'
+    | 'status'
+    | 'reason'
+    | 'agent_state'
+    | 'agent_state_at'
+    | 'agent_message'
+    | 'window_id'
+    | 'run_id'
+    | 'tools_reason'
+    | 'agent_thread_id'
   >
 >;
 
 /** A new session's row as a create inserts it: `creating`, its agent `starting`, on `nexus/<name>`. */
-export function newSessionRow(workspaceId: string, name: string): SessionRow {
+export function newSessionRow(workspaceId: string, name: string, agent: AgentKind = 'claude'): SessionRow {
   const now = new Date().toISOString();
   return {
     id: randomUUID(),
@@ -51,6 +63,8 @@ export function newSessionRow(workspaceId: string, name: string): SessionRow {
     run_id: null,
     task_id: null,
     tools_reason: null,
+    agent,
+    agent_thread_id: null,
     created_at: now,
     updated_at: now,
   };
@@ -63,9 +77,11 @@ export class SessionStore {
     this.db
       .prepare(
         `INSERT INTO sessions (id, workspace_id, name, branch, status, reason, agent_state, agent_state_at,
-           agent_message, agent_session_id, window_id, run_id, task_id, tools_reason, created_at, updated_at)
+           agent_message, agent_session_id, window_id, run_id, task_id, tools_reason, agent, agent_thread_id,
+           created_at, updated_at)
          VALUES (@id, @workspace_id, @name, @branch, @status, @reason, @agent_state, @agent_state_at,
-           @agent_message, @agent_session_id, @window_id, @run_id, @task_id, @tools_reason, @created_at, @updated_at)`,
+           @agent_message, @agent_session_id, @window_id, @run_id, @task_id, @tools_reason, @agent, @agent_thread_id,
+           @created_at, @updated_at)`,
       )
       .run(row);
   }

@@ -1,6 +1,7 @@
 import type Docker from 'dockerode';
 import { AGENT_CLI_MOUNT, agentCliMount, WORKER_PATH_WITH_AGENT } from '../agent/agent-cli';
 import type { AgentCliSource } from './engine-port';
+import { codexCliMount } from '../agent/codex-cli';
 import { workspaceLabels } from './labels';
 
 export const WORKSPACE_DIR = '/workspace';
@@ -32,6 +33,8 @@ export function workspaceContainerSpec(
    * or on a remote engine a volume holding it (mounted read-only the same place).
    */
   agentCli?: string | AgentCliSource | null,
+  /** The pinned Codex CLI's `vendor/<triple>` directory, mounted read-only (see agent/codex-cli.ts); local engine only. */
+  codexCliDir?: string | null,
 ): Docker.ContainerCreateOptions {
   return {
     name: containerNameOf(w),
@@ -48,7 +51,11 @@ export function workspaceContainerSpec(
       SecurityOpt: ['no-new-privileges'],
       Memory: limits.memoryBytes,
       PidsLimit: limits.pidsLimit,
-      Mounts: [{ Type: 'volume', Source: w.volume, Target: WORKSPACE_DIR }, ...agentCliMounts(agentCli)],
+      Mounts: [
+        { Type: 'volume', Source: w.volume, Target: WORKSPACE_DIR },
+        ...agentCliMounts(agentCli),
+        ...(codexCliDir ? [codexCliMount(codexCliDir)] : []),
+      ],
       Tmpfs: {
         [CREDENTIAL_DIR]: 'rw,noexec,nosuid,nodev,size=64k,mode=0700,uid=1000,gid=1000',
         '/tmp': 'rw,nosuid,nodev,size=256m,mode=1777',

@@ -136,7 +136,7 @@ export class WorkspaceProvisioner {
       );
       const container = await containers.call('create the container', () =>
         containers.docker.createContainer(
-          workspaceContainerSpec(row, image, this.deps.owner, this.deps.limits, agentCli),
+          workspaceContainerSpec(row, image, this.deps.owner, this.deps.limits, agentCli, cli?.codexDir),
         ),
       );
       containerId = container.id;

@@ -16,7 +16,45 @@ const KEEP = [
   // Stop: the run's summary.
   'last_assistant_message',
   'tool_name',
+  // Set by nexus-hook for a Codex session's gate, so the reason names the right agent.
+  'agent_kind',
 ];
+
+/**
+ * A Codex session's PreToolUse gate (under full access there is no approval dialog: the hook is the dialog). Every
+ * tool call but Nexus's own platform tools becomes a PermissionRequest for the operator; the hook blocks until
+ * Nexus answers. The answer as Codex's PreToolUse output (measured on 0.169.0: `permissionDecision: "deny"` blocks
+ * the call and its reason reaches the model as the call's output; printing nothing lets it run): an allow prints
+ * nothing, a deny its note, and no decision at all (Nexus's wait ran out, core unreachable) denies: the gate fails
+ * closed, because under full access "nothing" would mean "run".
+ */
+export function isCodexGate(input: Record<string, unknown>, agentKind: string | undefined): boolean {
+  return (
+    agentKind === 'codex' &&
+    input.hook_event_name === 'PreToolUse' &&
+    !/^mcp__nexus(-fleet)?__/.test(typeof input.tool_name === 'string' ? input.tool_name : '')
+  );
+}
+
+export function codexGateOutput(permissionOutput: string): string {
+  let decision: { behavior?: unknown; message?: unknown } | undefined;
+  try {
+    decision = (JSON.parse(permissionOutput) as { hookSpecificOutput?: { decision?: typeof decision } })
+      .hookSpecificOutput?.decision;
+  } catch {
+    decision = undefined;
+  }
+  if (decision?.behavior === 'allow') return '';
+  const reason =
+    decision?.behavior === 'deny'
+      ? typeof decision.message === 'string' && decision.message
+        ? `Denied by the operator in Nexus: ${decision.message}`
+        : 'Denied by the operator in Nexus.'
+      : 'Not run: nobody decided in Nexus in time (the gate fails closed).';
+  return JSON.stringify({
+    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
+  });
+}
 
 /** Nexus session and workspace ids: what the relay accepts from a header or its arguments. */
 export const ID = /^[A-Za-z0-9_-]{1,100}$/;

@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
-import { decisionOutput, hookMessage, permissionAsk } from './event';
+import { codexGateOutput, decisionOutput, hookMessage, isCodexGate, permissionAsk } from './event';
 import { publishOnce, requestOnce, type NatsTarget } from './nats-publish';
 
 /** How long a PermissionRequest waits for the operator when the credentials file does not say. */
@@ -56,13 +56,25 @@ function postToRelay(port: number, sessionId: string, body: string, timeoutMs: n
   });
 }
 
+/** Set once a Codex gate is open: whatever fails after that must deny, never let the call run. */
+let failClosed = false;
+
 async function main(): Promise<void> {
   const [stateDir, natsFile, relayPort, relayStart] = process.argv.slice(2);
   const sessionId = process.env.NEXUS_SESSION_ID;
   const workspaceId = process.env.NEXUS_WORKSPACE_ID;
   if (!stateDir || !natsFile || !sessionId || !workspaceId || !/^[A-Za-z0-9_-]+$/.test(workspaceId)) return;
-  const raw = await readStdin(4 * 1024 * 1024);
+  let raw = await readStdin(4 * 1024 * 1024);
   const input = JSON.parse(raw) as Record<string, unknown>;
+  // A Codex session's tool call waits here for the operator: it goes out as a PermissionRequest (see isCodexGate).
+  const gate = isCodexGate(input, process.env.NEXUS_AGENT_KIND);
+  if (gate) {
+    failClosed = true;
+    input.hook_event_name = 'PermissionRequest';
+    input.agent_kind = 'codex';
+    raw = JSON.stringify(input);
+  }
+  const out = (s: string): boolean => process.stdout.write(gate ? codexGateOutput(s) : s);
   if (input.hook_event_name === 'SessionStart' && process.env.CLAUDE_CODE_MESSAGING_SOCKET) {
     const dir = `${stateDir}/${sessionId}`;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -80,22 +92,21 @@ async function main(): Promise<void> {
   const isAsk = input.hook_event_name === 'PermissionRequest';
   if (relayPort) {
     const answer = await postToRelay(Number(relayPort), sessionId, raw, isAsk ? wait + 1000 : 3000);
-    if (answer !== null) return void process.stdout.write(answer);
+    if (answer !== null) return void out(answer);
     if (relayStart) spawn('sh', [relayStart], { detached: true, stdio: 'ignore' }).unref();
   }
   await publishOnce(target, `nexus.hooks.${workspaceId}`, hookMessage(sessionId, workspaceId, input), 3000);
   if (!isAsk) return;
   const replyTo = `nexus.permission-replies.${workspaceId}.${randomBytes(12).toString('hex')}`;
   const ask = permissionAsk(sessionId, workspaceId, input);
-  process.stdout.write(
-    decisionOutput(await requestOnce(target, `nexus.permissions.${workspaceId}`, replyTo, ask, wait)),
-  );
+  out(decisionOutput(await requestOnce(target, `nexus.permissions.${workspaceId}`, replyTo, ask, wait)));
 }
 
 main().then(
   () => process.exit(0),
   (e: unknown) => {
     process.stderr.write(`nexus-hook: ${e instanceof Error ? e.message : String(e)}\n`);
+    if (failClosed) process.stdout.write(codexGateOutput(''));
     process.exit(0);
   },
 );

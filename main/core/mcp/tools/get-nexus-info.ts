@@ -10,6 +10,8 @@ export const NexusInfo = z.object({
   version: z.string(),
   /** The agent CLI (Claude Code) the workers run, pinned. */
   agentCli: AgentCliInfo,
+  /** The Codex CLI the workers run for sessions of that kind, pinned. */
+  codexCli: AgentCliInfo,
   startedAt: z.string(),
   uptimeSeconds: z.number().int(),
   docker: DockerState,
@@ -72,6 +74,7 @@ export const getNexusInfo = defineTool({
     return {
       version: info.version,
       agentCli: info.agentCli,
+      codexCli: info.codexCli,
       startedAt: info.startedAt,
       uptimeSeconds: info.uptimeSeconds,
       docker: info.docker,
@@ -96,7 +99,7 @@ export const getNexusInfo = defineTool({
     };
   },
   summarize: (n) =>
-    `Nexus ${n.version} (agent CLI ${n.agentCli.package} ${n.agentCli.version}), up ${n.uptimeSeconds}s. ` +
+    `Nexus ${n.version} (agent CLIs ${n.agentCli.package} ${n.agentCli.version}, ${n.codexCli.package} ${n.codexCli.version}), up ${n.uptimeSeconds}s. ` +
     `Docker ${n.docker.state}, NATS ${n.nats.state}, vault ${n.vault.state}${n.vault.mode ? ` (${n.vault.mode})` : ''}. ` +
     `${n.quota.workspaces.used}/${n.quota.workspaces.limit} workspaces, ${n.fleet.sessions.total} session(s). ` +
     (n.attention.counts.needs_you === 0

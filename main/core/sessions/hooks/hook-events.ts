@@ -63,7 +63,7 @@ export function agentStateFromHook(event: HookMessage['event']): AgentStateChang
         agentState: 'waiting_permission',
         message:
           typeof event.tool_name === 'string' && event.tool_name
-            ? `Claude needs your permission to use ${event.tool_name.slice(0, 200)}`
+            ? `${event.agent_kind === 'codex' ? 'Codex' : 'Claude'} needs your permission to use ${event.tool_name.slice(0, 200)}`
             : (message ?? 'Waiting for permission'),
       };
     case 'Elicitation':

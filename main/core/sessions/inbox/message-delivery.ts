@@ -21,6 +21,9 @@ const NOTES: Record<MessageDelivery, string> = {
     'The agent’s inbox took the message and reported no hold, refusal or drop in time; the agent ' +
     'confirms only those, so the model should see it at its next turn (after any open dialog), ' +
     'unconfirmed.',
+  queued:
+    "Codex queued the message for the session's thread; it becomes a turn of its own when the session is next " +
+    'idle. Codex sends no receipt.',
 };
 
 /**

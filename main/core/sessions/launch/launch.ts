@@ -174,7 +174,7 @@ export function shellQuote(arg: string): string {
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-function checkPrompt(prompt: string): string {
+export function checkPrompt(prompt: string): string {
   if (prompt.length === 0) throw new NexusError('bad_request', 'The initial message is empty.');
   if (prompt.includes('\0'))
     throw new NexusError(

@@ -7,7 +7,11 @@ import { planLaunch, type LaunchPlan } from './launch';
 import { launchOne, type RunFileWrite } from './launch-exec';
 import type { ContainerExec } from '../container-sh';
 import { agentReadiness, isExecutable } from './agent-readiness';
-import { installWorkerTools, type HookTarget, type WorkerTools } from './worker-tools';
+import { installWorkerTools, natsFile, type HookTarget, type WorkerTools } from './worker-tools';
+import { codexConfigFile, codexConfigToml, codexHooksJson, planCodexLaunch } from './codex-launch';
+import { hookHandler } from '../hooks/hook-relay';
+import { CODEX_CLI_MOUNT } from '../../agent/codex-cli';
+import { CODEX_OPENAI_KEY_FILE } from '../../agent/credential';
 import { sessionPaths } from '../session-paths';
 import { mcpConfigJson, runFiles, type FleetEntryOf, type SessionRuns } from './session-runs';
 import type { SessionRow, SessionStore } from '../session-store';
@@ -31,6 +35,8 @@ export interface SessionLauncherDeps {
   runs: SessionRuns | null;
   /** NEXUS_AGENT_BASE_URL: the agent's model endpoint (also decides the default permission mode). */
   agentBaseUrl?: string | undefined;
+  /** NEXUS_CODEX_BASE_URL: Codex sessions' Responses-API endpoint (tests: the stand-in). */
+  codexBaseUrl?: string | undefined;
   /** The workspace's `nexus-fleet` server entry (absent or null: its sessions get none). */
   fleet?: FleetEntryOf | undefined;
   /** The workspace agent's external MCP servers (absent: none). */
@@ -60,6 +66,7 @@ export class SessionLauncher {
     row: SessionRow,
     opts: { initialMessage?: string | undefined; resume: boolean },
   ): LaunchPlan {
+    if (row.agent === 'codex') return this.planCodex(ws, row, opts);
     return planLaunch(this.deps.config, {
       workspace: ws.name,
       workspaceId: ws.id,
@@ -72,8 +79,60 @@ export class SessionLauncher {
     });
   }
 
+  /** A Codex session: hooks.json for the relay (command hooks; PreToolUse waits for the operator's decision). */
+  private planCodex(
+    ws: Pick<WorkspaceInfo, 'id' | 'name'>,
+    row: SessionRow,
+    opts: { initialMessage?: string | undefined; resume: boolean },
+  ): LaunchPlan {
+    const { config } = this.deps;
+    const relay = {
+      toolsDir: config.toolsDir,
+      stateDir: config.stateDir,
+      natsFile: natsFile(config),
+      port: config.hookRelayPort,
+      workspaceId: ws.id,
+    };
+    // The gate's hook outlasts Nexus's wait, so Nexus always answers (a deny when nobody decided) first.
+    const gate = Math.ceil(config.permissionWaitMs / 1000) + 15;
+    return planCodexLaunch(config, {
+      workspace: ws.name,
+      workspaceId: ws.id,
+      name: row.name,
+      sessionId: row.id,
+      initialMessage: opts.initialMessage,
+      resume: opts.resume,
+      threadId: row.agent_thread_id,
+      hooksJson: codexHooksJson((event, timeout) => hookHandler(event, relay, timeout, false), gate),
+    });
+  }
+
+  /** Codex needs its pinned binary mounted and an OpenAI API key injected. */
+  private async checkCodexReady(ws: WorkspaceInfo): Promise<void> {
+    const key = `codex:${ws.containerId ?? ''}`;
+    if (this.agentReady.has(key)) return;
+    const r = await this.deps.runtime.exec(ws, [
+      'sh',
+      '-c',
+      `[ -x ${CODEX_CLI_MOUNT}/bin/codex ] || exit 3; [ -s ${CODEX_OPENAI_KEY_FILE} ] || exit 4`,
+    ]);
+    if (r.exitCode === 0) return void this.agentReady.add(key);
+    if (r.exitCode === 3)
+      throw new NexusError(
+        'unavailable',
+        `Workspace ${ws.name} has no Codex CLI: install it on the host with bash scripts/install-codex-cli.sh ` +
+          `(or set NEXUS_CODEX_CLI_DIR), then create the workspace again.`,
+      );
+    throw new NexusError(
+      'conflict',
+      `Workspace ${ws.name} has no OpenAI API key for Codex. Add one under Settings → Secrets (kind OpenAI API ` +
+        `key), pick it in Settings → Agent as the Codex credential, then restart the workspace.`,
+    );
+  }
+
   /** The real CLI (`claude`) needs the pinned binary and a credential in the container; a custom agent command brings its own. */
-  async checkAgentReady(ws: WorkspaceInfo): Promise<void> {
+  async checkAgentReady(ws: WorkspaceInfo, agent: SessionRow['agent'] = 'claude'): Promise<void> {
+    if (agent === 'codex') return this.checkCodexReady(ws);
     if (this.deps.config.agentCommand.join(' ') !== 'claude') return;
     const key = ws.containerId ?? '';
     if (this.agentReady.has(key)) return;
@@ -178,13 +237,34 @@ export class SessionLauncher {
     } else store.update(row.id, { tools_reason: 'Platform tools are off: this Nexus has no platform service.' });
     const fleet = (await this.deps.fleet?.(ws.id, row.id)) ?? null;
     const external = (await this.deps.external?.(ws.id).catch(() => ({}))) ?? {};
-    if (!creds && !fleet && Object.keys(external).length === 0) return {};
-    const files = runFiles(sessionPaths(config, row.id, row.name).stateDir);
+    const codex = row.agent === 'codex';
+    if (!codex && !creds && !fleet && Object.keys(external).length === 0) return {};
+    const paths = sessionPaths(config, row.id, row.name);
+    const files = runFiles(paths.stateDir);
     const mcpConfig = mcpConfigJson(
       creds ? { creds, files, command: config.nexusMcpCommand } : null,
       fleet ? { name: FLEET_MCP_SERVER, entry: fleet } : null,
       external,
     );
+    if (codex) {
+      // Codex reads its servers from config.toml: the same servers, written 0600 the same way.
+      const file = codexConfigFile(paths.stateDir);
+      const toml = codexConfigToml({
+        worktree: paths.worktree,
+        mcpServers: (JSON.parse(mcpConfig) as { mcpServers: Record<string, unknown> }).mcpServers,
+        baseUrl: this.deps.codexBaseUrl,
+        autoApproveServers: ['nexus', FLEET_MCP_SERVER],
+      });
+      return {
+        mcpConfig: file,
+        runFiles: {
+          passwordFile: files.passwordFile,
+          password: creds?.password ?? null,
+          mcpConfigFile: file,
+          mcpConfig: toml,
+        },
+      };
+    }
     return {
       mcpConfig: files.mcpConfig,
       runFiles: {

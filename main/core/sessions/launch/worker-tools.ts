@@ -109,4 +109,4 @@ export async function installWorkerTools(
   );
 }
 
-const natsFile = (config: Pick<SessionsConfig, 'toolsDir'>): string => `${config.toolsDir}/hook-nats.json`;
+export const natsFile = (config: Pick<SessionsConfig, 'toolsDir'>): string => `${config.toolsDir}/hook-nats.json`;

@@ -26,8 +26,8 @@ describe('migration 020 remote', () => {
     db.close();
   });
 
-  it('is registered, with its reserved number', () => {
-    expect(migrations).toContain(migration020);
-    expect(migration020.version).toBe(20);
+  it('is registered in order, with its reserved number', () => {
+    expect(migrations.find((m) => m.version === 20)).toBe(migration020);
+    expect(migrations.map((m) => m.version)).toEqual([...migrations.map((m) => m.version)].sort((a, b) => a - b));
   });
 });

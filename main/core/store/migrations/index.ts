@@ -10,6 +10,7 @@ import { migration009 } from './009_fleet';
 import { migration010 } from './010_platform_agents';
 import { migration020 } from './020_remote';
 import { migration021 } from './021_engines';
+import { migration023 } from './023_agent_kinds';
 import { migration024 } from './024_phone';
 import type { Migration } from './types';
 
@@ -30,5 +31,6 @@ export const migrations: readonly Migration[] = [
   migration010, // platform agents: permissions, MCP servers, auto-start; sessions' tools reason
   migration020, // remote connectors: OAuth entries (hashed), pending approvals, grants, public origin
   migration021, // engines: remote Docker engines, a workspace's engine, SSH/TLS secret kinds
+  migration023, // agent kinds: a session's agent (claude | codex), Codex's thread id, workspace defaults
   migration024, // the operator's phone: passkeys, one-time invites, signed-in sessions (hashed)
 ];

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { operations } from '../../../../shared/contract';
+import type { AgentKind } from '../../../../shared/contract/sessions';
 import { useApi } from '../../api/context';
 import { useOpQuery } from '../../api/use-op-query';
 import { useSchemaForm } from '../../shell/schema-form';
@@ -16,7 +17,13 @@ export function CreateSessionForm({ knownWorkspaces }: { knownWorkspaces: string
   const [workspace, setWorkspace] = useState('');
   const [name, setName] = useState('');
   const [message, setMessage] = useState('');
-  const input = { workspace: workspace || names[0] || '', name, ...(message ? { initialMessage: message } : {}) };
+  const [agent, setAgent] = useState<'' | AgentKind>('');
+  const input = {
+    workspace: workspace || names[0] || '',
+    name,
+    ...(message ? { initialMessage: message } : {}),
+    ...(agent ? { agent } : {}),
+  };
   // The contract's schema judges the form (SessionName's rules live in shared/contract/sessions.ts only).
   const form = useSchemaForm(operations['sessions.create'].input, input);
   const workspaceField = useFieldError(form.errorOf('workspace'));
@@ -64,6 +71,14 @@ export function CreateSessionForm({ knownWorkspaces }: { knownWorkspaces: string
           {...nameField.input}
         />
         {nameField.message}
+      </label>
+      <label>
+        Agent
+        <select value={agent} onChange={(e) => setAgent(e.target.value as '' | AgentKind)} name="agent">
+          <option value="">Workspace default</option>
+          <option value="claude">Claude Code</option>
+          <option value="codex">Codex</option>
+        </select>
       </label>
       <label>
         Initial message

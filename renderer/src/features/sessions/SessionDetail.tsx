@@ -11,6 +11,7 @@ import { SendBox } from './SendBox';
 import { StateChip } from './StateChip';
 import { SessionTerminal } from './Terminal';
 import { terminalTransport } from './terminal-transport';
+import { agentLabel } from './agent-label';
 
 /** The selected session: its pending requests and live terminal first (in view), then send, push and changes. */
 export function SessionDetail({ session }: { session: Session }) {
@@ -20,7 +21,11 @@ export function SessionDetail({ session }: { session: Session }) {
     <section className="session-detail" aria-label={`Session ${session.name}`}>
       <header className="session-detail-header">
         <h2>
-          {session.workspaceName} · {session.name} <StateChip session={session} />
+          {session.workspaceName} · {session.name}{' '}
+          <span className="muted" data-testid="session-detail-agent">
+            ({agentLabel(session.agent)})
+          </span>{' '}
+          <StateChip session={session} />
         </h2>
         <DeleteSessionButton session={session} />
       </header>

@@ -4,6 +4,7 @@ import type { Session } from '../../../../shared/contract/sessions';
 import type { SelectHow } from './session-filter';
 import { Banner } from '../../shell/ErrorBanner';
 import { StateChip } from './StateChip';
+import { agentLabel } from './agent-label';
 
 /** Why a session needs the operator, in the Overview's words; else what its agent last said. */
 function detailOf(s: Session): string | null {
@@ -40,7 +41,7 @@ export const SessionRow = memo(function SessionRow({
         <StateChip session={session} />
       </div>
       <div className="session-row-detail muted">
-        {session.branch}
+        <span data-testid="session-agent">{agentLabel(session.agent)}</span> · {session.branch}
         {detail ? <span data-testid="session-detail"> — {detail}</span> : null}
       </div>
       {session.status === 'error' && session.reason ? (

@@ -12,6 +12,12 @@ export function AboutSection() {
         <dd data-testid="agent-cli-version">
           {info.data ? `${info.data.agentCli.package} ${info.data.agentCli.version}` : '…'}
         </dd>
+        <dt>Codex CLI</dt>
+        <dd data-testid="codex-cli-version">
+          {info.data
+            ? `${info.data.codexCli.package} ${info.data.codexCli.version}${info.data.codexCli.source ? '' : ' (not installed)'}`
+            : '…'}
+        </dd>
         <dt>Data directory</dt>
         <dd>
           <code>{info.data?.dataDir ?? '…'}</code>

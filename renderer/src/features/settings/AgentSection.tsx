@@ -14,6 +14,8 @@ export function AgentSection() {
   const agent = useOpQuery('agent.get', {});
   const secrets = useSecrets();
   const choose = useOperation('agent.setDefaultCredential', [agentKey]);
+  const chooseCodex = useOperation('agent.setDefaultCodexCredential', [agentKey]);
+  const openaiKeys = (secrets.data?.secrets ?? []).filter((s) => s.kind === 'openai_api_key');
   const credentials = (secrets.data?.secrets ?? []).filter((s) => AGENT_KINDS.includes(s.kind));
   const a = agent.data;
   return (
@@ -22,6 +24,8 @@ export function AgentSection() {
       <dl className="facts">
         <dt>CLI</dt>
         <dd>{a ? `${a.cli.package} ${a.cli.version} (pinned; auto-update off in workers)` : '…'}</dd>
+        <dt>Codex CLI</dt>
+        <dd>{a?.codexCli ? `${a.codexCli.package} ${a.codexCli.version} (pinned)` : '…'}</dd>
         <dt>Model endpoint</dt>
         <dd>{a ? a.baseUrl ? <code>{a.baseUrl}</code> : "Anthropic's API" : '…'}</dd>
         <dt>Permission mode</dt>
@@ -51,6 +55,23 @@ export function AgentSection() {
         </p>
       ) : null}
       <ErrorBanner error={choose.error} />
+      <div className="form-grid">
+        <label htmlFor="codex-credential">Codex credential</label>
+        <select
+          id="codex-credential"
+          value={a?.defaultCodexCredentialId ?? ''}
+          disabled={!a || chooseCodex.isPending}
+          onChange={(e) => chooseCodex.mutate({ secretId: e.target.value || null })}
+        >
+          <option value="">None — Codex sessions cannot start</option>
+          {openaiKeys.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.name} (OpenAI API key{s.last4 ? ` ••••${s.last4}` : ''})
+            </option>
+          ))}
+        </select>
+      </div>
+      <ErrorBanner error={chooseCodex.error} />
     </SettingsSection>
   );
 }

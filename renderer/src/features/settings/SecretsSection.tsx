@@ -13,6 +13,7 @@ const kinds: { value: SecretKind; label: string }[] = [
   { value: 'ssh_private_key', label: 'SSH private key (remote engine)' },
   { value: 'tls_certificate', label: 'TLS certificate, PEM (remote engine CA or client)' },
   { value: 'tls_private_key', label: 'TLS private key, PEM (remote engine client)' },
+  { value: 'openai_api_key', label: 'OpenAI API key (Codex)' },
 ];
 const defaultHost: Record<SecretKind, string> = {
   github: 'github.com',
@@ -23,6 +24,7 @@ const defaultHost: Record<SecretKind, string> = {
   ssh_private_key: '',
   tls_certificate: '',
   tls_private_key: '',
+  openai_api_key: '',
 };
 
 const MULTI_LINE = new Set<SecretKind>(['ssh_private_key', 'tls_certificate', 'tls_private_key']);

@@ -1,0 +1,259 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import type { ModelReply } from './model-api';
+
+/**
+ * The scripted stand-in for the OpenAI Responses API behind the real Codex CLI, beside model-api.ts (the
+ * Anthropic one) and scripted the same way: `reply(...)` queues ModelReply items for the next conversation turns,
+ * `onTurn` answers with a function, with neither a turn gets "OK.". Point Codex at it with a
+ * `[model_providers.<name>]` whose `base_url` is `<api.url>/v1` and `wire_api = "responses"`. It answers only
+ * `POST /v1/responses` with SSE (measured on 0.169.0: `response.created`, the output items, `response.completed`),
+ * records every request with its body parsed and remembers which bearer credential it was shown without ever
+ * putting it in a record. The TUI's thread-title request (`x-codex-turn-metadata` thread_source `thread_title`)
+ * gets a short text and never consumes the queue.
+ */
+
+export interface ResponsesItem {
+  type: string;
+  role?: string;
+  content?: unknown;
+  call_id?: string;
+  name?: string;
+  arguments?: string;
+  output?: unknown;
+  [k: string]: unknown;
+}
+export interface ResponsesBody {
+  model?: string;
+  instructions?: string;
+  input?: ResponsesItem[];
+  tools?: { name?: string; type?: string; [k: string]: unknown }[];
+  stream?: boolean;
+  [k: string]: unknown;
+}
+
+export interface ResponsesRequest {
+  seq: number;
+  method: string;
+  path: string;
+  /** `turn`: a conversation request; `side`: the thread title; `other`: anything else (answered 404). */
+  kind: 'turn' | 'side' | 'other';
+  /** Headers, lower-case, without the credential header. */
+  headers: Record<string, string>;
+  /** `x-codex-turn-metadata`, parsed ({} when absent). */
+  turnMetadata: { thread_source?: string; turn_trigger?: string; [k: string]: unknown };
+  body: ResponsesBody;
+  auth: 'bearer' | 'none';
+}
+
+export interface ResponsesApi {
+  /** http://<host>:<port> (the provider's base_url is this + `/v1`). */
+  url: string;
+  readonly requests: readonly ResponsesRequest[];
+  turns(): ResponsesRequest[];
+  reply(...replies: ModelReply[]): void;
+  onTurn(fn: ((req: ResponsesRequest) => ModelReply | Promise<ModelReply>) | null): void;
+  waitForRequest(predicate: (req: ResponsesRequest) => boolean, timeoutMs?: number): Promise<ResponsesRequest>;
+  /** Whether any request carried exactly this bearer credential. */
+  sawCredential(value: string): boolean;
+  close(): Promise<void>;
+}
+
+/** The user-typed texts of a request's input, in order (Codex's own context messages, in `<…>` tags, left out). */
+export function userInputTexts(input: readonly ResponsesItem[] = []): string[] {
+  const out: string[] = [];
+  for (const item of input) {
+    if (item.type !== 'message' || item.role !== 'user') continue;
+    const parts = Array.isArray(item.content) ? (item.content as { type?: string; text?: string }[]) : [];
+    for (const p of parts)
+      if (p.type === 'input_text' && typeof p.text === 'string' && !/^<[a-z_]+[\s>]/.test(p.text)) out.push(p.text);
+  }
+  return out;
+}
+
+/** The `function_call_output` items of a request (what ran, or why not, for each call). */
+export const functionOutputs = (req: ResponsesRequest): ResponsesItem[] =>
+  (req.body.input ?? []).filter((i) => i.type === 'function_call_output');
+
+export const responseToolNames = (req: ResponsesRequest): string[] =>
+  (req.body.tools ?? []).map((t) => t.name ?? t.type ?? '');
+
+export async function startResponsesApi(opts: { host?: string; port?: number } = {}): Promise<ResponsesApi> {
+  const host = opts.host ?? '127.0.0.1';
+  const requests: ResponsesRequest[] = [];
+  const queue: ModelReply[] = [];
+  let fn: ((req: ResponsesRequest) => ModelReply | Promise<ModelReply>) | null = null;
+  const seen = new Set<string>();
+  const waiters: { predicate: (r: ResponsesRequest) => boolean; resolve: (r: ResponsesRequest) => void }[] = [];
+  const record = (r: ResponsesRequest): void => {
+    requests.push(r);
+    for (const w of [...waiters])
+      if (w.predicate(r)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(r);
+      }
+  };
+
+  const server: Server = createServer((req, res) => {
+    void handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { type: 'server_error', message: 'stand-in failure' } }));
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    let body: ResponsesBody = {};
+    try {
+      body = raw ? (JSON.parse(raw) as ResponsesBody) : {};
+    } catch {
+      body = {};
+    }
+    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    const headers: Record<string, string> = {};
+    let auth: ResponsesRequest['auth'] = 'none';
+    for (const [k, v] of Object.entries(req.headers)) {
+      const value = Array.isArray(v) ? v.join(', ') : (v ?? '');
+      if (k === 'authorization') {
+        const m = /^Bearer\s+(.+)$/i.exec(value);
+        if (m?.[1]) {
+          seen.add(m[1].trim());
+          auth = 'bearer';
+        }
+      } else headers[k] = value;
+    }
+    let turnMetadata: ResponsesRequest['turnMetadata'] = {};
+    try {
+      turnMetadata = JSON.parse(headers['x-codex-turn-metadata'] ?? '{}') as typeof turnMetadata;
+    } catch {
+      turnMetadata = {};
+    }
+    const kind: ResponsesRequest['kind'] =
+      req.method === 'POST' && path === '/v1/responses'
+        ? turnMetadata.thread_source === 'thread_title' || (body.tools?.length ?? 0) === 0
+          ? 'side'
+          : 'turn'
+        : 'other';
+    const entry: ResponsesRequest = {
+      seq: requests.length,
+      method: req.method ?? '',
+      path,
+      kind,
+      headers,
+      turnMetadata,
+      body,
+      auth,
+    };
+    if (kind === 'other') {
+      record(entry);
+      res.writeHead(404, { 'content-type': 'application/json' });
+      return void res.end(JSON.stringify({ error: { type: 'not_found', message: `no ${path} here` } }));
+    }
+    let reply: ModelReply;
+    if (kind === 'side') reply = { text: 'Nexus session' };
+    else reply = queue.shift() ?? (fn ? await fn(entry) : { text: 'OK.' });
+    record(entry);
+    if ('error' in reply) {
+      res.writeHead(reply.error.status, { 'content-type': 'application/json' });
+      return void res.end(JSON.stringify({ error: { type: reply.error.type, message: reply.error.message } }));
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const id = `resp_${randomBytes(12).toString('hex')}`;
+    let seq = 0;
+    const send = (data: Record<string, unknown>): void => {
+      res.write(`event: ${String(data.type)}\ndata: ${JSON.stringify({ ...data, sequence_number: seq++ })}\n\n`);
+    };
+    send({ type: 'response.created', response: { id, status: 'in_progress', output: [] } });
+    let index = 0;
+    const text = 'toolUse' in reply ? reply.text : reply.text;
+    if (text) {
+      const msgId = `msg_${randomBytes(8).toString('hex')}`;
+      const item = { type: 'message', id: msgId, role: 'assistant', status: 'completed', content: [] as unknown[] };
+      send({ type: 'response.output_item.added', output_index: index, item: { ...item, status: 'in_progress' } });
+      send({ type: 'response.output_text.delta', output_index: index, content_index: 0, item_id: msgId, delta: text });
+      send({
+        type: 'response.output_item.done',
+        output_index: index,
+        item: { ...item, content: [{ type: 'output_text', text, annotations: [] }] },
+      });
+      index++;
+    }
+    if ('toolUse' in reply) {
+      const callId = reply.toolUse.id ?? `call_${randomBytes(8).toString('hex')}`;
+      // An MCP tool is offered inside a `namespace` tool (`mcp__<server>`); a call names both.
+      const ns = /^(mcp__[A-Za-z0-9-]+)__(.+)$/.exec(reply.toolUse.name);
+      send({
+        type: 'response.output_item.done',
+        output_index: index,
+        item: {
+          type: 'function_call',
+          id: `fc_${randomBytes(8).toString('hex')}`,
+          call_id: callId,
+          ...(ns ? { namespace: ns[1], name: ns[2] } : { name: reply.toolUse.name }),
+          arguments: JSON.stringify(reply.toolUse.input),
+          status: 'completed',
+        },
+      });
+    }
+    send({
+      type: 'response.completed',
+      response: {
+        id,
+        status: 'completed',
+        usage: {
+          input_tokens: 10,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: 5,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: 15,
+        },
+      },
+    });
+    res.end();
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${host}:${port}`,
+    requests,
+    turns: () => requests.filter((r) => r.kind === 'turn'),
+    reply: (...r) => void queue.push(...r),
+    onTurn: (f) => void (fn = f),
+    waitForRequest(predicate, timeoutMs = 60_000) {
+      const found = requests.find(predicate);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const w = {
+          predicate,
+          resolve: (r: ResponsesRequest) => {
+            clearTimeout(timer);
+            resolve(r);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.splice(waiters.indexOf(w), 1);
+          const seenKinds = requests.map((r) => `${r.kind} ${r.method} ${r.path}`).join('; ');
+          reject(
+            new Error(
+              `the Responses stand-in saw no matching request within ${timeoutMs} ms (saw: ${seenKinds || 'none'})`,
+            ),
+          );
+        }, timeoutMs);
+        waiters.push(w);
+      });
+    },
+    sawCredential: (v) => seen.has(v),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
