@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { natsPasswordOf } from '../test/helpers/nats-users';
 import { connectRun, type RunClient } from '../test/helpers/run-client';
 import { expect, test, type NexusServer } from './fixtures/nexus';
 import { AppPage } from './pages/app-page';
@@ -12,10 +11,7 @@ async function runOnTask(nexus: NexusServer, agentName: string, title: string): 
     'runs.create',
     { agentId: agent.id, taskId: task.id },
   );
-  const conf = JSON.parse(readFileSync(join(nexus.dataDir, 'nats', 'nats.conf'), 'utf8')) as {
-    authorization: { users: { user: string; password: string }[] };
-  };
-  return connectRun({ ...run, password: conf.authorization.users.find((u) => u.user === run.user)?.password ?? null });
+  return connectRun({ ...run, password: natsPasswordOf(nexus.dataDir, run.user) });
 }
 
 test('the Board shows tasks by status and the agents’ comments live; Mark done moves a card', async ({

@@ -134,7 +134,7 @@ test('the New session form refuses a name git cannot branch with the contract’
   const app = new AppPage(page);
   await app.open(fixture.nexus.loginUrl);
   await app.goTo('Sessions');
-  const form = page.getByRole('form', { name: 'New session' });
+  const form = await new SessionsPage(page).newSessionForm();
   const name = form.getByLabel('Name');
   for (const bad of ['fix..auth', 'fix.lock']) {
     await name.fill(bad);

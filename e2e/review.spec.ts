@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { natsPasswordOf } from '../test/helpers/nats-users';
 import { connectRun, type RunClient } from '../test/helpers/run-client';
 import { expect, test, type NexusServer } from './fixtures/nexus';
 import { ReviewPage } from './pages/review-page';
@@ -19,7 +18,7 @@ async function rpc<T>(nexus: NexusServer, op: string, input: unknown): Promise<T
 /**
  * Starts a run through the real operations and connects to the app's managed NATS as that run.
  * The run password never crosses the API; like the worker launcher, the test (the operator's own
- * account) reads it from the managed server's config in the data dir.
+ * account) reads it from the live users core keeps in the data dir.
  */
 async function startRun(nexus: NexusServer, agentName: string): Promise<RunClient> {
   const agent = await rpc<{ id: string }>(nexus, 'agents.create', { name: agentName });
@@ -28,11 +27,7 @@ async function startRun(nexus: NexusServer, agentName: string): Promise<RunClien
     'runs.create',
     { agentId: agent.id },
   );
-  const conf = JSON.parse(readFileSync(join(nexus.dataDir, 'nats', 'nats.conf'), 'utf8')) as {
-    authorization: { users: { user: string; password: string }[] };
-  };
-  const password = conf.authorization.users.find((u) => u.user === run.user)?.password ?? null;
-  return connectRun({ ...run, password });
+  return connectRun({ ...run, password: natsPasswordOf(nexus.dataDir, run.user) });
 }
 
 const search = async (client: RunClient, query: string): Promise<string[]> => {
