@@ -65,23 +65,20 @@ export class AgentService {
         );
       id = secret.id;
     }
-    this.deps.db
-      .prepare(
-        `INSERT INTO agent_settings (id, codex_secret_id, updated_at) VALUES (1, ?, ?)
-         ON CONFLICT(id) DO UPDATE SET codex_secret_id = excluded.codex_secret_id, updated_at = excluded.updated_at`,
-      )
-      .run(id, new Date().toISOString());
-    const settings = this.get();
-    this.deps.events.emit('agent.changed', settings);
-    return settings;
+    return this.saveCredential('codex_secret_id', id);
   }
 
   setDefaultCredential(secretId: string | null): AgentSettings {
     const id = secretId === null ? null : this.checkCredential(secretId).id;
+    return this.saveCredential('default_secret_id', id);
+  }
+
+  /** Stores one of the two credential choices (a column name from this file, never input) and says so. */
+  private saveCredential(column: 'default_secret_id' | 'codex_secret_id', id: string | null): AgentSettings {
     this.deps.db
       .prepare(
-        `INSERT INTO agent_settings (id, default_secret_id, updated_at) VALUES (1, ?, ?)
-         ON CONFLICT(id) DO UPDATE SET default_secret_id = excluded.default_secret_id, updated_at = excluded.updated_at`,
+        `INSERT INTO agent_settings (id, ${column}, updated_at) VALUES (1, ?, ?)
+         ON CONFLICT(id) DO UPDATE SET ${column} = excluded.${column}, updated_at = excluded.updated_at`,
       )
       .run(id, new Date().toISOString());
     const settings = this.get();

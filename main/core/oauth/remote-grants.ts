@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { RemoteClass, RemoteGrant, RemotePending } from '../../../shared/contract';
 import type { Db } from '../store/open';
+import { RemoteSettings } from './remote-settings';
 
 interface PendingRow {
   uid: string;
@@ -180,19 +181,11 @@ export class RemoteGrants {
   }
 
   getSetting(key: string): string | null {
-    const row = this.db.prepare('SELECT value FROM remote_settings WHERE key = ?').get(key) as
-      { value: string } | undefined;
-    return row?.value ?? null;
+    return new RemoteSettings(this.db).get(key);
   }
 
   setSetting(key: string, value: string | null): void {
-    if (value === null) this.db.prepare('DELETE FROM remote_settings WHERE key = ?').run(key);
-    else
-      this.db
-        .prepare(
-          'INSERT INTO remote_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-        )
-        .run(key, value);
+    new RemoteSettings(this.db).set(key, value);
   }
 
   private info(r: GrantRow): RemoteGrant {
