@@ -3,6 +3,7 @@ import { DEFAULT_TOKEN_DAYS, MAX_TOKEN_DAYS, type TokenClass, type TokenInfo } f
 import { ErrorBanner } from '../../shell/ErrorBanner';
 import { SettingsSection } from './SettingsSection';
 import { useAccessOp, useTokens } from './use-tokens';
+import { RowConfirm } from '../../shell/RowConfirm';
 
 const classes: { value: TokenClass; label: string; what: string }[] = [
   { value: 'read', label: 'Read', what: 'list and inspect workspaces and sessions, Nexus state' },
@@ -49,28 +50,15 @@ function TokenItem({ token }: { token: TokenInfo }) {
           last used {token.lastUsedAt ? new Date(token.lastUsedAt).toLocaleString() : 'never'}
         </span>
         {token.state === 'active' ? (
-          <span className="row-actions">
-            {confirm ? (
-              <>
-                <span>Revoke “{token.name}”?</span>
-                <button
-                  type="button"
-                  className="danger"
-                  disabled={revoke.isPending}
-                  onClick={() => revoke.mutate({ id: token.id })}
-                >
-                  {revoke.isPending ? 'Revoking…' : 'Confirm revoke'}
-                </button>
-                <button type="button" onClick={() => setConfirm(false)}>
-                  Cancel
-                </button>
-              </>
-            ) : (
-              <button type="button" onClick={() => setConfirm(true)}>
-                Revoke
-              </button>
-            )}
-          </span>
+          <RowConfirm
+            open={confirm}
+            setOpen={setConfirm}
+            action="Revoke"
+            question={`Revoke “${token.name}”?`}
+            confirmLabel={revoke.isPending ? 'Revoking…' : 'Confirm revoke'}
+            busy={revoke.isPending}
+            onConfirm={() => revoke.mutate({ id: token.id })}
+          />
         ) : null}
       </div>
       <ErrorBanner error={revoke.error} />

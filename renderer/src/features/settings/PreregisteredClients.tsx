@@ -4,6 +4,7 @@ import { opKey } from '../../api/query-keys';
 import { useOpQuery } from '../../api/use-op-query';
 import { useOperation } from '../../api/use-operation';
 import { ErrorBanner } from '../../shell/ErrorBanner';
+import { RowConfirm } from '../../shell/RowConfirm';
 
 const refresh = [opKey('remote.clients'), opKey('remote.grants')] as const;
 
@@ -70,28 +71,15 @@ function ClientItem({ client }: { client: RemoteClient }) {
         <span className="secret-name">{client.clientName}</span>
         <code>{client.clientId}</code>
         <span className="muted">created {new Date(client.createdAt).toLocaleString()}</span>
-        <span className="row-actions">
-          {confirm ? (
-            <>
-              <span>Delete this client and revoke its grants?</span>
-              <button
-                type="button"
-                className="danger"
-                disabled={revoke.isPending}
-                onClick={() => revoke.mutate({ clientId: client.clientId })}
-              >
-                Confirm delete
-              </button>
-              <button type="button" onClick={() => setConfirm(false)}>
-                Cancel
-              </button>
-            </>
-          ) : (
-            <button type="button" onClick={() => setConfirm(true)}>
-              Delete
-            </button>
-          )}
-        </span>
+        <RowConfirm
+          open={confirm}
+          setOpen={setConfirm}
+          action="Delete"
+          question="Delete this client and revoke its grants?"
+          confirmLabel="Confirm delete"
+          busy={revoke.isPending}
+          onConfirm={() => revoke.mutate({ clientId: client.clientId })}
+        />
       </div>
       <ErrorBanner error={revoke.error} />
     </li>

@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import type { RemoteClass, RemoteGrant, RemotePending } from '../../../../shared/contract';
-import { ErrorBanner } from '../../shell/ErrorBanner';
+import { Banner, ErrorBanner } from '../../shell/ErrorBanner';
 import { PreregisteredClients } from './PreregisteredClients';
 import { PhoneAccess } from './PhoneAccessSection';
 import { SettingsSection } from './SettingsSection';
 import { useRemoteGrants, useRemoteOp, useRemotePending, useRemoteStatus } from './use-remote';
+import { RowConfirm } from '../../shell/RowConfirm';
 
 const isLoopback = (host: string): boolean => /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/.test(host);
 const when = (iso: string | null): string => (iso ? new Date(iso).toLocaleString() : 'never');
@@ -125,10 +126,10 @@ function PendingItem({ pending }: { pending: RemotePending }) {
         </span>
       </div>
       {isLoopback(pending.redirectHost) ? (
-        <p className="banner warn" role="alert">
+        <Banner tone="warn">
           This request sends its code to a program on some computer ({pending.redirectHost}), not to Claude on the web.
           Approve it only if you started it and the code matches.
-        </p>
+        </Banner>
       ) : null}
       <ErrorBanner error={approve.error ?? deny.error} />
     </li>
@@ -150,28 +151,15 @@ function GrantItem({ grant }: { grant: RemoteGrant }) {
         <span className="muted">created {when(grant.createdAt)}</span>
         <span className="muted">last used {when(grant.lastUsedAt)}</span>
         {grant.revokedAt ? null : (
-          <span className="row-actions">
-            {confirm ? (
-              <>
-                <span>Revoke “{grant.clientName}” and all its tokens?</span>
-                <button
-                  type="button"
-                  className="danger"
-                  disabled={revoke.isPending}
-                  onClick={() => revoke.mutate({ id: grant.id })}
-                >
-                  Confirm revoke
-                </button>
-                <button type="button" onClick={() => setConfirm(false)}>
-                  Cancel
-                </button>
-              </>
-            ) : (
-              <button type="button" onClick={() => setConfirm(true)}>
-                Revoke
-              </button>
-            )}
-          </span>
+          <RowConfirm
+            open={confirm}
+            setOpen={setConfirm}
+            action="Revoke"
+            question={`Revoke “${grant.clientName}” and all its tokens?`}
+            confirmLabel="Confirm revoke"
+            busy={revoke.isPending}
+            onConfirm={() => revoke.mutate({ id: grant.id })}
+          />
         )}
       </div>
       <ErrorBanner error={revoke.error} />
