@@ -55,6 +55,16 @@ export function parseJsonBody(text: string): unknown {
   }
 }
 
+/** A bounded JSON request body: empty is `{}`, another Content-Type or bad JSON is `bad_request`. */
+export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const text = await readBody(req, maxBytes);
+  if (text.length === 0) return {};
+  const type = req.headers['content-type'];
+  if (type !== undefined && !type.startsWith('application/json'))
+    throw new NexusError('bad_request', 'Send JSON (Content-Type: application/json).');
+  return parseJsonBody(text);
+}
+
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {

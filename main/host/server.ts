@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { httpStatusOf, NexusError, type WireError } from '../../shared/errors';
 import type { CoreApi } from '../core';
 import { operatorContext } from '../core/handlers';
-import { parseJsonBody, readBody, sendJson } from '../core/http-json';
+import { readJsonBody, sendJson } from '../core/http-json';
 import { allowList, checkHostAndOrigin, LOOPBACK_NAMES, type AllowList } from './guard';
 import { SessionAuth } from './session-auth';
 import { matchRoute, splitUrl } from './routes';
@@ -94,7 +94,7 @@ export async function startHost(core: CoreApi, opts: HostOptions): Promise<Host>
       case 'events':
         return openEventStream(req, res, core.events, streams);
       case 'rpc': {
-        const body = await readJson(req);
+        const body = await readJsonBody(req, MAX_BODY);
         try {
           const result = await core.dispatcher.call(route.op, body, operatorContext('http'));
           return sendJson(res, 200, { result });
@@ -149,15 +149,6 @@ export async function startHost(core: CoreApi, opts: HostOptions): Promise<Host>
         server.closeAllConnections();
       }),
   };
-}
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const text = await readBody(req, MAX_BODY);
-  if (text.length === 0) return {};
-  const type = req.headers['content-type'];
-  if (type !== undefined && !type.startsWith('application/json'))
-    throw new NexusError('bad_request', 'Send JSON (Content-Type: application/json).');
-  return parseJsonBody(text);
 }
 
 function sendError(res: ServerResponse, status: number, error: WireError): void {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { httpStatusOf, NexusError, type WireError } from '../../../shared/errors';
 import type { Dispatcher } from '../dispatch';
 import { operatorContext } from '../handlers';
-import { parseJsonBody, readBody, sendJson } from '../http-json';
+import { readJsonBody, sendJson } from '../http-json';
 import { operations } from '../../../shared/contract';
 import { checkCsrf, csrfTokenFor } from './csrf';
 import { isPhoneOperation } from './phone-operations';
@@ -123,14 +123,7 @@ export function createPhoneFront(deps: {
     res.end(file.body);
   };
 
-  const readJson = async (req: IncomingMessage): Promise<unknown> => {
-    const text = await readBody(req, MAX_BODY);
-    if (text.length === 0) return {};
-    const type = req.headers['content-type'];
-    if (type !== undefined && !type.startsWith('application/json'))
-      throw new NexusError('bad_request', 'Send JSON (Content-Type: application/json).');
-    return parseJsonBody(text);
-  };
+  const readJson = (req: IncomingMessage): Promise<unknown> => readJsonBody(req, MAX_BODY);
 
   const parse = <T>(schema: z.ZodType<T>, value: unknown): T => {
     const parsed = schema.safeParse(value);
