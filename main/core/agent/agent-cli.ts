@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { NexusError } from '../../../shared/errors';
+import type { AgentCpu } from './agent-cpu';
 import { CODEX_WORKER_PATH } from './codex-cli';
 
 /**
@@ -18,7 +19,7 @@ export const AGENT_CLI_MOUNT = '/opt/nexus/agent';
 /** Environment for the CLI in a worker: auto-update off (a CLI rename must not break the fleet at once). */
 export const AGENT_CLI_ENV = { DISABLE_AUTOUPDATER: '1' } as const;
 
-export type AgentCpu = 'x64' | 'arm64';
+export type { AgentCpu } from './agent-cpu';
 
 /** The Docker engine's architecture (`docker info` .Architecture) as npm's cpu name. */
 export function cpuOf(engineArchitecture: string): AgentCpu {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NexusError } from '../../../shared/errors';
-import type { AgentCpu } from './agent-cli';
+import type { AgentCpu } from './agent-cpu';
 
 /**
  * The pinned Codex CLI, the second agent kind. Like Claude Code it is installed once per version on the host

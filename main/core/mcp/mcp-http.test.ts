@@ -38,7 +38,12 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     }
     const create = listed.find((t) => t.name === 'create_session');
     expect(create?.inputSchema.required).toEqual(['workspace', 'name']);
-    expect(Object.keys(create?.inputSchema.properties ?? {})).toEqual(['workspace', 'name', 'initial_message']);
+    expect(Object.keys(create?.inputSchema.properties ?? {})).toEqual([
+      'workspace',
+      'name',
+      'initial_message',
+      'agent',
+    ]);
   });
 
   it('answers get_nexus_info with version, uptime, component states and quota against the configured limits', async () => {
@@ -75,7 +80,7 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
       review: { memories: 0, skills: 0 },
     });
     expect(textOf(r)).toMatch(/Nothing needs you\. Review queue: 0 memories, 0 skills\./);
-    expect(textOf(r)).toMatch(/^Nexus test \(agent CLI [^)]+\), up \d+s\. Docker (available|unavailable)/);
+    expect(textOf(r)).toMatch(/^Nexus test \(agent CLIs? [^)]+\), up \d+s\. Docker (available|unavailable)/);
   });
 
   it('adds a page of the per-session roll-up to get_nexus_info only when asked', async () => {
