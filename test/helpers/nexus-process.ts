@@ -17,17 +17,34 @@ export interface NexusProcess {
   child: ChildProcess;
   /** Calls an operation as the operator; throws with core's code and message on an error. */
   rpc<T = unknown>(op: string, input?: unknown): Promise<T>;
+  /** Calls an operation as the operator and returns core's answer as it is, a result or an error. */
+  answer<T = unknown>(op: string, input?: unknown): Promise<RpcAnswer<T>>;
   /** Everything it printed. */
   output(): string;
   /** Sends `signal` and waits for the exit (SIGKILL: nothing of it runs its clean-up). */
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
-export async function startNexusProcess(dataDir: string, env: Record<string, string> = {}): Promise<NexusProcess> {
+export interface RpcAnswer<T> {
+  result?: T;
+  error?: { code: string; message: string };
+}
+
+/** How to start it: `fromSource` runs main/cli.ts through tsx, for tests that run before `npm run build`. */
+export interface NexusProcessOptions {
+  fromSource?: boolean;
+}
+
+export async function startNexusProcess(
+  dataDir: string,
+  env: Record<string, string> = {},
+  options: NexusProcessOptions = {},
+): Promise<NexusProcess> {
   // A killed serve leaves its serve.json: wait for the one this process writes.
   const serveFile = join(dataDir, 'serve.json');
   rmSync(serveFile, { force: true });
-  const child = spawn(process.execPath, ['dist/cli.js', 'serve', '--port', '0', '--data-dir', dataDir], {
+  const entry = options.fromSource ? ['--import', 'tsx', 'main/cli.ts'] : ['dist/cli.js'];
+  const child = spawn(process.execPath, [...entry, 'serve', '--port', '0', '--data-dir', dataDir], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -42,20 +59,24 @@ export async function startNexusProcess(dataDir: string, env: Record<string, str
     await new Promise((r) => setTimeout(r, 100));
   }
   const { url, token } = JSON.parse(readFileSync(serveFile, 'utf8')) as { url: string; token: string };
+  const call = async <T>(op: string, input: unknown): Promise<{ status: number; body: RpcAnswer<T> }> => {
+    const res = await fetch(`${url}/api/rpc/${op}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(input),
+    });
+    return { status: res.status, body: (await res.json()) as RpcAnswer<T> };
+  };
   return {
     url,
     token,
     child,
     output: () => out,
+    answer: async <T>(op: string, input: unknown = {}) => (await call<T>(op, input)).body,
     rpc: async <T>(op: string, input: unknown = {}): Promise<T> => {
-      const res = await fetch(`${url}/api/rpc/${op}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify(input),
-      });
-      const body = (await res.json()) as { result?: T; error?: { code: string; message: string } };
-      if (!res.ok || body.error)
-        throw new Error(`${op} answered ${res.status}: ${body.error?.code} ${body.error?.message}`);
+      const { status, body } = await call<T>(op, input);
+      if (status >= 400 || body.error)
+        throw new Error(`${op} answered ${status}: ${body.error?.code} ${body.error?.message}`);
       return body.result as T;
     },
     kill: async (signal) => {

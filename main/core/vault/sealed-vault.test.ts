@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFile } from 'node:child_process';
 import { connectClient } from '../../../test/helpers/mcp';
 import { repoRoot } from '../../../test/helpers/core';
+import { startNexusProcess } from '../../../test/helpers/nexus-process';
 import { tempDir } from '../../../test/helpers/temp-dir';
 
 const PASS = 'sealed vault passphrase for the no-bus test';
@@ -11,10 +10,6 @@ const TOKEN = 'ghp_sealedVaultTestValue0123456789abcd';
 const NO_BUS = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/nexus-no-bus' };
 const SEALED = /Sealed: unlock with the passphrase in the UI or `nexus unlock`/;
 
-interface Answer<T> {
-  result?: T;
-  error?: { code: string; message: string };
-}
 interface Status {
   state: string;
   reason: string;
@@ -23,42 +18,7 @@ interface Status {
 }
 
 /** `nexus serve` from source in its own process, with no D-Bus session bus: no Secret Service at all. */
-async function serveWithoutKeychain(dataDir: string) {
-  const serveFile = join(dataDir, 'serve.json');
-  rmSync(serveFile, { force: true });
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'main/cli.ts', 'serve', '--port', '0', '--data-dir', dataDir],
-    { cwd: repoRoot, env: { ...process.env, ...NO_BUS }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!existsSync(serveFile)) {
-    if (child.exitCode !== null) throw new Error(`nexus serve exited: ${out}`);
-    if (Date.now() > deadline) throw new Error(`nexus serve did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const { url, token } = JSON.parse(readFileSync(serveFile, 'utf8')) as { url: string; token: string };
-  return {
-    url,
-    rpc: async <T>(op: string, input: unknown = {}): Promise<Answer<T>> => {
-      const res = await fetch(`${url}/api/rpc/${op}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify(input),
-      });
-      return (await res.json()) as Answer<T>;
-    },
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
+const serveWithoutKeychain = (dataDir: string) => startNexusProcess(dataDir, NO_BUS, { fromSource: true });
 
 /** `nexus unlock` with the passphrase piped on stdin, as a script or a service's ExecStartPost would. */
 function nexusUnlock(dataDir: string, stdin: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -80,7 +40,7 @@ describe('a passphrase vault on a machine without a keychain', () => {
   let vaultToken = '';
   const create = (name: string) =>
     // An image that does not exist: a create that gets past the vault stops there, before any container.
-    nexus.rpc('workspaces.create', {
+    nexus.answer('workspaces.create', {
       name,
       repoUrl: 'https://github.com/example/sealed.git',
       secretId,
@@ -107,19 +67,19 @@ describe('a passphrase vault on a machine without a keychain', () => {
     nexus = await serveWithoutKeychain(dir.path);
   }, 90_000);
   afterAll(async () => {
-    await nexus.stop();
+    await nexus.kill('SIGTERM');
     dir.remove();
   });
 
   it('offers a passphrase at set-up because the keychain is unreachable, and refuses the keychain set-up with that advice', async () => {
     let status: Status | undefined;
     for (let i = 0; i < 100 && status?.keychainReachable !== false; i++) {
-      status = (await nexus.rpc<Status>('vault.status')).result;
+      status = (await nexus.answer<Status>('vault.status')).result;
       if (status?.keychainReachable !== false) await new Promise((r) => setTimeout(r, 100));
     }
     expect(status).toMatchObject({ state: 'uninitialized', mode: null, keychainReachable: false });
     expect(status!.reason).toMatch(/OS keychain .*not reachable.*set up the vault with a passphrase/i);
-    const refused = await nexus.rpc('vault.init', {});
+    const refused = await nexus.answer('vault.init', {});
     expect(refused.error).toMatchObject({
       code: 'unavailable',
       message: expect.stringMatching(/nothing was stored.*Set up the vault with a passphrase instead/),
@@ -127,21 +87,22 @@ describe('a passphrase vault on a machine without a keychain', () => {
   });
 
   it('sets up with a passphrase and says which mode it is in', async () => {
-    const init = await nexus.rpc<Status>('vault.init', { passphrase: PASS });
+    const init = await nexus.answer<Status>('vault.init', { passphrase: PASS });
     expect(init.result).toMatchObject({ state: 'unlocked', mode: 'passphrase' });
-    const info = await nexus.rpc<{ vault: Status }>('app.info');
+    const info = await nexus.answer<{ vault: Status }>('app.info');
     expect(info.result?.vault).toMatchObject({ state: 'unlocked', mode: 'passphrase' });
-    secretId = (await nexus.rpc<{ id: string }>('secrets.create', { name: 'gh', kind: 'github', value: TOKEN })).result!
-      .id;
-    vaultToken = (await nexus.rpc<{ secret: string }>('tokens.create', { name: 'ci', class: 'vault' })).result!.secret;
+    secretId = (await nexus.answer<{ id: string }>('secrets.create', { name: 'gh', kind: 'github', value: TOKEN }))
+      .result!.id;
+    vaultToken = (await nexus.answer<{ secret: string }>('tokens.create', { name: 'ci', class: 'vault' })).result!
+      .secret;
     expect(secretId).not.toBe('');
     expect(vaultToken).toMatch(/^nxs_v_/);
   });
 
   it('is sealed after a restart: workspaces.create and MCP create_workspace are refused with vault_locked and what to do', async () => {
-    await nexus.stop();
+    await nexus.kill('SIGTERM');
     nexus = await serveWithoutKeychain(dir.path);
-    const status = (await nexus.rpc<Status>('vault.status')).result!;
+    const status = (await nexus.answer<Status>('vault.status')).result!;
     expect(status).toMatchObject({ state: 'locked', mode: 'passphrase' });
     expect(status.reason).toMatch(SEALED);
 
@@ -160,12 +121,12 @@ describe('a passphrase vault on a machine without a keychain', () => {
   });
 
   it('refuses a wrong passphrase from `nexus unlock` and changes nothing', async () => {
-    const before = (await nexus.rpc<Status>('vault.status')).result;
+    const before = (await nexus.answer<Status>('vault.status')).result;
     const run = await nexusUnlock(dir.path, 'not the passphrase\n');
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/Wrong passphrase\. \(unauthorized\)/);
     expect(run.stderr).not.toContain('not the passphrase');
-    expect((await nexus.rpc<Status>('vault.status')).result).toEqual(before);
+    expect((await nexus.answer<Status>('vault.status')).result).toEqual(before);
     expect((await create('sealed-three')).error?.code).toBe('vault_locked');
   });
 
@@ -174,7 +135,10 @@ describe('a passphrase vault on a machine without a keychain', () => {
     expect(run.stderr).not.toContain(PASS);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/Vault unlocked/);
-    expect((await nexus.rpc<Status>('vault.status')).result).toMatchObject({ state: 'unlocked', mode: 'passphrase' });
+    expect((await nexus.answer<Status>('vault.status')).result).toMatchObject({
+      state: 'unlocked',
+      mode: 'passphrase',
+    });
 
     const direct = await create('unsealed-one');
     expect(direct.error?.code).not.toBe('vault_locked');
