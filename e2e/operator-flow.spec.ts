@@ -1,19 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ensureTestWorkerImage, testBaseImage } from '../test/helpers/docker';
-import { serveGitRepo } from '../test/helpers/git-http-server';
-import { bundleWorkerScripts } from '../test/helpers/worker-scripts';
-import {
-  FIXTURE_COMMAND,
-  callPlatformTool,
-  fireHook,
-  fixtureRecords,
-  installAgentFixture,
-} from '../test/helpers/agent-fixture';
-import { removeWorkspaceContainers, workspaceContainers } from './fixtures/containers';
-import { expect, startNexus, test } from './fixtures/nexus';
+import { callPlatformTool, fireHook, fixtureRecords } from '../test/helpers/agent-fixture';
+import { workspaceContainers } from './fixtures/containers';
+import { startFixtureAgentNexus } from './fixtures/fixture-agent-nexus';
+import { expect, test } from './fixtures/nexus';
 import { AppPage } from './pages/app-page';
 import { ReviewPage } from './pages/review-page';
 import { SessionsPage } from './pages/sessions-page';
@@ -26,16 +15,9 @@ test('the operator flow: vault, secret, workspace, three sessions, a permission 
   page,
 }) => {
   test.setTimeout(900_000);
-  await ensureTestWorkerImage();
   const token = `ghp_${randomBytes(20).toString('hex')}`;
-  const repo = await serveGitRepo(token);
-  const tmp = mkdtempSync(join(tmpdir(), 'nexus-e2e-flow-'));
-  const scripts = await bundleWorkerScripts(tmp);
-  const nexus = await startNexus({
-    NEXUS_WORKER_BASE_IMAGE: testBaseImage(),
-    NEXUS_AGENT_COMMAND: FIXTURE_COMMAND,
-  });
-  const name = `flow-${randomBytes(3).toString('hex')}`;
+  const world = await startFixtureAgentNexus('flow', token);
+  const { nexus, repo, name } = world;
   const shot = (file: string) => page.screenshot({ path: test.info().outputPath(file), fullPage: true });
   const rpc = nexus.rpc;
 
@@ -59,8 +41,7 @@ test('the operator flow: vault, secret, workspace, three sessions, a permission 
     await expect(workspaces.status(name)).toHaveText('running', { timeout: 180_000 });
     expect(repo.authorizedRequests()).toBeGreaterThan(0);
     await shot('workspaces.png');
-    const { containerId } = await rpc<{ containerId: string }>('workspaces.get', { workspace: name });
-    installAgentFixture(containerId, scripts.agentFixture);
+    const containerId = await world.installFixture();
 
     // Three sessions, each with its first prompt.
     await app.goTo('Sessions');
@@ -141,9 +122,6 @@ test('the operator flow: vault, secret, workspace, three sessions, a permission 
     const left = workspaceContainers(name);
     expect(left).toBe('');
   } finally {
-    removeWorkspaceContainers(name);
-    await nexus.stop();
-    await repo.close();
-    rmSync(tmp, { recursive: true, force: true });
+    await world.close();
   }
 });

@@ -1,47 +1,20 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import {
-  FIXTURE_COMMAND,
-  callPlatformTool,
-  fireHook,
-  fixtureRecords,
-  installAgentFixture,
-} from '../test/helpers/agent-fixture';
-import { removeWorkspaceContainers } from './fixtures/containers';
-import { expect, startNexus, test } from './fixtures/nexus';
+import { callPlatformTool, fireHook, fixtureRecords } from '../test/helpers/agent-fixture';
+import { startFixtureAgentNexus } from './fixtures/fixture-agent-nexus';
+import { expect, test } from './fixtures/nexus';
 import { AppPage } from './pages/app-page';
 import { SessionsPage } from './pages/sessions-page';
-import { ensureTestWorkerImage, testBaseImage } from '../test/helpers/docker';
-import { serveGitRepo } from '../test/helpers/git-http-server';
-import { bundleWorkerScripts } from '../test/helpers/worker-scripts';
 
 test('creates a session with an initial message, sends a message, and sees the state change after a hook event', async ({
   page,
 }) => {
   test.setTimeout(900_000);
-  await ensureTestWorkerImage();
-  const repo = await serveGitRepo(null);
-  const tmp = mkdtempSync(join(tmpdir(), 'nexus-e2e-sessions-'));
-  const scripts = await bundleWorkerScripts(tmp);
   // The agent is the fixture (the real CLI needs a model); docker, git, tmux, NATS and the UI are real.
-  const nexus = await startNexus({
-    NEXUS_WORKER_BASE_IMAGE: testBaseImage(),
-    NEXUS_AGENT_COMMAND: FIXTURE_COMMAND,
-  });
-  const name = `e2e-${randomBytes(3).toString('hex')}`;
+  const world = await startFixtureAgentNexus('e2e', null);
+  const { nexus, name } = world;
   const rpc = nexus.rpc;
 
   try {
-    await rpc('workspaces.create', { name, repoUrl: repo.url });
-    await expect
-      .poll(async () => (await rpc<{ status: string }>('workspaces.get', { workspace: name })).status, {
-        timeout: 180_000,
-      })
-      .toBe('running');
-    const { containerId } = await rpc<{ containerId: string }>('workspaces.get', { workspace: name });
-    installAgentFixture(containerId, scripts.agentFixture);
+    const containerId = await world.runningWorkspace();
 
     const app = new AppPage(page);
     await app.open(nexus.loginUrl);
@@ -81,9 +54,6 @@ test('creates a session with an initial message, sends a message, and sees the s
     expect(records.find((r) => r.kind === 'launch')?.parsed?.prompt).toBe(prompt);
     expect(records.filter((r) => r.kind === 'message').map((r) => r.content)).toEqual(['hello from the operator']);
   } finally {
-    removeWorkspaceContainers(name);
-    await nexus.stop();
-    await repo.close();
-    rmSync(tmp, { recursive: true, force: true });
+    await world.close();
   }
 });

@@ -1,28 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { FIXTURE_COMMAND, installAgentFixture } from '../test/helpers/agent-fixture';
-import { removeWorkspaceContainers } from './fixtures/containers';
-import { expect, startNexus, test } from './fixtures/nexus';
+import { startFixtureAgentNexus } from './fixtures/fixture-agent-nexus';
+import { expect, test } from './fixtures/nexus';
 import { AppPage } from './pages/app-page';
 import { SessionsPage } from './pages/sessions-page';
-import { ensureTestWorkerImage, testBaseImage } from '../test/helpers/docker';
-import { serveGitRepo } from '../test/helpers/git-http-server';
-import { bundleWorkerScripts } from '../test/helpers/worker-scripts';
 
 test('the session page shows the diff, cuts a large file with a note, shows it whole, and pushes the branch', async ({
   page,
 }) => {
   test.setTimeout(900_000);
-  await ensureTestWorkerImage();
   const token = `ghp_${randomBytes(20).toString('hex')}`;
-  const repo = await serveGitRepo(token);
-  const tmp = mkdtempSync(join(tmpdir(), 'nexus-e2e-ship-'));
-  const scripts = await bundleWorkerScripts(tmp);
-  const nexus = await startNexus({ NEXUS_WORKER_BASE_IMAGE: testBaseImage(), NEXUS_AGENT_COMMAND: FIXTURE_COMMAND });
-  const name = `ship-${randomBytes(3).toString('hex')}`;
+  const world = await startFixtureAgentNexus('ship', token);
+  const { nexus, repo, name } = world;
   const rpc = nexus.rpc;
   try {
     await rpc('vault.init', {});
@@ -32,14 +21,7 @@ test('the session page shows the diff, cuts a large file with a note, shows it w
       host: repo.host,
       value: token,
     });
-    await rpc('workspaces.create', { name, repoUrl: repo.url, secretId: secret.id });
-    await expect
-      .poll(async () => (await rpc<{ status: string }>('workspaces.get', { workspace: name })).status, {
-        timeout: 180_000,
-      })
-      .toBe('running');
-    const { containerId } = await rpc<{ containerId: string }>('workspaces.get', { workspace: name });
-    installAgentFixture(containerId, scripts.agentFixture);
+    const containerId = await world.runningWorkspace({ secretId: secret.id });
     await rpc('sessions.create', { workspace: name, name: 'feature' });
     await expect
       .poll(async () => (await rpc<{ status: string }>('sessions.get', { session: `${name}/feature` })).status, {
@@ -95,9 +77,6 @@ test('the session page shows the diff, cuts a large file with a note, shows it w
     });
     expect(branches).toContain('nexus/feature');
   } finally {
-    removeWorkspaceContainers(name);
-    await nexus.stop();
-    await repo.close();
-    rmSync(tmp, { recursive: true, force: true });
+    await world.close();
   }
 });

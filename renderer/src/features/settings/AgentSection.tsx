@@ -2,6 +2,7 @@ import { opKey } from '../../api/query-keys';
 import { useOpQuery } from '../../api/use-op-query';
 import { useOperation } from '../../api/use-operation';
 import { ErrorBanner } from '../../shell/ErrorBanner';
+import { CredentialPicker } from './CredentialPicker';
 import { SettingsSection } from './SettingsSection';
 import { useSecrets } from './use-vault';
 
@@ -31,23 +32,16 @@ export function AgentSection() {
         <dt>Permission mode</dt>
         <dd data-testid="agent-permission-mode">{a ? `${a.permissionMode} — ${a.permissionModeReason}` : '…'}</dd>
       </dl>
-      <div className="form-grid">
-        <label htmlFor="agent-credential">Default credential</label>
-        <select
-          id="agent-credential"
-          value={a?.defaultCredentialId ?? ''}
-          disabled={!a || choose.isPending}
-          onChange={(e) => choose.mutate({ secretId: e.target.value || null })}
-        >
-          <option value="">None — sessions cannot start</option>
-          {credentials.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.name} ({s.kind === 'anthropic_api_key' ? 'API key' : 'OAuth token'}
-              {s.last4 ? ` ••••${s.last4}` : ''})
-            </option>
-          ))}
-        </select>
-      </div>
+      <CredentialPicker
+        id="agent-credential"
+        label="Default credential"
+        none="None — sessions cannot start"
+        value={a?.defaultCredentialId}
+        disabled={!a || choose.isPending}
+        secrets={credentials}
+        describe={(s) => (s.kind === 'anthropic_api_key' ? 'API key' : 'OAuth token')}
+        onChange={(secretId) => choose.mutate({ secretId })}
+      />
       {credentials.length === 0 ? (
         <p className="muted">
           Add an Anthropic API key, or the token <code>claude setup-token</code> prints, under Secrets. A workspace gets
@@ -55,22 +49,16 @@ export function AgentSection() {
         </p>
       ) : null}
       <ErrorBanner error={choose.error} />
-      <div className="form-grid">
-        <label htmlFor="codex-credential">Codex credential</label>
-        <select
-          id="codex-credential"
-          value={a?.defaultCodexCredentialId ?? ''}
-          disabled={!a || chooseCodex.isPending}
-          onChange={(e) => chooseCodex.mutate({ secretId: e.target.value || null })}
-        >
-          <option value="">None — Codex sessions cannot start</option>
-          {openaiKeys.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.name} (OpenAI API key{s.last4 ? ` ••••${s.last4}` : ''})
-            </option>
-          ))}
-        </select>
-      </div>
+      <CredentialPicker
+        id="codex-credential"
+        label="Codex credential"
+        none="None — Codex sessions cannot start"
+        value={a?.defaultCodexCredentialId}
+        disabled={!a || chooseCodex.isPending}
+        secrets={openaiKeys}
+        describe={() => 'OpenAI API key'}
+        onChange={(secretId) => chooseCodex.mutate({ secretId })}
+      />
       <ErrorBanner error={chooseCodex.error} />
     </SettingsSection>
   );
