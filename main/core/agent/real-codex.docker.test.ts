@@ -6,6 +6,7 @@ import { inspectJson } from '../../../test/helpers/docker';
 import {
   functionOutputs,
   responseToolNames,
+  sessionNameOf,
   userInputTexts,
   type ResponsesRequest,
 } from '../../../test/helpers/responses-api';
@@ -30,11 +31,7 @@ describe('the real Codex CLI through Nexus', () => {
   const ws = 'codex';
   /** Scripted replies per session name (Codex's requests name the session's worktree in their turn metadata). */
   const scripts = new Map<string, ModelReply[]>();
-  const sessionOf = (r: ResponsesRequest): string | null => {
-    const dirs = Object.keys((r.turnMetadata.workspaces as Record<string, unknown> | undefined) ?? {});
-    const m = dirs.map((d) => /\/\.nexus-worktrees\/([^/]+)$/.exec(d)?.[1]).find(Boolean);
-    return m ?? null;
-  };
+  const sessionOf = sessionNameOf;
   const turnsOf = (name: string): ResponsesRequest[] => fleet.env.codexApi.turns().filter((r) => sessionOf(r) === name);
   const script = (name: string, ...replies: ModelReply[]): void =>
     void scripts.set(name, [...(scripts.get(name) ?? []), ...replies]);
