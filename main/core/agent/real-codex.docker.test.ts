@@ -194,6 +194,21 @@ describe('the real Codex CLI through Nexus', () => {
     ).toEqual([]);
   }, 600_000);
 
+  it("runs the workspace's default agent when a create names none, and the workspace shows it", async () => {
+    expect((await fleet.call('workspaces.get', { workspace: ws })).defaultAgent).toBe('claude');
+    await fleet.call('sessions.setDefaultAgent', { workspace: ws, agent: 'codex' });
+    try {
+      expect((await fleet.call('workspaces.get', { workspace: ws })).defaultAgent).toBe('codex');
+      expect(fleet.eventsText()).toMatch(/"workspaces\.changed".*"defaultAgent":"codex"/);
+      const s = await fleet.createSession(ws, { name: 'by-default', initialMessage: 'the task for the default agent' });
+      expect(s.agent).toBe('codex');
+      const turn = await waitFor(() => turnsOf('by-default')[0], 'the first turn of the default agent', 240_000);
+      expect(userInputTexts(turn.body.input)).toEqual(['the task for the default agent']);
+    } finally {
+      await fleet.call('sessions.setDefaultAgent', { workspace: ws, agent: 'claude' });
+    }
+  }, 300_000);
+
   it('signs Codex in with the vault key, which shows nowhere but the stand-in bearer header', async () => {
     const { codexCanary, codexApi } = fleet.env;
     expect(codexApi.sawCredential(codexCanary)).toBe(true);
