@@ -57,6 +57,8 @@ test('a Codex session created from the New session form: its shell call waits in
     const card = perms.request(`echo ${marker}`, needsYou);
     await expect(card).toBeVisible({ timeout: 300_000 });
     await expect(card).toContainText('Bash');
+    // Unanswered, Codex's gate denies the call (fails closed); the card says so.
+    await expect(card).toContainText('else it is not run');
     await expect(needsYou).toContainText(`${name} · coder`);
     await page.screenshot({ path: testInfo.outputPath('codex-needs-you.png') });
     expect(api.turns().some((r) => functionOutputs(r).length > 0)).toBe(false);

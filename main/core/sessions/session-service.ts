@@ -124,6 +124,11 @@ export class SessionService {
     return this.lookup.inWorkspace(id, workspaceId);
   }
 
+  /** The agent kind of a session (Claude Code when there is no such session: nothing then reads it). */
+  agentOf(id: string): AgentKind {
+    return this.store.get(id)?.agent ?? 'claude';
+  }
+
   async get(ref: string): Promise<Session> {
     return this.toSession(this.resolve(ref));
   }

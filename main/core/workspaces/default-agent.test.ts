@@ -17,10 +17,10 @@ describe("a workspace's default agent", () => {
     expect(plain.defaultAgent).toBe('claude');
     expect(codex.defaultAgent).toBe('codex');
     expect(s.find('codex')?.defaultAgent).toBe('codex');
-    expect(s.list().map((w) => [w.name, w.defaultAgent])).toEqual([
-      ['plain', 'claude'],
-      ['codex', 'codex'],
-    ]);
+    expect(Object.fromEntries(s.list().map((w) => [w.name, w.defaultAgent]))).toEqual({
+      plain: 'claude',
+      codex: 'codex',
+    });
   });
 
   it('changes when the operator sets another, and a status update keeps it', () => {
