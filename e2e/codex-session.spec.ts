@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { userTexts } from '../test/helpers/model-api';
+import { natsPasswordOf } from '../test/helpers/nats-users';
 import { functionOutputs, userInputTexts, type ResponsesRequest } from '../test/helpers/responses-api';
+import { connectRun } from '../test/helpers/run-client';
 import { startRealAgentWorkspace } from './fixtures/real-agent-workspace';
 import { expect, test } from './fixtures/nexus';
 import { AppPage } from './pages/app-page';
@@ -10,8 +13,9 @@ import { SessionsPage } from './pages/sessions-page';
 // Responses-API stand-in. Its shell call is gated in Nexus (PreToolUse under full access): it shows in Needs you,
 // the operator allows it, and the command's output reaches the model in the next request.
 const ASK = 'Please print the marker for me.';
+const TASK = 'Review the Codex marker output';
 
-test('a Codex session created from the New session form: its shell call waits in Needs you, Allow runs it, the output reaches the model', async ({
+test('a Codex session created from the New session form: its shell call waits in Needs you, Allow runs it, the output reaches the model; the Board can start Claude Code instead of the default', async ({
   page,
 }, testInfo) => {
   test.setTimeout(900_000);
@@ -76,6 +80,39 @@ test('a Codex session created from the New session form: its shell call waits in
     await app.goTo('Sessions');
     await sessions.open('coder');
     await expect(sessions.detail('coder')).toContainText('(Codex)');
+
+    // A task delegated from this workspace: the Board's "Start a session on it" names the workspace's default
+    // (Codex) and the operator picks Claude Code instead.
+    const { id: workspaceId } = await nexus.rpc<{ id: string }>('workspaces.get', { workspace: name });
+    const lead = await nexus.rpc<{ id: string }>('agents.create', { name: 'e2e-codex-lead', project: workspaceId });
+    const run = await nexus.rpc<{ runId: string; natsUrl: string; user: string; inboxPrefix: string; subject: string }>(
+      'runs.create',
+      { agentId: lead.id },
+    );
+
+    const client = await connectRun({ ...run, password: natsPasswordOf(nexus.dataDir, run.user) });
+    try {
+      expect(await client.call('task.delegate', { title: TASK, roleHint: 'tester' })).toHaveProperty('result');
+    } finally {
+      await client.close();
+    }
+    await app.goTo('Board');
+    const taskCard = page
+      .getByRole('region', { name: /Ready for an agent/ })
+      .getByRole('listitem', { name: `Task: ${TASK}` });
+    const pick = taskCard.getByRole('combobox', { name: `Agent for ${TASK}` });
+    await expect(pick.locator('option').first()).toHaveText('Workspace default (Codex)');
+    await pick.selectOption({ label: 'Claude Code' });
+    await taskCard.getByRole('button', { name: 'Start a session on it' }).click();
+    const claude = await w.env.api.waitForRequest(
+      (r) => r.kind === 'turn' && (userTexts(r.body.messages ?? [])[0] ?? '').includes(TASK),
+      300_000,
+    );
+    expect(claude).toBeTruthy();
+    const onTask = (
+      await nexus.rpc<{ sessions: { name: string; agent: string }[] }>('sessions.list', {})
+    ).sessions.find((x) => x.name !== 'coder');
+    expect(onTask?.agent).toBe('claude');
   } finally {
     await testInfo.attach('codex-requests', {
       body: JSON.stringify(api.turns().map((r) => r.body.input?.slice(-3))),
