@@ -65,6 +65,26 @@ describe('the real Codex CLI through Nexus', () => {
     }
   }, 1_200_000);
 
+  it("never puts the pinned Codex's variadic -i/--image before the prompt: its argv ends in -- and the prompt", async () => {
+    // The binary in the worker takes any number of images after -i: a prompt after it would be read as an image.
+    const help = await fleet.sh(ws, 'codex --help');
+    expect(help.stdout).toMatch(/-i, --image <FILE>\.\.\./);
+    const prompt = '-i looks like a flag';
+    const s = await fleet.createSession(ws, { name: 'argv', initialMessage: prompt, agent: 'codex' });
+    try {
+      const turn = await waitFor(() => turnsOf('argv')[0], 'the first turn of argv', 240_000);
+      expect(userInputTexts(turn.body.input)).toEqual([prompt]);
+      const ps = await fleet.sh(ws, `for p in /proc/[0-9]*; do tr '\\0' '\\n' < $p/cmdline 2>/dev/null; echo ==; done`);
+      const argvs = ps.stdout.split('==\n').map((a) => a.split('\n').filter(Boolean));
+      const codex = argvs.find((a) => a.at(-1) === prompt && /(^|\/)codex$/.test(a[0] ?? ''));
+      expect(codex, ps.stdout).toBeDefined();
+      expect(codex!.slice(-2)).toEqual(['--', prompt]);
+      expect(codex!.slice(0, -1).some((a) => a === '-i' || a === '--image')).toBe(false);
+    } finally {
+      await fleet.call('sessions.delete', { session: s.id, deleteBranch: true });
+    }
+  }, 300_000);
+
   it('gates a shell call: needs you in Nexus, Allow runs it; Deny with a note reaches the model and it never runs', async () => {
     const ran = `/tmp/codex-allowed-${randomBytes(4).toString('hex')}`;
     const denied = `/tmp/codex-denied-${randomBytes(4).toString('hex')}`;
