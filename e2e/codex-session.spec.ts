@@ -44,6 +44,7 @@ test('a Codex session created from the New session form: its shell call waits in
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(dialog).toHaveCount(0);
     await expect(row.getByTestId('workspace-agent')).toHaveText('agent: Codex');
+    await page.screenshot({ path: testInfo.outputPath('codex-workspace-default.png') });
 
     // The New session form names the workspace's default; the operator picks Codex.
     await app.goTo('Sessions');
@@ -103,6 +104,7 @@ test('a Codex session created from the New session form: its shell call waits in
     const pick = taskCard.getByRole('combobox', { name: `Agent for ${TASK}` });
     await expect(pick.locator('option').first()).toHaveText('Workspace default (Codex)');
     await pick.selectOption({ label: 'Claude Code' });
+    await page.screenshot({ path: testInfo.outputPath('codex-board-pick.png') });
     await taskCard.getByRole('button', { name: 'Start a session on it' }).click();
     const claude = await w.env.api.waitForRequest(
       (r) => r.kind === 'turn' && (userTexts(r.body.messages ?? [])[0] ?? '').includes(TASK),
