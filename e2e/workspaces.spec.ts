@@ -8,7 +8,9 @@ import { ensureTestWorkerImage, testBaseImage } from '../test/helpers/docker';
 import { serveGitRepo } from '../test/helpers/git-http-server';
 import { ownerIdFor } from '../main/core/workspaces/labels';
 
-test('creates a workspace from the UI with Codex as its default agent, sees it running, stops and starts it, then deletes it', async ({ page }) => {
+test('creates a workspace from the UI with Codex as its default agent, sees it running, stops and starts it, then deletes it', async ({
+  page,
+}) => {
   // The first run on a machine builds the worker image (cached by content hash afterwards).
   test.setTimeout(900_000);
   await ensureTestWorkerImage();
