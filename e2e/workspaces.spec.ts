@@ -8,7 +8,9 @@ import { ensureTestWorkerImage, testBaseImage } from '../test/helpers/docker';
 import { serveGitRepo } from '../test/helpers/git-http-server';
 import { ownerIdFor } from '../main/core/workspaces/labels';
 
-test('creates a workspace from the UI, sees it running, stops and starts it, then deletes it', async ({ page }) => {
+test('creates a workspace from the UI with Codex as its default agent, sees it running, stops and starts it, then deletes it', async ({
+  page,
+}) => {
   // The first run on a machine builds the worker image (cached by content hash afterwards).
   test.setTimeout(900_000);
   await ensureTestWorkerImage();
@@ -24,8 +26,10 @@ test('creates a workspace from the UI, sees it running, stops and starts it, the
     const workspaces = new WorkspacesPage(page);
     await expect(workspaces.dockerBanner).toHaveCount(0);
 
-    await workspaces.create(name, repo.url);
+    await workspaces.create(name, repo.url, undefined, { defaultAgent: 'Codex' });
     await expect(workspaces.row(name)).toBeVisible();
+    // The default agent picked in the dialog shows on the row (its sessions run Codex unless they pick another).
+    await expect(workspaces.row(name).getByTestId('workspace-agent')).toHaveText('agent: Codex');
     await expect(workspaces.status(name)).toHaveText('running', { timeout: 120_000 });
     const ids = workspaceContainers(name, { running: true });
     expect(ids).not.toBe('');

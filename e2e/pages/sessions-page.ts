@@ -22,12 +22,19 @@ export class SessionsPage {
     return (await this.newSessionForm()).locator('select[name="workspace"] option');
   }
 
-  async create(workspace: string, name: string, initialMessage: string): Promise<void> {
+  /** Fills and submits the form; `agent` picks the CLI by its label (else the workspace's default). */
+  async create(
+    workspace: string,
+    name: string,
+    initialMessage: string,
+    opts: { agent?: 'Claude Code' | 'Codex' } = {},
+  ): Promise<void> {
     const form = await this.newSessionForm();
     const select = form.locator('select[name="workspace"]');
     if (await select.count()) await select.selectOption(workspace);
     else await form.locator('input[name="workspace"]').fill(workspace);
     await form.locator('input[name="name"]').fill(name);
+    if (opts.agent) await form.locator('select[name="agent"]').selectOption({ label: opts.agent });
     await form.locator('textarea[name="initialMessage"]').fill(initialMessage);
     await form.getByRole('button', { name: 'Create session' }).click();
   }

@@ -21,7 +21,12 @@ export class WorkspacesPage {
     name: string,
     repoUrl: string,
     secretLabel?: string,
-    agent: { credentialLabel?: string; bypassPermissions?: boolean; fleet?: 'none' | 'read' | 'write' | 'vault' } = {},
+    agent: {
+      credentialLabel?: string;
+      bypassPermissions?: boolean;
+      fleet?: 'none' | 'read' | 'write' | 'vault';
+      defaultAgent?: 'Claude Code' | 'Codex';
+    } = {},
   ): Promise<void> {
     await this.newButton.click();
     const dialog = this.page.getByRole('dialog', { name: 'New workspace' });
@@ -32,6 +37,7 @@ export class WorkspacesPage {
       await dialog.getByLabel('Agent credential').selectOption({ label: agent.credentialLabel });
     if (agent.bypassPermissions) await dialog.getByLabel('Run sessions in bypassPermissions').check();
     if (agent.fleet) await dialog.getByLabel('Fleet access').selectOption(agent.fleet);
+    if (agent.defaultAgent) await dialog.getByLabel('Default agent').selectOption({ label: agent.defaultAgent });
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expect(dialog).toBeHidden();
   }

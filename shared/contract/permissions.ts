@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentKind } from './agent-kind';
 import { operation } from './define';
 
 /** A tool call the agent asked permission for, held by core until the operator decides or it expires. */
@@ -7,6 +8,8 @@ export const PermissionRequest = z.object({
   sessionId: z.string(),
   workspaceId: z.string(),
   toolName: z.string(),
+  /** The asking session's agent: unanswered, Claude Code's question stays in its terminal, Codex's call is denied. */
+  agent: AgentKind,
   /** The tool's input, redacted. */
   toolInput: z.unknown(),
   askedAt: z.string(),

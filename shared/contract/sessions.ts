@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentKind } from './agent-kind';
 import { operation } from './define';
 import { WorkspaceRef } from './workspaces';
 
@@ -9,9 +10,7 @@ export type SessionStatus = z.infer<typeof SessionStatus>;
 export const AgentState = z.enum(['starting', 'working', 'waiting_permission', 'waiting_input', 'idle', 'exited']);
 export type AgentState = z.infer<typeof AgentState>;
 
-/** Which agent CLI a session runs: Claude Code (`claude`) or Codex (`codex`); see docs/agents.md. */
-export const AgentKind = z.enum(['claude', 'codex']);
-export type AgentKind = z.infer<typeof AgentKind>;
+export { AgentKind };
 
 /** Safe as a git branch suffix (`nexus/<name>`), a tmux window name and a path segment. */
 export const SessionName = z

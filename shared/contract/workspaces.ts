@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentKind } from './agent-kind';
 import { operation } from './define';
 import { FleetChoice } from './fleet';
 
@@ -26,6 +27,8 @@ export const Workspace = z.object({
   agentSecretId: z.string().nullable(),
   /** Its sessions run in bypassPermissions: nothing asks, and inbox messages to them are held, not delivered. */
   bypassPermissions: z.boolean(),
+  /** The agent CLI its sessions run when the create names none (claude unless set). */
+  defaultAgent: AgentKind,
   image: z.string().nullable(),
   status: WorkspaceStatus,
   reason: z.string().nullable(),
@@ -84,6 +87,9 @@ export const workspaceOperations = {
           .describe(
             'Run its sessions in bypassPermissions (the container is the boundary); inbox messages to them are then held, not delivered',
           ),
+        defaultAgent: AgentKind.optional().describe(
+          'The agent CLI its sessions run when the create names none: claude (Claude Code, the default) or codex (Codex)',
+        ),
         engine: z
           .string()
           .min(1)

@@ -76,6 +76,15 @@ export function userInputTexts(input: readonly ResponsesItem[] = []): string[] {
 export const functionOutputs = (req: ResponsesRequest): ResponsesItem[] =>
   (req.body.input ?? []).filter((i) => i.type === 'function_call_output');
 
+/**
+ * The Nexus session a Codex request comes from: its turn metadata names the session's worktree
+ * (`…/.nexus-worktrees/<session name>`); null when it names none.
+ */
+export function sessionNameOf(req: ResponsesRequest): string | null {
+  const dirs = Object.keys((req.turnMetadata.workspaces as Record<string, unknown> | undefined) ?? {});
+  return dirs.map((d) => /\/\.nexus-worktrees\/([^/]+)$/.exec(d)?.[1]).find(Boolean) ?? null;
+}
+
 export const responseToolNames = (req: ResponsesRequest): string[] =>
   (req.body.tools ?? []).map((t) => t.name ?? t.type ?? '');
 

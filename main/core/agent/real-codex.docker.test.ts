@@ -6,6 +6,7 @@ import { inspectJson } from '../../../test/helpers/docker';
 import {
   functionOutputs,
   responseToolNames,
+  sessionNameOf,
   userInputTexts,
   type ResponsesRequest,
 } from '../../../test/helpers/responses-api';
@@ -30,11 +31,7 @@ describe('the real Codex CLI through Nexus', () => {
   const ws = 'codex';
   /** Scripted replies per session name (Codex's requests name the session's worktree in their turn metadata). */
   const scripts = new Map<string, ModelReply[]>();
-  const sessionOf = (r: ResponsesRequest): string | null => {
-    const dirs = Object.keys((r.turnMetadata.workspaces as Record<string, unknown> | undefined) ?? {});
-    const m = dirs.map((d) => /\/\.nexus-worktrees\/([^/]+)$/.exec(d)?.[1]).find(Boolean);
-    return m ?? null;
-  };
+  const sessionOf = sessionNameOf;
   const turnsOf = (name: string): ResponsesRequest[] => fleet.env.codexApi.turns().filter((r) => sessionOf(r) === name);
   const script = (name: string, ...replies: ModelReply[]): void =>
     void scripts.set(name, [...(scripts.get(name) ?? []), ...replies]);
@@ -67,6 +64,26 @@ describe('the real Codex CLI through Nexus', () => {
       }
     }
   }, 1_200_000);
+
+  it("never puts the pinned Codex's variadic -i/--image before the prompt: its argv ends in -- and the prompt", async () => {
+    // The binary in the worker takes any number of images after -i: a prompt after it would be read as an image.
+    const help = await fleet.sh(ws, 'codex --help');
+    expect(help.stdout).toMatch(/-i, --image <FILE>\.\.\./);
+    const prompt = '-i looks like a flag';
+    const s = await fleet.createSession(ws, { name: 'argv', initialMessage: prompt, agent: 'codex' });
+    try {
+      const turn = await waitFor(() => turnsOf('argv')[0], 'the first turn of argv', 240_000);
+      expect(userInputTexts(turn.body.input)).toEqual([prompt]);
+      const ps = await fleet.sh(ws, `for p in /proc/[0-9]*; do tr '\\0' '\\n' < $p/cmdline 2>/dev/null; echo ==; done`);
+      const argvs = ps.stdout.split('==\n').map((a) => a.split('\n').filter(Boolean));
+      const codex = argvs.find((a) => a.at(-1) === prompt && /(^|\/)codex$/.test(a[0] ?? ''));
+      expect(codex, ps.stdout).toBeDefined();
+      expect(codex!.slice(-2)).toEqual(['--', prompt]);
+      expect(codex!.slice(0, -1).some((a) => a === '-i' || a === '--image')).toBe(false);
+    } finally {
+      await fleet.call('sessions.delete', { session: s.id, deleteBranch: true });
+    }
+  }, 300_000);
 
   it('gates a shell call: needs you in Nexus, Allow runs it; Deny with a note reaches the model and it never runs', async () => {
     const ran = `/tmp/codex-allowed-${randomBytes(4).toString('hex')}`;
@@ -196,6 +213,21 @@ describe('the real Codex CLI through Nexus', () => {
         .filter((t) => userInputTexts(t.body.input).at(-1) === first),
     ).toEqual([]);
   }, 600_000);
+
+  it("runs the workspace's default agent when a create names none, and the workspace shows it", async () => {
+    expect((await fleet.call('workspaces.get', { workspace: ws })).defaultAgent).toBe('claude');
+    await fleet.call('sessions.setDefaultAgent', { workspace: ws, agent: 'codex' });
+    try {
+      expect((await fleet.call('workspaces.get', { workspace: ws })).defaultAgent).toBe('codex');
+      expect(fleet.eventsText()).toMatch(/"workspaces\.changed".*"defaultAgent":"codex"/);
+      const s = await fleet.createSession(ws, { name: 'by-default', initialMessage: 'the task for the default agent' });
+      expect(s.agent).toBe('codex');
+      const turn = await waitFor(() => turnsOf('by-default')[0], 'the first turn of the default agent', 240_000);
+      expect(userInputTexts(turn.body.input)).toEqual(['the task for the default agent']);
+    } finally {
+      await fleet.call('sessions.setDefaultAgent', { workspace: ws, agent: 'claude' });
+    }
+  }, 300_000);
 
   it('signs Codex in with the vault key, which shows nowhere but the stand-in bearer header', async () => {
     const { codexCanary, codexApi } = fleet.env;

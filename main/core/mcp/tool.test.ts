@@ -38,6 +38,7 @@ describe('MCP tool inputs', () => {
       'image',
       'agent_secret_id',
       'bypass_permissions',
+      'default_agent',
       'engine',
     ]);
     expect(input.toOp({ name: 'alpha', repo_url: '/r.git', secret_id: undefined, bypass_permissions: false })).toEqual({
@@ -46,6 +47,9 @@ describe('MCP tool inputs', () => {
       bypassPermissions: false,
     });
     expect(input.toOp({ name: 'alpha', repo_url: '/r.git', fleet: 'vault' })).not.toHaveProperty('fleet');
+    expect(input.toOp({ name: 'alpha', repo_url: '/r.git', default_agent: 'codex' })).toMatchObject({
+      defaultAgent: 'codex',
+    });
     expect(Object.keys(inputFrom('sessions.diff', { pick: ['session', 'file'] }).shape)).toEqual(['session', 'file']);
   });
 });

@@ -13,7 +13,8 @@ function rig(waitMs = 60_000) {
     waitMs,
     redactor,
     audit: (e) => audit.push(e),
-    sessionInWorkspace: (s, w) => s === 's1' && w === 'ws1',
+    sessionInWorkspace: (s, w) => (s === 's1' || s === 'codex1') && w === 'ws1',
+    agentOf: (s) => (s === 'codex1' ? 'codex' : 'claude'),
     changed: (l) => seen.push(l),
   });
   const ask = (body: Record<string, unknown>, ws = 'ws1') =>
@@ -37,6 +38,13 @@ describe('PermissionRequests', () => {
     expect(r.p.list('s1')).toHaveLength(1);
     expect(r.seen.at(-1)).toHaveLength(1);
     expect(r.replies).toEqual([]);
+  });
+
+  it("names the asking session's agent, so the operator reads what an unanswered request leads to", () => {
+    const r = rig();
+    expect(r.ask(r.bash)?.agent).toBe('claude');
+    expect(r.ask({ ...r.bash, sessionId: 'codex1' })?.agent).toBe('codex');
+    expect(r.p.list('codex1').map((q) => q.agent)).toEqual(['codex']);
   });
 
   it('answers allow, deny and deny with a note, and audits each', () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { NexusError } from '../../../shared/errors';
+import type { AgentKind } from '../../../shared/contract/agent-kind';
 import type { AuditEntry } from '../audit/audit-log';
 import type { Redactor } from '../redact';
 
@@ -8,7 +9,8 @@ import type { Redactor } from '../redact';
  * Permission requests the agent's PermissionRequest hook asks core to decide (nexus-hook sends a
  * NATS request on nexus.permissions.<workspaceId> and waits). Core holds each one in memory for
  * `waitMs`: the operator decides (allow | deny | deny with a note) and core replies; when nobody
- * decides in time core replies empty, the hook prints nothing and the dialog stays in the terminal.
+ * decides in time core replies empty: Claude Code's hook prints nothing and the dialog stays in the terminal;
+ * a Codex session's PreToolUse gate denies the call (it fails closed: under full access nothing would mean run).
  * Only the operator's decide() answers: the hook user cannot publish on its reply subject.
  */
 
@@ -26,6 +28,8 @@ export interface PendingPermission {
   sessionId: string;
   workspaceId: string;
   toolName: string;
+  /** The asking session's agent: what happens when nobody decides differs (see above). */
+  agent: AgentKind;
   /** The tool input, redacted, as the operator sees it. */
   toolInput: unknown;
   askedAt: string;
@@ -46,6 +50,7 @@ export interface PermissionRequestsDeps {
   audit: (e: AuditEntry) => void;
   /** Whether the session belongs to the workspace the request came from. */
   sessionInWorkspace: (sessionId: string, workspaceId: string) => boolean;
+  agentOf: (sessionId: string) => AgentKind;
   changed: (pending: PendingPermission[]) => void;
 }
 
@@ -77,6 +82,7 @@ export class PermissionRequests {
       sessionId: parsed.sessionId,
       workspaceId,
       toolName: parsed.toolName,
+      agent: this.deps.agentOf(parsed.sessionId),
       toolInput,
       askedAt: new Date(now).toISOString(),
       expiresAt: new Date(now + this.deps.waitMs).toISOString(),

@@ -120,6 +120,7 @@ export function createSessions(
     redactor: w.redactor,
     audit: (e) => w.audit.record(e),
     sessionInWorkspace: (id, ws) => service.inWorkspace(id, ws),
+    agentOf: (id) => service.agentOf(id),
     changed: (requests) => w.events.emit('permissions.changed', { requests }),
   });
   w.disposables.add(w.platform.onPermissionAsk((ws, data, respond) => void permissions.ask(ws, data, respond)));

@@ -1,5 +1,5 @@
 import type { AgentKind, Session } from '../../../shared/contract/sessions';
-import { setWorkspaceDefaultAgent, workspaceDefaultAgent } from './agent-defaults';
+import { publicWorkspace, WorkspaceStore } from '../workspaces/workspace-store';
 import { queueForCodex } from './inbox/codex-queue';
 import { errorMessage, NexusError } from '../../../shared/errors';
 import type { EventBus } from '../events';
@@ -72,6 +72,8 @@ export type { ConvergeReport } from './session-converge';
  */
 export class SessionService {
   private readonly store: SessionStore;
+  /** The workspaces table, for the default agent kind a create without `agent` gets. */
+  private readonly workspaces: WorkspaceStore;
   private readonly lookup: SessionLookup;
   private readonly branches: SessionBranches;
   private readonly launcher: SessionLauncher;
@@ -86,6 +88,7 @@ export class SessionService {
 
   constructor(private readonly deps: SessionServiceDeps) {
     this.store = new SessionStore(deps.db);
+    this.workspaces = new WorkspaceStore(deps.db);
     this.lookup = new SessionLookup(this.store, deps.runtime);
     this.branches = new SessionBranches(deps.runtime, deps.config.repoDir);
     this.signals = new SessionSignals(deps.log);
@@ -121,6 +124,11 @@ export class SessionService {
     return this.lookup.inWorkspace(id, workspaceId);
   }
 
+  /** The agent kind of a session (Claude Code when there is no such session: nothing then reads it). */
+  agentOf(id: string): AgentKind {
+    return this.store.get(id)?.agent ?? 'claude';
+  }
+
   async get(ref: string): Promise<Session> {
     return this.toSession(this.resolve(ref));
   }
@@ -148,7 +156,7 @@ export class SessionService {
         `Workspace ${ws.name} already has ${this.deps.maxSessionsPerWorkspace} sessions, the most allowed.`,
       );
     }
-    const row = newSessionRow(ws.id, input.name, input.agent ?? workspaceDefaultAgent(this.deps.db, ws.id));
+    const row = newSessionRow(ws.id, input.name, input.agent ?? this.workspaces.get(ws.id).defaultAgent);
     // Checked before the row exists, so a bad prompt or agent config fails the call, not the queue.
     const launch = this.launcher.plan(ws, row, { initialMessage: input.initialMessage, resume: false });
     await this.launcher.checkAgentReady(ws, row.agent);
@@ -263,12 +271,14 @@ export class SessionService {
   /** The agent a workspace's new sessions run when the create names none. */
   defaultAgent(workspaceRef: string): { workspaceId: string; agent: AgentKind } {
     const ws = this.deps.runtime.info(workspaceRef);
-    return { workspaceId: ws.id, agent: workspaceDefaultAgent(this.deps.db, ws.id) };
+    return { workspaceId: ws.id, agent: this.workspaces.get(ws.id).defaultAgent };
   }
 
   setDefaultAgent(workspaceRef: string, agent: AgentKind): { workspaceId: string; agent: AgentKind } {
     const ws = this.deps.runtime.info(workspaceRef);
-    setWorkspaceDefaultAgent(this.deps.db, ws.id, agent);
+    this.workspaces.setDefaultAgent(ws.id, agent);
+    // The workspace shows its default: the UI hears it as a changed workspace.
+    this.deps.events.emit('workspaces.changed', { workspace: publicWorkspace(this.workspaces.get(ws.id)) });
     return { workspaceId: ws.id, agent };
   }
 

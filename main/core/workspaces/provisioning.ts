@@ -1,4 +1,4 @@
-import type { Workspace } from '../../../shared/contract';
+import type { AgentKind, Workspace } from '../../../shared/contract';
 import { errorMessage, NexusError } from '../../../shared/errors';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
@@ -60,6 +60,7 @@ export class WorkspaceProvisioner {
     image?: string;
     agentSecretId?: string;
     bypassPermissions?: boolean;
+    defaultAgent?: AgentKind;
     /** The engine it is placed on (the workspace service chose it). */
     engine: string;
   }): Promise<Workspace> {
@@ -82,6 +83,7 @@ export class WorkspaceProvisioner {
         image: input.image ?? null,
         agentSecretId: agentSecretId ?? null,
         bypassPermissions: input.bypassPermissions ?? false,
+        ...(input.defaultAgent ? { defaultAgent: input.defaultAgent } : {}),
         engine: input.engine,
         volumePrefix: `nexus-ws-${this.deps.owner.slice(0, 8)}-`,
       });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Workspace, WorkspaceStatus } from '../../../shared/contract';
+import type { AgentKind, Workspace, WorkspaceStatus } from '../../../shared/contract';
 import type { Db } from '../store/open';
 
 interface Row {
@@ -17,6 +17,8 @@ interface Row {
   engine: string;
   created_at: string;
   updated_at: string;
+  /** workspace_agent_defaults.agent (migration 023), joined; null when never set. */
+  default_agent: AgentKind | null;
 }
 
 export type WorkspaceRecord = Workspace & { volume: string };
@@ -28,6 +30,7 @@ const toRecord = (r: Row): WorkspaceRecord => ({
   secretId: r.secret_id,
   agentSecretId: r.agent_secret_id,
   bypassPermissions: r.bypass_permissions === 1,
+  defaultAgent: r.default_agent ?? 'claude',
   image: r.image,
   status: r.status,
   reason: r.reason,
@@ -38,6 +41,10 @@ const toRecord = (r: Row): WorkspaceRecord => ({
   updatedAt: r.updated_at,
 });
 
+/** Every column of a workspace with its default agent kind. */
+const SELECT = `SELECT w.*, d.agent AS default_agent FROM workspaces w
+  LEFT JOIN workspace_agent_defaults d ON d.workspace_id = w.id`;
+
 export const publicWorkspace = ({ volume: _volume, ...w }: WorkspaceRecord): Workspace => w;
 
 /** The workspaces table. */
@@ -45,13 +52,12 @@ export class WorkspaceStore {
   constructor(private readonly db: Db) {}
 
   list(): WorkspaceRecord[] {
-    return (this.db.prepare('SELECT * FROM workspaces ORDER BY created_at, name').all() as Row[]).map(toRecord);
+    return (this.db.prepare(`${SELECT} ORDER BY w.created_at, w.name`).all() as Row[]).map(toRecord);
   }
 
   /** By id or by name. */
   find(ref: string): WorkspaceRecord | null {
-    const row = this.db.prepare('SELECT * FROM workspaces WHERE id = ? OR name = ? LIMIT 1').get(ref, ref) as
-      Row | undefined;
+    const row = this.db.prepare(`${SELECT} WHERE w.id = ? OR w.name = ? LIMIT 1`).get(ref, ref) as Row | undefined;
     return row ? toRecord(row) : null;
   }
 
@@ -67,6 +73,8 @@ export class WorkspaceStore {
     volumePrefix: string;
     agentSecretId?: string | null;
     bypassPermissions?: boolean;
+    /** The agent kind of its sessions when a create names none (absent: Claude Code). */
+    defaultAgent?: AgentKind;
     /** The engine it lives on (default: the local one). */
     engine?: string;
   }): WorkspaceRecord {
@@ -91,11 +99,12 @@ export class WorkspaceStore {
         now,
         now,
       );
+    if (w.defaultAgent) this.setDefaultAgent(id, w.defaultAgent);
     return this.get(id);
   }
 
   get(id: string): WorkspaceRecord {
-    const row = this.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as Row | undefined;
+    const row = this.db.prepare(`${SELECT} WHERE w.id = ?`).get(id) as Row | undefined;
     if (!row) throw new Error(`workspace ${id} vanished`);
     return toRecord(row);
   }
@@ -104,13 +113,23 @@ export class WorkspaceStore {
     id: string,
     patch: Partial<Pick<WorkspaceRecord, 'status' | 'reason' | 'containerId' | 'image'>>,
   ): WorkspaceRecord | null {
-    const cur = this.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as Row | undefined;
+    const cur = this.db.prepare(`${SELECT} WHERE w.id = ?`).get(id) as Row | undefined;
     if (!cur) return null;
     const next = { ...toRecord(cur), ...patch };
     this.db
       .prepare('UPDATE workspaces SET status = ?, reason = ?, container_id = ?, image = ?, updated_at = ? WHERE id = ?')
       .run(next.status, next.reason, next.containerId, next.image, new Date().toISOString(), id);
     return this.get(id);
+  }
+
+  /** The agent kind the workspace's new sessions get when the create names none. */
+  setDefaultAgent(id: string, agent: AgentKind): void {
+    this.db
+      .prepare(
+        `INSERT INTO workspace_agent_defaults (workspace_id, agent, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT(workspace_id) DO UPDATE SET agent = excluded.agent, updated_at = excluded.updated_at`,
+      )
+      .run(id, agent, new Date().toISOString());
   }
 
   delete(id: string): void {

@@ -1,5 +1,9 @@
 import { actorLabel, sessionNameForTask, type Actor, type BoardTask } from '../../../../shared/contract/platform';
+import { useState } from 'react';
+import type { AgentKind } from '../../../../shared/contract/agent-kind';
+import { useOpQuery } from '../../api/use-op-query';
 import { useOperation } from '../../api/use-operation';
+import { AgentKindSelect } from '../sessions/AgentKindSelect';
 import { boardKey } from './use-board';
 import { ErrorBanner } from '../../shell/ErrorBanner';
 
@@ -16,6 +20,10 @@ export function TaskCard({ task }: { task: BoardTask }) {
   const open = task.status !== 'done' && task.status !== 'cancelled';
   const startable = task.workspaceId !== null && (task.status === 'ready_for_agent' || task.status === 'planned');
   const error = start.error ?? move.error;
+  // '' = the workspace's default (sessions.create without `agent`), named in the first choice.
+  const [agent, setAgent] = useState<'' | AgentKind>('');
+  const workspaces = useOpQuery('workspaces.list', {}, { enabled: startable });
+  const workspaceDefault = workspaces.data?.workspaces.find((w) => w.id === task.workspaceId)?.defaultAgent ?? null;
   return (
     <li aria-label={`Task: ${task.title}`} data-testid="task-card">
       <strong>{task.title}</strong> {task.roleHint ? <span className="chip">for {task.roleHint}</span> : null}
@@ -57,20 +65,29 @@ export function TaskCard({ task }: { task: BoardTask }) {
       <ErrorBanner error={error} />
       <div className="row-actions">
         {startable ? (
-          <button
-            className="primary"
-            disabled={start.isPending}
-            onClick={() =>
-              start.mutate({
-                workspace: task.workspaceId ?? '',
-                name: sessionNameForTask(task),
-                taskId: task.id,
-                initialMessage: task.body ? `${task.title}\n\n${task.body}` : task.title,
-              })
-            }
-          >
-            Start a session on it
-          </button>
+          <>
+            <AgentKindSelect
+              value={agent}
+              onChange={setAgent}
+              workspaceDefault={workspaceDefault}
+              label={`Agent for ${task.title}`}
+            />
+            <button
+              className="primary"
+              disabled={start.isPending}
+              onClick={() =>
+                start.mutate({
+                  workspace: task.workspaceId ?? '',
+                  name: sessionNameForTask(task),
+                  taskId: task.id,
+                  initialMessage: task.body ? `${task.title}\n\n${task.body}` : task.title,
+                  ...(agent ? { agent } : {}),
+                })
+              }
+            >
+              Start a session on it
+            </button>
+          </>
         ) : null}
         {open ? (
           <>

@@ -16,6 +16,7 @@ const request = (sessionId: string): PermissionRequest => ({
   sessionId,
   workspaceId: 'ws',
   toolName: 'Bash',
+  agent: 'claude',
   toolInput: { command: 'true' },
   askedAt: '2026-01-01T00:00:01.000Z',
   expiresAt: '2026-01-01T00:02:01.000Z',

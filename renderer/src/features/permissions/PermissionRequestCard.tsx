@@ -36,7 +36,11 @@ export function PermissionRequestCard({ request }: { request: PermissionRequest 
     >
       <header>
         <strong>{request.toolName}</strong> asks to run
-        <span className="muted"> · answer by {time(request.expiresAt)}, then the question stays in the terminal</span>
+        <span className="muted">
+          {' '}
+          · answer by {time(request.expiresAt)},{' '}
+          {request.agent === 'codex' ? 'else it is not run' : 'then the question stays in the terminal'}
+        </span>
       </header>
       {headline ? <pre className="command permission-headline">{headline}</pre> : null}
       <details>

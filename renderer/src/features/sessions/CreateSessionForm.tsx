@@ -7,6 +7,7 @@ import { useOpQuery } from '../../api/use-op-query';
 import { useSchemaForm } from '../../shell/schema-form';
 import { useFieldError } from '../../shell/use-field-error';
 import { ErrorBanner } from '../../shell/ErrorBanner';
+import { AgentKindSelect } from './AgentKindSelect';
 import { MessageText } from './MessageText';
 
 /** Create a session in a workspace, optionally with its first prompt. */
@@ -18,8 +19,10 @@ export function CreateSessionForm({ knownWorkspaces }: { knownWorkspaces: string
   const [name, setName] = useState('');
   const [message, setMessage] = useState('');
   const [agent, setAgent] = useState<'' | AgentKind>('');
+  const chosenName = workspace || names[0] || '';
+  const chosen = workspaces.data?.workspaces.find((w) => w.name === chosenName);
   const input = {
-    workspace: workspace || names[0] || '',
+    workspace: chosenName,
     name,
     ...(message ? { initialMessage: message } : {}),
     ...(agent ? { agent } : {}),
@@ -74,11 +77,7 @@ export function CreateSessionForm({ knownWorkspaces }: { knownWorkspaces: string
       </label>
       <label>
         Agent
-        <select value={agent} onChange={(e) => setAgent(e.target.value as '' | AgentKind)} name="agent">
-          <option value="">Workspace default</option>
-          <option value="claude">Claude Code</option>
-          <option value="codex">Codex</option>
-        </select>
+        <AgentKindSelect value={agent} onChange={setAgent} workspaceDefault={chosen?.defaultAgent ?? null} />
       </label>
       <label>
         Initial message

@@ -1,16 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { Workspace } from '../../../../shared/contract';
+import type { AgentKind, Workspace } from '../../../../shared/contract';
 import { allPermissions, permissionLabels, type AgentPermission } from '../../../../shared/platform-gating';
 import { toolNames } from '../../../../shared/platform-tools';
 import { useApi } from '../../api/context';
 import { opKey } from '../../api/query-keys';
 import { useOpQuery } from '../../api/use-op-query';
 import { FormDialog } from '../../shell/FormDialog';
+import { AgentKindSelect } from '../sessions/AgentKindSelect';
 import { McpServersField, parseMcpServers } from './McpServersField';
 
 /**
- * Edits a workspace's agent record: which platform tools its sessions are offered (the allow-list;
+ * Edits a workspace's agent record: the agent kind its new sessions run unless they pick one, which platform tools its sessions are offered (the allow-list;
  * none ticked = every tool whose check passes), its permissions, external MCP servers and auto-start.
  * Running sessions follow the allow-list and permissions at once; MCP servers apply from the next launch.
  */
@@ -24,6 +25,7 @@ export function AgentDialog({ workspace: w, onClose }: { workspace: Workspace; o
   const [servers, setServers] = useState('[]');
   const [autoStart, setAutoStart] = useState(false);
   const [maxAuto, setMaxAuto] = useState(1);
+  const [kind, setKind] = useState<AgentKind>(w.defaultAgent);
   const a = agent.data;
   useEffect(() => {
     if (!a) return;
@@ -35,15 +37,17 @@ export function AgentDialog({ workspace: w, onClose }: { workspace: Workspace; o
   }, [a]);
   const parsed = parseMcpServers(servers);
   const save = useMutation({
-    mutationFn: () =>
-      api['agents.update']({
+    mutationFn: async () => {
+      await api['agents.update']({
         id: a?.id ?? '',
         tools,
         permissions,
         mcpServers: 'servers' in parsed ? parsed.servers : [],
         autoStart,
         maxAutoSessions: maxAuto,
-      }),
+      });
+      if (kind !== w.defaultAgent) await api['sessions.setDefaultAgent']({ workspace: w.id, agent: kind });
+    },
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: key });
       onClose();
@@ -62,6 +66,11 @@ export function AgentDialog({ workspace: w, onClose }: { workspace: Workspace; o
       pendingAction="Saving…"
       ready={Boolean(a) && !('error' in parsed)}
     >
+      <label className="field">
+        Default agent
+        <AgentKindSelect value={kind} onChange={(k) => setKind(k || 'claude')} name="defaultAgent" />
+        <small>What its new sessions run unless they pick another; running sessions keep theirs.</small>
+      </label>
       <fieldset>
         <legend>Platform tools offered (none ticked: every tool whose check passes)</legend>
         {toolNames.map((t) => (

@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { operations, type FleetAccess, type Workspace } from '../../../../shared/contract';
+import { operations, type AgentKind, type FleetAccess, type Workspace } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
 import { useOpQuery } from '../../api/use-op-query';
 import { FormDialog } from '../../shell/FormDialog';
 import { useSchemaForm } from '../../shell/schema-form';
 import { useFieldError } from '../../shell/use-field-error';
 import { EngineField } from '../engines/EngineField';
+import { AgentKindSelect } from '../sessions/AgentKindSelect';
 import { FleetAccessField } from './FleetAccessField';
 import { fleetKey } from './use-workspaces';
 
@@ -14,7 +15,8 @@ const AGENT_KINDS = ['anthropic_api_key', 'claude_oauth_token'];
 
 /**
  * Create dialog: name, repository URL, the vault secret holding the provider token (picked from
- * `secrets.list`), the agent's credential (default: the one chosen in Settings → Agent), bypassPermissions
+ * `secrets.list`), its default agent kind (Claude Code or Codex), the agent's credential (default: the one chosen in
+ * Settings → Agent), bypassPermissions
  * and the fleet credential (none by default; vault only with a warning).
  */
 export function CreateWorkspaceDialog({
@@ -31,6 +33,7 @@ export function CreateWorkspaceDialog({
   const [secretId, setSecretId] = useState('');
   const [agentSecretId, setAgentSecretId] = useState('');
   const [bypassPermissions, setBypassPermissions] = useState(false);
+  const [defaultAgent, setDefaultAgent] = useState<AgentKind>('claude');
   const [fleetAccess, setFleetAccess] = useState<FleetAccess>('none');
   const [allWorkspaces, setAllWorkspaces] = useState(false);
   const [engine, setEngine] = useState('');
@@ -44,6 +47,7 @@ export function CreateWorkspaceDialog({
     ...(secretId.trim() ? { secretId: secretId.trim() } : {}),
     ...(agentSecretId ? { agentSecretId } : {}),
     ...(bypassPermissions ? { bypassPermissions } : {}),
+    ...(defaultAgent !== 'claude' ? { defaultAgent } : {}),
     ...(engine ? { engine } : {}),
     ...(fleetAccess !== 'none' ? { fleet: { access: fleetAccess, allWorkspaces } } : {}),
   };
@@ -114,6 +118,11 @@ export function CreateWorkspaceDialog({
         </small>
       </label>
       <EngineField value={engine} onChange={setEngine} />
+      <label className="field">
+        Default agent
+        <AgentKindSelect value={defaultAgent} onChange={(a) => setDefaultAgent(a || 'claude')} name="defaultAgent" />
+        <small>What its sessions run when they are created without picking one.</small>
+      </label>
       <label className="field">
         Agent credential
         <select value={agentSecretId} onChange={(e) => setAgentSecretId(e.target.value)}>

@@ -8,6 +8,7 @@ import { AgentDialog } from './AgentDialog';
 import { DiskUse } from './DiskUse';
 import { EngineTag } from '../engines/EngineField';
 import { FleetAccessDialog } from './FleetAccessDialog';
+import { agentLabel } from '../sessions/agent-label';
 
 const tone: Record<Workspace['status'], string> = {
   running: 'ok',
@@ -49,6 +50,9 @@ export function WorkspaceRow({
           {w.status}
         </span>
         <EngineTag engine={w.engine} />
+        <span className="chip" data-testid="workspace-agent" title="What its sessions run unless they pick another">
+          agent: {agentLabel(w.defaultAgent)}
+        </span>
         {fleet ? (
           <span
             className="chip"
