@@ -295,6 +295,15 @@ test('decides real agent permission requests from the phone: a push notification
     expect(ran('allowed')).toBe(true);
     await shot(phone, 'phone-decided-deny');
 
+    // 4. The session's live terminal on the phone, as its notification opens it: the WebSocket on the
+    // public origin behind the passkey session (its CSRF token offered as a subprotocol).
+    await phone.goto(`${tunnel.origin}/#/sessions/${session.id}`);
+    await expect(phone.getByTestId('terminal-state')).toHaveText('Live', { timeout: 30_000 });
+    await expect(phone.getByTestId('session-terminal').locator('.xterm-rows')).toContainText('Done.', {
+      timeout: 30_000,
+    });
+    await shot(phone, 'phone-terminal-live');
+
     // Every remote decision is in the activity log under the phone's name.
     const db = new Database(join(nexus.dataDir, 'nexus.db'), { readonly: true });
     try {
@@ -304,6 +313,12 @@ test('decides real agent permission requests from the phone: a push notification
       expect(rows.map((r) => r.outcome)).toEqual(['ok', 'not_found', 'not_found', 'ok', 'ok']);
       expect(new Set(rows.map((r) => r.actor)).size).toBe(1);
       expect(rows[0]?.actor).toMatch(/^phone:/);
+      const opened = db.prepare("SELECT actor, outcome FROM audit WHERE operation = 'remote:terminal'").all() as {
+        actor: string;
+        outcome: string;
+      }[];
+      expect(opened.length).toBeGreaterThan(0);
+      expect(new Set(opened.map((o) => `${o.actor} ${o.outcome}`))).toEqual(new Set([`${rows[0]?.actor} ok`]));
     } finally {
       db.close();
     }
