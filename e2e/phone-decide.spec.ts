@@ -303,6 +303,10 @@ test('decides real agent permission requests from the phone: a push notification
       timeout: 30_000,
     });
     await shot(phone, 'phone-terminal-live');
+    // What stays on the computer is not offered: no New session, no Delete session, no Push branch.
+    for (const name of ['Delete session', 'Push branch'])
+      await expect(phone.getByRole('button', { name }), name).toHaveCount(0);
+    await expect(phone.getByText('New session')).toHaveCount(0);
 
     // Every remote decision is in the activity log under the phone's name.
     const db = new Database(join(nexus.dataDir, 'nexus.db'), { readonly: true });

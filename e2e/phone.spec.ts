@@ -80,6 +80,12 @@ test('registers a phone passkey from the local UI, signs in on the public origin
     await testInfo.attach('phone-sessions', { body: await phone.screenshot(), contentType: 'image/png' });
     await phone.getByRole('link', { name: 'Board' }).click();
     await testInfo.attach('phone-board', { body: await phone.screenshot(), contentType: 'image/png' });
+    // The local UI's own pages are no page of the phone shell: a link to them shows Needs you.
+    for (const page of ['settings', 'vault', 'workspaces', 'activity']) {
+      await phone.goto(`${tunnel.origin}/#/${page}`);
+      await expect(phone.getByRole('heading', { name: /Needs you/ }), page).toBeVisible();
+      await expect(phone.getByRole('heading', { name: /Settings|Vault|Workspaces|Activity/ }), page).toHaveCount(0);
+    }
 
     // Signed in, the vault and the access settings are still no route on the public origin.
     const call = (op: string) =>
