@@ -308,6 +308,11 @@ test('decides real agent permission requests from the phone: a push notification
       await expect(phone.getByRole('button', { name }), name).toHaveCount(0);
     await expect(phone.getByText('New session')).toHaveCount(0);
 
+    // Revoked, the phone's open terminal closes within seconds (its session is checked while it is open).
+    const { devices: phones } = await nexus.rpc<{ devices: { id: string }[] }>('phone.devices', {});
+    await nexus.rpc('phone.revoke', { id: phones[0]?.id });
+    await expect(phone.getByTestId('terminal-state')).toHaveText(/^Ended: Signed out/, { timeout: 15_000 });
+
     // Every remote decision is in the activity log under the phone's name.
     const db = new Database(join(nexus.dataDir, 'nexus.db'), { readonly: true });
     try {

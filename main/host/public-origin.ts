@@ -53,6 +53,8 @@ export interface PublicFront {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** A terminal WebSocket on the public Host: the phone's signed-in session only, else no route (404). */
   admitTerminal(req: IncomingMessage): TerminalAdmission;
+  /** Whether an open terminal's phone is still signed in (revoked, signed out, expired or the phone UI off: no). */
+  terminalStillAdmitted(req: IncomingMessage): boolean;
 }
 
 /**
@@ -81,6 +83,7 @@ export function createPublicFront(
     },
     admitTerminal: (req) =>
       phone?.enabled() ? phone.admitTerminal(req) : { ok: false, status: 404, message: 'No such route.' },
+    terminalStillAdmitted: (req) => phone?.enabled() === true && phone.signedIn(req),
     handle: async (req, res) => {
       // Host matched in `matches`; an Origin, when present, must be the public origin itself (once, for every route).
       const origin = req.headers.origin;

@@ -122,7 +122,12 @@ export async function startHost(core: CoreApi, opts: HostOptions): Promise<Host>
   // On the public Host: the phone's terminal (issue 28) when the phone UI is on, else no route.
   const publicFront = opts.publicFront;
   const phoneTerminal = publicFront
-    ? terminalEndpoint({ terminals, admit: (req) => publicFront.admitTerminal(req), log })
+    ? terminalEndpoint({
+        terminals,
+        admit: (req) => publicFront.admitTerminal(req),
+        stillAdmitted: (req) => publicFront.terminalStillAdmitted(req),
+        log,
+      })
     : null;
   server.on('upgrade', (req, socket, head) => {
     if (publicFront?.matches(req)) return phoneTerminal?.upgrade(req, socket, head);

@@ -17,8 +17,16 @@ export interface TerminalEndpointDeps {
   terminals: Pick<SessionTerminals, 'resolve' | 'open'>;
   /** The loopback UI's rules (localTerminalAdmission), or the phone's on the public origin. */
   admit(req: IncomingMessage): TerminalAdmission;
+  /**
+   * For a credential that can end while the terminal is open (a phone's session: revoked, signed
+   * out, expired, the phone UI turned off): asked every `recheckMs`; false closes the terminal.
+   */
+  stillAdmitted?(req: IncomingMessage): boolean;
+  recheckMs?: number;
   log: Logger;
 }
+
+const RECHECK_MS = 5_000;
 
 /**
  * The loopback UI's terminal: Host and an Origin both our own, the UI cookie only (no Authorization
@@ -77,8 +85,14 @@ export function terminalEndpoint(deps: TerminalEndpointDeps): TerminalEndpoint {
     }
   };
 
-  const serve = (ws: WebSocket, target: LiveWindow): void => {
+  const serve = (ws: WebSocket, target: LiveWindow, req: IncomingMessage): void => {
     live.add(ws);
+    const { stillAdmitted } = deps;
+    const recheck = stillAdmitted
+      ? setInterval(() => {
+          if (!stillAdmitted(req)) ws.close(TerminalClose.policy, 'Signed out: sign in again to see the terminal.');
+        }, deps.recheckMs ?? RECHECK_MS)
+      : null;
     const channel = openTerminalChannel(deps, target, {
       send: (bytes, done) => ws.send(bytes, { binary: true }, done),
       buffered: () => ws.bufferedAmount,
@@ -99,6 +113,7 @@ export function terminalEndpoint(deps: TerminalEndpointDeps): TerminalEndpoint {
     ws.on('close', () => {
       live.delete(ws);
       clearInterval(beat);
+      if (recheck) clearInterval(recheck);
       channel.closed();
     });
     ws.on('error', () => undefined);
@@ -110,7 +125,7 @@ export function terminalEndpoint(deps: TerminalEndpointDeps): TerminalEndpoint {
       check(req).then(
         (v) => {
           if (!v.ok) return refuse(socket, v.status, v.message);
-          wss.handleUpgrade(req, socket, head, (ws) => serve(ws, v.target));
+          wss.handleUpgrade(req, socket, head, (ws) => serve(ws, v.target, req));
         },
         (e: unknown) => {
           deps.log.warn('terminal upgrade failed', { error: e });

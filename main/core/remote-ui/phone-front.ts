@@ -82,6 +82,8 @@ export interface PhoneFront {
    * the public origin, its CSRF token offered as a subprotocol. Each opening is audited.
    */
   admitTerminal(req: IncomingMessage): { ok: true } | { ok: false; status: number; message: string };
+  /** Whether the request's phone session is still good (an open terminal is closed once it is not). */
+  signedIn(req: IncomingMessage): boolean;
 }
 
 const TokenBody = z.object({ token: z.string().min(16).max(100) }).strict();
@@ -140,6 +142,7 @@ export function createPhoneFront(deps: {
   return {
     enabled: () => phone.origin() !== null,
     route: (method, path) => matchPhoneRoute(method, path, assetPaths),
+    signedIn: (req) => phone.authenticate(readCookieValue(req.headers.cookie, PHONE_COOKIE)) !== null,
     admitTerminal: (req) => {
       const origin = phone.origin();
       if (!origin) return { ok: false, status: 404, message: 'No such route.' };
