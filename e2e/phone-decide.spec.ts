@@ -122,6 +122,8 @@ test('decides real agent permission requests from the phone: a push notification
   test.setTimeout(1_200_000);
   const tunnel = await startTunnel();
   const push = await startPushEndpoint();
+  // The phone's side of its push subscription: a P-256 key pair and an auth secret (RFC 8291).
+  const sub = phoneKeys();
   const w = await startRealAgentWorkspace({ NEXUS_PUBLIC_ORIGIN: tunnel.origin });
   const { nexus, name } = w;
   const { api } = w.env;
@@ -157,7 +159,9 @@ test('decides real agent permission requests from the phone: a push notification
     // push service. So the phone's own "Notify me" path runs with a subscription whose keys the test
     // made (P-256 + auth secret) and whose endpoint is the local push service: the page fetches
     // Nexus's VAPID key, "subscribes" and registers it with its CSRF token, as it does on a phone.
-    const sub = phoneKeys();
+    // Everything after is the product's: Nexus's encryption and VAPID signature (the test decrypts and
+    // verifies them), the installed service worker's push handler (CDP deliverPushMessage hands it the
+    // decrypted payload, as the browser's push service would), its Allow action and the decision.
     await context.addInitScript(
       ({ endpoint, keys }) => {
         const w = window as unknown as { __serverKey?: string };
@@ -202,10 +206,6 @@ test('decides real agent permission requests from the phone: a push notification
     expect(message).toMatchObject({ kind: 'permission', sessionId: session.id, requestId: held?.id, toolName: 'Bash' });
     expect(message?.title).toContain('asker');
     expect(message?.title).toContain('Bash');
-    await testInfo.attach('push-message', {
-      body: JSON.stringify(messages(), null, 2),
-      contentType: 'application/json',
-    });
 
     // The same request on the phone's Needs you.
     const perms = new PermissionRequests(phone);
@@ -332,6 +332,15 @@ test('decides real agent permission requests from the phone: a push notification
       db.close();
     }
   } finally {
+    // Every push Nexus sent in this run, decrypted (one per time the session started needing you).
+    await testInfo.attach('push-messages', {
+      body: JSON.stringify(
+        push.received.map((r) => JSON.parse(sub.decrypt(r.body)) as unknown),
+        null,
+        2,
+      ),
+      contentType: 'application/json',
+    });
     await testInfo.attach('model-requests', {
       body: JSON.stringify(
         api.turns().map((r) => r.body.messages?.at(-1)),
