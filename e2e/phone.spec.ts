@@ -1,26 +1,9 @@
-import { createHash, X509Certificate } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, devices, type CDPSession, type Page } from '@playwright/test';
-import { PUBLIC_NAME, startTunnel } from '../test/helpers/tunnel';
+import { devices } from '@playwright/test';
+import { startTunnel } from '../test/helpers/tunnel';
 import { expect, startNexus, test } from './fixtures/nexus';
+import { launchPhoneBrowser, registerAndSignIn, virtualAuthenticator } from './fixtures/phone';
 import { RemoteAccessPage } from './pages/remote-access-page';
-
-/** A platform authenticator with user verification, as a phone has (CDP WebAuthn domain). */
-async function virtualAuthenticator(page: Page): Promise<CDPSession> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return cdp;
-}
 
 test('registers a phone passkey from the local UI, signs in on the public origin in mobile Chromium, and is refused once revoked', async ({
   page,
@@ -29,20 +12,7 @@ test('registers a phone passkey from the local UI, signs in on the public origin
   const nexus = await startNexus({ NEXUS_PUBLIC_ORIGIN: tunnel.origin });
   tunnel.forwardTo(Number(new URL(nexus.url).port));
   // A phone: Chromium in mobile emulation, the public name resolved to the tunnel stand-in on loopback.
-  // Its certificate trusted by its key (a service worker needs a certificate without errors).
-  const spki = createHash('sha256')
-    .update(new X509Certificate(tunnel.cert).publicKey.export({ type: 'spki', format: 'der' }))
-    .digest('base64');
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      `--host-resolver-rules=MAP ${PUBLIC_NAME} 127.0.0.1`,
-      `--ignore-certificate-errors-spki-list=${spki}`,
-    ],
-  });
+  const browser = await launchPhoneBrowser(tunnel);
   try {
     // On the computer: turn the phone UI on, make a one-time registration link.
     const remote = new RemoteAccessPage(page);
@@ -65,11 +35,7 @@ test('registers a phone passkey from the local UI, signs in on the public origin
     await phone.getByRole('button', { name: 'Sign in with passkey' }).click();
     await expect(phone.getByTestId('phone-message')).not.toBeEmpty();
 
-    await phone.goto(link);
-    await phone.getByRole('button', { name: 'Register this phone' }).click();
-    await expect(phone.getByTestId('phone-message')).toHaveText('This phone is registered. Sign in with its passkey.');
-    await phone.getByRole('button', { name: 'Sign in with passkey' }).click();
-    await expect(phone.getByTestId('phone-app')).toBeVisible();
+    await registerAndSignIn(phone, link);
     await expect(phone.getByRole('heading', { name: /Needs you/ })).toBeVisible();
     await testInfo.attach('phone-needs-you', { body: await phone.screenshot(), contentType: 'image/png' });
     const axe = await new AxeBuilder({ page: phone }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
@@ -114,6 +80,12 @@ test('registers a phone passkey from the local UI, signs in on the public origin
     await testInfo.attach('phone-sessions', { body: await phone.screenshot(), contentType: 'image/png' });
     await phone.getByRole('link', { name: 'Board' }).click();
     await testInfo.attach('phone-board', { body: await phone.screenshot(), contentType: 'image/png' });
+    // The local UI's own pages are no page of the phone shell: a link to them shows Needs you.
+    for (const page of ['settings', 'vault', 'workspaces', 'activity']) {
+      await phone.goto(`${tunnel.origin}/#/${page}`);
+      await expect(phone.getByRole('heading', { name: /Needs you/ }), page).toBeVisible();
+      await expect(phone.getByRole('heading', { name: /Settings|Vault|Workspaces|Activity/ }), page).toHaveCount(0);
+    }
 
     // Signed in, the vault and the access settings are still no route on the public origin.
     const call = (op: string) =>

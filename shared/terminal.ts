@@ -10,6 +10,14 @@ export const terminalPath = (sessionId: string): string => `/api/terminal/${enco
 export const TerminalSessionId = z.uuid();
 
 /** Largest frame the host accepts; bigger ones close the socket with `tooBig`. */
+/** The subprotocol a terminal client may offer (the phone does); the host echoes it back when offered. */
+export const TERMINAL_PROTOCOL = 'nexus.terminal';
+/**
+ * A browser's WebSocket cannot set a header: the phone's terminal offers its CSRF token as a second
+ * subprotocol, `nexus.csrf.<token>` (base64url is a valid protocol token).
+ */
+export const TERMINAL_CSRF_PROTOCOL_PREFIX = 'nexus.csrf.';
+
 export const TERMINAL_MAX_FRAME = 64 * 1024;
 /** Largest input text in one message; the client splits a longer paste. */
 export const TERMINAL_MAX_INPUT = 16 * 1024;

@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TERMINAL_CSRF_PROTOCOL_PREFIX, TERMINAL_PROTOCOL, terminalPath } from '../../shared/terminal';
 import { startRemoteNexus, type RemoteNexus } from '../../test/helpers/remote';
 import { SoftPasskey } from '../../test/helpers/soft-passkey';
 import { phoneKeys, startPushEndpoint } from '../../test/helpers/push-endpoint';
@@ -43,6 +46,35 @@ describe('the operator UI on the public origin, signed in with a passkey', () =>
     const body = (await res.json()) as { csrf?: string };
     return { status: res.status, signed: cookie && body.csrf ? { cookie, csrf: body.csrf } : null, setCookie };
   };
+
+  /** A terminal WebSocket upgrade as the tunnel delivers it (the public Host, on Nexus's loopback port). */
+  const terminalUpgrade = (headers: Record<string, string>, query = ''): Promise<{ status: number; body: string }> =>
+    new Promise((resolve, reject) => {
+      const req = httpRequest({
+        host: '127.0.0.1',
+        port: nexus.running.host.port,
+        path: `${terminalPath('not-a-uuid')}${query}`,
+        headers: {
+          host: new URL(nexus.origin).host,
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': randomBytes(16).toString('base64'),
+          ...headers,
+        },
+      });
+      req.on('upgrade', (res, socket) => {
+        socket.destroy();
+        resolve({ status: res.statusCode ?? 0, body: '' });
+      });
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
 
   beforeAll(async () => {
     nexus = await startRemoteNexus();
@@ -257,6 +289,38 @@ describe('the operator UI on the public origin, signed in with a passkey', () =>
     }
   });
 
+  it('opens the live terminal on the public origin only for a signed-in phone: its Origin, its CSRF token as a subprotocol', async () => {
+    const { signed } = await signIn(phone);
+    if (!signed) throw new Error('not signed in');
+    const cookie = `${PHONE_COOKIE}=${signed.cookie}`;
+    const protocols = `${TERMINAL_PROTOCOL}, ${TERMINAL_CSRF_PROTOCOL_PREFIX}${signed.csrf}`;
+    // Admitted, the upgrade reaches the terminal's own checks: this id is no session's (400, not a refusal).
+    const admitted = await terminalUpgrade({ cookie, origin: nexus.origin, 'sec-websocket-protocol': protocols });
+    expect(admitted).toEqual({ status: 400, body: expect.stringContaining('needs a session id') });
+    const refusals: [string, Record<string, string>, number][] = [
+      ['no cookie', { origin: nexus.origin, 'sec-websocket-protocol': protocols }, 401],
+      [
+        'the local UI cookie',
+        { cookie: 'nexus_session=x', origin: nexus.origin, 'sec-websocket-protocol': protocols },
+        401,
+      ],
+      ['the start token', { authorization: `Bearer ${nexus.running.host.token}`, origin: nexus.origin }, 401],
+      ['another Origin', { cookie, origin: 'https://evil.example', 'sec-websocket-protocol': protocols }, 403],
+      ['no Origin', { cookie, 'sec-websocket-protocol': protocols }, 403],
+      ['no CSRF token', { cookie, origin: nexus.origin, 'sec-websocket-protocol': TERMINAL_PROTOCOL }, 403],
+      [
+        'another session’s token',
+        { cookie, origin: nexus.origin, 'sec-websocket-protocol': `${TERMINAL_CSRF_PROTOCOL_PREFIX}forged` },
+        403,
+      ],
+    ];
+    for (const [what, headers, status] of refusals) expect((await terminalUpgrade(headers)).status, what).toBe(status);
+    expect(await terminalUpgrade({ cookie, origin: nexus.origin }, '?token=x')).toEqual({
+      status: 400,
+      body: expect.stringContaining('query string'),
+    });
+  });
+
   it('revoking the phone ends its sessions at once and refuses its passkey', async () => {
     const { signed } = await signIn(phone);
     if (!signed) throw new Error('not signed in');
@@ -271,5 +335,6 @@ describe('the operator UI on the public origin, signed in with a passkey', () =>
     await nexus.operator('phone.setEnabled', { enabled: false });
     expect((await nexus.fetch(`${nexus.origin}/`)).status).toBe(404);
     expect((await post('/api/phone/signin/options', {})).status).toBe(404);
+    expect((await terminalUpgrade({ origin: nexus.origin })).status).toBe(404);
   });
 });

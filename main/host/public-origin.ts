@@ -9,6 +9,7 @@ import {
 } from '../core/oauth/remote-urls';
 import type { PhoneFront } from '../core/remote-ui/phone-front';
 import { splitUrl } from './routes';
+import type { TerminalAdmission } from './terminal';
 
 /** What a request on the public Host may reach; everything else is no route (404). */
 type PublicRoute =
@@ -50,6 +51,10 @@ export interface PublicFront {
   /** Whether this request's Host is the public name (then nothing else on the host may serve it). */
   matches(req: IncomingMessage): boolean;
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** A terminal WebSocket on the public Host: the phone's signed-in session only, else no route (404). */
+  admitTerminal(req: IncomingMessage): TerminalAdmission;
+  /** Whether an open terminal's phone is still signed in (revoked, signed out, expired or the phone UI off: no). */
+  terminalStillAdmitted(req: IncomingMessage): boolean;
 }
 
 /**
@@ -76,6 +81,9 @@ export function createPublicFront(
       const host = remote.publicHost();
       return host !== null && req.headers.host === host;
     },
+    admitTerminal: (req) =>
+      phone?.enabled() ? phone.admitTerminal(req) : { ok: false, status: 404, message: 'No such route.' },
+    terminalStillAdmitted: (req) => phone?.enabled() === true && phone.signedIn(req),
     handle: async (req, res) => {
       // Host matched in `matches`; an Origin, when present, must be the public origin itself (once, for every route).
       const origin = req.headers.origin;

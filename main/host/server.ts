@@ -9,7 +9,7 @@ import { SessionAuth } from './session-auth';
 import { matchRoute, splitUrl } from './routes';
 import { openEventStream } from './event-stream';
 import { CONTENT_SECURITY_POLICY, loadStaticFiles } from './static-files';
-import { terminalEndpoint, type TerminalEndpointDeps } from './terminal';
+import { localTerminalAdmission, terminalEndpoint, type TerminalEndpointDeps } from './terminal';
 import type { PublicFront } from './public-origin';
 
 /** A route served by another component (the MCP endpoint); it does its own authentication. */
@@ -116,14 +116,21 @@ export async function startHost(core: CoreApi, opts: HostOptions): Promise<Host>
     });
   });
   server.keepAliveTimeout = 5000;
-  const terminal = terminalEndpoint({
-    terminals: opts.terminals ?? core.terminals,
-    auth,
-    allowed: () => allowed,
-    log: core.log.child({ component: 'terminal' }),
-  });
+  const terminals = opts.terminals ?? core.terminals;
+  const log = core.log.child({ component: 'terminal' });
+  const terminal = terminalEndpoint({ terminals, admit: localTerminalAdmission(auth, () => allowed), log });
+  // On the public Host: the phone's terminal (issue 28) when the phone UI is on, else no route.
+  const publicFront = opts.publicFront;
+  const phoneTerminal = publicFront
+    ? terminalEndpoint({
+        terminals,
+        admit: (req) => publicFront.admitTerminal(req),
+        stillAdmitted: (req) => publicFront.terminalStillAdmitted(req),
+        log,
+      })
+    : null;
   server.on('upgrade', (req, socket, head) => {
-    if (opts.publicFront?.matches(req)) return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n'); // issue 27
+    if (publicFront?.matches(req)) return phoneTerminal?.upgrade(req, socket, head);
     terminal.upgrade(req, socket, head);
   });
 
@@ -145,6 +152,7 @@ export async function startHost(core: CoreApi, opts: HostOptions): Promise<Host>
       new Promise<void>((resolve) => {
         for (const s of streams) s.end();
         terminal.close();
+        phoneTerminal?.close();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { createServer as createHttpsServer, request as httpsRequest, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { tempDir } from './temp-dir';
 
@@ -85,6 +86,34 @@ export async function startTunnel(): Promise<Tunnel> {
     );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
+  });
+  // WebSockets too (the terminal), as the real tunnels forward them: the upgrade goes through as it came.
+  front.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const upstream = httpRequest({
+      host: '127.0.0.1',
+      port: nexusPort,
+      method: req.method,
+      path: req.url,
+      headers: { ...req.headers, 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' },
+    });
+    const statusLines = (res: IncomingMessage): string =>
+      `HTTP/1.1 ${res.statusCode} ${res.statusMessage}\r\n${res.rawHeaders
+        .map((v, i) => (i % 2 === 0 ? `${v}: ${res.rawHeaders[i + 1]}\r\n` : ''))
+        .join('')}\r\n`;
+    upstream.on('upgrade', (res, upSocket, upHead) => {
+      socket.write(statusLines(res));
+      if (upHead.length > 0) socket.write(upHead);
+      if (head.length > 0) upSocket.write(head);
+      upSocket.pipe(socket).pipe(upSocket);
+      upSocket.on('error', () => socket.destroy());
+      socket.on('error', () => upSocket.destroy());
+    });
+    upstream.on('response', (res) => {
+      socket.write(statusLines(res));
+      res.pipe(socket);
+    });
+    upstream.on('error', () => socket.destroy());
+    upstream.end();
   });
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
   const frontPort = (front.address() as AddressInfo).port;

@@ -5,7 +5,7 @@ import type { Dispatcher } from '../dispatch';
 import { operatorContext } from '../handlers';
 import { readJsonBody, sendJson } from '../http-json';
 import { operations } from '../../../shared/contract';
-import { checkCsrf, csrfTokenFor } from './csrf';
+import { checkCsrf, checkCsrfProtocol, csrfTokenFor } from './csrf';
 import { isPhoneOperation } from './phone-operations';
 import { phoneActor, type PhoneService } from './phone-service';
 
@@ -76,6 +76,14 @@ export interface PhoneFront {
   enabled(): boolean;
   route(method: string, path: string): PhoneRoute | null;
   handle(req: IncomingMessage, res: ServerResponse, route: PhoneRoute): Promise<void>;
+  /**
+   * The live terminal on the public origin (`/api/terminal/<id>` upgrades): the signed-in phone's
+   * session only (the operator's own, as the local terminal takes the UI's cookie only), its Origin
+   * the public origin, its CSRF token offered as a subprotocol. Each opening is audited.
+   */
+  admitTerminal(req: IncomingMessage): { ok: true } | { ok: false; status: number; message: string };
+  /** Whether the request's phone session is still good (an open terminal is closed once it is not). */
+  signedIn(req: IncomingMessage): boolean;
 }
 
 const TokenBody = z.object({ token: z.string().min(16).max(100) }).strict();
@@ -134,6 +142,21 @@ export function createPhoneFront(deps: {
   return {
     enabled: () => phone.origin() !== null,
     route: (method, path) => matchPhoneRoute(method, path, assetPaths),
+    signedIn: (req) => phone.authenticate(readCookieValue(req.headers.cookie, PHONE_COOKIE)) !== null,
+    admitTerminal: (req) => {
+      const origin = phone.origin();
+      if (!origin) return { ok: false, status: 404, message: 'No such route.' };
+      const secret = readCookieValue(req.headers.cookie, PHONE_COOKIE);
+      const caller = phone.authenticate(secret);
+      if (!caller || !secret || req.headers.authorization !== undefined)
+        return { ok: false, status: 401, message: 'Sign in with your passkey.' };
+      if (!checkCsrfProtocol(req, origin, secret)) {
+        phone.audit('remote:terminal', phoneActor(caller.deviceId), 'forbidden');
+        return { ok: false, status: 403, message: 'Cross-site request refused (Origin or CSRF token).' };
+      }
+      phone.audit('remote:terminal', phoneActor(caller.deviceId), 'ok');
+      return { ok: true };
+    },
     handle: async (req, res, route) => {
       const origin = phone.origin();
       if (!origin) return fail(res, { code: 'not_found', message: 'No such route.' });

@@ -33,6 +33,10 @@ const fleet = (needsYou: SessionAttention[], sessions = needsYou): FleetAttentio
 const request = (id: string, sessionId: string, toolName: string): PermissionRequest =>
   ({ id, sessionId, workspaceId: 'w1', toolName, toolInput: {}, askedAt: '', expiresAt: '' }) as PermissionRequest;
 
+const GRACE_MS = 200;
+const decrypted = (s: { body: Buffer }) => JSON.parse(phone.decrypt(s.body)) as PushMessage;
+const phone = phoneKeys();
+
 describe('push notifications to signed-in phones', () => {
   const dir = tempDir();
   let db: Db;
@@ -40,7 +44,6 @@ describe('push notifications to signed-in phones', () => {
   let dek: Dek | null;
   let sent: { endpoint: string; headers: Record<string, string>; body: Buffer }[];
   let push: PhonePush;
-  const phone = phoneKeys();
 
   beforeEach(() => {
     db = openStore(join(dir.path, 'nexus.db'));
@@ -56,6 +59,7 @@ describe('push notifications to signed-in phones', () => {
         sent.push({ endpoint: r.endpoint, headers: r.headers, body: r.body ?? Buffer.alloc(0) });
         return 201;
       },
+      permissionGraceMs: GRACE_MS,
     });
     const device = store.addDevice({
       name: 'Pixel',
@@ -97,6 +101,27 @@ describe('push notifications to signed-in phones', () => {
       title: 'one needs you',
       body: 'Waiting for your answer',
     });
+  });
+
+  it('waits for the request when the roll-up says a permission is needed first, so the notification has Allow and Deny', async () => {
+    await push.onAttention(fleet([session('s1', 'fix-login', 'Permission needed: Bash')]));
+    expect(sent).toEqual([]);
+    await push.onPermissions([request('r1', 's1', 'Bash')]);
+    await new Promise((resolve) => setTimeout(resolve, GRACE_MS * 2));
+    expect(sent.map(decrypted)).toEqual([
+      expect.objectContaining({ kind: 'permission', requestId: 'r1', sessionId: 's1' }),
+    ]);
+  });
+
+  it('still announces a permission whose request never reaches Nexus, once the grace is over', async () => {
+    await push.onAttention(fleet([session('s1', 'fix-login', 'Permission needed: Bash')]));
+    await expect
+      .poll(() => sent.map(decrypted))
+      .toEqual([
+        expect.objectContaining({ kind: 'attention', title: 'fix-login needs you', body: 'Permission needed: Bash' }),
+      ]);
+    await push.onPermissions([request('r1', 's1', 'Bash')]);
+    expect(sent).toHaveLength(1);
   });
 
   it('sends nothing while the vault is sealed, and says so', async () => {

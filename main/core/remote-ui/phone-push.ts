@@ -1,4 +1,5 @@
-import type { FleetAttention } from '../../../shared/attention';
+import type { FleetAttention, SessionAttention } from '../../../shared/attention';
+import { agentStateWords } from '../../../shared/attention-words';
 import type { PermissionRequest } from '../../../shared/contract';
 import type { Logger } from '../log';
 import type { Db } from '../store/open';
@@ -7,6 +8,12 @@ import type { Dek } from '../vault/dek';
 import type { PhoneStore } from './phone-store';
 
 const VAPID_SETTING = 'phoneVapid';
+/**
+ * How long a session the roll-up says waits for a permission is held back for the request itself:
+ * the agent's state often says so before its request reaches Nexus, and only the request's
+ * notification can carry Allow / Deny. A permission that never reaches Nexus is still announced.
+ */
+export const PERMISSION_GRACE_MS = 5_000;
 const BINDING = { recordId: 'phone-push', field: 'vapidPrivateKey' };
 
 /** What a notification carries (the service worker shows it; a permission one has Allow / Deny). */
@@ -64,8 +71,13 @@ export class PhonePush {
       log: Logger;
       send?: PushSender;
       now?: () => Date;
+      /** PERMISSION_GRACE_MS unless told (tests). */
+      permissionGraceMs?: number;
     },
   ) {}
+
+  /** Sessions held back (their roll-up says "Permission needed"), by session id. */
+  private readonly held = new Map<string, ReturnType<typeof setTimeout>>();
 
   /** The VAPID public key (made on first use), or null with the reason. */
   async publicKey(): Promise<{ key: string | null; reason: string | null }> {
@@ -118,16 +130,37 @@ export class PhonePush {
     // Notified again only after it stopped needing you (a permission may be announced before the roll-up shows it).
     for (const id of [...this.notified]) if (this.needing.has(id) && !needing.has(id)) this.notified.delete(id);
     this.needing = needing;
+    for (const id of [...this.held.keys()]) if (!needing.has(id)) this.release(id);
     for (const s of fleet.needsYou) {
-      if (this.notified.has(s.sessionId)) continue;
-      this.notified.add(s.sessionId);
-      await this.send({
-        kind: 'attention',
-        title: `${s.sessionName} needs you`,
-        body: s.reason,
-        sessionId: s.sessionId,
-      });
+      if (this.notified.has(s.sessionId) || this.held.has(s.sessionId)) continue;
+      if (s.reason.startsWith(agentStateWords.waiting_permission)) this.holdForRequest(s);
+      else await this.announce(s);
     }
+  }
+
+  private holdForRequest(s: SessionAttention): void {
+    const timer = setTimeout(() => {
+      this.held.delete(s.sessionId);
+      if (this.needing.has(s.sessionId) && !this.notified.has(s.sessionId))
+        this.announce(s).catch((error: unknown) => this.deps.log.warn('phone push failed', { error }));
+    }, this.deps.permissionGraceMs ?? PERMISSION_GRACE_MS);
+    timer.unref();
+    this.held.set(s.sessionId, timer);
+  }
+
+  private async announce(s: SessionAttention): Promise<void> {
+    this.notified.add(s.sessionId);
+    await this.send({ kind: 'attention', title: `${s.sessionName} needs you`, body: s.reason, sessionId: s.sessionId });
+  }
+
+  private release(sessionId: string): void {
+    clearTimeout(this.held.get(sessionId));
+    this.held.delete(sessionId);
+  }
+
+  /** Stops the held-back timers (core is stopping). */
+  dispose(): void {
+    for (const id of [...this.held.keys()]) this.release(id);
   }
 
   /** Waiting permission requests: the first of a session (not yet notified) is one notification with Allow / Deny. */
@@ -135,6 +168,7 @@ export class PhonePush {
     for (const r of requests) {
       if (this.notified.has(r.sessionId)) continue;
       this.notified.add(r.sessionId);
+      this.release(r.sessionId);
       const name = this.names.get(r.sessionId) ?? r.sessionId;
       await this.send({
         kind: 'permission',

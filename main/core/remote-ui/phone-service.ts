@@ -18,7 +18,7 @@ import { PhonePush } from './phone-push';
 import { PhoneStore } from './phone-store';
 import type { Dek } from '../vault/dek';
 import type { EventBus } from '../events';
-import type { Disposable } from '../disposable';
+import { toDisposable, type Disposable } from '../disposable';
 
 const ENABLED_SETTING = 'phoneUi';
 /** A registration link works this long, once. */
@@ -107,12 +107,16 @@ export class PhoneService {
 
   /** Sessions that start needing you and permission requests become notifications to subscribed phones. */
   follow(events: Pick<EventBus, 'subscribe'>): Disposable {
-    return events.subscribe((e) => {
+    const subscription = events.subscribe((e) => {
       let sent: Promise<void> | null = null;
       if (e.name === 'attention.changed') sent = this.push.onAttention(e.payload as EventPayload<'attention.changed'>);
       if (e.name === 'permissions.changed')
         sent = this.push.onPermissions((e.payload as EventPayload<'permissions.changed'>).requests);
       sent?.catch((error: unknown) => this.deps.log.warn('phone push failed', { error }));
+    });
+    return toDisposable(async () => {
+      await subscription.dispose();
+      this.push.dispose();
     });
   }
 

@@ -7,6 +7,7 @@ import { BoardPage } from '../features/board/BoardPage';
 import { OverviewPage } from '../features/overview/OverviewPage';
 import { ReviewPage } from '../features/review/ReviewPage';
 import { SessionsPage } from '../features/sessions/SessionsPage';
+import { offerPhoneCsrf } from '../features/sessions/terminal-transport';
 import { useRoute, type PageId } from '../shell/routes';
 import { PhoneSignIn } from './PhoneSignIn';
 import { PushToggle } from './PushToggle';
@@ -22,7 +23,7 @@ const phonePages: { id: PageId; label: string; page: () => ReactNode }[] = [
   { id: 'review', label: 'Review', page: () => <ReviewPage /> },
 ];
 
-/** The public origin has no event stream: the phone polls what it shows. */
+/** The public origin has no event stream: the phone polls what it shows (the terminal is live, over its WebSocket). */
 const POLL_MS = 3000;
 
 /** The operator UI on the public origin: passkey sign-in, then the phone's four pages. */
@@ -40,6 +41,7 @@ export function PhoneApp() {
 
 function SignedIn({ session, csrf, onSignedOut }: { session: PhoneSession; csrf: string; onSignedOut: () => void }) {
   const api = useMemo<NexusApi>(() => {
+    offerPhoneCsrf(csrf);
     const http = httpApi('', () => ({ 'x-nexus-csrf': csrf }));
     return { ...http, subscribe: () => () => undefined };
   }, [csrf]);

@@ -12,11 +12,14 @@ import { StateChip } from './StateChip';
 import { SessionTerminal } from './Terminal';
 import { terminalTransport } from './terminal-transport';
 import { agentLabel } from './agent-label';
+import { isPhoneOrigin } from '../../phone/phone-mode';
 
 /** The selected session: its pending requests and live terminal first (in view), then send, push and changes. */
 export function SessionDetail({ session }: { session: Session }) {
   const [transport] = useState(terminalTransport);
   const requests = useSessionPermissions(session.id);
+  // On the phone, deleting and pushing stay on the computer (no route on the public origin).
+  const onPhone = isPhoneOrigin();
   return (
     <section className="session-detail" aria-label={`Session ${session.name}`}>
       <header className="session-detail-header">
@@ -27,7 +30,7 @@ export function SessionDetail({ session }: { session: Session }) {
           </span>{' '}
           <StateChip session={session} />
         </h2>
-        <DeleteSessionButton session={session} />
+        {onPhone ? null : <DeleteSessionButton session={session} />}
       </header>
       {session.taskId ? <SessionTask taskId={session.taskId} /> : null}
       <PendingPermissions requests={requests} />
@@ -37,7 +40,7 @@ export function SessionDetail({ session }: { session: Session }) {
         <PaneView sessionId={session.id} />
       )}
       <SendBox sessionId={session.id} disabled={session.status !== 'running'} />
-      <PushPanel sessionId={session.id} disabled={session.status === 'creating'} />
+      {onPhone ? null : <PushPanel sessionId={session.id} disabled={session.status === 'creating'} />}
       <ChangesPanel sessionId={session.id} />
     </section>
   );

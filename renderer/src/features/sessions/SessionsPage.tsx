@@ -11,6 +11,7 @@ import { SessionList } from './SessionList';
 import { useSessions } from './use-sessions';
 import './sessions.css';
 import { ErrorBanner } from '../../shell/ErrorBanner';
+import { isPhoneOrigin } from '../../phone/phone-mode';
 
 const NOT_ROLLED_UP: ReadonlyMap<string, SessionAttention> = new Map();
 
@@ -41,10 +42,13 @@ export function SessionsPage() {
   const form = useMemo(() => <CreateSessionForm knownWorkspaces={names ? names.split('\n') : []} />, [names]);
   return (
     <Page title="Sessions" className="sessions-page">
-      <details className="session-create-toggle">
-        <summary>New session</summary>
-        {form}
-      </details>
+      {/* Creating sessions stays on the computer (no route on the public origin). */}
+      {isPhoneOrigin() ? null : (
+        <details className="session-create-toggle">
+          <summary>New session</summary>
+          {form}
+        </details>
+      )}
       <ErrorBanner error={sessions.error} />
       <div className="sessions-split">
         <div className="session-list-pane">

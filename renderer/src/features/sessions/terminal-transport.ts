@@ -1,6 +1,8 @@
 import {
   terminalCloseIsFinal,
   terminalPath,
+  TERMINAL_CSRF_PROTOCOL_PREFIX,
+  TERMINAL_PROTOCOL,
   TerminalClose,
   type TerminalBridge,
   type TerminalClientMessage,
@@ -29,12 +31,21 @@ export interface TerminalTransport {
   connect(sessionId: string, handlers: TerminalHandlers): TerminalLink;
 }
 
-/** The WebSocket on the page's own origin; the browser sends the UI cookie and its Origin. */
+/** Subprotocols the WebSocket offers: none on loopback; on the public origin the phone's (its CSRF token). */
+let offered: string[] = [];
+
+/** The phone, signed in: its terminal offers `nexus.terminal` and `nexus.csrf.<token>` (a WebSocket has no headers). */
+export function offerPhoneCsrf(csrf: string): void {
+  offered = [TERMINAL_PROTOCOL, `${TERMINAL_CSRF_PROTOCOL_PREFIX}${csrf}`];
+}
+
+/** The WebSocket on the page's own origin; the browser sends the UI cookie (or the phone's) and its Origin. */
 export function webSocketTransport(): TerminalTransport {
   return {
     connect(sessionId, h) {
       const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
-      const ws = new WebSocket(`${scheme}//${window.location.host}${terminalPath(sessionId)}`);
+      const url = `${scheme}//${window.location.host}${terminalPath(sessionId)}`;
+      const ws = offered.length > 0 ? new WebSocket(url, offered) : new WebSocket(url);
       ws.binaryType = 'arraybuffer';
       ws.onopen = () => h.onOpen();
       ws.onmessage = (e: MessageEvent<ArrayBuffer | string>) =>
