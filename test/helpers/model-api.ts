@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { closeServer, listenOn, modelScript, readModelRequest, type ModelScript } from './model-script';
 
 /**
  * The scripted stand-in for the Anthropic Messages API behind the real agent CLI (the only stand-in
@@ -66,25 +66,13 @@ export interface ModelApiOptions {
   port?: number;
 }
 
-export interface ModelApi {
+export interface ModelApi extends ModelScript<ModelRequest> {
   /** http://<host>:<port>, for ANTHROPIC_BASE_URL. */
   url: string;
   host: string;
   port: number;
-  /** Every request so far, in arrival order. */
-  readonly requests: readonly ModelRequest[];
-  /** Conversation requests only (kind `turn`). */
-  turns(): ModelRequest[];
-  /** Queues replies for the next conversation requests, in order. */
-  reply(...replies: ModelReply[]): void;
-  /** Answers conversation requests with a function instead (the queue is used first while it has items). */
-  onTurn(fn: ((req: ModelRequest) => ModelReply | Promise<ModelReply>) | null): void;
-  /** Resolves with the first request (past or future) that matches. */
-  waitForRequest(predicate: (req: ModelRequest) => boolean, timeoutMs?: number): Promise<ModelRequest>;
   /** The text the human side said, turn by turn, in the latest conversation request (see userTexts). */
   userTurns(): string[];
-  /** Whether any request carried exactly this credential (x-api-key, or `Authorization: Bearer`). */
-  sawCredential(value: string): boolean;
   close(): Promise<void>;
 }
 
@@ -111,21 +99,7 @@ export function userTexts(messages: readonly Message[]): string[] {
 /** Starts the stand-in on an ephemeral port (unless one is given). */
 export async function startModelApi(opts: ModelApiOptions = {}): Promise<ModelApi> {
   const host = opts.host ?? '127.0.0.1';
-  const requests: ModelRequest[] = [];
-  const queue: ModelReply[] = [];
-  let fn: ((req: ModelRequest) => ModelReply | Promise<ModelReply>) | null = null;
-  const seen = new Set<string>();
-  const waiters: { predicate: (r: ModelRequest) => boolean; resolve: (r: ModelRequest) => void }[] = [];
-
-  const record = (req: ModelRequest): void => {
-    requests.push(req);
-    for (const w of [...waiters]) {
-      if (w.predicate(req)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(req);
-      }
-    }
-  };
+  const standIn = modelScript<ModelRequest>('the model stand-in');
 
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch(() => {
@@ -135,33 +109,7 @@ export async function startModelApi(opts: ModelApiOptions = {}): Promise<ModelAp
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
-    let body: MessagesBody = {};
-    try {
-      body = raw ? (JSON.parse(raw) as MessagesBody) : {};
-    } catch {
-      body = {};
-    }
-    const [path = '/', query = ''] = (req.url ?? '/').split('?', 2);
-    const headers: Record<string, string> = {};
-    let auth: ModelRequest['auth'] = 'none';
-    for (const [k, v] of Object.entries(req.headers)) {
-      const value = Array.isArray(v) ? v.join(', ') : (v ?? '');
-      if (k === 'x-api-key') {
-        if (value) {
-          seen.add(value);
-          auth = 'x-api-key';
-        }
-      } else if (k === 'authorization') {
-        const m = /^Bearer\s+(.+)$/i.exec(value);
-        if (m?.[1]) {
-          seen.add(m[1].trim());
-          auth = 'bearer';
-        }
-      } else headers[k] = value;
-    }
+    const { raw, body, path, query, headers, auth } = await readModelRequest<MessagesBody>(req, standIn.saw);
     const isMessages = req.method === 'POST' && path === '/v1/messages';
     const kind: ModelRequest['kind'] =
       req.method === 'POST' && path === '/v1/messages/count_tokens'
@@ -172,7 +120,7 @@ export async function startModelApi(opts: ModelApiOptions = {}): Promise<ModelAp
             : 'side'
           : 'other';
     const entry: ModelRequest = {
-      seq: requests.length,
+      seq: standIn.nextSeq(),
       method: req.method ?? '',
       path,
       query,
@@ -183,20 +131,17 @@ export async function startModelApi(opts: ModelApiOptions = {}): Promise<ModelAp
     };
 
     if (kind === 'count') {
-      record(entry);
+      standIn.record(entry);
       return json(res, 200, { input_tokens: Math.max(1, Math.ceil(raw.length / 4)) });
     }
     if (kind === 'other') {
-      record(entry);
+      standIn.record(entry);
       return json(res, 404, { type: 'error', error: { type: 'not_found_error', message: `no ${path} here` } });
     }
     let reply: ModelReply;
     if (kind === 'side') reply = { text: 'Nexus session' };
-    else {
-      const next = queue.shift();
-      reply = next ?? (fn ? await fn(entry) : { text: 'OK.' });
-    }
-    record(entry);
+    else reply = await standIn.nextReply(entry);
+    standIn.record(entry);
     if ('error' in reply)
       return json(res, reply.error.status, {
         type: 'error',
@@ -261,51 +206,17 @@ export async function startModelApi(opts: ModelApiOptions = {}): Promise<ModelAp
     res.end();
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-
+  const port = await listenOn(server, host, opts.port);
   return {
+    ...standIn.script,
     url: `http://${host}:${port}`,
     host,
     port,
-    requests,
-    turns: () => requests.filter((r) => r.kind === 'turn'),
-    reply: (...replies) => void queue.push(...replies),
-    onTurn: (f) => void (fn = f),
-    waitForRequest(predicate, timeoutMs = 60_000) {
-      const found = requests.find(predicate);
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        const w = {
-          predicate,
-          resolve: (r: ModelRequest) => {
-            clearTimeout(timer);
-            resolve(r);
-          },
-        };
-        const timer = setTimeout(() => {
-          waiters.splice(waiters.indexOf(w), 1);
-          const kinds = requests.map((r) => `${r.kind} ${r.method} ${r.path}`).join('; ');
-          reject(
-            new Error(`the model stand-in saw no matching request within ${timeoutMs} ms (saw: ${kinds || 'none'})`),
-          );
-        }, timeoutMs);
-        waiters.push(w);
-      });
-    },
     userTurns() {
-      const last = requests.filter((r) => r.kind === 'turn').pop();
+      const last = standIn.script.turns().pop();
       return last ? userTexts(last.body.messages ?? []) : [];
     },
-    sawCredential: (value) => seen.has(value),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: closeServer(server),
   };
 }
 

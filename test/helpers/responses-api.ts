@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { ModelReply } from './model-api';
+import { closeServer, listenOn, modelScript, readModelRequest, type ModelScript } from './model-script';
 
 /**
  * The scripted stand-in for the OpenAI Responses API behind the real Codex CLI, beside model-api.ts (the
@@ -44,19 +44,12 @@ export interface ResponsesRequest {
   /** `x-codex-turn-metadata`, parsed ({} when absent). */
   turnMetadata: { thread_source?: string; turn_trigger?: string; [k: string]: unknown };
   body: ResponsesBody;
-  auth: 'bearer' | 'none';
+  auth: 'x-api-key' | 'bearer' | 'none';
 }
 
-export interface ResponsesApi {
+export interface ResponsesApi extends ModelScript<ResponsesRequest> {
   /** http://<host>:<port> (the provider's base_url is this + `/v1`). */
   url: string;
-  readonly requests: readonly ResponsesRequest[];
-  turns(): ResponsesRequest[];
-  reply(...replies: ModelReply[]): void;
-  onTurn(fn: ((req: ResponsesRequest) => ModelReply | Promise<ModelReply>) | null): void;
-  waitForRequest(predicate: (req: ResponsesRequest) => boolean, timeoutMs?: number): Promise<ResponsesRequest>;
-  /** Whether any request carried exactly this bearer credential. */
-  sawCredential(value: string): boolean;
   close(): Promise<void>;
 }
 
@@ -90,19 +83,7 @@ export const responseToolNames = (req: ResponsesRequest): string[] =>
 
 export async function startResponsesApi(opts: { host?: string; port?: number } = {}): Promise<ResponsesApi> {
   const host = opts.host ?? '127.0.0.1';
-  const requests: ResponsesRequest[] = [];
-  const queue: ModelReply[] = [];
-  let fn: ((req: ResponsesRequest) => ModelReply | Promise<ModelReply>) | null = null;
-  const seen = new Set<string>();
-  const waiters: { predicate: (r: ResponsesRequest) => boolean; resolve: (r: ResponsesRequest) => void }[] = [];
-  const record = (r: ResponsesRequest): void => {
-    requests.push(r);
-    for (const w of [...waiters])
-      if (w.predicate(r)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(r);
-      }
-  };
+  const standIn = modelScript<ResponsesRequest>('the Responses stand-in');
 
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch(() => {
@@ -112,28 +93,7 @@ export async function startResponsesApi(opts: { host?: string; port?: number } =
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
-    let body: ResponsesBody = {};
-    try {
-      body = raw ? (JSON.parse(raw) as ResponsesBody) : {};
-    } catch {
-      body = {};
-    }
-    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
-    const headers: Record<string, string> = {};
-    let auth: ResponsesRequest['auth'] = 'none';
-    for (const [k, v] of Object.entries(req.headers)) {
-      const value = Array.isArray(v) ? v.join(', ') : (v ?? '');
-      if (k === 'authorization') {
-        const m = /^Bearer\s+(.+)$/i.exec(value);
-        if (m?.[1]) {
-          seen.add(m[1].trim());
-          auth = 'bearer';
-        }
-      } else headers[k] = value;
-    }
+    const { body, path, headers, auth } = await readModelRequest<ResponsesBody>(req, standIn.saw);
     let turnMetadata: ResponsesRequest['turnMetadata'] = {};
     try {
       turnMetadata = JSON.parse(headers['x-codex-turn-metadata'] ?? '{}') as typeof turnMetadata;
@@ -147,7 +107,7 @@ export async function startResponsesApi(opts: { host?: string; port?: number } =
           : 'turn'
         : 'other';
     const entry: ResponsesRequest = {
-      seq: requests.length,
+      seq: standIn.nextSeq(),
       method: req.method ?? '',
       path,
       kind,
@@ -157,14 +117,14 @@ export async function startResponsesApi(opts: { host?: string; port?: number } =
       auth,
     };
     if (kind === 'other') {
-      record(entry);
+      standIn.record(entry);
       res.writeHead(404, { 'content-type': 'application/json' });
       return void res.end(JSON.stringify({ error: { type: 'not_found', message: `no ${path} here` } }));
     }
     let reply: ModelReply;
     if (kind === 'side') reply = { text: 'Nexus session' };
-    else reply = queue.shift() ?? (fn ? await fn(entry) : { text: 'OK.' });
-    record(entry);
+    else reply = await standIn.nextReply(entry);
+    standIn.record(entry);
     if ('error' in reply) {
       res.writeHead(reply.error.status, { 'content-type': 'application/json' });
       return void res.end(JSON.stringify({ error: { type: reply.error.type, message: reply.error.message } }));
@@ -224,45 +184,6 @@ export async function startResponsesApi(opts: { host?: string; port?: number } =
     res.end();
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://${host}:${port}`,
-    requests,
-    turns: () => requests.filter((r) => r.kind === 'turn'),
-    reply: (...r) => void queue.push(...r),
-    onTurn: (f) => void (fn = f),
-    waitForRequest(predicate, timeoutMs = 60_000) {
-      const found = requests.find(predicate);
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        const w = {
-          predicate,
-          resolve: (r: ResponsesRequest) => {
-            clearTimeout(timer);
-            resolve(r);
-          },
-        };
-        const timer = setTimeout(() => {
-          waiters.splice(waiters.indexOf(w), 1);
-          const seenKinds = requests.map((r) => `${r.kind} ${r.method} ${r.path}`).join('; ');
-          reject(
-            new Error(
-              `the Responses stand-in saw no matching request within ${timeoutMs} ms (saw: ${seenKinds || 'none'})`,
-            ),
-          );
-        }, timeoutMs);
-        waiters.push(w);
-      });
-    },
-    sawCredential: (v) => seen.has(v),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const port = await listenOn(server, host, opts.port);
+  return { ...standIn.script, url: `http://${host}:${port}`, close: closeServer(server) };
 }
