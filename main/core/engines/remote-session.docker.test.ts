@@ -30,12 +30,15 @@ describe('a real Claude Code session on a remote engine', () => {
 
   const remoteSh = async (script: string) => {
     const runtime = fleet.running.core.workspaces.runtime;
-    return runtime.exec(runtime.info(ws), ['sh', '-c', script], { user: 'root' });
+    return runtime.exec(runtime.info(ws), ['sh', '-c', script]);
   };
 
   /** What the workspace's hook forwarder was handed (its NATS URL and user). */
-  const hookTarget = async () =>
-    JSON.parse((await remoteSh('cat /tmp/nexus-tools/hook-nats.json')).stdout) as { url: string };
+  const hookTarget = async (): Promise<{ url: string }> => {
+    const r = await remoteSh('cat /tmp/nexus-tools/hook-nats.json');
+    if (r.exitCode !== 0 || !r.stdout) throw new Error(`no hook target: ${r.exitCode} ${r.stderr}`);
+    return JSON.parse(r.stdout) as { url: string };
+  };
 
   beforeAll(async () => {
     remote = await startSecondEngine();
