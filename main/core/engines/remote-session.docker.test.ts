@@ -40,6 +40,22 @@ describe('a real Claude Code session on a remote engine', () => {
     return JSON.parse(r.stdout) as { url: string };
   };
 
+  /** A session's run credential as its worker holds it (its JWT file), at the leaf's URL. */
+  const runCredsOf = async (sessionId: string) => {
+    const agent = await fleet.call('agents.forWorkspace', { workspace: ws });
+    const run = fleet.running.core.platform.runs.runningOf(agent.id).find((r) => r.sessionId === sessionId);
+    if (!run) throw new Error('the session has no running run');
+    const jwt = await remoteSh(`cat $(find /tmp/nexus-sessions -name nats-password | grep ${sessionId} | head -1)`);
+    return {
+      runId: run.id,
+      natsUrl: (await hookTarget()).url,
+      user: runUserName(run.id),
+      password: jwt.stdout.trim(),
+      inboxPrefix: subjects.inboxPrefixFor(run.id),
+      subject: subjects.toolsFor(run.id),
+    };
+  };
+
   beforeAll(async () => {
     remote = await startSecondEngine();
     fleet = await startRealAgentFleet({ nats: { leafPort: 0 } });
@@ -130,19 +146,7 @@ describe('a real Claude Code session on a remote engine', () => {
 
     // The run's own credential (its JWT, as the worker holds it) at the leaf: itself yes, another run no.
     const platform = fleet.running.core.platform;
-    const agent = await fleet.call('agents.forWorkspace', { workspace: ws });
-    const run = platform.runs.runningOf(agent.id).find((r) => r.sessionId === s.id);
-    if (!run) throw new Error('the session has no running run');
-    const jwt = (await remoteSh(`cat $(find /tmp/nexus-sessions -name nats-password | grep ${s.id} | head -1)`)).stdout;
-    const creds = {
-      runId: run.id,
-      natsUrl: (await hookTarget()).url,
-      user: runUserName(run.id),
-      password: jwt.trim(),
-      inboxPrefix: subjects.inboxPrefixFor(run.id),
-      subject: subjects.toolsFor(run.id),
-    };
-    const client = await connectRun(creds);
+    const client = await connectRun(await runCredsOf(s.id));
     expect(okResult(await client.call('skill.list', {}))).toHaveProperty('skills');
     const other = await platform.createRun(
       platform.createAgent({ name: `other-${randomBytes(3).toString('hex')}` }).id,
@@ -150,6 +154,32 @@ describe('a real Claude Code session on a remote engine', () => {
     const error = nextServerError(client.nc);
     client.nc.publish(other.subject, JSON.stringify({ tool: 'memory.propose', args: { content: 'as another run' } }));
     expect((await error).message).toMatch(/Permissions Violation for Publish to "tools\.invoke\./);
+    await client.close();
+  }, 600_000);
+
+  it('the SSH connection cut mid-session comes back with its forwards: the next message and its hooks arrive', async () => {
+    const s = await fleet.createSession(ws, { name: 'cut', initialMessage: 'before the cut' });
+    const idle = await fleet.waitForSession(s.id, 'idle');
+    const logins = remote.logins();
+    remote.cutConnections();
+    const text = `after the cut ${randomBytes(3).toString('hex')}`;
+    // The message goes by docker exec over the (re)connected SSH link; the turn's hooks by the leaf,
+    // whose link to core is the remote forward asked again on the new connection.
+    await fleet.call('sessions.sendMessage', { session: s.id, text });
+    await waitFor(
+      () => fleet.turnsOf(s.id).find((t) => JSON.stringify(t.body.messages).includes(text)),
+      'the message after the cut in a model request',
+      120_000,
+    );
+    // The Stop hook of that turn reached core through the leaf after its link came back.
+    await fleet.waitForSession(
+      s.id,
+      (x) => x.agentState === 'idle' && (x.agentStateAt ?? '') > (idle.agentStateAt ?? ''),
+    );
+    expect(remote.logins()).toBeGreaterThan(logins);
+    // A platform call through the leaf works again too.
+    const client = await connectRun(await runCredsOf(s.id));
+    expect(okResult(await client.call('skill.list', {}))).toHaveProperty('skills');
     await client.close();
   }, 600_000);
 });

@@ -106,9 +106,23 @@ export class SshConnection {
     return this.client !== null;
   }
 
-  /** A new channel to the engine's Docker API over the one connection (connecting first if needed). */
+  /**
+   * A new channel to the engine's Docker API over the one connection (connecting first if needed).
+   * A channel refused on a connection that just died (cut before its close was noticed) is asked
+   * once more on a new connection, so a request right after a drop does not fail.
+   */
   async channel(): Promise<Duplex> {
     const c = await this.connect();
+    try {
+      return await this.openChannel(c);
+    } catch (e) {
+      if (this.closed || this.hostKeyFailure) throw e;
+      if (this.client === c) this.drop();
+      return this.openChannel(await this.connect());
+    }
+  }
+
+  private openChannel(c: Client): Promise<Duplex> {
     return new Promise((resolve, reject) => {
       const cb = (err: Error | undefined, stream: Duplex): void => (err ? reject(unreachable(err)) : resolve(stream));
       try {
