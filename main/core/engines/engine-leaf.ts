@@ -76,7 +76,10 @@ export class EngineLeaves {
   private async start(engine: string, containerId: string): Promise<EngineLeaf> {
     const ssh = this.deps.ssh(engine);
     if (!ssh)
-      throw new NexusError('unavailable', 'Platform traffic reaches remote engines over SSH only (this one is TLS).');
+      throw new NexusError(
+        'nats_unavailable',
+        'Platform tools reach a remote engine over its SSH connection only; this engine is TLS (no way back without opening a port).',
+      );
     const docker = this.deps.docker(engine);
     const ws = (await docker.getContainer(containerId).inspect()) as {
       Config: { Image: string };

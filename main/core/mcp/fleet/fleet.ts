@@ -99,7 +99,16 @@ export class FleetService {
     sessionId: string,
   ): Promise<{ type: 'http'; url: string; headers: Record<string, string> } | null> {
     if (!this.credentials.get(workspaceId)) return null;
-    const remote = await this.remoteBaseOf?.(workspaceId);
+    let remote: string | null | undefined;
+    try {
+      remote = await this.remoteBaseOf?.(workspaceId);
+    } catch (e) {
+      this.deps.log.warn('session starts without the fleet server: its engine cannot relay it', {
+        workspaceId,
+        error: e,
+      });
+      return null;
+    }
     const url = remote ? `${remote}${MCP_PATH}` : this.endpoint();
     if (!url) {
       this.deps.log.warn('session starts without the fleet server: nothing serves workers yet', { workspaceId });
