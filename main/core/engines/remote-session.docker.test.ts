@@ -10,7 +10,7 @@ import { loadTools, offered, toolResult } from '../../../test/helpers/tool-searc
 import { readUntil, waitFor } from '../../../test/helpers/wait';
 import { subjects } from '../../../shared/platform-tools';
 import { runUserName } from '../platform/permissions';
-import { LEAF_WORKER_PORT } from './engine-leaf';
+import { FLEET_RELAY_PORT, LEAF_WORKER_PORT } from './engine-leaf';
 
 async function nextServerError(nc: NatsConnection): Promise<Error> {
   for await (const s of nc.status()) if (s.type === 'error') return s.error;
@@ -73,7 +73,7 @@ describe('a real Claude Code session on a remote engine', () => {
       (l) => l.engines.some((e) => e.name === 'big' && e.state === 'reachable'),
       60_000,
     );
-    const w = await fleet.createWorkspace(ws, { engine: 'big' });
+    const w = await fleet.createWorkspace(ws, { engine: 'big', fleet: { access: 'read' } });
     expect(w.engine).toBe(engineId);
   }, 900_000);
 
@@ -129,6 +129,23 @@ describe('a real Claude Code session on a remote engine', () => {
       'the message in a model request',
       120_000,
     );
+  }, 600_000);
+
+  it('the fleet MCP server answers a remote session at the relay on its engine’s gateway', async () => {
+    const s = await fleet.createSession(ws, { name: 'fleet', initialMessage: 'hello fleet' });
+    await fleet.waitForSession(s.id, 'idle');
+    const config = await remoteSh(`cat $(find /tmp/nexus-sessions -name mcp.json | grep ${s.id} | head -1)`);
+    const entry = (JSON.parse(config.stdout) as { mcpServers: Record<string, { url?: string; headers?: object }> })
+      .mcpServers['nexus-fleet'];
+    const { url } = await hookTarget();
+    const gateway = new URL(url).hostname;
+    expect(entry?.url).toBe(`http://${gateway}:${FLEET_RELAY_PORT}/api/mcp`);
+    // From inside the remote worker, as its CLI would: an MCP initialize through the relay.
+    const probe = `fetch(${JSON.stringify(entry?.url)}, { method: 'POST', headers: { ...${JSON.stringify(entry?.headers)}, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } }) }).then(async (r) => console.log(r.status, await r.text()))`;
+    const runtime = fleet.running.core.workspaces.runtime;
+    const r = await runtime.exec(runtime.info(ws), ['node', '-e', probe]);
+    expect(r.stdout).toMatch(/^200 /);
+    expect(r.stdout).toContain('serverInfo');
   }, 600_000);
 
   it('a platform tool call (memory.search) lands, and that run publishing as another run is refused at the leaf', async () => {
