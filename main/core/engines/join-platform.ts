@@ -32,7 +32,7 @@ export function onPath(binary: string): string {
 export function joinPlatform(w: {
   registry: EngineRegistry;
   platform: Pick<PlatformService, 'routeWorkers' | 'leafCredentials'>;
-  fleet: Pick<FleetService, 'routeWorkers' | 'listenerAddress'>;
+  fleet: Pick<FleetService, 'routeWorkers' | 'listenerAddress' | 'relayHosts'>;
   runtime: Pick<WorkspaceRuntime, 'info'>;
   natsBinary: string;
   owner: string;
@@ -53,6 +53,10 @@ export function joinPlatform(w: {
     return leaves.forContainer(info.engine, info.containerId);
   };
   w.platform.routeWorkers(async (id) => (await leafOf(id))?.natsUrl ?? null);
-  w.fleet.routeWorkers(async (id) => (await leafOf(id))?.fleetBase ?? null);
+  w.fleet.routeWorkers(async (id) => {
+    const base = (await leafOf(id))?.fleetBase ?? null;
+    if (base) w.fleet.relayHosts.add(new URL(base).host);
+    return base;
+  });
   return leaves;
 }

@@ -68,6 +68,12 @@ export class FleetService {
     return base ? `${base.replace(/\/$/, '')}${MCP_PATH}` : null;
   }
 
+  /**
+   * The Host names (`<gateway>:<port>`) remote engines' relays present: what remote workers put in
+   * their requests' Host, which the worker listener accepts beside its own (main/host/fleet-listener.ts).
+   */
+  readonly relayHosts = new Set<string>();
+
   /** Routes workers of remote engines to their engine's relay of the listener (engines/engine-leaf.ts). */
   routeWorkers(baseOf: (workspaceId: string) => Promise<string | null>): void {
     this.remoteBaseOf = baseOf;
