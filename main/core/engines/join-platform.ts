@@ -33,7 +33,7 @@ export function joinPlatform(w: {
   registry: EngineRegistry;
   platform: Pick<PlatformService, 'routeWorkers' | 'leafCredentials'>;
   fleet: Pick<FleetService, 'routeWorkers' | 'listenerAddress' | 'relayHosts'>;
-  runtime: Pick<WorkspaceRuntime, 'info'>;
+  runtime: Pick<WorkspaceRuntime, 'find'>;
   natsBinary: string;
   owner: string;
   log: Logger;
@@ -48,8 +48,9 @@ export function joinPlatform(w: {
     log: w.log.child({ component: 'leaf' }),
   });
   const leafOf = async (workspaceId: string) => {
-    const info = w.runtime.info(workspaceId);
-    if (!info.engine || info.engine === LOCAL_ENGINE || !info.containerId) return null;
+    // Not in the store (a hook user made for a workspace core does not know): core's server, as before.
+    const info = w.runtime.find(workspaceId);
+    if (!info?.engine || info.engine === LOCAL_ENGINE || !info.containerId) return null;
     return leaves.forContainer(info.engine, info.containerId);
   };
   w.platform.routeWorkers(async (id) => (await leafOf(id))?.natsUrl ?? null);
