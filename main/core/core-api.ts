@@ -41,7 +41,7 @@ export interface CoreApi {
   /** The fleet roll-up the tray shows. */
   attention: AttentionService;
   /** Sessions as MCP clients: where the worker listener binds, and telling core where it listens. */
-  fleet: Pick<FleetService, 'overBridge' | 'bridge' | 'listening'>;
+  fleet: Pick<FleetService, 'overBridge' | 'bridge' | 'listening' | 'relayHosts'>;
   /** The HTTP gate in front of the MCP server, for a listener that has checked Host and Origin. */
   mcpGate(opts?: McpGateOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** Remote connectors: the public origin, Nexus's OAuth authorization server, its grants (docs/remote.md). */

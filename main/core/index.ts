@@ -49,6 +49,8 @@ import { remoteHandlers } from './oauth/remote-handlers';
 import { activityHandler } from './audit/activity-handler';
 import { engineHandlers } from './engines/engine-handlers';
 import { createEngines } from './engines/wire';
+import { joinPlatform } from './engines/join-platform';
+import { ownerIdFor } from './workspaces/labels';
 
 /** Collaborators a caller may replace (tests: the workspaces' secret source). */
 export interface CoreOptions {
@@ -137,6 +139,16 @@ export async function createCore(
   });
   const fleet = fleetModule.fleet;
   disposables.add(fleetModule.subscription);
+  // Workers on remote engines reach NATS and the fleet listener through their engine's leaf node.
+  joinPlatform({
+    registry: engines.registry,
+    platform,
+    fleet,
+    runtime: workspaces.runtime,
+    natsBinary: config.nats.binary,
+    owner: ownerIdFor(dataDir),
+    log,
+  });
 
   // Sessions, auto-start of delegated tasks, and review-and-ship (changes, push with the vault secret).
   const {

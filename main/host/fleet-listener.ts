@@ -92,7 +92,9 @@ export async function startFleetListener(core: CoreApi, opts: { port: number }):
     if (!inSubnet(req.socket.remoteAddress, subnet)) return void req.socket.destroy();
     if (splitUrl(req.url ?? '/').path !== MCP_PATH)
       return sendJson(res, 404, { error: { code: 'not_found', message: 'Only /api/mcp is served here.' } });
-    const guard = checkHostAndOrigin(req, allowed);
+    // Remote engines' relays (core.fleet.relayHosts) carry their workers' Host to this listener.
+    const relayed = core.fleet.relayHosts.has(req.headers.host ?? '') && req.headers.origin === undefined;
+    const guard = relayed ? { ok: true as const } : checkHostAndOrigin(req, allowed);
     if (!guard.ok) return sendJson(res, 403, { error: { code: 'forbidden', message: `${guard.reason}.` } });
     try {
       await gate(req, res);

@@ -240,11 +240,18 @@ export async function startSecondEngine(opts: { pool?: string; tls?: boolean } =
       await stopSshd().catch(() => undefined);
       // A clean stop stops its containers; then nothing of it is left but files.
       await stopDaemon().catch(() => undefined);
-      try {
-        execFileSync('umount', ['-R', join(base, 'x')], { stdio: 'ignore' });
-      } catch {
-        // nothing mounted
-      }
+      // What the daemon may leave mounted under its roots (host-network containers' netns file): deepest first.
+      const mounts = readFileSync('/proc/self/mounts', 'utf8')
+        .split('\n')
+        .map((l) => l.split(' ')[1] ?? '')
+        .filter((m) => m.startsWith(`${base}/`))
+        .sort((a, b) => b.length - a.length);
+      for (const m of mounts)
+        try {
+          execFileSync('umount', [m], { stdio: 'ignore' });
+        } catch {
+          // already gone
+        }
       rmSync(base, { recursive: true, force: true });
     },
   };

@@ -15,6 +15,7 @@ import {
 import { copyImage, ensureAgentCliVolume } from './engine-copies';
 import { linkTo, type EngineLink, type ResolveSecret } from './engine-link';
 import type { EngineRecord, EngineStore } from './engine-store';
+import type { SshConnection } from './ssh-connection';
 import { leastLoaded } from './placement';
 
 export interface EngineFacts {
@@ -150,6 +151,12 @@ export class EngineRegistry implements WorkspaceEngines, Disposable {
   /** Connections made to an SSH engine so far (1 after the first contact; more after reconnects). */
   connectsOf(engine: string): number {
     return this.links.get(engine)?.ssh?.connects ?? 0;
+  }
+
+  /** An SSH engine's one connection (null: the local engine or a TLS one). */
+  sshOf(engine: string): SshConnection | null {
+    if (engine === LOCAL_ENGINE) return null;
+    return this.link(this.record(engine)).ssh;
   }
 
   /** Cuts an SSH engine's connection (what a network drop does); the next call reconnects. */

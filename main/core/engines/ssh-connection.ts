@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { connect as tcpConnect } from 'node:net';
+import { pipeline } from 'node:stream';
 import type { Duplex } from 'node:stream';
 import { Client } from 'ssh2';
 import { NexusError } from '../../../shared/errors';
@@ -86,6 +87,8 @@ export class SshConnection {
   connects = 0;
   /** Set while the host shows another key than the pinned one (cleared by a good handshake). */
   hostKeyFailure: NexusError | null = null;
+  /** Remote forwards (the remote host's 127.0.0.1:<port> → a local address), asked again on every connect. */
+  private readonly forwards = new Map<number, { host: string; port: number }>();
 
   constructor(
     private readonly target: SshTarget,
@@ -103,9 +106,23 @@ export class SshConnection {
     return this.client !== null;
   }
 
-  /** A new channel to the engine's Docker API over the one connection (connecting first if needed). */
+  /**
+   * A new channel to the engine's Docker API over the one connection (connecting first if needed).
+   * A channel refused on a connection that just died (cut before its close was noticed) is asked
+   * once more on a new connection, so a request right after a drop does not fail.
+   */
   async channel(): Promise<Duplex> {
     const c = await this.connect();
+    try {
+      return await this.openChannel(c);
+    } catch (e) {
+      if (this.closed || this.hostKeyFailure) throw e;
+      if (this.client === c) this.drop();
+      return this.openChannel(await this.connect());
+    }
+  }
+
+  private openChannel(c: Client): Promise<Duplex> {
     return new Promise((resolve, reject) => {
       const cb = (err: Error | undefined, stream: Duplex): void => (err ? reject(unreachable(err)) : resolve(stream));
       try {
@@ -115,6 +132,23 @@ export class SshConnection {
         reject(unreachable(e));
       }
     });
+  }
+
+  /**
+   * A remote forward: the remote host's `127.0.0.1:<port>` (loopback only, so no port opens on any
+   * network) carried back over this connection to `to` on this machine. Asked again, on the same
+   * port, each time the connection comes back. Returns the remote port.
+   */
+  async forwardIn(to: { host: string; port: number }): Promise<number> {
+    for (const [port, target] of this.forwards)
+      if (target.host === to.host && target.port === to.port) {
+        await this.connect();
+        return port;
+      }
+    const c = await this.connect();
+    const port = await requestForward(c, 0);
+    this.forwards.set(port, to);
+    return port;
   }
 
   /** Cuts the connection; the next channel reconnects (unless disposed). */
@@ -157,7 +191,17 @@ export class SshConnection {
         ready = true;
         this.connects += 1;
         this.hostKeyFailure = null;
-        resolve(c);
+        // The forwards come back with the connection, on their ports (the remote side is told where they are).
+        void Promise.all([...this.forwards.keys()].map((port) => requestForward(c, port).catch(() => 0))).then(() =>
+          resolve(c),
+        );
+      });
+      c.on('tcp connection', (info, accept, refuse) => {
+        const to = this.forwards.get(info.destPort);
+        if (!to) return refuse();
+        const local = tcpConnect({ host: to.host, port: to.port, noDelay: true });
+        const remote = accept();
+        pipeline(remote, local, remote, () => undefined);
       });
       c.on('error', (e) => {
         if (ready) return;
@@ -194,4 +238,10 @@ export class SshConnection {
       });
     });
   }
+}
+
+function requestForward(c: Client, port: number): Promise<number> {
+  return new Promise((resolve, reject) =>
+    c.forwardIn('127.0.0.1', port, (err, bound) => (err ? reject(unreachable(err)) : resolve(bound || port))),
+  );
 }

@@ -81,6 +81,8 @@ export class PlatformService implements Disposable {
   private readonly subs: Subscription[] = [];
   private readonly hookHandlers = new Set<(e: HookEvent) => void>();
   private permissionAsk: PermissionAskHandler | null = null;
+  /** Where a workspace's workers reach NATS when not at core's server (a remote engine's leaf node). */
+  private workerUrlOf: ((workspaceId: string) => Promise<string | null>) | null = null;
   /** Passwords of live run and hook users, by NATS user name: unregistered from the redactor when removed. */
   private readonly passwords = new Map<string, string>();
 
@@ -335,12 +337,23 @@ export class PlatformService implements Disposable {
     return this.server?.trust ?? null;
   }
 
+  /** Routes workers of remote engines to their engine's leaf node (engines/engine-leaf.ts). */
+  routeWorkers(urlOf: (workspaceId: string) => Promise<string | null>): void {
+    this.workerUrlOf = urlOf;
+  }
+
+  /** The NATS URL a workspace's workers use: its engine's leaf node, or core's server. */
+  async workerUrl(workspaceId: string): Promise<string> {
+    const hub = this.requireNats();
+    return (await this.workerUrlOf?.(workspaceId)) ?? hub;
+  }
+
   /** A publish-only user for one workspace's hook forwarder, on `nexus.hooks.<workspaceId>`. */
   async createHookPublisher(workspaceId: string): Promise<HookCredentials> {
-    const url = this.requireNats();
+    this.requireNats();
     if (!/^[A-Za-z0-9_-]{1,100}$/.test(workspaceId))
       throw new NexusError('bad_request', 'A workspace id for hooks must be letters, digits, dashes and underscores.');
-    const base = { workspaceId, natsUrl: url, subject: subjects.hooksFor(workspaceId) };
+    const base = { workspaceId, natsUrl: await this.workerUrl(workspaceId), subject: subjects.hooksFor(workspaceId) };
     if (!this.server) return { ...base, user: null, password: null };
     // One user per workspace: a session already running keeps the password it was handed.
     const kept = this.passwords.get(hookUserName(workspaceId));

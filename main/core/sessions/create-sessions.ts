@@ -43,6 +43,7 @@ export interface SessionsWiring {
     | 'agents'
     | 'createAgent'
     | 'createRun'
+    | 'workerUrl'
     | 'endRun'
     | 'runs'
     | 'tasks'

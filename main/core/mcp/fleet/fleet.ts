@@ -38,6 +38,8 @@ export class FleetService {
   readonly credentials: FleetCredentials;
   private readonly limit: FleetRateLimit;
   private workerUrl: string | null = null;
+  /** Where a workspace's workers reach the listener when not on this host (a remote engine's relay). */
+  private remoteBaseOf: ((workspaceId: string) => Promise<string | null>) | null = null;
 
   constructor(private readonly deps: FleetDeps) {
     this.credentials = new FleetCredentials(deps);
@@ -66,6 +68,26 @@ export class FleetService {
     return base ? `${base.replace(/\/$/, '')}${MCP_PATH}` : null;
   }
 
+  /**
+   * The Host names (`<gateway>:<port>`) remote engines' relays present: what remote workers put in
+   * their requests' Host, which the worker listener accepts beside its own (main/host/fleet-listener.ts).
+   */
+  readonly relayHosts = new Set<string>();
+
+  /** Routes workers of remote engines to their engine's relay of the listener (engines/engine-leaf.ts). */
+  routeWorkers(baseOf: (workspaceId: string) => Promise<string | null>): void {
+    this.remoteBaseOf = baseOf;
+  }
+
+  /** The listener as this machine reaches it (what a remote engine's forward carries to), or null. */
+  listenerAddress(): { host: string; port: number } | null {
+    const base =
+      this.deps.reach === 'bridge' ? this.workerUrl : this.deps.reach === 'loopback' ? this.deps.host.url() : null;
+    if (!base) return null;
+    const u = new URL(base);
+    return { host: u.hostname, port: Number(u.port) };
+  }
+
   /** The fleet context of a token caller, when its token is a workspace's credential. */
   callFor(caller: Caller, sessionHeader: string | string[] | undefined): FleetCall | null {
     if (caller.kind !== 'token') return null;
@@ -83,7 +105,17 @@ export class FleetService {
     sessionId: string,
   ): Promise<{ type: 'http'; url: string; headers: Record<string, string> } | null> {
     if (!this.credentials.get(workspaceId)) return null;
-    const url = this.endpoint();
+    let remote: string | null | undefined;
+    try {
+      remote = await this.remoteBaseOf?.(workspaceId);
+    } catch (e) {
+      this.deps.log.warn('session starts without the fleet server: its engine cannot relay it', {
+        workspaceId,
+        error: e,
+      });
+      return null;
+    }
+    const url = remote ? `${remote}${MCP_PATH}` : this.endpoint();
     if (!url) {
       this.deps.log.warn('session starts without the fleet server: nothing serves workers yet', { workspaceId });
       return null;

@@ -16,6 +16,8 @@ export interface PlatformRuns {
   agents: { byName(name: string): { id: string } | null };
   createAgent(input: { name: string; project?: string | null }): { id: string };
   createRun(agentId: string, taskId?: string | null, sessionId?: string | null): Promise<RunCredentials>;
+  /** Where this workspace's workers reach NATS (a remote engine's leaf node; absent: the run's own URL). */
+  workerUrl?(workspaceId: string): Promise<string>;
   endRun(runId: string, status?: 'finished' | 'failed' | 'cancelled', summary?: string): Promise<void>;
   runs: { get(id: string): { summary: string } | null; setSummary(id: string, summary: string): void };
   tasks: {
@@ -118,7 +120,9 @@ export class SessionRuns {
   /** A new run for the session on its task, or why there is none (NATS unavailable). */
   async start(workspaceId: string, sessionId: string, taskId: string | null): Promise<SessionRun> {
     try {
-      return { creds: await this.platform.createRun(this.agentFor(workspaceId), taskId, sessionId), reason: null };
+      const creds = await this.platform.createRun(this.agentFor(workspaceId), taskId, sessionId);
+      const natsUrl = (await this.platform.workerUrl?.(workspaceId)) ?? creds.natsUrl;
+      return { creds: { ...creds, natsUrl }, reason: null };
     } catch (e) {
       if (e instanceof NexusError && e.code === 'nats_unavailable') {
         this.log.warn('session starts without platform tools', { sessionId, reason: e.message });

@@ -1,0 +1,152 @@
+import { readFileSync } from 'node:fs';
+import type Docker from 'dockerode';
+import { NexusError } from '../../../shared/errors';
+import type { Logger } from '../log';
+import { leafNodeConfig, type NatsTrust } from '../platform/nats/leaf-node';
+import { dockerUnavailable } from '../workspaces/engine';
+import { LABEL } from '../workspaces/labels';
+import { packTar } from '../workspaces/tar';
+import type { SshConnection } from './ssh-connection';
+
+/** Where the leaf (and the fleet relay beside it) listens on the engine's bridge gateway. */
+export const LEAF_WORKER_PORT = 4224;
+export const FLEET_RELAY_PORT = 4225;
+const DIR = '/tmp/nexus-leaf';
+const READY_MS = 20_000;
+
+export interface LeafDeps {
+  /** The engine's dockerode (over its SSH connection). */
+  docker(engine: string): Docker;
+  /** The engine's SSH connection (null: a TLS engine, which has no way back to core without opening a port). */
+  ssh(engine: string): SshConnection | null;
+  /** core.platform.leafCredentials: a creds file for the leaf's one connection, the hub's leaf port, the trust. */
+  leafCredentials(engineId: string): Promise<{ creds: string; hubPort: number; trust: NatsTrust }>;
+  /** core's worker MCP listener on this machine (null: no fleet server for workers). */
+  fleetTarget(): Promise<{ host: string; port: number } | null>;
+  /** The nats-server binary on this machine (copied into the leaf container: the worker image has none). */
+  natsServerBinary: string;
+  owner: string;
+  log: Logger;
+}
+
+/** Where one engine's workers reach Nexus: the leaf's NATS URL, and the fleet relay (null: no fleet server). */
+export interface EngineLeaf {
+  natsUrl: string;
+  fleetBase: string | null;
+}
+
+/**
+ * One leaf nats-server per remote engine, in a container of that engine (host networking, so it
+ * can listen on the workers' bridge gateway and reach the remote host's loopback) started from the
+ * workspace's worker image with this machine's nats-server copied in. It dials the hub through a
+ * remote forward of the engine's SSH connection (the remote host's 127.0.0.1 only); the fleet MCP
+ * listener reaches the engine the same way, relayed onto the gateway by socat in the same container.
+ * No NATS or MCP port is opened on any network. Workers on that engine are handed the leaf's URL.
+ * When the SSH connection comes back the forwards come back on the same ports, and the leaf
+ * reconnects by itself (every second).
+ */
+export class EngineLeaves {
+  private readonly leaves = new Map<string, Promise<EngineLeaf>>();
+
+  constructor(private readonly deps: LeafDeps) {}
+
+  /** The leaf of the engine holding this container, started on first use (one per engine). */
+  forContainer(engine: string, containerId: string): Promise<EngineLeaf> {
+    let p = this.leaves.get(engine);
+    if (!p) {
+      p = this.start(engine, containerId);
+      this.leaves.set(engine, p);
+      p.catch(() => this.leaves.delete(engine));
+    }
+    return p;
+  }
+
+  /** The engine went away (removed): its leaf container is removed if it can be. */
+  async removed(engine: string): Promise<void> {
+    this.leaves.delete(engine);
+    await this.containerOf(engine)
+      .remove({ force: true })
+      .catch(() => undefined);
+  }
+
+  private containerOf(engine: string): Docker.Container {
+    return this.deps.docker(engine).getContainer(leafContainerName(this.deps.owner, engine));
+  }
+
+  private async start(engine: string, containerId: string): Promise<EngineLeaf> {
+    const ssh = this.deps.ssh(engine);
+    if (!ssh)
+      throw new NexusError(
+        'nats_unavailable',
+        'Platform tools reach a remote engine over its SSH connection only; this engine is TLS (no way back without opening a port).',
+      );
+    const docker = this.deps.docker(engine);
+    const ws = (await docker.getContainer(containerId).inspect()) as {
+      Config: { Image: string };
+      NetworkSettings: { Networks: Record<string, { Gateway?: string }> };
+    };
+    const gateway = Object.values(ws.NetworkSettings.Networks).find((n) => n.Gateway)?.Gateway;
+    if (!gateway) throw dockerUnavailable(`the workspace on engine ${engine} has no bridge gateway`);
+    const { creds, hubPort, trust } = await this.deps.leafCredentials(engine);
+    const hubForward = await ssh.forwardIn({ host: '127.0.0.1', port: hubPort });
+    const fleet = await this.deps.fleetTarget();
+    const fleetForward = fleet ? await ssh.forwardIn(fleet) : null;
+    const config = leafNodeConfig({
+      hubUrl: `nats://127.0.0.1:${hubForward}`,
+      credentials: `${DIR}/leaf.creds`,
+      listen: { host: gateway, port: LEAF_WORKER_PORT },
+      trust,
+    });
+    const name = leafContainerName(this.deps.owner, engine);
+    await docker
+      .getContainer(name)
+      .remove({ force: true })
+      .catch(() => undefined);
+    const relay = fleetForward
+      ? `socat TCP-LISTEN:${FLEET_RELAY_PORT},bind=${gateway},fork,reuseaddr TCP:127.0.0.1:${fleetForward} & `
+      : '';
+    const container = await docker.createContainer({
+      name,
+      Image: ws.Config.Image,
+      User: '65534:65534',
+      Entrypoint: ['sh', '-c', `${relay}exec ${DIR}/nats-server -c ${DIR}/leaf.json`],
+      Cmd: [],
+      Labels: { [LABEL.managed]: '1', 'nexus.leaf.owner': this.deps.owner, 'nexus.leaf.engine': engine },
+      HostConfig: { NetworkMode: 'host', RestartPolicy: { Name: 'unless-stopped' }, ReadonlyRootfs: false },
+    });
+    const binary = readFileSync(this.deps.natsServerBinary);
+    await container.putArchive(
+      packTar([
+        { path: 'nexus-leaf/nats-server', data: binary, mode: 0o555 },
+        { path: 'nexus-leaf/leaf.json', data: Buffer.from(config), mode: 0o444 },
+        { path: 'nexus-leaf/leaf.creds', data: Buffer.from(creds), mode: 0o444 },
+      ]),
+      { path: '/tmp' },
+    );
+    await container.start();
+    await this.ready(container, engine);
+    this.deps.log.info('leaf node started', { engine, gateway, hubForward, fleetForward });
+    return {
+      natsUrl: `nats://${gateway}:${LEAF_WORKER_PORT}`,
+      fleetBase: fleetForward ? `http://${gateway}:${FLEET_RELAY_PORT}` : null,
+    };
+  }
+
+  /** Until the leaf says it is connected to the hub (its log), or it exits. */
+  private async ready(container: Docker.Container, engine: string): Promise<void> {
+    const until = Date.now() + READY_MS;
+    let log = '';
+    while (Date.now() < until) {
+      const buf = (await container.logs({ stdout: true, stderr: true, follow: false })) as unknown as Buffer;
+      log = buf.toString('utf8');
+      if (/Leafnode connection created/i.test(log)) return;
+      const state = ((await container.inspect()) as { State: { Running: boolean } }).State;
+      if (!state.Running) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const tail = log.split('\n').slice(-5).join(' | ');
+    throw dockerUnavailable(`the leaf node on engine ${engine} did not connect to core: ${tail}`);
+  }
+}
+
+export const leafContainerName = (owner: string, engine: string): string => `nexus-leaf-${owner}-${engine}`;
