@@ -39,8 +39,12 @@ export const CoreConfig = z.object({
       /** 0 picks a free port. */
       port: z.number().int().min(0).max(65535).default(0),
       binary: z.string().default('nats-server'),
-      /** Where remote engines' leaf nodes dial in, on 127.0.0.1 (0 picks a free port; absent: none). */
-      leafPort: z.number().int().min(0).max(65535).optional(),
+      /**
+       * Where remote engines' leaf nodes dial in, on 127.0.0.1 only (they arrive through the engine's SSH remote
+       * forward, and each authenticates with its engine's leaf JWT). Default 0: a free port, so an SSH engine works
+       * without configuration; set a port to pin it.
+       */
+      leafPort: z.number().int().min(0).max(65535).default(0),
     })
     .prefault({}),
   quota: z
