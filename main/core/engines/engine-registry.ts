@@ -1,6 +1,6 @@
 import type Docker from 'dockerode';
 import type { AppStatus, EngineState } from '../../../shared/contract';
-import { NexusError } from '../../../shared/errors';
+import { errorMessage, NexusError } from '../../../shared/errors';
 import type { Disposable } from '../disposable';
 import type { Logger } from '../log';
 import { DockerWatch } from '../workspaces/docker-watch';
@@ -44,6 +44,7 @@ export class EngineRegistry implements WorkspaceEngines, Disposable {
   private readonly live = new Map<string, EngineLive>();
   private readonly copying = new Map<string, Promise<unknown>>();
   private watching: RemoteWatchDeps | null = null;
+  private readonly removingHooks: ((engine: string) => Promise<void>)[] = [];
 
   constructor(
     private readonly deps: {
@@ -164,7 +165,20 @@ export class EngineRegistry implements WorkspaceEngines, Disposable {
     this.links.get(engine)?.ssh?.drop();
   }
 
-  removed(engine: string): void {
+  /**
+   * Runs before an engine's connection is closed for good (removal): what lives on that engine and only there
+   * (its leaf container) is taken away while the engine can still be reached. A failure is logged, not thrown.
+   */
+  onRemoving(fn: (engine: string) => Promise<void>): void {
+    this.removingHooks.push(fn);
+  }
+
+  /** The engine is removed: what lives only there goes first (onRemoving), then its watch and connection. */
+  async removed(engine: string): Promise<void> {
+    for (const fn of this.removingHooks)
+      await fn(engine).catch((e: unknown) =>
+        this.deps.log.warn('engine clean-up before removal failed', { engine, error: errorMessage(e) }),
+      );
     this.watches.get(engine)?.dispose();
     this.watches.delete(engine);
     this.links.get(engine)?.dispose();

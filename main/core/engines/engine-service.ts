@@ -118,13 +118,13 @@ export class EngineService {
     return this.changed(r.id);
   }
 
-  remove(ref: string): { removed: true; id: string } {
+  async remove(ref: string): Promise<{ removed: true; id: string }> {
     if (ref === LOCAL_ENGINE) throw new NexusError('bad_request', 'The local engine cannot be removed.');
     const r = this.require(ref);
     const counts = this.deps.store.workspaceCounts().get(r.id);
     if (counts && counts.all > 0)
       throw new NexusError('conflict', `${counts.all} workspace(s) live on engine "${r.name}"; delete them first.`);
-    this.deps.registry.removed(r.id);
+    await this.deps.registry.removed(r.id);
     this.deps.store.delete(r.id);
     this.deps.events.emit('engines.changed', { engine: null, removedId: r.id });
     return { removed: true, id: r.id };

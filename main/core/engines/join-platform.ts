@@ -53,6 +53,7 @@ export function joinPlatform(w: {
     if (!info?.engine || info.engine === LOCAL_ENGINE || !info.containerId) return null;
     return leaves.forContainer(info.engine, info.containerId);
   };
+  w.registry.onRemoving((engine) => leaves.removed(engine));
   w.platform.routeWorkers(async (id) => (await leafOf(id))?.natsUrl ?? null);
   w.fleet.routeWorkers(async (id) => {
     const base = (await leafOf(id))?.fleetBase ?? null;

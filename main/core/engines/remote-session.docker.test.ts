@@ -199,4 +199,12 @@ describe('a real Claude Code session on a remote engine', () => {
     expect(okResult(await client.call('skill.list', {}))).toHaveProperty('skills');
     await client.close();
   }, 600_000);
+
+  it('removing the engine (its workspace deleted first) takes its leaf container away with it', async () => {
+    await fleet.call('workspaces.delete', { workspace: ws });
+    const leaves = () => remote.docker.listContainers({ all: true, filters: { label: ['nexus.leaf.engine'] } });
+    expect(await leaves()).toHaveLength(1);
+    await fleet.call('engines.remove', { engine: engineId });
+    expect(await leaves()).toEqual([]);
+  }, 300_000);
 });
