@@ -157,8 +157,7 @@ async function main(): Promise<void> {
         open = false;
         for (const [n, [subject, payload]] of inflight) unheard.push([n, subject, payload]);
         inflight.clear();
-      }
-      else if (s.type === 'reconnect') {
+      } else if (s.type === 'reconnect') {
         await deliverWhenHeard(conn, hooks, pending, unheard, send, setOpen);
         // Events that did not fit the wait: core hears that some were lost, as after a crash.
         if (dropped > 0) conn.publish(hooks, JSON.stringify({ relay: { crashes, dropped } }));
