@@ -11,7 +11,10 @@ function rig() {
   forwardHookEvents(
     { onHookEvent: (h) => ((handler = h), { dispose: () => undefined }) },
     {
-      applyHook: (workspaceId, m) => void applied.push({ workspaceId, name: m.event.hook_event_name, seq: m.seq }),
+      applyHook: (workspaceId, m) => {
+        applied.push({ workspaceId, name: m.event.hook_event_name, seq: m.seq });
+        return null;
+      },
       noteHookGap: () => undefined,
     },
     log,
