@@ -13,7 +13,14 @@ import { compare, type Benchmark, type Figure, type Measurement } from './lib';
  *  - the memory of an idle real session: its `claude` process's RSS, and the workspace container's
  *    memory (cgroup usage less inactive file cache) with one idle session beside the same container
  *    with none, measured in the same run.
+ *  - ten bare CLI starts at once in the same container, in the same run (`claude -p` with a fresh HOME,
+ *    the same stand-in and key, a SessionStart command hook that writes a timestamp: the binary and
+ *    its first hook, nothing of Nexus), against which the ten Nexus starts are put (issue #31, item 5):
+ *    Nexus's part (create -> the agent's process starts) of the wall, the whole against the bare wall,
+ *    and Nexus's own CPU per start (nexus-mcp, the relay, and what exited meanwhile: hook commands,
+ *    the launch's shells, git, tmux — an upper bound).
  * Targets (issue #16): single p50 <= 1.5 s, 10 concurrent all started <= 5 s, idle session RSS <= 400 MB.
+ * Targets (issue #31): Nexus's part <= 10 % of the wall, the whole <= 1.15x the bare ten, Nexus's CPU <= 0.1 s a start.
  */
 const SINGLE = 5;
 const BURST = 10;
@@ -66,6 +73,34 @@ function startSession(fleet: RealAgentFleet, workspace: string, name: string): P
       })
       .catch(reject);
   });
+}
+
+/**
+ * Ten bare `claude -p` at once in the container, as the worker user: wall from the first spawn to the
+ * last SessionStart hook (each writes its time), and the container's CPU over it.
+ */
+async function bareBurst(containerId: string, baseUrl: string, key: string): Promise<{ wallMs: number; cpuS: number }> {
+  const hook = (i: number): string =>
+    JSON.stringify({
+      hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `date +%s%N > /tmp/bare/t.${i}` }] }] },
+    });
+  const spawns = Array.from(
+    { length: BURST },
+    (_, i) =>
+      `mkdir -p /tmp/bare/h${i}; HOME=/tmp/bare/h${i} claude -p hi --settings '${hook(i)}' </dev/null >/dev/null 2>&1 &`,
+  ).join('\n');
+  const script = `rm -rf /tmp/bare; mkdir -p /tmp/bare
+export ANTHROPIC_BASE_URL='${baseUrl}' ANTHROPIC_API_KEY='${key}' CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1
+t0=$(date +%s%N)
+${spawns}
+i=0; while [ "$(ls /tmp/bare | grep -c '^t[.]')" -lt ${BURST} ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
+echo "$t0"; cat /tmp/bare/t.*; wait`;
+  const cpu0 = (await containerUsage(containerId)).cpuSeconds;
+  const r = await dockerExec(containerId, ['sh', '-c', script]);
+  const cpuS = (await containerUsage(containerId)).cpuSeconds - cpu0;
+  const [t0, ...ts] = r.stdout.trim().split('\n').map(Number);
+  if (ts.length < BURST) throw new Error(`bare claude: ${ts.length} of ${BURST} SessionStart hooks ran: ${r.stderr}`);
+  return { wallMs: (Math.max(...ts) - t0!) / 1e6, cpuS };
 }
 
 const p50 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -128,6 +163,13 @@ const bench: Benchmark = async () => {
     await new Promise((r) => setTimeout(r, 5000));
     const idleWithOne = (await containerUsage(containerId)).memoryBytes;
     const claudeRss = (await processes(containerId)).find((p) => p.kind === 'claude')?.rssBytes ?? 0;
+    // The stand-in's address as the sessions see it, for the bare CLI.
+    const env = await dockerExec(containerId, [
+      'sh',
+      '-c',
+      `for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = claude ] && tr '\\0' '\\n' < $p/environ; done | sed -n 's/^ANTHROPIC_BASE_URL=//p' | head -1`,
+    ]);
+    const baseUrl = env.stdout.trim();
     await fleet.call('sessions.delete', { session: last.id, deleteBranch: true });
     await new Promise((r) => setTimeout(r, 2000));
 
@@ -143,6 +185,10 @@ const bench: Benchmark = async () => {
       allStarted,
     );
     const burstCpu = cpuByKind(before, after, cpu1 - cpu0);
+    const bare = await bareBurst(containerId, baseUrl, fleet.env.canary);
+    const cliAt = after.filter((p) => p.kind === 'claude' && burst.some((b) => b.id === p.session));
+    const lastAgentAt = Math.max(...cliAt.map((p) => p.startedAt));
+    const nexusCpu = (burstCpu['nexus-mcp'] ?? 0) + (burstCpu.relay ?? 0) + (burstCpu.exited ?? 0);
 
     const figures: Figure[] = [
       {
@@ -175,6 +221,13 @@ const bench: Benchmark = async () => {
           ...phases(burst, after),
           // Container CPU seconds from the first create to the last SessionStart, by process.
           ...Object.fromEntries(Object.entries(burstCpu).map(([k, v]) => [`cpuSeconds_${k}`, round(v)])),
+          // Issue #31, item 5: the same ten against ten bare CLI starts in this container, this run.
+          nexusPartOfWall: round((lastAgentAt - bStart) / allStarted),
+          bareTenAllStartedMs: Math.round(bare.wallMs),
+          wholeOverBareTen: round(allStarted / bare.wallMs),
+          bareTenCpuSeconds: round(bare.cpuS),
+          nexusCpuSecondsPerStart: round(nexusCpu / BURST, 3),
+          nexusMcpCpuSecondsPerStart: round((burstCpu['nexus-mcp'] ?? 0) / BURST, 3),
         },
       },
     ];

@@ -41,7 +41,7 @@ running.core.platform.onHookEvent(({ workspaceId, event }) => {
   }
   const parsed = HookMessage.safeParse(event);
   if (!parsed.success) return tell({ kind: 'rejected', workspaceId, t: at });
-  const raw = event as { seq?: unknown; relayPid?: unknown };
+  const raw = event as { seq?: unknown; relayPid?: unknown; relayRun?: unknown };
   tell({
     kind: 'hook',
     workspaceId,
@@ -50,6 +50,7 @@ running.core.platform.onHookEvent(({ workspaceId, event }) => {
     at: parsed.data.at,
     seq: typeof raw.seq === 'number' ? raw.seq : null,
     relayPid: typeof raw.relayPid === 'number' ? raw.relayPid : null,
+    relayRun: typeof raw.relayRun === 'string' ? raw.relayRun : null,
     db: outcome(parsed.data),
     t: at,
   });

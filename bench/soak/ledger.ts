@@ -30,6 +30,9 @@ export class Ledger {
   readonly hooks: Hook[] = [];
   readonly notices: Notice[] = [];
   rejected = 0;
+  /** Hook events that came twice (sent again by the relay), and the keys seen. */
+  copies = 0;
+  private readonly copiesSeen = new Set<string>();
   /** Per relay process (workspace/pid/container life), after rows(): what it sent and core received. */
   relays: Record<string, { sent: number; received: number }> = {};
   /** Core's bus: digest -> when emitted (by each core incarnation). */
@@ -56,6 +59,10 @@ export class Ledger {
 
   take(r: ChildReport): void {
     if (r.kind === 'hook') {
+      // A copy the relay sent again (core's answer did not reach it): core dropped it; counted apart.
+      const copy = r.relayRun === null ? null : `${r.workspaceId} ${r.relayRun} ${r.seq}`;
+      if (copy !== null && this.copiesSeen.has(copy)) return void this.copies++;
+      if (copy !== null) this.copiesSeen.add(copy);
       this.hooks.push(r);
       if (r.seq === null || r.relayPid === null) this.direct++;
       else {
@@ -115,7 +122,8 @@ export class Ledger {
       lost: sent - received,
       explained,
       note:
-        `${this.direct} more published by the hook command itself; ${this.notices.length} relay notices ` +
+        `${this.direct} more published by the hook command itself; ${this.copies} sent again (core dropped the copy); ` +
+        `${this.notices.length} relay notices ` +
         `(${this.notices.filter((n) => n.crashes > 0 || n.dropped > 0).length} of lost events)` +
         (gaps.length ? `; ${gaps.join(', ')}` : ''),
     });

@@ -25,6 +25,8 @@ export type ChildReport =
       /** The relay's sequence number and process (null: the hook command published it itself). */
       seq: number | null;
       relayPid: number | null;
+      /** The relay process's random id: a copy it sent again (no answer in time) has the same run and seq. */
+      relayRun: string | null;
       db: DbOutcome;
       t: number;
     }

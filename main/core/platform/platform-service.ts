@@ -233,7 +233,12 @@ export class PlatformService implements Disposable {
     );
     this.subs.push(
       nc.subscribe(subjects.hooksAll, {
-        callback: (err, msg) => (err ? undefined : this.onHook(msg.subject, msg.data)),
+        callback: (err, msg) => {
+          if (err) return;
+          this.onHook(msg.subject, msg.data);
+          // The relay's acknowledgement: it sends again what got no answer (nexus-hook-relay/main.ts).
+          if (msg.reply) msg.respond();
+        },
       }),
     );
     this.subs.push(

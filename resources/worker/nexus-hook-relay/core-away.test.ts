@@ -34,7 +34,7 @@ describe('the hook relay while core is away (real nats-server)', () => {
   let core: NatsConnection | null = null;
   const heard: { seq?: number; event?: { hook_event_name: string } }[] = [];
 
-  /** "Core": one connection subscribed to the workspace's hooks (and answering its permission questions). */
+  /** "Core": one connection subscribed to the workspace's hooks, answering each (and its permission questions). */
   const startCore = async (answer?: string): Promise<void> => {
     core = await connect({ servers: nats.url, user: nats.admin.user, pass: nats.admin.pass });
     const hooks = core.subscribe(`nexus.hooks.${WS}`);
@@ -42,6 +42,7 @@ describe('the hook relay while core is away (real nats-server)', () => {
       for await (const m of hooks) {
         const body = m.json<{ relay?: unknown; seq?: number; event?: { hook_event_name: string } }>();
         if (!body.relay) heard.push(body);
+        m.respond();
       }
     })();
     const asks = core.subscribe(`nexus.permissions.${WS}`);

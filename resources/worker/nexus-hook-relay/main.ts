@@ -6,7 +6,8 @@
  * at every connect, so a core restart's new password is picked up) and serves the agent's HTTP
  * hooks on 127.0.0.1:<port> (relay.ts). On connect it first says it started and how many times its
  * loop saw it die (`crashes`): core then marks that events may have been missed. While NATS is down
- * (a nats-server restart) events wait in order and go out once core listens again. SIGHUP: the file
+ * (a nats-server restart) events wait in order and go out once core listens again. Core answers each
+ * event; one it did not answer goes again (core keeps the first copy). SIGHUP: the file
  * names another server → exit 75 (a planned restart, not counted as a crash).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -24,8 +25,10 @@ interface Target {
 
 const PLANNED_EXIT = 75;
 const MAX_PENDING = 10_000;
-/** How long a sent event's request stays open for a "no responders" (core never answers it). */
-const HEARD_MS = 2000;
+/** How long a sent event waits for core's answer before it goes again. */
+const ACK_MS = 5000;
+/** A connection that stops answering pings (its address is gone) is noticed in ~10 s, not the client's 4 min. */
+const PING_MS = 5000;
 
 async function main(): Promise<void> {
   const [natsFile, portArg, workspaceId, crashesArg, readyFile] = process.argv.slice(2);
@@ -41,6 +44,9 @@ async function main(): Promise<void> {
   // they go out again, first, once a core listens.
   const unheard: [number, string, string][] = [];
   let order = 0;
+  // Sent, not answered yet. A disconnect puts them all back with the unheard, so what went into a
+  // dead connection goes out again before anything newer.
+  const inflight = new Map<number, [string, string]>();
   let dropped = 0;
   let connected: () => void = () => undefined;
   const up = new Promise<void>((r) => (connected = r));
@@ -50,12 +56,15 @@ async function main(): Promise<void> {
     const conn = nc;
     if (!conn) return void pending.push([subject, payload]);
     const n = ++order;
-    // A request rather than a bare publish: core never answers it, but "no responders" says nobody
-    // took it, so the event waits again instead of vanishing.
-    conn.request(subject, payload, { timeout: HEARD_MS }).then(
-      () => undefined,
-      (e: unknown) => {
-        if (!noResponders(e)) return;
+    // A request: core answers each event once it has it. No answer — "no responders" (core away,
+    // its nats-server up) or none in time (a dead connection: the container's network was cut and
+    // came back on another address) — and the event waits again, in send order, for the next core
+    // that answers; core drops a copy it already had (hook-subscriber.ts).
+    inflight.set(n, [subject, payload]);
+    conn.request(subject, payload, { timeout: ACK_MS }).then(
+      () => void inflight.delete(n),
+      () => {
+        if (!inflight.delete(n)) return;
         unheard.push([n, subject, payload]);
         recover();
       },
@@ -132,6 +141,8 @@ async function main(): Promise<void> {
     // instead of giving up after two refusals.
     ignoreAuthErrorAbort: true,
     waitOnFirstConnect: true,
+    pingInterval: PING_MS,
+    maxPingOut: 2,
   });
   nc = conn;
   // A connection that gives up for good ends the relay: its loop starts a new one, which says so.
@@ -142,8 +153,11 @@ async function main(): Promise<void> {
   connected();
   void (async () => {
     for await (const s of conn.status()) {
-      if (s.type === 'disconnect') open = false;
-      else if (s.type === 'reconnect') {
+      if (s.type === 'disconnect') {
+        open = false;
+        for (const [n, [subject, payload]] of inflight) unheard.push([n, subject, payload]);
+        inflight.clear();
+      } else if (s.type === 'reconnect') {
         await deliverWhenHeard(conn, hooks, pending, unheard, send, setOpen);
         // Events that did not fit the wait: core hears that some were lost, as after a crash.
         if (dropped > 0) conn.publish(hooks, JSON.stringify({ relay: { crashes, dropped } }));
@@ -161,8 +175,8 @@ const noResponders = (e: unknown): boolean =>
  * After a (re)connect, or when a send found nobody listening, waits until the hooks subject has a
  * subscriber (core, itself reconnecting after a nats-server restart, or started again after a
  * crash), then sends what waited, in order (events nobody heard first), and opens the straight
- * path. The probe is a request core ignores: "no responders" means nobody listens yet; a timeout
- * means someone took it. By the time it answers, every earlier send has had its own answer.
+ * path. The probe is a request core answers like any event: no answer means nobody listens yet, or
+ * the connection is dead (its pings end it, and the reconnect probes again).
  */
 async function deliverWhenHeard(
   conn: NatsConnection,
@@ -174,10 +188,10 @@ async function deliverWhenHeard(
 ): Promise<void> {
   for (;;) {
     try {
-      await conn.request(hooks, JSON.stringify({ relay: { probe: true } }), { timeout: 300 });
+      await conn.request(hooks, JSON.stringify({ relay: { probe: true } }), { timeout: 1000 });
       break;
-    } catch (e) {
-      if (!noResponders(e)) break;
+    } catch {
+      // nobody listens yet, or the connection is dead (its pings will end it and a reconnect probes again)
       await new Promise((r) => setTimeout(r, 250));
     }
   }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { ID, decisionOutput, hookMessage, permissionAsk } from '../nexus-hook/event';
 
@@ -38,12 +39,14 @@ function readBody(req: IncomingMessage): Promise<string | null> {
  * A PermissionRequest also asks core and answers with the decision (or nothing: the dialog stays).
  * Every other event is answered at once with an empty body, which the agent adds to nothing.
  * Each event carries `relayPid` and `seq`, this process's count of events published so far (1, 2, …), so a
- * receiver can tell a gap; GET /counts says how many went out.
+ * receiver can tell a gap, and `relayRun` (random per process: a pid comes again after a container
+ * restart), so core knows a copy sent again; GET /counts says how many went out.
  */
 export function createRelayServer(deps: RelayDeps): Server {
   const hooks = `nexus.hooks.${deps.workspaceId}`;
   const permissions = `nexus.permissions.${deps.workspaceId}`;
   let sent = 0;
+  const relayRun = randomBytes(6).toString('hex');
   return createServer((req, res) => {
     if (req.method === 'GET' && req.url === COUNTS_PATH) {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ pid: process.pid, sent }));
@@ -68,7 +71,7 @@ export function createRelayServer(deps: RelayDeps): Server {
         return;
       }
       const message = JSON.parse(hookMessage(sessionId, deps.workspaceId, input)) as Record<string, unknown>;
-      deps.publish(hooks, JSON.stringify({ ...message, relayPid: process.pid, seq: ++sent }));
+      deps.publish(hooks, JSON.stringify({ ...message, relayPid: process.pid, relayRun, seq: ++sent }));
       let out = '';
       if (input.hook_event_name === 'PermissionRequest') {
         const ask = permissionAsk(sessionId, deps.workspaceId, input);

@@ -13,6 +13,9 @@ export const HookMessage = z.object({
   sessionId: z.string().min(1).max(100),
   workspaceId: z.string().min(1).max(100),
   at: z.iso.datetime(),
+  /** The relay process's random id and its count of events: a copy it sent again has the same two. */
+  relayRun: z.string().max(40).optional(),
+  seq: z.number().int().optional(),
   event: z
     .object({
       hook_event_name: z.string().max(100),

@@ -107,7 +107,11 @@ describe('the hook relay in a worker container (real CLI, real NATS)', () => {
     });
     const sub = nc.subscribe(`nexus.hooks.${WS}`);
     void (async () => {
-      for await (const m of sub) seen.push(m.json<Published>());
+      // Answered as core answers each hook event (the relay sends again what gets no answer).
+      for await (const m of sub) {
+        seen.push(m.json<Published>());
+        m.respond();
+      }
     })();
     // Core's side of a PermissionRequest: allow.
     const asks = nc.subscribe(`nexus.permissions.${WS}`);

@@ -1,0 +1,119 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { connect as tcpConnect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNats, type TestNats } from '../../../test/helpers/nats-server';
+import { tempDir } from '../../../test/helpers/temp-dir';
+import { waitFor } from '../../../test/helpers/wait';
+
+/**
+ * A workspace container's network cut for 30 s (found by `npm run soak`): `docker network connect`
+ * gives it another address, and the relay's NATS connection, opened on the old one, stays open and
+ * dead: what it writes goes nowhere and nothing says so. Stood in for here by a TCP proxy between the
+ * relay and a real nats-server that stops carrying the connections it has (new ones go through,
+ * as they do from the new address). Every event raised meanwhile must reach core, once, in order.
+ */
+const WS = 'w-cut';
+const SESSION = 'sess-cut';
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const { port } = s.address() as AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/** Forwards to `target`; cut() makes every connection open now carry nothing more, either way. */
+function proxy(target: number): { server: Server; port: () => number; cut: () => void } {
+  const live: { dead: boolean; sockets: Socket[] }[] = [];
+  const server = createServer((client) => {
+    const pair = { dead: false, sockets: [client] };
+    const upstream = tcpConnect(target, '127.0.0.1');
+    pair.sockets.push(upstream);
+    live.push(pair);
+    client.on('data', (d) => void (pair.dead || upstream.write(d)));
+    upstream.on('data', (d) => void (pair.dead || client.write(d)));
+    const end = (): void => pair.sockets.forEach((s) => s.destroy());
+    client.on('error', end).on('close', () => pair.dead || end());
+    upstream.on('error', end).on('close', () => pair.dead || end());
+  });
+  return {
+    server,
+    port: () => (server.address() as AddressInfo).port,
+    cut: () => live.forEach((p) => (p.dead = true)),
+  };
+}
+
+describe('the hook relay whose connection went dead (real nats-server, a proxy that stops carrying)', () => {
+  const dir = tempDir('nexus-relay-cut-');
+  let nats: TestNats;
+  let relay: ChildProcess;
+  let port = 0;
+  let core: NatsConnection;
+  let link: ReturnType<typeof proxy>;
+  const heard: { seq?: number; event?: { hook_event_name: string } }[] = [];
+
+  const post = (event: Record<string, unknown>): Promise<string> =>
+    fetch(`http://127.0.0.1:${port}/nexus-hook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-nexus-session': SESSION },
+      body: JSON.stringify(event),
+    }).then((r) => r.text());
+
+  beforeAll(async () => {
+    nats = await startNats(dir.path, [WS]);
+    link = proxy(nats.port);
+    await new Promise<void>((r) => link.server.listen(0, '127.0.0.1', () => r()));
+    // "Core", as platform-service does: each hook event taken and answered.
+    core = await connect({ servers: nats.url, user: nats.admin.user, pass: nats.admin.pass });
+    const hooks = core.subscribe(`nexus.hooks.${WS}`);
+    void (async () => {
+      for await (const m of hooks) {
+        const body = m.json<{ relay?: unknown; seq?: number; event?: { hook_event_name: string } }>();
+        if (!body.relay) heard.push(body);
+        m.respond();
+      }
+    })();
+    await core.flush();
+    const natsFile = join(dir.path, 'nats.json');
+    writeFileSync(natsFile, JSON.stringify({ url: `nats://127.0.0.1:${link.port()}`, ...nats.admin }));
+    port = await freePort();
+    const ready = join(dir.path, 'relay.pid');
+    relay = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./main.ts', import.meta.url)), natsFile, String(port), WS, '0', ready],
+      { stdio: 'ignore' },
+    );
+    await waitFor(() => existsSync(ready), 'the relay to listen', 20_000);
+  }, 60_000);
+  afterAll(async () => {
+    relay?.kill('SIGKILL');
+    link?.server.close();
+    await core?.close();
+    await nats?.stop();
+    dir.remove();
+  });
+
+  it('delivers every event written into the dead connection once it has connected again, once each, in order', async () => {
+    await post({ hook_event_name: 'UserPromptSubmit' });
+    await waitFor(() => heard.length === 1, 'the first event');
+    link.cut();
+    for (const name of ['PreToolUse', 'PostToolUse', 'Stop']) await post({ hook_event_name: name });
+    await waitFor(() => heard.length >= 4, 'the events written into the dead connection', 45_000);
+    await post({ hook_event_name: 'UserPromptSubmit' });
+    await waitFor(() => heard.length >= 5, 'an event after the reconnect', 10_000);
+    await new Promise((r) => setTimeout(r, 6000));
+    expect(heard.map((h) => h.event?.hook_event_name)).toEqual([
+      'UserPromptSubmit',
+      'PreToolUse',
+      'PostToolUse',
+      'Stop',
+      'UserPromptSubmit',
+    ]);
+    expect(heard.map((h) => h.seq)).toEqual([1, 2, 3, 4, 5]);
+  }, 90_000);
+});
