@@ -223,8 +223,10 @@ async function main(): Promise<void> {
             name: 'send_message',
             arguments: { session, text: `soak-msg-${n}: next round` },
           });
+          // An error keeps its code and the start of its text, so the table says why a message was not taken.
+          const error = r._meta?.['nexus/error'] as { code?: string; message?: string } | undefined;
           const status = r.isError
-            ? 'error'
+            ? `error ${error?.code ?? '?'}: ${(error?.message ?? '').slice(0, 60)}`
             : ((r.structuredContent as { status?: string } | undefined)?.status ?? '?');
           ledger.messages.set(n, { session, t, status });
         } catch (e) {
