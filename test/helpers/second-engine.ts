@@ -1,9 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import { waitFor } from './wait';
+import { freePort } from './free-port';
 
 /**
  * A second Docker engine on this machine, reached over SSH on loopback — what a remote engine is,
@@ -40,15 +40,6 @@ export interface SecondEngine {
   restartDaemon(): Promise<void>;
   dispose(): Promise<void>;
 }
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      s.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
 
 const fingerprint = (pubFile: string): string =>
   (execFileSync('ssh-keygen', ['-lf', pubFile], { encoding: 'utf8' }).split(' ')[1] ?? '').trim();

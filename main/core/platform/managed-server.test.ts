@@ -1,6 +1,5 @@
 import { userAuth } from './nats/auth';
 import { spawn } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { connect } from '@nats-io/transport-node';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,16 +8,9 @@ import { testCore } from '../../../test/helpers/core';
 import { workerHostAddress } from '../../../test/helpers/network';
 import { CoreConfig } from '../config';
 import { operatorContext } from '../handlers';
+import { freePort } from '../../../test/helpers/free-port';
 
 const op = operatorContext('internal');
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForServer(url: string): Promise<void> {
   for (let i = 0; ; i++) {

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNats, type TestNats } from '../../../test/helpers/nats-server';
 import { tempDir } from '../../../test/helpers/temp-dir';
 import { waitFor } from '../../../test/helpers/wait';
+import { freePort } from '../../../test/helpers/free-port';
 
 /**
  * Core SIGKILLed under running sessions (found by `npm run soak`): its nats-server lives on and the
@@ -17,14 +17,6 @@ import { waitFor } from '../../../test/helpers/wait';
  */
 const WS = 'w-away';
 const SESSION = 'sess-away';
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 describe('the hook relay while core is away (real nats-server)', () => {
   const dir = tempDir('nexus-relay-away-');

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNats, type TestNats } from '../../../test/helpers/nats-server';
 import { tempDir } from '../../../test/helpers/temp-dir';
 import { waitFor } from '../../../test/helpers/wait';
+import { freePort } from '../../../test/helpers/free-port';
 
 /**
  * A workspace container's network cut for 30 s (found by `npm run soak`): `docker network connect`
@@ -18,14 +19,6 @@ import { waitFor } from '../../../test/helpers/wait';
  */
 const WS = 'w-cut';
 const SESSION = 'sess-cut';
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 /** Forwards to `target`; cut() makes every connection open now carry nothing more, either way. */
 function proxy(target: number): { server: Server; port: () => number; cut: () => void } {

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccount, fromPublic } from '@nats-io/nkeys';
@@ -10,14 +9,7 @@ import { renderNatsConfig } from '../nats-config';
 import { userAuth } from './auth';
 import { NatsIdentity } from './identity';
 import { bearerUserKey, NkeySigner } from './nkey-codec';
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
+import { freePort } from '../../../../test/helpers/free-port';
 
 const grant = (name: string, pub: string[], sub: string[]) => ({
   user: name,

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccount, createUser } from '@nats-io/nkeys';
@@ -11,16 +10,9 @@ import { connectRun } from '../../../../test/helpers/run-client';
 import { userAuth } from './auth';
 import { credsFile, userJwt } from './jwt';
 import { leafNodeConfig } from './leaf-node';
+import { freePort } from '../../../../test/helpers/free-port';
 
 type Fixture = Awaited<ReturnType<typeof platformFixture>>;
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
 
 async function nextServerError(nc: NatsConnection): Promise<Error> {
   for await (const s of nc.status()) if (s.type === 'error') return s.error;

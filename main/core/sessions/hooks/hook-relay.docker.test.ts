@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +20,7 @@ import type { ExecResult } from '../../workspaces/runtime';
 import { SessionsConfig } from '../config';
 import { buildLaunchCommand, launchScript } from '../launch/launch';
 import { installWorkerTools } from '../launch/worker-tools';
+import { freePort } from '../../../../test/helpers/free-port';
 
 /**
  * The hook relay in a real worker container, with the pinned real CLI against the model stand-in
@@ -37,14 +37,6 @@ interface Published {
   at?: string;
   event?: { hook_event_name: string };
   relay?: { crashes?: number; probe?: boolean };
-}
-
-async function freePort(host: string): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, host, () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 /** nats-server with core's admin and the workspace's hook user (publish hooks + permissions, replies). */
