@@ -1,13 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNats, type TestNats } from '../../../test/helpers/nats-server';
 import { tempDir } from '../../../test/helpers/temp-dir';
 import { waitFor } from '../../../test/helpers/wait';
-import { freePort } from '../../../test/helpers/free-port';
+import {
+  answerHookEvents,
+  startRelayProcess,
+  type HeardHook,
+  type RelayProcess,
+} from '../../../test/helpers/hook-relay-process';
 
 /**
  * Core SIGKILLed under running sessions (found by `npm run soak`): its nats-server lives on and the
@@ -21,22 +22,14 @@ const SESSION = 'sess-away';
 describe('the hook relay while core is away (real nats-server)', () => {
   const dir = tempDir('nexus-relay-away-');
   let nats: TestNats;
-  let relay: ChildProcess;
-  let port = 0;
+  let relay: RelayProcess;
   let core: NatsConnection | null = null;
-  const heard: { seq?: number; event?: { hook_event_name: string } }[] = [];
+  const heard: HeardHook[] = [];
 
   /** "Core": one connection subscribed to the workspace's hooks, answering each (and its permission questions). */
   const startCore = async (answer?: string): Promise<void> => {
     core = await connect({ servers: nats.url, user: nats.admin.user, pass: nats.admin.pass });
-    const hooks = core.subscribe(`nexus.hooks.${WS}`);
-    void (async () => {
-      for await (const m of hooks) {
-        const body = m.json<{ relay?: unknown; seq?: number; event?: { hook_event_name: string } }>();
-        if (!body.relay) heard.push(body);
-        m.respond();
-      }
-    })();
+    answerHookEvents(core, WS, heard);
     const asks = core.subscribe(`nexus.permissions.${WS}`);
     void (async () => {
       for await (const m of asks) if (answer) m.respond(answer);
@@ -48,29 +41,15 @@ describe('the hook relay while core is away (real nats-server)', () => {
     await core?.close();
     core = null;
   };
-  const post = (event: Record<string, unknown>): Promise<string> =>
-    fetch(`http://127.0.0.1:${port}/nexus-hook`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-nexus-session': SESSION },
-      body: JSON.stringify(event),
-    }).then((r) => r.text());
+  const post = (event: Record<string, unknown>) => relay.post(SESSION, event);
 
   beforeAll(async () => {
     nats = await startNats(dir.path, [WS]);
-    const natsFile = join(dir.path, 'nats.json');
-    writeFileSync(natsFile, JSON.stringify({ url: nats.url, ...nats.admin, permissionWaitMs: 20_000 }));
-    port = await freePort();
-    const ready = join(dir.path, 'relay.pid');
     await startCore();
-    relay = spawn(
-      process.execPath,
-      ['--import', 'tsx', fileURLToPath(new URL('./main.ts', import.meta.url)), natsFile, String(port), WS, '0', ready],
-      { stdio: 'ignore' },
-    );
-    await waitFor(() => existsSync(ready), 'the relay to listen', 20_000);
+    relay = await startRelayProcess(dir.path, WS, { url: nats.url, ...nats.admin, permissionWaitMs: 20_000 });
   }, 60_000);
   afterAll(async () => {
-    relay?.kill('SIGKILL');
+    relay?.kill();
     await core?.close();
     await nats?.stop();
     dir.remove();

@@ -1,14 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
 import { connect as tcpConnect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNats, type TestNats } from '../../../test/helpers/nats-server';
 import { tempDir } from '../../../test/helpers/temp-dir';
 import { waitFor } from '../../../test/helpers/wait';
-import { freePort } from '../../../test/helpers/free-port';
+import {
+  answerHookEvents,
+  startRelayProcess,
+  type HeardHook,
+  type RelayProcess,
+} from '../../../test/helpers/hook-relay-process';
 
 /**
  * A workspace container's network cut for 30 s (found by `npm run soak`): `docker network connect`
@@ -44,18 +45,12 @@ function proxy(target: number): { server: Server; port: () => number; cut: () =>
 describe('the hook relay whose connection went dead (real nats-server, a proxy that stops carrying)', () => {
   const dir = tempDir('nexus-relay-cut-');
   let nats: TestNats;
-  let relay: ChildProcess;
-  let port = 0;
+  let relay: RelayProcess;
   let core: NatsConnection;
   let link: ReturnType<typeof proxy>;
-  const heard: { seq?: number; event?: { hook_event_name: string } }[] = [];
+  const heard: HeardHook[] = [];
 
-  const post = (event: Record<string, unknown>): Promise<string> =>
-    fetch(`http://127.0.0.1:${port}/nexus-hook`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-nexus-session': SESSION },
-      body: JSON.stringify(event),
-    }).then((r) => r.text());
+  const post = (event: Record<string, unknown>) => relay.post(SESSION, event);
 
   beforeAll(async () => {
     nats = await startNats(dir.path, [WS]);
@@ -63,28 +58,12 @@ describe('the hook relay whose connection went dead (real nats-server, a proxy t
     await new Promise<void>((r) => link.server.listen(0, '127.0.0.1', () => r()));
     // "Core", as platform-service does: each hook event taken and answered.
     core = await connect({ servers: nats.url, user: nats.admin.user, pass: nats.admin.pass });
-    const hooks = core.subscribe(`nexus.hooks.${WS}`);
-    void (async () => {
-      for await (const m of hooks) {
-        const body = m.json<{ relay?: unknown; seq?: number; event?: { hook_event_name: string } }>();
-        if (!body.relay) heard.push(body);
-        m.respond();
-      }
-    })();
+    answerHookEvents(core, WS, heard);
     await core.flush();
-    const natsFile = join(dir.path, 'nats.json');
-    writeFileSync(natsFile, JSON.stringify({ url: `nats://127.0.0.1:${link.port()}`, ...nats.admin }));
-    port = await freePort();
-    const ready = join(dir.path, 'relay.pid');
-    relay = spawn(
-      process.execPath,
-      ['--import', 'tsx', fileURLToPath(new URL('./main.ts', import.meta.url)), natsFile, String(port), WS, '0', ready],
-      { stdio: 'ignore' },
-    );
-    await waitFor(() => existsSync(ready), 'the relay to listen', 20_000);
+    relay = await startRelayProcess(dir.path, WS, { url: `nats://127.0.0.1:${link.port()}`, ...nats.admin });
   }, 60_000);
   afterAll(async () => {
-    relay?.kill('SIGKILL');
+    relay?.kill();
     link?.server.close();
     await core?.close();
     await nats?.stop();
