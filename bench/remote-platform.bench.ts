@@ -3,8 +3,7 @@ import { connect } from '@nats-io/transport-node';
 import { userAuth } from '../main/core/platform/nats/auth';
 import { startRealAgentFleet } from '../test/helpers/real-agent-fleet';
 import { connectRun } from '../test/helpers/run-client';
-import { startSecondEngine } from '../test/helpers/second-engine';
-import { readUntil } from '../test/helpers/wait';
+import { joinSecondEngine, startSecondEngine } from '../test/helpers/second-engine';
 import { compare, measurePair, type Benchmark } from './lib';
 
 const SESSIONS = Number(process.env.NEXUS_BENCH_REMOTE_SESSIONS ?? 6);
@@ -26,19 +25,7 @@ const bench: Benchmark = async () => {
   });
   const closers: (() => Promise<void>)[] = [];
   try {
-    const key = await fleet.call('secrets.create', {
-      name: 'remote-key',
-      kind: 'ssh_private_key',
-      host: '',
-      value: remote.privateKey,
-    });
-    const added = await fleet.call('engines.add', { name: 'far', url: remote.url, keySecretId: key.id });
-    await fleet.call('engines.confirmHostKey', { engine: 'far', fingerprint: added.hostKeyFingerprint ?? '' });
-    await readUntil(
-      () => fleet.call('engines.list', {}),
-      (l) => l.engines.some((e) => e.name === 'far' && e.state === 'reachable'),
-      60_000,
-    );
+    await joinSecondEngine(fleet.call, remote, 'far');
     const here = await fleet.createWorkspace('here', { engine: 'local' });
     const there = await fleet.createWorkspace('there', { engine: 'far' });
     const platform = fleet.running.core.platform;

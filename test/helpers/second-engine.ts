@@ -2,7 +2,8 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Docker from 'dockerode';
-import { waitFor } from './wait';
+import type { OpInput, OpName, OpOutput } from '../../shared/contract';
+import { readUntil, waitFor } from './wait';
 import { freePort } from './free-port';
 
 /**
@@ -313,4 +314,29 @@ function makeTlsMaterial(dir: string): {
     key: read('client.key'),
     files: { ca: f('ca.pem'), serverCert: f('server.pem'), serverKey: f('server.key') },
   };
+}
+
+/**
+ * Adds `remote` to a Nexus as engine `name` the way an operator does (its key into the vault, the engine added,
+ * the host key it offered confirmed) and waits until the engine is reachable; resolves with the engine's id.
+ */
+export async function joinSecondEngine(
+  call: <K extends OpName>(op: K, input: OpInput<K>) => Promise<OpOutput<K>>,
+  remote: SecondEngine,
+  name: string,
+): Promise<string> {
+  const key = await call('secrets.create', {
+    name: `${name}-key`,
+    kind: 'ssh_private_key',
+    host: '',
+    value: remote.privateKey,
+  });
+  const added = await call('engines.add', { name, url: remote.url, keySecretId: key.id });
+  await call('engines.confirmHostKey', { engine: name, fingerprint: added.hostKeyFingerprint ?? '' });
+  await readUntil(
+    () => call('engines.list', {}),
+    (l) => l.engines.some((e) => e.name === name && e.state === 'reachable'),
+    60_000,
+  );
+  return added.id;
 }

@@ -5,7 +5,7 @@ import { mcpToolName } from '../../../resources/worker/nexus-mcp/bridge-server';
 import { startRealAgentFleet, type RealAgentFleet } from '../../../test/helpers/real-agent-fleet';
 import { connectRun } from '../../../test/helpers/run-client';
 import { okResult } from '../../../test/helpers/platform-fixture';
-import { startSecondEngine, type SecondEngine } from '../../../test/helpers/second-engine';
+import { joinSecondEngine, startSecondEngine, type SecondEngine } from '../../../test/helpers/second-engine';
 import { loadTools, offered, toolResult } from '../../../test/helpers/tool-search';
 import { readUntil, waitFor } from '../../../test/helpers/wait';
 import { subjects } from '../../../shared/platform-tools';
@@ -59,20 +59,7 @@ describe('a real Claude Code session on a remote engine', () => {
   beforeAll(async () => {
     remote = await startSecondEngine();
     fleet = await startRealAgentFleet({ nats: { leafPort: 0 } });
-    const key = await fleet.call('secrets.create', {
-      name: 'remote-key',
-      kind: 'ssh_private_key',
-      host: '',
-      value: remote.privateKey,
-    });
-    const added = await fleet.call('engines.add', { name: 'big', url: remote.url, keySecretId: key.id });
-    await fleet.call('engines.confirmHostKey', { engine: 'big', fingerprint: added.hostKeyFingerprint ?? '' });
-    engineId = added.id;
-    await readUntil(
-      () => fleet.call('engines.list', {}),
-      (l) => l.engines.some((e) => e.name === 'big' && e.state === 'reachable'),
-      60_000,
-    );
+    engineId = await joinSecondEngine(fleet.call, remote, 'big');
     const w = await fleet.createWorkspace(ws, { engine: 'big', fleet: { access: 'read' } });
     expect(w.engine).toBe(engineId);
   }, 900_000);
