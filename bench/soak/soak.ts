@@ -1,5 +1,5 @@
 /**
- * `npm run soak`: N real Claude Code sessions (the pinned CLI) in two workspaces of one Nexus, each
+ * `npm run soak`: N real Claude Code sessions (the pinned CLI) in workspaces of one Nexus (≤ 8 each), each
  * driven by the scripted model through a loop of real work (work.ts), messages from outside every few
  * seconds, faults on a schedule (faults.ts), resource figures every minute (resources.ts), and a
  * count at every stage (ledger.ts). Ends with the table (sent / received / lost) and a JSON result
@@ -43,6 +43,8 @@ const SESSIONS = Number(values.sessions ?? Math.max(30, fits));
 const MINUTES = Number(values.minutes);
 const FAULT_LIST = (values.faults === 'none' ? [] : (values.faults ?? '').split(',')) as FaultKind[];
 const MESSAGE_EVERY_MS = Number(values['message-every']) * 1000;
+/** What one workspace container (2 GiB, `docker.memoryBytes`) holds of real CLIs with headroom (~167 MB idle, more mid-turn). */
+const SESSIONS_PER_WORKSPACE = 8;
 const RELAY_PORT = 47_631;
 const TAKEN = new Set(['delivered', 'sent_unconfirmed']);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -73,7 +75,13 @@ async function main(): Promise<void> {
   const core = await startSoakCore(dataDir, { version: 'soak', ...env.config, mcp: { fleetPort } }, token, (r) =>
     ledger.take(r),
   );
-  const workspaces = [`soak-a-${randomBytes(2).toString('hex')}`, `soak-b-${randomBytes(2).toString('hex')}`];
+  // At most SESSIONS_PER_WORKSPACE in one container: 15 real CLIs overrun a workspace's 2 GiB cap and its OOM killer
+  // takes CLIs (docs/performance.md, "Why the 30-session run did not converge"). Two workspaces at least.
+  const count = Math.max(2, Math.ceil(SESSIONS / SESSIONS_PER_WORKSPACE));
+  const workspaces = Array.from(
+    { length: count },
+    (_, i) => `soak-${String.fromCharCode(97 + i)}-${randomBytes(2).toString('hex')}`,
+  );
   const containers = new Map<string, { id: string; containerId: string }>();
   let mcp = null as Client | null;
   const stopAll: (() => void)[] = [];
@@ -171,7 +179,7 @@ async function main(): Promise<void> {
 
     // The sessions, five at a time per workspace.
     const names: { ws: string; name: string }[] = Array.from({ length: SESSIONS }, (_, i) => ({
-      ws: workspaces[i % 2]!,
+      ws: workspaces[i % workspaces.length]!,
       name: `soak${i}`,
     }));
     const sessionWs = new Map<string, string>();
@@ -289,7 +297,7 @@ async function main(): Promise<void> {
       await sleep(Math.max(0, when - Date.now()));
       const kind = FAULT_LIST[i]!;
       log(`fault: ${kind}`);
-      const target = workspaces[i % 2]!;
+      const target = workspaces[i % workspaces.length]!;
       const rec = await inflict(kind, {
         dataDir,
         core,
