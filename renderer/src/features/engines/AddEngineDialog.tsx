@@ -4,14 +4,27 @@ import { useOperation } from '../../api/use-operation';
 import { FormDialog } from '../../shell/FormDialog';
 import { enginesKey } from './use-engines';
 
-const secretOptions = (secrets: readonly SecretSummary[], kind: SecretSummary['kind']) =>
-  secrets
-    .filter((s) => s.kind === kind)
-    .map((s) => (
-      <option key={s.id} value={s.id}>
-        {s.name}
-      </option>
-    ));
+/** A required pick of one vault secret of `kind`; `none` says which kind to choose. */
+function SecretSelect(props: {
+  value: string;
+  onChange: (id: string) => void;
+  secrets: readonly SecretSummary[];
+  kind: SecretSummary['kind'];
+  none: string;
+}) {
+  return (
+    <select value={props.value} onChange={(e) => props.onChange(e.target.value)} required>
+      <option value="">{props.none}</option>
+      {props.secrets
+        .filter((s) => s.kind === props.kind)
+        .map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.name}
+          </option>
+        ))}
+    </select>
+  );
+}
 
 /**
  * Add a remote engine: ssh://user@host[:port] with an SSH private key from the vault (the host key it
@@ -99,33 +112,45 @@ export function AddEngineDialog(props: {
         <>
           <label className="field">
             CA certificate
-            <select value={caSecretId} onChange={(e) => setCa(e.target.value)} required>
-              <option value="">Choose a TLS certificate secret…</option>
-              {secretOptions(props.secrets, 'tls_certificate')}
-            </select>
+            <SecretSelect
+              value={caSecretId}
+              onChange={setCa}
+              secrets={props.secrets}
+              kind="tls_certificate"
+              none="Choose a TLS certificate secret…"
+            />
           </label>
           <label className="field">
             Client certificate
-            <select value={certSecretId} onChange={(e) => setCert(e.target.value)} required>
-              <option value="">Choose a TLS certificate secret…</option>
-              {secretOptions(props.secrets, 'tls_certificate')}
-            </select>
+            <SecretSelect
+              value={certSecretId}
+              onChange={setCert}
+              secrets={props.secrets}
+              kind="tls_certificate"
+              none="Choose a TLS certificate secret…"
+            />
           </label>
           <label className="field">
             Client key
-            <select value={tlsKeySecretId} onChange={(e) => setTlsKey(e.target.value)} required>
-              <option value="">Choose a TLS private key secret…</option>
-              {secretOptions(props.secrets, 'tls_private_key')}
-            </select>
+            <SecretSelect
+              value={tlsKeySecretId}
+              onChange={setTlsKey}
+              secrets={props.secrets}
+              kind="tls_private_key"
+              none="Choose a TLS private key secret…"
+            />
           </label>
         </>
       ) : (
         <label className="field">
           SSH private key
-          <select value={keySecretId} onChange={(e) => setKeySecretId(e.target.value)} required>
-            <option value="">Choose an SSH private key secret…</option>
-            {secretOptions(props.secrets, 'ssh_private_key')}
-          </select>
+          <SecretSelect
+            value={keySecretId}
+            onChange={setKeySecretId}
+            secrets={props.secrets}
+            kind="ssh_private_key"
+            none="Choose an SSH private key secret…"
+          />
           <small>Add it under Secrets (kind “SSH private key”). It is sent only after you confirm the host key.</small>
         </label>
       )}
