@@ -38,7 +38,19 @@ describe('a workspace container restarted outside Nexus (real CLI, docker)', () 
     await fleet.waitForSession(s.id, (x) => x.agentState !== 'starting');
     expect((await fleet.sh(ws, 'test -s /run/nexus/agent-api-key && echo present')).stdout.trim()).toBe('present');
 
-    await fleet.call('sessions.sendMessage', { session: s.id, text: 'after the restart' });
+    // The state can read "idle" from before the restart until the relaunched agent's SessionStart arrives; until
+    // then the inbox is refused as not announced (unavailable): send once it is.
+    await waitFor(
+      () =>
+        fleet
+          .call('sessions.sendMessage', { session: s.id, text: 'after the restart' })
+          .then(() => true)
+          .catch((e: unknown) =>
+            e instanceof Error && /not announced its inbox/.test(e.message) ? false : Promise.reject(e),
+          ),
+      'the relaunched agent to announce its inbox and take the message',
+      120_000,
+    );
     const turn = await waitFor(
       () => fleet.turnsOf(s.id).slice(turnsBefore)[0],
       'a model request from the relaunched session',
