@@ -168,5 +168,10 @@ export const subjects = {
   permissionsFor: (workspaceId: string) => `nexus.permissions.${workspaceId}`,
   permissionsAll: 'nexus.permissions.*',
   permissionRepliesFor: (workspaceId: string) => `nexus.permission-replies.${workspaceId}`,
+  /** Core hands a workspace's hook relay the messages for its sessions here; only core may publish on it. */
+  messagesFor: (workspaceId: string) => `nexus.messages.${workspaceId}`,
+  messagesAll: 'nexus.messages.*',
+  /** The relay answers a message's delivery under this prefix, the only subject its user may publish besides hooks. */
+  messageRepliesFor: (workspaceId: string) => `nexus.message-replies.${workspaceId}`,
 };
 export const SubjectToken = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'letters, digits, dashes and underscores only');

@@ -12,11 +12,19 @@ export interface TestNats {
   stop(): Promise<void>;
 }
 
-/** A real nats-server on a free port with per-workspace publish-only hook users. */
-export async function startNats(dir: string, workspaceIds: string[]): Promise<TestNats> {
-  const users = workspaceIds.map(
-    (w) => `{ user: "hook-${w}", password: "pw-${w}", permissions: { publish: ["nexus.hooks.${w}"], subscribe: [] } }`,
-  );
+/**
+ * A real nats-server on a free port with per-workspace hook users: publish-only on their hooks subject, or with
+ * the permissions `grant` gives (e.g. the platform's own hookGrant).
+ */
+export async function startNats(
+  dir: string,
+  workspaceIds: string[],
+  grant?: (workspaceId: string) => { publish: object; subscribe: object },
+): Promise<TestNats> {
+  const users = workspaceIds.map((w) => {
+    const permissions = grant ? JSON.stringify(grant(w)) : `{ publish: ["nexus.hooks.${w}"], subscribe: [] }`;
+    return `{ user: "hook-${w}", password: "pw-${w}", permissions: ${permissions} }`;
+  });
   const conf = join(dir, 'nats.conf');
   writeFileSync(conf, `authorization { users: [ { user: "admin", password: "admin-pw" }, ${users.join(', ')} ] }\n`);
   const child: ChildProcess = spawn('nats-server', ['-a', '127.0.0.1', '-p', '-1', '-c', conf], {

@@ -34,14 +34,23 @@ export const runGrant = (runId: string): NatsGrant => ({
 export const runUserName = (runId: string): string => `run-${runId}`;
 
 /**
- * A workspace's hook forwarder: publishes its hook subject and its permission-request subject, and
- * subscribes only to its own replies prefix, on which it may never publish (only core can answer).
+ * A workspace's hook relay: publishes its hook subject, its permission-request subject and answers to the
+ * messages core hands it (under its own message-replies prefix); subscribes to its permission replies and its
+ * workspace's messages, on neither of which it may publish (only core can answer a permission or send a message).
  */
 export const hookGrant = (workspaceId: string): NatsGrant => ({
   user: hookUserName(workspaceId),
   permissions: {
-    publish: { allow: [subjects.hooksFor(workspaceId), subjects.permissionsFor(workspaceId)] },
-    subscribe: { allow: [`${subjects.permissionRepliesFor(workspaceId)}.>`] },
+    publish: {
+      allow: [
+        subjects.hooksFor(workspaceId),
+        subjects.permissionsFor(workspaceId),
+        `${subjects.messageRepliesFor(workspaceId)}.>`,
+      ],
+    },
+    subscribe: {
+      allow: [`${subjects.permissionRepliesFor(workspaceId)}.>`, subjects.messagesFor(workspaceId)],
+    },
   },
 });
 export const hookUserName = (workspaceId: string): string => `hooks-${workspaceId}`;

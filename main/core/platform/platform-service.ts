@@ -11,6 +11,7 @@ import type { Redactor } from '../redact';
 import type { ReviewQueue } from '../review/review-queue';
 import type { Db } from '../store/open';
 import { connectionBack, ManagedNats } from './managed-server';
+import { relayMessage } from './message-relay';
 import { hookGrant, hookUserName, runGrant, runUserName, type NatsUser } from './permissions';
 import { jwtSecret, userAuth } from './nats/auth';
 import { leafGrant, type NatsTrust } from './nats/leaf-node';
@@ -262,6 +263,11 @@ export class PlatformService implements Disposable {
 
   get url(): string | null {
     return this.natsUrl;
+  }
+
+  /** Hands one message to a workspace's hook relay (message-relay.ts); null: no relay listens, or no NATS. */
+  relayMessage(workspaceId: string, payload: string, timeoutMs: number): Promise<string | null> {
+    return this.nc ? relayMessage(this.nc, workspaceId, payload, timeoutMs) : Promise.resolve(null);
   }
 
   /** The managed nats-server's process id (null with an external server or none). */

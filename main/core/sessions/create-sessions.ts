@@ -48,6 +48,7 @@ export interface SessionsWiring {
     | 'runs'
     | 'tasks'
     | 'createTask'
+    | 'relayMessage'
     | 'feed'
   >;
   /** core.fleet: each session's `nexus-fleet` MCP entry when its workspace has a fleet credential. */
@@ -92,6 +93,7 @@ export function createSessions(
     },
     maxSessionsPerWorkspace: w.config.quota.maxSessionsPerWorkspace,
     platform: w.platform,
+    messages: w.platform,
     agentBaseUrl: w.config.agent.baseUrl,
     codexBaseUrl: w.config.agent.codexBaseUrl,
     startupTimeoutMs: w.config.agent.startupTimeoutMs,

@@ -11,7 +11,7 @@ import type { Disposable } from '../disposable';
 import { capturePane } from '../terminal/pane';
 import type { LiveWindow } from '../terminal/terminal';
 import { agentStateFromHook, keepNamedTool, type HookMessage } from './hooks/hook-events';
-import { sendToInbox } from './inbox/inbox-send';
+import { sendToInbox, type MessageRelay } from './inbox/inbox-send';
 import { launchMany, waitForLaunches } from './launch/launch-exec';
 import type { LaunchPlan } from './launch/launch';
 import { SessionLauncher } from './launch/session-launcher';
@@ -45,6 +45,8 @@ export interface SessionServiceDeps {
   maxSessionsPerWorkspace: number;
   /** core.platform: each session's agent gets its own platform run (absent: sessions run without platform tools). */
   platform?: PlatformRuns;
+  /** core.platform: messages go to the workspace's hook relay over NATS (absent: the helper's docker exec). */
+  messages?: MessageRelay;
   /** NEXUS_AGENT_BASE_URL (agent.baseUrl): ANTHROPIC_BASE_URL for every session. */
   agentBaseUrl?: string | undefined;
   /** NEXUS_CODEX_BASE_URL (agent.codexBaseUrl): Codex sessions' Responses-API endpoint. */
@@ -290,7 +292,7 @@ export class SessionService {
       throw new NexusError('conflict', `Session ${row.name} is not running.`);
     if (row.agent === 'codex')
       return { sessionId: row.id, ...(await queueForCodex(this.deps.runtime, this.deps.config, ws, row, text)) };
-    const report = await sendToInbox(this.deps.runtime, this.deps.config, ws, row.id, text);
+    const report = await sendToInbox(this.deps.runtime, this.deps.config, ws, row.id, text, this.deps.messages);
     return { sessionId: row.id, ...deliveryOf(report, row.name) };
   }
 

@@ -8,12 +8,14 @@
  * loop saw it die (`crashes`): core then marks that events may have been missed. While NATS is down
  * (a nats-server restart) events wait in order and go out once core listens again. Core answers each
  * event; one it did not answer goes again (core keeps the first copy). SIGHUP: the file
- * names another server → exit 75 (a planned restart, not counted as a crash).
+ * names another server → exit 75 (a planned restart, not counted as a crash). It also delivers the messages
+ * core sends the workspace's sessions (messages.ts), without a process per message.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { connect, jwtAuthenticator, usernamePasswordAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { isUserJwt } from '../nats-credential';
 import { ID } from '../nexus-hook/event';
+import { serveMessages } from './messages';
 import { createRelayServer } from './relay';
 
 interface Target {
@@ -21,6 +23,8 @@ interface Target {
   user?: string;
   pass?: string;
   permissionWaitMs?: number;
+  /** Where the sessions' inbox addresses are (messages.ts); absent in a file from before relays delivered. */
+  stateDir?: string;
 }
 
 const PLANNED_EXIT = 75;
@@ -145,6 +149,7 @@ async function main(): Promise<void> {
     maxPingOut: 2,
   });
   nc = conn;
+  if (first.stateDir) serveMessages(conn, workspaceId, first.stateDir);
   // A connection that gives up for good ends the relay: its loop starts a new one, which says so.
   void conn.closed().then(() => process.exit(1));
   const crashes = Number(crashesArg) || 0;

@@ -52,15 +52,18 @@ export function leafNodeConfig(input: LeafNodeInput): string {
 }
 
 /**
- * The hub-side user of one engine's leaf: it may bring in tool requests, hook events and permission
- * asks (`publish`) and receive replies on runs' inboxes and hook permission replies (`subscribe`),
+ * The hub-side user of one engine's leaf: it may bring in tool requests, hook events, permission
+ * asks and message receipts (`publish`) and receive replies on runs' inboxes, hook permission replies and the
+ * messages for its relays (`subscribe`),
  * nothing else. So a leaf taken over (any local config, the same credential) can neither read
  * requests nor forge a reply into a run's inbox on core's side: leaf-node.test.ts.
  */
 export const leafGrant = (engineId: string): NatsGrant => ({
   user: `leaf-${engineId}`,
   permissions: {
-    publish: { allow: [subjects.toolsAll, subjects.hooksAll, subjects.permissionsAll] },
-    subscribe: { allow: ['_INBOX.*.>', `${subjects.permissionRepliesFor('*')}.>`] },
+    publish: {
+      allow: [subjects.toolsAll, subjects.hooksAll, subjects.permissionsAll, `${subjects.messageRepliesFor('*')}.>`],
+    },
+    subscribe: { allow: ['_INBOX.*.>', `${subjects.permissionRepliesFor('*')}.>`, subjects.messagesAll] },
   },
 });

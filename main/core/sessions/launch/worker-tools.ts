@@ -58,7 +58,8 @@ export async function installWorkerTools(
   ];
   if (hookTarget)
     files.push(
-      [natsFile(config), '600', Buffer.from(JSON.stringify(hookTarget), 'utf8')],
+      // stateDir: where the relay finds the sessions' inbox addresses when it delivers a message.
+      [natsFile(config), '600', Buffer.from(JSON.stringify({ ...hookTarget, stateDir }), 'utf8')],
       [relayStartPath(toolsDir), '700', Buffer.from(relayStartScript(relay), 'utf8')],
     );
   const hooks: Record<string, unknown[]> = {};
