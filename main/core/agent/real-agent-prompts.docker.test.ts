@@ -74,6 +74,26 @@ describe('the real agent CLI: prompts and messages', () => {
     expect(await fleet.pane(s.id)).toContain('Another Claude session sent a message');
   }, 600_000);
 
+  it('delivers a message through the workspace’s hook relay, with no process started for it in the container', async () => {
+    const s = await fleet.createSession(ws, { name: 'relayed', initialMessage: 'wait for my note' });
+    await fleet.waitForSession(s.id, (x) => x.agentState === 'idle' && fleet.turnsOf(s.id).length > 0);
+    // Without the one-shot helper the only way in is the resident relay (docs/sessions.md, "Messages").
+    await fleet.sh(ws, 'mv /tmp/nexus-tools/nexus-inbox-send.cjs /tmp/nexus-tools/nexus-inbox-send.cjs.away');
+    try {
+      const note = 'relayed note: \'single\' "double" \\ back $HOME ünïcødé';
+      const sent = await fleet.tool<{ status: string }>('send_message', { session: s.id, text: note });
+      expect(sent.status).toBe('sent_unconfirmed');
+      await waitFor(
+        () =>
+          fleet.turnsOf(s.id).find((t) => JSON.stringify(t.body.messages).includes(JSON.stringify(note).slice(1, -1))),
+        'the relayed message in a model request',
+        120_000,
+      );
+    } finally {
+      await fleet.sh(ws, 'mv /tmp/nexus-tools/nexus-inbox-send.cjs.away /tmp/nexus-tools/nexus-inbox-send.cjs');
+    }
+  }, 600_000);
+
   it('never shows the canary key in docker inspect, the log, events, panes or results', async () => {
     const { canary, api } = fleet.env;
     expect(api.sawCredential(canary)).toBe(true);
