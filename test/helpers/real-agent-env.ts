@@ -69,7 +69,9 @@ export async function startRealAgentEnv(opts: { repoToken?: string } = {}): Prom
     codexCliDir,
     codexCanary: `sk-proj-canary-${randomUUID()}`,
     config: {
-      docker: { network: TEST_NETWORK, baseImage, memoryBytes: 2 * 1024 ** 3, pidsLimit: 1024 },
+      // 3 GiB: room for the 10 sessions the agent-start and agent-idle benches put in one workspace at
+      // quota.sessionMemoryBytes (256 MiB each; a create beyond what the container holds is refused).
+      docker: { network: TEST_NETWORK, baseImage, memoryBytes: 3 * 1024 ** 3, pidsLimit: 1024 },
       // The real CLI is slow to start on a loaded 2-core machine; the watchdog must not fire first.
       agent: {
         cliDir,

@@ -60,7 +60,11 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
       docker: appInfo.docker,
       nats: appInfo.nats,
       vault: appInfo.vault,
-      quota: { workspaces: { used: 0, limit: 7 }, sessionsPerWorkspace: { limit: 3, highest: 0, full: [] } },
+      // The 4 GiB default container holds 16 sessions at 256 MiB: the configured 3 is the cap.
+      quota: {
+        workspaces: { used: 0, limit: 7 },
+        sessionsPerWorkspace: { limit: 3, configured: 3, memoryHolds: 16, highest: 0, full: [] },
+      },
       fleet: { workspaces: { total: 0 }, sessions: { total: 0 } },
     });
     expect(info.uptimeSeconds).toBeGreaterThanOrEqual(0);

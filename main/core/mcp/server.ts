@@ -10,6 +10,7 @@ import type { FleetCall } from './fleet/fleet';
 import { fleetScope } from './fleet/scope';
 import { runTool, toolAccess, toolError, type ToolDefinition } from './tool';
 import { tools } from './tools';
+import { sessionMemoryOf, sessionsMemoryHolds } from '../sessions/memory-admission';
 
 export const MCP_SERVER_NAME = 'nexus';
 
@@ -59,7 +60,9 @@ export function createMcpServer(core: McpServerDeps, caller: Caller, fleet: Flee
         'status "creating": poll get_workspace / get_session.',
     },
   );
-  const env = { quota: core.config.quota };
+  const env = {
+    quota: { ...core.config.quota, sessionsMemoryHolds: sessionsMemoryHolds(sessionMemoryOf(core.config)) },
+  };
   const actor = actorOf(caller);
   const dispatch = (op: OpName, input: unknown, c: CallContext): Promise<unknown> => core.dispatcher.call(op, input, c);
   const scope = fleet ? fleetScope(fleet, fleet.resolvers) : undefined;

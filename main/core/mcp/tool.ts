@@ -34,7 +34,8 @@ export interface ToolDefinition<S extends z.ZodRawShape = z.ZodRawShape, O exten
 
 /** What a tool may know besides the operations: the configured limits. */
 export interface ToolEnv {
-  quota: { maxWorkspaces: number; maxSessionsPerWorkspace: number };
+  /** `sessionsMemoryHolds`: how many sessions a workspace container's memory holds (sessions/memory-admission.ts). */
+  quota: { maxWorkspaces: number; maxSessionsPerWorkspace: number; sessionsMemoryHolds: number };
 }
 
 export const defineTool = <S extends z.ZodRawShape, O extends z.ZodObject>(

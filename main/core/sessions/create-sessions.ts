@@ -19,6 +19,7 @@ import { SessionTerminals } from '../terminal/terminal';
 import { PermissionRequests } from '../permissions/permission-requests';
 import type { AuditLog } from '../audit/audit-log';
 import type { FleetEntryOf } from './launch/session-runs';
+import { sessionMemoryOf } from './memory-admission';
 
 export interface SessionsWiring {
   db: Db;
@@ -92,6 +93,7 @@ export function createSessions(
       };
     },
     maxSessionsPerWorkspace: w.config.quota.maxSessionsPerWorkspace,
+    memory: sessionMemoryOf(w.config),
     platform: w.platform,
     messages: w.platform,
     agentBaseUrl: w.config.agent.baseUrl,
@@ -102,6 +104,20 @@ export function createSessions(
   });
   w.disposables.add(forwardHookEvents(w.platform, service, log));
   w.disposables.add(convergeOnWorkspaceStart(w.signals, service, log));
+  w.disposables.add(service.watchMemoryKills(w.signals));
+  // The operator sees a kill in Settings → Activity too, beside the session's own reason.
+  w.disposables.add(
+    service.on('agentKilledForMemory', ({ sessionId, reason }) =>
+      w.audit.record({
+        actor: 'nexus',
+        transport: 'docker',
+        operation: 'sessions.killedForMemory',
+        outcome: 'oom_killed',
+        durationMs: 0,
+        detail: `session:${sessionId} ${reason}`,
+      }),
+    ),
+  );
   w.disposables.add(
     w.signals.on('removed', ({ workspaceId }) => {
       w.platform

@@ -8,6 +8,7 @@ import type { Db } from '../store/open';
 import type { WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
 import type { SessionsConfig } from './config';
 import type { Disposable } from '../disposable';
+import type { WorkspaceEvents } from '../workspaces/workspace-events';
 import { capturePane } from '../terminal/pane';
 import type { LiveWindow } from '../terminal/terminal';
 import { agentStateFromHook, keepNamedTool, type HookMessage } from './hooks/hook-events';
@@ -29,6 +30,8 @@ import { StartupWatch } from './launch/startup-watch';
 import { SessionLookup } from './session-lookup';
 import { startupFailureReason } from '../agent/startup-watchdog';
 import { deliveryOf, type DeliveryResult } from './inbox/message-delivery';
+import { checkSessionMemory, holdsMemory, type SessionMemory } from './memory-admission';
+import { MemoryKills } from './memory-kills';
 
 /** What sessions use of the workspaces module: its runtime, nothing else. */
 export type SessionRuntime = Pick<WorkspaceRuntime, 'run' | 'exec' | 'info' | 'find' | 'list' | 'idle'>;
@@ -43,6 +46,8 @@ export interface SessionServiceDeps {
   /** Publish-only NATS credentials for the workspace's hook subject; null when there is no NATS. */
   hookTarget(workspaceId: string): HookTarget | null | Promise<HookTarget | null>;
   maxSessionsPerWorkspace: number;
+  /** The container's limit and one session's figure: a create the container cannot hold is refused (absent: no check). */
+  memory?: SessionMemory | undefined;
   /** core.platform: each session's agent gets its own platform run (absent: sessions run without platform tools). */
   platform?: PlatformRuns;
   /** core.platform: messages go to the workspace's hook relay over NATS (absent: the helper's docker exec). */
@@ -87,6 +92,8 @@ export class SessionService {
   private readonly signals: SessionSignals;
   /** What converge may do (see ConvergeSessions): nothing of this service's state beyond it. */
   private readonly converging: ConvergeSessions;
+  /** Finds the sessions whose agent the container's OOM killer took (memory-kills.ts). */
+  private readonly memoryKills: MemoryKills;
 
   constructor(private readonly deps: SessionServiceDeps) {
     this.store = new SessionStore(deps.db);
@@ -108,6 +115,14 @@ export class SessionService {
     });
     this.startup = new StartupWatch(deps.startupTimeoutMs, (id, at, ms) => this.startupTimedOut(id, at, ms), deps.log);
     this.converging = this.convergePort();
+    this.memoryKills = new MemoryKills({
+      runtime: deps.runtime,
+      running: (workspaceId) =>
+        this.store.list(workspaceId).filter((r) => r.status === 'running' && !this.inFlight.has(r.id)),
+      liveWindows: (ws) => listWindows(deps.runtime, deps.config, ws),
+      killed: (row, reason) => this.killedForMemory(row, reason),
+      log: deps.log,
+    });
   }
 
   /** Core-internal signals of the sessions module (`agentStopped`). */
@@ -152,17 +167,14 @@ export class SessionService {
     if (!ws.running) throw new NexusError('conflict', `Workspace ${ws.name} is not running; start it first.`);
     if (this.store.byName(ws.id, input.name))
       throw new NexusError('conflict', `Workspace ${ws.name} already has a session named ${input.name}.`);
-    if (this.store.count(ws.id) >= this.deps.maxSessionsPerWorkspace) {
-      throw new NexusError(
-        'conflict',
-        `Workspace ${ws.name} already has ${this.deps.maxSessionsPerWorkspace} sessions, the most allowed.`,
-      );
-    }
+    this.checkRoom(ws);
     const row = newSessionRow(ws.id, input.name, input.agent ?? this.workspaces.get(ws.id).defaultAgent);
     // Checked before the row exists, so a bad prompt or agent config fails the call, not the queue.
     const launch = this.launcher.plan(ws, row, { initialMessage: input.initialMessage, resume: false });
     await this.launcher.checkAgentReady(ws, row.agent);
     row.task_id = this.launcher.taskFor(ws.id, input);
+    // Again after the await, with nothing between it and the insert: a burst of creates cannot all pass.
+    this.checkRoom(ws);
     this.store.insert(row);
     const session = this.toSession(row, ws.name);
     this.emit(session);
@@ -177,6 +189,20 @@ export class SessionService {
     }
     waiting.push({ row, launch, onDone });
     return session;
+  }
+
+  /** The session quota, and the container's memory for one more session (memory-admission.ts). */
+  private checkRoom(ws: WorkspaceInfo): void {
+    if (this.store.count(ws.id) >= this.deps.maxSessionsPerWorkspace) {
+      throw new NexusError(
+        'conflict',
+        `Workspace ${ws.name} already has ${this.deps.maxSessionsPerWorkspace} sessions, the most allowed.`,
+      );
+    }
+    if (this.deps.memory) {
+      const live = this.store.list(ws.id).filter((r) => holdsMemory(r.status)).length;
+      checkSessionMemory(ws.name, live, this.deps.memory);
+    }
   }
 
   private async bringUp(workspaceId: string, list: PendingCreate[]): Promise<void> {
@@ -289,11 +315,34 @@ export class SessionService {
     const row = this.resolve(ref);
     const ws = this.deps.runtime.find(row.workspace_id);
     if (row.status !== 'running' || !ws?.running)
-      throw new NexusError('conflict', `Session ${row.name} is not running.`);
+      throw new NexusError('conflict', `Session ${row.name} is not running${row.reason ? `: ${row.reason}` : '.'}`);
     if (row.agent === 'codex')
       return { sessionId: row.id, ...(await queueForCodex(this.deps.runtime, this.deps.config, ws, row, text)) };
     const report = await sendToInbox(this.deps.runtime, this.deps.config, ws, row.id, text, this.deps.messages);
+    // No inbox socket: if the OOM killer took the agent, the session is not running (and now says so).
+    if (report.outcome === 'socket_missing' && (await this.memoryKills.check(ws.id)).includes(row.id))
+      throw new NexusError('conflict', `Session ${row.name} is not running: ${this.store.get(row.id)?.reason}`);
     return { sessionId: row.id, ...deliveryOf(report, row.name) };
+  }
+
+  /**
+   * Follows Docker's `oom` events for the workspaces' containers: sessions whose agent the OOM killer
+   * took go to error with the reason. Disposing it drops the looks not yet taken.
+   */
+  watchMemoryKills(signals: Pick<WorkspaceEvents, 'on'>): Disposable {
+    const sub = signals.on('outOfMemory', ({ workspaceId }) => this.memoryKills.outOfMemory(workspaceId));
+    return { dispose: () => (sub.dispose(), this.memoryKills.dispose()) };
+  }
+
+  private killedForMemory(row: SessionRow, reason: string): void {
+    this.startup.disarm(row.id);
+    this.patch(row.id, { status: 'error', reason, agent_state: 'exited', window_id: null });
+    this.launcher
+      .endRunOf(row.id, 'failed', reason)
+      .catch((e: unknown) =>
+        this.deps.log.warn('ending the run of a killed agent failed', { sessionId: row.id, error: e }),
+      );
+    this.signals.emit('agentKilledForMemory', { sessionId: row.id, workspaceId: row.workspace_id, reason });
   }
 
   async pane(ref: string): Promise<{ sessionId: string; text: string; capturedAt: string }> {

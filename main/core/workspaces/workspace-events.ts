@@ -6,6 +6,11 @@ export interface WorkspaceEventMap {
   started: { workspaceId: string };
   /** The workspace is deleted; its sessions went with it. */
   removed: { workspaceId: string };
+  /**
+   * The kernel's OOM killer killed a process in the workspace's container (Docker's `oom` event: the
+   * container's memory cgroup hit `docker.memoryBytes`); the sessions module looks for agents it took.
+   */
+  outOfMemory: { workspaceId: string };
   /** A call found the Docker engine gone (the watch then reconnects). */
   engineLost: { reason: string; /** Which engine (absent: the local one). */ engine?: string };
 }

@@ -9,7 +9,7 @@ import type { Redactor } from '../redact';
 import type { WorkspaceAgent } from '../agent/workspace-agent';
 import type { Db } from '../store/open';
 import { DockerWatch } from './docker-watch';
-import { ownerIdFor } from './labels';
+import { isOwnedBy, LABEL, ownerIdFor } from './labels';
 import { noSecrets, type SecretSource } from './secret-source';
 import { WorkerImageBuilder } from './worker-image';
 import { WorkspaceContainers } from './containers';
@@ -111,7 +111,11 @@ export function createWorkspaces(w: WorkspacesWiring): Workspaces {
     log: w.log,
     owner,
     signals,
-    onEvent: (e) => service.onContainerEvent(e.labels),
+    onEvent: (e) => {
+      const workspaceId = e.labels[LABEL.workspaceId];
+      if (e.action === 'oom' && workspaceId && isOwnedBy(e.labels, owner)) signals.emit('outOfMemory', { workspaceId });
+      service.onContainerEvent(e.labels);
+    },
     onReconnect: () => service.sweep(),
   });
   w.disposables.add(toDisposable(() => service.idle()));

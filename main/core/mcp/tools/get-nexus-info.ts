@@ -20,7 +20,12 @@ export const NexusInfo = z.object({
   quota: z.object({
     workspaces: Count.describe('Workspaces against the configured maximum'),
     sessionsPerWorkspace: z.object({
+      /** The cap a create meets: the configured quota, or fewer when a workspace container's memory holds fewer. */
       limit: z.number().int(),
+      /** quota.maxSessionsPerWorkspace as configured. */
+      configured: z.number().int(),
+      /** Sessions one workspace container holds: docker.memoryBytes over quota.sessionMemoryBytes. */
+      memoryHolds: z.number().int(),
       /** The most sessions any one workspace has. */
       highest: z.number().int(),
       /** Workspaces that cannot take another session. */
@@ -69,7 +74,9 @@ export const getNexusInfo = defineTool({
         : Promise.resolve(undefined),
     ]);
     const perWorkspace = fleet.workspaces.sessions;
-    const limit = env.quota.maxSessionsPerWorkspace;
+    const configured = env.quota.maxSessionsPerWorkspace;
+    const memoryHolds = env.quota.sessionsMemoryHolds;
+    const limit = Math.min(configured, memoryHolds);
     const total = Object.values(fleet.counts).reduce((a, b) => a + b, 0);
     return {
       version: info.version,
@@ -84,6 +91,8 @@ export const getNexusInfo = defineTool({
         workspaces: { used: fleet.workspaces.total, limit: env.quota.maxWorkspaces },
         sessionsPerWorkspace: {
           limit,
+          configured,
+          memoryHolds,
           highest: Math.max(0, ...Object.values(perWorkspace)),
           full: Object.entries(perWorkspace)
             .filter(([, n]) => n >= limit)

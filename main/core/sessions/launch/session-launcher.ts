@@ -291,7 +291,7 @@ export class SessionLauncher {
   }
 
   /** Ends the session's current run (read now: a create still in the queue may have just started it). */
-  async endRunOf(sessionId: string, status: 'finished' | 'cancelled', summary: string): Promise<void> {
+  async endRunOf(sessionId: string, status: 'finished' | 'failed' | 'cancelled', summary: string): Promise<void> {
     const runId = this.deps.store.get(sessionId)?.run_id;
     if (runId) await this.deps.runs?.end(runId, status, summary);
   }

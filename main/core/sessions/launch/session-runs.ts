@@ -139,7 +139,7 @@ export class SessionRuns {
   }
 
   /** Ends a run, keeping a summary its Stop hooks gave it; one already ended or gone is fine. */
-  async end(runId: string, status: 'finished' | 'cancelled', summary: string): Promise<void> {
+  async end(runId: string, status: 'finished' | 'failed' | 'cancelled', summary: string): Promise<void> {
     try {
       const kept = this.platform.runs.get(runId)?.summary;
       await this.platform.endRun(runId, status, kept ? undefined : summary);
