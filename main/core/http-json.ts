@@ -6,8 +6,8 @@ import { NexusError } from '../../shared/errors';
 /**
  * The request body as text, refused as `bad_request` once it passes `maxBytes` (the request is then
  * destroyed, as the rest of it will not be read). Plain 'data'/'end' listeners, left on the request
- * once it settles (a settled promise ignores what follows, e.g. the 'close' after 'end'): an async
- * iterator, or named handlers removed one by one, cost every request several promises or closures.
+ * once it settled: an async iterator, or named handlers removed one by one, cost every request
+ * several promises or closures.
  */
 export function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
   if (req.readableEnded) return Promise.resolve('');
@@ -16,15 +16,26 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let settled = false;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size <= maxBytes) return void chunks.push(chunk);
+      settled = true;
       req.destroy();
       reject(new NexusError('bad_request', 'Request body too large.'));
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-    req.on('close', () => reject(new NexusError('bad_request', 'The request was closed before its body ended.')));
+    req.on('end', () => {
+      settled = true;
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', (e) => {
+      settled = true;
+      reject(e);
+    });
+    // Every request closes after its end: the error (and its stack trace) only when the body was cut short.
+    req.on('close', () => {
+      if (!settled) reject(new NexusError('bad_request', 'The request was closed before its body ended.'));
+    });
   });
 }
 
