@@ -301,7 +301,7 @@ function foundations(config: CoreConfig, dataDir: string) {
   const db = openStore(join(dataDir, 'nexus.db'));
   disposables.add(toDisposable(() => void db.close()));
   const audit = new AuditLog(db);
-  disposables.add(toDisposable(() => audit.flush()));
+  disposables.add(toDisposable(() => audit.close()));
   return { config, dataDir, disposables, redactor, log, events, status, db, audit };
 }
 

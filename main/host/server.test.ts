@@ -149,6 +149,18 @@ describe('loopback host', () => {
     expect(invalid.body).not.toMatch(/at .*\.ts:\d+/);
   });
 
+  it('refuses a body over 1 MiB without reading the rest of it, and keeps answering', async () => {
+    const big = await send(
+      host,
+      'POST',
+      '/api/rpc/app.info',
+      { ...bearer(), 'content-type': 'application/json' },
+      `{"x":"${'a'.repeat(2 * 1024 * 1024)}"}`,
+    ).catch((e: NodeJS.ErrnoException) => ({ status: 0, code: e.code }));
+    expect(big).toMatchObject({ status: 0, code: expect.stringMatching(/^(ECONNRESET|EPIPE)$/) });
+    expect((await send(host, 'POST', '/api/rpc/app.info', bearer())).status).toBe(200);
+  });
+
   it('streams core events over SSE to an authenticated client only', async () => {
     expect((await send(host, 'GET', '/api/events')).status).toBe(401);
     const received = new Promise<string>((resolve, reject) => {

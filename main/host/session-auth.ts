@@ -1,9 +1,10 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 export const COOKIE_NAME = 'nexus_session';
 
-const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
+/** One-shot SHA-256 (no Hash object per request). */
+const digest = (s: string): Buffer => hash('sha256', s, 'buffer');
 /** Constant-time comparison of a string of any length with a secret's digest, made once (compares digests). */
 const matches = (candidate: string, expected: Buffer): boolean => timingSafeEqual(digest(candidate), expected);
 

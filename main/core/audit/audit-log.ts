@@ -1,4 +1,6 @@
+import { dirname, join } from 'node:path';
 import type { Db } from '../store/open';
+import { AuditJournal, type JournalRow } from './audit-journal';
 
 export interface AuditEntry {
   actor: string;
@@ -8,9 +10,10 @@ export interface AuditEntry {
   durationMs: number;
   detail?: string;
   /**
-   * A read that succeeded (it changed nothing). A batch of only such rows is committed without its
-   * own fsync (synchronous=NORMAL for that one transaction): it survives Nexus being killed, and a
-   * power cut only until the next synced write, which syncs the log file and these rows with it.
+   * A read that succeeded (it changed nothing). Such a row goes to the journal at once and into the
+   * database with the next group commit (within `READS_COMMIT_MS`); a batch of only such rows is
+   * committed without its own fsync (synchronous=NORMAL for that one transaction): it survives
+   * Nexus being killed, and a power cut only until the next synced write.
    */
   readOnly?: boolean;
 }
@@ -22,64 +25,97 @@ export interface AuditRow extends AuditEntry {
 
 /**
  * Append-only record of who did what, through which transport, and how it ended.
- * Entries recorded in the same event-loop turn are written in one transaction (group commit): the
- * store runs synchronous=FULL, so one fsync per entry would cost every MCP call several ms.
- * `recent()` and core.dispose() flush first, so nothing recorded is ever missing from a read.
- * A batch holding only successful reads (`readOnly`) skips the fsync; any change, refusal or
- * failure in a batch makes the whole batch a synced commit.
+ * Rows are written in group commits, never one transaction per row: the store runs
+ * synchronous=FULL, and one fsync per row would cost every call several ms. A change, refusal or
+ * failure is committed at the end of its event-loop turn, with a sync. Successful reads
+ * (`readOnly`), the bulk of MCP traffic, are written to the journal (audit-journal.ts) with one
+ * write(2) before the call answers and committed together every `READS_COMMIT_MS` (or once
+ * `READS_BATCH` wait, or with the next change) without their own fsync: a commit per turn put a
+ * WAL write on the event loop for every busy read. Killing Nexus loses none of them (the next
+ * start imports the journal). `recent()` and `close()` commit first, so nothing recorded is ever
+ * missing from a read.
  */
 const MAX_PENDING = 10_000;
+export const READS_COMMIT_MS = 250;
+const READS_BATCH = 500;
+type Pending = AuditEntry & { at: string };
 
 export class AuditLog {
-  private readonly insert;
-  private pending: (AuditEntry & { at: string })[] = [];
+  /** Built once (the insert and its transaction): a commit runs after every turn that recorded a change. */
+  private readonly writeBatch;
+  private readonly present;
+  private readonly journal: AuditJournal | null;
+  private pending: Pending[] = [];
+  /** A commit at the end of this turn is scheduled. */
   private scheduled = false;
-  constructor(private readonly db: Db) {
-    this.insert = db.prepare(
+  /** The reads' commit timer. */
+  private later: NodeJS.Timeout | null = null;
+
+  /**
+   * `journalDir`: where successful reads wait for their commit (default `audit-journal/` beside the
+   * database file; none for an in-memory database, whose reads are then committed per turn).
+   */
+  constructor(
+    private readonly db: Db,
+    journalDir: string | null = db.memory ? null : join(dirname(db.name), 'audit-journal'),
+  ) {
+    const insert = db.prepare(
       'INSERT INTO audit (at, actor, transport, operation, outcome, duration_ms, detail) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
+    this.writeBatch = db.transaction((batch: readonly JournalRow[]) => {
+      for (const e of batch)
+        insert.run(e.at, e.actor, e.transport, e.operation, e.outcome, Math.round(e.durationMs), e.detail ?? null);
+    });
+    this.present = db.prepare(
+      'SELECT 1 FROM audit WHERE at = ? AND actor = ? AND transport = ? AND operation = ? AND outcome = ? LIMIT 1',
+    );
+    this.journal = journalDir ? AuditJournal.open(journalDir, (rows) => this.importRows(rows)) : null;
   }
 
   record(e: AuditEntry): void {
-    this.pending.push({ ...e, at: new Date().toISOString() });
+    const row = { ...e, at: new Date().toISOString() };
+    this.pending.push(row);
+    if (row.readOnly === true && this.pending.length < READS_BATCH && this.journal?.append(journalRow(row))) {
+      this.later ??= setTimeout(() => this.flushQuietly(), READS_COMMIT_MS).unref();
+      return;
+    }
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => {
-      try {
-        this.flush();
-      } catch {
-        // A refused write (disk full) must not throw into the event loop; the batch stays pending.
-      }
-    });
+    setImmediate(() => this.flushQuietly());
   }
 
   /** Writes every pending entry in one transaction. */
   flush(): void {
     this.scheduled = false;
+    if (this.later) clearTimeout(this.later);
+    this.later = null;
     if (this.pending.length === 0 || !this.db.open) return;
     const batch = this.pending;
     this.pending = [];
-    const unsynced = !this.db.inTransaction && batch.every((e) => e.readOnly === true);
-    if (unsynced) this.db.pragma('synchronous = NORMAL');
+    const nested = this.db.inTransaction;
+    const unsynced = !nested && batch.every((e) => e.readOnly === true);
+    // exec, not a prepared statement: SQLite applies this pragma when it compiles it.
+    if (unsynced) this.db.exec('PRAGMA synchronous = NORMAL');
     try {
-      this.db.transaction(() => {
-        for (const e of batch)
-          this.insert.run(
-            e.at,
-            e.actor,
-            e.transport,
-            e.operation,
-            e.outcome,
-            Math.round(e.durationMs),
-            e.detail ?? null,
-          );
-      })();
+      this.writeBatch(batch);
     } catch (e) {
       // Kept for the next flush (bounded), so entries survive a full disk once space returns.
       this.pending = [...batch, ...this.pending].slice(-MAX_PENDING);
       throw e;
     } finally {
-      if (unsynced) this.db.pragma('synchronous = FULL');
+      if (unsynced) this.db.exec('PRAGMA synchronous = FULL');
+    }
+    // Inside someone's transaction the rows are not committed yet: the journal keeps them (an
+    // import skips rows already present).
+    if (!nested) this.journal?.clear();
+  }
+
+  /** Commits what is pending and closes the journal (kept, for the next start, if the commit failed). */
+  close(): void {
+    try {
+      this.flush();
+    } finally {
+      this.journal?.close();
     }
   }
 
@@ -91,4 +127,28 @@ export class AuditLog {
       )
       .all(limit) as AuditRow[];
   }
+
+  private flushQuietly(): void {
+    try {
+      this.flush();
+    } catch {
+      // A refused write (disk full) must not throw into the event loop; the batch stays pending.
+    }
+  }
+
+  /** Rows an earlier process left in its journal, less any its last commit already wrote. */
+  private importRows(rows: readonly JournalRow[]): void {
+    const missing = rows.filter((r) => !this.present.get(r.at, r.actor, r.transport, r.operation, r.outcome));
+    if (missing.length > 0) this.writeBatch(missing);
+  }
 }
+
+const journalRow = (e: Pending): JournalRow => ({
+  at: e.at,
+  actor: e.actor,
+  transport: e.transport,
+  operation: e.operation,
+  outcome: e.outcome,
+  durationMs: e.durationMs,
+  ...(e.detail !== undefined ? { detail: e.detail } : {}),
+});

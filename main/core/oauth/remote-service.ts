@@ -37,6 +37,13 @@ export class RemoteService {
   readonly grants: RemoteGrants;
   readonly clients: PreregisteredClients;
   private pinned: string | null = null;
+  /**
+   * The stored origin as last read (undefined: read it again). Every request asks for it (the
+   * host's first check is whether its Host is the public one), and `setOrigin` is its only writer,
+   * which drops it; the Host name is parsed once per origin.
+   */
+  private stored: string | null | undefined;
+  private host: { origin: string; host: string } | null = null;
   private server: AuthorizationServer | null = null;
 
   constructor(
@@ -63,13 +70,17 @@ export class RemoteService {
   }
 
   origin(): string | null {
-    return this.pinned ?? this.grants.getSetting(ORIGIN_SETTING);
+    if (this.pinned) return this.pinned;
+    if (this.stored === undefined) this.stored = this.grants.getSetting(ORIGIN_SETTING);
+    return this.stored;
   }
 
   /** `name[:port]` as a Host header carries it on the public path, or null when the mode is off. */
   publicHost(): string | null {
     const origin = this.origin();
-    return origin ? new URL(origin).host : null;
+    if (!origin) return null;
+    if (this.host?.origin !== origin) this.host = { origin, host: new URL(origin).host };
+    return this.host.host;
   }
 
   status(): RemoteStatus {
@@ -84,6 +95,7 @@ export class RemoteService {
   setOrigin(value: string | null): RemoteStatus {
     if (this.pinned)
       throw new NexusError('conflict', 'The public origin is set by --public-origin / NEXUS_PUBLIC_ORIGIN.');
+    this.stored = undefined;
     if (value === null || value.trim() === '') {
       this.grants.setSetting(ORIGIN_SETTING, null);
     } else {

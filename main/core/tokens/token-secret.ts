@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { tokenPrefixes, type TokenClass } from '../../../shared/contract';
 
 /** 32 random bytes (256 bits) after the class prefix, base64url: `nxs_w_` + 43 characters. */
@@ -16,8 +16,8 @@ export function claimedClass(secret: string): TokenClass | null {
   return m ? (classOfLetter[m[1] ?? ''] ?? null) : null;
 }
 
-/** SHA-256 is enough for 256-bit random secrets: there is nothing to brute-force. */
-export const hashSecret = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();
+/** SHA-256 is enough for 256-bit random secrets: there is nothing to brute-force (one-shot: no Hash object per call). */
+export const hashSecret = (secret: string): Buffer => hash('sha256', secret, 'buffer');
 
 /** What the operator sees to tell tokens apart: the prefix and four characters. */
 export const hintOf = (secret: string): string => `${secret.slice(0, 10)}…`;

@@ -38,7 +38,12 @@ export interface FleetCredentialsDeps {
  * session's --mcp-config; it is never in the database, a log or a result.
  */
 export class FleetCredentials {
-  constructor(private readonly deps: FleetCredentialsDeps) {}
+  /** `scopeOf` runs for every MCP request (is this token a fleet credential?): prepared once. */
+  private readonly byToken;
+
+  constructor(private readonly deps: FleetCredentialsDeps) {
+    this.byToken = deps.db.prepare('SELECT * FROM fleet_credentials WHERE token_id = ?');
+  }
 
   list(): FleetCredential[] {
     const rows = this.deps.db
@@ -58,8 +63,7 @@ export class FleetCredentials {
 
   /** The scope of a token, when it is a fleet credential. */
   scopeOf(tokenId: string): FleetScope | null {
-    const r = this.deps.db.prepare('SELECT * FROM fleet_credentials WHERE token_id = ?').get(tokenId) as
-      Row | undefined;
+    const r = this.byToken.get(tokenId) as Row | undefined;
     return r ? { workspaceId: r.workspace_id, allWorkspaces: r.all_workspaces === 1 } : null;
   }
 
