@@ -384,7 +384,18 @@ async function main(): Promise<void> {
       log(
         `${kind}: ${rec.detail}; converged ${convergedMs < 0 ? 'NOT within 300 s' : `in ${Math.round(convergedMs / 1000)} s`}`,
       );
-      if (convergedMs < 0) log(`sessions then: ${JSON.stringify(await list().catch(() => []))}`);
+      if (convergedMs < 0) {
+        // Which sessions held it up, and on which engine: for the diagnosis.
+        const byWs = new Map([...containers.entries()].map(([name, c]) => [c.id, `${name}@${c.engine.name}`]));
+        for (const s of await list().catch(() => [] as SessionView[])) {
+          const last = work.lastTurnAt.get(s.id) ?? 0;
+          if (s.status === 'running' && s.agentState !== 'starting' && last >= rec.undoneAt) continue;
+          log(
+            `  not converged: ${s.name} in ${byWs.get(s.workspaceId) ?? s.workspaceId}: ${s.status}/${s.agentState}, ` +
+              `last model request ${last ? `${Math.round((Date.now() - last) / 1000)} s ago` : 'never'}`,
+          );
+        }
+      }
     }
     await sleep(Math.max(0, end - Date.now()));
 
