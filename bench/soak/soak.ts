@@ -17,7 +17,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { freemem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -476,6 +476,12 @@ async function main(): Promise<void> {
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
     log(`result: ${file}`);
     if (rows.some((r) => r.lost > r.explained)) process.exitCode = 1;
+    // Core's log goes with the data dir: kept beside the result when something is to be diagnosed.
+    const coreLog = join(dataDir, 'logs', 'nexus.log');
+    if ((process.exitCode === 1 || faults.some((f) => f.convergedMs < 0)) && existsSync(coreLog)) {
+      copyFileSync(coreLog, file.replace(/\.json$/, '-nexus.log'));
+      log(`core's log: ${file.replace(/\.json$/, '-nexus.log')}`);
+    }
   } finally {
     await cleanUp();
   }
