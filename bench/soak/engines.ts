@@ -37,7 +37,8 @@ export async function startSoakEngines(count: number): Promise<SoakEngines> {
   const local: SoakEngine = { name: 'local', docker: realDocker(), host: null };
   if (count === 1)
     return { list: [local], remote: null, remoteId: null, join: () => Promise.resolve(), dispose: async () => {} };
-  const remote = await startSecondEngine();
+  // Its own address pool: a remote-engine test may run its second dockerd beside it (10.201–10.204 are theirs).
+  const remote = await startSecondEngine({ pool: '10.211.0.0/16' });
   let disposed: Promise<void> | null = null;
   const engines: SoakEngines = {
     list: [local, { name: REMOTE_ENGINE, docker: remote.docker, host: `unix://${remote.socket}` }],
