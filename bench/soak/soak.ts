@@ -287,7 +287,7 @@ async function main(): Promise<void> {
           // An error keeps its code and the start of its text, so the table says why a message was not taken.
           const error = r._meta?.['nexus/error'] as { code?: string; message?: string } | undefined;
           const status = r.isError
-            ? `error ${error?.code ?? '?'}: ${(error?.message ?? '').slice(0, 60)}`
+            ? `error ${error?.code ?? '?'}: ${(error?.message ?? '').slice(0, 160)}`
             : ((r.structuredContent as { status?: string } | undefined)?.status ?? '?');
           ledger.messages.set(n, { session, t, status });
         } catch (e) {
