@@ -1,4 +1,5 @@
 import type { ChildReport } from './reports';
+import { countBy } from './table';
 import type { ToolCall } from './work';
 
 /**
@@ -16,6 +17,9 @@ export interface StageRow {
   explained: number;
   note: string;
 }
+
+/** What send_message answers when the agent's inbox took the message. */
+const TAKEN = new Set(['delivered', 'sent_unconfirmed']);
 
 type Hook = Extract<ChildReport, { kind: 'hook' }>;
 type Notice = Extract<ChildReport, { kind: 'notice' }>;
@@ -44,7 +48,10 @@ export class Ledger {
   /** Messages sent from outside: number -> where, when, what send_message answered. */
   readonly messages = new Map<number, { session: string; t: number; status: string }>();
   /** Permission requests seen (id -> decision made, or the error deciding). */
-  readonly asks = new Map<string, { decided: 'allow' | 'deny' | null; error?: string; t: number }>();
+  readonly asks = new Map<
+    string,
+    { decided: 'allow' | 'deny' | null; error?: string; t: number; workspaceId?: string }
+  >();
   /** When core was down (SIGKILL to ready again). */
   readonly coreDown: [number, number][] = [];
   /**
@@ -83,13 +90,20 @@ export class Ledger {
     this.relaySent.set(key, Math.max(sent, this.relaySent.get(key) ?? 0));
   }
 
+  /**
+   * The table. With `only` (one engine's workspaces): the stages that belong to a workspace, counted
+   * for those workspaces alone (core's own bus → /api/events is left out); their sums are the totals.
+   */
   rows(
     calls: ToolCall[],
     windows: [number, number][],
     cuts: { workspaceId: string; at: number }[],
     sessionWs: Map<string, string>,
+    only?: (workspaceId: string) => boolean,
   ): StageRow[] {
     const rows: StageRow[] = [];
+    const mine = (workspaceId: string | undefined): boolean =>
+      !only || (workspaceId !== undefined && only(workspaceId));
 
     // 1. relay -> core. A relay process whose count we never read (it died before a read) is known
     // only by what arrived: its highest seq stands in for its count.
@@ -98,9 +112,9 @@ export class Ledger {
     let explained = 0;
     const gaps: string[] = [];
     const relays: Record<string, { sent: number; received: number }> = {};
-    this.relays = relays;
+    if (!only) this.relays = relays;
     const keys = new Set([...this.relaySent.keys(), ...this.relayReceived.keys()]);
-    for (const key of keys) {
+    for (const key of [...keys].filter((k) => mine(k.split('/')[0]))) {
       const got = this.relayReceived.get(key) ?? new Set<number>();
       const n = Math.max(this.relaySent.get(key) ?? 0, ...got);
       sent += n;
@@ -115,6 +129,8 @@ export class Ledger {
       if (reported) explained += missing;
       gaps.push(`${key}: ${missing} missing${reported ? ' (relay reported)' : ''}`);
     }
+    const hooks = this.hooks.filter((h) => mine(h.workspaceId));
+    const notices = this.notices.filter((n) => mine(n.workspaceId));
     rows.push({
       stage: 'hook events: relays → core',
       sent,
@@ -122,14 +138,15 @@ export class Ledger {
       lost: sent - received,
       explained,
       note:
-        `${this.direct} more published by the hook command itself; ${this.copies} sent again (core dropped the copy); ` +
-        `${this.notices.length} relay notices ` +
-        `(${this.notices.filter((n) => n.crashes > 0 || n.dropped > 0).length} of lost events)` +
+        `${hooks.filter((h) => h.seq === null || h.relayPid === null).length} more published by the hook command itself; ` +
+        `${only ? '' : `${this.copies} sent again (core dropped the copy); `}` +
+        `${notices.length} relay notices ` +
+        `(${notices.filter((n) => n.crashes > 0 || n.dropped > 0).length} of lost events)` +
         (gaps.length ? `; ${gaps.join(', ')}` : ''),
     });
 
     // 2. core -> database: every event core took in that names a state is in the row (or a newer one is).
-    const mapped = this.hooks.filter((h) => h.db !== 'unmapped' && h.db !== 'no-session');
+    const mapped = hooks.filter((h) => h.db !== 'unmapped' && h.db !== 'no-session');
     const missed = mapped.filter((h) => h.db === 'missed');
     rows.push({
       stage: 'state changes: core → database',
@@ -137,8 +154,17 @@ export class Ledger {
       received: mapped.length - missed.length,
       lost: missed.length,
       explained: 0,
-      note: `${mapped.filter((h) => h.db === 'superseded').length} superseded by a newer event; ${this.hooks.length - mapped.length} name no state`,
+      note: `${mapped.filter((h) => h.db === 'superseded').length} superseded by a newer event; ${hooks.length - mapped.length} name no state`,
     });
+    if (only)
+      return [
+        ...rows,
+        this.toolCalls(
+          calls.filter((c) => mine(sessionWs.get(c.session))),
+          cuts,
+          sessionWs,
+        ),
+      ];
 
     // 3. core's bus -> /api/events, counted while the client was connected (not its first/last 250 ms).
     const inWindow = (t: number): boolean => windows.some(([a, b]) => t > a + 250 && t < b - 250);
@@ -155,10 +181,19 @@ export class Ledger {
         (lostEvents.length ? `; lost: ${[...new Set(lostEvents.map((e) => e.name))].join(', ')}` : ''),
     });
 
-    // 4. model: each tool call the stand-in handed out, and its tool_result back.
+    rows.push(this.toolCalls(calls, cuts, sessionWs));
+    return rows;
+  }
+
+  /** 4. model: each tool call the stand-in handed out, and its tool_result back. */
+  private toolCalls(
+    calls: ToolCall[],
+    cuts: { workspaceId: string; at: number }[],
+    sessionWs: Map<string, string>,
+  ): StageRow {
     const open = calls.filter((c) => c.answeredAt === undefined);
     const cut = open.filter((c) => cuts.some((x) => x.workspaceId === sessionWs.get(c.session) && x.at >= c.at));
-    rows.push({
+    return {
       stage: 'tool calls: model → agent → model',
       sent: calls.length,
       received: calls.length - open.length,
@@ -173,7 +208,47 @@ export class Ledger {
               .map((c) => c.kind)
               .join(', ')}`
           : ''),
-    });
-    return rows;
+    };
+  }
+  /**
+   * 5. messages from outside: taken by the agent's inbox (`delivered`, or `sent_unconfirmed`: the CLI
+   * confirms only holds, refusals, drops) against the model requests that showed them.
+   */
+  messageRow(
+    received: Map<number, unknown>,
+    cuts: { workspaceId: string; at: number }[],
+    sessionWs: Map<string, string>,
+    only?: (workspaceId: string) => boolean,
+  ): StageRow {
+    const all = [...this.messages.entries()].filter(([, m]) => !only || only(sessionWs.get(m.session) ?? ''));
+    const delivered = all.filter(([, m]) => TAKEN.has(m.status));
+    const arrived = delivered.filter(([n]) => received.has(n));
+    return {
+      stage: 'messages: send_message → agent',
+      sent: delivered.length,
+      received: arrived.length,
+      lost: delivered.length - arrived.length,
+      explained: delivered.filter(
+        ([n, m]) =>
+          !received.has(n) && cuts.some((c) => c.workspaceId === sessionWs.get(m.session) && c.at >= m.t - 60_000),
+      ).length,
+      note: `${all.length} sent in all; not delivered: ${JSON.stringify(countBy(all.filter(([, m]) => !TAKEN.has(m.status)).map(([, m]) => m.status)))}`,
+    };
+  }
+
+  /** 6. permission asks seen against the operator's decisions. */
+  askRow(only?: (workspaceId: string) => boolean): StageRow {
+    const asks = [...this.asks.values()].filter((a) => !only || only(a.workspaceId ?? ''));
+    const errors = [...new Set(asks.map((a) => a.error).filter(Boolean))];
+    return {
+      stage: 'permission asks: core → operator decision',
+      sent: asks.length,
+      received: asks.filter((a) => a.decided).length,
+      lost: asks.filter((a) => !a.decided).length,
+      explained: 0,
+      note:
+        `${asks.filter((a) => a.decided === 'allow').length} allowed, ${asks.filter((a) => a.decided === 'deny').length} denied` +
+        (errors.length ? `; errors: ${errors.join(' | ')}` : ''),
+    };
   }
 }

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { containerUsage, mb, round } from '../agent-probe';
+import type Docker from 'dockerode';
+import { mb, round } from '../agent-probe';
 
 const TICK = 100; // USER_HZ on Linux
 
@@ -16,6 +17,7 @@ export interface ResourceSample {
   coreFds: number;
   natsRssMb: number;
   natsCpuPercent: number;
+  /** Each workspace container, in the order of the result's `placement`. */
   containerMemoryMb: number[];
   walMb: number;
 }
@@ -44,7 +46,22 @@ export function natsPid(dataDir: string): number | null {
   }
 }
 
-export function sampler(dataDir: string, corePid: () => number | null, containers: () => string[], t0: number) {
+/** A container's memory as `docker stats` counts it (usage less inactive file cache), on its own engine. */
+async function memoryOf(docker: Docker, id: string): Promise<number> {
+  const m = ((await docker.getContainer(id).stats({ stream: false })) as { memory_stats: MemoryStats }).memory_stats;
+  return (m.usage ?? 0) - (m.stats?.inactive_file ?? m.stats?.total_inactive_file ?? 0);
+}
+interface MemoryStats {
+  usage?: number;
+  stats?: { inactive_file?: number; total_inactive_file?: number };
+}
+
+export function sampler(
+  dataDir: string,
+  corePid: () => number | null,
+  containers: () => { docker: Docker; id: string }[],
+  t0: number,
+) {
   let last: { t: number; core: Map<number, number>; nats: Map<number, number> } = {
     t: Date.now(),
     core: new Map(),
@@ -69,9 +86,9 @@ export function sampler(dataDir: string, corePid: () => number | null, container
       natsRssMb: n ? mb(n.rss) : -1,
       natsCpuPercent: pct(npid, n?.cpu, last.nats),
       containerMemoryMb: await Promise.all(
-        containers().map((id) =>
-          containerUsage(id)
-            .then((u) => mb(u.memoryBytes))
+        containers().map((c) =>
+          memoryOf(c.docker, c.id)
+            .then(mb)
             .catch(() => -1),
         ),
       ),

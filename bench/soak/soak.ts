@@ -5,15 +5,22 @@
  * count at every stage (ledger.ts). Ends with the table (sent / received / lost) and a JSON result
  * in bench/results/. Run under scripts/with-keychain.sh (npm run soak does). See docs/performance.md,
  * "Load held".
- *   npm run soak -- [--sessions N] [--minutes M] [--faults core-kill,nats-kill,container-restart,network-cut|none]
+ *   npm run soak -- [--sessions N] [--minutes M] [--engines 1|2]
+ *                   [--faults core-kill,nats-kill,container-restart,network-cut,leaf-kill,ssh-cut,leaf-remove|none]
+ * `--engines 2` (needs root): a second Docker engine on this machine, a dockerd behind an sshd on 127.0.0.1
+ * (engines.ts, as the remote-engine tests make it), added to Nexus as a remote engine; workspaces alternate
+ * between the engines (the remote one's workers reach core through its leaf nats-server). The container
+ * faults then hit a container on each engine in turn, and two more are on the schedule: `leaf-kill` (the
+ * remote leaf's nats-server SIGKILLed, as a crash) and `ssh-cut` (the engine's SSH connections cut).
+ * `leaf-remove` (its leaf container removed) only when named. The table and the JSON result have
+ * per-engine rows; the second engine is removed at the end and on SIGINT.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { freemem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { dockerExec } from '../../test/helpers/agent-cli';
 import { repoRoot } from '../../test/helpers/core';
 import { removeOwnedBy } from '../../test/helpers/docker';
 import { connectClient } from '../../test/helpers/mcp';
@@ -23,7 +30,9 @@ import { tempDir } from '../../test/helpers/temp-dir';
 import { percentiles } from '../lib';
 import { startSoakCore } from './core-handle';
 import { followEvents } from './events-client';
-import { FAULTS, inflict, type FaultKind, type FaultRecord } from './faults';
+import { byEngine } from './by-engine';
+import { execIn, startSoakEngines, type SoakEngine } from './engines';
+import { ALL_FAULTS, FAULTS, inflict, REMOTE_FAULTS, schedule, type FaultKind, type FaultRecord } from './faults';
 import { Ledger, type StageRow } from './ledger';
 import { sampler, type ResourceSample } from './resources';
 import { countBy, print } from './table';
@@ -33,7 +42,8 @@ const { values } = parseArgs({
   options: {
     sessions: { type: 'string' },
     minutes: { type: 'string', default: '30' },
-    faults: { type: 'string', default: FAULTS.join(',') },
+    engines: { type: 'string', default: '1' },
+    faults: { type: 'string' },
     'message-every': { type: 'string', default: '3' },
   },
 });
@@ -41,12 +51,15 @@ const { values } = parseArgs({
 const fits = Math.floor((freemem() * 0.5) / (350 * 1024 ** 2));
 const SESSIONS = Number(values.sessions ?? Math.max(30, fits));
 const MINUTES = Number(values.minutes);
-const FAULT_LIST = (values.faults === 'none' ? [] : (values.faults ?? '').split(',')) as FaultKind[];
+const ENGINES = Number(values.engines);
+const DEFAULT_FAULTS: FaultKind[] = ENGINES > 1 ? [...FAULTS, ...REMOTE_FAULTS] : [...FAULTS];
+const FAULT_LIST = (
+  values.faults === 'none' ? [] : values.faults ? values.faults.split(',') : DEFAULT_FAULTS
+) as FaultKind[];
 const MESSAGE_EVERY_MS = Number(values['message-every']) * 1000;
 /** What one workspace container (2 GiB, `docker.memoryBytes`) holds of real CLIs with headroom (~167 MB idle, more mid-turn). */
 const SESSIONS_PER_WORKSPACE = 8;
 const RELAY_PORT = 47_631;
-const TAKEN = new Set(['delivered', 'sent_unconfirmed']);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (s: string) => console.log(`[soak ${new Date().toISOString().slice(11, 19)}] ${s}`);
 
@@ -65,8 +78,25 @@ interface SessionView {
 }
 
 async function main(): Promise<void> {
-  for (const f of FAULT_LIST) if (!FAULTS.includes(f)) throw new Error(`unknown fault ${f}`);
-  const env = await startRealAgentEnv();
+  for (const f of FAULT_LIST) if (!ALL_FAULTS.includes(f)) throw new Error(`unknown fault ${f}`);
+  const engines = await startSoakEngines(ENGINES);
+  const plan = schedule(
+    FAULT_LIST,
+    engines.list.map((e) => e.name),
+  );
+  // SIGINT (and SIGTERM): the clean-up below, the second engine last; a second signal leaves at once.
+  let cleanUp: () => Promise<void> = () => engines.dispose();
+  const onSignal = (sig: NodeJS.Signals): void => {
+    log(`${sig}: cleaning up`);
+    process.removeAllListeners(sig);
+    void cleanUp().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const env = await startRealAgentEnv().catch(async (e: unknown) => {
+    await engines.dispose();
+    throw e;
+  });
   const dir = tempDir('nexus-soak-');
   const dataDir = join(dir.path, 'data');
   const token = randomBytes(24).toString('hex');
@@ -74,30 +104,53 @@ async function main(): Promise<void> {
   const fleetPort = 20_000 + Math.floor(Math.random() * 20_000);
   const core = await startSoakCore(dataDir, { version: 'soak', ...env.config, mcp: { fleetPort } }, token, (r) =>
     ledger.take(r),
-  );
+  ).catch(async (e: unknown) => {
+    await env.close();
+    await engines.dispose();
+    dir.remove();
+    throw e;
+  });
   // At most SESSIONS_PER_WORKSPACE in one container: 15 real CLIs overrun a workspace's 2 GiB cap and its OOM killer
-  // takes CLIs (docs/performance.md, "Why the 30-session run did not converge"). Two workspaces at least.
-  const count = Math.max(2, Math.ceil(SESSIONS / SESSIONS_PER_WORKSPACE));
+  // takes CLIs (docs/performance.md, "Why the 30-session run did not converge"). Two workspaces at least, and
+  // one per engine; workspace i is on engine i mod engines.
+  const count = Math.max(2, ENGINES, Math.ceil(SESSIONS / SESSIONS_PER_WORKSPACE));
   const workspaces = Array.from(
     { length: count },
     (_, i) => `soak-${String.fromCharCode(97 + i)}-${randomBytes(2).toString('hex')}`,
   );
-  const containers = new Map<string, { id: string; containerId: string }>();
+  const engineOf = new Map(workspaces.map((name, i) => [name, engines.list[i % engines.list.length]!]));
+  const containers = new Map<string, { id: string; containerId: string; engine: SoakEngine }>();
   let mcp = null as Client | null;
   const stopAll: (() => void)[] = [];
+  let cleaned: Promise<void> | null = null;
+  cleanUp = () =>
+    (cleaned ??= (async () => {
+      for (const stop of stopAll.splice(0)) stop();
+      await mcp?.close().catch(() => undefined);
+      for (const name of workspaces) await core.rpc('workspaces.delete', { workspace: name }).catch(() => undefined);
+      if (engines.remoteId) await core.rpc('engines.remove', { engine: engines.remoteId }).catch(() => undefined);
+      await core.stop().catch(() => undefined);
+      await removeOwnedBy(dataDir).catch(() => undefined);
+      await engines.dispose().catch((e: unknown) => log(`the second engine's clean-up failed: ${String(e)}`));
+      await env.close();
+      dir.remove();
+    })());
   try {
     await core.rpc('vault.init', {});
     await giveAgentCredential((op, input) => core.rpc(op, input), env.canary);
     const { secret } = await core.rpc<{ secret: string }>('tokens.create', { name: 'soak sender', class: 'write' });
+    await engines.join((op, input) => core.rpc(op, input));
 
     log(
-      `${SESSIONS} sessions in ${workspaces.join(', ')} for ${MINUTES} min; faults: ${FAULT_LIST.join(', ') || 'none'}`,
+      `${SESSIONS} sessions in ${workspaces.map((w) => `${w} (${engineOf.get(w)!.name})`).join(', ')} for ${MINUTES} min; ` +
+        `faults: ${plan.map((f) => (f.engine ? `${f.kind}@${f.engine}` : f.kind)).join(', ') || 'none'}`,
     );
     await Promise.all(
       workspaces.map((name, i) =>
         core.rpc('workspaces.create', {
           name,
           repoUrl: env.repo.url,
+          ...(ENGINES > 1 ? { engine: engineOf.get(name)!.name } : {}),
           ...(i === 1 ? { fleet: { access: 'read' } } : {}),
         }),
       ),
@@ -109,7 +162,7 @@ async function main(): Promise<void> {
           { workspace: name },
         );
         if (w.status === 'running' && w.containerId) {
-          containers.set(name, { id: w.id, containerId: w.containerId });
+          containers.set(name, { id: w.id, containerId: w.containerId, engine: engineOf.get(name)! });
           break;
         }
         if (w.status === 'error') throw new Error(`workspace ${name}: ${w.reason ?? ''}`);
@@ -141,12 +194,13 @@ async function main(): Promise<void> {
 
     // /api/events, as the UI follows it; permission asks decided from it (and from a sweep).
     const deciding = new Set<string>();
-    const decide = async (reqs: { id: string; toolInput: unknown }[]): Promise<void> => {
+    type Ask = { id: string; workspaceId: string; toolInput: unknown };
+    const decide = async (reqs: Ask[]): Promise<void> => {
       for (const r of reqs) {
         if (ledger.asks.get(r.id)?.decided || deciding.has(r.id)) continue;
         deciding.add(r.id);
         const behavior = decisionFor(r.toolInput);
-        if (!ledger.asks.has(r.id)) ledger.asks.set(r.id, { decided: null, t: Date.now() });
+        if (!ledger.asks.has(r.id)) ledger.asks.set(r.id, { decided: null, t: Date.now(), workspaceId: r.workspaceId });
         await core
           .rpc('permissions.decide', { id: r.id, behavior, ...(behavior === 'deny' ? { note: 'soak: denied' } : {}) })
           .then(() => (ledger.asks.get(r.id)!.decided = behavior))
@@ -165,8 +219,7 @@ async function main(): Promise<void> {
       token,
       (name, data, digest, t) => {
         ledger.sse.add(digest);
-        if (name === 'permissions.changed')
-          void decide((JSON.parse(data) as { requests: { id: string; toolInput: unknown }[] }).requests);
+        if (name === 'permissions.changed') void decide((JSON.parse(data) as { requests: Ask[] }).requests);
         if (name === 'sessions.changed') {
           const s = (JSON.parse(data) as { session?: { id: string; agentState: string; agentStateAt: string | null } })
             .session;
@@ -234,7 +287,7 @@ async function main(): Promise<void> {
           // An error keeps its code and the start of its text, so the table says why a message was not taken.
           const error = r._meta?.['nexus/error'] as { code?: string; message?: string } | undefined;
           const status = r.isError
-            ? `error ${error?.code ?? '?'}: ${(error?.message ?? '').slice(0, 60)}`
+            ? `error ${error?.code ?? '?'}: ${(error?.message ?? '').slice(0, 160)}`
             : ((r.structuredContent as { status?: string } | undefined)?.status ?? '?');
           ledger.messages.set(n, { session, t, status });
         } catch (e) {
@@ -251,7 +304,7 @@ async function main(): Promise<void> {
       const c = containers.get(ws);
       if (!c) return;
       const script = `require('http').get('http://127.0.0.1:${RELAY_PORT}/counts',r=>{let d='';r.on('data',c=>d+=c);r.on('end',()=>console.log(d))}).on('error',()=>console.log('{}'))`;
-      const r = await dockerExec(c.containerId, ['/opt/nexus/node/bin/node', '-e', script]).catch(() => null);
+      const r = await execIn(c.engine, c.containerId, ['/opt/nexus/node/bin/node', '-e', script]);
       try {
         const counts = JSON.parse(r?.stdout.trim() || '{}') as { pid?: number; sent?: number };
         if (counts.pid && counts.sent !== undefined) ledger.relayCount(c.id, counts.pid, counts.sent);
@@ -261,7 +314,7 @@ async function main(): Promise<void> {
     };
     const sweep = setInterval(() => {
       void core
-        .rpc<{ requests: { id: string; toolInput: unknown }[] }>('permissions.list', {})
+        .rpc<{ requests: Ask[] }>('permissions.list', {})
         .then((l) => decide(l.requests))
         .catch(() => undefined);
     }, 3000);
@@ -283,7 +336,11 @@ async function main(): Promise<void> {
           return null;
         }
       },
-      () => [...containers.values()].map((c) => c.containerId),
+      () =>
+        workspaces.flatMap((w) => {
+          const c = containers.get(w);
+          return c ? [{ docker: c.engine.docker, id: c.containerId }] : [];
+        }),
       t0,
     );
     samples.push(await sample());
@@ -292,18 +349,27 @@ async function main(): Promise<void> {
     const faults: FaultRecord[] = [];
     const cuts: { workspaceId: string; at: number }[] = [];
     const end = t0 + MINUTES * 60_000;
-    for (let i = 0; i < FAULT_LIST.length; i++) {
-      const when = t0 + ((i + 1) / (FAULT_LIST.length + 1)) * (end - t0);
+    const hits = new Map<string, number>();
+    for (let i = 0; i < plan.length; i++) {
+      const when = t0 + ((i + 1) / (plan.length + 1)) * (end - t0);
       await sleep(Math.max(0, when - Date.now()));
-      const kind = FAULT_LIST[i]!;
-      log(`fault: ${kind}`);
-      const target = workspaces[i % workspaces.length]!;
+      const { kind, engine: engineName } = plan[i]!;
+      const engine = engines.list.find((e) => e.name === engineName) ?? null;
+      log(`fault: ${kind}${engine ? ` on engine ${engine.name}` : ''}`);
+      // The engine's workspaces in turn (a container fault on engine e hits its next workspace).
+      const onEngine = workspaces.filter((w) => engineOf.get(w) === (engine ?? engines.list[0]));
+      const n = hits.get(engine?.name ?? '') ?? 0;
+      hits.set(engine?.name ?? '', n + 1);
+      const target = onEngine[n % onEngine.length]!;
       const rec = await inflict(kind, {
         dataDir,
         core,
-        network: env.network,
+        engine,
         workspace: async () => ({ name: target, containerId: containers.get(target)!.containerId }),
         beforeContainerRestart: readRelay,
+        ...(engines.remote
+          ? { cutSsh: () => engines.remote!.cutConnections(), sshLogins: () => engines.remote!.logins() }
+          : {}),
       });
       if (kind === 'core-kill') {
         ledger.coreDown.push([rec.at, rec.undoneAt]);
@@ -318,6 +384,18 @@ async function main(): Promise<void> {
       log(
         `${kind}: ${rec.detail}; converged ${convergedMs < 0 ? 'NOT within 300 s' : `in ${Math.round(convergedMs / 1000)} s`}`,
       );
+      if (convergedMs < 0) {
+        // Which sessions held it up, and on which engine: for the diagnosis.
+        const byWs = new Map([...containers.entries()].map(([name, c]) => [c.id, `${name}@${c.engine.name}`]));
+        for (const s of await list().catch(() => [] as SessionView[])) {
+          const last = work.lastTurnAt.get(s.id) ?? 0;
+          if (s.status === 'running' && s.agentState !== 'starting' && last >= rec.undoneAt) continue;
+          log(
+            `  not converged: ${s.name} in ${byWs.get(s.workspaceId) ?? s.workspaceId}: ${s.status}/${s.agentState}, ` +
+              `last model request ${last ? `${Math.round((Date.now() - last) / 1000)} s ago` : 'never'}`,
+          );
+        }
+      }
     }
     await sleep(Math.max(0, end - Date.now()));
 
@@ -339,32 +417,19 @@ async function main(): Promise<void> {
     for (const stop of stopAll.splice(0)) stop();
 
     const rows: StageRow[] = ledger.rows([...work.calls.values()], events.windows(), cuts, sessionWs);
-    // Taken by the agent's inbox: `delivered`, or `sent_unconfirmed` (the CLI confirms only holds, refusals, drops).
-    const delivered = [...ledger.messages.entries()].filter(([, m]) => TAKEN.has(m.status));
-    const arrived = delivered.filter(([n]) => work.received.has(n));
-    rows.push({
-      stage: 'messages: send_message → agent',
-      sent: delivered.length,
-      received: arrived.length,
-      lost: delivered.length - arrived.length,
-      explained: delivered.filter(
-        ([n, m]) =>
-          !work.received.has(n) && cuts.some((c) => c.workspaceId === sessionWs.get(m.session) && c.at >= m.t - 60_000),
-      ).length,
-      note: `${ledger.messages.size} sent in all; not delivered: ${JSON.stringify(countBy([...ledger.messages.values()].filter((m) => !TAKEN.has(m.status)).map((m) => m.status)))}`,
-    });
-    const asks = [...ledger.asks.values()];
-    rows.push({
-      stage: 'permission asks: core → operator decision',
-      sent: asks.length,
-      received: asks.filter((a) => a.decided).length,
-      lost: asks.filter((a) => !a.decided).length,
-      explained: 0,
-      note:
-        `${asks.filter((a) => a.decided === 'allow').length} allowed, ${asks.filter((a) => a.decided === 'deny').length} denied` +
-        (asks.some((a) => a.error)
-          ? `; errors: ${[...new Set(asks.map((a) => a.error).filter(Boolean))].join(' | ')}`
-          : ''),
+    rows.push(ledger.messageRow(work.received, cuts, sessionWs), ledger.askRow());
+    const perEngine = byEngine({
+      ledger,
+      work,
+      cuts,
+      sessionWs,
+      windows: events.windows(),
+      engines: engines.list.map((e) => e.name),
+      workspaces: workspaces.map((name) => ({
+        name,
+        id: containers.get(name)!.id,
+        engine: engineOf.get(name)!.name,
+      })),
     });
 
     const latency = [...ledger.stateSeen.values()].map((s) => s.t - Date.parse(s.at));
@@ -382,14 +447,19 @@ async function main(): Promise<void> {
     };
     const result = {
       when: new Date().toISOString(),
-      command: `npm run soak -- --sessions ${SESSIONS} --minutes ${MINUTES} --faults ${FAULT_LIST.join(',') || 'none'}`,
+      command:
+        `npm run soak -- --sessions ${SESSIONS} --minutes ${MINUTES}${ENGINES > 1 ? ` --engines ${ENGINES}` : ''} ` +
+        `--faults ${FAULT_LIST.join(',') || 'none'}`,
       sessions: SESSIONS,
       workspaces: workspaces.length,
+      engines: perEngine.engines,
+      placement: perEngine.placement,
       minutes: MINUTES,
       modelRequests: { all: env.api.requests.length, turns: env.api.turns().length },
       relays: ledger.relays,
       toolCalls: countBy([...work.calls.values()].map((c) => c.kind)),
       stages: rows,
+      stagesByEngine: perEngine.stages,
       faults,
       hookToState: percentiles(latency),
       hookToAttention: percentiles(attention),
@@ -406,14 +476,14 @@ async function main(): Promise<void> {
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
     log(`result: ${file}`);
     if (rows.some((r) => r.lost > r.explained)) process.exitCode = 1;
+    // Core's log goes with the data dir: kept beside the result when something is to be diagnosed.
+    const coreLog = join(dataDir, 'logs', 'nexus.log');
+    if ((process.exitCode === 1 || faults.some((f) => f.convergedMs < 0)) && existsSync(coreLog)) {
+      copyFileSync(coreLog, file.replace(/\.json$/, '-nexus.log'));
+      log(`core's log: ${file.replace(/\.json$/, '-nexus.log')}`);
+    }
   } finally {
-    for (const stop of stopAll) stop();
-    await mcp?.close().catch(() => undefined);
-    for (const name of workspaces) await core.rpc('workspaces.delete', { workspace: name }).catch(() => undefined);
-    await core.stop().catch(() => undefined);
-    await removeOwnedBy(dataDir).catch(() => undefined);
-    await env.close();
-    dir.remove();
+    await cleanUp();
   }
 }
 

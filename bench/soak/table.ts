@@ -11,6 +11,9 @@ export function countBy(xs: string[]): Record<string, number> {
 
 export function print(r: {
   stages: StageRow[];
+  /** With more than one engine: each engine's share of the stages that belong to a workspace. */
+  stagesByEngine?: Record<string, StageRow[]>;
+  engines?: { engine: string; workspaces: string[]; sessions: number; modelRequests: number; toolCalls: number }[];
   faults: FaultRecord[];
   hookToState: { p50Ms: number; p95Ms: number; n: number };
   hookToAttention: { p95Ms: number; n: number };
@@ -19,9 +22,25 @@ export function print(r: {
   console.log('\n| stage | sent | received | lost | explained | note |\n|---|---:|---:|---:|---:|---|');
   for (const s of r.stages)
     console.log(`| ${s.stage} | ${s.sent} | ${s.received} | ${s.lost} | ${s.explained} | ${s.note} |`);
-  console.log('\n| fault | converged | detail |\n|---|---:|---|');
+  const engines = r.engines ?? [];
+  if (engines.length > 1) {
+    console.log('\n| engine | workspaces | sessions | model requests | tool calls |\n|---|---|---:|---:|---:|');
+    for (const e of engines)
+      console.log(`| ${e.engine} | ${e.workspaces.join(', ')} | ${e.sessions} | ${e.modelRequests} | ${e.toolCalls} |`);
+    console.log('\n| stage | engine | sent | received | lost | explained |\n|---|---|---:|---:|---:|---:|');
+    const names = Object.keys(r.stagesByEngine ?? {});
+    const first = r.stagesByEngine?.[names[0] ?? ''] ?? [];
+    for (const [i, row] of first.entries())
+      for (const name of names) {
+        const s = r.stagesByEngine![name]![i]!;
+        console.log(`| ${row.stage} | ${name} | ${s.sent} | ${s.received} | ${s.lost} | ${s.explained} |`);
+      }
+  }
+  console.log('\n| fault | engine | converged | detail |\n|---|---|---:|---|');
   for (const f of r.faults)
-    console.log(`| ${f.kind} | ${f.convergedMs < 0 ? 'no' : `${Math.round(f.convergedMs / 1000)} s`} | ${f.detail} |`);
+    console.log(
+      `| ${f.kind} | ${f.engine ?? 'core'} | ${f.convergedMs < 0 ? 'no' : `${Math.round(f.convergedMs / 1000)} s`} | ${f.detail} |`,
+    );
   console.log(
     `\nhook → state on /api/events: p50 ${Math.round(r.hookToState.p50Ms)} ms, p95 ${Math.round(r.hookToState.p95Ms)} ms (n ${r.hookToState.n}); ` +
       `hook → attention p95 ${Math.round(r.hookToAttention.p95Ms)} ms (n ${r.hookToAttention.n}); ` +

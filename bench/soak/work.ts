@@ -51,6 +51,8 @@ export class Work {
   private readonly state = new Map<string, { k: number; inTurn: number; lastSearch: number }>();
   /** When each session last asked the model (its agent alive and working). */
   readonly lastTurnAt = new Map<string, number>();
+  /** Model requests per session. */
+  readonly turns = new Map<string, number>();
   private n = 0;
   /** Stops handing out work (the drain at the end): every turn ends with text. */
   draining = false;
@@ -76,6 +78,7 @@ export class Work {
     }
     if (!s) return { text: 'OK.' };
     this.lastTurnAt.set(s.id, now);
+    this.turns.set(s.id, (this.turns.get(s.id) ?? 0) + 1);
     const st = this.state.get(s.id) ?? { k: 0, inTurn: 0, lastSearch: 0 };
     this.state.set(s.id, st);
     const messages = req.body.messages ?? [];

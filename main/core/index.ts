@@ -140,7 +140,7 @@ export async function createCore(
   const fleet = fleetModule.fleet;
   disposables.add(fleetModule.subscription);
   // Workers on remote engines reach NATS and the fleet listener through their engine's leaf node.
-  joinPlatform({
+  const leaves = joinPlatform({
     registry: engines.registry,
     platform,
     fleet,
@@ -253,6 +253,7 @@ export async function createCore(
     await platform.start(workerHost.now);
     fleetModule.start();
     void sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
+    void leaves.restore();
   };
   await startOrClose(start, disposables, log);
   log.info('core started', { version: config.version, dataDir });

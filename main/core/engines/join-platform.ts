@@ -33,11 +33,11 @@ export function joinPlatform(w: {
   registry: EngineRegistry;
   platform: Pick<PlatformService, 'routeWorkers' | 'leafCredentials'>;
   fleet: Pick<FleetService, 'routeWorkers' | 'listenerAddress' | 'relayHosts'>;
-  runtime: Pick<WorkspaceRuntime, 'find'>;
+  runtime: Pick<WorkspaceRuntime, 'find' | 'list'>;
   natsBinary: string;
   owner: string;
   log: Logger;
-}): EngineLeaves {
+}): { leaves: EngineLeaves; restore(): Promise<void> } {
   const leaves = new EngineLeaves({
     docker: (engine) => w.registry.docker(engine),
     ssh: (engine) => w.registry.sshOf(engine),
@@ -60,5 +60,33 @@ export function joinPlatform(w: {
     if (base) w.fleet.relayHosts.add(new URL(base).host);
     return base;
   });
-  return leaves;
+  return { leaves, restore: () => restoreLeaves(leaves, w.runtime, w.fleet, w.log) };
+}
+
+/**
+ * After a core start: the leaf of each remote engine with a running workspace is made again. Its sessions
+ * ran on, but the leaf the last core made dials back through that core's SSH connection, which died
+ * with it: their hooks, permission asks and platform calls would wait there until the next session on
+ * the engine replaced it. Once the worker listener is up (at most 30 s), so the new leaf relays it too;
+ * a failure is logged (the next session there tries again).
+ */
+async function restoreLeaves(
+  leaves: EngineLeaves,
+  runtime: Pick<WorkspaceRuntime, 'list'>,
+  fleet: Pick<FleetService, 'listenerAddress'>,
+  log: Logger,
+): Promise<void> {
+  const byEngine = new Map<string, string>();
+  for (const ws of runtime.list())
+    if (ws.running && ws.containerId && ws.engine && ws.engine !== LOCAL_ENGINE)
+      byEngine.set(ws.engine, ws.containerId);
+  if (byEngine.size === 0) return;
+  for (let t = 0; t < 30 && !fleet.listenerAddress(); t++) await new Promise((r) => setTimeout(r, 1000));
+  await Promise.all(
+    [...byEngine].map(([engine, containerId]) =>
+      leaves
+        .forContainer(engine, containerId)
+        .catch((e: unknown) => log.warn('the leaf node could not be made again at start-up', { engine, error: e })),
+    ),
+  );
 }
