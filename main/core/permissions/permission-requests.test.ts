@@ -95,4 +95,27 @@ describe('PermissionRequests', () => {
     expect(r.p.list()).toEqual([]);
     expect(r.replies).toEqual(['', '', '']);
   });
+
+  it('takes the same question asked again as one request, answered on the newest asker’s reply', () => {
+    const r = rig();
+    const body = new TextEncoder().encode(JSON.stringify({ ...r.bash, askId: 'ab12cd34ef56ab78' }));
+    const first: string[] = [];
+    const second: string[] = [];
+    const a = r.p.ask('ws1', body, (d) => first.push(d));
+    const b = r.p.ask('ws1', body, (d) => second.push(d));
+    expect(b?.id).toBe(a?.id);
+    expect(r.p.list('s1')).toHaveLength(1);
+    r.p.decide(a?.id ?? '', { behavior: 'allow' }, 'operator', 'ui');
+    expect(first).toEqual([]);
+    expect(second).toEqual([JSON.stringify({ behavior: 'allow' })]);
+  });
+
+  it('holds a question first asked of a core that died only as long as its asker still waits', () => {
+    const r = rig(60_000);
+    const at = new Date(Date.now() - 50_000).toISOString();
+    const req = r.ask({ ...r.bash, at, askId: '0123456789abcdef' });
+    const left = Date.parse(req?.expiresAt ?? '') - Date.now();
+    expect(left).toBeGreaterThan(8_000);
+    expect(left).toBeLessThanOrEqual(10_000);
+  });
 });

@@ -11,7 +11,9 @@ import type { Redactor } from '../redact';
  * `waitMs`: the operator decides (allow | deny | deny with a note) and core replies; when nobody
  * decides in time core replies empty: Claude Code's hook prints nothing and the dialog stays in the terminal;
  * a Codex session's PreToolUse gate denies the call (it fails closed: under full access nothing would mean run).
- * Only the operator's decide() answers: the hook user cannot publish on its reply subject.
+ * Only the operator's decide() answers: the hook user cannot publish on its reply subject. The relay asks again
+ * every 10 s while it waits (same `askId`): the held request then answers on the newest reply subject, and a core
+ * started after the one that held it was SIGKILLed holds it anew, so a question outlives a core crash.
  */
 
 /** What nexus-hook sends (the workspace comes from the subject, never from here). */
@@ -21,6 +23,11 @@ export const PermissionAsk = z.object({
   at: z.iso.datetime(),
   toolName: z.string().min(1).max(200),
   toolInput: z.unknown(),
+  /** The relay's id for this question: asked again while it waits, it is the same request (event.ts permissionAsk). */
+  askId: z
+    .string()
+    .regex(/^[a-f0-9]{8,64}$/)
+    .optional(),
 });
 
 export interface PendingPermission {
@@ -40,6 +47,7 @@ export type PermissionDecision = { behavior: 'allow' } | { behavior: 'deny'; mes
 
 interface Held {
   request: PendingPermission;
+  askId?: string;
   respond: (data: string) => void;
   timer: NodeJS.Timeout;
 }
@@ -73,7 +81,18 @@ export class PermissionRequests {
       respond('');
       return null;
     }
+    // The same question asked again (the relay asks in slices): the asker's newest reply subject answers it.
+    const again = parsed.askId ? this.heldAsk(parsed.askId, parsed.sessionId, workspaceId) : undefined;
+    if (again) {
+      again.respond = respond;
+      return again.request;
+    }
     const now = Date.now();
+    // A question first asked of a core that died is held only as long as its asker still waits.
+    const askedAt = Date.parse(parsed.at);
+    const expiresAt = parsed.askId
+      ? Math.min(now + this.deps.waitMs, Math.max(now + 1000, askedAt + this.deps.waitMs))
+      : now + this.deps.waitMs;
     let toolInput = this.deps.redactor.value(parsed.toolInput ?? null);
     const shown = JSON.stringify(toolInput) ?? 'null';
     if (shown.length > MAX_INPUT_CHARS) toolInput = `${shown.slice(0, MAX_INPUT_CHARS)}…`;
@@ -85,13 +104,19 @@ export class PermissionRequests {
       agent: this.deps.agentOf(parsed.sessionId),
       toolInput,
       askedAt: new Date(now).toISOString(),
-      expiresAt: new Date(now + this.deps.waitMs).toISOString(),
+      expiresAt: new Date(expiresAt).toISOString(),
     };
-    const timer = setTimeout(() => this.expire(request.id), this.deps.waitMs);
+    const timer = setTimeout(() => this.expire(request.id), expiresAt - now);
     timer.unref();
-    this.held.set(request.id, { request, respond, timer });
+    this.held.set(request.id, { request, respond, timer, ...(parsed.askId ? { askId: parsed.askId } : {}) });
     this.deps.changed(this.list());
     return request;
+  }
+
+  private heldAsk(askId: string, sessionId: string, workspaceId: string): Held | undefined {
+    for (const h of this.held.values())
+      if (h.askId === askId && h.request.sessionId === sessionId && h.request.workspaceId === workspaceId) return h;
+    return undefined;
   }
 
   list(sessionId?: string): PendingPermission[] {

@@ -46,7 +46,12 @@ describe('the hook relay while core is away (real nats-server)', () => {
   beforeAll(async () => {
     nats = await startNats(dir.path, [WS]);
     await startCore();
-    relay = await startRelayProcess(dir.path, WS, { url: nats.url, ...nats.admin, permissionWaitMs: 20_000 });
+    relay = await startRelayProcess(dir.path, WS, {
+      url: nats.url,
+      ...nats.admin,
+      permissionWaitMs: 20_000,
+      askSliceMs: 1500,
+    });
   }, 60_000);
   afterAll(async () => {
     relay?.kill();
@@ -81,5 +86,27 @@ describe('the hook relay while core is away (real nats-server)', () => {
     expect(JSON.parse(out || '{}')).toEqual({
       hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
     });
+  }, 60_000);
+
+  it('puts a question the killed core held to the core started after it, and that core’s answer reaches the agent', async () => {
+    await killCore();
+    const asks: string[] = [];
+    // This core holds the question (no answer), as core does while the operator has not decided, and then dies.
+    core = await connect({ servers: nats.url, user: nats.admin.user, pass: nats.admin.pass });
+    answerHookEvents(core, WS, heard);
+    const held = core.subscribe(`nexus.permissions.${WS}`);
+    void (async () => {
+      for await (const m of held) asks.push(m.string());
+    })();
+    await core.flush();
+    const answered = post({ hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'rm x' } });
+    await waitFor(() => asks.length === 1, 'the question at the first core');
+    await killCore();
+    await startCore(JSON.stringify({ behavior: 'deny', message: 'not now' }));
+    const out = await answered;
+    expect(JSON.parse(out || '{}')).toEqual({
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'not now' } },
+    });
+    expect((JSON.parse(asks[0]!) as { askId?: string }).askId).toMatch(/^[a-f0-9]{16}$/);
   }, 60_000);
 });

@@ -13,7 +13,7 @@ export interface RelayDeps {
   workspaceId: string;
   /** Publishes in call order; never throws (a connection that is down buffers). */
   publish(subject: string, payload: string): void;
-  /** One request to core; null when nobody answers in time. */
+  /** One permission question to core, asked again in slices while it waits (main.ts); null when nobody answers in time. */
   request(subject: string, payload: string, timeoutMs: number): Promise<string | null>;
   permissionWaitMs: number;
 }
@@ -74,7 +74,7 @@ export function createRelayServer(deps: RelayDeps): Server {
       deps.publish(hooks, JSON.stringify({ ...message, relayPid: process.pid, relayRun, seq: ++sent }));
       let out = '';
       if (input.hook_event_name === 'PermissionRequest') {
-        const ask = permissionAsk(sessionId, deps.workspaceId, input);
+        const ask = permissionAsk(sessionId, deps.workspaceId, input, randomBytes(8).toString('hex'));
         out = decisionOutput(await deps.request(permissions, ask, deps.permissionWaitMs + 2000));
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end(out);

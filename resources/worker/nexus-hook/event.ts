@@ -70,10 +70,21 @@ export function hookMessage(sessionId: string, workspaceId: string, input: Recor
 }
 
 /** The question a PermissionRequest puts to core on nexus.permissions.<workspaceId>. */
-export function permissionAsk(sessionId: string, workspaceId: string, input: Record<string, unknown>): string {
+/**
+ * The question put to core. `askId` (the relay's, random per question) lets the relay ask the same question again
+ * while it waits: a core that holds it takes the new asker's reply subject, and a core started since (the one that
+ * held it was killed) holds it anew, so no question dies with a core.
+ */
+export function permissionAsk(
+  sessionId: string,
+  workspaceId: string,
+  input: Record<string, unknown>,
+  askId?: string,
+): string {
   return JSON.stringify({
     sessionId,
     workspaceId,
+    ...(askId ? { askId } : {}),
     at: new Date().toISOString(),
     toolName: typeof input.tool_name === 'string' ? input.tool_name.slice(0, 200) : 'unknown',
     toolInput: input.tool_input ?? null,
