@@ -57,7 +57,10 @@ const FAULT_LIST = (
   values.faults === 'none' ? [] : values.faults ? values.faults.split(',') : DEFAULT_FAULTS
 ) as FaultKind[];
 const MESSAGE_EVERY_MS = Number(values['message-every']) * 1000;
-/** What one workspace container (2 GiB, `docker.memoryBytes`) holds of real CLIs with headroom (~167 MB idle, more mid-turn). */
+/**
+ * Sessions in one workspace: the 2 GiB default container held 7–8 busy real CLIs at ~240 MB each after 30 minutes
+ * (docs/performance.md, "Load held"); the soak's containers get 3 GiB (real-agent-env.ts), so 8 keep headroom.
+ */
 const SESSIONS_PER_WORKSPACE = 8;
 const RELAY_PORT = 47_631;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
