@@ -141,7 +141,7 @@ export async function sessionStartHookCpu(containerId: string, n = 20): Promise<
   const relay = await dockerExec(containerId, [
     'sh',
     '-c',
-    "tr '\\0' '\\n' < /proc/$(pgrep -n -f nexus-hook-relay.cjs)/cmdline",
+    "tr '\\0' '\\n' < /proc/$(pgrep -n -f '^/opt/nexus/node/bin/node .*nexus-hook-relay')/cmdline",
   ]);
   const workspaceId = relay.stdout.split('\n')[4] ?? '';
   if (read.exitCode !== 0 || !read.stdout || !workspaceId) throw new Error(`SessionStart hook probe: ${read.stderr}`);
@@ -152,7 +152,8 @@ i=0; while [ $i -lt ${n} ]; do
   i=$((i + 1))
 done
 rm -rf /tmp/nexus-sessions/bench-hook-probe
-times | tail -1`;
+times > /tmp/bench-hook-probe.times # not in a pipe: a subshell's children are not the loop's
+tail -1 /tmp/bench-hook-probe.times`;
   const r = await dockerExec(containerId, ['bash', '-c', script, 'probe', read.stdout, workspaceId]);
   const m = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s/.exec(r.stdout);
   if (r.exitCode !== 0 || !m) throw new Error(`SessionStart hook probe: ${r.stderr || r.stdout}`);
