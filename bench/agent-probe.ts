@@ -104,3 +104,58 @@ export async function containerUsage(containerId: string): Promise<{ memoryBytes
 
 export const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10;
 export const round = (x: number, digits = 2): number => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/**
+ * The whole CPU of each session's nexus-mcp once it has started (the CLI starts its MCP servers after
+ * SessionStart, so most of their start falls after a burst's last SessionStart): polls until every
+ * session has one and their CPU has not grown for two polls (or `timeoutMs`). Their total, seconds.
+ */
+export async function settledMcpCpu(containerId: string, sessions: string[], timeoutMs = 30_000): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
+  let last = -1;
+  let still = 0;
+  for (;;) {
+    const mcp = (await processes(containerId)).filter((p) => p.kind === 'nexus-mcp' && sessions.includes(p.session));
+    const total = mcp.reduce((s, p) => s + p.cpu, 0);
+    const all = new Set(mcp.map((p) => p.session)).size === sessions.length;
+    still = all && total === last ? still + 1 : 0;
+    last = total;
+    if (still >= 2 || performance.now() > deadline) return total;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/**
+ * The CPU of the agent's SessionStart hook command, as its settings hold it, run `n` times in the
+ * container with a SessionStart event for a session no one has (core drops it), against the live
+ * relay: bash's `times` counts everything the command started. Seconds per run.
+ */
+export async function sessionStartHookCpu(containerId: string, n = 20): Promise<number> {
+  const read = await dockerExec(containerId, [
+    '/opt/nexus/node/bin/node',
+    '-e',
+    `const s = JSON.parse(require('fs').readFileSync(process.env.HOME + '/.claude/settings.json', 'utf8'));
+     const h = s.hooks.SessionStart.flatMap((m) => m.hooks).find((x) => String(x.command).includes('nexus-hook'));
+     process.stdout.write(h.command);`,
+  ]);
+  const relay = await dockerExec(containerId, [
+    'sh',
+    '-c',
+    "tr '\\0' '\\n' < /proc/$(pgrep -n -f '^/opt/nexus/node/bin/node .*nexus-hook-relay')/cmdline",
+  ]);
+  const workspaceId = relay.stdout.split('\n')[4] ?? '';
+  if (read.exitCode !== 0 || !read.stdout || !workspaceId) throw new Error(`SessionStart hook probe: ${read.stderr}`);
+  const script = `export NEXUS_SESSION_ID=bench-hook-probe NEXUS_WORKSPACE_ID="$2"
+export CLAUDE_CODE_MESSAGING_SOCKET=/tmp/bench-hook-probe.sock CLAUDE_CODE_MESSAGING_TOKEN=t
+i=0; while [ $i -lt ${n} ]; do
+  echo '{"hook_event_name":"SessionStart","session_id":"bench-hook-probe","source":"startup"}' | sh -c "$1" >/dev/null 2>&1
+  i=$((i + 1))
+done
+rm -rf /tmp/nexus-sessions/bench-hook-probe
+times > /tmp/bench-hook-probe.times # not in a pipe: a subshell's children are not the loop's
+tail -1 /tmp/bench-hook-probe.times`;
+  const r = await dockerExec(containerId, ['bash', '-c', script, 'probe', read.stdout, workspaceId]);
+  const m = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s/.exec(r.stdout);
+  if (r.exitCode !== 0 || !m) throw new Error(`SessionStart hook probe: ${r.stderr || r.stdout}`);
+  return (Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])) / n;
+}

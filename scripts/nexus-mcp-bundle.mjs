@@ -16,7 +16,26 @@ const leaveOut = (name, filter, importer, contents) => ({
     b.onLoad({ filter: /.*/, namespace: name }, () => ({ contents, loader: 'js', resolveDir: root }));
   },
 });
+// nexus-mcp starts from a V8 startup snapshot of this bundle (resources/worker/nexus-mcp/main.ts), and
+// Node 24 cannot snapshot node:tls once loaded ("Unknown external reference"): the NATS client loads it
+// at start for TLS connections, which a worker never opens, so it is loaded on first use instead.
+const tlsOnFirstUse = {
+  name: 'tls-on-first-use',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?tls$/ }, (a) =>
+      /@nats-io[\\/]transport-node[\\/]/.test(a.importer) ? { path: 'tls', namespace: 'tls-on-first-use' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'tls-on-first-use' }, () => ({
+      contents:
+        'let tls; const load = () => (tls ??= require("node:tls"));\n' +
+        'module.exports = { connect: (...a) => load().connect(...a), get TLSSocket() { return load().TLSSocket; } };',
+      loader: 'js',
+      resolveDir: root,
+    }));
+  },
+};
 export const nexusMcpPlugins = [
+  tlsOnFirstUse,
   leaveOut(
     'no-ajv',
     /validation\/ajv-provider\.js$/,

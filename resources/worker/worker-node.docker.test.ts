@@ -10,8 +10,12 @@ import { ensureTestWorkerImage, pinnedWorkerNode } from '../../test/helpers/dock
 const docker = (args: string[], input?: string): string =>
   execFileSync('docker', args, { encoding: 'utf8', timeout: 60_000, ...(input === undefined ? {} : { input }) });
 
-/** Preloaded into every Node the helpers start: records which Node ran which script, then lets it run on. */
-const RECORD_NODE = `require('fs').appendFileSync('/tmp/nodes', require('path').basename(process.argv[1] || '-') + ' ' + process.version + ' ' + process.execPath + '\\n');`;
+/**
+ * Preloaded into every Node the helpers start: records which Node ran which script (or startup snapshot:
+ * nexus-mcp starts from one, and then argv has no script), then lets it run on.
+ */
+const RECORD_NODE = `const a = process.execArgv, i = a.indexOf('--snapshot-blob');
+require('fs').appendFileSync('/tmp/nodes', require('path').basename((i >= 0 ? a[i + 1] : process.argv[1]) || '-') + ' ' + process.version + ' ' + process.execPath + '\\n');`;
 
 describe("the worker's Nexus helpers run on the pinned Node", () => {
   const name = `nexus-worker-node-${randomBytes(4).toString('hex')}`;
@@ -47,9 +51,12 @@ describe("the worker's Nexus helpers run on the pinned Node", () => {
     expect(docker(['exec', name, 'node', '--version']).trim()).not.toBe(`v${pin}`);
   });
 
-  it('starts nexus-mcp, the hook command and the hook relay on that Node', () => {
+  it('starts nexus-mcp (from its startup snapshot), the Node hook command and the hook relay on that Node', () => {
     const pin = pinnedWorkerNode().version;
     // nexus-mcp as the agent CLI starts it (its --mcp-config names /opt/nexus/bin/nexus-mcp); no NATS here, so it exits.
+    const mcp = docker(['exec', name, 'sh', '-c', 'timeout 10 /opt/nexus/bin/nexus-mcp </dev/null 2>&1 || true']);
+    // From the snapshot the image built: its modules were evaluated at build time, its start still reads the environment.
+    expect(mcp).toContain('nexus-mcp: missing or invalid environment');
     sh('timeout 10 /opt/nexus/bin/nexus-mcp </dev/null >/dev/null 2>&1 || true');
     // The hook command exactly as the agent's settings hold it (the relay is started from it).
     const hook = hookHandler('SessionStart', paths, 5, false);
@@ -59,7 +66,7 @@ describe("the worker's Nexus helpers run on the pinned Node", () => {
     const runs = recorded();
     const byScript = new Map(runs.map((line) => [line.split(' ')[0], line]));
     expect([...byScript.keys()]).toEqual(
-      expect.arrayContaining(['nexus-mcp.cjs', 'nexus-hook.cjs', 'nexus-hook-relay.cjs']),
+      expect.arrayContaining(['nexus-mcp.blob', 'nexus-hook.cjs', 'nexus-hook-relay.cjs']),
     );
     for (const line of runs) expect(line).toMatch(new RegExp(` v${pin.replace(/\./g, '\\.')} ${WORKER_NODE}$`));
   });

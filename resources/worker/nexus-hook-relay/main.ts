@@ -1,10 +1,11 @@
 /**
  * nexus-hook-relay: one per workspace container, resident, started by core through the runtime's
  * exec (main/core/sessions/hooks/hook-relay.ts) under a shell loop that starts it again when it dies.
- *   node nexus-hook-relay.cjs <natsConfigFile> <port> <workspaceId> <crashes> <readyFile>
+ *   node nexus-hook-relay.cjs <natsConfigFile> <port> <workspaceId> <crashes> <readyFile> [<stateDir>]
  * It holds one NATS connection with the workspace's hook-publisher credentials (read from the file
  * at every connect, so a core restart's new password is picked up) and serves the agent's HTTP
- * hooks on 127.0.0.1:<port> (relay.ts). On connect it first says it started and how many times its
+ * hooks on 127.0.0.1:<port> (relay.ts); given a state dir, it also writes each session's inbox.json
+ * from its SessionStart (the shell hook hands it the address). On connect it first says it started and how many times its
  * loop saw it die (`crashes`): core then marks that events may have been missed. While NATS is down
  * (a nats-server restart) events wait in order and go out once core listens again. Core answers each
  * event; one it did not answer goes again (core keeps the first copy). SIGHUP: the file
@@ -39,7 +40,7 @@ const ACK_MS = 5000;
 const PING_MS = 5000;
 
 async function main(): Promise<void> {
-  const [natsFile, portArg, workspaceId, crashesArg, readyFile] = process.argv.slice(2);
+  const [natsFile, portArg, workspaceId, crashesArg, readyFile, stateDir] = process.argv.slice(2);
   if (!natsFile || !readyFile || !workspaceId || !ID.test(workspaceId)) throw new Error('usage: see main.ts');
   const read = (): Target => JSON.parse(readFileSync(natsFile, 'utf8')) as Target;
   const first = read();
@@ -90,6 +91,7 @@ async function main(): Promise<void> {
   const server = createRelayServer({
     workspaceId,
     permissionWaitMs: first.permissionWaitMs ?? 120_000,
+    stateDir: stateDir || undefined,
     publish: (subject, payload) => {
       if (nc && open) send(subject, payload);
       else if (pending.length < MAX_PENDING) pending.push([subject, payload]);

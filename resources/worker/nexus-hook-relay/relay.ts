@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { ID, decisionOutput, hookMessage, permissionAsk } from '../nexus-hook/event';
+import { inboxAddress, writeInboxAddress } from '../nexus-hook/inbox-address';
 
 /** The path the agent's HTTP hooks (and the hook command) post to; "nexus-hook" marks them as ours. */
 export const RELAY_PATH = '/nexus-hook';
@@ -8,6 +9,14 @@ export const RELAY_PATH = '/nexus-hook';
 export const SESSION_HEADER = 'x-nexus-session';
 /** GET: how many hook events this relay process has published, `{ pid, sent }` (the soak counts against it). */
 export const COUNTS_PATH = '/counts';
+/**
+ * SessionStart from the shell hook (nexus-hook.sh): the agent's inbox socket and token, which only
+ * the hook's environment has. The relay writes them to the session's inbox.json before it publishes
+ * the event, and says so in its answer (INBOX_WRITTEN_HEADER: `written`).
+ */
+export const INBOX_SOCKET_HEADER = 'x-nexus-inbox-socket';
+export const INBOX_TOKEN_HEADER = 'x-nexus-inbox-token';
+export const INBOX_WRITTEN_HEADER = 'x-nexus-inbox';
 
 export interface RelayDeps {
   workspaceId: string;
@@ -16,9 +25,12 @@ export interface RelayDeps {
   /** One permission question to core, asked again in slices while it waits (main.ts); null when nobody answers in time. */
   request(subject: string, payload: string, timeoutMs: number): Promise<string | null>;
   permissionWaitMs: number;
+  /** Where sessions' inbox.json files go (/tmp/nexus-sessions); absent: the relay writes none. */
+  stateDir?: string | undefined;
 }
 
 const LIMIT = 4 * 1024 * 1024;
+const PRINTABLE = /^[\x20-\x7e]*$/;
 
 function readBody(req: IncomingMessage): Promise<string | null> {
   return new Promise((resolve) => {
@@ -70,6 +82,10 @@ export function createRelayServer(deps: RelayDeps): Server {
         res.writeHead(204).end();
         return;
       }
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      // Before the event goes out: whoever hears SessionStart may send a message at once.
+      if (input.hook_event_name === 'SessionStart' && deps.stateDir && writeInbox(deps.stateDir, sessionId, req, input))
+        headers[INBOX_WRITTEN_HEADER] = 'written';
       const message = JSON.parse(hookMessage(sessionId, deps.workspaceId, input)) as Record<string, unknown>;
       deps.publish(hooks, JSON.stringify({ ...message, relayPid: process.pid, relayRun, seq: ++sent }));
       let out = '';
@@ -77,7 +93,29 @@ export function createRelayServer(deps: RelayDeps): Server {
         const ask = permissionAsk(sessionId, deps.workspaceId, input, randomBytes(8).toString('hex'));
         out = decisionOutput(await deps.request(permissions, ask, deps.permissionWaitMs + 2000));
       }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(out);
+      res.writeHead(200, headers).end(out);
     });
   });
+}
+
+/** The session's inbox.json from the SessionStart post's headers; whether it was written. */
+function writeInbox(
+  stateDir: string,
+  sessionId: string,
+  req: IncomingMessage,
+  input: Record<string, unknown>,
+): boolean {
+  const socket = req.headers[INBOX_SOCKET_HEADER];
+  const token = req.headers[INBOX_TOKEN_HEADER];
+  // Headers arrive as latin1: only printable ASCII comes through as the hook sent it (it sends no other).
+  if (![socket, token].every((v) => typeof v === 'string' && PRINTABLE.test(v))) return false;
+  const address = inboxAddress(socket, token, input.session_id);
+  if (!address) return false;
+  try {
+    writeInboxAddress(stateDir, sessionId, address);
+    return true;
+  } catch {
+    // Not written: the hook falls back to writing it itself.
+    return false;
+  }
 }

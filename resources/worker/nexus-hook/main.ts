@@ -1,8 +1,9 @@
 /**
- * The agent's hook command inside a worker, for the events the CLI's HTTP hooks do not cover
- * (SessionStart, StopFailure; see main/core/sessions/hooks/hook-relay.ts), declared in the container
- * user's ~/.claude/settings.json (user-level because project hooks go missing in worktrees):
- *   node nexus-hook.cjs <stateDir> <natsConfigFile> <relayPort> <relayStartScript>   (hook JSON on stdin)
+ * The Node hook command inside a worker: every hook of a Codex session (its PreToolUse gate asks the
+ * operator) and of a workspace without NATS, and the fallback of the shell hook (nexus-hook.sh, see
+ * main/core/sessions/hooks/hook-command.ts) that carries a Claude session's SessionStart and StopFailure
+ * (the events the CLI's HTTP hooks do not cover) when the relay does not answer:
+ *   node nexus-hook.cjs <stateDir> <natsConfigFile> <relayPort> <relayStartScript> [--inbox-only]   (hook JSON on stdin)
  * It names the session from NEXUS_SESSION_ID in the window's environment (not our session: exit),
  * on SessionStart records the inbox address (CLAUDE_CODE_MESSAGING_SOCKET/TOKEN are in the hook's
  * environment) for nexus-inbox-send, and hands the event to the workspace's hook relay on
@@ -12,11 +13,15 @@
  * (some events add hook stdout to the agent's context) and always exits 0.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { codexGateOutput, decisionOutput, hookMessage, isCodexGate, permissionAsk } from './event';
+import { inboxAddress, writeInboxAddress } from './inbox-address';
 import { publishOnce, requestOnce, type NatsTarget } from './nats-publish';
+
+/** The fifth argument when the event already went out and only the inbox address is left to write. */
+const INBOX_ONLY = '--inbox-only';
 
 /** How long a PermissionRequest waits for the operator when the credentials file does not say. */
 const DEFAULT_PERMISSION_WAIT_MS = 120_000;
@@ -60,7 +65,7 @@ function postToRelay(port: number, sessionId: string, body: string, timeoutMs: n
 let failClosed = false;
 
 async function main(): Promise<void> {
-  const [stateDir, natsFile, relayPort, relayStart] = process.argv.slice(2);
+  const [stateDir, natsFile, relayPort, relayStart, mode] = process.argv.slice(2);
   const sessionId = process.env.NEXUS_SESSION_ID;
   const workspaceId = process.env.NEXUS_WORKSPACE_ID;
   if (!stateDir || !natsFile || !sessionId || !workspaceId || !/^[A-Za-z0-9_-]+$/.test(workspaceId)) return;
@@ -76,17 +81,13 @@ async function main(): Promise<void> {
   }
   const out = (s: string): boolean => process.stdout.write(gate ? codexGateOutput(s) : s);
   if (input.hook_event_name === 'SessionStart' && process.env.CLAUDE_CODE_MESSAGING_SOCKET) {
-    const dir = `${stateDir}/${sessionId}`;
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const file = `${dir}/inbox.json`;
-    const address = {
-      socket: process.env.CLAUDE_CODE_MESSAGING_SOCKET,
-      token: process.env.CLAUDE_CODE_MESSAGING_TOKEN ?? '',
-      agentSessionId: input.session_id,
-    };
-    writeFileSync(file, JSON.stringify(address), { mode: 0o600 });
-    chmodSync(file, 0o600);
+    const env = process.env;
+    const address = inboxAddress(env.CLAUDE_CODE_MESSAGING_SOCKET, env.CLAUDE_CODE_MESSAGING_TOKEN, input.session_id);
+    if (address) writeInboxAddress(stateDir, sessionId, address);
   }
+  // The shell hook (nexus-hook.sh) handed the event to a relay that did not write the address (one
+  // started before this version): only the address is left to do.
+  if (mode === INBOX_ONLY) return;
   const target = JSON.parse(readFileSync(natsFile, 'utf8')) as NatsTarget & { permissionWaitMs?: number };
   const wait = (target.permissionWaitMs ?? DEFAULT_PERMISSION_WAIT_MS) + 2000;
   const isAsk = input.hook_event_name === 'PermissionRequest';

@@ -21,13 +21,15 @@ import { SessionsConfig } from '../config';
 import { buildLaunchCommand, launchScript } from '../launch/launch';
 import { installWorkerTools } from '../launch/worker-tools';
 import { freePort } from '../../../../test/helpers/free-port';
+import { WORKER_NODE } from '../../workspaces/worker-image';
 
 /**
  * The hook relay in a real worker container, with the pinned real CLI against the model stand-in
  * and a real nats-server on the bridge gateway: the agent's hooks reach NATS through the relay in
  * order, a PermissionRequest is answered by core's reply, a killed relay comes back and says so,
  * a relay with no loop is started again by the next command hook, and a restarted nats-server (same
- * port) is reconnected to.
+ * port) is reconnected to. SessionStart's command hook is a shell script: it starts no Node (it works
+ * with the helpers' Node unusable) and the relay writes the session's inbox address.
  */
 const WS = 'w-relay';
 const SESSION = 'sess-relay-1';
@@ -63,10 +65,14 @@ function natsServer(dir: string, host: string, port: number, hookPass = 'pw'): P
   });
 }
 
-/** The runtime's exec for one container: `docker exec -i`, stdin written whole (bytes), as the worker user. */
-function dockerExec(containerId: string, argv: string[], opts: { stdin?: string | Buffer } = {}): Promise<ExecResult> {
+/** The runtime's exec for one container: `docker exec -i`, stdin written whole (bytes), as the worker user (or root). */
+function dockerExec(
+  containerId: string,
+  argv: string[],
+  opts: { stdin?: string | Buffer; root?: boolean } = {},
+): Promise<ExecResult> {
   return new Promise((resolve) => {
-    const child = spawn('docker', ['exec', '-i', containerId, ...argv]);
+    const child = spawn('docker', ['exec', '-i', ...(opts.root ? ['-u', '0'] : []), containerId, ...argv]);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -150,13 +156,24 @@ describe('the hook relay in a worker container (real CLI, real NATS)', () => {
 
   const relayPid = async (): Promise<string> => (await box.sh('cat /tmp/nexus-tools/relay.pid')).trim();
 
+  /** Our SessionStart command, as the agent's settings hold it. */
+  async function sessionStartCommand(): Promise<string> {
+    const settings = JSON.parse(await box.sh('cat "$HOME/.claude/settings.json"')) as {
+      hooks: Record<string, { hooks: { type: string; command?: string }[] }[]>;
+    };
+    const ours = settings.hooks.SessionStart?.flatMap((m) => m.hooks).find((h) => h.command?.includes('nexus-hook'));
+    if (!ours?.command) throw new Error('no SessionStart hook of ours in the settings');
+    return ours.command;
+  }
+
   it("carries the real agent's hooks in order, one relay process, and answers its permission dialog with core's decision", async () => {
+    const agentSessionId = randomUUID();
     const launch = buildLaunchCommand(config, {
       workspace: 'relay',
       name: 'one',
       sessionId: SESSION,
       workspaceId: WS,
-      agentSessionId: randomUUID(),
+      agentSessionId,
       initialMessage: 'write the file',
       agent: { baseUrl: api.url },
     });
@@ -186,7 +203,47 @@ describe('the hook relay in a worker container (real CLI, real NATS)', () => {
     // The same relay carried them all: it was not restarted, and no new start was announced.
     expect(await relayPid()).toBe(pid);
     expect(seen.filter((m) => m.relay && !m.relay.probe).map((m) => m.relay?.crashes)).toEqual([0]);
+    // The agent's inbox address, from its SessionStart's environment, written by the relay for nexus-inbox-send.
+    const inbox = JSON.parse(await box.sh(`cat /tmp/nexus-sessions/${SESSION}/inbox.json`)) as Record<string, unknown>;
+    expect(inbox).toMatchObject({ socket: expect.stringMatching(/^\//), agentSessionId });
+    expect((await box.sh(`stat -c %a /tmp/nexus-sessions/${SESSION}/inbox.json`)).trim()).toBe('600');
   }, 120_000);
+
+  it("delivers SessionStart and writes the inbox address without starting Node: it works with the helpers' Node unusable", async () => {
+    const command = await sessionStartCommand();
+    // The running relay keeps running; nothing can start the helpers' Node any more.
+    expect((await dockerExec(box.id, ['chmod', '0700', WORKER_NODE], { root: true })).exitCode).toBe(0);
+    try {
+      const from = seen.length;
+      const session = 'sess-relay-nonode';
+      const r = await box.exec(
+        [
+          'env',
+          `NEXUS_SESSION_ID=${session}`,
+          `NEXUS_WORKSPACE_ID=${WS}`,
+          'CLAUDE_CODE_MESSAGING_SOCKET=/tmp/claude-agent/inbox.sock',
+          'CLAUDE_CODE_MESSAGING_TOKEN=tok-123',
+          'sh',
+          '-c',
+          command,
+        ],
+        { stdin: JSON.stringify({ hook_event_name: 'SessionStart', session_id: 'conv-nonode', source: 'startup' }) },
+      );
+      expect(r).toMatchObject({ exitCode: 0, stdout: '' });
+      await waitFor(
+        () => seen.slice(from).some((m) => m.sessionId === session && m.event?.hook_event_name === 'SessionStart'),
+        'the SessionStart event',
+        10_000,
+      );
+      expect(JSON.parse(await box.sh(`cat /tmp/nexus-sessions/${session}/inbox.json`))).toEqual({
+        socket: '/tmp/claude-agent/inbox.sock',
+        token: 'tok-123',
+        agentSessionId: 'conv-nonode',
+      });
+    } finally {
+      await dockerExec(box.id, ['chmod', '0755', WORKER_NODE], { root: true });
+    }
+  }, 60_000);
 
   it('a killed relay is started again, says it died, and carries the next prompt', async () => {
     const before = await relayPid();
@@ -228,12 +285,11 @@ describe('the hook relay in a worker container (real CLI, real NATS)', () => {
     expect(await turnEvents(from, 60_000)).toEqual(['UserPromptSubmit', 'Stop']);
   }, 120_000);
 
-  it('with its loop gone, the next command hook delivers its event itself and starts the relay again', async () => {
+  it('with its loop gone, the next command hook delivers its event itself (the Node hook) and starts the relay again', async () => {
     await box.sh('kill -9 $(cat /tmp/nexus-tools/relay-loop.pid) $(cat /tmp/nexus-tools/relay.pid)');
     const from = seen.length;
     const hook = await box.sh(
-      `NEXUS_SESSION_ID=${SESSION} NEXUS_WORKSPACE_ID=${WS} node /tmp/nexus-tools/nexus-hook.cjs /tmp/nexus-sessions ` +
-        `/tmp/nexus-tools/hook-nats.json ${config.hookRelayPort} /tmp/nexus-tools/relay-start.sh`,
+      `NEXUS_SESSION_ID=${SESSION} NEXUS_WORKSPACE_ID=${WS} ${await sessionStartCommand()}`,
       JSON.stringify({ hook_event_name: 'SessionStart', session_id: 'x', source: 'resume' }),
     );
     expect(hook).toBe('');

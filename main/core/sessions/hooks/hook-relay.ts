@@ -48,10 +48,13 @@ export interface RelayPaths {
 
 export const relayScriptPath = (toolsDir: string): string => `${toolsDir}/nexus-hook-relay.cjs`;
 export const relayStartPath = (toolsDir: string): string => `${toolsDir}/relay-start.sh`;
+/** The shell hook (hook-command.ts). */
+export const hookCommandPath = (toolsDir: string): string => `${toolsDir}/nexus-hook.sh`;
 
 /**
- * The agent's hook handler for one event: an HTTP post to the relay, or the hook command (for every
- * event when there is no relay: without NATS, where the command quietly does nothing).
+ * The agent's hook handler for one event: an HTTP post to the relay, the shell hook for the events
+ * the CLI does not post (it hands them to the relay), or the Node hook command (for every event when
+ * there is no relay: without NATS, where the command quietly does nothing; and a Codex session's).
  */
 export function hookHandler(
   event: string,
@@ -67,6 +70,12 @@ export function hookHandler(
       // Measured: the CLI fills the header from its environment for the variables named here.
       headers: { 'X-Nexus-Session': '$NEXUS_SESSION_ID' },
       allowedEnvVars: ['NEXUS_SESSION_ID'],
+    };
+  if (relay)
+    return {
+      type: 'command',
+      command: `bash ${shellQuote(hookCommandPath(p.toolsDir))} ${event}`,
+      timeout: timeoutSeconds,
     };
   const command = [
     WORKER_NODE,
@@ -87,7 +96,7 @@ export function hookHandler(
 export function relayStartScript(p: RelayPaths): string {
   const q = shellQuote;
   return `#!/bin/sh
-tools=${q(p.toolsDir)} nats=${q(p.natsFile)} port=${p.port} ws=${q(p.workspaceId)}
+tools=${q(p.toolsDir)} nats=${q(p.natsFile)} port=${p.port} ws=${q(p.workspaceId)} state=${q(p.stateDir)}
 loop="$tools/relay-loop.pid" ready="$tools/relay.pid"
 exec 9>"$tools/relay.lock"
 flock -w 10 9 || exit 1
@@ -101,11 +110,11 @@ setsid sh -c '
   echo $$ > "$1/relay-loop.pid"
   n=0
   while :; do
-    ${WORKER_NODE} "$1/nexus-hook-relay.cjs" "$2" "$3" "$4" "$n" "$1/relay.pid"
+    ${WORKER_NODE} "$1/nexus-hook-relay.cjs" "$2" "$3" "$4" "$n" "$1/relay.pid" "$5"
     [ $? = 75 ] || n=$((n + 1))
     rm -f "$1/relay.pid"
     sleep 0.2
-  done' sh "$tools" "$nats" "$port" "$ws" </dev/null >/dev/null 2>>"$tools/relay.log" &
+  done' sh "$tools" "$nats" "$port" "$ws" "$state" </dev/null >/dev/null 2>>"$tools/relay.log" &
 i=0
 while [ ! -f "$ready" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 [ -f "$ready" ]

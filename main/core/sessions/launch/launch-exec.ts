@@ -27,9 +27,14 @@ export interface LaunchItem {
 export type LaunchResult = { name: string; windowId: string } | { name: string; error: string };
 
 /**
- * Per item, in order: its run files, its worktree, its launch script, its window. `take` reads exactly
- * one item's bytes (dd reads its whole block before it writes), so a file that cannot be written,
- * or one skipped after a failure, never leaves bytes for the next.
+ * Two passes. First, per item, in order: its run files, its worktree, its launch script. Then, per
+ * item, in order: its window (which starts its agent), or the reason it has none. The windows open
+ * only once every worktree is there, so a batch's `git worktree add`s do not wait for the CPU the first
+ * agents take to start (docs/performance.md, "Nexus's part of ten starts"). `take` reads exactly one
+ * item's bytes (dd reads its whole block before it writes), so a file that cannot be written, or one
+ * skipped after a failure, never leaves bytes for the next. Each item's name, worktree, command and
+ * failure are kept in numbered variables between the passes (`eval` only names them: their values are
+ * never parsed).
  */
 const SCRIPT = `${WORKTREE_FNS}
   take() { # file mode length
@@ -42,7 +47,7 @@ const SCRIPT = `${WORKTREE_FNS}
   }
   repo=$1 tmuxs=$2
   shift 2
-  tmux has-session -t "=$tmuxs" 2>/dev/null || tmux new-session -d -s "$tmuxs" -n home
+  n=0
   while [ $# -ge 11 ]; do
     name=$1 wt=$2 branch=$3 file=$4 add=$5 len=$6 cmd=$7 pwf=$8 pwlen=$9 mcpf=\${10} mcplen=\${11}
     shift 11
@@ -53,6 +58,14 @@ const SCRIPT = `${WORKTREE_FNS}
     step "$mcpf" 600 "$mcplen"
     if [ -z "$msg" ] && [ "$add" = 1 ] && ! out=$(add_worktree "$repo" "$wt" "$branch" 2>&1); then msg="git worktree add: $out"; fi
     step "$file" 700 "$len"
+    n=$((n + 1))
+    eval "name_$n=\\$name wt_$n=\\$wt cmd_$n=\\$cmd msg_$n=\\$msg"
+  done
+  tmux has-session -t "=$tmuxs" 2>/dev/null || tmux new-session -d -s "$tmuxs" -n home
+  i=0
+  while [ $i -lt $n ]; do
+    i=$((i + 1))
+    eval "name=\\$name_$i wt=\\$wt_$i cmd=\\$cmd_$i msg=\\$msg_$i"
     if [ -z "$msg" ]; then
       if id=$(tmux new-window -d -P -F '#{window_id}' -t "$tmuxs:" -n "$name" -c "$wt" "$cmd" 2>&1); then echo "ok $id"; continue; fi
       msg="tmux new-window: $id"
@@ -62,7 +75,7 @@ const SCRIPT = `${WORKTREE_FNS}
 
 /**
  * For each session, in order: write its run files, add its worktree when asked (retry-once, see
- * WORKTREE_FNS), write its launch script, open its tmux window. All in ONE docker exec (each costs
+ * WORKTREE_FNS), write its launch script; then open each one's tmux window. All in ONE docker exec (each costs
  * about 100 ms, more under load), one after the other inside it, so worktree adds never contend on
  * index.lock. One session's failure does not stop the next. Names and paths travel as positional
  * parameters, file contents on stdin: nothing is parsed by a shell. Runs under the launch lock: a core

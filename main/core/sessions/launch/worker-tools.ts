@@ -3,9 +3,11 @@ import { FIRST_RUN_SCRIPT, firstRunPayload } from '../../agent/first-run';
 import type { WorkspaceInfo } from '../../workspaces/runtime';
 import type { SessionsConfig } from '../config';
 import { mustSh, type ContainerExec, type ExecTarget } from '../container-sh';
+import { hookCommandScript } from '../hooks/hook-command';
 import {
   HOOK_EVENTS,
   HOOK_MARKER,
+  hookCommandPath,
   hookHandler,
   relayScriptPath,
   relayStartPath,
@@ -61,6 +63,7 @@ export async function installWorkerTools(
       // stateDir: where the relay finds the sessions' inbox addresses when it delivers a message.
       [natsFile(config), '600', Buffer.from(JSON.stringify({ ...hookTarget, stateDir }), 'utf8')],
       [relayStartPath(toolsDir), '700', Buffer.from(relayStartScript(relay), 'utf8')],
+      [hookCommandPath(toolsDir), '755', Buffer.from(hookCommandScript(relay), 'utf8')],
     );
   const hooks: Record<string, unknown[]> = {};
   // The agent's own hook timeout outlasts Nexus's wait, so Nexus always steps aside first.
