@@ -158,7 +158,9 @@ async function main(): Promise<void> {
     maxPingOut: 2,
   });
   nc = conn;
-  if (first.stateDir) serveMessages(conn, workspaceId, first.stateDir);
+  // The state dir from the loop's arguments, or from the credentials file (a loop an older core started passes none).
+  const inboxes = stateDir || first.stateDir;
+  if (inboxes) serveMessages(conn, workspaceId, inboxes);
   // A connection that gives up for good ends the relay: its loop starts a new one, which says so.
   void conn.closed().then(() => process.exit(1));
   const crashes = Number(crashesArg) || 0;
