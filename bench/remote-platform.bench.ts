@@ -42,8 +42,8 @@ async function handle(o){
   return out({ready:true});}
  if(o.search){const t=performance.now();const r=await rpc('tools/call',{name:'memory_search',arguments:{query:'deploys'}});const ms=performance.now()-t;
   const bad=r.error||(r.result&&r.result.isError)?JSON.stringify(r.error||r.result.content).slice(0,300):null;return out({ms,error:bad});}
- if(o.hook){const t=process.hrtime.bigint().toString();const q=http.request({host:'127.0.0.1',port:o.port,path:'/nexus-hook',method:'POST',agent,headers:{'content-type':'application/json','x-nexus-session':o.session}},(res)=>res.resume());
-  q.on('error',(e)=>out({error:String(e)}));q.end(JSON.stringify(o.hook));return out({t});}
+ if(o.hook){const t=process.hrtime.bigint().toString();const q=http.request({host:'127.0.0.1',port:o.port,path:'/nexus-hook',method:'POST',agent,headers:{'content-type':'application/json','x-nexus-session':o.session}},(res)=>{res.resume();res.on('end',()=>out({t,status:res.statusCode}));});
+  q.on('error',(e)=>out({error:String(e)}));q.end(JSON.stringify(o.hook));}
 }
 process.stdin.on('data',(d)=>{b+=d;let i;while((i=b.indexOf('\\n'))>=0){const l=b.slice(0,i);b=b.slice(i+1);handle(JSON.parse(l)).catch((e)=>out({error:String(e)}));}});`;
 
@@ -73,7 +73,7 @@ function agentStartedAt(containerId: string, dockerHost: string | null, sessionI
 }
 
 interface Driver {
-  send(order: object): Promise<{ t?: string; ms?: number; error?: string | null; ready?: boolean }>;
+  send(order: object): Promise<{ t?: string; status?: number; ms?: number; error?: string | null; ready?: boolean }>;
   close(): void;
 }
 
@@ -307,6 +307,7 @@ const bench: Benchmark = async () => {
         : { hook_event_name: 'UserPromptSubmit', prompt: 'go on' };
       const arrived = new Promise<bigint>((r) => arrivals.push(r));
       const fired = await drivers[ws].send({ hook, port: RELAY_PORT, session: last.get(ws) });
+      if (fired.status !== 200) throw new Error(`the hook relay in ${ws} answered ${fired.status}`);
       const at = await Promise.race([
         arrived,
         new Promise<never>((_, no) => setTimeout(() => no(new Error(`no attention.changed for ${ws}`)), 30_000)),
