@@ -217,6 +217,7 @@ const bench: Benchmark = async () => {
     // runtime's execs in each start, counted and timed (core runs in this process).
     const execs = { here: { n: 0, ms: 0, starts: 0 }, there: { n: 0, ms: 0, starts: 0 } };
     let counting: keyof typeof execs | null = null;
+    const kinds = { here: new Map<string, number>(), there: new Map<string, number>() };
     const exec = WorkspaceRuntime.prototype.exec;
     WorkspaceRuntime.prototype.exec = async function (this: WorkspaceRuntime, ...args) {
       const into = counting;
@@ -227,6 +228,9 @@ const bench: Benchmark = async () => {
         if (into) {
           execs[into].n++;
           execs[into].ms += performance.now() - t;
+          const argv = args[1];
+          const what = argv[0] === 'sh' ? `sh:${(argv[2] ?? '').trim().split(/\s+/)[0] ?? ''}` : (argv[0] ?? '');
+          kinds[into].set(what, (kinds[into].get(what) ?? 0) + 1);
         }
       }
     };
@@ -398,6 +402,7 @@ const bench: Benchmark = async () => {
           leafStartMs,
           execsPerStart: `${(execs.here.n / execs.here.starts).toFixed(1)} local, ${(execs.there.n / execs.there.starts).toFixed(1)} remote`,
           nexusPartP50Ms: `${Math.round(percentiles(nexusPart.here).p50Ms)} local, ${Math.round(percentiles(nexusPart.there).p50Ms)} remote`,
+          execKinds: `local ${JSON.stringify(Object.fromEntries(kinds.here))}, remote ${JSON.stringify(Object.fromEntries(kinds.there))}`,
           execMsPerStart: `${Math.round(execs.here.ms / execs.here.starts)} local, ${Math.round(execs.there.ms / execs.there.starts)} remote`,
         },
       },
