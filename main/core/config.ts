@@ -45,6 +45,8 @@ export const CoreConfig = z.object({
        * without configuration; set a port to pin it.
        */
       leafPort: z.number().int().min(0).max(65535).default(0),
+      /** What carries a remote engine's leaf link: OpenSSH's `ssh -N -R` child (default; ssh2 when no `ssh`), or ssh2. */
+      leafForwarder: z.enum(['openssh', 'ssh2']).default('openssh'),
     })
     .prefault({}),
   quota: z

@@ -146,6 +146,7 @@ export async function createCore(
     fleet,
     runtime: workspaces.runtime,
     natsBinary: config.nats.binary,
+    leafForwarder: config.nats.leafForwarder,
     owner: ownerIdFor(dataDir),
     log,
   });

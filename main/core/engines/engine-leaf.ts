@@ -23,6 +23,11 @@ export interface LeafDeps {
   leafCredentials(engineId: string): Promise<{ creds: string; hubPort: number; trust: NatsTrust }>;
   /** core's worker MCP listener on this machine (null: no fleet server for workers). */
   fleetTarget(): Promise<{ host: string; port: number } | null>;
+  /**
+   * OpenSSH's `ssh` on this machine: the leaf link's forward runs as its child process (openssh-forward.ts);
+   * null: ssh2's forward on the engine's connection, in core's process (measured slower: docs/performance.md).
+   */
+  sshBinary: string | null;
   /** The nats-server binary on this machine (copied into the leaf container: the worker image has none). */
   natsServerBinary: string;
   owner: string;
@@ -88,9 +93,11 @@ export class EngineLeaves {
     const gateway = Object.values(ws.NetworkSettings.Networks).find((n) => n.Gateway)?.Gateway;
     if (!gateway) throw dockerUnavailable(`the workspace on engine ${engine} has no bridge gateway`);
     const { creds, hubPort, trust } = await this.deps.leafCredentials(engine);
-    const hubForward = await ssh.forwardIn({ host: '127.0.0.1', port: hubPort });
     const fleet = await this.deps.fleetTarget();
-    const fleetForward = fleet ? await ssh.forwardIn(fleet) : null;
+    const targets = [{ host: '127.0.0.1', port: hubPort }, ...(fleet ? [fleet] : [])];
+    const [hubForward, fleetForward = null] = this.deps.sshBinary
+      ? await ssh.forwardInOpenSsh(targets, this.deps.sshBinary, this.deps.log)
+      : [await ssh.forwardIn(targets[0]!), ...(fleet ? [await ssh.forwardIn(fleet)] : [])];
     const config = leafNodeConfig({
       hubUrl: `nats://127.0.0.1:${hubForward}`,
       credentials: `${DIR}/leaf.creds`,
@@ -125,7 +132,13 @@ export class EngineLeaves {
     );
     await container.start();
     await this.ready(container, engine);
-    this.deps.log.info('leaf node started', { engine, gateway, hubForward, fleetForward });
+    this.deps.log.info('leaf node started', {
+      engine,
+      gateway,
+      hubForward,
+      fleetForward,
+      forwarder: this.deps.sshBinary ? 'openssh' : 'ssh2',
+    });
     return {
       natsUrl: `nats://${gateway}:${LEAF_WORKER_PORT}`,
       fleetBase: fleetForward ? `http://${gateway}:${FLEET_RELAY_PORT}` : null,

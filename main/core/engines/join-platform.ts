@@ -35,15 +35,20 @@ export function joinPlatform(w: {
   fleet: Pick<FleetService, 'routeWorkers' | 'listenerAddress' | 'relayHosts'>;
   runtime: Pick<WorkspaceRuntime, 'find' | 'list'>;
   natsBinary: string;
+  /** What carries the leaf link back to core: OpenSSH's `ssh -R` (when `ssh` is on PATH), or ssh2 in-process. */
+  leafForwarder?: 'openssh' | 'ssh2';
   owner: string;
   log: Logger;
 }): { leaves: EngineLeaves; restore(): Promise<void> } {
+  const ssh = (w.leafForwarder ?? 'openssh') === 'openssh' ? onPath('ssh') : null;
   const leaves = new EngineLeaves({
     docker: (engine) => w.registry.docker(engine),
     ssh: (engine) => w.registry.sshOf(engine),
     leafCredentials: (engine) => w.platform.leafCredentials(engine),
     fleetTarget: () => Promise.resolve(w.fleet.listenerAddress()),
     natsServerBinary: onPath(w.natsBinary),
+    // No OpenSSH client on this machine: ssh2's forward on the engine's connection.
+    sshBinary: ssh && isAbsolute(ssh) ? ssh : null,
     owner: w.owner,
     log: w.log.child({ component: 'leaf' }),
   });

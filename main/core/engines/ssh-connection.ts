@@ -4,7 +4,9 @@ import { pipeline } from 'node:stream';
 import type { Duplex } from 'node:stream';
 import { Client } from 'ssh2';
 import { NexusError } from '../../../shared/errors';
+import type { Logger } from '../log';
 import type { DockerEndpoint } from './engine-url';
+import { OpenSshForward, type ForwardTarget } from './openssh-forward';
 
 export interface SshTarget {
   host: string;
@@ -89,6 +91,10 @@ export class SshConnection {
   hostKeyFailure: NexusError | null = null;
   /** Remote forwards (the remote host's 127.0.0.1:<port> → a local address), asked again on every connect. */
   private readonly forwards = new Map<number, { host: string; port: number }>();
+  /** The pinned host key's wire blob, from the last handshake that matched the pin (OpenSSH's known_hosts). */
+  private hostKeyBlob: Buffer | null = null;
+  /** Forwards carried by OpenSSH child processes (forwardInOpenSsh), by their targets; ended with this connection. */
+  private readonly openSsh = new Map<string, { forward: OpenSshForward; ports: Promise<number[]> }>();
 
   constructor(
     private readonly target: SshTarget,
@@ -151,6 +157,42 @@ export class SshConnection {
     return port;
   }
 
+  /**
+   * The same remote forwards as forwardIn, carried by one OpenSSH `ssh -N -R` child process
+   * (openssh-forward.ts) instead of this connection: each message is framed and decrypted in C, not
+   * in core's event loop. The host key is the one this connection verified against the pin. Returns
+   * the remote ports in the order of `to`; the forward lives until this connection is disposed (the
+   * same targets asked again get the same forward, as forwardIn does).
+   */
+  async forwardInOpenSsh(to: ForwardTarget[], binary: string, log: Logger): Promise<number[]> {
+    const key = JSON.stringify(to.map((t) => [t.host, t.port]));
+    const known = this.openSsh.get(key);
+    if (known) return known.ports;
+    await this.connect();
+    if (!this.hostKeyBlob) throw unreachable(new Error('no verified host key to pin'));
+    const forward = new OpenSshForward(to, {
+      binary,
+      host: this.target.host,
+      port: this.target.port,
+      username: this.target.username,
+      privateKey: this.deps.privateKey,
+      hostKey: this.hostKeyBlob,
+      log,
+    });
+    const ports = forward.start();
+    this.openSsh.set(key, { forward, ports });
+    ports.catch(() => {
+      forward.dispose();
+      if (this.openSsh.get(key)?.forward === forward) this.openSsh.delete(key);
+    });
+    return ports;
+  }
+
+  /** The OpenSSH forwards running (the bench reads their processes). */
+  get openSshForwards(): OpenSshForward[] {
+    return [...this.openSsh.values()].map((f) => f.forward);
+  }
+
   /** Cuts the connection; the next channel reconnects (unless disposed). */
   drop(): void {
     this.client?.end();
@@ -160,6 +202,8 @@ export class SshConnection {
 
   dispose(): void {
     this.closed = true;
+    for (const f of this.openSsh.values()) f.forward.dispose();
+    this.openSsh.clear();
     this.drop();
   }
 
@@ -227,13 +271,15 @@ export class SshConnection {
         username: this.target.username,
         privateKey,
         readyTimeout: READY_TIMEOUT_MS,
-        // AES-GCM runs in Node's OpenSSL; chacha20-poly1305 would need ssh2's native binding, which is not built here.
+        // AES-GCM runs in Node's OpenSSL; ssh2's chacha20-poly1305 (poly1305 in WASM here) measured no less CPU per message.
         algorithms: { cipher: CIPHERS },
         keepaliveInterval: this.deps.keepaliveMs ?? 5000,
         keepaliveCountMax: 3,
         hostVerifier: (key: Buffer) => {
           offered = fingerprintOf(key);
-          return offered === this.deps.pinnedHostKey;
+          if (offered !== this.deps.pinnedHostKey) return false;
+          this.hostKeyBlob = Buffer.from(key);
+          return true;
         },
       });
     });
