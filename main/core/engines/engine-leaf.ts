@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import type Docker from 'dockerode';
 import { NexusError } from '../../../shared/errors';
 import type { Logger } from '../log';
-import { leafNodeConfig, type NatsTrust } from '../platform/nats/leaf-node';
+import { leafNodeConfig, type LeafNodeInput, type NatsTrust } from '../platform/nats/leaf-node';
 import { dockerUnavailable } from '../workspaces/engine';
 import { LABEL } from '../workspaces/labels';
 import { packTar } from '../workspaces/tar';
+import { LeafTrust } from './leaf-trust';
 import type { SshConnection } from './ssh-connection';
 
 /** Where the leaf (and the fleet relay beside it) listens on the engine's bridge gateway. */
@@ -23,6 +24,8 @@ export interface LeafDeps {
   leafCredentials(engineId: string): Promise<{ creds: string; hubPort: number; trust: NatsTrust }>;
   /** core's worker MCP listener on this machine (null: no fleet server for workers). */
   fleetTarget(): Promise<{ host: string; port: number } | null>;
+  /** core.platform.natsTrust: the account JWT as of now, revocations included (null: no NATS). */
+  trust(): NatsTrust | null;
   /** The nats-server binary on this machine (copied into the leaf container: the worker image has none). */
   natsServerBinary: string;
   owner: string;
@@ -47,23 +50,34 @@ export interface EngineLeaf {
  */
 export class EngineLeaves {
   private readonly leaves = new Map<string, Promise<EngineLeaf>>();
+  private readonly trust: LeafTrust;
 
-  constructor(private readonly deps: LeafDeps) {}
+  constructor(private readonly deps: LeafDeps) {
+    this.trust = new LeafTrust({ trust: () => deps.trust(), log: deps.log });
+  }
 
-  /** The leaf of the engine holding this container, started on first use (one per engine). */
+  /**
+   * The leaf of the engine holding this container, started on first use (one per engine), and
+   * again when its container no longer runs (it did not come back with the remote daemon, or was
+   * removed), so a session relaunched there reaches a live leaf.
+   */
   forContainer(engine: string, containerId: string): Promise<EngineLeaf> {
-    let p = this.leaves.get(engine);
-    if (!p) {
-      p = this.start(engine, containerId);
-      this.leaves.set(engine, p);
-      p.catch(() => this.leaves.delete(engine));
-    }
-    return p;
+    const known = this.leaves.get(engine);
+    if (!known) return this.begin(engine, containerId);
+    const again = (): Promise<EngineLeaf> =>
+      this.leaves.get(engine) === known ? this.begin(engine, containerId) : this.forContainer(engine, containerId);
+    return known.then(async (leaf) => ((await this.running(engine)) ? leaf : again()), again);
+  }
+
+  /** Core revoked users (a run ended, …): each started leaf reloads the account JWT and drops them (leaf-trust.ts). */
+  trustChanged(): void {
+    this.trust.changed();
   }
 
   /** The engine went away (removed): its leaf container is removed if it can be. */
   async removed(engine: string): Promise<void> {
     this.leaves.delete(engine);
+    this.trust.forget(engine);
     await this.containerOf(engine)
       .remove({ force: true })
       .catch(() => undefined);
@@ -71,6 +85,23 @@ export class EngineLeaves {
 
   private containerOf(engine: string): Docker.Container {
     return this.deps.docker(engine).getContainer(leafContainerName(this.deps.owner, engine));
+  }
+
+  private begin(engine: string, containerId: string): Promise<EngineLeaf> {
+    this.trust.forget(engine);
+    const p = this.start(engine, containerId);
+    this.leaves.set(engine, p);
+    p.catch(() => this.leaves.get(engine) === p && this.leaves.delete(engine));
+    return p;
+  }
+
+  /** Whether the engine's leaf container runs (not gone, not stopped, not in a restart loop). */
+  private async running(engine: string): Promise<boolean> {
+    const state = await this.containerOf(engine)
+      .inspect()
+      .then((c: { State: { Running: boolean; Restarting: boolean } }) => c.State)
+      .catch(() => null);
+    return !!state?.Running && !state.Restarting;
   }
 
   private async start(engine: string, containerId: string): Promise<EngineLeaf> {
@@ -91,12 +122,13 @@ export class EngineLeaves {
     const hubForward = await ssh.forwardIn({ host: '127.0.0.1', port: hubPort });
     const fleet = await this.deps.fleetTarget();
     const fleetForward = fleet ? await ssh.forwardIn(fleet) : null;
-    const config = leafNodeConfig({
+    const input: LeafNodeInput = {
       hubUrl: `nats://127.0.0.1:${hubForward}`,
       credentials: `${DIR}/leaf.creds`,
       listen: { host: gateway, port: LEAF_WORKER_PORT },
       trust,
-    });
+    };
+    const config = leafNodeConfig(input);
     const name = leafContainerName(this.deps.owner, engine);
     await docker
       .getContainer(name)
@@ -126,6 +158,7 @@ export class EngineLeaves {
     await container.start();
     await this.ready(container, engine);
     this.deps.log.info('leaf node started', { engine, gateway, hubForward, fleetForward });
+    this.trust.started(engine, container, input);
     return {
       natsUrl: `nats://${gateway}:${LEAF_WORKER_PORT}`,
       fleetBase: fleetForward ? `http://${gateway}:${FLEET_RELAY_PORT}` : null,
