@@ -72,9 +72,9 @@ describe('a remote engine’s leaf node: revocations, and the remote daemon rest
     await still.close();
   }, 600_000);
 
-  /** Sends once the relaunched agent has announced its inbox (until then a stale idle state refuses it). */
-  const sendWhenAnnounced = (session: string, text: string) =>
-    waitFor(
+  /** Sends once the relaunched agent has announced its inbox (until then a stale idle state refuses it); when it took it. */
+  const sendWhenAnnounced = async (session: string, text: string): Promise<string> => {
+    await waitFor(
       () =>
         fleet
           .call('sessions.sendMessage', { session, text })
@@ -85,6 +85,8 @@ describe('a remote engine’s leaf node: revocations, and the remote daemon rest
       'the relaunched agent to announce its inbox and take the message',
       180_000,
     );
+    return new Date().toISOString();
+  };
 
   /** The remote daemon restarts under the session; the workspace reconciles as stopped and is started again. */
   const restartUnder = async (session: string, whenBack?: () => Promise<void>) => {
@@ -112,7 +114,7 @@ describe('a remote engine’s leaf node: revocations, and the remote daemon rest
   const messageAndHooks = async (session: string) => {
     const before = fleet.turnsOf(session).length;
     const text = `after the daemon restart ${randomBytes(3).toString('hex')}`;
-    await sendWhenAnnounced(session, text);
+    const sentAt = await sendWhenAnnounced(session, text);
     await waitFor(
       () =>
         fleet
@@ -122,8 +124,8 @@ describe('a remote engine’s leaf node: revocations, and the remote daemon rest
       'the message in a model request after the restart',
       180_000,
     );
-    // Its Stop hook came back through the leaf: idle, with the relaunch note replaced.
-    await fleet.waitForSession(session, (x) => x.agentState === 'idle' && x.agentMessage === null);
+    // The Stop hook of that turn came back through the leaf: idle again, stamped after the message was taken.
+    await fleet.waitForSession(session, (x) => x.agentState === 'idle' && (x.agentStateAt ?? '') > sentAt);
     expect((await inWs.hookTarget()).url).toMatch(/^nats:\/\/10\.201\./);
   };
 
