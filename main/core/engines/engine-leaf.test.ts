@@ -16,12 +16,15 @@ import type { SshConnection } from './ssh-connection';
 function fakeEngine() {
   const engine = {
     leaf: null as { running: boolean; restarting: boolean } | null,
+    /** The engine does not answer (its daemon restarting). */
+    down: false,
     started: 0,
     inspects: 0,
   };
   const leafContainer = {
     inspect: () => {
       engine.inspects++;
+      if (engine.down) return Promise.reject(new Error('connect ENOENT docker.sock'));
       return engine.leaf
         ? Promise.resolve({ State: { Running: engine.leaf.running, Restarting: engine.leaf.restarting } })
         : Promise.reject(Object.assign(new Error('no such container'), { statusCode: 404 }));
@@ -40,16 +43,18 @@ function fakeEngine() {
           }
         : leafContainer,
     createContainer: () =>
-      Promise.resolve({
-        putArchive: () => Promise.resolve(),
-        start: () => {
-          engine.started++;
-          engine.leaf = { running: true, restarting: false };
-          return Promise.resolve();
-        },
-        logs: () => Promise.resolve(Buffer.from('[INF] Leafnode connection created for account: A…')),
-        inspect: () => Promise.resolve({ State: { Running: true } }),
-      }),
+      engine.down
+        ? Promise.reject(new Error('connect ENOENT docker.sock'))
+        : Promise.resolve({
+            putArchive: () => Promise.resolve(),
+            start: () => {
+              engine.started++;
+              engine.leaf = { running: true, restarting: false };
+              return Promise.resolve();
+            },
+            logs: () => Promise.resolve(Buffer.from('[INF] Leafnode connection created for account: A…')),
+            inspect: () => Promise.resolve({ State: { Running: true } }),
+          }),
   } as unknown as Docker;
   return { engine, docker };
 }
@@ -100,5 +105,16 @@ describe('the leaf node of a remote engine', () => {
       expect(engine.started).toBe(before + 1);
       expect(engine.leaf).toEqual({ running: true, restarting: false });
     }
+  });
+
+  it('keeps the known leaf while the engine does not answer (its daemon restarting), and uses it when it is back', async () => {
+    const { engine, docker } = fakeEngine();
+    const leaves = leavesOn(docker);
+    const first = await leaves.forContainer('e1', 'ws-container');
+    engine.down = true;
+    expect(await leaves.forContainer('e1', 'ws-container')).toBe(first);
+    engine.down = false;
+    expect(await leaves.forContainer('e1', 'ws-container')).toBe(first);
+    expect(engine.started).toBe(1);
   });
 });

@@ -66,7 +66,7 @@ export class EngineLeaves {
     if (!known) return this.begin(engine, containerId);
     const again = (): Promise<EngineLeaf> =>
       this.leaves.get(engine) === known ? this.begin(engine, containerId) : this.forContainer(engine, containerId);
-    return known.then(async (leaf) => ((await this.running(engine)) ? leaf : again()), again);
+    return known.then(async (leaf) => ((await this.running(engine)) === false ? again() : leaf), again);
   }
 
   /** Core revoked users (a run ended, …): each started leaf reloads the account JWT and drops them (leaf-trust.ts). */
@@ -95,13 +95,20 @@ export class EngineLeaves {
     return p;
   }
 
-  /** Whether the engine's leaf container runs (not gone, not stopped, not in a restart loop). */
-  private async running(engine: string): Promise<boolean> {
-    const state = await this.containerOf(engine)
-      .inspect()
-      .then((c: { State: { Running: boolean; Restarting: boolean } }) => c.State)
-      .catch(() => null);
-    return !!state?.Running && !state.Restarting;
+  /**
+   * Whether the engine's leaf container runs (not gone, not stopped, not in a restart loop); null
+   * when the engine did not answer (its daemon restarting): the known leaf is kept, since it comes
+   * back with the daemon (restart policy), and is looked at again on the next call.
+   */
+  private async running(engine: string): Promise<boolean | null> {
+    try {
+      const { State } = (await this.containerOf(engine).inspect()) as {
+        State: { Running: boolean; Restarting: boolean };
+      };
+      return State.Running && !State.Restarting;
+    } catch (e) {
+      return (e as { statusCode?: number }).statusCode === 404 ? false : null;
+    }
   }
 
   private async start(engine: string, containerId: string): Promise<EngineLeaf> {

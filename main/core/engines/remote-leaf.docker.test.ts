@@ -72,9 +72,9 @@ describe('a remote engine’s leaf node: revocations, and the remote daemon rest
     await still.close();
   }, 600_000);
 
-  /** Sends once the relaunched agent has announced its inbox (until then a stale idle state refuses it); when it took it. */
-  const sendWhenAnnounced = async (session: string, text: string): Promise<string> => {
-    await waitFor(
+  /** Sends once the relaunched agent has announced its inbox (until then a stale idle state refuses it). */
+  const sendWhenAnnounced = (session: string, text: string) =>
+    waitFor(
       () =>
         fleet
           .call('sessions.sendMessage', { session, text })
@@ -85,8 +85,17 @@ describe('a remote engine’s leaf node: revocations, and the remote daemon rest
       'the relaunched agent to announce its inbox and take the message',
       180_000,
     );
-    return new Date().toISOString();
-  };
+
+  /** The agent states core published for a session since event `from` (each one a hook event applied). */
+  const statesSince = (session: string, from: number): string[] =>
+    fleet
+      .eventsText()
+      .split('\n')
+      .filter(Boolean)
+      .slice(from)
+      .map((l) => JSON.parse(l) as { name: string; payload: { session?: { id: string; agentState: string } } })
+      .filter((e) => e.name === 'sessions.changed' && e.payload.session?.id === session)
+      .map((e) => e.payload.session?.agentState ?? '');
 
   /** The remote daemon restarts under the session; the workspace reconciles as stopped and is started again. */
   const restartUnder = async (session: string, whenBack?: () => Promise<void>) => {
@@ -113,8 +122,9 @@ describe('a remote engine’s leaf node: revocations, and the remote daemon rest
   /** A message reaches the relaunched agent, and the hooks of its turn reach core through the leaf. */
   const messageAndHooks = async (session: string) => {
     const before = fleet.turnsOf(session).length;
+    const from = fleet.eventsText().split('\n').filter(Boolean).length;
     const text = `after the daemon restart ${randomBytes(3).toString('hex')}`;
-    const sentAt = await sendWhenAnnounced(session, text);
+    await sendWhenAnnounced(session, text);
     await waitFor(
       () =>
         fleet
@@ -124,8 +134,15 @@ describe('a remote engine’s leaf node: revocations, and the remote daemon rest
       'the message in a model request after the restart',
       180_000,
     );
-    // The Stop hook of that turn came back through the leaf: idle again, stamped after the message was taken.
-    await fleet.waitForSession(session, (x) => x.agentState === 'idle' && (x.agentStateAt ?? '') > sentAt);
+    // That turn's hooks came back through the leaf: working (UserPromptSubmit), then idle (Stop).
+    await waitFor(
+      () =>
+        statesSince(session, from)
+          .join(' ')
+          .match(/working.* idle/),
+      'the turn’s hook events applied after the restart',
+      120_000,
+    );
     expect((await inWs.hookTarget()).url).toMatch(/^nats:\/\/10\.201\./);
   };
 
