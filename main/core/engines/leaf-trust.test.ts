@@ -23,7 +23,7 @@ function untarOne(tar: Buffer): { name: string; data: Buffer } {
  * Revocations reaching a leaf node: Debian's nats-server as the leaf, run here as a local process
  * dialing core's leafnode port directly, and a stand-in for its container that does what Docker
  * does with the three calls LeafTrust makes (the archive written into the leaf's directory, the
- * signal sent to the server, its log read). The whole thing on an engine: remote-leaf.docker.test.ts.
+ * signal sent from inside to the server, its log read). The whole thing on an engine: remote-leaf.docker.test.ts.
  */
 describe('revocations reaching a leaf node', () => {
   let f: Awaited<ReturnType<typeof platformFixture>>;
@@ -62,7 +62,10 @@ describe('revocations reaching a leaf node', () => {
         writeFileSync(join(dir, 'leaf.json'), data);
         return Promise.resolve();
       },
-      kill: (opts: { signal: NodeJS.Signals }) => Promise.resolve(child.kill(opts.signal)),
+      exec: (opts: { Cmd: string[] }) => {
+        expect(opts.Cmd).toEqual(['sh', '-c', 'kill -HUP 1']);
+        return Promise.resolve({ start: () => Promise.resolve(child.kill('SIGHUP')) });
+      },
       logs: () => Promise.resolve(Buffer.from(log)),
     } as unknown as Docker.Container;
     return { url: `nats://127.0.0.1:${port}`, input, container };

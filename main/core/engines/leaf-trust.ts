@@ -78,7 +78,15 @@ export class LeafTrust {
       packTar([{ path: 'nexus-leaf/leaf.json', data: Buffer.from(leafNodeConfig(input)), mode: 0o444 }]),
       { path: '/tmp' },
     );
-    await leaf.container.kill({ signal: 'SIGHUP' });
+    // Not `docker kill -s HUP`: Docker counts any kill as a manual stop, and an `unless-stopped`
+    // container is then not started again when its daemon restarts. The signal from inside instead
+    // (the leaf's own user, to the server as PID 1).
+    const hup = await leaf.container.exec({
+      Cmd: ['sh', '-c', 'kill -HUP 1'],
+      AttachStdout: false,
+      AttachStderr: false,
+    });
+    await hup.start({ Detach: true });
     const until = Date.now() + RELOAD_MS;
     while ((await reloads()) <= before) {
       if (Date.now() > until) throw dockerUnavailable(`the leaf node on engine ${engine} did not reload its config`);
