@@ -20,13 +20,21 @@ describe('the operator’s terminal, diff and push on a remote engine’s sessio
   let fleet: RealAgentFleet;
   let inWs: RemoteWorkspace;
   const ws = `ro-${randomBytes(3).toString('hex')}`;
+  const token = `ghp_${randomBytes(20).toString('hex')}`;
 
   beforeAll(async () => {
     remote = await startSecondEngine();
-    fleet = await startRealAgentFleet({ nats: { leafPort: 0 } });
+    // A private repository: the clone and the push from the remote engine need the vault's provider token.
+    fleet = await startRealAgentFleet({ nats: { leafPort: 0 } }, { repoToken: token });
     const engineId = await joinSecondEngine(fleet.call, remote, 'big');
+    const secret = await fleet.call('secrets.create', {
+      name: 'git',
+      kind: 'github',
+      host: fleet.env.repo.host,
+      value: token,
+    });
     // bypassPermissions: the agent's git commands run without a question (asking is remote-session's test).
-    const w = await fleet.createWorkspace(ws, { engine: 'big', bypass: true });
+    const w = await fleet.createWorkspace(ws, { engine: 'big', bypass: true, secretId: secret.id });
     expect(w.engine).toBe(engineId);
     inWs = remoteWorkspace(fleet, ws);
   }, 900_000);
@@ -111,7 +119,8 @@ describe('the operator’s terminal, diff and push on a remote engine’s sessio
     const pushed = await fleet.call('sessions.push', { session: s.id });
     expect(pushed.created).toBe(true);
     expect(pushed.head).toBe(worktreeHead.stdout.trim());
-    // The test's repository (on this machine) has the branch at the commit made on the remote engine.
+    // The test's repository (on this machine) has the branch at the commit made on the remote engine,
+    // pushed with the vault's token (the server refuses anything else).
     expect(fleet.env.repo.branchHead(branch)).toBe(pushed.head);
     expect((await fleet.call('sessions.changes', { session: s.id })).unpushed).toBe(0);
   }, 600_000);
