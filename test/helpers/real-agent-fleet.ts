@@ -34,7 +34,10 @@ export interface RealAgentFleet {
   /** An MCP tool's structured result; throws with the tool's text when it answers isError. */
   tool<T = Record<string, unknown>>(name: string, args: Record<string, unknown>): Promise<T>;
   /** Creates a workspace on the served repository and waits until it is running. */
-  createWorkspace(name: string, opts?: { bypass?: boolean; fleet?: FleetChoice; engine?: string }): Promise<Workspace>;
+  createWorkspace(
+    name: string,
+    opts?: { bypass?: boolean; fleet?: FleetChoice; engine?: string; secretId?: string },
+  ): Promise<Workspace>;
   /** Creates a session (name generated unless given); returns at once, as the operation does. */
   createSession(
     workspace: string,
@@ -153,6 +156,7 @@ export async function startRealAgentFleet(
         ...(opts.bypass ? { bypassPermissions: true } : {}),
         ...(opts.fleet ? { fleet: opts.fleet } : {}),
         ...(opts.engine ? { engine: opts.engine } : {}),
+        ...(opts.secretId ? { secretId: opts.secretId } : {}),
       });
       return readUntil(
         () => call('workspaces.get', { workspace: name }),

@@ -3,6 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import type { OpInput, OpName, OpOutput } from '../../shared/contract';
+import { subjects } from '../../shared/platform-tools';
+import { runUserName } from '../../main/core/platform/permissions';
+import type { RunCredentials } from '../../main/core/platform/platform-service';
+import type { RealAgentFleet } from './real-agent-fleet';
 import { readUntil, waitFor } from './wait';
 import { freePort } from './free-port';
 
@@ -339,4 +343,44 @@ export async function joinSecondEngine(
     60_000,
   );
   return added.id;
+}
+
+/** A workspace of a real-agent fleet on a remote engine, seen from the test: commands in it, what its workers were handed. */
+export interface RemoteWorkspace {
+  /** `sh -c` in the workspace's container, through Nexus's runtime (its engine's SSH connection). */
+  sh(script: string): Promise<{ exitCode: number; stdout: string; stderr: string }>;
+  /** What the workspace's hook forwarder was handed: its NATS URL (the engine's leaf node). */
+  hookTarget(): Promise<{ url: string }>;
+  /** A session's run credential as its worker holds it (its JWT file), at the leaf's URL. */
+  runCredsOf(sessionId: string): Promise<RunCredentials & { password: string }>;
+}
+
+export function remoteWorkspace(fleet: RealAgentFleet, ws: string): RemoteWorkspace {
+  const sh = async (script: string) => {
+    const runtime = fleet.running.core.workspaces.runtime;
+    return runtime.exec(runtime.info(ws), ['sh', '-c', script]);
+  };
+  const hookTarget = async (): Promise<{ url: string }> => {
+    const r = await sh('cat /tmp/nexus-tools/hook-nats.json');
+    if (r.exitCode !== 0 || !r.stdout) throw new Error(`no hook target: ${r.exitCode} ${r.stderr}`);
+    return JSON.parse(r.stdout) as { url: string };
+  };
+  return {
+    sh,
+    hookTarget,
+    runCredsOf: async (sessionId) => {
+      const agent = await fleet.call('agents.forWorkspace', { workspace: ws });
+      const run = fleet.running.core.platform.runs.runningOf(agent.id).find((r) => r.sessionId === sessionId);
+      if (!run) throw new Error('the session has no running run');
+      const jwt = await sh(`cat $(find /tmp/nexus-sessions -name nats-password | grep ${sessionId} | head -1)`);
+      return {
+        runId: run.id,
+        natsUrl: (await hookTarget()).url,
+        user: runUserName(run.id),
+        password: jwt.stdout.trim(),
+        inboxPrefix: subjects.inboxPrefixFor(run.id),
+        subject: subjects.toolsFor(run.id),
+      };
+    },
+  };
 }

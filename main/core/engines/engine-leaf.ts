@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import type Docker from 'dockerode';
 import { NexusError } from '../../../shared/errors';
 import type { Logger } from '../log';
-import { leafNodeConfig, type NatsTrust } from '../platform/nats/leaf-node';
+import { leafNodeConfig, type LeafNodeInput, type NatsTrust } from '../platform/nats/leaf-node';
 import { dockerUnavailable } from '../workspaces/engine';
 import { LABEL } from '../workspaces/labels';
 import { packTar } from '../workspaces/tar';
+import { LeafTrust } from './leaf-trust';
 import type { SshConnection } from './ssh-connection';
 
 /** Where the leaf (and the fleet relay beside it) listens on the engine's bridge gateway. */
@@ -28,6 +29,8 @@ export interface LeafDeps {
    * null: ssh2's forward on the engine's connection, in core's process (measured slower: docs/performance.md).
    */
   sshBinary: string | null;
+  /** core.platform.natsTrust: the account JWT as of now, revocations included (null: no NATS). */
+  trust(): NatsTrust | null;
   /** The nats-server binary on this machine (copied into the leaf container: the worker image has none). */
   natsServerBinary: string;
   owner: string;
@@ -52,23 +55,34 @@ export interface EngineLeaf {
  */
 export class EngineLeaves {
   private readonly leaves = new Map<string, Promise<EngineLeaf>>();
+  private readonly trust: LeafTrust;
 
-  constructor(private readonly deps: LeafDeps) {}
+  constructor(private readonly deps: LeafDeps) {
+    this.trust = new LeafTrust({ trust: () => deps.trust(), log: deps.log });
+  }
 
-  /** The leaf of the engine holding this container, started on first use (one per engine). */
+  /**
+   * The leaf of the engine holding this container, started on first use (one per engine), and
+   * again when its container no longer runs (it did not come back with the remote daemon, or was
+   * removed), so a session relaunched there reaches a live leaf.
+   */
   forContainer(engine: string, containerId: string): Promise<EngineLeaf> {
-    let p = this.leaves.get(engine);
-    if (!p) {
-      p = this.start(engine, containerId);
-      this.leaves.set(engine, p);
-      p.catch(() => this.leaves.delete(engine));
-    }
-    return p;
+    const known = this.leaves.get(engine);
+    if (!known) return this.begin(engine, containerId);
+    const again = (): Promise<EngineLeaf> =>
+      this.leaves.get(engine) === known ? this.begin(engine, containerId) : this.forContainer(engine, containerId);
+    return known.then(async (leaf) => ((await this.running(engine)) === false ? again() : leaf), again);
+  }
+
+  /** Core revoked users (a run ended, …): each started leaf reloads the account JWT and drops them (leaf-trust.ts). */
+  trustChanged(): void {
+    this.trust.changed();
   }
 
   /** The engine went away (removed): its leaf container is removed if it can be. */
   async removed(engine: string): Promise<void> {
     this.leaves.delete(engine);
+    this.trust.forget(engine);
     await this.containerOf(engine)
       .remove({ force: true })
       .catch(() => undefined);
@@ -76,6 +90,30 @@ export class EngineLeaves {
 
   private containerOf(engine: string): Docker.Container {
     return this.deps.docker(engine).getContainer(leafContainerName(this.deps.owner, engine));
+  }
+
+  private begin(engine: string, containerId: string): Promise<EngineLeaf> {
+    this.trust.forget(engine);
+    const p = this.start(engine, containerId);
+    this.leaves.set(engine, p);
+    p.catch(() => this.leaves.get(engine) === p && this.leaves.delete(engine));
+    return p;
+  }
+
+  /**
+   * Whether the engine's leaf container runs (not gone, not stopped, not in a restart loop); null
+   * when the engine did not answer (its daemon restarting): the known leaf is kept, since it comes
+   * back with the daemon (restart policy), and is looked at again on the next call.
+   */
+  private async running(engine: string): Promise<boolean | null> {
+    try {
+      const { State } = (await this.containerOf(engine).inspect()) as {
+        State: { Running: boolean; Restarting: boolean };
+      };
+      return State.Running && !State.Restarting;
+    } catch (e) {
+      return (e as { statusCode?: number }).statusCode === 404 ? false : null;
+    }
   }
 
   private async start(engine: string, containerId: string): Promise<EngineLeaf> {
@@ -98,12 +136,13 @@ export class EngineLeaves {
     const [hubForward, fleetForward = null] = this.deps.sshBinary
       ? await ssh.forwardInOpenSsh(targets, this.deps.sshBinary, this.deps.log)
       : [await ssh.forwardIn(targets[0]!), ...(fleet ? [await ssh.forwardIn(fleet)] : [])];
-    const config = leafNodeConfig({
+    const input: LeafNodeInput = {
       hubUrl: `nats://127.0.0.1:${hubForward}`,
       credentials: `${DIR}/leaf.creds`,
       listen: { host: gateway, port: LEAF_WORKER_PORT },
       trust,
-    });
+    };
+    const config = leafNodeConfig(input);
     const name = leafContainerName(this.deps.owner, engine);
     await docker
       .getContainer(name)
@@ -139,6 +178,7 @@ export class EngineLeaves {
       fleetForward,
       forwarder: this.deps.sshBinary ? 'openssh' : 'ssh2',
     });
+    this.trust.started(engine, container, input);
     return {
       natsUrl: `nats://${gateway}:${LEAF_WORKER_PORT}`,
       fleetBase: fleetForward ? `http://${gateway}:${FLEET_RELAY_PORT}` : null,

@@ -31,7 +31,7 @@ export function onPath(binary: string): string {
  */
 export function joinPlatform(w: {
   registry: EngineRegistry;
-  platform: Pick<PlatformService, 'routeWorkers' | 'leafCredentials'>;
+  platform: Pick<PlatformService, 'routeWorkers' | 'leafCredentials' | 'natsTrust' | 'onTrustChanged'>;
   fleet: Pick<FleetService, 'routeWorkers' | 'listenerAddress' | 'relayHosts'>;
   runtime: Pick<WorkspaceRuntime, 'find' | 'list'>;
   natsBinary: string;
@@ -46,6 +46,7 @@ export function joinPlatform(w: {
     ssh: (engine) => w.registry.sshOf(engine),
     leafCredentials: (engine) => w.platform.leafCredentials(engine),
     fleetTarget: () => Promise.resolve(w.fleet.listenerAddress()),
+    trust: () => w.platform.natsTrust,
     natsServerBinary: onPath(w.natsBinary),
     // No OpenSSH client on this machine: ssh2's forward on the engine's connection.
     sshBinary: ssh && isAbsolute(ssh) ? ssh : null,
@@ -59,6 +60,8 @@ export function joinPlatform(w: {
     return leaves.forContainer(info.engine, info.containerId);
   };
   w.registry.onRemoving((engine) => leaves.removed(engine));
+  // A run ended (or any user revoked) on core's server: each leaf drops it too, not at its JWT's expiry.
+  w.platform.onTrustChanged(() => leaves.trustChanged());
   w.platform.routeWorkers(async (id) => (await leafOf(id))?.natsUrl ?? null);
   w.fleet.routeWorkers(async (id) => {
     const base = (await leafOf(id))?.fleetBase ?? null;

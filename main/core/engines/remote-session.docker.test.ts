@@ -5,11 +5,15 @@ import { mcpToolName } from '../../../resources/worker/nexus-mcp/bridge-server';
 import { startRealAgentFleet, type RealAgentFleet } from '../../../test/helpers/real-agent-fleet';
 import { connectRun } from '../../../test/helpers/run-client';
 import { okResult } from '../../../test/helpers/platform-fixture';
-import { joinSecondEngine, startSecondEngine, type SecondEngine } from '../../../test/helpers/second-engine';
+import {
+  joinSecondEngine,
+  remoteWorkspace,
+  startSecondEngine,
+  type RemoteWorkspace,
+  type SecondEngine,
+} from '../../../test/helpers/second-engine';
 import { loadTools, offered, toolResult } from '../../../test/helpers/tool-search';
 import { readUntil, waitFor } from '../../../test/helpers/wait';
-import { subjects } from '../../../shared/platform-tools';
-import { runUserName } from '../platform/permissions';
 import { FLEET_RELAY_PORT, LEAF_WORKER_PORT } from './engine-leaf';
 
 async function nextServerError(nc: NatsConnection): Promise<Error> {
@@ -28,33 +32,9 @@ describe('a real Claude Code session on a remote engine', () => {
   let engineId = '';
   const ws = `rs-${randomBytes(3).toString('hex')}`;
 
-  const remoteSh = async (script: string) => {
-    const runtime = fleet.running.core.workspaces.runtime;
-    return runtime.exec(runtime.info(ws), ['sh', '-c', script]);
-  };
-
-  /** What the workspace's hook forwarder was handed (its NATS URL and user). */
-  const hookTarget = async (): Promise<{ url: string }> => {
-    const r = await remoteSh('cat /tmp/nexus-tools/hook-nats.json');
-    if (r.exitCode !== 0 || !r.stdout) throw new Error(`no hook target: ${r.exitCode} ${r.stderr}`);
-    return JSON.parse(r.stdout) as { url: string };
-  };
-
-  /** A session's run credential as its worker holds it (its JWT file), at the leaf's URL. */
-  const runCredsOf = async (sessionId: string) => {
-    const agent = await fleet.call('agents.forWorkspace', { workspace: ws });
-    const run = fleet.running.core.platform.runs.runningOf(agent.id).find((r) => r.sessionId === sessionId);
-    if (!run) throw new Error('the session has no running run');
-    const jwt = await remoteSh(`cat $(find /tmp/nexus-sessions -name nats-password | grep ${sessionId} | head -1)`);
-    return {
-      runId: run.id,
-      natsUrl: (await hookTarget()).url,
-      user: runUserName(run.id),
-      password: jwt.stdout.trim(),
-      inboxPrefix: subjects.inboxPrefixFor(run.id),
-      subject: subjects.toolsFor(run.id),
-    };
-  };
+  let remoteSh: RemoteWorkspace['sh'];
+  let hookTarget: RemoteWorkspace['hookTarget'];
+  let runCredsOf: RemoteWorkspace['runCredsOf'];
 
   beforeAll(async () => {
     remote = await startSecondEngine();
@@ -62,6 +42,7 @@ describe('a real Claude Code session on a remote engine', () => {
     engineId = await joinSecondEngine(fleet.call, remote, 'big');
     const w = await fleet.createWorkspace(ws, { engine: 'big', fleet: { access: 'read' } });
     expect(w.engine).toBe(engineId);
+    ({ sh: remoteSh, hookTarget, runCredsOf } = remoteWorkspace(fleet, ws));
   }, 900_000);
 
   afterAll(async () => {

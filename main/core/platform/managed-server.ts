@@ -58,6 +58,7 @@ export class ManagedNats {
   private exits: number[] = [];
   private lifecycle: NatsLifecycle | null = null;
   private saving: Promise<void> | null = null;
+  private readonly revocationListeners = new Set<() => void>();
 
   private constructor(
     private readonly opts: ManagedNatsOptions & { port: number },
@@ -142,6 +143,15 @@ export class ManagedNats {
       this.saveUsers();
       this.identity.revoke(gone);
     });
+  }
+
+  /**
+   * After each reload that revoked users (this server has applied it): the account JWT changed, so
+   * servers that trust it too (remote engines' leaf nodes) must load it again to drop those users.
+   */
+  onRevoked(listener: () => void): { dispose(): void } {
+    this.revocationListeners.add(listener);
+    return { dispose: () => void this.revocationListeners.delete(listener) };
   }
 
   /** The operator and account JWTs a trusting server (a leaf node) is configured with; no secret. */
@@ -299,6 +309,12 @@ export class ManagedNats {
       this.writeConfig();
       this.child?.kill('SIGHUP');
       await this.waitFor(probe, 'refused', 10_000);
+      for (const l of this.revocationListeners)
+        try {
+          l();
+        } catch {
+          // a listener's own failure is its own (it logs); the reload is done
+        }
     });
     this.queue = batch.done.catch(() => undefined);
     return batch.done;

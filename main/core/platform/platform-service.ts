@@ -84,6 +84,8 @@ export class PlatformService implements Disposable {
   private permissionAsk: PermissionAskHandler | null = null;
   /** Where a workspace's workers reach NATS when not at core's server (a remote engine's leaf node). */
   private workerUrlOf: ((workspaceId: string) => Promise<string | null>) | null = null;
+  /** Told when the account JWT gained revocations (core's server has applied them): leaf nodes reload it. */
+  private readonly trustListeners = new Set<() => void>();
   /** Passwords of live run and hook users, by NATS user name: unregistered from the redactor when removed. */
   private readonly passwords = new Map<string, string>();
 
@@ -189,6 +191,7 @@ export class PlatformService implements Disposable {
       leafPort: nats.leafPort,
     });
     this.server = server;
+    server.onRevoked(() => this.server === server && this.trustListeners.forEach((l) => l()));
     this.deps.redactor.addSecret(jwtSecret(server.core.password));
     // The server restarts itself after an unexpected exit (managed-server.ts); the status follows it.
     server.watch((state, reason) => {
@@ -346,6 +349,15 @@ export class PlatformService implements Disposable {
   /** The operator and account JWTs as of now (revocations included), for a leaf node to reload; null without NATS. */
   get natsTrust(): NatsTrust | null {
     return this.server?.trust ?? null;
+  }
+
+  /**
+   * Called after each revocation core's server has applied (a run ended, a hook user or a leaf
+   * credential removed or replaced): `natsTrust` has a new account JWT for leaf nodes to load.
+   */
+  onTrustChanged(listener: () => void): Disposable {
+    this.trustListeners.add(listener);
+    return { dispose: () => void this.trustListeners.delete(listener) };
   }
 
   /** Routes workers of remote engines to their engine's leaf node (engines/engine-leaf.ts). */

@@ -1,0 +1,122 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type Docker from 'dockerode';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/helpers/temp-dir';
+import { createLogger } from '../log';
+import { Redactor } from '../redact';
+import { EngineLeaves, LEAF_WORKER_PORT, leafContainerName } from './engine-leaf';
+import type { SshConnection } from './ssh-connection';
+
+/**
+ * An engine as far as its leaf goes: one workspace container (its image and bridge gateway) and the
+ * leaf container by name, which the test can stop or remove as a daemon restart would leave it.
+ * The leaf on a real engine: remote-session.docker.test.ts and remote-leaf.docker.test.ts.
+ */
+function fakeEngine() {
+  const engine = {
+    leaf: null as { running: boolean; restarting: boolean } | null,
+    /** The engine does not answer (its daemon restarting). */
+    down: false,
+    started: 0,
+    inspects: 0,
+  };
+  const leafContainer = {
+    inspect: () => {
+      engine.inspects++;
+      if (engine.down) return Promise.reject(new Error('connect ENOENT docker.sock'));
+      return engine.leaf
+        ? Promise.resolve({ State: { Running: engine.leaf.running, Restarting: engine.leaf.restarting } })
+        : Promise.reject(Object.assign(new Error('no such container'), { statusCode: 404 }));
+    },
+    remove: () => Promise.resolve(void (engine.leaf = null)),
+  };
+  const docker = {
+    getContainer: (id: string) =>
+      id === 'ws-container'
+        ? {
+            inspect: () =>
+              Promise.resolve({
+                Config: { Image: 'nexus-worker:test' },
+                NetworkSettings: { Networks: { nexus: { Gateway: '10.201.0.1' } } },
+              }),
+          }
+        : leafContainer,
+    createContainer: () =>
+      engine.down
+        ? Promise.reject(new Error('connect ENOENT docker.sock'))
+        : Promise.resolve({
+            putArchive: () => Promise.resolve(),
+            start: () => {
+              engine.started++;
+              engine.leaf = { running: true, restarting: false };
+              return Promise.resolve();
+            },
+            logs: () => Promise.resolve(Buffer.from('[INF] Leafnode connection created for account: A…')),
+            inspect: () => Promise.resolve({ State: { Running: true } }),
+          }),
+  } as unknown as Docker;
+  return { engine, docker };
+}
+
+describe('the leaf node of a remote engine', () => {
+  const dir = tempDir('nexus-engine-leaf-');
+  const binary = join(dir.path, 'nats-server');
+  writeFileSync(binary, 'not a real binary');
+  afterAll(() => dir.remove());
+
+  const leavesOn = (docker: Docker) =>
+    new EngineLeaves({
+      docker: () => docker,
+      ssh: () => ({ forwardIn: () => Promise.resolve(40_001) }) as unknown as SshConnection,
+      leafCredentials: () =>
+        Promise.resolve({
+          creds: 'creds',
+          hubPort: 4248,
+          trust: { operatorJwt: 'o', account: 'A', accountJwt: 'h.e30.s' },
+        }),
+      fleetTarget: () => Promise.resolve(null),
+      trust: () => null,
+      // ssh2's forward on the engine's connection (the stand-in's forwardIn).
+      sshBinary: null,
+      natsServerBinary: binary,
+      owner: 'own',
+      log: createLogger({ redactor: new Redactor() }),
+    });
+
+  it('starts one leaf for the sessions of an engine, however many ask at once, and hands its gateway URL', async () => {
+    const { engine, docker } = fakeEngine();
+    const leaves = leavesOn(docker);
+    const all = await Promise.all([1, 2, 3].map(() => leaves.forContainer('e1', 'ws-container')));
+    expect(all.map((l) => l.natsUrl)).toEqual(Array(3).fill(`nats://10.201.0.1:${LEAF_WORKER_PORT}`));
+    expect(engine.started).toBe(1);
+    await leaves.forContainer('e1', 'ws-container');
+    expect(engine.started).toBe(1);
+    expect(leafContainerName('own', 'e1')).toBe('nexus-leaf-own-e1');
+  });
+
+  it('starts a new leaf when its container did not come back (removed, stopped, restarting), once for all who ask', async () => {
+    const { engine, docker } = fakeEngine();
+    const leaves = leavesOn(docker);
+    await leaves.forContainer('e1', 'ws-container');
+    for (const gone of [null, { running: false, restarting: false }, { running: true, restarting: true }]) {
+      const before = engine.started;
+      engine.leaf = gone;
+      const again = await Promise.all([1, 2].map(() => leaves.forContainer('e1', 'ws-container')));
+      expect(again[0]?.natsUrl).toBe(`nats://10.201.0.1:${LEAF_WORKER_PORT}`);
+      expect(engine.started).toBe(before + 1);
+      expect(engine.leaf).toEqual({ running: true, restarting: false });
+    }
+  });
+
+  it('keeps the known leaf while the engine does not answer (its daemon restarting), and uses it when it is back', async () => {
+    const { engine, docker } = fakeEngine();
+    const leaves = leavesOn(docker);
+    const first = await leaves.forContainer('e1', 'ws-container');
+    engine.down = true;
+    expect(await leaves.forContainer('e1', 'ws-container')).toBe(first);
+    engine.down = false;
+    expect(await leaves.forContainer('e1', 'ws-container')).toBe(first);
+    expect(engine.started).toBe(1);
+  });
+});

@@ -1,0 +1,174 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '@nats-io/transport-node';
+import { startRealAgentFleet, type RealAgentFleet } from '../../../test/helpers/real-agent-fleet';
+import { connectRun } from '../../../test/helpers/run-client';
+import { okResult } from '../../../test/helpers/platform-fixture';
+import {
+  joinSecondEngine,
+  remoteWorkspace,
+  startSecondEngine,
+  type RemoteWorkspace,
+  type SecondEngine,
+} from '../../../test/helpers/second-engine';
+import { readUntil, waitFor } from '../../../test/helpers/wait';
+import { userAuth } from '../platform/nats/auth';
+
+const jwtExpiry = (jwt: string): number =>
+  (JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp: number }).exp * 1000;
+
+// Issue 29: a remote engine's leaf node over a session's life — a revoked run dropped there, and the
+// remote daemon restarted under a running session. The real pinned Claude Code CLI, the scripted model.
+// Needs root: a second dockerd and an sshd on 127.0.0.1 (test/helpers/second-engine.ts), both removed
+// afterwards with the workspace and the leaf container.
+describe('a remote engine’s leaf node: revocations, and the remote daemon restarted', () => {
+  let remote: SecondEngine;
+  let fleet: RealAgentFleet;
+  let engineId = '';
+  let inWs: RemoteWorkspace;
+  const ws = `rl-${randomBytes(3).toString('hex')}`;
+  const leaves = () => remote.docker.listContainers({ all: true, filters: { label: ['nexus.leaf.engine'] } });
+
+  beforeAll(async () => {
+    remote = await startSecondEngine();
+    fleet = await startRealAgentFleet({ nats: { leafPort: 0 } });
+    engineId = await joinSecondEngine(fleet.call, remote, 'big');
+    await fleet.createWorkspace(ws, { engine: 'big' });
+    inWs = remoteWorkspace(fleet, ws);
+  }, 900_000);
+
+  afterAll(async () => {
+    try {
+      await fleet?.dispose();
+    } finally {
+      await remote?.dispose();
+    }
+  }, 300_000);
+
+  it('a deleted session’s run is dropped at the leaf and refused there, long before its JWT expires', async () => {
+    const s = await fleet.createSession(ws, { name: 'revoked', initialMessage: 'hello' });
+    await fleet.waitForSession(s.id, 'idle');
+    const creds = await inWs.runCredsOf(s.id);
+    const client = await connectRun(creds);
+    expect(okResult(await client.call('skill.list', {}))).toHaveProperty('skills');
+
+    await fleet.call('sessions.delete', { session: s.id });
+    // The leaf loaded core's revocations: the connection made with the run's JWT is closed…
+    const closed = await Promise.race([
+      client.nc.closed().then(() => 'closed'),
+      new Promise((r) => setTimeout(() => r('still open after 30 s'), 30_000)),
+    ]);
+    expect(closed).toBe('closed');
+    // …and the same JWT is refused at the leaf, though it is valid for hours yet.
+    expect(jwtExpiry(creds.password) - Date.now()).toBeGreaterThan(60 * 60_000);
+    await expect(connect({ servers: creds.natsUrl, ...userAuth(creds.password), reconnect: false })).rejects.toThrow(
+      /authoriz|revoked/i,
+    );
+    // Another run on the engine is not touched.
+    const other = await fleet.createSession(ws, { name: 'unaffected', initialMessage: 'hello again' });
+    await fleet.waitForSession(other.id, 'idle');
+    const still = await connectRun(await inWs.runCredsOf(other.id));
+    expect(okResult(await still.call('skill.list', {}))).toHaveProperty('skills');
+    await still.close();
+  }, 600_000);
+
+  /** Sends once the relaunched agent has announced its inbox (until then a stale idle state refuses it). */
+  const sendWhenAnnounced = (session: string, text: string) =>
+    waitFor(
+      () =>
+        fleet
+          .call('sessions.sendMessage', { session, text })
+          .then(() => true)
+          .catch((e: unknown) =>
+            e instanceof Error && /not announced its inbox/.test(e.message) ? false : Promise.reject(e),
+          ),
+      'the relaunched agent to announce its inbox and take the message',
+      180_000,
+    );
+
+  /** The agent states core published for a session since event `from` (each one a hook event applied). */
+  const statesSince = (session: string, from: number): string[] =>
+    fleet
+      .eventsText()
+      .split('\n')
+      .filter(Boolean)
+      .slice(from)
+      .map((l) => JSON.parse(l) as { name: string; payload: { session?: { id: string; agentState: string } } })
+      .filter((e) => e.name === 'sessions.changed' && e.payload.session?.id === session)
+      .map((e) => e.payload.session?.agentState ?? '');
+
+  /** The remote daemon restarts under the session; the workspace reconciles as stopped and is started again. */
+  const restartUnder = async (session: string, whenBack?: () => Promise<void>) => {
+    await remote.restartDaemon();
+    await readUntil(
+      () => fleet.call('workspaces.get', { workspace: ws }),
+      (w) => w.status === 'stopped',
+      120_000,
+    );
+    await whenBack?.();
+    await waitFor(
+      () => fleet.call('workspaces.start', { workspace: ws }).catch(() => null),
+      'the workspace started again',
+      120_000,
+    );
+    // Core relaunches the session whose window went with the container (conversation resumed).
+    await readUntil(
+      () => fleet.call('sessions.get', { session }),
+      (x) => x.agentMessage === 'Relaunched after a restart (conversation resumed)' || x.status === 'error',
+      120_000,
+    );
+  };
+
+  /** A message reaches the relaunched agent, and the hooks of its turn reach core through the leaf. */
+  const messageAndHooks = async (session: string) => {
+    const before = fleet.turnsOf(session).length;
+    const from = fleet.eventsText().split('\n').filter(Boolean).length;
+    const text = `after the daemon restart ${randomBytes(3).toString('hex')}`;
+    await sendWhenAnnounced(session, text);
+    await waitFor(
+      () =>
+        fleet
+          .turnsOf(session)
+          .slice(before)
+          .find((t) => JSON.stringify(t.body.messages).includes(text)),
+      'the message in a model request after the restart',
+      180_000,
+    );
+    // That turn's hooks came back through the leaf: working (UserPromptSubmit), then idle (Stop).
+    await waitFor(
+      () =>
+        statesSince(session, from)
+          .join(' ')
+          .match(/working.* idle/),
+      'the turn’s hook events applied after the restart',
+      120_000,
+    );
+    expect((await inWs.hookTarget()).url).toMatch(/^nats:\/\/10\.201\./);
+  };
+
+  it('the remote daemon restarted mid-session: the workspace reconciles, its session is relaunched, and a message and its hooks arrive', async () => {
+    const s = await fleet.createSession(ws, { name: 'survivor', initialMessage: 'before the daemon restart' });
+    await fleet.waitForSession(s.id, (x) => x.agentState === 'idle' && x.agentMessage === null);
+    const [leaf] = await leaves();
+    await restartUnder(s.id);
+    // The leaf came back with the daemon (its restart policy) and carries the relaunched session's traffic.
+    expect((await leaves()).map((c) => [c.Id, c.State])).toEqual([[leaf?.Id, 'running']]);
+    await messageAndHooks(s.id);
+    const client = await connectRun(await inWs.runCredsOf(s.id));
+    expect(okResult(await client.call('skill.list', {}))).toHaveProperty('skills');
+    await client.close();
+  }, 900_000);
+
+  it('a leaf that did not come back with the daemon is started anew for the relaunched session', async () => {
+    const s = await fleet.createSession(ws, { name: 'again', initialMessage: 'before the second restart' });
+    await fleet.waitForSession(s.id, (x) => x.agentState === 'idle' && x.agentMessage === null);
+    const [leaf] = await leaves();
+    await restartUnder(s.id, async () => {
+      await remote.docker.getContainer(leaf?.Id ?? '').remove({ force: true });
+    });
+    await messageAndHooks(s.id);
+    const now = await leaves();
+    expect(now.map((c) => c.Labels['nexus.leaf.engine'])).toEqual([engineId]);
+    expect(now[0]?.Id).not.toBe(leaf?.Id);
+  }, 900_000);
+});
