@@ -193,9 +193,11 @@ describe('core SIGKILLed during 10 concurrent create_session (nexus serve in its
   }, 600_000);
 
   it('killed while windows are opening: agents already launched run on as their sessions, the rest leave nothing', async () => {
-    const settled = await crashDuringCreates('b', async () => (await windows()).length >= 3);
+    // At the first window: a launch batch adds all its worktrees and then opens its windows in a quick loop
+    // (launch-exec.ts), so a later kill can find all ten open; the first create's batch runs alone, the rest after.
+    const settled = await crashDuringCreates('b', async () => (await windows()).length >= 1);
     // The launch left running in the container opened the rest; core adopts them once it is done.
-    expect(settled.filter((s) => s.status === 'running').length).toBeGreaterThanOrEqual(3);
+    expect(settled.filter((s) => s.status === 'running').length).toBeGreaterThanOrEqual(1);
     await expectNothingOrphaned(settled);
   }, 600_000);
 });

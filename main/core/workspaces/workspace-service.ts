@@ -47,6 +47,9 @@ export class WorkspaceService {
   private readonly refreshes = new Set<Promise<void>>();
   /** The status each workspace was last published with (a move into running is a start). */
   private readonly published = new Map<string, string>();
+  /** Per workspace: container events seen, and the newest whose listing was applied (onContainerEvent). */
+  private readonly eventSeq = new Map<string, number>();
+  private readonly appliedSeq = new Map<string, number>();
   /** The engine calls of each remote engine, made on first use. */
   private readonly remote = new Map<string, WorkspaceContainers>();
 
@@ -229,10 +232,16 @@ export class WorkspaceService {
     if (!id || this.busy.has(id) || !isOwnedBy(labels, this.deps.owner)) return;
     const w = this.store.find(id);
     if (!w || w.engine !== engine) return;
+    // Docker sends kill, die and stop for one `docker stop`: their listings may come back out of order, and one
+    // taken while the container still ran must not overwrite a newer one that saw it stopped.
+    const seq = (this.eventSeq.get(id) ?? 0) + 1;
+    this.eventSeq.set(id, seq);
     const refresh: Promise<void> = this.containersOf(engine)
       .owned()
       .then(
         async (cs) => {
+          if ((this.appliedSeq.get(id) ?? 0) > seq) return;
+          this.appliedSeq.set(id, seq);
           const cur = this.store.find(w.id);
           if (!cur) return;
           // Started again outside Nexus (docker restart, the engine's restart policy): its /run/nexus
