@@ -400,10 +400,10 @@ const bench: Benchmark = async () => {
         extra: {
           ...extra,
           leafStartMs,
-          execsPerStart: `${(execs.here.n / execs.here.starts).toFixed(1)} local, ${(execs.there.n / execs.there.starts).toFixed(1)} remote`,
-          nexusPartP50Ms: `${Math.round(percentiles(nexusPart.here).p50Ms)} local, ${Math.round(percentiles(nexusPart.there).p50Ms)} remote`,
+          execsPerStart: localRemote((e) => (execs[e].n / execs[e].starts).toFixed(1)),
+          nexusPartP50Ms: localRemote((e) => Math.round(percentiles(nexusPart[e]).p50Ms)),
           execKinds: `local ${JSON.stringify(Object.fromEntries(kinds.here))}, remote ${JSON.stringify(Object.fromEntries(kinds.there))}`,
-          execMsPerStart: `${Math.round(execs.here.ms / execs.here.starts)} local, ${Math.round(execs.there.ms / execs.there.starts)} remote`,
+          execMsPerStart: localRemote((e) => Math.round(execs[e].ms / execs[e].starts)),
         },
       },
       {
@@ -454,3 +454,7 @@ const bench: Benchmark = async () => {
   }
 };
 export default bench;
+
+/** One figure of both engines, as the summary prints it. */
+const localRemote = (of: (engine: 'here' | 'there') => string | number): string =>
+  `${of('here')} local, ${of('there')} remote`;

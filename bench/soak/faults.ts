@@ -155,7 +155,9 @@ export async function inflict(
         at,
         undoneAt: Date.now(),
         ...on(),
-        detail: `leaf nats-server ${before.State.Pid} SIGKILLed; its container ${back < 0 ? 'NOT running again within 120 s' : `running again in ${(back / 1000).toFixed(1)} s (restart policy)`}`,
+        detail: `leaf nats-server ${before.State.Pid} SIGKILLed; its container ${
+          back < 0 ? 'NOT running again within 120 s' : `running again in ${seconds(back)} (restart policy)`
+        }`,
       };
     }
     case 'leaf-remove': {
@@ -167,7 +169,9 @@ export async function inflict(
         at,
         undoneAt: Date.now(),
         ...on(),
-        detail: `leaf container removed (docker rm -f); ${back < 0 ? 'core did NOT make it again within 300 s' : `core made it again in ${(back / 1000).toFixed(1)} s`}`,
+        detail: `leaf container removed (docker rm -f); ${
+          back < 0 ? 'core did NOT make it again within 300 s' : `core made it again in ${seconds(back)}`
+        }`,
       };
     }
     case 'ssh-cut': {
@@ -179,8 +183,12 @@ export async function inflict(
         at,
         undoneAt: at,
         ...on(),
-        detail: `every SSH connection to engine ${engine} cut (sshd's per-connection processes killed); core ${back < 0 ? 'did NOT sign in again within 120 s' : `signed in again in ${(back / 1000).toFixed(1)} s`}`,
+        detail: `every SSH connection to engine ${engine} cut (sshd's per-connection processes killed); core ${
+          back < 0 ? 'did NOT sign in again within 120 s' : `signed in again in ${seconds(back)}`
+        }`,
       };
     }
   }
 }
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;

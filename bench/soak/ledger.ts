@@ -154,7 +154,9 @@ export class Ledger {
       received: mapped.length - missed.length,
       lost: missed.length,
       explained: 0,
-      note: `${mapped.filter((h) => h.db === 'superseded').length} superseded by a newer event; ${hooks.length - mapped.length} name no state`,
+      note:
+        `${mapped.filter((h) => h.db === 'superseded').length} superseded by a newer event; ` +
+        `${hooks.length - mapped.length} name no state`,
     });
     if (only)
       return [
@@ -232,7 +234,9 @@ export class Ledger {
         ([n, m]) =>
           !received.has(n) && cuts.some((c) => c.workspaceId === sessionWs.get(m.session) && c.at >= m.t - 60_000),
       ).length,
-      note: `${all.length} sent in all; not delivered: ${JSON.stringify(countBy(all.filter(([, m]) => !TAKEN.has(m.status)).map(([, m]) => m.status)))}`,
+      note: `${all.length} sent in all; not delivered: ${JSON.stringify(
+        countBy(all.filter(([, m]) => !TAKEN.has(m.status)).map(([, m]) => m.status)),
+      )}`,
     };
   }
 
