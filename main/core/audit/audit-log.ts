@@ -2,13 +2,8 @@ import { dirname, join } from 'node:path';
 import type { Db } from '../store/open';
 import { AuditJournal, type JournalRow } from './audit-journal';
 
-export interface AuditEntry {
-  actor: string;
-  transport: string;
-  operation: string;
-  outcome: string;
-  durationMs: number;
-  detail?: string;
+/** Who did what, through which transport, and how it ended (the journal's row without its time). */
+export interface AuditEntry extends Omit<JournalRow, 'at'> {
   /**
    * A read that succeeded (it changed nothing). Such a row goes to the journal at once and into the
    * database with the next group commit (within `READS_COMMIT_MS`); a batch of only such rows is
