@@ -150,6 +150,7 @@ export async function createCore(
     owner: ownerIdFor(dataDir),
     log,
   });
+  disposables.add(toDisposable(() => leaves.dispose()));
 
   // Sessions, auto-start of delegated tasks, and review-and-ship (changes, push with the vault secret).
   const {

@@ -39,7 +39,9 @@ export function joinPlatform(w: {
   leafForwarder?: 'openssh' | 'ssh2';
   owner: string;
   log: Logger;
-}): { leaves: EngineLeaves; restore(): Promise<void> } {
+  /** How often a running leaf is looked at (default LEAF_CHECK_MS). */
+  leafCheckMs?: number;
+}): { leaves: EngineLeaves; restore(): Promise<void>; dispose(): void } {
   const ssh = (w.leafForwarder ?? 'openssh') === 'openssh' ? onPath('ssh') : null;
   const leaves = new EngineLeaves({
     docker: (engine) => w.registry.docker(engine),
@@ -68,8 +70,32 @@ export function joinPlatform(w: {
     if (base) w.fleet.relayHosts.add(new URL(base).host);
     return base;
   });
-  return { leaves, restore: () => restoreLeaves(leaves, w.runtime, w.fleet, w.log) };
+  // Between session starts too: a leaf removed or dead under running sessions (`docker rm -f`, the soak's
+  // leaf-remove) is made again within a check, not at the next session started there.
+  let checking = false;
+  const failing = new Set<string>();
+  const check = (): void => {
+    if (checking) return;
+    checking = true;
+    void ensureLeaves(leaves, w.runtime, w.log, failing).finally(() => (checking = false));
+  };
+  let timer: NodeJS.Timeout | null = null;
+  return {
+    leaves,
+    restore: async () => {
+      await restoreLeaves(leaves, w.runtime, w.fleet, w.log);
+      timer ??= setInterval(check, w.leafCheckMs ?? LEAF_CHECK_MS);
+      timer.unref();
+    },
+    dispose: () => {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+  };
 }
+
+/** How often each remote engine's leaf is looked at while its workspaces run (one `inspect` over SSH). */
+const LEAF_CHECK_MS = 10_000;
 
 /**
  * After a core start: the leaf of each remote engine with a running workspace is made again. Its sessions
@@ -84,17 +110,39 @@ async function restoreLeaves(
   fleet: Pick<FleetService, 'listenerAddress'>,
   log: Logger,
 ): Promise<void> {
+  if (remoteEngines(runtime).size === 0) return;
+  for (let t = 0; t < 30 && !fleet.listenerAddress(); t++) await new Promise((r) => setTimeout(r, 1000));
+  await ensureLeaves(leaves, runtime, log);
+}
+
+/** Each remote engine with a running workspace: one of those workspaces' containers. */
+function remoteEngines(runtime: Pick<WorkspaceRuntime, 'list'>): Map<string, string> {
   const byEngine = new Map<string, string>();
   for (const ws of runtime.list())
     if (ws.running && ws.containerId && ws.engine && ws.engine !== LOCAL_ENGINE)
       byEngine.set(ws.engine, ws.containerId);
-  if (byEngine.size === 0) return;
-  for (let t = 0; t < 30 && !fleet.listenerAddress(); t++) await new Promise((r) => setTimeout(r, 1000));
+  return byEngine;
+}
+
+/**
+ * The leaf of each remote engine with a running workspace, made (again) where it does not run. A failure is
+ * logged once until that engine's leaf runs again (an engine down for an hour is one warning, not 360).
+ */
+async function ensureLeaves(
+  leaves: EngineLeaves,
+  runtime: Pick<WorkspaceRuntime, 'list'>,
+  log: Logger,
+  failing = new Set<string>(),
+): Promise<void> {
   await Promise.all(
-    [...byEngine].map(([engine, containerId]) =>
-      leaves
-        .forContainer(engine, containerId)
-        .catch((e: unknown) => log.warn('the leaf node could not be made again at start-up', { engine, error: e })),
+    [...remoteEngines(runtime)].map(([engine, containerId]) =>
+      leaves.forContainer(engine, containerId).then(
+        () => failing.delete(engine) && log.info('the leaf node runs again', { engine }),
+        (e: unknown) => {
+          if (!failing.has(engine)) log.warn('the leaf node could not be made again', { engine, error: e });
+          failing.add(engine);
+        },
+      ),
     ),
   );
 }

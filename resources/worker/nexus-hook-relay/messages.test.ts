@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { createConnection, createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
@@ -27,8 +28,12 @@ let inbox: Server;
 let answer: DeliveryStatus | null = null;
 const received: string[] = [];
 
-const request = (sessionId: string, text: string, timeoutMs = 8000) =>
-  relayMessage(core, WS, JSON.stringify({ sessionId, text, timeoutMs: 4000, statusWaitMs: 800 }), timeoutMs);
+const message = (sessionId: string, text: string, statusWaitMs = 800) =>
+  JSON.stringify({ deliveryId: randomBytes(12).toString('hex'), sessionId, text, timeoutMs: 4000, statusWaitMs });
+const request = (sessionId: string, text: string, timeoutMs = 8000, statusWaitMs?: number) =>
+  relayMessage(core, WS, message(sessionId, text, statusWaitMs), timeoutMs);
+/** How long the stand-in agent takes to read a message and send its receipt (busy under load). */
+let inboxDelayMs = 0;
 
 beforeAll(async () => {
   nats = await startNats(dir.path, [WS], (w) => hookGrant(w).permissions);
@@ -37,19 +42,20 @@ beforeAll(async () => {
     let buf = '';
     c.setEncoding('utf8');
     c.on('data', (d: string) => (buf += d));
-    c.on('end', () => {
-      const [auth, user] = buf.split('\n').map((l) => JSON.parse(l || '{}') as Record<string, unknown>);
-      if ((auth as { token?: string }).token !== 't'.repeat(32)) return;
-      const frame = user as { from?: string; msg_id?: string; message?: { content?: string } };
-      received.push(frame.message?.content ?? '');
-      if (!answer || !frame.from) return;
-      const reply = createConnection(frame.from.replace(/^uds:/, ''));
-      reply.on('error', () => undefined);
-      reply.end(
-        `${JSON.stringify({ type: 'control', action: 'peer_message_status', status: answer, msg_id: frame.msg_id })}\n`,
-      );
-    });
+    c.on('end', () => void setTimeout(() => take(buf), inboxDelayMs));
   });
+  const take = (buf: string): void => {
+    const [auth, user] = buf.split('\n').map((l) => JSON.parse(l || '{}') as Record<string, unknown>);
+    if ((auth as { token?: string }).token !== 't'.repeat(32)) return;
+    const frame = user as { from?: string; msg_id?: string; message?: { content?: string } };
+    received.push(frame.message?.content ?? '');
+    if (!answer || !frame.from) return;
+    const reply = createConnection(frame.from.replace(/^uds:/, ''));
+    reply.on('error', () => undefined);
+    reply.end(
+      `${JSON.stringify({ type: 'control', action: 'peer_message_status', status: answer, msg_id: frame.msg_id })}\n`,
+    );
+  };
   await new Promise<void>((r) => inbox.listen(socket, r));
   mkdirSync(join(stateDir, 's1'), { recursive: true, mode: 0o700 });
   writeFileSync(inboxAddressFile(stateDir, 's1'), JSON.stringify({ socket, token: 't'.repeat(32) }));
@@ -60,6 +66,8 @@ beforeAll(async () => {
   for (let i = 0; i < 100 && (await request('none', 'probe', 500).catch(() => null)) === null; i++)
     await new Promise((r) => setTimeout(r, 100));
 }, 60_000);
+
+const replyTo = () => `nexus.message-replies.${WS}.${randomBytes(6).toString('hex')}`;
 
 afterAll(async () => {
   await core?.close();
@@ -91,7 +99,7 @@ describe('messages through the hook relay (real nats-server)', () => {
   });
 
   it('is null for a workspace whose relay does not listen, so core takes the helper’s path', async () => {
-    expect(await relayMessage(core, 'w-other', JSON.stringify({ sessionId: 's1', text: 'x' }), 3000)).toBeNull();
+    expect(await relayMessage(core, 'w-other', message('s1', 'x'), 3000)).toBeNull();
   });
 
   it('takes messages only from core: the relay’s own user may not publish one, nor answer outside its prefix', async () => {
@@ -102,22 +110,68 @@ describe('messages through the hook relay (real nats-server)', () => {
       for await (const s of asRelay.status()) if (s.type === 'error') errors.push(String(s.error));
     })();
     const before = received.length;
-    asRelay.publish(
-      `nexus.messages.${WS}`,
-      JSON.stringify({ sessionId: 's1', text: 'forged', timeoutMs: 1000, statusWaitMs: 0 }),
-    );
+    asRelay.publish(`nexus.messages.${WS}`, message('s1', 'forged'));
     await asRelay.flush().catch(() => undefined);
     await new Promise((r) => setTimeout(r, 500));
     expect(errors.join(' ')).toMatch(/Permissions Violation for Publish to "nexus\.messages\.w-msg"/);
     expect(received.length).toBe(before);
     await asRelay.close();
     // A request whose reply subject is not under the workspace's message-replies prefix gets no answer.
-    const stray = core.request(
-      `nexus.messages.${WS}`,
-      JSON.stringify({ sessionId: 's1', text: 'stray', timeoutMs: 1000, statusWaitMs: 0 }),
-      { timeout: 1500 },
-    );
+    const stray = core.request(`nexus.messages.${WS}`, message('s1', 'stray'), { timeout: 1500 });
     await expect(stray).rejects.toThrow();
     expect(received.length).toBe(before);
+  });
+
+  it('delivers a repeat of one delivery id once and answers every ask of it with the same report', async () => {
+    const before = received.length;
+    answer = 'held';
+    const payload = message('s1', 'asked twice');
+    const ask = () => core.request(`nexus.messages.${WS}`, payload, { timeout: 8000, noMux: true, reply: replyTo() });
+    const [first, second] = await Promise.all([ask(), ask()]);
+    const third = await ask();
+    expect([first, second, third].map((m) => JSON.parse(m.string()))).toEqual([
+      { outcome: 'held' },
+      { outcome: 'held' },
+      { outcome: 'held' },
+    ]);
+    expect(received.slice(before)).toEqual(['asked twice']);
+    answer = null;
+  });
+
+  it('asks again when an answer is slow past one ask, and the agent still gets the message once', async () => {
+    const before = received.length;
+    answer = 'delivered';
+    inboxDelayMs = 4500;
+    try {
+      expect(JSON.parse((await request('s1', 'slow agent', 12_000, 8000))!)).toEqual({ outcome: 'delivered' });
+    } finally {
+      inboxDelayMs = 0;
+      answer = null;
+    }
+    expect(received.slice(before)).toEqual(['slow agent']);
+  });
+});
+
+describe('core asks a relay again when an answer is lost (NATS Core is at most once)', () => {
+  it('gets the answer of a later ask of the same payload, and is a timeout when none comes', async () => {
+    const ws = 'w-lossy';
+    const asks: string[] = [];
+    const lossy = core.subscribe(`nexus.messages.${ws}`, {
+      callback: (_e, m) => {
+        asks.push(m.string());
+        // The first ask's answer is lost on the way back (a link cut under it).
+        if (asks.length > 1) m.respond(JSON.stringify({ outcome: 'held' }));
+      },
+    });
+    await core.flush();
+    const payload = message('s1', 'over a lossy link');
+    expect(JSON.parse((await relayMessage(core, ws, payload, 10_000))!)).toEqual({ outcome: 'held' });
+    expect(asks).toEqual([payload, payload]);
+    lossy.unsubscribe();
+
+    const silent = core.subscribe(`nexus.messages.${ws}-silent`, { callback: () => undefined });
+    await core.flush();
+    await expect(relayMessage(core, `${ws}-silent`, payload, 4000)).rejects.toMatchObject({ code: 'timeout' });
+    silent.unsubscribe();
   });
 });

@@ -34,6 +34,7 @@ describe('sending a message to a session', () => {
     expect(await sendToInbox(rt, config, ws, 's1', 'hi "there"\n', r)).toEqual({ outcome: 'held' });
     expect(rt.execs).toEqual([]);
     expect(JSON.parse(r.payloads[0]!)).toEqual({
+      deliveryId: expect.stringMatching(/^[a-f0-9]{24}$/),
       sessionId: 's1',
       text: 'hi "there"\n',
       timeoutMs: 8000,

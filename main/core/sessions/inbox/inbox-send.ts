@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { NexusError } from '../../../../shared/errors';
 import type { SessionsConfig } from '../config';
 import type { ContainerExec, ExecTarget } from '../container-sh';
@@ -29,7 +30,13 @@ export async function sendToInbox(
   text: string,
   relay?: MessageRelay | null,
 ): Promise<HelperReport> {
-  const message: RelayMessage = { sessionId, text, timeoutMs: config.sendTimeoutMs, statusWaitMs: STATUS_WAIT_MS };
+  const message: RelayMessage = {
+    deliveryId: randomBytes(12).toString('hex'),
+    sessionId,
+    text,
+    timeoutMs: config.sendTimeoutMs,
+    statusWaitMs: STATUS_WAIT_MS,
+  };
   const payload = JSON.stringify(message);
   if (relay && Buffer.byteLength(payload) <= RELAY_MAX_BYTES) {
     const answer = await relay.relayMessage(ws.id, payload, config.sendTimeoutMs + STATUS_WAIT_MS + 1000);

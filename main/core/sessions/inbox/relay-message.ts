@@ -8,9 +8,11 @@ import { HelperOutcomes } from './inbox-protocol';
  * 4–15 s at load 50 in the soak, docs/performance.md "Load held"). The relay delivers it with the same code as
  * the one-shot helper (resources/worker/nexus-inbox-send/deliver.ts) and answers a HelperReport on the reply
  * subject core chose under `nexus.message-replies.<workspaceId>`, the only one its NATS user may publish on.
- * Both sides parse with these schemas.
+ * Both sides parse with these schemas. Core asks again with the same deliveryId when an answer does not come
+ * (core/platform/message-relay.ts); the relay delivers a deliveryId once and answers every ask of it.
  */
 export const RelayMessage = z.strictObject({
+  deliveryId: z.string().check(z.regex(/^[a-f0-9]{16,64}$/)),
   sessionId: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,100}$/)),
   text: z.string().check(z.minLength(1)),
   timeoutMs: z.int().check(z.positive(), z.maximum(120_000)),
