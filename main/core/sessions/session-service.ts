@@ -77,6 +77,9 @@ export type { ConvergeReport } from './session-converge';
  * Sessions: create (row first, slow work in the workspace's queue), delete, send a message through
  * the inbox, read the pane, apply hook events, converge. Reads and hook events touch only the store.
  */
+/** How long a message to a session whose agent is starting waits for its inbox (a start at load takes 10–40 s). */
+const STARTING_WAIT_MS = 45_000;
+
 export class SessionService {
   private readonly store: SessionStore;
   /** The workspaces table, for the default agent kind a create without `agent` gets. */
@@ -318,11 +321,31 @@ export class SessionService {
       throw new NexusError('conflict', `Session ${row.name} is not running${row.reason ? `: ${row.reason}` : '.'}`);
     if (row.agent === 'codex')
       return { sessionId: row.id, ...(await queueForCodex(this.deps.runtime, this.deps.config, ws, row, text)) };
-    const report = await sendToInbox(this.deps.runtime, this.deps.config, ws, row.id, text, this.deps.messages);
+    const send = () => sendToInbox(this.deps.runtime, this.deps.config, ws, row.id, text, this.deps.messages);
+    let report = await send();
+    // No inbox yet because the agent is still starting (a create, a relaunch after a restart): it announces its
+    // inbox with SessionStart, so the message waits for that once, as long as a start takes, then goes.
+    if (report.outcome === 'socket_missing' && (await this.untilStarted(row.id))) report = await send();
     // No inbox socket: if the OOM killer took the agent, the session is not running (and now says so).
     if (report.outcome === 'socket_missing' && (await this.memoryKills.check(ws.id)).includes(row.id))
       throw new NexusError('conflict', `Session ${row.name} is not running: ${this.store.get(row.id)?.reason}`);
     return { sessionId: row.id, ...deliveryOf(report, row.name) };
+  }
+
+  /**
+   * Whether a session whose agent is starting left `starting` (its SessionStart arrived) within
+   * STARTING_WAIT_MS; false at once for one that was not starting, and for one that stopped running meanwhile.
+   */
+  private async untilStarted(id: string): Promise<boolean> {
+    if (this.store.get(id)?.agent_state !== 'starting') return false;
+    const until = Date.now() + STARTING_WAIT_MS;
+    while (Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 250));
+      const row = this.store.get(id);
+      if (row?.status !== 'running' || row.agent_state === 'exited') return false;
+      if (row.agent_state !== 'starting') return true;
+    }
+    return false;
   }
 
   /**
