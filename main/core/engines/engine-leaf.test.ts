@@ -3,9 +3,12 @@ import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/temp-dir';
+import { waitFor } from '../../../test/helpers/wait';
 import { createLogger } from '../log';
 import { Redactor } from '../redact';
 import { EngineLeaves, LEAF_WORKER_PORT, leafContainerName } from './engine-leaf';
+import type { EngineRegistry } from './engine-registry';
+import { joinPlatform } from './join-platform';
 import type { SshConnection } from './ssh-connection';
 
 /**
@@ -118,5 +121,51 @@ describe('the leaf node of a remote engine', () => {
     engine.down = false;
     expect(await leaves.forContainer('e1', 'ws-container')).toBe(first);
     expect(engine.started).toBe(1);
+  });
+
+  it('makes a leaf removed under running workspaces again within a look, with no session started there', async () => {
+    const { engine, docker } = fakeEngine();
+    const ssh = { forwardIn: () => Promise.resolve(40_001) } as unknown as SshConnection;
+    const joined = joinPlatform({
+      registry: { docker: () => docker, sshOf: () => ssh, onRemoving: () => undefined } as unknown as EngineRegistry,
+      platform: {
+        routeWorkers: () => undefined,
+        leafCredentials: () =>
+          Promise.resolve({
+            creds: 'c',
+            hubPort: 4248,
+            trust: { operatorJwt: 'o', account: 'A', accountJwt: 'h.e30.s' },
+          }),
+        natsTrust: null,
+        onTrustChanged: () => ({ dispose: () => undefined }),
+      },
+      fleet: {
+        routeWorkers: () => undefined,
+        listenerAddress: () => ({ host: '127.0.0.1', port: 4300 }),
+        relayHosts: new Set<string>(),
+      },
+      runtime: {
+        find: () => undefined,
+        list: () => [{ id: 'w1', name: 'w', running: true, containerId: 'ws-container', engine: 'e1' }],
+      },
+      natsBinary: binary,
+      leafForwarder: 'ssh2',
+      owner: 'own',
+      log: createLogger({ redactor: new Redactor() }),
+      leafCheckMs: 100,
+    } as unknown as Parameters<typeof joinPlatform>[0]);
+    try {
+      await joined.restore();
+      expect(engine.started).toBe(1);
+      engine.leaf = null; // docker rm -f
+      await waitFor(() => engine.started === 2, 'the leaf made again by the periodic look', 5_000);
+      expect(engine.leaf).toEqual({ running: true, restarting: false });
+      joined.dispose();
+      engine.leaf = null;
+      await new Promise((r) => setTimeout(r, 400));
+      expect(engine.started).toBe(2);
+    } finally {
+      joined.dispose();
+    }
   });
 });
