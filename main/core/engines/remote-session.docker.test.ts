@@ -120,8 +120,8 @@ describe('a real Claude Code session on a remote engine', () => {
     remote.engine.cutConnections();
     const text = `after the cut ${randomBytes(3).toString('hex')}`;
     // The message goes to the workspace's resident hook relay over NATS through the leaf
-    // (platform/message-relay.ts; by docker exec only when no relay answers), core asking the relay
-    // again under the same delivery id when its reply was lost across the cut. The turn's hooks come
+    // (main/core/platform/message-relay.ts), by docker exec only when no relay answers; a reply lost
+    // across the cut makes core ask the relay again with the same delivery id. The turn's hooks come
     // back by the leaf too, whose link to core is the remote forward asked again on the new connection.
     await remote.fleet.call('sessions.sendMessage', { session: s.id, text });
     await waitFor(
