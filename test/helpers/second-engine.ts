@@ -2,11 +2,12 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Docker from 'dockerode';
-import type { OpInput, OpName, OpOutput } from '../../shared/contract';
+import type { FleetChoice, OpInput, OpName, OpOutput } from '../../shared/contract';
+import type { CoreConfigInput } from '../../main/core/config';
 import { subjects } from '../../shared/platform-tools';
 import { runUserName } from '../../main/core/platform/permissions';
 import type { RunCredentials } from '../../main/core/platform/platform-service';
-import type { RealAgentFleet } from './real-agent-fleet';
+import { startRealAgentFleet, type RealAgentFleet } from './real-agent-fleet';
 import { readUntil, waitFor } from './wait';
 import { freePort } from './free-port';
 
@@ -383,4 +384,86 @@ export function remoteWorkspace(fleet: RealAgentFleet, ws: string): RemoteWorksp
       };
     },
   };
+}
+
+/**
+ * A whole Nexus running the real agent CLI (real-agent-fleet.ts: the scripted model stand-in) with a second engine
+ * joined as an operator joins one, and one workspace made on that engine — what a test of sessions on a remote engine
+ * starts from. `dispose()` removes the fleet's workspaces and cores, then the second engine (whatever the first did).
+ */
+export interface RemoteFleet extends RemoteWorkspace {
+  /** The second engine itself: its own Docker client, its sshd (logins, cuts), its daemon (restarts). */
+  engine: SecondEngine;
+  fleet: RealAgentFleet;
+  /** The engine's id in Nexus. */
+  engineId: string;
+  /** The name of the workspace made on the engine. */
+  workspace: string;
+  /** The leaf containers on the engine, stopped ones too. */
+  leaves(): Promise<Docker.ContainerInfo[]>;
+  dispose(): Promise<void>;
+}
+
+export interface RemoteFleetOptions {
+  /** The workspace's name (made on the engine, running before this resolves). */
+  workspace: string;
+  /** How the workspace is made: its permission mode, its fleet access. */
+  create?: { bypass?: boolean; fleet?: FleetChoice };
+  /**
+   * Makes the served repository private: the vault holds this token as the repository host's GitHub secret and the
+   * workspace clones (and pushes) with it.
+   */
+  repoToken?: string;
+  /** What the engine is added as (default `big`). */
+  engineName?: string;
+  /** The second daemon's address pool (startSecondEngine's default unless given). */
+  pool?: string;
+  /** Merged over the fleet's core config; `nats.leafPort` is 0 (the engine's leaf dials in) unless given. */
+  config?: CoreConfigInput;
+}
+
+export async function startRemoteFleet(opts: RemoteFleetOptions): Promise<RemoteFleet> {
+  const name = opts.engineName ?? 'big';
+  const engine = await startSecondEngine(opts.pool ? { pool: opts.pool } : {});
+  let fleet: RealAgentFleet | undefined;
+  const dispose = async (): Promise<void> => {
+    try {
+      await fleet?.dispose();
+    } finally {
+      await engine.dispose();
+    }
+  };
+  try {
+    fleet = await startRealAgentFleet(
+      { ...opts.config, nats: { leafPort: 0, ...opts.config?.nats } },
+      opts.repoToken ? { repoToken: opts.repoToken } : {},
+    );
+    const engineId = await joinSecondEngine(fleet.call, engine, name);
+    const secret = opts.repoToken
+      ? await fleet.call('secrets.create', {
+          name: 'git',
+          kind: 'github',
+          host: fleet.env.repo.host,
+          value: opts.repoToken,
+        })
+      : null;
+    const w = await fleet.createWorkspace(opts.workspace, {
+      ...opts.create,
+      engine: name,
+      ...(secret ? { secretId: secret.id } : {}),
+    });
+    if (w.engine !== engineId) throw new Error(`workspace ${opts.workspace} is on engine ${w.engine}, not ${engineId}`);
+    return {
+      ...remoteWorkspace(fleet, opts.workspace),
+      engine,
+      fleet,
+      engineId,
+      workspace: opts.workspace,
+      leaves: () => engine.docker.listContainers({ all: true, filters: { label: ['nexus.leaf.engine'] } }),
+      dispose,
+    };
+  } catch (e) {
+    await dispose().catch(() => undefined);
+    throw e;
+  }
 }

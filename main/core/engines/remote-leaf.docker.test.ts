@@ -1,16 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connect } from '@nats-io/transport-node';
-import { startRealAgentFleet, type RealAgentFleet } from '../../../test/helpers/real-agent-fleet';
 import { connectRun } from '../../../test/helpers/run-client';
 import { okResult } from '../../../test/helpers/platform-fixture';
-import {
-  joinSecondEngine,
-  remoteWorkspace,
-  startSecondEngine,
-  type RemoteWorkspace,
-  type SecondEngine,
-} from '../../../test/helpers/second-engine';
+import { remoteFleetForSuite } from '../../../test/helpers/suite';
 import { readUntil, waitFor } from '../../../test/helpers/wait';
 import { userAuth } from '../platform/nats/auth';
 
@@ -22,37 +15,17 @@ const jwtExpiry = (jwt: string): number =>
 // Needs root: a second dockerd and an sshd on 127.0.0.1 (test/helpers/second-engine.ts), both removed
 // afterwards with the workspace and the leaf container.
 describe('a remote engine’s leaf node: revocations, and the remote daemon restarted', () => {
-  let remote: SecondEngine;
-  let fleet: RealAgentFleet;
-  let engineId = '';
-  let inWs: RemoteWorkspace;
   const ws = `rl-${randomBytes(3).toString('hex')}`;
-  const leaves = () => remote.docker.listContainers({ all: true, filters: { label: ['nexus.leaf.engine'] } });
-
-  beforeAll(async () => {
-    remote = await startSecondEngine();
-    fleet = await startRealAgentFleet({ nats: { leafPort: 0 } });
-    engineId = await joinSecondEngine(fleet.call, remote, 'big');
-    await fleet.createWorkspace(ws, { engine: 'big' });
-    inWs = remoteWorkspace(fleet, ws);
-  }, 900_000);
-
-  afterAll(async () => {
-    try {
-      await fleet?.dispose();
-    } finally {
-      await remote?.dispose();
-    }
-  }, 300_000);
+  const remote = remoteFleetForSuite({ workspace: ws });
 
   it('a deleted session’s run is dropped at the leaf and refused there, long before its JWT expires', async () => {
-    const s = await fleet.createSession(ws, { name: 'revoked', initialMessage: 'hello' });
-    await fleet.waitForSession(s.id, 'idle');
-    const creds = await inWs.runCredsOf(s.id);
+    const s = await remote.fleet.createSession(ws, { name: 'revoked', initialMessage: 'hello' });
+    await remote.fleet.waitForSession(s.id, 'idle');
+    const creds = await remote.runCredsOf(s.id);
     const client = await connectRun(creds);
     expect(okResult(await client.call('skill.list', {}))).toHaveProperty('skills');
 
-    await fleet.call('sessions.delete', { session: s.id });
+    await remote.fleet.call('sessions.delete', { session: s.id });
     // The leaf loaded core's revocations: the connection made with the run's JWT is closed…
     const closed = await Promise.race([
       client.nc.closed().then(() => 'closed'),
@@ -65,9 +38,9 @@ describe('a remote engine’s leaf node: revocations, and the remote daemon rest
       /authoriz|revoked/i,
     );
     // Another run on the engine is not touched.
-    const other = await fleet.createSession(ws, { name: 'unaffected', initialMessage: 'hello again' });
-    await fleet.waitForSession(other.id, 'idle');
-    const still = await connectRun(await inWs.runCredsOf(other.id));
+    const other = await remote.fleet.createSession(ws, { name: 'unaffected', initialMessage: 'hello again' });
+    await remote.fleet.waitForSession(other.id, 'idle');
+    const still = await connectRun(await remote.runCredsOf(other.id));
     expect(okResult(await still.call('skill.list', {}))).toHaveProperty('skills');
     await still.close();
   }, 600_000);
@@ -76,7 +49,7 @@ describe('a remote engine’s leaf node: revocations, and the remote daemon rest
   const sendWhenAnnounced = (session: string, text: string) =>
     waitFor(
       () =>
-        fleet
+        remote.fleet
           .call('sessions.sendMessage', { session, text })
           .then(() => true)
           .catch((e: unknown) =>
@@ -88,7 +61,7 @@ describe('a remote engine’s leaf node: revocations, and the remote daemon rest
 
   /** The agent states core published for a session since event `from` (each one a hook event applied). */
   const statesSince = (session: string, from: number): string[] =>
-    fleet
+    remote.fleet
       .eventsText()
       .split('\n')
       .filter(Boolean)
@@ -99,21 +72,21 @@ describe('a remote engine’s leaf node: revocations, and the remote daemon rest
 
   /** The remote daemon restarts under the session; the workspace reconciles as stopped and is started again. */
   const restartUnder = async (session: string, whenBack?: () => Promise<void>) => {
-    await remote.restartDaemon();
+    await remote.engine.restartDaemon();
     await readUntil(
-      () => fleet.call('workspaces.get', { workspace: ws }),
+      () => remote.fleet.call('workspaces.get', { workspace: ws }),
       (w) => w.status === 'stopped',
       120_000,
     );
     await whenBack?.();
     await waitFor(
-      () => fleet.call('workspaces.start', { workspace: ws }).catch(() => null),
+      () => remote.fleet.call('workspaces.start', { workspace: ws }).catch(() => null),
       'the workspace started again',
       120_000,
     );
     // Core relaunches the session whose window went with the container (conversation resumed).
     await readUntil(
-      () => fleet.call('sessions.get', { session }),
+      () => remote.fleet.call('sessions.get', { session }),
       (x) => x.agentMessage === 'Relaunched after a restart (conversation resumed)' || x.status === 'error',
       120_000,
     );
@@ -121,13 +94,13 @@ describe('a remote engine’s leaf node: revocations, and the remote daemon rest
 
   /** A message reaches the relaunched agent, and the hooks of its turn reach core through the leaf. */
   const messageAndHooks = async (session: string) => {
-    const before = fleet.turnsOf(session).length;
-    const from = fleet.eventsText().split('\n').filter(Boolean).length;
+    const before = remote.fleet.turnsOf(session).length;
+    const from = remote.fleet.eventsText().split('\n').filter(Boolean).length;
     const text = `after the daemon restart ${randomBytes(3).toString('hex')}`;
     await sendWhenAnnounced(session, text);
     await waitFor(
       () =>
-        fleet
+        remote.fleet
           .turnsOf(session)
           .slice(before)
           .find((t) => JSON.stringify(t.body.messages).includes(text)),
@@ -143,32 +116,32 @@ describe('a remote engine’s leaf node: revocations, and the remote daemon rest
       'the turn’s hook events applied after the restart',
       120_000,
     );
-    expect((await inWs.hookTarget()).url).toMatch(/^nats:\/\/10\.201\./);
+    expect((await remote.hookTarget()).url).toMatch(/^nats:\/\/10\.201\./);
   };
 
   it('the remote daemon restarted mid-session: the workspace reconciles, its session is relaunched, and a message and its hooks arrive', async () => {
-    const s = await fleet.createSession(ws, { name: 'survivor', initialMessage: 'before the daemon restart' });
-    await fleet.waitForSession(s.id, (x) => x.agentState === 'idle' && x.agentMessage === null);
-    const [leaf] = await leaves();
+    const s = await remote.fleet.createSession(ws, { name: 'survivor', initialMessage: 'before the daemon restart' });
+    await remote.fleet.waitForSession(s.id, (x) => x.agentState === 'idle' && x.agentMessage === null);
+    const [leaf] = await remote.leaves();
     await restartUnder(s.id);
     // The leaf came back with the daemon (its restart policy) and carries the relaunched session's traffic.
-    expect((await leaves()).map((c) => [c.Id, c.State])).toEqual([[leaf?.Id, 'running']]);
+    expect((await remote.leaves()).map((c) => [c.Id, c.State])).toEqual([[leaf?.Id, 'running']]);
     await messageAndHooks(s.id);
-    const client = await connectRun(await inWs.runCredsOf(s.id));
+    const client = await connectRun(await remote.runCredsOf(s.id));
     expect(okResult(await client.call('skill.list', {}))).toHaveProperty('skills');
     await client.close();
   }, 900_000);
 
   it('a leaf that did not come back with the daemon is started anew for the relaunched session', async () => {
-    const s = await fleet.createSession(ws, { name: 'again', initialMessage: 'before the second restart' });
-    await fleet.waitForSession(s.id, (x) => x.agentState === 'idle' && x.agentMessage === null);
-    const [leaf] = await leaves();
+    const s = await remote.fleet.createSession(ws, { name: 'again', initialMessage: 'before the second restart' });
+    await remote.fleet.waitForSession(s.id, (x) => x.agentState === 'idle' && x.agentMessage === null);
+    const [leaf] = await remote.leaves();
     await restartUnder(s.id, async () => {
-      await remote.docker.getContainer(leaf?.Id ?? '').remove({ force: true });
+      await remote.engine.docker.getContainer(leaf?.Id ?? '').remove({ force: true });
     });
     await messageAndHooks(s.id);
-    const now = await leaves();
-    expect(now.map((c) => c.Labels['nexus.leaf.engine'])).toEqual([engineId]);
+    const now = await remote.leaves();
+    expect(now.map((c) => c.Labels['nexus.leaf.engine'])).toEqual([remote.engineId]);
     expect(now[0]?.Id).not.toBe(leaf?.Id);
   }, 900_000);
 });

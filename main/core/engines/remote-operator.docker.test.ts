@@ -1,13 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRealAgentFleet, type RealAgentFleet } from '../../../test/helpers/real-agent-fleet';
-import {
-  joinSecondEngine,
-  remoteWorkspace,
-  startSecondEngine,
-  type RemoteWorkspace,
-  type SecondEngine,
-} from '../../../test/helpers/second-engine';
+import { describe, expect, it } from 'vitest';
+import { remoteFleetForSuite } from '../../../test/helpers/suite';
 import { connectTerminal, uiCookie } from '../../../test/helpers/terminal-client';
 import { waitFor } from '../../../test/helpers/wait';
 
@@ -16,46 +9,24 @@ import { waitFor } from '../../../test/helpers/wait';
 // Needs root: a second dockerd and an sshd on 127.0.0.1 (test/helpers/second-engine.ts), both
 // removed afterwards with the workspace and the leaf container.
 describe('the operator’s terminal, diff and push on a remote engine’s session', () => {
-  let remote: SecondEngine;
-  let fleet: RealAgentFleet;
-  let inWs: RemoteWorkspace;
   const ws = `ro-${randomBytes(3).toString('hex')}`;
-  const token = `ghp_${randomBytes(20).toString('hex')}`;
-
-  beforeAll(async () => {
-    remote = await startSecondEngine();
+  const remote = remoteFleetForSuite({
+    workspace: ws,
     // A private repository: the clone and the push from the remote engine need the vault's provider token.
-    fleet = await startRealAgentFleet({ nats: { leafPort: 0 } }, { repoToken: token });
-    const engineId = await joinSecondEngine(fleet.call, remote, 'big');
-    const secret = await fleet.call('secrets.create', {
-      name: 'git',
-      kind: 'github',
-      host: fleet.env.repo.host,
-      value: token,
-    });
+    repoToken: `ghp_${randomBytes(20).toString('hex')}`,
     // bypassPermissions: the agent's git commands run without a question (asking is remote-session's test).
-    const w = await fleet.createWorkspace(ws, { engine: 'big', bypass: true, secretId: secret.id });
-    expect(w.engine).toBe(engineId);
-    inWs = remoteWorkspace(fleet, ws);
-  }, 900_000);
-
-  afterAll(async () => {
-    try {
-      await fleet?.dispose();
-    } finally {
-      await remote?.dispose();
-    }
-  }, 300_000);
+    create: { bypass: true },
+  });
 
   it('the live terminal attaches to the remote session’s pane: its screen arrives, typing reaches the agent', async () => {
     const first = `remote-screen-${randomBytes(3).toString('hex')}`;
-    const s = await fleet.createSession(ws, { name: 'term', initialMessage: 'say something for the screen' });
-    fleet.script(s.id, { text: first });
-    await fleet.waitForSession(s.id, (x) => x.agentState === 'idle' && fleet.turnsOf(s.id).length > 0);
+    const s = await remote.fleet.createSession(ws, { name: 'term', initialMessage: 'say something for the screen' });
+    remote.fleet.script(s.id, { text: first });
+    await remote.fleet.waitForSession(s.id, (x) => x.agentState === 'idle' && remote.fleet.turnsOf(s.id).length > 0);
     // The pane is tmux in the container on the remote engine.
-    await waitFor(async () => (await fleet.pane(s.id)).includes(first), 'the reply on the pane');
+    await waitFor(async () => (await remote.fleet.pane(s.id)).includes(first), 'the reply on the pane');
 
-    const { url, token } = fleet.running.host;
+    const { url, token } = remote.fleet.running.host;
     const t = await connectTerminal(url, s.id, { cookie: await uiCookie(url, token) });
     t.resize(120, 40);
     // What is on the remote pane comes over /api/terminal.
@@ -63,20 +34,24 @@ describe('the operator’s terminal, diff and push on a remote engine’s sessio
 
     const typed = `typed-on-the-terminal-${randomBytes(3).toString('hex')}`;
     const second = `remote-live-${randomBytes(3).toString('hex')}`;
-    fleet.script(s.id, { text: second });
+    remote.fleet.script(s.id, { text: second });
     t.input(typed);
-    await waitFor(async () => (await fleet.pane(s.id)).includes(typed), 'the typed text on the remote pane', 30_000);
+    await waitFor(
+      async () => (await remote.fleet.pane(s.id)).includes(typed),
+      'the typed text on the remote pane',
+      30_000,
+    );
     t.input('\r');
     // Enter submitted it to the agent: the model got what was typed, and its answer comes back live.
     await waitFor(
-      () => fleet.turnsOf(s.id).find((r) => JSON.stringify(r.body.messages).includes(typed)),
+      () => remote.fleet.turnsOf(s.id).find((r) => JSON.stringify(r.body.messages).includes(typed)),
       'the typed prompt in a model request',
       120_000,
     );
     await t.waitFor(second, 60_000);
     expect((await t.close()).code).toBe(1000);
     // Closing the viewer leaves the agent's window.
-    expect((await fleet.call('sessions.get', { session: s.id })).status).toBe('running');
+    expect((await remote.fleet.call('sessions.get', { session: s.id })).status).toBe('running');
   }, 600_000);
 
   it('the agent’s commit there is read as the review diff and its branch is pushed to the repository', async () => {
@@ -90,38 +65,38 @@ describe('the operator’s terminal, diff and push on a remote engine’s sessio
       `git commit -qm '${subject}'`,
       "echo 'not committed yet' > draft.md",
     ].join(' && ');
-    const s = await fleet.createSession(ws, { name: 'ship', initialMessage: 'commit the change' });
-    fleet.script(
+    const s = await remote.fleet.createSession(ws, { name: 'ship', initialMessage: 'commit the change' });
+    remote.fleet.script(
       s.id,
       { toolUse: { name: 'Bash', input: { command: commit, description: 'Commit the change' } } },
       { text: 'Committed.' },
     );
     await waitFor(
       () =>
-        fleet
+        remote.fleet
           .call('sessions.changes', { session: s.id })
           .then((c) => (c.ahead === 1 ? c : null))
           .catch(() => null),
       'the commit in the session’s changes',
       240_000,
     );
-    await fleet.waitForSession(s.id, (x) => x.agentState === 'idle' && fleet.turnsOf(s.id).length > 1);
-    const summary = await fleet.call('sessions.changes', { session: s.id });
+    await remote.fleet.waitForSession(s.id, (x) => x.agentState === 'idle' && remote.fleet.turnsOf(s.id).length > 1);
+    const summary = await remote.fleet.call('sessions.changes', { session: s.id });
     expect(summary).toMatchObject({ base: 'main', ahead: 1, behind: 0, changedFiles: 2, uncommitted: true });
-    const diff = await fleet.call('sessions.diff', { session: s.id });
+    const diff = await remote.fleet.call('sessions.diff', { session: s.id });
     expect(diff.commits.map((c) => c.subject)).toEqual([subject]);
     expect(diff.files.map((f) => f.path).sort()).toEqual(['draft.md', file].sort());
     expect(diff.patches.find((p) => p.path === file)?.diff).toContain('+made far away');
 
-    const { branch } = await fleet.call('sessions.get', { session: s.id });
-    const worktreeHead = await inWs.sh(`cd /workspace/.nexus-worktrees/ship && git rev-parse HEAD`);
-    expect(fleet.env.repo.branchHead(branch)).toBeNull();
-    const pushed = await fleet.call('sessions.push', { session: s.id });
+    const { branch } = await remote.fleet.call('sessions.get', { session: s.id });
+    const worktreeHead = await remote.sh(`cd /workspace/.nexus-worktrees/ship && git rev-parse HEAD`);
+    expect(remote.fleet.env.repo.branchHead(branch)).toBeNull();
+    const pushed = await remote.fleet.call('sessions.push', { session: s.id });
     expect(pushed.created).toBe(true);
     expect(pushed.head).toBe(worktreeHead.stdout.trim());
     // The test's repository (on this machine) has the branch at the commit made on the remote engine,
     // pushed with the vault's token (the server refuses anything else).
-    expect(fleet.env.repo.branchHead(branch)).toBe(pushed.head);
-    expect((await fleet.call('sessions.changes', { session: s.id })).unpushed).toBe(0);
+    expect(remote.fleet.env.repo.branchHead(branch)).toBe(pushed.head);
+    expect((await remote.fleet.call('sessions.changes', { session: s.id })).unpushed).toBe(0);
   }, 600_000);
 });

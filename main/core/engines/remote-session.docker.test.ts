@@ -1,17 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { mcpToolName } from '../../../resources/worker/nexus-mcp/bridge-server';
-import { startRealAgentFleet, type RealAgentFleet } from '../../../test/helpers/real-agent-fleet';
 import { connectRun } from '../../../test/helpers/run-client';
 import { okResult } from '../../../test/helpers/platform-fixture';
-import {
-  joinSecondEngine,
-  remoteWorkspace,
-  startSecondEngine,
-  type RemoteWorkspace,
-  type SecondEngine,
-} from '../../../test/helpers/second-engine';
+import { remoteFleetForSuite } from '../../../test/helpers/suite';
 import { loadTools, offered, toolResult } from '../../../test/helpers/tool-search';
 import { readUntil, waitFor } from '../../../test/helpers/wait';
 import { FLEET_RELAY_PORT, LEAF_WORKER_PORT } from './engine-leaf';
@@ -27,111 +20,89 @@ const MEMORY_SEARCH = `mcp__nexus__${mcpToolName('memory.search')}`;
 // Needs root: a second dockerd and an sshd on 127.0.0.1 (test/helpers/second-engine.ts), both
 // removed afterwards, with the leaf container and the workspace.
 describe('a real Claude Code session on a remote engine', () => {
-  let remote: SecondEngine;
-  let fleet: RealAgentFleet;
-  let engineId = '';
   const ws = `rs-${randomBytes(3).toString('hex')}`;
-
-  let remoteSh: RemoteWorkspace['sh'];
-  let hookTarget: RemoteWorkspace['hookTarget'];
-  let runCredsOf: RemoteWorkspace['runCredsOf'];
-
-  beforeAll(async () => {
-    remote = await startSecondEngine();
-    fleet = await startRealAgentFleet({ nats: { leafPort: 0 } });
-    engineId = await joinSecondEngine(fleet.call, remote, 'big');
-    const w = await fleet.createWorkspace(ws, { engine: 'big', fleet: { access: 'read' } });
-    expect(w.engine).toBe(engineId);
-    ({ sh: remoteSh, hookTarget, runCredsOf } = remoteWorkspace(fleet, ws));
-  }, 900_000);
-
-  afterAll(async () => {
-    try {
-      await fleet?.call('workspaces.delete', { workspace: ws }).catch(() => undefined);
-      await fleet?.dispose();
-    } finally {
-      await remote?.dispose();
-    }
-  }, 300_000);
+  const remote = remoteFleetForSuite({ workspace: ws, create: { fleet: { access: 'read' } } });
 
   it('starts the session there; its hooks reach attention through the leaf node on that engine’s gateway', async () => {
-    const s = await fleet.createSession(ws, { name: 'first', initialMessage: 'say hello from afar' });
-    const turn = await fleet.firstTurn(s.id);
+    const s = await remote.fleet.createSession(ws, { name: 'first', initialMessage: 'say hello from afar' });
+    const turn = await remote.fleet.firstTurn(s.id);
     expect(JSON.stringify(turn.body.messages)).toContain('say hello from afar');
     // SessionStart → … → Stop travel as hook events through the leaf: the session ends up idle.
-    await fleet.waitForSession(s.id, 'idle');
+    await remote.fleet.waitForSession(s.id, 'idle');
 
     // The hook forwarder was handed the leaf on the remote engine's bridge gateway, not core's server.
-    const { containerId } = await fleet.call('workspaces.get', { workspace: ws });
-    const inspected = (await remote.docker.getContainer(containerId ?? '').inspect()) as {
+    const { containerId } = await remote.fleet.call('workspaces.get', { workspace: ws });
+    const inspected = (await remote.engine.docker.getContainer(containerId ?? '').inspect()) as {
       NetworkSettings: { Networks: Record<string, { Gateway: string }> };
     };
     const net = Object.values(inspected.NetworkSettings.Networks)[0];
-    const target = await hookTarget();
+    const target = await remote.hookTarget();
     expect(target.url).toBe(`nats://${net?.Gateway}:${LEAF_WORKER_PORT}`);
-    expect(target.url).not.toBe(fleet.running.core.platform.url);
+    expect(target.url).not.toBe(remote.fleet.running.core.platform.url);
     // The leaf is a container on the remote engine, none on the local one.
-    const leafs = await remote.docker.listContainers({ filters: { label: ['nexus.leaf.engine'] } });
-    expect(leafs.map((c) => c.Labels['nexus.leaf.engine'])).toEqual([engineId]);
+    const leafs = await remote.engine.docker.listContainers({ filters: { label: ['nexus.leaf.engine'] } });
+    expect(leafs.map((c) => c.Labels['nexus.leaf.engine'])).toEqual([remote.engineId]);
   }, 600_000);
 
   it('a permission request is answered by the operator, and a message is delivered to the agent', async () => {
     const marker = `/tmp/nexus-remote-${randomBytes(4).toString('hex')}`;
-    const s = await fleet.createSession(ws, { name: 'asks', initialMessage: 'create the marker' });
-    fleet.script(s.id, { toolUse: { name: 'Bash', input: { command: `touch ${marker}`, description: 'Marker' } } });
-    await fleet.waitForSession(s.id, 'waiting_permission');
+    const s = await remote.fleet.createSession(ws, { name: 'asks', initialMessage: 'create the marker' });
+    remote.fleet.script(s.id, {
+      toolUse: { name: 'Bash', input: { command: `touch ${marker}`, description: 'Marker' } },
+    });
+    await remote.fleet.waitForSession(s.id, 'waiting_permission');
     const { requests } = await readUntil(
-      () => fleet.call('permissions.list', { sessionId: s.id }),
+      () => remote.fleet.call('permissions.list', { sessionId: s.id }),
       (l) => l.requests.length > 0,
       60_000,
     );
     expect(requests.map((r) => r.toolName)).toEqual(['Bash']);
-    await fleet.call('permissions.decide', { id: requests[0]!.id, behavior: 'allow' });
-    await waitFor(async () => (await remoteSh(`test -e ${marker} && echo yes`)).stdout.includes('yes'), 'the marker');
-    await fleet.waitForSession(s.id, 'idle');
+    await remote.fleet.call('permissions.decide', { id: requests[0]!.id, behavior: 'allow' });
+    await waitFor(async () => (await remote.sh(`test -e ${marker} && echo yes`)).stdout.includes('yes'), 'the marker');
+    await remote.fleet.waitForSession(s.id, 'idle');
 
     const text = `note from the operator ${randomBytes(3).toString('hex')}`;
-    await fleet.call('sessions.sendMessage', { session: s.id, text });
+    await remote.fleet.call('sessions.sendMessage', { session: s.id, text });
     await waitFor(
-      () => fleet.turnsOf(s.id).find((t) => JSON.stringify(t.body.messages).includes(text)),
+      () => remote.fleet.turnsOf(s.id).find((t) => JSON.stringify(t.body.messages).includes(text)),
       'the message in a model request',
       120_000,
     );
   }, 600_000);
 
   it('the fleet MCP server answers a remote session at the relay on its engine’s gateway', async () => {
-    const s = await fleet.createSession(ws, { name: 'fleet', initialMessage: 'hello fleet' });
-    await fleet.waitForSession(s.id, 'idle');
-    const config = await remoteSh(`cat $(find /tmp/nexus-sessions -name mcp.json | grep ${s.id} | head -1)`);
+    const s = await remote.fleet.createSession(ws, { name: 'fleet', initialMessage: 'hello fleet' });
+    await remote.fleet.waitForSession(s.id, 'idle');
+    const config = await remote.sh(`cat $(find /tmp/nexus-sessions -name mcp.json | grep ${s.id} | head -1)`);
     const entry = (JSON.parse(config.stdout) as { mcpServers: Record<string, { url?: string; headers?: object }> })
       .mcpServers['nexus-fleet'];
-    const { url } = await hookTarget();
+    const { url } = await remote.hookTarget();
     const gateway = new URL(url).hostname;
     expect(entry?.url).toBe(`http://${gateway}:${FLEET_RELAY_PORT}/api/mcp`);
     // From inside the remote worker, as its CLI would: an MCP initialize through the relay.
     const probe = `fetch(${JSON.stringify(entry?.url)}, { method: 'POST', headers: { ...${JSON.stringify(entry?.headers)}, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } }) }).then(async (r) => console.log(r.status, await r.text()))`;
-    const runtime = fleet.running.core.workspaces.runtime;
+    const runtime = remote.fleet.running.core.workspaces.runtime;
     const r = await runtime.exec(runtime.info(ws), ['node', '-e', probe]);
     expect(r.stdout).toMatch(/^200 /);
     expect(r.stdout).toContain('serverInfo');
   }, 600_000);
 
   it('a platform tool call (memory.search) lands, and that run publishing as another run is refused at the leaf', async () => {
-    const s = await fleet.createSession(ws, { name: 'tools', initialMessage: 'search the memories' });
+    const s = await remote.fleet.createSession(ws, { name: 'tools', initialMessage: 'search the memories' });
     const id = `toolu_mem_${randomBytes(6).toString('hex')}`;
     const load = loadTools([MEMORY_SEARCH], (r) => offered(r, 'mcp__nexus__').includes(MEMORY_SEARCH), [
       { toolUse: { name: MEMORY_SEARCH, input: { query: 'deploys' }, id } },
       { text: 'Searched.' },
     ]);
-    fleet.respond(s.id, load.respond);
+    remote.fleet.respond(s.id, load.respond);
     await load.request;
-    const result = await waitFor(() => toolResult(fleet.turnsOf(s.id), id), 'the memory.search result', 240_000);
+    const result = await waitFor(() => toolResult(remote.fleet.turnsOf(s.id), id), 'the memory.search result', 240_000);
     expect(result.is_error).not.toBe(true);
     expect(JSON.stringify(result.content)).toMatch(/memories/);
 
     // The run's own credential (its JWT, as the worker holds it) at the leaf: itself yes, another run no.
-    const platform = fleet.running.core.platform;
-    const client = await connectRun(await runCredsOf(s.id));
+    const platform = remote.fleet.running.core.platform;
+    const client = await connectRun(await remote.runCredsOf(s.id));
     expect(okResult(await client.call('skill.list', {}))).toHaveProperty('skills');
     const other = await platform.createRun(
       platform.createAgent({ name: `other-${randomBytes(3).toString('hex')}` }).id,
@@ -143,36 +114,37 @@ describe('a real Claude Code session on a remote engine', () => {
   }, 600_000);
 
   it('the SSH connection cut mid-session comes back with its forwards: the next message and its hooks arrive', async () => {
-    const s = await fleet.createSession(ws, { name: 'cut', initialMessage: 'before the cut' });
-    const idle = await fleet.waitForSession(s.id, 'idle');
-    const logins = remote.logins();
-    remote.cutConnections();
+    const s = await remote.fleet.createSession(ws, { name: 'cut', initialMessage: 'before the cut' });
+    const idle = await remote.fleet.waitForSession(s.id, 'idle');
+    const logins = remote.engine.logins();
+    remote.engine.cutConnections();
     const text = `after the cut ${randomBytes(3).toString('hex')}`;
-    // The message goes by docker exec over the (re)connected SSH link; the turn's hooks by the leaf,
-    // whose link to core is the remote forward asked again on the new connection.
-    await fleet.call('sessions.sendMessage', { session: s.id, text });
+    // The message goes to the workspace's resident hook relay over NATS through the leaf
+    // (main/core/platform/message-relay.ts), by docker exec only when no relay answers; a reply lost
+    // across the cut makes core ask the relay again with the same delivery id. The turn's hooks come
+    // back by the leaf too, whose link to core is the remote forward asked again on the new connection.
+    await remote.fleet.call('sessions.sendMessage', { session: s.id, text });
     await waitFor(
-      () => fleet.turnsOf(s.id).find((t) => JSON.stringify(t.body.messages).includes(text)),
+      () => remote.fleet.turnsOf(s.id).find((t) => JSON.stringify(t.body.messages).includes(text)),
       'the message after the cut in a model request',
       120_000,
     );
     // The Stop hook of that turn reached core through the leaf after its link came back.
-    await fleet.waitForSession(
+    await remote.fleet.waitForSession(
       s.id,
       (x) => x.agentState === 'idle' && (x.agentStateAt ?? '') > (idle.agentStateAt ?? ''),
     );
-    expect(remote.logins()).toBeGreaterThan(logins);
+    expect(remote.engine.logins()).toBeGreaterThan(logins);
     // A platform call through the leaf works again too.
-    const client = await connectRun(await runCredsOf(s.id));
+    const client = await connectRun(await remote.runCredsOf(s.id));
     expect(okResult(await client.call('skill.list', {}))).toHaveProperty('skills');
     await client.close();
   }, 600_000);
 
   it('removing the engine (its workspace deleted first) takes its leaf container away with it', async () => {
-    await fleet.call('workspaces.delete', { workspace: ws });
-    const leaves = () => remote.docker.listContainers({ all: true, filters: { label: ['nexus.leaf.engine'] } });
-    expect(await leaves()).toHaveLength(1);
-    await fleet.call('engines.remove', { engine: engineId });
-    expect(await leaves()).toEqual([]);
+    await remote.fleet.call('workspaces.delete', { workspace: ws });
+    expect(await remote.leaves()).toHaveLength(1);
+    await remote.fleet.call('engines.remove', { engine: remote.engineId });
+    expect(await remote.leaves()).toEqual([]);
   }, 300_000);
 });
