@@ -144,4 +144,19 @@ describe('a remote engine’s leaf node: revocations, and the remote daemon rest
     expect(now.map((c) => c.Labels['nexus.leaf.engine'])).toEqual([remote.engineId]);
     expect(now[0]?.Id).not.toBe(leaf?.Id);
   }, 900_000);
+
+  it('a leaf removed under a running session is made again within seconds, no session started: a message and its hooks arrive', async () => {
+    const s = await remote.fleet.createSession(ws, { name: 'orphaned', initialMessage: 'before the leaf goes' });
+    await remote.fleet.waitForSession(s.id, (x) => x.agentState === 'idle' && x.agentMessage === null);
+    const [leaf] = await remote.leaves();
+    await remote.engine.docker.getContainer(leaf?.Id ?? '').remove({ force: true });
+    // Core's look at the leaf (every 10 s while a workspace of the engine runs) makes it again.
+    const back = await readUntil(
+      () => remote.leaves(),
+      (ls) => ls.some((c) => c.Id !== leaf?.Id && c.State === 'running'),
+      60_000,
+    );
+    expect(back.map((c) => c.Labels['nexus.leaf.engine'])).toEqual([remote.engineId]);
+    await messageAndHooks(s.id);
+  }, 600_000);
 });
