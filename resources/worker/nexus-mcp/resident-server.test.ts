@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { operatorContext } from '../../../main/core/handlers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newBearer, residentMcpEntry, residentRunFile } from '../../../main/core/sessions/launch/resident-mcp';
 import type { RunCredentials } from '../../../main/core/platform/platform-service';
@@ -110,6 +111,22 @@ describe('the resident nexus-mcp (one per container, every session as itself)', 
     ]);
   }, 60_000);
 
+  it("follows an edit of the session's agent record while it runs (list_changed over HTTP, no restart)", async () => {
+    const agent = f.agent('workspace:w7');
+    const client = await connect(session('sessA', await f.core.platform.createRun(agent.id)).entry.headers);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('memory_search');
+    const changed = new Promise<void>((resolve) =>
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    );
+    await f.core.dispatcher.call(
+      'agents.update',
+      { id: agent.id, tools: ['skill.list', 'skill.view'] },
+      operatorContext('internal'),
+    );
+    await changed;
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['skill_list', 'skill_view']);
+  }, 60_000);
+
   it("refuses a wrong bearer, another session's bearer, no bearer and an unknown session, before any NATS link", async () => {
     const agent = f.agent('workspace:w2');
     const a = session('sessA', await f.core.platform.createRun(agent.id));
@@ -192,6 +209,19 @@ describe('the resident nexus-mcp (one per container, every session as itself)', 
     const fromB = text(await b.callTool({ name: 'memory_propose', arguments: { content: 'after restart B' } }));
     expect(f.core.review.memories.get(String(fromA.id))?.runId).toBe(runA.runId);
     expect(f.core.review.memories.get(String(fromB.id))?.runId).toBe(runB.runId);
+  }, 60_000);
+
+  it("closes a session's NATS link when core ends its run (its credential revoked); the other session keeps its own", async () => {
+    const agent = f.agent('workspace:w8');
+    const runA = await f.core.platform.createRun(agent.id);
+    const runB = await f.core.platform.createRun(agent.id);
+    const a = await connect(session('sessA', runA).entry.headers);
+    const b = await connect(session('sessB', runB).entry.headers);
+    text(await a.callTool({ name: 'skill_list', arguments: {} }));
+    text(await b.callTool({ name: 'skill_list', arguments: {} }));
+    await f.core.platform.endRun(runA.runId, 'finished', 'done');
+    await expect.poll(() => closedRuns, { timeout: 20_000 }).toEqual([runA.runId]);
+    expect(text(await b.callTool({ name: 'skill_list', arguments: {} }))).toEqual({ skills: [] });
   }, 60_000);
 
   it("closes a session's NATS link when its run file goes, and refuses it from then on", async () => {
