@@ -171,7 +171,12 @@ export class SessionLauncher {
     const installed = await installWorkerTools(this.deps.runtime, config, ws, this.deps.tools, hookTarget, {
       bypass: mode === 'bypassPermissions',
       autoMode: mode === 'auto',
-      residentMcp: config.residentMcp && config.nexusMcpEnabled && this.deps.runs !== null,
+      // Claude Code's own HTTP MCP client; a custom agent command (a test fixture) keeps the stdio one.
+      residentMcp:
+        config.residentMcp &&
+        config.nexusMcpEnabled &&
+        this.deps.runs !== null &&
+        config.agentCommand.join(' ') === 'claude',
     });
     if (installed.residentMcp) this.residentMcp.add(containerId);
     else this.residentMcp.delete(containerId);
