@@ -134,7 +134,10 @@ function phases(starts: Start[], procs: ContainerProcess[]): Record<string, numb
 }
 
 const bench: Benchmark = async () => {
-  const fleet = await startRealAgentFleet();
+  // NEXUS_MCP_RESIDENT=0: each session's stdio nexus-mcp, for the before/after (docs/performance.md).
+  const fleet = await startRealAgentFleet(
+    process.env.NEXUS_MCP_RESIDENT === '0' ? { sessions: { residentMcp: false } } : {},
+  );
   try {
     const ws = 'agentbench';
     const w = await fleet.createWorkspace(ws);
