@@ -51,13 +51,13 @@ export async function processes(containerId: string): Promise<ContainerProcess[]
     const kind =
       comm === 'claude'
         ? 'claude'
-        : comm === 'node' && cmd.includes('nexus-mcp') && cmd.includes('--serve')
+        : cmd.startsWith('/opt/nexus/node/bin/node ') && cmd.includes('nexus-mcp') && cmd.includes(' --serve ')
           ? 'nexus-mcp-resident'
           : cmd.includes('nexus-mcp')
-          ? 'nexus-mcp'
-          : cmd.includes('nexus-hook-relay')
-            ? 'relay'
-            : comm;
+            ? 'nexus-mcp'
+            : cmd.includes('nexus-hook-relay')
+              ? 'relay'
+              : comm;
     out.push({
       pid: Number(m[1]),
       kind,
@@ -136,8 +136,7 @@ export async function settledMcpCpu(
     const procs = await processes(containerId);
     const mcp = procs.filter((p) => p.kind === 'nexus-mcp' && sessions.includes(p.session));
     const resident = procs.filter((p) => p.kind === 'nexus-mcp-resident');
-    const total =
-      mcp.reduce((s, p) => s + p.cpu, 0) + resident.reduce((s, p) => s + p.cpu - (was.get(p.pid) ?? 0), 0);
+    const total = mcp.reduce((s, p) => s + p.cpu, 0) + resident.reduce((s, p) => s + p.cpu - (was.get(p.pid) ?? 0), 0);
     const own = new Set(mcp.map((p) => p.session)).size;
     const viaResident = resident.length > 0 ? await connectionsTo(containerId, residentPort) : 0;
     const all = own + viaResident >= sessions.length;

@@ -77,8 +77,8 @@ describe('the real agent CLI through the resident nexus-mcp', () => {
     // One nexus-mcp in the container, the resident one; no session started one of its own.
     const ps = await fleet.sh(
       ws,
-      `for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = node ] || continue
-         c=$(tr '\\0' ' ' < $p/cmdline 2>/dev/null); case $c in *nexus-mcp*) echo "$c";; esac; done`,
+      `for p in /proc/[0-9]*; do c=$(tr '\\0' ' ' < $p/cmdline 2>/dev/null)
+         case $c in "/opt/nexus/node/bin/node "*nexus-mcp*) echo "$c";; esac; done`,
     );
     expect(ps.stdout.trim().split('\n')).toEqual([expect.stringContaining('--serve 47632')]);
     const stdio = await fleet.sh(ws, `grep -l NEXUS_RUN_ID /proc/[0-9]*/environ 2>/dev/null | wc -l`);
