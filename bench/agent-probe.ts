@@ -11,7 +11,7 @@ const TICK = 100; // USER_HZ on Linux
 
 export interface ContainerProcess {
   pid: number;
-  /** What it is: claude, nexus-mcp, the hook relay, or its command name. */
+  /** What it is: claude, nexus-mcp (a session's stdio one), nexus-mcp-resident (the container's), the hook relay, or its command name. */
   kind: string;
   /** User + system CPU seconds so far. */
   cpu: number;
@@ -51,11 +51,13 @@ export async function processes(containerId: string): Promise<ContainerProcess[]
     const kind =
       comm === 'claude'
         ? 'claude'
-        : cmd.includes('nexus-mcp')
-          ? 'nexus-mcp'
-          : cmd.includes('nexus-hook-relay')
-            ? 'relay'
-            : comm;
+        : cmd.startsWith('/opt/nexus/node/bin/node ') && cmd.includes('nexus-mcp') && cmd.includes(' --serve ')
+          ? 'nexus-mcp-resident'
+          : cmd.includes('nexus-mcp')
+            ? 'nexus-mcp'
+            : cmd.includes('nexus-hook-relay')
+              ? 'relay'
+              : comm;
     out.push({
       pid: Number(m[1]),
       kind,
@@ -105,19 +107,39 @@ export async function containerUsage(containerId: string): Promise<{ memoryBytes
 export const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10;
 export const round = (x: number, digits = 2): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
+/** Established TCP connections to 127.0.0.1:<port> in the container (the CLIs' to the resident nexus-mcp). */
+async function connectionsTo(containerId: string, port: number): Promise<number> {
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  const r = await dockerExec(containerId, ['sh', '-c', `awk '$4 == "01" && $2 ~ /:${hex}$/' /proc/net/tcp | wc -l`]);
+  return Number(r.stdout.trim()) || 0;
+}
+
 /**
- * The whole CPU of each session's nexus-mcp once it has started (the CLI starts its MCP servers after
- * SessionStart, so most of their start falls after a burst's last SessionStart): polls until every
- * session has one and their CPU has not grown for two polls (or `timeoutMs`). Their total, seconds.
+ * The whole CPU nexus-mcp spent on these sessions once they settled (the CLI starts its MCP servers
+ * after SessionStart, so most of it falls after a burst's last SessionStart): each session's own stdio
+ * nexus-mcp, all of it, plus what the container's resident nexus-mcp spent since `before` (a snapshot
+ * from before the sessions were created). Polls until every session has its stdio one or holds a
+ * connection to the resident one, and the total has not grown for two polls (or `timeoutMs`). Seconds.
  */
-export async function settledMcpCpu(containerId: string, sessions: string[], timeoutMs = 30_000): Promise<number> {
+export async function settledMcpCpu(
+  containerId: string,
+  sessions: string[],
+  before: ContainerProcess[] = [],
+  timeoutMs = 30_000,
+  residentPort = 47_632,
+): Promise<number> {
   const deadline = performance.now() + timeoutMs;
+  const was = new Map(before.map((p) => [p.pid, p.cpu]));
   let last = -1;
   let still = 0;
   for (;;) {
-    const mcp = (await processes(containerId)).filter((p) => p.kind === 'nexus-mcp' && sessions.includes(p.session));
-    const total = mcp.reduce((s, p) => s + p.cpu, 0);
-    const all = new Set(mcp.map((p) => p.session)).size === sessions.length;
+    const procs = await processes(containerId);
+    const mcp = procs.filter((p) => p.kind === 'nexus-mcp' && sessions.includes(p.session));
+    const resident = procs.filter((p) => p.kind === 'nexus-mcp-resident');
+    const total = mcp.reduce((s, p) => s + p.cpu, 0) + resident.reduce((s, p) => s + p.cpu - (was.get(p.pid) ?? 0), 0);
+    const own = new Set(mcp.map((p) => p.session)).size;
+    const viaResident = resident.length > 0 ? await connectionsTo(containerId, residentPort) : 0;
+    const all = own + viaResident >= sessions.length;
     still = all && total === last ? still + 1 : 0;
     last = total;
     if (still >= 2 || performance.now() > deadline) return total;

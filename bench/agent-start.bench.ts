@@ -26,7 +26,8 @@ import { compare, type Benchmark, type Figure, type Measurement } from './lib';
  *    the same stand-in and key, a SessionStart command hook that writes a timestamp: the binary and
  *    its first hook, nothing of Nexus), against which the ten Nexus starts are put (issue #31, item 5):
  *    Nexus's part (create -> the agent's process starts) of the wall, the whole against the bare wall,
- *    and Nexus's own CPU per start: each session's nexus-mcp, whole, once it settled (the CLI starts it
+ *    and Nexus's own CPU per start: what nexus-mcp spent on each session, whole, once it settled (the
+ *    container's resident one since before the burst, or each session's stdio one; the CLI connects
  *    after SessionStart); the SessionStart hook command as the settings hold it, run 20 times in the
  *    container against the live relay (bash `times`); the relay's CPU in the burst. (`cpuSeconds_exited`,
  *    the cgroup's total less the live processes', stays as printed; docker's stats lag, so it reads low.)
@@ -133,7 +134,10 @@ function phases(starts: Start[], procs: ContainerProcess[]): Record<string, numb
 }
 
 const bench: Benchmark = async () => {
-  const fleet = await startRealAgentFleet();
+  // NEXUS_MCP_RESIDENT=0: each session's stdio nexus-mcp, for the before/after (docs/performance.md).
+  const fleet = await startRealAgentFleet(
+    process.env.NEXUS_MCP_RESIDENT === '0' ? { sessions: { residentMcp: false } } : {},
+  );
   try {
     const ws = 'agentbench';
     const w = await fleet.createWorkspace(ws);
@@ -201,7 +205,10 @@ const bench: Benchmark = async () => {
     const mcpCpu = await settledMcpCpu(
       containerId,
       burst.map((b) => b.id),
+      before,
     );
+    // The resident nexus-mcp's own start (once per container) and the five single sessions it served.
+    const residentBefore = before.find((p) => p.kind === 'nexus-mcp-resident')?.cpu ?? null;
     const hookCpu = await sessionStartHookCpu(containerId);
     const bare = await bareBurst(containerId, baseUrl, fleet.env.canary);
     const cliAt = after.filter((p) => p.kind === 'claude' && burst.some((b) => b.id === p.session));
@@ -248,6 +255,8 @@ const bench: Benchmark = async () => {
           nexusMcpCpuSecondsPerStart: round(mcpCpu / BURST, 3),
           sessionStartHookCpuSeconds: round(hookCpu, 3),
           relayCpuSecondsPerStart: round((burstCpu.relay ?? 0) / BURST, 3),
+          // 'none': the sessions ran a stdio nexus-mcp each (NEXUS_MCP_RESIDENT=0, or it did not start).
+          residentMcpCpuSecondsBeforeBurst: residentBefore === null ? 'none' : round(residentBefore, 3),
         },
       },
     ];

@@ -29,6 +29,11 @@ describe('configFromEnv', () => {
     expect(CoreConfig.parse(configFromEnv({})).sessions.nexusMcpEnabled).toBe(true);
   });
 
+  it('serves Claude Code sessions from one resident nexus-mcp per container unless NEXUS_MCP_RESIDENT=0', () => {
+    expect(CoreConfig.parse(configFromEnv({ NEXUS_MCP_RESIDENT: '0' })).sessions.residentMcp).toBe(false);
+    expect(CoreConfig.parse(configFromEnv({})).sessions.residentMcp).toBe(true);
+  });
+
   it('takes the agent CLI directory and the model base URL', () => {
     const config = CoreConfig.parse(
       configFromEnv({

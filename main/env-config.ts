@@ -25,6 +25,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): CoreConfigInput {
     ...(permissionWaitMs !== undefined ? { permissionWaitMs } : {}),
     // NEXUS_MCP_ENABLED=0: sessions run without nexus-mcp (no platform tools), and say so
     ...(env.NEXUS_MCP_ENABLED === '0' ? { nexusMcpEnabled: false } : {}),
+    // NEXUS_MCP_RESIDENT=0: a stdio nexus-mcp per session instead of one resident per container
+    ...(env.NEXUS_MCP_RESIDENT === '0' ? { residentMcp: false } : {}),
   };
   // vault.keyFile: NEXUS_VAULT_KEY_FILE, or systemd's $CREDENTIALS_DIRECTORY/nexus-vault-key
   const keyFile = keyFileFromEnv(env);

@@ -19,6 +19,12 @@ export const SessionsConfig = z
     nexusMcpCommand: z.string().min(1).default('/opt/nexus/bin/nexus-mcp'),
     /** NEXUS_MCP_ENABLED=0 turns nexus-mcp off: sessions then run without platform tools (and say so). */
     nexusMcpEnabled: z.boolean().default(true),
+    /**
+     * One resident nexus-mcp per workspace container serving its Claude Code sessions over HTTP on
+     * 127.0.0.1:<residentMcpPort> (launch/resident-mcp.ts); NEXUS_MCP_RESIDENT=0: a stdio nexus-mcp per session.
+     */
+    residentMcp: z.boolean().default(true),
+    residentMcpPort: z.number().int().min(1024).max(65535).default(47_632),
     /** Name each session for Remote Control as "<workspace> · <name>". */
     remoteControl: z.boolean().default(true),
     /** The workspace's clone inside the container (the workspace volume). */

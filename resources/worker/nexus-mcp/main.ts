@@ -20,54 +20,36 @@
  */
 import { startupSnapshot } from 'node:v8';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { connect, jwtAuthenticator, type NatsConnection } from '@nats-io/transport-node';
-import { isUserJwt } from '../nats-credential';
-import { ToolReply, subjects } from '../../../shared/platform-tools';
 import { createGatedBridge } from './bridge-server';
-import { followCatalog } from './catalog';
 import { readBridgeEnv } from './env';
 import { runFilterProxy } from './filter-proxy';
-import { requestsThatReconnect } from './request';
-
-/** The run's bearer user JWT (core's managed server), or a plain user and password. */
-const credential = (user: string, secret: string) =>
-  isUserJwt(secret) ? { authenticator: jwtAuthenticator(secret) } : { user, pass: secret };
+import { linkRun } from './run-link';
 
 async function main(): Promise<void> {
   const env = readBridgeEnv(process.env);
-  const subject = subjects.toolsFor(env.NEXUS_RUN_ID);
-  let nc: NatsConnection | null = null;
-  let request: ReturnType<typeof requestsThatReconnect> | null = null;
-  const ask = async (payload: string): Promise<unknown> => {
-    if (!request) throw new Error('its NATS server is not reachable yet');
-    return (await request(subject, payload)).json();
-  };
-  const bridge = createGatedBridge(async (tool, args) => ToolReply.parse(await ask(JSON.stringify({ tool, args }))));
-  const ready = (async () => {
-    nc = await connect({
-      servers: env.NEXUS_NATS_URL,
-      ...(env.NEXUS_NATS_USER ? credential(env.NEXUS_NATS_USER, env.NEXUS_NATS_PASSWORD ?? '') : {}),
-      // The run may subscribe only under its own inbox prefix; the default _INBOX would be refused.
-      inboxPrefix: env.NEXUS_INBOX_PREFIX ?? subjects.inboxPrefixFor(env.NEXUS_RUN_ID),
-      name: `nexus-mcp-${env.NEXUS_RUN_ID}`,
-      waitOnFirstConnect: true,
-      maxReconnectAttempts: -1,
-      // nats.js otherwise builds two stack-traced errors per request, in case it fails.
-      noAsyncTraces: true,
-    });
-    request = requestsThatReconnect(nc, env.NEXUS_TOOL_TIMEOUT_MS);
-    await followCatalog(nc, env.NEXUS_RUN_ID, ask, (tools) => bridge.offer(tools)).first;
-  })();
-  ready.catch((e: unknown) => process.stderr.write(`nexus-mcp: no catalogue yet: ${(e as Error).message}\n`));
+  const link = linkRun(
+    {
+      natsUrl: env.NEXUS_NATS_URL,
+      runId: env.NEXUS_RUN_ID,
+      user: env.NEXUS_NATS_USER,
+      password: env.NEXUS_NATS_PASSWORD,
+      inboxPrefix: env.NEXUS_INBOX_PREFIX,
+      toolTimeoutMs: env.NEXUS_TOOL_TIMEOUT_MS,
+    },
+    `nexus-mcp-${env.NEXUS_RUN_ID}`,
+  );
+  const bridge = createGatedBridge(link.call);
+  link.onTools((tools) => bridge.offer(tools));
+  link.ready.catch((e: unknown) => process.stderr.write(`nexus-mcp: no catalogue yet: ${(e as Error).message}\n`));
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
-    ready.catch(() => undefined),
+    link.ready.catch(() => undefined),
     new Promise((r) => (timer = setTimeout(r, env.NEXUS_CATALOG_WAIT_MS))),
   ]);
   clearTimeout(timer);
   const shutdown = async (): Promise<void> => {
     await bridge.server.close().catch(() => undefined);
-    await nc?.close().catch(() => undefined);
+    await link.close();
     process.exit(0);
   };
   process.stdin.on('close', () => void shutdown());
@@ -78,6 +60,8 @@ async function main(): Promise<void> {
 /** `args`: what follows the script (or, from a snapshot, the node binary). */
 function start(args: string[]): void {
   if (args[0] === '--filter') runFilterProxy(args);
+  // Loaded on first use: the snapshot holds only what a session's stdio start needs.
+  else if (args[0] === '--serve') void import('./resident-main').then((m) => m.serveResident(args));
   else
     main().catch((e: unknown) => {
       // stdout carries JSON-RPC only; diagnostics go to stderr.

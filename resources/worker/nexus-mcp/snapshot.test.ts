@@ -1,7 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +12,10 @@ import { platformFixture } from '../../../test/helpers/platform-fixture';
 import { repoRoot } from '../../../test/helpers/core';
 import { tempDir } from '../../../test/helpers/temp-dir';
 import { nexusMcpPlugins } from '../../../scripts/nexus-mcp-bundle.mjs';
+import { newBearer, residentMcpEntry, residentRunFile } from '../../../main/core/sessions/launch/resident-mcp';
+import { RESIDENT_RUN_FILE } from '../../../shared/resident-mcp';
+import { freePort } from '../../../test/helpers/free-port';
+import { waitFor } from '../../../test/helpers/wait';
 
 /**
  * nexus-mcp as the worker image starts it: from a V8 startup snapshot of its bundle
@@ -77,6 +83,41 @@ describe('nexus-mcp started from a startup snapshot of its bundle', () => {
       ]);
     } finally {
       for (const c of clients) await c.close();
+      await f.cleanup();
+    }
+  }, 60_000);
+
+  it('serves as the resident server (--serve) from the same snapshot: a session calls over HTTP as its own run', async () => {
+    const f = await platformFixture();
+    const state = join(out.path, 'sessions');
+    const ready = join(out.path, 'mcp.pid');
+    const port = await freePort();
+    const server = spawn(process.execPath, [...fromSnapshot, '--serve', String(port), state, ready], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let client: Client | undefined;
+    try {
+      await waitFor(() => existsSync(ready) || null, 'the resident server listening', 20_000);
+      expect(readFileSync(ready, 'utf8')).toBe(String(server.pid));
+      const creds = await f.core.platform.createRun(f.agent('resident').id);
+      const bearer = newBearer();
+      mkdirSync(join(state, 'sess1'), { recursive: true });
+      writeFileSync(join(state, 'sess1', 'nats-password'), String(creds.password));
+      writeFileSync(join(state, 'sess1', RESIDENT_RUN_FILE), residentRunFile(creds, bearer));
+      const { url, headers } = residentMcpEntry(port, 'sess1', bearer);
+      client = new Client({ name: 'agent-cli-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+      const res = (await client.callTool({
+        name: 'memory_propose',
+        arguments: { content: 'from the resident snapshot', scope: 'private' },
+      })) as CallToolResult;
+      expect(res.isError).toBeFalsy();
+      expect(f.core.review.memories.pending().map((m) => [m.content, m.runId])).toEqual([
+        ['from the resident snapshot', creds.runId],
+      ]);
+    } finally {
+      await client?.close();
+      server.kill('SIGTERM');
       await f.cleanup();
     }
   }, 60_000);

@@ -4,6 +4,7 @@ import { launchScript, shellQuote, type LaunchCommand } from './launch';
 import { sh, type ContainerExec, type ExecTarget } from '../container-sh';
 import type { SessionPaths } from '../session-paths';
 import { WORKTREE_FNS } from '../worktrees';
+import { residentStartPath } from './resident-mcp';
 
 /**
  * A session's platform-run files, written 0600 into its state dir before its window opens: the NATS
@@ -14,6 +15,9 @@ export interface RunFileWrite {
   password: string | null;
   mcpConfigFile: string;
   mcpConfig: string;
+  /** The session's run file for the resident nexus-mcp (launch/resident-mcp.ts), when it uses that one. */
+  residentRunFile?: string | undefined;
+  residentRun?: string | undefined;
 }
 
 export interface LaunchItem {
@@ -45,22 +49,25 @@ const SCRIPT = `${WORKTREE_FNS}
     if [ -z "$msg" ]; then take "$1" "$2" "$3" || msg="cannot write $1"
     elif [ "$3" -gt 0 ]; then dd bs="$3" count=1 iflag=fullblock of=/dev/null 2>/dev/null; fi
   }
-  repo=$1 tmuxs=$2
-  shift 2
+  repo=$1 tmuxs=$2 mcpstart=$3
+  shift 3
   n=0
-  while [ $# -ge 11 ]; do
-    name=$1 wt=$2 branch=$3 file=$4 add=$5 len=$6 cmd=$7 pwf=$8 pwlen=$9 mcpf=\${10} mcplen=\${11}
-    shift 11
+  while [ $# -ge 13 ]; do
+    name=$1 wt=$2 branch=$3 file=$4 add=$5 len=$6 cmd=$7 pwf=$8 pwlen=$9 mcpf=\${10} mcplen=\${11} runf=\${12} runlen=\${13}
+    shift 13
     msg=
     dir=$(dirname "$file")
     (umask 077 && mkdir -p "$dir") && chmod 700 "$dir" || msg="cannot create $dir"
     step "$pwf" 600 "$pwlen"
     step "$mcpf" 600 "$mcplen"
+    step "$runf" 600 "$runlen"
     if [ -z "$msg" ] && [ "$add" = 1 ] && ! out=$(add_worktree "$repo" "$wt" "$branch" 2>&1); then msg="git worktree add: $out"; fi
     step "$file" 700 "$len"
     n=$((n + 1))
     eval "name_$n=\\$name wt_$n=\\$wt cmd_$n=\\$cmd msg_$n=\\$msg"
   done
+  # The resident nexus-mcp's loop, started again if it is gone, before any agent starts (resident-mcp.ts).
+  [ ! -f "$mcpstart" ] || sh "$mcpstart" </dev/null >/dev/null 2>&1
   tmux has-session -t "=$tmuxs" 2>/dev/null || tmux new-session -d -s "$tmuxs" -n home
   i=0
   while [ $i -lt $n ]; do
@@ -92,11 +99,14 @@ export async function launchMany(
   // (a plain `head -c` may read ahead and swallow the next). The environment is exported by the
   // launch script itself, so the window needs no `-e`.
   const chunks: Buffer[] = [];
+  // Only when a session of this batch uses it.
+  const residentStart = items.some((i) => i.runFiles?.residentRun) ? residentStartPath(config.toolsDir) : '';
   const args = items.flatMap(({ name, paths: p, cmd, addWorktree, runFiles: f }) => {
     const script = Buffer.from(launchScript(p.worktree, cmd), 'utf8');
     const password = Buffer.from(f?.password ?? '', 'utf8');
     const mcp = Buffer.from(f?.mcpConfig ?? '', 'utf8');
-    chunks.push(password, mcp, script);
+    const run = Buffer.from(f?.residentRun ?? '', 'utf8');
+    chunks.push(password, mcp, run, script);
     return [
       name,
       p.worktree,
@@ -109,11 +119,25 @@ export async function launchMany(
       String(password.length),
       f?.mcpConfigFile ?? '',
       String(mcp.length),
+      f?.residentRunFile ?? '',
+      String(run.length),
     ];
   });
   const r = await runtime.exec(
     ws,
-    ['flock', '--close', launchLock(config), 'sh', '-c', SCRIPT, 'sh', config.repoDir, config.tmuxSession, ...args],
+    [
+      'flock',
+      '--close',
+      launchLock(config),
+      'sh',
+      '-c',
+      SCRIPT,
+      'sh',
+      config.repoDir,
+      config.tmuxSession,
+      residentStart,
+      ...args,
+    ],
     { stdin: Buffer.concat(chunks), timeoutMs: 60_000 + 10_000 * items.length },
   );
   const lines = r.stdout.split('\n').filter(Boolean);

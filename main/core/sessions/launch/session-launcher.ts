@@ -16,6 +16,8 @@ import { sessionPaths } from '../session-paths';
 import { mcpConfigJson, runFiles, type FleetEntryOf, type SessionRuns } from './session-runs';
 import type { SessionRow, SessionStore } from '../session-store';
 import type { ExternalMcpOf } from './external-mcp';
+import { newBearer, residentMcpEntry, residentRunFile } from './resident-mcp';
+import { RESIDENT_RUN_FILE } from '../../../../shared/resident-mcp';
 
 /** A launch's platform run: its `--mcp-config` path and the files the launch writes (both absent: none). */
 export interface LaunchRun {
@@ -57,6 +59,8 @@ export class SessionLauncher {
    * start (mount, injection), so later creates skip the exec until it starts again (forgetTools).
    */
   private readonly agentReady = new Set<string>();
+  /** Containers whose resident nexus-mcp listened when their tools were installed (resident-mcp.ts). */
+  private readonly residentMcp = new Set<string>();
 
   constructor(private readonly deps: SessionLauncherDeps) {}
 
@@ -163,10 +167,19 @@ export class SessionLauncher {
       bypass: ws.bypassPermissions ?? false,
     });
     const hookTarget = await this.deps.hookTarget(ws.id);
-    await installWorkerTools(this.deps.runtime, this.deps.config, ws, this.deps.tools, hookTarget, {
+    const { config } = this.deps;
+    const installed = await installWorkerTools(this.deps.runtime, config, ws, this.deps.tools, hookTarget, {
       bypass: mode === 'bypassPermissions',
       autoMode: mode === 'auto',
+      // Claude Code's own HTTP MCP client; a custom agent command (a test fixture) keeps the stdio one.
+      residentMcp:
+        config.residentMcp &&
+        config.nexusMcpEnabled &&
+        this.deps.runs !== null &&
+        config.agentCommand.join(' ') === 'claude',
     });
+    if (installed.residentMcp) this.residentMcp.add(containerId);
+    else this.residentMcp.delete(containerId);
     // Without NATS the hooks have nowhere to publish: install again once it is back.
     if (hookTarget) this.toolsInstalled.add(containerId);
   }
@@ -217,6 +230,7 @@ export class SessionLauncher {
   forgetTools(containerId: string): void {
     this.toolsInstalled.delete(containerId);
     this.agentReady.delete(containerId);
+    this.residentMcp.delete(containerId);
   }
 
   /**
@@ -241,8 +255,18 @@ export class SessionLauncher {
     if (!codex && !creds && !fleet && Object.keys(external).length === 0) return {};
     const paths = sessionPaths(config, row.id, row.name);
     const files = runFiles(paths.stateDir);
+    // A Claude Code session in a container whose resident nexus-mcp listens calls through it, as itself.
+    const resident = creds && !codex && this.residentMcp.has(ws.containerId ?? '');
+    const bearer = resident ? newBearer() : null;
     const mcpConfig = mcpConfigJson(
-      creds ? { creds, files, command: config.nexusMcpCommand } : null,
+      creds
+        ? {
+            creds,
+            files,
+            command: config.nexusMcpCommand,
+            resident: bearer ? residentMcpEntry(config.residentMcpPort, row.id, bearer) : null,
+          }
+        : null,
       fleet ? { name: FLEET_MCP_SERVER, entry: fleet } : null,
       external,
     );
@@ -272,6 +296,9 @@ export class SessionLauncher {
         password: creds?.password ?? null,
         mcpConfigFile: files.mcpConfig,
         mcpConfig,
+        ...(creds && bearer
+          ? { residentRunFile: `${paths.stateDir}/${RESIDENT_RUN_FILE}`, residentRun: residentRunFile(creds, bearer) }
+          : {}),
       },
     };
   }

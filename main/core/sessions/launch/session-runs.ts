@@ -53,17 +53,18 @@ export interface McpHttpEntry {
 export type FleetEntryOf = (workspaceId: string, sessionId: string) => Promise<McpHttpEntry | null>;
 
 /**
- * The `--mcp-config` JSON: nexus-mcp over stdio reading the password from the file (never carrying
- * it), the fleet server when the workspace has one, and the agent's external stdio servers. The file is 0600 in the session's state dir.
+ * The `--mcp-config` JSON: the resident nexus-mcp over HTTP with the session's bearer (resident-mcp.ts),
+ * or a stdio nexus-mcp reading the password from the file (never carrying it), the fleet server when the workspace has one, and the agent's external stdio servers. The file is 0600 in the session's state dir.
  */
 export function mcpConfigJson(
-  run: { creds: RunCredentials; files: RunFiles; command: string } | null,
+  run: { creds: RunCredentials; files: RunFiles; command: string; resident?: McpHttpEntry | null } | null,
   fleet: { name: string; entry: McpHttpEntry } | null = null,
   external: Record<string, McpStdioEntry> = {},
 ): string {
   // The agent's external servers first: their names can never be `nexus` or `nexus-fleet` (contract).
   const servers: Record<string, unknown> = { ...external };
-  if (run)
+  if (run?.resident) servers.nexus = run.resident;
+  else if (run)
     servers.nexus = {
       command: run.command,
       args: [],

@@ -13,6 +13,7 @@ import {
   relayStartPath,
   relayStartScript,
 } from '../hooks/hook-relay';
+import { residentStartPath, residentStartScript } from './resident-mcp';
 
 /** Host files of the worker-side tools, copied into each container once. */
 export interface WorkerTools {
@@ -36,15 +37,19 @@ const NOTIFICATION_MATCHER = 'permission_prompt|idle_prompt|elicitation_dialog|a
 
 type ToolsTarget = ExecTarget & Pick<WorkspaceInfo, 'id'>;
 
-/** Installs the hook command, the inbox helper, the hook relay and user-level hooks in the container; idempotent. */
+/**
+ * Installs the hook command, the inbox helper, the hook relay, the resident nexus-mcp and user-level
+ * hooks in the container; idempotent. Says whether the resident nexus-mcp listens (false: not
+ * wanted, no NATS, or it did not start; the container's sessions then get a stdio nexus-mcp each).
+ */
 export async function installWorkerTools(
   runtime: ContainerExec,
   config: SessionsConfig,
   ws: ToolsTarget,
   tools: WorkerTools,
   hookTarget: HookTarget | null,
-  agent: { bypass?: boolean; autoMode?: boolean } = {},
-): Promise<void> {
+  agent: { bypass?: boolean; autoMode?: boolean; residentMcp?: boolean } = {},
+): Promise<{ residentMcp: boolean }> {
   const { toolsDir, stateDir } = config;
   const relay = {
     toolsDir,
@@ -65,6 +70,8 @@ export async function installWorkerTools(
       [relayStartPath(toolsDir), '700', Buffer.from(relayStartScript(relay), 'utf8')],
       [hookCommandPath(toolsDir), '755', Buffer.from(hookCommandScript(relay), 'utf8')],
     );
+  const resident = hookTarget !== null && agent.residentMcp === true;
+  if (resident) files.push([residentStartPath(toolsDir), '700', Buffer.from(residentStartScript(config), 'utf8')]);
   const hooks: Record<string, unknown[]> = {};
   // The agent's own hook timeout outlasts Nexus's wait, so Nexus always steps aside first.
   const permissionTimeout = Math.ceil((hookTarget?.permissionWaitMs ?? 120_000) / 1000) + 15;
@@ -80,7 +87,12 @@ export async function installWorkerTools(
   // operator's kept): onboarding, trust, auto-update off, platform-tool rule (agent/first-run.ts).
   const seed = Buffer.from(
     JSON.stringify(
-      firstRunPayload({ repoDir: config.repoDir, ...agent, hooks: { entries: hooks, marker: HOOK_MARKER } }),
+      firstRunPayload({
+        repoDir: config.repoDir,
+        bypass: agent.bypass,
+        autoMode: agent.autoMode,
+        hooks: { entries: hooks, marker: HOOK_MARKER },
+      }),
     ),
     'utf8',
   );
@@ -88,16 +100,17 @@ export async function installWorkerTools(
   // length), the first-run state (its payload is the rest of stdin), then the relay, started or
   // told to re-read its credentials.
   const script = `mkdir -p -m 700 "$1" "$2" && chmod 700 "$1" "$2" && umask 077 || exit 1
-      start=$3 seed=$4
-      shift 4
+      start=$3 seed=$4 mcp=$5
+      shift 5
       while [ $# -ge 3 ]; do
         f=$1 m=$2 len=$3
         shift 3
         dd bs="$len" count=1 iflag=fullblock of="$f.tmp" 2>/dev/null && chmod "$m" "$f.tmp" && mv "$f.tmp" "$f" || { echo "cannot write $f" >&2; exit 1; }
       done
       node -e "$seed" || { echo "preparing the agent's first-run state failed" >&2; exit 1; }
-      [ -z "$start" ] || sh "$start" </dev/null || { echo "the hook relay did not start: $(tail -c 300 "$1/relay.log" 2>/dev/null)" >&2; exit 1; }`;
-  await mustSh(
+      [ -z "$start" ] || sh "$start" </dev/null || { echo "the hook relay did not start: $(tail -c 300 "$1/relay.log" 2>/dev/null)" >&2; exit 1; }
+      [ -z "$mcp" ] || { sh "$mcp" </dev/null && echo resident-mcp=up; } || echo "the resident nexus-mcp did not start: $(tail -c 300 "$1/mcp.log" 2>/dev/null)" >&2`;
+  const out = await mustSh(
     runtime,
     ws,
     'install tools',
@@ -107,10 +120,12 @@ export async function installWorkerTools(
       stateDir,
       hookTarget ? relayStartPath(toolsDir) : '',
       FIRST_RUN_SCRIPT,
+      resident ? residentStartPath(toolsDir) : '',
       ...files.flatMap(([f, m, c]) => [f, m, String(c.length)]),
     ],
     Buffer.concat([...files.map(([, , c]) => c), seed]),
   );
+  return { residentMcp: resident && /^resident-mcp=up$/m.test(out) };
 }
 
 export const natsFile = (config: Pick<SessionsConfig, 'toolsDir'>): string => `${config.toolsDir}/hook-nats.json`;
