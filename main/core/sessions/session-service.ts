@@ -115,6 +115,7 @@ export class SessionService {
       codexBaseUrl: deps.codexBaseUrl,
       fleet: deps.fleet,
       external: deps.external,
+      log: deps.log,
     });
     this.startup = new StartupWatch(deps.startupTimeoutMs, (id, at, ms) => this.startupTimedOut(id, at, ms), deps.log);
     this.converging = this.convergePort();

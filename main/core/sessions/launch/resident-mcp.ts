@@ -47,7 +47,8 @@ export const residentStartPath = (toolsDir: string): string => `${toolsDir}/mcp-
 
 /**
  * mcp-start.sh: starts the resident server's loop unless one runs, and waits until it listens (exit
- * 0) or gives up (exit 1: its sessions then get the stdio nexus-mcp). flock keeps two starters from
+ * 0; up to 30 s: a start from the snapshot takes ~0.1 s, seconds at load 50) or gives up (exit 1: its
+ * sessions then get the stdio nexus-mcp). flock keeps two starters from
  * racing. The loop ends after five
  * starts in a row that never listened (an image whose nexus-mcp does not know `--serve`).
  */
@@ -62,7 +63,7 @@ exec 9>"$tools/mcp.lock"
 flock -w 10 9 || exit 1
 if [ -f "$loop" ] && kill -0 "$(cat "$loop")" 2>/dev/null; then
   i=0
-  while [ ! -f "$ready" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+  while [ ! -f "$ready" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
   [ -f "$ready" ]
   exit
 fi
@@ -79,7 +80,7 @@ setsid sh -c '
   done
   rm -f "$1/mcp-loop.pid"' sh "$tools" ${q(config.nexusMcpCommand)} ${config.residentMcpPort} ${q(config.stateDir)} </dev/null >/dev/null 2>>"$tools/mcp.log" &
 i=0
-while [ ! -f "$ready" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+while [ ! -f "$ready" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
 [ -f "$ready" ]
 `;
 }

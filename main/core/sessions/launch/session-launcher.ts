@@ -1,3 +1,4 @@
+import type { Logger } from '../../log';
 import { FLEET_MCP_SERVER } from '../../../../shared/contract/fleet';
 import { NexusError } from '../../../../shared/errors';
 import { permissionModeFor } from '../../agent/permission-mode';
@@ -43,6 +44,8 @@ export interface SessionLauncherDeps {
   fleet?: FleetEntryOf | undefined;
   /** The workspace agent's external MCP servers (absent: none). */
   external?: ExternalMcpOf | undefined;
+  /** Where a container whose resident nexus-mcp did not start is said (absent: not said). */
+  log?: Pick<Logger, 'warn'> | undefined;
 }
 
 /**
@@ -180,6 +183,11 @@ export class SessionLauncher {
     });
     if (installed.residentMcp) this.residentMcp.add(containerId);
     else this.residentMcp.delete(containerId);
+    if (installed.residentProblem)
+      this.deps.log?.warn('the resident nexus-mcp did not start: sessions here get a stdio nexus-mcp each', {
+        workspaceId: ws.id,
+        detail: installed.residentProblem,
+      });
     // Without NATS the hooks have nowhere to publish: install again once it is back.
     if (hookTarget) this.toolsInstalled.add(containerId);
   }

@@ -49,7 +49,7 @@ export async function installWorkerTools(
   tools: WorkerTools,
   hookTarget: HookTarget | null,
   agent: { bypass?: boolean; autoMode?: boolean; residentMcp?: boolean } = {},
-): Promise<{ residentMcp: boolean }> {
+): Promise<{ residentMcp: boolean; residentProblem: string | null }> {
   const { toolsDir, stateDir } = config;
   const relay = {
     toolsDir,
@@ -109,7 +109,7 @@ export async function installWorkerTools(
       done
       node -e "$seed" || { echo "preparing the agent's first-run state failed" >&2; exit 1; }
       [ -z "$start" ] || sh "$start" </dev/null || { echo "the hook relay did not start: $(tail -c 300 "$1/relay.log" 2>/dev/null)" >&2; exit 1; }
-      [ -z "$mcp" ] || { sh "$mcp" </dev/null && echo resident-mcp=up; } || echo "the resident nexus-mcp did not start: $(tail -c 300 "$1/mcp.log" 2>/dev/null)" >&2`;
+      [ -z "$mcp" ] || { sh "$mcp" </dev/null && echo resident-mcp=up; } || echo "resident-mcp=down $(tail -c 300 "$1/mcp.log" 2>/dev/null | tr '\n' ' ')"`;
   const out = await mustSh(
     runtime,
     ws,
@@ -125,7 +125,11 @@ export async function installWorkerTools(
     ],
     Buffer.concat([...files.map(([, , c]) => c), seed]),
   );
-  return { residentMcp: resident && /^resident-mcp=up$/m.test(out) };
+  const down = resident ? /^resident-mcp=down ?(.*)$/m.exec(out) : null;
+  return {
+    residentMcp: resident && /^resident-mcp=up$/m.test(out),
+    residentProblem: down ? down[1]?.trim() || 'it did not listen' : null,
+  };
 }
 
 export const natsFile = (config: Pick<SessionsConfig, 'toolsDir'>): string => `${config.toolsDir}/hook-nats.json`;
