@@ -63,7 +63,7 @@ exec 9>"$tools/mcp.lock"
 flock -w 10 9 || exit 1
 if [ -f "$loop" ] && kill -0 "$(cat "$loop")" 2>/dev/null; then
   i=0
-  while [ ! -f "$ready" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+  while [ ! -f "$ready" ] && [ $i -lt 600 ] && [ -f "$loop" ]; do sleep 0.05; i=$((i + 1)); done
   [ -f "$ready" ]
   exit
 fi
@@ -80,7 +80,8 @@ setsid sh -c '
   done
   rm -f "$1/mcp-loop.pid"' sh "$tools" ${q(config.nexusMcpCommand)} ${config.residentMcpPort} ${q(config.stateDir)} </dev/null >/dev/null 2>>"$tools/mcp.log" &
 i=0
-while [ ! -f "$ready" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+# Until it listens, for up to 30 s, or until the loop gave up (its pid file gone; written within its first second).
+while [ ! -f "$ready" ] && [ $i -lt 600 ] && { [ $i -lt 20 ] || [ -f "$loop" ]; }; do sleep 0.05; i=$((i + 1)); done
 [ -f "$ready" ]
 `;
 }
