@@ -26,7 +26,10 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
     });
     req.on('end', () => {
       settled = true;
-      resolve(Buffer.concat(chunks).toString('utf8'));
+      // A small body is one chunk: decoded as it is, without copying it into a new buffer first.
+      resolve(
+        chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, size).toString('utf8'),
+      );
     });
     req.on('error', (e) => {
       settled = true;
@@ -57,12 +60,21 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   return parseJsonBody(text);
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+/**
+ * Answers `body` as JSON. `headers` (name, value, name, value...) go out with the same head: a
+ * listener that sets its own headers on every response (the host's) passes them here, so a
+ * response with none set before is written in one `writeHead` (Node's fast path), not header by header.
+ */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: readonly string[] = []): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'cache-control': 'no-store',
-    'content-length': Buffer.byteLength(text),
-  });
+  res.writeHead(status, [
+    'content-type',
+    'application/json; charset=utf-8',
+    'cache-control',
+    'no-store',
+    'content-length',
+    String(Buffer.byteLength(text)),
+    ...headers,
+  ]);
   res.end(text);
 }
