@@ -51,11 +51,12 @@ export class Dispatcher {
       const parsed = op.input.safeParse(rawInput ?? {});
       if (!parsed.success)
         throw new NexusError('bad_request', `Invalid input for ${name}: ${describeIssues(parsed.error)}`);
-      // No closure per call: the handler is called as it is, or through its operation's one runner in a scope.
-      const result = await (ctx.scope
+      // No closure per call: the handler is called as it is, or through its operation's one runner in a scope;
+      // a handler that answers at once (no promise) is shaped in the same turn.
+      const answer = ctx.scope
         ? ctx.scope(name, parsed.data, ctx, this.runnerOf(name))
-        : this.handlerOf(name)(parsed.data, ctx));
-      return this.shape(op, result);
+        : this.handlerOf(name)(parsed.data, ctx);
+      return this.shape(op, isThenable(answer) ? await answer : answer);
     } catch (e) {
       const wire = this.toWire(e, name);
       outcome = wire.code;
@@ -144,6 +145,9 @@ function audits(name: string, op: Operation | undefined, ctx: CallContext, outco
   if (outcome === 'ok' && isOpName(name) && AUDITED_BY_SERVICE.has(name)) return false;
   return ctx.caller.kind === 'token' || (op !== undefined && op.access !== 'read') || outcome !== 'ok';
 }
+
+const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
 
 /** SQLite's "database or disk is full" and the filesystem's ENOSPC: nothing was written. */
 const isDiskFull = (e: unknown): boolean => {
