@@ -43,12 +43,14 @@ const bench: Benchmark = async () => {
   const auth = { authorization: `Bearer ${running.host.token}` };
   try {
     // The two alternate in rounds, so both see the same load on a shared machine: short rounds
-    // (250 calls, well under a second), since on a busy machine the load moves within seconds.
+    // (250 calls, well under a second), since on a busy machine the load moves within seconds, and
+    // 80 of them (20,000 calls each, 10-20 s in all), so a burst of load that one side's rounds
+    // happened to catch more of weighs less in the two medians.
     const load = loadavg()[0] ?? 0;
     const { base, subject } = await measurePair(
       () => post(barePort, '/', {}),
       () => post(running.host.port, '/api/rpc/app.info', auth),
-      { iterations: 10000, concurrency: 16, rounds: 40 },
+      { iterations: 20000, concurrency: 16, rounds: 80 },
     );
     return [
       {

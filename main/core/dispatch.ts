@@ -27,6 +27,9 @@ const AUDITED_BY_SERVICE: ReadonlySet<OpName> = new Set<OpName>([
  * MCP tool that is the tool call's row; see `audits`).
  */
 export class Dispatcher {
+  /** What a scope calls to run the handler (always a promise, so a handler that throws is a rejection), one per operation. */
+  private readonly runners = new Map<OpName, (input: unknown, ctx: CallContext) => Promise<unknown>>();
+
   constructor(
     private readonly handlers: Handlers,
     private readonly deps: { redactor: Redactor; log: Logger; audit: AuditLog },
@@ -36,10 +39,10 @@ export class Dispatcher {
   async call(name: string, rawInput: unknown, ctx: CallContext): Promise<unknown>;
   async call(name: string, rawInput: unknown, ctx: CallContext): Promise<unknown> {
     const started = performance.now();
+    const op = isOpName(name) ? operations[name] : undefined;
     let outcome = 'ok';
     try {
-      if (!isOpName(name)) throw new NexusError('not_found', `Unknown operation "${name}".`);
-      const op = operations[name];
+      if (!op || !isOpName(name)) throw new NexusError('not_found', `Unknown operation "${name}".`);
       const access = accessOf(ctx.caller);
       if (!allows(access, op.access)) {
         const what = ctx.tool ?? `"${name}"`;
@@ -48,26 +51,42 @@ export class Dispatcher {
       const parsed = op.input.safeParse(rawInput ?? {});
       if (!parsed.success)
         throw new NexusError('bad_request', `Invalid input for ${name}: ${describeIssues(parsed.error)}`);
-      const handler = this.handlers[name] as (input: unknown, ctx: CallContext) => unknown;
-      const run = async (input: unknown, c: CallContext): Promise<unknown> => handler(input, c);
-      const result = await (ctx.scope ? ctx.scope(name, parsed.data, ctx, run) : run(parsed.data, ctx));
-      return this.shape(op, result);
+      // No closure per call: the handler is called as it is, or through its operation's one runner in a scope;
+      // a handler that answers at once (no promise) is shaped in the same turn.
+      const answer = ctx.scope
+        ? ctx.scope(name, parsed.data, ctx, this.runnerOf(name))
+        : this.handlerOf(name)(parsed.data, ctx);
+      return this.shape(op, isThenable(answer) ? await answer : answer);
     } catch (e) {
       const wire = this.toWire(e, name);
       outcome = wire.code;
       throw new NexusError(wire.code, wire.message);
     } finally {
-      if (audits(name, ctx, outcome)) {
+      if (audits(name, op, ctx, outcome)) {
         this.deps.audit.record({
           actor: actorOf(ctx.caller),
           transport: ctx.transport,
           operation: name.slice(0, 100),
           outcome,
           durationMs: performance.now() - started,
-          readOnly: outcome === 'ok' && isOpName(name) && operations[name].access === 'read',
+          readOnly: outcome === 'ok' && op?.access === 'read',
         });
       }
     }
+  }
+
+  private handlerOf(name: OpName): (input: unknown, ctx: CallContext) => unknown {
+    return this.handlers[name] as (input: unknown, ctx: CallContext) => unknown;
+  }
+
+  private runnerOf(name: OpName): (input: unknown, ctx: CallContext) => Promise<unknown> {
+    let run = this.runners.get(name);
+    if (!run) {
+      const handler = this.handlerOf(name);
+      run = async (input, c) => handler(input, c);
+      this.runners.set(name, run);
+    }
+    return run;
   }
 
   /**
@@ -121,12 +140,14 @@ export function toWireError(e: unknown, operation: string, deps: { redactor: Red
  * failure, except a call made for an MCP tool (the tool call's row, written by the MCP server,
  * covers it) and an operation whose service wrote a richer row of its own.
  */
-function audits(name: string, ctx: CallContext, outcome: string): boolean {
+function audits(name: string, op: Operation | undefined, ctx: CallContext, outcome: string): boolean {
   if (ctx.tool !== undefined) return false;
-  const op = isOpName(name) ? operations[name] : undefined;
   if (outcome === 'ok' && isOpName(name) && AUDITED_BY_SERVICE.has(name)) return false;
   return ctx.caller.kind === 'token' || (op !== undefined && op.access !== 'read') || outcome !== 'ok';
 }
+
+const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
 
 /** SQLite's "database or disk is full" and the filesystem's ENOSPC: nothing was written. */
 const isDiskFull = (e: unknown): boolean => {

@@ -10,9 +10,43 @@ import { NexusError } from '../../shared/errors';
  * several promises or closures.
  */
 export function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
-  if (req.readableEnded) return Promise.resolve('');
-  if (req.destroyed)
-    return Promise.reject(new NexusError('bad_request', 'The request was closed before its body ended.'));
+  return collect(req, maxBytes, asText);
+}
+
+/** A bounded JSON request body: empty is `{}`, another Content-Type or bad JSON is `bad_request`. */
+export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  return collect(req, maxBytes, asJson);
+}
+
+export function parseJsonBody(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new NexusError('bad_request', 'The request body is not valid JSON.');
+  }
+}
+
+const asText = (text: string): string => text;
+const asJson = (text: string, req: IncomingMessage): unknown => {
+  if (text.length === 0) return {};
+  const type = req.headers['content-type'];
+  if (type !== undefined && !type.startsWith('application/json'))
+    throw new NexusError('bad_request', 'Send JSON (Content-Type: application/json).');
+  return parseJsonBody(text);
+};
+
+/** The body read whole, then `finish` (text → what the caller wants) in the same promise: one promise per request. */
+function collect<T>(
+  req: IncomingMessage,
+  maxBytes: number,
+  finish: (text: string, req: IncomingMessage) => T,
+): Promise<T> {
+  if (req.readableEnded || req.destroyed)
+    return new Promise((resolve) => {
+      if (req.destroyed && !req.readableEnded)
+        throw new NexusError('bad_request', 'The request was closed before its body ended.');
+      resolve(finish('', req));
+    });
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -26,7 +60,14 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
     });
     req.on('end', () => {
       settled = true;
-      resolve(Buffer.concat(chunks).toString('utf8'));
+      // A small body is one chunk: decoded as it is, without copying it into a new buffer first.
+      const text =
+        chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
+      try {
+        resolve(finish(text, req));
+      } catch (e) {
+        reject(e);
+      }
     });
     req.on('error', (e) => {
       settled = true;
@@ -39,30 +80,21 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
   });
 }
 
-export function parseJsonBody(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new NexusError('bad_request', 'The request body is not valid JSON.');
-  }
-}
-
-/** A bounded JSON request body: empty is `{}`, another Content-Type or bad JSON is `bad_request`. */
-export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
-  const text = await readBody(req, maxBytes);
-  if (text.length === 0) return {};
-  const type = req.headers['content-type'];
-  if (type !== undefined && !type.startsWith('application/json'))
-    throw new NexusError('bad_request', 'Send JSON (Content-Type: application/json).');
-  return parseJsonBody(text);
-}
-
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+/**
+ * Answers `body` as JSON. `headers` (name, value, name, value...) go out with the same head: a
+ * listener that sets its own headers on every response (the host's) passes them here, so a
+ * response with none set before is written in one `writeHead` (Node's fast path), not header by header.
+ */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: readonly string[] = []): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'cache-control': 'no-store',
-    'content-length': Buffer.byteLength(text),
-  });
+  res.writeHead(status, [
+    'content-type',
+    'application/json; charset=utf-8',
+    'cache-control',
+    'no-store',
+    'content-length',
+    String(Buffer.byteLength(text)),
+    ...headers,
+  ]);
   res.end(text);
 }

@@ -18,6 +18,7 @@ export function allowList(names: readonly string[], port: number): AllowList {
 }
 
 export type GuardVerdict = { ok: true } | { ok: false; reason: string };
+const ALLOWED: GuardVerdict = { ok: true };
 
 /**
  * DNS-rebinding and cross-site protection, checked once per request by the listener that took it
@@ -29,5 +30,5 @@ export function checkHostAndOrigin(req: IncomingMessage, allowed: AllowList): Gu
   if (!host || !allowed.hosts.has(host)) return { ok: false, reason: 'Host not allowed' };
   const origin = req.headers.origin;
   if (origin !== undefined && !allowed.origins.has(origin)) return { ok: false, reason: 'Origin not allowed' };
-  return { ok: true };
+  return ALLOWED;
 }

@@ -46,7 +46,11 @@ describe('loopback host', () => {
     mkdirSync(join(ui.path, 'assets'));
     writeFileSync(join(ui.path, 'index.html'), '<!doctype html><title>Nexus</title>');
     writeFileSync(join(ui.path, 'assets', 'app.js'), 'console.log(1)');
-    host = await startHost(core, { port: 0, rendererDir: ui.path });
+    host = await startHost(core, {
+      port: 0,
+      rendererDir: ui.path,
+      mounts: [{ path: '/api/mcp', handle: (_req, res) => void res.writeHead(200).end('mounted') }],
+    });
   });
   afterAll(async () => {
     await host.close();
@@ -159,6 +163,43 @@ describe('loopback host', () => {
     ).catch((e: NodeJS.ErrnoException) => ({ status: 0, code: e.code }));
     expect(big).toMatchObject({ status: 0, code: expect.stringMatching(/^(ECONNRESET|EPIPE)$/) });
     expect((await send(host, 'POST', '/api/rpc/app.info', bearer())).status).toBe(200);
+  });
+
+  it('sends nosniff and no-referrer with every kind of response: answers, refusals, files, the login, a mount, events', async () => {
+    const json = { ...bearer(), 'content-type': 'application/json' };
+    const responses = await Promise.all([
+      send(host, 'POST', '/api/rpc/app.info', bearer()),
+      send(host, 'POST', '/api/rpc/app.info', json, '{"x":1}'),
+      send(host, 'POST', '/api/rpc/app.info'),
+      send(host, 'POST', '/api/rpc/app.info', { ...bearer(), host: 'evil.example' }),
+      send(host, 'GET', '/nowhere', bearer()),
+      send(host, 'POST', `/api/rpc/app.info?token=${host.token}`),
+      send(host, 'GET', `/?token=${host.token}`),
+      send(host, 'GET', '/', bearer()),
+      send(host, 'GET', '/assets/app.js', bearer()),
+      send(host, 'POST', '/api/mcp', bearer()),
+    ]);
+    expect(responses.map((r) => r.status)).toEqual([200, 400, 401, 403, 404, 400, 303, 200, 200, 200]);
+    const events = await new Promise<Record<string, string | string[] | undefined>>((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: host.port,
+          path: '/api/events',
+          headers: { host: `127.0.0.1:${host.port}`, ...bearer() },
+        },
+        (res) => {
+          resolve(res.headers);
+          req.destroy();
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    for (const headers of [...responses.map((r) => r.headers), events]) {
+      expect(headers['x-content-type-options']).toBe('nosniff');
+      expect(headers['referrer-policy']).toBe('no-referrer');
+    }
   });
 
   it('streams core events over SSE to an authenticated client only', async () => {

@@ -42,6 +42,15 @@ export interface Host {
 
 const MAX_BODY = 1024 * 1024;
 
+/**
+ * On every response this host sends: written with the head of its own answers (JSON, files, the
+ * login redirect), so most responses are one `writeHead`, and set first on the response for any
+ * code that answers by itself (a mount, the public front, the event stream).
+ */
+const SECURITY_HEADERS: readonly string[] = ['x-content-type-options', 'nosniff', 'referrer-policy', 'no-referrer'];
+const secure = (res: ServerResponse): ServerResponse =>
+  res.setHeader('x-content-type-options', 'nosniff').setHeader('referrer-policy', 'no-referrer');
+
 export async function startHost(core: CoreApi, opts: HostOptions): Promise<Host> {
   const auth = new SessionAuth(opts.token);
   const assets = loadStaticFiles(opts.rendererDir);
@@ -52,7 +61,7 @@ export async function startHost(core: CoreApi, opts: HostOptions): Promise<Host>
   const streams = new Set<ServerResponse>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (opts.publicFront?.matches(req)) return opts.publicFront.handle(req, res); // the public origin's own routes
+    if (opts.publicFront?.matches(req)) return opts.publicFront.handle(req, secure(res)); // the public origin's own routes
     const guard = checkHostAndOrigin(req, allowed);
     if (!guard.ok) return sendError(res, 403, { code: 'forbidden', message: guard.reason });
 
@@ -60,7 +69,7 @@ export async function startHost(core: CoreApi, opts: HostOptions): Promise<Host>
     const route = matchRoute(req.method ?? 'GET', path, mountPaths, assetPaths);
     if (!route) return sendError(res, 404, { code: 'not_found', message: 'No such route.' });
 
-    if (route.kind === 'mount') return void (await mounts.get(route.path)?.handle(req, res));
+    if (route.kind === 'mount') return void (await mounts.get(route.path)?.handle(req, secure(res)));
 
     if (route.kind === 'login' && query.has('token')) {
       if (!auth.isValidToken(query.get('token')))
@@ -68,12 +77,15 @@ export async function startHost(core: CoreApi, opts: HostOptions): Promise<Host>
           code: 'unauthorized',
           message: 'That link is not valid for this start of Nexus.',
         });
-      res.writeHead(303, {
-        location: '/',
-        'set-cookie': auth.setCookieHeader(),
-        'referrer-policy': 'no-referrer',
-        'cache-control': 'no-store',
-      });
+      res.writeHead(303, [
+        'location',
+        '/',
+        'set-cookie',
+        auth.setCookieHeader(),
+        'cache-control',
+        'no-store',
+        ...SECURITY_HEADERS,
+      ]);
       return void res.end();
     }
     if (query.has('token'))
@@ -92,12 +104,12 @@ export async function startHost(core: CoreApi, opts: HostOptions): Promise<Host>
       case 'asset':
         return sendFile(res, assets.get(route.path));
       case 'events':
-        return openEventStream(req, res, core.events, streams);
+        return openEventStream(req, secure(res), core.events, streams);
       case 'rpc': {
         const body = await readJsonBody(req, MAX_BODY);
         try {
           const result = await core.dispatcher.call(route.op, body, operatorContext('http'));
-          return sendJson(res, 200, { result });
+          return sendJson(res, 200, { result }, SECURITY_HEADERS);
         } catch (e) {
           const wire = e instanceof NexusError ? e.toWire() : core.dispatcher.toWire(e, route.op);
           return sendError(res, httpStatusOf[wire.code], wire);
@@ -107,8 +119,6 @@ export async function startHost(core: CoreApi, opts: HostOptions): Promise<Host>
   };
 
   const server: Server = createServer((req, res) => {
-    res.setHeader('x-content-type-options', 'nosniff');
-    res.setHeader('referrer-policy', 'no-referrer');
     handle(req, res).catch((e: unknown) => {
       const wire = e instanceof NexusError ? e.toWire() : core.dispatcher.toWire(e, 'http');
       if (!res.headersSent) sendError(res, httpStatusOf[wire.code], wire);
@@ -160,16 +170,21 @@ export async function startHost(core: CoreApi, opts: HostOptions): Promise<Host>
 }
 
 function sendError(res: ServerResponse, status: number, error: WireError): void {
-  sendJson(res, status, { error });
+  sendJson(res, status, { error }, SECURITY_HEADERS);
 }
 
 function sendFile(res: ServerResponse, file: { body: Buffer; type: string } | undefined): void {
   if (!file) return sendError(res, 404, { code: 'not_found', message: 'The UI has not been built (npm run build).' });
-  res.writeHead(200, {
-    'content-type': file.type,
-    'content-length': file.body.length,
-    'content-security-policy': CONTENT_SECURITY_POLICY,
-    'cache-control': 'no-cache',
-  });
+  res.writeHead(200, [
+    'content-type',
+    file.type,
+    'content-length',
+    String(file.body.length),
+    'content-security-policy',
+    CONTENT_SECURITY_POLICY,
+    'cache-control',
+    'no-cache',
+    ...SECURITY_HEADERS,
+  ]);
   res.end(file.body);
 }

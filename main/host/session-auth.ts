@@ -1,12 +1,20 @@
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 export const COOKIE_NAME = 'nexus_session';
 
-/** One-shot SHA-256 (no Hash object per request). */
-const digest = (s: string): Buffer => hash('sha256', s, 'buffer');
-/** Constant-time comparison of a string of any length with a secret's digest, made once (compares digests). */
-const matches = (candidate: string, expected: Buffer): boolean => timingSafeEqual(digest(candidate), expected);
+/** One-shot SHA-256 as base64 text: no Hash object and no Buffer (an ArrayBuffer of its own) per request. */
+const digest = (s: string): string => hash('sha256', s, 'base64');
+/**
+ * Constant-time comparison of a string of any length with a secret's digest, made once: both
+ * digests are 44 characters, and every character is compared whatever the first difference.
+ */
+const matches = (candidate: string, expected: string): boolean => {
+  const got = digest(candidate);
+  let diff = got.length ^ expected.length;
+  for (let i = 0; i < expected.length; i++) diff |= got.charCodeAt(i) ^ expected.charCodeAt(i);
+  return diff === 0;
+};
 
 /**
  * The UI's credential: a random token made at each start, handed over once in the printed URL and
@@ -16,7 +24,7 @@ const matches = (candidate: string, expected: Buffer): boolean => timingSafeEqua
 export class SessionAuth {
   readonly token: string;
   private readonly cookieValue = randomBytes(32).toString('base64url');
-  private readonly tokenDigest: Buffer;
+  private readonly tokenDigest: string;
   private readonly cookieDigest = digest(this.cookieValue);
 
   constructor(token?: string) {

@@ -10,14 +10,16 @@ export function appHandlers(deps: {
   agentCli: () => AgentCliInfo;
   codexCli: () => AgentCliInfo;
 }): Pick<Handlers, 'app.info'> {
+  const startedAt = deps.startedAt.toISOString();
+  const startedMs = deps.startedAt.getTime();
   return {
     'app.info': () => ({
       version: deps.version,
       agentCli: deps.agentCli(),
       codexCli: deps.codexCli(),
       dataDir: deps.dataDir,
-      startedAt: deps.startedAt.toISOString(),
-      uptimeSeconds: Math.floor((Date.now() - deps.startedAt.getTime()) / 1000),
+      startedAt,
+      uptimeSeconds: Math.floor((Date.now() - startedMs) / 1000),
       ...deps.status.get(),
     }),
   };
