@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from 'node:http';
+import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { testCore } from '../../test/helpers/core';
 import type { Core } from '../core';
 import { startHost, type Host } from './server';
@@ -58,6 +58,20 @@ describe('loopback host', () => {
     ui.remove();
   });
   const bearer = () => ({ authorization: `Bearer ${host.token}` });
+  /** GET /api/events as the logged-in UI: the stream's response (and its request, to end it) go to `onResponse`. */
+  const openEvents = (onResponse: (res: IncomingMessage, req: ClientRequest) => void, onError: (e: Error) => void) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: host.port,
+        path: '/api/events',
+        headers: { host: `127.0.0.1:${host.port}`, ...bearer() },
+      },
+      (res) => onResponse(res, req),
+    );
+    req.on('error', onError);
+    req.end();
+  };
 
   it('answers 401 with WWW-Authenticate to a request without credentials', async () => {
     const res = await send(host, 'POST', '/api/rpc/app.info');
@@ -180,22 +194,12 @@ describe('loopback host', () => {
       send(host, 'POST', '/api/mcp', bearer()),
     ]);
     expect(responses.map((r) => r.status)).toEqual([200, 400, 401, 403, 404, 400, 303, 200, 200, 200]);
-    const events = await new Promise<Record<string, string | string[] | undefined>>((resolve, reject) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port: host.port,
-          path: '/api/events',
-          headers: { host: `127.0.0.1:${host.port}`, ...bearer() },
-        },
-        (res) => {
-          resolve(res.headers);
-          req.destroy();
-        },
-      );
-      req.on('error', reject);
-      req.end();
-    });
+    const events = await new Promise<Record<string, string | string[] | undefined>>((resolve, reject) =>
+      openEvents((res, req) => {
+        resolve(res.headers);
+        req.destroy();
+      }, reject),
+    );
     for (const headers of [...responses.map((r) => r.headers), events]) {
       expect(headers['x-content-type-options']).toBe('nosniff');
       expect(headers['referrer-policy']).toBe('no-referrer');
@@ -204,32 +208,22 @@ describe('loopback host', () => {
 
   it('streams core events over SSE to an authenticated client only', async () => {
     expect((await send(host, 'GET', '/api/events')).status).toBe(401);
-    const received = new Promise<string>((resolve, reject) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port: host.port,
-          path: '/api/events',
-          headers: { host: `127.0.0.1:${host.port}`, ...bearer() },
-        },
-        (res) => {
-          expect(res.headers['content-type']).toMatch(/text\/event-stream/);
-          let data = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => {
-            data += c;
-            if (data.includes('event: app.status')) {
-              req.destroy();
-              resolve(data);
-            }
-          });
-          // Emit once the stream is open.
-          setTimeout(() => core.status.set('nats', { state: 'unavailable', reason: 'test: no server' }), 50);
-        },
-      );
-      req.on('error', reject);
-      req.end();
-    });
+    const received = new Promise<string>((resolve, reject) =>
+      openEvents((res, req) => {
+        expect(res.headers['content-type']).toMatch(/text\/event-stream/);
+        let data = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          data += c;
+          if (data.includes('event: app.status')) {
+            req.destroy();
+            resolve(data);
+          }
+        });
+        // Emit once the stream is open.
+        setTimeout(() => core.status.set('nats', { state: 'unavailable', reason: 'test: no server' }), 50);
+      }, reject),
+    );
     const text = await received;
     expect(text).toMatch(/"state":"unavailable","reason":"test: no server"/);
   });

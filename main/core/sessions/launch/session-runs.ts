@@ -54,7 +54,8 @@ export type FleetEntryOf = (workspaceId: string, sessionId: string) => Promise<M
 
 /**
  * The `--mcp-config` JSON: the resident nexus-mcp over HTTP with the session's bearer (resident-mcp.ts),
- * or a stdio nexus-mcp reading the password from the file (never carrying it), the fleet server when the workspace has one, and the agent's external stdio servers. The file is 0600 in the session's state dir.
+ * or a stdio nexus-mcp reading the password from the file (never carrying it), the fleet server when the
+ * workspace has one, and the agent's external stdio servers. The file is 0600 in the session's state dir.
  */
 export function mcpConfigJson(
   run: { creds: RunCredentials; files: RunFiles; command: string; resident?: McpHttpEntry | null } | null,
