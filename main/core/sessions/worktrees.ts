@@ -3,9 +3,11 @@ import { sh, type ContainerExec, type ExecTarget } from './container-sh';
 import type { SessionPaths } from './session-paths';
 
 /**
- * Shell functions for the worktree: add (picking up a branch kept from a deleted session of the
- * same name), and on failure remove only this path and branch, then add once more; remove keeps
- * the branch.
+ * Shell functions for the worktree: hide (the clone's exclude file, written by one caller at a time),
+ * add (picking up a branch kept from a deleted session of the same name), and on failure remove only
+ * this path and branch, then add once more; remove keeps the branch. Adds of different sessions may
+ * run at once: each writes only its own branch ref, its own `.git/worktrees/<name>` (git marks it
+ * `locked` while it is made, so another's prune leaves it) and its own checkout and index.
  */
 export const WORKTREE_FNS = `
   remove_worktree() {
@@ -19,14 +21,15 @@ export const WORKTREE_FNS = `
     git -C "$1" branch -D "$3" 2>/dev/null
     return 0
   }
-  add_worktree() {
+  hide_worktree() { # repo worktree: one kept inside the clone is hidden from its status (run before add_worktree)
     mkdir -p "$(dirname "$2")"
-    # Worktrees kept inside the clone are hidden from its status.
     if [ "$(dirname "$(dirname "$2")")" = "$1" ] && [ -d "$1/.git/info" -o -d "$1/.git" ]; then
       mkdir -p "$1/.git/info"
       line="/$(basename "$(dirname "$2")")/"
       grep -qxF "$line" "$1/.git/info/exclude" 2>/dev/null || echo "$line" >> "$1/.git/info/exclude"
     fi
+  }
+  add_worktree() { # repo worktree branch: only git's own files, so several can run at once (launch-exec.ts)
     if git -C "$1" rev-parse -q --verify "refs/heads/$3" >/dev/null; then
       remove_worktree "$1" "$2"
       git -C "$1" worktree add -q "$2" "$3"

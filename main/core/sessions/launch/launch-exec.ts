@@ -31,14 +31,18 @@ export interface LaunchItem {
 export type LaunchResult = { name: string; windowId: string } | { name: string; error: string };
 
 /**
- * Two passes. First, per item, in order: its run files, its worktree, its launch script. Then, per
- * item, in order: its window (which starts its agent), or the reason it has none. The windows open
- * only once every worktree is there, so a batch's `git worktree add`s do not wait for the CPU the first
- * agents take to start (docs/performance.md, "Nexus's part of ten starts"). `take` reads exactly one
- * item's bytes (dd reads its whole block before it writes), so a file that cannot be written, or one
- * skipped after a failure, never leaves bytes for the next. Each item's name, worktree, command and
- * failure are kept in numbered variables between the passes (`eval` only names them: their values are
- * never parsed).
+ * Three passes. First, per item, in order: its run files and launch script, read off stdin, and its
+ * worktree's add started in the background (adds of different sessions may run at once, see
+ * worktrees.ts; each one's output and status go to its own state dir). Then, once every add is done,
+ * each one's status. Last, every window opens in ONE tmux command (`new-window … ; new-window …`): the
+ * server forks the agents back to back, before the first ones take the CPU that a `tmux` client per
+ * window would wait for (docs/performance.md, "Nexus's part of ten starts"). tmux stops a command list
+ * at its first failure, so an item the list gave no window is opened alone, which opens it or says why
+ * not. No argument ends in `;` (tmux's separator): session names cannot, paths end in them, commands
+ * in a path. `take` reads exactly one item's bytes (dd reads its whole block before it writes), so a
+ * file that cannot be written, or one skipped after a failure, never leaves bytes for the next. Each
+ * item's name, worktree, command, state dir, failure and window are kept in numbered variables between
+ * the passes (`eval` only names them: their values are never parsed).
  */
 const SCRIPT = `${WORKTREE_FNS}
   take() { # file mode length
@@ -61,21 +65,58 @@ const SCRIPT = `${WORKTREE_FNS}
     step "$pwf" 600 "$pwlen"
     step "$mcpf" 600 "$mcplen"
     step "$runf" 600 "$runlen"
-    if [ -z "$msg" ] && [ "$add" = 1 ] && ! out=$(add_worktree "$repo" "$wt" "$branch" 2>&1); then msg="git worktree add: $out"; fi
     step "$file" 700 "$len"
+    [ -z "$msg" ] || add=0
+    if [ "$add" = 1 ]; then
+      rm -f "$dir/worktree.rc"
+      hide_worktree "$repo" "$wt"
+      { add_worktree "$repo" "$wt" "$branch" >"$dir/worktree.out" 2>&1; echo $? >"$dir/worktree.rc"; } </dev/null &
+    fi
     n=$((n + 1))
-    eval "name_$n=\\$name wt_$n=\\$wt cmd_$n=\\$cmd msg_$n=\\$msg"
+    eval "name_$n=\\$name wt_$n=\\$wt cmd_$n=\\$cmd msg_$n=\\$msg dir_$n=\\$dir add_$n=\\$add id_$n="
+  done
+  wait
+  i=0
+  while [ $i -lt $n ]; do
+    i=$((i + 1))
+    eval "dir=\\$dir_$i add=\\$add_$i"
+    [ "$add" = 1 ] || continue
+    if [ "$(cat "$dir/worktree.rc" 2>/dev/null)" != 0 ]; then
+      out="git worktree add: $(cat "$dir/worktree.out" 2>/dev/null)"
+      eval "msg_$i=\\$out"
+    fi
+    rm -f "$dir/worktree.out" "$dir/worktree.rc"
   done
   # The resident nexus-mcp's loop, started again if it is gone, before any agent starts (resident-mcp.ts).
   [ ! -f "$mcpstart" ] || sh "$mcpstart" </dev/null >/dev/null 2>&1
   tmux has-session -t "=$tmuxs" 2>/dev/null || tmux new-session -d -s "$tmuxs" -n home
+  set --
   i=0
   while [ $i -lt $n ]; do
     i=$((i + 1))
     eval "name=\\$name_$i wt=\\$wt_$i cmd=\\$cmd_$i msg=\\$msg_$i"
+    [ -z "$msg" ] || continue
+    [ $# -eq 0 ] || set -- "$@" ';'
+    set -- "$@" new-window -d -P -F "$i #{window_id}" -t "$tmuxs:" -n "$name" -c "$wt" "$cmd"
+  done
+  wins=
+  [ $# -eq 0 ] || wins=$(tmux "$@" 2>/dev/null)
+  while read -r k id; do
+    case "$k" in '' | *[!0-9]*) continue ;; esac
+    case "$id" in @*[!0-9]* | @ | [!@]* | '') continue ;; esac
+    eval "id_$k=\\$id"
+  done <<EOF
+$wins
+EOF
+  i=0
+  while [ $i -lt $n ]; do
+    i=$((i + 1))
+    eval "name=\\$name_$i wt=\\$wt_$i cmd=\\$cmd_$i msg=\\$msg_$i id=\\$id_$i"
     if [ -z "$msg" ]; then
-      if id=$(tmux new-window -d -P -F '#{window_id}' -t "$tmuxs:" -n "$name" -c "$wt" "$cmd" 2>&1); then echo "ok $id"; continue; fi
-      msg="tmux new-window: $id"
+      [ -n "$id" ] || id=$(tmux new-window -d -P -F '#{window_id}' -t "$tmuxs:" -n "$name" -c "$wt" "$cmd" 2>&1) || {
+        msg="tmux new-window: $id"
+      }
+      if [ -z "$msg" ]; then echo "ok $id"; continue; fi
     fi
     printf 'err %s\\n' "$(printf '%s' "$msg" | tr '\\n' ' ')"
   done`;
