@@ -304,6 +304,40 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
     await rig.service.delete(s.id);
   });
 
+  it('opens alone each window the one tmux command of its batch did not open, and says why one cannot open', async () => {
+    // A real tmux failure for the window named w-fails: its target is index 0 (home), which is in use.
+    const wrapper = `#!/bin/bash
+a=("$@"); s=0
+for ((i = 0; i <= \${#a[@]}; i++)); do
+  if ((i == \${#a[@]})) || [[ \${a[i]} == ';' ]]; then
+    for ((j = s; j < i; j++)); do [[ \${a[j]} == -n && \${a[j+1]} == w-fails ]] && for ((k = s; k < i; k++)); do [[ \${a[k]} == -t ]] && a[k+1]="\${a[k+1]}0"; done; done
+    s=$((i + 1))
+  fi
+done
+exec /usr/bin/tmux "\${a[@]}"
+`;
+    await rig.sh(container(ws), 'cat > /usr/local/bin/tmux && chmod 755 /usr/local/bin/tmux', wrapper);
+    try {
+      const made = await Promise.all(
+        ['w-a', 'w-fails', 'w-c'].map((name) => rig.service.create({ workspace: 'demo', name })),
+      );
+      await rig.service.idle();
+      const [a, fails, c] = await Promise.all(made.map((s) => rig.service.get(s.id)));
+      expect(fails).toMatchObject({ status: 'error' });
+      expect(fails?.reason).toContain('tmux new-window: create window failed: index 0 in use');
+      const windows = await rig.sh(
+        container(ws),
+        `/usr/bin/tmux list-windows -t '=${rig.config.tmuxSession}' -F '#{window_name}'`,
+      );
+      expect(windows.split('\n')).toEqual(expect.arrayContaining(['w-a', 'w-c']));
+      expect(windows.split('\n')).not.toContain('w-fails');
+      for (const s of [a, c]) expect(s).toMatchObject({ status: 'running', reason: null });
+      for (const s of made) await rig.service.delete(s.id, { deleteBranch: true, force: true });
+    } finally {
+      await rig.sh(container(ws), 'rm -f /usr/local/bin/tmux');
+    }
+  });
+
   it('reports a missing socket, typed, when the agent has gone', async () => {
     const s = created[7] as Session;
     await until(async () =>
