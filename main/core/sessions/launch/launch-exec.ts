@@ -122,10 +122,10 @@ EOF
   done`;
 
 /**
- * For each session, in order: write its run files, add its worktree when asked (retry-once, see
- * WORKTREE_FNS), write its launch script; then open each one's tmux window. All in ONE docker exec (each costs
- * about 100 ms, more under load), one after the other inside it, so worktree adds never contend on
- * index.lock. One session's failure does not stop the next. Names and paths travel as positional
+ * For each session: write its run files and launch script, add its worktree when asked (retry-once, see
+ * WORKTREE_FNS; the adds of a batch at once, each touching only its own ref, admin dir and index); then
+ * open the windows. All in ONE docker exec (each costs about 100 ms, more under load). One session's
+ * failure does not stop the next. Names and paths travel as positional
  * parameters, file contents on stdin: nothing is parsed by a shell. Runs under the launch lock: a core
  * killed mid-launch leaves this exec running, and the next core's converge waits for it
  * (waitForLaunches) before it reads windows and worktrees.
