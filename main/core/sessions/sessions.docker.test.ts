@@ -310,7 +310,10 @@ describe('sessions in a real workspace container (docker, git, tmux, NATS; the f
 a=("$@"); s=0
 for ((i = 0; i <= \${#a[@]}; i++)); do
   if ((i == \${#a[@]})) || [[ \${a[i]} == ';' ]]; then
-    for ((j = s; j < i; j++)); do [[ \${a[j]} == -n && \${a[j+1]} == w-fails ]] && for ((k = s; k < i; k++)); do [[ \${a[k]} == -t ]] && a[k+1]="\${a[k+1]}0"; done; done
+    for ((j = s; j < i; j++)); do
+      [[ \${a[j]} == -n && \${a[j+1]} == w-fails ]] || continue
+      for ((k = s; k < i; k++)); do [[ \${a[k]} == -t ]] && a[k+1]="\${a[k+1]}0"; done
+    done
     s=$((i + 1))
   fi
 done

@@ -113,10 +113,11 @@ EOF
     i=$((i + 1))
     eval "name=\\$name_$i wt=\\$wt_$i cmd=\\$cmd_$i msg=\\$msg_$i id=\\$id_$i"
     if [ -z "$msg" ]; then
-      [ -n "$id" ] || id=$(tmux new-window -d -P -F '#{window_id}' -t "$tmuxs:" -n "$name" -c "$wt" "$cmd" 2>&1) || {
-        msg="tmux new-window: $id"
-      }
-      if [ -z "$msg" ]; then echo "ok $id"; continue; fi
+      if [ -n "$id" ] || id=$(tmux new-window -d -P -F '#{window_id}' -t "$tmuxs:" -n "$name" -c "$wt" "$cmd" 2>&1); then
+        echo "ok $id"
+        continue
+      fi
+      msg="tmux new-window: $id"
     fi
     printf 'err %s\\n' "$(printf '%s' "$msg" | tr '\\n' ' ')"
   done`;
@@ -125,8 +126,8 @@ EOF
  * For each session: write its run files and launch script, add its worktree when asked (retry-once, see
  * WORKTREE_FNS; the adds of a batch at once, each touching only its own ref, admin dir and index); then
  * open the windows. All in ONE docker exec (each costs about 100 ms, more under load). One session's
- * failure does not stop the next. Names and paths travel as positional
- * parameters, file contents on stdin: nothing is parsed by a shell. Runs under the launch lock: a core
+ * failure does not stop the next. Names and paths travel as positional parameters, file contents on
+ * stdin: nothing is parsed by a shell. Runs under the launch lock: a core
  * killed mid-launch leaves this exec running, and the next core's converge waits for it
  * (waitForLaunches) before it reads windows and worktrees.
  */
