@@ -36,6 +36,8 @@ export const Engine = z.object({
   memoryBytes: z.number().nullable(),
   workspaces: z.number().int(),
   runningWorkspaces: z.number().int(),
+  /** SSH connections core made to it since it started: 1 after the first, one more per reconnect; null: local or TLS. */
+  sshConnections: z.number().int().nullable(),
   createdAt: z.string(),
 });
 export type Engine = z.infer<typeof Engine>;

@@ -56,6 +56,7 @@ export class EngineService {
       memoryBytes: live.facts?.memoryBytes ?? null,
       workspaces: counts.all,
       runningWorkspaces: counts.running,
+      sshConnections: r?.kind === 'ssh' ? this.deps.registry.connectsOf(id) : null,
       createdAt: r?.createdAt ?? LOCAL_CREATED_AT,
     };
   }

@@ -92,12 +92,34 @@ describe('a remote engine’s leaf node: revocations, and the remote daemon rest
     );
   };
 
+  /** What a timed-out wait could not see: the session row, its pane, its state dir, core's warnings (CI's log). */
+  const diagnosis = async (session: string): Promise<string> => {
+    const row = await remote.fleet.call('sessions.get', { session }).catch((e: unknown) => String(e));
+    const pane = await remote.fleet.call('sessions.pane', { session }).then(
+      (p) => p.text.split('\n').filter(Boolean).slice(-15).join('\n'),
+      (e: unknown) => String(e),
+    );
+    const dir = await remote.sh(`ls -la /tmp/nexus-sessions/${session} 2>&1; ls -la /tmp/cc-socks* 2>&1`).then(
+      (r) => r.stdout + r.stderr,
+      (e: unknown) => String(e),
+    );
+    const warnings = remote.fleet
+      .logText()
+      .split('\n')
+      .filter((l) => /"level":"(warn|error)"/.test(l) || l.includes(session))
+      .slice(-30)
+      .join('\n');
+    return [JSON.stringify(row), pane, dir, warnings].join('\n--\n');
+  };
+
   /** A message reaches the relaunched agent, and the hooks of its turn reach core through the leaf. */
   const messageAndHooks = async (session: string) => {
     const before = remote.fleet.turnsOf(session).length;
     const from = remote.fleet.eventsText().split('\n').filter(Boolean).length;
     const text = `after the daemon restart ${randomBytes(3).toString('hex')}`;
-    await sendWhenAnnounced(session, text);
+    await sendWhenAnnounced(session, text).catch(async (e: unknown) => {
+      throw new Error(`${(e as Error).message}\n${await diagnosis(session)}`);
+    });
     await waitFor(
       () =>
         remote.fleet

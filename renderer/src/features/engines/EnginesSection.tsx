@@ -78,6 +78,12 @@ function EngineItem({ engine: e }: { engine: Engine }) {
         <dd>
           {e.runningWorkspaces} running of {e.workspaces}
         </dd>
+        {e.sshConnections && e.sshConnections > 1 ? (
+          <>
+            <dt>SSH link</dt>
+            <dd data-testid="engine-reconnects">reconnected {e.sshConnections - 1} times</dd>
+          </>
+        ) : null}
         {e.hostKeyFingerprint ? (
           <>
             <dt>Host key</dt>
