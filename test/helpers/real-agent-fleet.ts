@@ -59,6 +59,11 @@ export interface RealAgentFleet {
   script(session: string, ...replies: ScriptedReply[]): void;
   /** Answers the session's turns with `fn` once its script is used up (replacing an earlier one). */
   respond(session: string, fn: (req: ModelRequest) => ModelReply | Promise<ModelReply>): void;
+  /**
+   * Sends a message once a (re)launched agent has announced its inbox: until its SessionStart, a stale
+   * state refuses the message as not announced. Any other refusal fails at once.
+   */
+  sendWhenAnnounced(session: string, text: string, ms?: number): Promise<void>;
   /** The session's pane, as sessions.pane captures it. */
   pane(session: string): Promise<string>;
   /** `sh -c` in a workspace's container as the worker user; the exit code and output. */
@@ -195,6 +200,17 @@ export async function startRealAgentFleet(
       return env.api.turns().filter((r) => r.headers['x-claude-code-session-id'] === id);
     },
     firstTurn: (session) => waitFor(() => fleet.turnsOf(session)[0], `the first model request of ${session}`, 240_000),
+    sendWhenAnnounced: (session, text, ms = 180_000) =>
+      waitFor(
+        () =>
+          call('sessions.sendMessage', { session, text }).then(
+            () => true,
+            (e: unknown) =>
+              e instanceof Error && /not announced its inbox/.test(e.message) ? false : Promise.reject(e),
+          ),
+        'the agent to announce its inbox and take the message',
+        ms,
+      ).then(() => undefined),
     script(session, ...replies) {
       const id = fleet.agentSessionId(session);
       scripts.set(id, [...(scripts.get(id) ?? []), ...replies]);

@@ -45,20 +45,6 @@ describe('a remote engine’s leaf node: revocations, and the remote daemon rest
     await still.close();
   }, 600_000);
 
-  /** Sends once the relaunched agent has announced its inbox (until then a stale idle state refuses it). */
-  const sendWhenAnnounced = (session: string, text: string) =>
-    waitFor(
-      () =>
-        remote.fleet
-          .call('sessions.sendMessage', { session, text })
-          .then(() => true)
-          .catch((e: unknown) =>
-            e instanceof Error && /not announced its inbox/.test(e.message) ? false : Promise.reject(e),
-          ),
-      'the relaunched agent to announce its inbox and take the message',
-      180_000,
-    );
-
   /** The agent states core published for a session since event `from` (each one a hook event applied). */
   const statesSince = (session: string, from: number): string[] =>
     remote.fleet
@@ -99,17 +85,40 @@ describe('a remote engine’s leaf node: revocations, and the remote daemon rest
       (p) => p.text.split('\n').filter(Boolean).slice(-15).join('\n'),
       (e: unknown) => String(e),
     );
-    const dir = await remote.sh(`ls -la /tmp/nexus-sessions/${session} 2>&1; ls -la /tmp/cc-socks* 2>&1`).then(
-      (r) => r.stdout + r.stderr,
-      (e: unknown) => String(e),
-    );
+    const dir = await remote
+      .sh(
+        `ls -la /tmp/nexus-sessions/${session} /tmp/cc-socks* /home/*/.claude/projects/*/ 2>&1; ` +
+          `tmux list-windows -a -F '#{window_id} #{window_name} dead=#{pane_dead} pid=#{pane_pid}' 2>&1; ` +
+          `ps -eo pid,ppid,etime,args | grep -E '[c]laude|[t]mux' | cut -c1-200`,
+      )
+      .then(
+        (r) => r.stdout + r.stderr,
+        (e: unknown) => String(e),
+      );
     const warnings = remote.fleet
       .logText()
       .split('\n')
       .filter((l) => /"level":"(warn|error)"/.test(l) || l.includes(session))
       .slice(-30)
       .join('\n');
-    return [JSON.stringify(row), pane, dir, warnings].join('\n--\n');
+    const changes = remote.fleet
+      .eventsText()
+      .split('\n')
+      .filter((l) => l.includes(session) || l.includes('"workspaces.changed"'))
+      .map((l) => {
+        const e = JSON.parse(l) as { name: string; payload: Record<string, Record<string, unknown> | undefined> };
+        const x = e.payload.session ?? e.payload.workspace ?? {};
+        return [e.name, x.status, x.agentState, x.agentMessage, x.updatedAt].join(' ');
+      })
+      .slice(-25)
+      .join('\n');
+    const log = remote.fleet
+      .logText()
+      .split('\n')
+      .filter((l) => /converge|relaunch|leaf|tools|agent did not|"level":"(warn|error)"/.test(l))
+      .slice(-40)
+      .join('\n');
+    return [JSON.stringify(row), pane, dir, changes, warnings, log].join('\n--\n');
   };
 
   /** A message reaches the relaunched agent, and the hooks of its turn reach core through the leaf. */
@@ -117,7 +126,7 @@ describe('a remote engine’s leaf node: revocations, and the remote daemon rest
     const before = remote.fleet.turnsOf(session).length;
     const from = remote.fleet.eventsText().split('\n').filter(Boolean).length;
     const text = `after the daemon restart ${randomBytes(3).toString('hex')}`;
-    await sendWhenAnnounced(session, text).catch(async (e: unknown) => {
+    await remote.fleet.sendWhenAnnounced(session, text).catch(async (e: unknown) => {
       throw new Error(`${(e as Error).message}\n${await diagnosis(session)}`);
     });
     await waitFor(
