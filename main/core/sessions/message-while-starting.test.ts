@@ -87,13 +87,18 @@ describe('a message to a session whose agent is starting', () => {
     expect(sends).toEqual([s.id]);
   });
 
-  it('stops waiting when the starting agent exits instead, and says the inbox is missing', async () => {
+  it('stops waiting when the starting agent exits instead, and says it exited', async () => {
     const service = make();
     const s = insertSession(db, { workspace_id: 'w1', name: 'crashed', agent_state: 'starting' });
     const sent = service.sendMessage(s.id, 'to an agent that will not start');
     await new Promise((r) => setTimeout(r, 500));
-    db.prepare("UPDATE sessions SET agent_state = 'exited' WHERE id = ?").run(s.id);
-    await expect(sent).rejects.toMatchObject({ code: 'unavailable' });
+    db.prepare("UPDATE sessions SET agent_state = 'exited', agent_message = 'Session ended (other)' WHERE id = ?").run(
+      s.id,
+    );
+    await expect(sent).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringMatching(/agent of session crashed has exited \(Session ended \(other\)\): restart/),
+    });
     expect(sends).toEqual([s.id]);
   });
 });

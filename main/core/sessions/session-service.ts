@@ -330,6 +330,14 @@ export class SessionService {
     // No inbox socket: if the OOM killer took the agent, the session is not running (and now says so).
     if (report.outcome === 'socket_missing' && (await this.memoryKills.check(ws.id)).includes(row.id))
       throw new NexusError('conflict', `Session ${row.name} is not running: ${this.store.get(row.id)?.reason}`);
+    // No inbox because the agent ended (its SessionEnd came, no start since): that, not "not announced yet".
+    const now = this.store.get(row.id);
+    if (report.outcome === 'socket_missing' && now?.agent_state === 'exited')
+      throw new NexusError(
+        'conflict',
+        `The agent of session ${row.name} has exited (${now.agent_message ?? 'no reason given'}): ` +
+          'restart its workspace to relaunch it, or delete the session.',
+      );
     return { sessionId: row.id, ...deliveryOf(report, row.name) };
   }
 

@@ -341,7 +341,7 @@ exec /usr/bin/tmux "\${a[@]}"
     }
   });
 
-  it('reports a missing socket, typed, when the agent has gone', async () => {
+  it('says the agent exited, typed, when a message comes after it has gone', async () => {
     const s = created[7] as Session;
     await until(async () =>
       (await rig.records(container(ws), s.id)).some((r) => r.kind === 'hook' && r.event === 'SessionStart'),
@@ -349,8 +349,8 @@ exec /usr/bin/tmux "\${a[@]}"
     await rig.ctl(container(ws), s.id, { exit: 0 });
     await until(async () => (await rig.service.get(s.id)).agentState === 'exited');
     await expect(rig.service.sendMessage(s.id, 'hello?')).rejects.toMatchObject({
-      code: 'unavailable',
-      message: expect.stringMatching(/inbox socket of session s7 is missing/),
+      code: 'conflict',
+      message: expect.stringMatching(/agent of session s7 has exited \(.+\): restart its workspace/),
     });
   });
 
