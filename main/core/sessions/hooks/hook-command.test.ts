@@ -73,6 +73,8 @@ describe('the shell hook for SessionStart and StopFailure', () => {
     });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    // A hook that exits before it reads (not a Nexus session) may close the pipe first: EPIPE, as for the CLI.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(JSON.stringify(input));
     return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, ms: performance.now() - t0 })));
   }
