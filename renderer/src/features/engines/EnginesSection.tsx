@@ -81,7 +81,9 @@ function EngineItem({ engine: e }: { engine: Engine }) {
         {e.sshConnections && e.sshConnections > 1 ? (
           <>
             <dt>SSH link</dt>
-            <dd data-testid="engine-reconnects">reconnected {e.sshConnections - 1} times</dd>
+            <dd data-testid="engine-reconnects">
+              reconnected {e.sshConnections - 1} {e.sshConnections === 2 ? 'time' : 'times'}
+            </dd>
           </>
         ) : null}
         {e.hostKeyFingerprint ? (
