@@ -48,10 +48,12 @@ describe('an agent killed for memory (real CLI, docker)', () => {
     const hog =
       `const a=[];const t=setInterval(()=>{try{process.kill(${pid},0)}catch{clearInterval(t);process.exit(0)}` +
       'a.push(Buffer.alloc(8<<20,1))},20);setTimeout(()=>process.exit(3),90000)';
-    const ran = await fleet.sh(ws, `${WORKER_NODE} -e '${hog}'`);
-    // 3: the agent outlived 90 s of it. The hog may itself be killed (137) after the agent.
-    expect(ran.exitCode).not.toBe(3);
-    expect((await fleet.sh(ws, `test -e /proc/${pid} && echo alive || echo gone`)).stdout.trim()).toBe('gone');
+    // 3: the agent outlived 90 s of it. The hog may itself be killed (137): at the limit its score nears the
+    // agent's (seen in CI), so while the agent lives it is started again, three times at most.
+    const alive = async () => (await fleet.sh(ws, `test -e /proc/${pid} && echo alive || echo gone`)).stdout.trim();
+    for (let i = 0; i < 3 && (await alive()) === 'alive'; i++)
+      expect((await fleet.sh(ws, `${WORKER_NODE} -e '${hog}'`)).exitCode).not.toBe(3);
+    expect(await alive()).toBe('gone');
     expect(
       Number((await fleet.sh(ws, "sed -n 's/^oom_kill //p' /sys/fs/cgroup/memory/memory.oom_control")).stdout),
     ).toBeGreaterThan(0);
