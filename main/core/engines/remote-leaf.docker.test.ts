@@ -81,8 +81,8 @@ describe('a remote engine’s leaf node: revocations, and the remote daemon rest
   /** What a timed-out wait could not see (CI keeps no more): the session, its pane and files, its events, core's log. */
   const diagnosis = async (session: string): Promise<string> => {
     const row = await remote.fleet.call('sessions.get', { session }).catch((e: unknown) => String(e));
-    const pane = await remote.fleet.call('sessions.pane', { session }).then(
-      (p) => p.text.split('\n').filter(Boolean).slice(-15).join('\n'),
+    const pane = await remote.fleet.pane(session).then(
+      (text) => text.split('\n').filter(Boolean).slice(-15).join('\n'),
       (e: unknown) => String(e),
     );
     const dir = await remote
