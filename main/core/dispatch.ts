@@ -8,18 +8,6 @@ import type { Redactor } from './redact';
 import { describeIssues } from './validation-message';
 
 /**
- * Operations whose service writes the audit row itself, with what only it knows (who decided which
- * request, what was approved): the dispatcher writes theirs only when the call fails.
- */
-const AUDITED_BY_SERVICE: ReadonlySet<OpName> = new Set<OpName>([
-  'permissions.decide',
-  'review.approveMemory',
-  'review.rejectMemory',
-  'review.approveSkill',
-  'review.rejectSkill',
-]);
-
-/**
  * The single entry point every transport (IPC, HTTP, MCP, CLI) uses: look the operation up,
  * check the caller's class (the one class check every caller passes), parse the input with the
  * contract's schema, run the handler (inside the call's scope, if it has one), shape the output
@@ -62,7 +50,7 @@ export class Dispatcher {
       outcome = wire.code;
       throw new NexusError(wire.code, wire.message);
     } finally {
-      if (audits(name, op, ctx, outcome)) {
+      if (audits(op, ctx, outcome)) {
         this.deps.audit.record({
           actor: actorOf(ctx.caller),
           transport: ctx.transport,
@@ -140,9 +128,9 @@ export function toWireError(e: unknown, operation: string, deps: { redactor: Red
  * failure, except a call made for an MCP tool (the tool call's row, written by the MCP server,
  * covers it) and an operation whose service wrote a richer row of its own.
  */
-function audits(name: string, op: Operation | undefined, ctx: CallContext, outcome: string): boolean {
+function audits(op: Operation | undefined, ctx: CallContext, outcome: string): boolean {
   if (ctx.tool !== undefined) return false;
-  if (outcome === 'ok' && isOpName(name) && AUDITED_BY_SERVICE.has(name)) return false;
+  if (outcome === 'ok' && op?.audit === 'service') return false;
   return ctx.caller.kind === 'token' || (op !== undefined && op.access !== 'read') || outcome !== 'ok';
 }
 

@@ -37,6 +37,9 @@ export const activityOperations = {
   'activity.list': operation({
     summary: 'The audit log, newest first, paged: caller, operation, target and outcome (never inputs or results).',
     access: 'operator',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z
       .object({
         caller: z

@@ -25,6 +25,9 @@ export const agentOperations = {
       'The agent CLI in use (package, pinned version), the default agent credential, the model endpoint ' +
       'and the permission mode sessions start in.',
     access: 'read',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z.object({}).strict(),
     output: AgentSettings,
   }),
@@ -33,6 +36,9 @@ export const agentOperations = {
       'Choose the vault secret (kind anthropic_api_key or claude_oauth_token) workspaces give their agent ' +
       'when they name none; null clears it. Takes effect at the next workspace start.',
     access: 'operator',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z.object({ secretId: z.string().min(1).max(100).nullable() }).strict(),
     output: AgentSettings,
   }),
@@ -41,6 +47,9 @@ export const agentOperations = {
       'Choose the vault secret (kind openai_api_key) Codex sessions sign in with; null clears it. Takes effect at ' +
       'the next workspace start.',
     access: 'operator',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z.object({ secretId: z.string().min(1).max(100).nullable() }).strict(),
     output: AgentSettings,
   }),

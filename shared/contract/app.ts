@@ -53,6 +53,9 @@ export const appOperations = {
   'app.info': operation({
     summary: 'Version, data directory and the state of the vault, Docker and NATS.',
     access: 'read',
+    fleet: 'fleet-wide',
+    phone: false,
+    audit: 'dispatcher',
     input: z.object({}).strict(),
     output: AppInfo,
   }),

@@ -32,6 +32,9 @@ export const attentionOperations = {
       'The fleet attention roll-up: what needs the operator (oldest first), what works, what idles, what ' +
       'is offline, and review-queue counts.',
     access: 'read',
+    fleet: 'refused',
+    phone: true,
+    audit: 'dispatcher',
     input: z.object({}).strict(),
     output: FleetAttention,
   }),
@@ -40,12 +43,18 @@ export const attentionOperations = {
       'The fleet at a glance: attention counts, the sessions that need the operator with reasons, ' +
       'review-queue counts, workspaces by status and sessions per workspace.',
     access: 'read',
+    fleet: 'fleet-wide',
+    phone: true,
+    audit: 'dispatcher',
     input: z.object({}).strict(),
     output: FleetSummary,
   }),
   'attention.sessions': operation({
     summary: 'One page of the per-session attention roll-up (level, reason, since), in roll-up order.',
     access: 'read',
+    fleet: 'fleet-wide',
+    phone: true,
+    audit: 'dispatcher',
     input: z
       .object({
         cursor: z.string().max(20).optional().describe('nextCursor from the previous page'),

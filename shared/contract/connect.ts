@@ -23,6 +23,9 @@ export const connectOperations = {
   'connect.info': operation({
     summary: 'The MCP endpoint, the `claude mcp add` line for Claude Code and the Claude Desktop state.',
     access: 'operator',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z.object({}).strict(),
     output: ConnectInfo,
   }),
@@ -30,6 +33,9 @@ export const connectOperations = {
     summary:
       "Connect Claude Desktop: keep a token in the OS keychain and write Nexus's entry in its config (with a backup).",
     access: 'operator',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z
       .object({
         class: TokenClass.default('write').describe('What Claude Desktop may do'),

@@ -58,6 +58,9 @@ export const engineOperations = {
   'engines.list': operation({
     summary: 'Docker engines workspaces can live on: the local one and remote ones, with reachability and size.',
     access: 'operator',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z.object({}).strict(),
     output: z.object({ engines: z.array(Engine) }),
   }),
@@ -65,6 +68,9 @@ export const engineOperations = {
     summary:
       'Add a remote engine by ssh://user@host[:port] (private key from the vault; the host key is returned to confirm) or tcp://host:2376 with TLS material from the vault.',
     access: 'operator',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z
       .object({
         name: EngineName,
@@ -80,18 +86,27 @@ export const engineOperations = {
   'engines.confirmHostKey': operation({
     summary: 'Pin the SSH host key shown at first contact; the engine is used only once its key is pinned.',
     access: 'operator',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z.object({ engine: EngineRef, fingerprint: z.string().min(1).max(200) }).strict(),
     output: Engine,
   }),
   'engines.remove': operation({
     summary: 'Forget a remote engine; refused while a workspace lives on it.',
     access: 'operator',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z.object({ engine: EngineRef }).strict(),
     output: z.object({ removed: z.literal(true), id: z.string() }),
   }),
   'engines.contexts': operation({
     summary: 'Docker contexts found in ~/.docker/contexts, to import one as an engine.',
     access: 'operator',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z.object({}).strict(),
     output: z.object({ contexts: z.array(DockerContext) }),
   }),

@@ -44,6 +44,9 @@ export const fleetOperations = {
   'fleet.list': operation({
     summary: "Every workspace's fleet credential (class, scope, state; never the secret).",
     access: 'operator',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z.object({}).strict(),
     output: z.object({ credentials: z.array(FleetCredential) }),
   }),
@@ -52,6 +55,9 @@ export const fleetOperations = {
       "Choose a workspace's fleet credential: none revokes it; another class replaces the token (sessions " +
       'launched from now on get the new one).',
     access: 'operator',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z
       .object({ workspace: z.string().min(1).max(100).describe('Workspace id or name') })
       .extend(FleetChoice.shape)

@@ -32,12 +32,18 @@ export const permissionOperations = {
   'permissions.list': operation({
     summary: 'Permission requests waiting for the operator, optionally for one session.',
     access: 'operator',
+    fleet: 'refused',
+    phone: true,
+    audit: 'dispatcher',
     input: z.object({ sessionId: z.string().max(100).optional() }).strict(),
     output: z.object({ requests: z.array(PermissionRequest) }),
   }),
   'permissions.decide': operation({
     summary: 'Answers a pending permission request: allow, deny, or deny with a note for the agent.',
     access: 'operator',
+    fleet: 'refused',
+    phone: true,
+    audit: 'service',
     input: PermissionDecisionInput,
     output: z.object({ request: PermissionRequest }),
   }),

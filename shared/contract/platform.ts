@@ -107,6 +107,9 @@ export const platformOperations = {
   'agents.create': operation({
     summary: 'Create an agent record: its project and tool allow-list (empty = every available platform tool).',
     access: 'operator',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z
       .object({
         name: z.string().trim().min(1).max(100),
@@ -119,12 +122,18 @@ export const platformOperations = {
   'agents.list': operation({
     summary: 'Agent records with their projects and tool allow-lists.',
     access: 'read',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z.object({}).strict(),
     output: z.object({ agents: z.array(AgentRecord) }),
   }),
   'agents.forWorkspace': operation({
     summary: "The workspace's agent record (created on first use): allow-list, permissions, MCP servers, auto-start.",
     access: 'read',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z.object({ workspace: z.string().min(1).max(200) }).strict(),
     output: AgentRecord,
   }),
@@ -133,6 +142,9 @@ export const platformOperations = {
       'Change an agent record: tool allow-list (empty = every gated-available tool), permissions, MCP ' +
       'servers, auto-start. Running sessions follow at once.',
     access: 'operator',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z
       .object({
         id: Id,
@@ -148,18 +160,27 @@ export const platformOperations = {
   'board.list': operation({
     summary: 'The board: every task with its status, workspace, the sessions on it and the comments, newest first.',
     access: 'read',
+    fleet: 'refused',
+    phone: true,
+    audit: 'dispatcher',
     input: z.object({ workspace: z.string().min(1).max(200).optional() }).strict(),
     output: z.object({ tasks: z.array(BoardTask) }),
   }),
   'tasks.setStatus': operation({
     summary: 'Move a task on the board (e.g. to done or cancelled).',
     access: 'operator',
+    fleet: 'refused',
+    phone: true,
+    audit: 'dispatcher',
     input: z.object({ id: Id, status: Task.shape.status }).strict(),
     output: z.object({ id: z.string(), status: z.string() }),
   }),
   'tasks.create': operation({
     summary: 'Create a task (a goal, or a step under one) that runs can work on.',
     access: 'operator',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z
       .object({
         title: z.string().trim().min(1).max(200),
@@ -172,12 +193,18 @@ export const platformOperations = {
   'runs.create': operation({
     summary: 'Start a run of an agent: creates its own NATS user, allowed to call platform tools only as itself.',
     access: 'operator',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z.object({ agentId: Id, taskId: Id.optional(), sessionId: Id.optional() }).strict(),
     output: RunConnection,
   }),
   'runs.end': operation({
     summary: 'End a run: records its status and summary and removes its NATS user (its connection is dropped).',
     access: 'operator',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z
       .object({
         runId: Id,

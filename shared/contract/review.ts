@@ -54,18 +54,27 @@ export const reviewOperations = {
   'review.list': operation({
     summary: 'The review queue: pending memories and draft skills with provenance and scanner findings.',
     access: 'operator',
+    fleet: 'refused',
+    phone: true,
+    audit: 'dispatcher',
     input: z.object({}).strict(),
     output: z.object({ memories: z.array(PendingMemory), skills: z.array(DraftSkill), counts: ReviewCounts }),
   }),
   'review.counts': operation({
     summary: 'How many memories and skills wait for review.',
     access: 'read',
+    fleet: 'refused',
+    phone: true,
+    audit: 'dispatcher',
     input: z.object({}).strict(),
     output: ReviewCounts,
   }),
   'review.approveMemory': operation({
     summary: 'Approve a pending memory, optionally after editing its text; it becomes searchable.',
     access: 'operator',
+    fleet: 'refused',
+    phone: true,
+    audit: 'service',
     input: z
       .object({
         id: ItemId,
@@ -77,6 +86,9 @@ export const reviewOperations = {
   'review.rejectMemory': operation({
     summary: 'Reject a pending memory; it is never searchable.',
     access: 'operator',
+    fleet: 'refused',
+    phone: true,
+    audit: 'service',
     input: z.object({ id: ItemId, reason: Reason.optional() }).strict(),
     output: decided,
   }),
@@ -85,12 +97,18 @@ export const reviewOperations = {
       'Approve a draft skill (it supersedes the active version). A flagged draft needs an override with a ' +
       'reason, recorded in the audit log.',
     access: 'operator',
+    fleet: 'refused',
+    phone: true,
+    audit: 'service',
     input: z.object({ id: ItemId, override: z.object({ reason: Reason }).strict().optional() }).strict(),
     output: decided,
   }),
   'review.rejectSkill': operation({
     summary: 'Reject a draft skill.',
     access: 'operator',
+    fleet: 'refused',
+    phone: true,
+    audit: 'service',
     input: z.object({ id: ItemId, reason: Reason.optional() }).strict(),
     output: decided,
   }),

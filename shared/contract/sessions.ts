@@ -149,18 +149,27 @@ export const sessionOperations = {
   'sessions.defaultAgent': operation({
     summary: "The agent (claude or codex) a workspace's new sessions run when the create names none.",
     access: 'read',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z.object({ workspace: WorkspaceRef }).strict(),
     output: WorkspaceAgent,
   }),
   'sessions.setDefaultAgent': operation({
     summary: "Choose the agent (claude or codex) a workspace's new sessions run when the create names none.",
     access: 'write',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z.object({ workspace: WorkspaceRef, agent: AgentKind }).strict(),
     output: WorkspaceAgent,
   }),
   'sessions.list': operation({
     summary: 'Sessions, of one workspace or of all.',
     access: 'read',
+    fleet: 'own-sessions-listed',
+    phone: true,
+    audit: 'dispatcher',
     input: z
       .object({
         workspace: WorkspaceRef.optional().describe(
@@ -173,6 +182,9 @@ export const sessionOperations = {
   'sessions.get': operation({
     summary: 'One session by id (or <workspace>/<name>).',
     access: 'read',
+    fleet: 'own-session',
+    phone: true,
+    audit: 'dispatcher',
     input: bySession,
     output: Session,
   }),
@@ -180,6 +192,9 @@ export const sessionOperations = {
     summary:
       'Create a session (git worktree + tmux window running the agent) in a workspace. Returns at once with status creating.',
     access: 'write',
+    fleet: 'own-workspace',
+    phone: false,
+    audit: 'dispatcher',
     input: z
       .object({
         workspace: WorkspaceRef,
@@ -207,6 +222,9 @@ export const sessionOperations = {
       'Delete a session: end its window, remove its worktree and the row. Its branch stays unless ' +
       'deleteBranch; a branch with unpushed commits also needs force.',
     access: 'write',
+    fleet: 'own-session',
+    phone: false,
+    audit: 'dispatcher',
     input: z
       .object({
         session: SessionRef,
@@ -219,6 +237,9 @@ export const sessionOperations = {
   'sessions.sendMessage': operation({
     summary: 'Send a message to a running session through its inbox socket (never typed into the terminal).',
     access: 'write',
+    fleet: 'own-session',
+    phone: true,
+    audit: 'dispatcher',
     input: z
       .object({ session: SessionRef, text: z.string().min(1).max(100_000).describe('The message for the agent') })
       .strict(),
@@ -232,12 +253,18 @@ export const sessionOperations = {
   'sessions.pane': operation({
     summary: "A read-only snapshot of the session's terminal pane.",
     access: 'read',
+    fleet: 'refused',
+    phone: true,
+    audit: 'dispatcher',
     input: bySession,
     output: z.object({ sessionId: z.string(), text: z.string(), capturedAt: z.string() }),
   }),
   'sessions.changes': operation({
     summary: "A session's branch beside its base: ahead/behind, changed files and line counts.",
     access: 'read',
+    fleet: 'own-session',
+    phone: true,
+    audit: 'dispatcher',
     input: bySession,
     output: ChangesSummary,
   }),
@@ -246,6 +273,9 @@ export const sessionOperations = {
       "The session's commits since its base and its changes (committed and not): files with counts, paged, " +
       'and a bounded unified diff; `file` gives one file whole.',
     access: 'read',
+    fleet: 'own-session',
+    phone: true,
+    audit: 'dispatcher',
     input: z
       .object({
         session: SessionRef,
@@ -259,6 +289,9 @@ export const sessionOperations = {
   'workspaces.disk': operation({
     summary: "A running workspace's disk use: its volume (clone and session worktrees) and each worktree.",
     access: 'read',
+    fleet: 'refused',
+    phone: false,
+    audit: 'dispatcher',
     input: z.object({ workspace: WorkspaceRef }).strict(),
     output: z.object({
       workspaceId: z.string(),
@@ -271,6 +304,9 @@ export const sessionOperations = {
     summary:
       "Push the session's branch to the workspace's remote with the workspace's vault secret; returns the provider's compare/new-PR link.",
     access: 'vault',
+    fleet: 'own-session',
+    phone: false,
+    audit: 'dispatcher',
     input: bySession,
     output: PushResult,
   }),

@@ -1,4 +1,4 @@
-import type { OpName } from '../../../../shared/contract';
+import { operations } from '../../../../shared/contract';
 import { NexusError } from '../../../../shared/errors';
 import type { CallScope } from '../../handlers';
 import type { WorkspaceInfo } from '../../workspaces/runtime';
@@ -11,26 +11,6 @@ export interface FleetResolvers {
   /** The workspace id of a session named by id or <workspace>/<name>; throws not_found. */
   sessionWorkspaceOf(ref: string): string;
 }
-
-/** Operations that read Nexus as a whole (the fleet summary, what needs the operator). */
-const FLEET_WIDE = new Set<OpName>(['app.info', 'attention.summary', 'attention.sessions']);
-/** Operations on one workspace named by `workspace`. */
-const BY_WORKSPACE = new Set<OpName>([
-  'workspaces.get',
-  'workspaces.start',
-  'workspaces.stop',
-  'workspaces.delete',
-  'sessions.create',
-]);
-/** Operations on one session named by `session`. */
-const BY_SESSION = new Set<OpName>([
-  'sessions.get',
-  'sessions.changes',
-  'sessions.diff',
-  'sessions.push',
-  'sessions.delete',
-  'sessions.sendMessage',
-]);
 
 const refused = (what: string): NexusError =>
   new NexusError(
@@ -70,22 +50,23 @@ export function fleetScope(scope: FleetScope, resolve: FleetResolvers): CallScop
   const ownSession = (ref: string): boolean => found(() => resolve.sessionWorkspaceOf(ref)) === own;
   return async (op, input, ctx, run) => {
     const args = (input ?? {}) as { workspace?: unknown; session?: unknown };
-    if (FLEET_WIDE.has(op)) return run(input, ctx);
-    if (op === 'workspaces.list') {
+    const reach = operations[op].fleet;
+    if (reach === 'fleet-wide') return run(input, ctx);
+    if (reach === 'own-workspace-listed') {
       const out = (await run(input, ctx)) as { workspaces: { id: string }[] };
       return { ...out, workspaces: out.workspaces.filter((w) => w.id === own) };
     }
-    if (op === 'sessions.list') {
+    if (reach === 'own-sessions-listed') {
       if (typeof args.workspace === 'string' && !ownWorkspace(args.workspace))
         throw refused(`it cannot list the sessions of workspace ${args.workspace}`);
       return run({ ...args, workspace: own }, ctx);
     }
-    if (BY_WORKSPACE.has(op) && typeof args.workspace === 'string') {
+    if (reach === 'own-workspace' && typeof args.workspace === 'string') {
       const workspace = ownWorkspace(args.workspace);
       if (!workspace) throw refused(`workspace ${args.workspace} is not this one`);
       return run(input, { ...ctx, workspace });
     }
-    if (BY_SESSION.has(op) && typeof args.session === 'string') {
+    if (reach === 'own-session' && typeof args.session === 'string') {
       if (!ownSession(args.session)) throw refused(`session ${args.session} is not one of this workspace's`);
       return run(input, ctx);
     }
