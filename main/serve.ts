@@ -16,7 +16,7 @@ export interface ServeOptions {
   port: number;
   config?: CoreConfigInput;
   token?: string;
-  /** Public origin mode (issue 27): `--public-origin` / NEXUS_PUBLIC_ORIGIN; pinned over the setting. */
+  /** Public origin mode (docs/remote.md): `--public-origin` / NEXUS_PUBLIC_ORIGIN; pinned over the setting. */
   publicOrigin?: string;
 }
 
@@ -38,7 +38,7 @@ export async function serve(opts: ServeOptions): Promise<Running> {
   );
   let loopback: Loopback;
   try {
-    core.remote.pin(opts.publicOrigin); // issue 27
+    core.remote.pin(opts.publicOrigin);
     loopback = await startLoopback(core, ports.host, {
       port: opts.port,
       rendererDir: join(opts.appRoot, 'dist', 'renderer'),

@@ -58,7 +58,7 @@ export interface PublicFront {
 }
 
 /**
- * The public origin's side of the host (issue 27). A request whose Host is the public name reaches
+ * The public origin's side of the host (docs/remote.md). A request whose Host is the public name reaches
  * only the two metadata documents, the OAuth endpoints, the consent page and /api/mcp (through the
  * MCP gate in its public mode); the UI, /api/rpc, /api/events and the terminal answer 404. The
  * tunnel delivers from loopback, so the source address is never taken as proof of anything here.
@@ -91,7 +91,7 @@ export function createPublicFront(
         return sendJson(res, 403, { error: { code: 'forbidden', message: 'Origin not allowed.' } });
       const { path, query } = splitUrl(req.url ?? '/');
       const route = matchPublicRoute(req.method ?? 'GET', path);
-      // The operator's phone UI (issue 28), when turned on: its own exact routes, never with a query string.
+      // The operator's phone UI (docs/remote.md), when turned on: its own exact routes, never with a query string.
       const phoneRoute = !route && phone?.enabled() && query.size === 0 ? phone.route(req.method ?? 'GET', path) : null;
       if (phoneRoute) return phone?.handle(req, res, phoneRoute);
       if (!route) return sendJson(res, 404, { error: { code: 'not_found', message: 'No such route.' } });

@@ -27,7 +27,7 @@ export interface HostOptions {
   mounts?: Mount[];
   /** Sessions' live terminals behind /api/terminal/<id> (default: core.terminals). */
   terminals?: TerminalEndpointDeps['terminals'];
-  /** Remote connectors (issue 27): requests whose Host is the public origin's name go there and nowhere else. */
+  /** Remote connectors (docs/remote.md): requests whose Host is the public origin's name go there and nowhere else. */
   publicFront?: PublicFront;
 }
 
@@ -129,7 +129,7 @@ export async function startHost(core: CoreApi, opts: HostOptions): Promise<Host>
   const terminals = opts.terminals ?? core.terminals;
   const log = core.log.child({ component: 'terminal' });
   const terminal = terminalEndpoint({ terminals, admit: localTerminalAdmission(auth, () => allowed), log });
-  // On the public Host: the phone's terminal (issue 28) when the phone UI is on, else no route.
+  // On the public Host: the phone's terminal (docs/remote.md) when the phone UI is on, else no route.
   const publicFront = opts.publicFront;
   const phoneTerminal = publicFront
     ? terminalEndpoint({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { operation } from './define';
 
 /**
- * Activity (issue 27): the audit log made visible. Only who did what, to what, and how it ended —
+ * Activity (docs/security.md): the audit log made visible. Only who did what, to what, and how it ended —
  * never the input or the result of a call.
  */
 /** Who called: the operator, an MCP token (or a workspace's fleet credential), a connector's OAuth grant, nobody known. */

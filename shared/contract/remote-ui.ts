@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { operation } from './define';
 
 /**
- * The operator's phone (issue 28): the operator UI on the public origin, signed in with a passkey
+ * The operator's phone (docs/remote.md): the operator UI on the public origin, signed in with a passkey
  * registered from the local UI. Every operation here is operator-only and none of them is on the
  * phone's allow-list (main/core/remote-ui/phone-operations.ts): a phone cannot turn the phone UI on,
  * invite another phone or revoke one.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { operation } from './define';
 
 /**
- * Remote connectors (issue 27): Claude on the phone through a public origin, with Nexus as its own
+ * Remote connectors (docs/remote.md): Claude on the phone through a public origin, with Nexus as its own
  * OAuth authorization server. Every operation here is operator-only: no MCP token, and no OAuth
  * grant, can approve a connector, list grants or change the public origin.
  */

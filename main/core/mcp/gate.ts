@@ -29,7 +29,7 @@ export interface McpGateDeps extends McpServerDeps {
 export interface McpGateOptions {
   /** Accept only workspaces' fleet credentials (the worker listener). */
   fleetOnly?: boolean;
-  /** Remote connectors (issue 27): the public Host, its Origin, OAuth access tokens, the resource_metadata challenge. */
+  /** Remote connectors (docs/remote.md): the public Host, its Origin, OAuth access tokens, the resource_metadata challenge. */
   remote?: RemoteGateAuth;
 }
 

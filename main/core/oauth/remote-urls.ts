@@ -1,5 +1,5 @@
 /**
- * The public origin's fixed URLs (issue 27). The MCP endpoint's canonical URL is the resource every
+ * The public origin's fixed URLs (docs/remote.md). The MCP endpoint's canonical URL is the resource every
  * OAuth token is bound to; the paths are routed exactly on the public Host.
  */
 /** The one account behind every grant: the operator, who approves each connector on their own screen. */

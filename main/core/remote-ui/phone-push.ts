@@ -50,7 +50,7 @@ const fetchSender: PushSender = async (r) =>
   ).status;
 
 /**
- * Web Push for signed-in phones (issue 28): VAPID keys Nexus makes, the private one sealed under the
+ * Web Push for signed-in phones (docs/remote.md): VAPID keys Nexus makes, the private one sealed under the
  * vault's data key (so a sealed vault means no push, and Settings says so); one notification per
  * session while it needs you (a storm of prompts is one notification), naming the session and the
  * tool; a permission one carries the request id for the service worker's Allow / Deny.

@@ -36,7 +36,7 @@ export interface PhoneCaller {
 export const phoneActor = (deviceId: string): string => `phone:${deviceId}`;
 
 /**
- * The operator's phone on the public origin (issue 28): off by default; on, a phone registered with
+ * The operator's phone on the public origin (docs/remote.md): off by default; on, a phone registered with
  * a one-time link from the local UI signs in with its passkey (WebAuthn, rpID = the public host)
  * and gets a short session bound to that device. Every sign-in is audited, refused ones too.
  */

@@ -1,7 +1,7 @@
 import type { Migration } from './types';
 
 /**
- * Remote connectors (issue 27): Nexus as its own OAuth authorization server for the public origin.
+ * Remote connectors (docs/remote.md): Nexus as its own OAuth authorization server for the public origin.
  * - `oauth_entries`: what the authorization server (oidc-provider) stores — clients, interactions,
  *   codes, access and refresh tokens, grants — keyed by the SHA-256 of the id, so a token or code is
  *   never on disk (its value is its id); `expires_at` in epoch seconds, NULL for no expiry.

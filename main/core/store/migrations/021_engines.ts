@@ -1,7 +1,7 @@
 import type { Migration } from './types';
 
 /**
- * Engines (issue 29): remote Docker engines as records, a workspace lives on one of them, and the
+ * Engines (docs/engines.md): remote Docker engines as records, a workspace lives on one of them, and the
  * secrets table is rebuilt to widen its kind check (SQLite cannot alter a CHECK) for an SSH private
  * key and TLS material (PEM). `local` is the engine core starts with: a workspace row says `local`
  * until it is placed elsewhere; the local engine itself has no row.

@@ -1,7 +1,7 @@
 import type { Migration } from './types';
 
 /**
- * Agent kinds (issue 30): a session runs Claude Code or Codex.
+ * Agent kinds (docs/agents.md): a session runs Claude Code or Codex.
  * - `sessions.agent`: the kind it was created with (every existing session ran Claude Code);
  * - `sessions.agent_thread_id`: Codex's thread id, learned from its SessionStart hook (`codex queue --thread`,
  *   `codex resume`); null for Claude Code, whose conversation id Nexus chooses up front (`agent_session_id`);

@@ -1,7 +1,7 @@
 import type { Migration } from './types';
 
 /**
- * The operator's phone on the public origin (issue 28).
+ * The operator's phone on the public origin (docs/remote.md).
  * - `phone_devices`: a phone's passkey (WebAuthn credential id, public key, signature counter), named
  *   by the operator, revocable.
  * - `phone_invites`: one-time registration tokens made in the local UI, stored as SHA-256 only.
