@@ -2,18 +2,32 @@ import { errorMessage } from '../../shared/errors';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { STDIO_KEYCHAIN_SERVICE, stdioKeychainAccount } from '../core/mcp/stdio-credential';
+import { STDIO_KEYCHAIN_SERVICE, stdioKeychainAccount, stdioTokenFile } from '../core/mcp/stdio-credential';
 import { MCP_PATH } from '../core/mcp/gate';
+import { withTimeout } from '../core/vault/operator-key';
 import { OsKeychain } from '../core/vault/os-keychain';
 import { CliError, readServeFile } from './running-app';
 
-/** The token: NEXUS_TOKEN, else the one "Connect Claude Desktop" put in the OS keychain. */
+/** How long the bridge waits for the OS keychain (a D-Bus call that can hang) before it gives up. */
+const KEYCHAIN_WAIT_MS = 5_000;
+
+/**
+ * The token: NEXUS_TOKEN, else the one "Connect Claude Desktop" kept: its data-dir file first (written
+ * where no keychain answered, and removed whenever the keychain took the token, so it is the newer),
+ * then the OS keychain.
+ */
 async function findToken(dataDir: string, env: NodeJS.ProcessEnv): Promise<string> {
   if (env.NEXUS_TOKEN) return env.NEXUS_TOKEN;
-  const stored = await new OsKeychain().get(STDIO_KEYCHAIN_SERVICE, stdioKeychainAccount(dataDir)).catch(() => null);
+  const filed = stdioTokenFile(dataDir).read();
+  if (filed) return filed;
+  const stored = await withTimeout(
+    new OsKeychain().get(STDIO_KEYCHAIN_SERVICE, stdioKeychainAccount(dataDir)),
+    KEYCHAIN_WAIT_MS,
+  ).catch(() => null);
   if (stored) return stored;
   throw new CliError(
-    'No MCP token: set NEXUS_TOKEN, or use Settings → Connect → "Connect Claude Desktop" to keep one in the OS keychain.',
+    'No MCP token: set NEXUS_TOKEN, or use Settings → Connect → "Connect Claude Desktop" to keep one ' +
+      '(in the OS keychain, or without one in the data dir).',
   );
 }
 

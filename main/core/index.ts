@@ -36,6 +36,8 @@ import { autoStartFor, externalMcpFor } from './sessions/session-platform';
 import { openStore } from './store/open';
 import { tokenHandlers } from './tokens/token-handlers';
 import { TokenService } from './tokens/tokens';
+import { CoreSecrets } from './vault/core-secrets';
+import { SealedCoreSecrets } from './vault/sealed-core-secrets';
 import { VaultService } from './vault/vault';
 import { vaultHandlers } from './vault/vault-handlers';
 import { createDockerClient, probeDocker } from './workspaces/engine';
@@ -86,6 +88,14 @@ export async function createCore(
   });
   disposables.add(toDisposable(() => vault.dispose()));
   const vaultSecrets = vaultSecretSource(vault);
+  // Core's own secrets (fleet, Claude Desktop's token): the OS keychain, else the vault or the data dir.
+  const coreSecrets = new CoreSecrets({
+    keychain: ports.keychain,
+    sealed: new SealedCoreSecrets(db, vault),
+    redactor,
+    log: log.child({ component: 'core-secrets' }),
+    dataDir,
+  });
   const agent = new AgentService({
     db,
     cli: agentCli,
@@ -130,7 +140,7 @@ export async function createCore(
   const fleetModule = createFleet({
     ...base,
     tokens,
-    keychain: ports.keychain,
+    secrets: coreSecrets,
     host: ports.host,
     workspaces: workspaces.service,
     runtime: workspaces.runtime,
@@ -193,7 +203,7 @@ export async function createCore(
   );
   const connect = new ConnectService({
     tokens,
-    keychain: ports.keychain,
+    secrets: coreSecrets,
     host: ports.host,
     log,
     dataDir,

@@ -1,8 +1,9 @@
 import type { ConnectInfo, OpOutput, TokenClass } from '../../../shared/contract';
 import type { Handlers } from '../handlers';
 import type { Logger } from '../log';
-import type { HostAddress, Keychain } from '../ports';
+import type { HostAddress } from '../ports';
 import type { TokenService } from '../tokens/tokens';
+import type { CoreSecrets } from '../vault/core-secrets';
 import {
   claudeDesktopConfigPath,
   readServerEntry,
@@ -11,7 +12,7 @@ import {
 } from './claude-desktop-config';
 import { MCP_PATH } from './gate';
 import { MCP_SERVER_NAME } from './server';
-import { STDIO_KEYCHAIN_SERVICE, stdioKeychainAccount } from './stdio-credential';
+import { stdioSecret } from './stdio-credential';
 
 /** How Claude Desktop starts the stdio bridge: an executable and the arguments before `mcp-stdio`. */
 export interface StdioLauncher {
@@ -22,7 +23,8 @@ export interface StdioLauncher {
 
 export interface ConnectDeps {
   tokens: TokenService;
-  keychain: Keychain;
+  /** Where the token is kept: the OS keychain, else a 0600 file in the data dir (stdio-credential.ts). */
+  secrets: CoreSecrets;
   /** The loopback host: the MCP endpoint is `<host url>/api/mcp`. */
   host: HostAddress;
   log: Logger;
@@ -80,19 +82,24 @@ export class ConnectService {
   }
 
   /**
-   * Keeps one token for Claude Desktop in the OS keychain (reused while it is active and of the
-   * asked class, else a new one replaces it and the old one is revoked) and writes the config
-   * entry, which holds no secret: the bridge reads the token from the keychain.
+   * Keeps one token for Claude Desktop in the OS keychain, or without one in a 0600 file beside
+   * serve.json (reused while it is active and of the asked class, else a new one replaces it and the
+   * old one is revoked) and writes the config entry, which holds no secret: the bridge reads the token.
    */
   async connectClaudeDesktop(cls: TokenClass, expiresInDays?: number): Promise<OpOutput<'connect.claudeDesktop'>> {
-    const account = stdioKeychainAccount(this.deps.dataDir);
-    const existing = await this.deps.keychain.get(STDIO_KEYCHAIN_SERVICE, account);
+    const kept = stdioSecret(this.deps.dataDir);
+    const existing = await this.deps.secrets.get(kept);
     const verdict = existing ? this.deps.tokens.store.verify(existing) : null;
     let token = verdict?.ok && verdict.token.class === cls ? verdict.token : null;
     const newToken = token === null;
     if (!token) {
       const created = await this.deps.tokens.create('Claude Desktop', cls, expiresInDays);
-      await this.deps.keychain.set(STDIO_KEYCHAIN_SERVICE, account, created.secret);
+      try {
+        await this.deps.secrets.set(kept, created.secret);
+      } catch (e) {
+        await this.deps.tokens.revoke(created.token.id);
+        throw e;
+      }
       if (verdict?.ok) await this.deps.tokens.revoke(verdict.token.id);
       token = created.token;
     }

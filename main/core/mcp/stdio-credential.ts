@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
-import { resolve } from 'node:path';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import type { CoreSecret, SecretFallback } from '../vault/core-secrets';
 
 /**
  * Where `nexus mcp-stdio` finds its token when NEXUS_TOKEN is not set: the OS keychain, under an
@@ -8,3 +11,43 @@ import { resolve } from 'node:path';
 export const STDIO_KEYCHAIN_SERVICE = 'Nexus Desktop MCP';
 export const stdioKeychainAccount = (dataDir: string): string =>
   `mcp-stdio:${createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16)}`;
+
+/**
+ * Without a keychain: a 0600 file in the data dir, beside serve.json (which holds the operator's
+ * own, stronger credential at 0600). The bridge runs without the app's vault key, so it could not
+ * open a value sealed in the vault; see docs/vault.md.
+ */
+export const STDIO_TOKEN_FILE = 'mcp-stdio.token';
+const Token = z.string().regex(/^nxs_[rwv]_[A-Za-z0-9_-]{43}$/);
+
+export function stdioTokenFile(dataDir: string): SecretFallback {
+  const file = join(dataDir, STDIO_TOKEN_FILE);
+  return {
+    read: () => {
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch {
+        return null;
+      }
+      const token = Token.safeParse(text.trim());
+      return token.success ? token.data : null;
+    },
+    write: (secret) => {
+      // Written whole then renamed (a bridge starting meanwhile never reads half a token); 0600 from the start.
+      const tmp = `${file}.tmp`;
+      rmSync(tmp, { force: true });
+      writeFileSync(tmp, `${secret}\n`, { mode: 0o600 });
+      renameSync(tmp, file);
+    },
+    remove: () => rmSync(file, { force: true }),
+    ready: () => undefined,
+  };
+}
+
+/** Claude Desktop's token as a core secret: the keychain, else the file above. */
+export const stdioSecret = (dataDir: string): CoreSecret => ({
+  service: STDIO_KEYCHAIN_SERVICE,
+  account: stdioKeychainAccount(dataDir),
+  fallback: stdioTokenFile(dataDir),
+});

@@ -1,6 +1,7 @@
 import type { PrincipalKind } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
 import type { Db } from '../store/open';
+import { coreSecretBinding, CoreSecretStore, type CoreSecretRow } from './core-secret-store';
 import { open, randomKey, seal, VaultError } from './crypto';
 import { newKeyPair, openPrivateKey, sealPrivateKey, unwrapDek, wrapDek, type KekParams } from './principal-keys';
 import type { PrincipalRow, VaultStore } from './vault-store';
@@ -65,7 +66,7 @@ export function unwrapFor(row: PrincipalRow, kek: Buffer, term: number, wrongKey
 }
 
 /**
- * The next DEK (term `term`): every secret resealed and every principal's copy rewrapped, `removeId`
+ * The next DEK (term `term`): every secret (core's own too) resealed and every principal's copy rewrapped, `removeId`
  * deleted first, all in one transaction. On failure the new key is zeroed and nothing changed.
  */
 export function rotateDek(db: Db, store: VaultStore, old: Dek, term: number, removeId?: string): Dek {
@@ -80,6 +81,17 @@ export function rotateDek(db: Db, store: VaultStore, old: Dek, term: number, rem
         store.setSealedValue(s.id, next.term, seal(next.key, next.term, plain, binding));
         plain.fill(0);
       }
+      const kept = new CoreSecretStore(db);
+      for (const c of kept.all()) {
+        const plain = openCoreSecret(old, c);
+        if (!plain) {
+          // Core's own copy, damaged: dropping it costs a fresh token at the next set, blocking would cost the rotation.
+          kept.delete(c);
+          continue;
+        }
+        kept.reseal(c, next.term, seal(next.key, next.term, plain, coreSecretBinding(c)));
+        plain.fill(0);
+      }
       for (const p of store.principals()) {
         const w = wrapDek(next.key, next.term, p.id, p.publicKey);
         store.setWrappedDek(p.id, next.term, w.wrapped, w.ephemeralPublicKey, now);
@@ -91,6 +103,15 @@ export function rotateDek(db: Db, store: VaultStore, old: Dek, term: number, rem
     throw e;
   }
   return next;
+}
+
+function openCoreSecret(old: Dek, row: CoreSecretRow): Buffer | null {
+  try {
+    return open(old.key, row.dekTerm, row.sealedValue, coreSecretBinding(row));
+  } catch (e) {
+    if (e instanceof VaultError) return null;
+    throw e;
+  }
 }
 
 /** A damaged secret stops the rotation with a message that says which one and what to do. */

@@ -78,13 +78,14 @@ function unreachable(e: unknown): string {
   return `The OS keychain (Secret Service) is not reachable (${detail}).`;
 }
 
-async function withTimeout<T>(p: Promise<T>): Promise<T> {
+/** `p`, or a rejection naming the wait when the keychain (a D-Bus call that may hang) does not answer within `ms`. */
+export async function withTimeout<T>(p: Promise<T>, ms = TIMEOUT_MS): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
       p,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS);
+        timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
       }),
     ]);
   } finally {

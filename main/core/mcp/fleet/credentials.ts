@@ -2,14 +2,20 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fleetTokenName, type FleetAccess, type FleetCredential, type TokenInfo } from '../../../../shared/contract';
 import type { Logger } from '../../log';
-import type { Keychain } from '../../ports';
 import type { Db } from '../../store/open';
 import type { TokenService } from '../../tokens/tokens';
+import type { CoreSecret, CoreSecrets } from '../../vault/core-secrets';
 
 /** The keychain entry that holds a workspace's fleet secret (core needs it again at each session launch). */
 export const FLEET_KEYCHAIN_SERVICE = 'Nexus Desktop fleet';
 export const fleetKeychainAccount = (dataDir: string, workspaceId: string): string =>
   `fleet:${createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16)}:${workspaceId}`;
+/** A workspace's fleet secret as a core secret: the keychain, else sealed in the vault. */
+export const fleetSecret = (dataDir: string, workspaceId: string): CoreSecret => ({
+  service: FLEET_KEYCHAIN_SERVICE,
+  account: fleetKeychainAccount(dataDir, workspaceId),
+  fallback: 'vault',
+});
 
 interface Row {
   workspace_id: string;
@@ -26,7 +32,7 @@ export interface FleetScope {
 export interface FleetCredentialsDeps {
   db: Db;
   tokens: TokenService;
-  keychain: Keychain;
+  secrets: CoreSecrets;
   dataDir: string;
   log: Logger;
 }
@@ -35,7 +41,8 @@ export interface FleetCredentialsDeps {
  * Each workspace's fleet credential: an ordinary MCP token (hashed, expiring, revocable, listed in
  * Settings → Access under the workspace's name) linked to the workspace in `fleet_credentials`.
  * The secret is kept in the OS keychain, like Claude Desktop's, because core writes it into every
- * session's --mcp-config; it is never in the database, a log or a result.
+ * session's --mcp-config; without a keychain it is sealed in the vault (core-secrets.ts). It is
+ * never in the database in clear, a log or a result.
  */
 export class FleetCredentials {
   /** `scopeOf` runs for every MCP request (is this token a fleet credential?): prepared once. */
@@ -88,13 +95,12 @@ export class FleetCredentials {
         .run(allWorkspaces ? 1 : 0, ws.id);
       return this.get(ws.id);
     }
+    const kept = fleetSecret(this.deps.dataDir, ws.id);
+    // A sealed vault (where it must keep the secret) refuses here, before a token is minted for nothing.
+    await this.deps.secrets.ready(kept);
     const created = await this.deps.tokens.create(fleetTokenName(ws.name), access);
     try {
-      await this.deps.keychain.set(
-        FLEET_KEYCHAIN_SERVICE,
-        fleetKeychainAccount(this.deps.dataDir, ws.id),
-        created.secret,
-      );
+      await this.deps.secrets.set(kept, created.secret);
     } catch (e) {
       await this.deps.tokens.revoke(created.token.id);
       throw e;
@@ -117,8 +123,8 @@ export class FleetCredentials {
     if (!r) return;
     await this.revokeQuietly(r.token_id);
     this.deps.db.prepare('DELETE FROM fleet_credentials WHERE workspace_id = ?').run(workspaceId);
-    await this.deps.keychain
-      .delete(FLEET_KEYCHAIN_SERVICE, fleetKeychainAccount(this.deps.dataDir, workspaceId))
+    await this.deps.secrets
+      .delete(fleetSecret(this.deps.dataDir, workspaceId))
       .catch((e: unknown) => this.deps.log.warn('forgetting a fleet secret failed', { workspaceId, error: e }));
     this.deps.log.info('fleet credential removed', { workspaceId, tokenId: r.token_id });
   }
@@ -129,14 +135,14 @@ export class FleetCredentials {
     for (const r of rows) if (!exists(r.workspace_id)) await this.remove(r.workspace_id);
   }
 
-  /** The secret for a session's --mcp-config, while the credential is active; null otherwise. */
+  /**
+   * The secret for a session's --mcp-config, while the credential is active; null otherwise. Throws
+   * `vault_locked` when it is sealed in a vault that is sealed (the launch then goes without it).
+   */
   async secretOf(workspaceId: string): Promise<string | null> {
     const c = this.get(workspaceId);
     if (!c || c.state !== 'active') return null;
-    const secret = await this.deps.keychain.get(
-      FLEET_KEYCHAIN_SERVICE,
-      fleetKeychainAccount(this.deps.dataDir, workspaceId),
-    );
+    const secret = await this.deps.secrets.get(fleetSecret(this.deps.dataDir, workspaceId));
     return secret && this.deps.tokens.store.holds(c.tokenId, secret) ? secret : null;
   }
 

@@ -3,9 +3,10 @@ import type { CoreConfig } from '../../config';
 import type { Disposable } from '../../disposable';
 import type { Handlers } from '../../handlers';
 import type { Logger } from '../../log';
-import type { HostAddress, Keychain } from '../../ports';
+import type { HostAddress } from '../../ports';
 import type { Db } from '../../store/open';
 import type { TokenService } from '../../tokens/tokens';
+import type { CoreSecrets } from '../../vault/core-secrets';
 import { SessionLookup } from '../../sessions/session-lookup';
 import { SessionStore } from '../../sessions/session-store';
 import { isLoopbackNetwork } from '../../workspaces/network';
@@ -19,7 +20,8 @@ import type { FleetResolvers } from './scope';
 export interface FleetWiring {
   db: Db;
   tokens: TokenService;
-  keychain: Keychain;
+  /** Where fleet secrets are kept: the OS keychain, else sealed in the vault. */
+  secrets: CoreSecrets;
   host: HostAddress;
   dataDir: string;
   config: CoreConfig;
@@ -46,7 +48,7 @@ export function createFleet(w: FleetWiring): { fleet: FleetService; subscription
   const fleet = new FleetService({
     db: w.db,
     tokens: w.tokens,
-    keychain: w.keychain,
+    secrets: w.secrets,
     dataDir: w.dataDir,
     host: w.host,
     log: w.log.child({ component: 'fleet' }),

@@ -12,6 +12,7 @@ import { migration020 } from './020_remote';
 import { migration021 } from './021_engines';
 import { migration023 } from './023_agent_kinds';
 import { migration024 } from './024_phone';
+import { migration025 } from './025_core_secrets';
 import type { Migration } from './types';
 
 /**
@@ -33,4 +34,5 @@ export const migrations: readonly Migration[] = [
   migration021, // engines: remote Docker engines, a workspace's engine, SSH/TLS secret kinds
   migration023, // agent kinds: a session's agent (claude | codex), Codex's thread id, workspace defaults
   migration024, // the operator's phone: passkeys, one-time invites, signed-in sessions (hashed)
+  migration025, // core's own secrets (fleet) sealed with the data key where the OS keychain does not answer
 ];
