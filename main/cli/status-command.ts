@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { AppInfo, FleetSummary } from '../../shared/contract';
+import { needsYouLine, whatNeedsYou } from '../../shared/needs-you';
 import { readServeFile, runningAppCall } from './running-app';
 
 export const STATUS_USAGE = `  nexus status [--data-dir DIR] [--login]   the running app's URL, vault state and what needs you
@@ -17,20 +18,11 @@ const uptime = (s: number): string =>
       ? `${Math.floor(s / 60)} min`
       : `${Math.floor(s / 3600)} h ${Math.floor(s / 60) % 60} min`;
 
-/** What needs the operator, one line each: the app's own state first, then sessions and the review queue. */
+/** What needs the operator, one line each, in the order every surface lists it (shared/needs-you.ts). */
 export function needsOperator(info: AppInfo, summary: FleetSummary): string[] {
-  const lines: string[] = [];
-  if (info.vault.state !== 'unlocked') lines.push(`Vault ${info.vault.state}: ${info.vault.reason}`);
-  if (info.docker.state !== 'available') lines.push(`Docker ${info.docker.state}: ${info.docker.reason}`);
-  if (info.nats.state === 'unavailable' || info.nats.state === 'stopped')
-    lines.push(`NATS ${info.nats.state}: ${info.nats.reason}`);
-  for (const s of summary.needsYou) lines.push(`${s.workspaceName}/${s.sessionName}: ${s.reason}${since(s.since)}`);
-  const { memories, skills } = summary.review;
-  if (memories + skills > 0)
-    lines.push(
-      `Review: ${memories} memor${memories === 1 ? 'y' : 'ies'}, ${skills} skill${skills === 1 ? '' : 's'} waiting`,
-    );
-  return lines;
+  return whatNeedsYou({ app: info, fleet: summary, review: summary.review }).map((item) =>
+    needsYouLine(item, (s) => `${s.workspaceName}/${s.sessionName}: ${s.reason}${since(s.since)}`),
+  );
 }
 
 export async function statusCommand(

@@ -91,6 +91,7 @@ void app.whenReady().then(async () => {
       quit: () => app.quit(),
     },
     await core.attention.get(),
+    core.status.get(),
   );
   focusWindow();
 });

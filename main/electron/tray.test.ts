@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { rollUp, type SessionAttention } from '../../shared/attention';
+import type { AppStatus } from '../../shared/contract';
 import { EventBus } from '../core/events';
 import { Redactor } from '../core/redact';
 
@@ -16,6 +17,11 @@ const waiting = (id: string, reason: string): SessionAttention => ({
   since: '2026-11-29T10:00:00Z',
 });
 const fleetOf = (...items: SessionAttention[]) => rollUp(items, { memories: 0, skills: 0 });
+const notSetUp: AppStatus = {
+  vault: { state: 'uninitialized', reason: 'The vault has not been set up yet.', mode: null },
+  docker: { state: 'available', reason: 'ok' },
+  nats: { state: 'running', reason: 'ok' },
+};
 type Item = { label?: string; click?: () => void; enabled?: boolean };
 
 describe('tray', () => {
@@ -50,6 +56,20 @@ describe('tray', () => {
     expect(fake.fakeApp.badgeCount).toBe(2);
     void handle.dispose();
     expect(tray.destroyed).toBe(true);
+  });
+
+  it('counts a vault that is not set up, from app.status, as the Overview does; its item opens the app', () => {
+    const events = new EventBus(new Redactor());
+    const handle = startTray(events, '/icon.png', actions);
+    const tray = fake.Tray.created.at(-1)!;
+    events.emit('app.status', notSetUp);
+    expect(tray.tooltip).toBe('Nexus — 1 needs you');
+    expect(fake.fakeApp.badgeCount).toBe(1);
+    const menu = trayMenu(null, actions, notSetUp) as Item[];
+    expect(menu[1]?.label).toBe('Vault not set up: The vault has not been set up yet.');
+    menu[1]?.click?.();
+    expect(actions.open).toHaveBeenCalled();
+    void handle.dispose();
   });
 
   it('keeps working without a tray (GNOME without AppIndicator): the badge still follows', () => {

@@ -1,6 +1,8 @@
 import { app, Menu, nativeImage, Tray, type MenuItemConstructorOptions } from 'electron';
 import type { FleetAttention } from '../../shared/attention';
-import { NOTHING_NEEDS_YOU, needYouCount, sessionLabel, trayTooltipWords } from '../../shared/attention-words';
+import { NOTHING_NEEDS_YOU, needYouCount, trayTooltipWords } from '../../shared/attention-words';
+import type { AppStatus } from '../../shared/contract';
+import { needsYouLine, whatNeedsYou, type NeedsYouItem } from '../../shared/needs-you';
 import type { Disposable } from '../core/disposable';
 import type { EventBus } from '../core/events';
 
@@ -10,15 +12,23 @@ export interface TrayActions {
   quit(): void;
 }
 
-/** The tray menu: what needs you (click opens that session), then Open and Quit. */
-export function trayMenu(fleet: FleetAttention | null, actions: TrayActions): MenuItemConstructorOptions[] {
-  const waiting = fleet?.needsYou ?? [];
+/** What needs you, as the Overview lists it: the app's own state, sessions, the review queue. */
+export const trayNeedsYou = (fleet: FleetAttention | null, app: AppStatus | null): NeedsYouItem[] =>
+  whatNeedsYou({ app, fleet: fleet ?? { needsYou: [] }, review: fleet?.review ?? { memories: 0, skills: 0 } });
+
+/** The tray menu: what needs you (a session opens itself, anything else the app), then Open and Quit. */
+export function trayMenu(
+  fleet: FleetAttention | null,
+  actions: TrayActions,
+  app: AppStatus | null = null,
+): MenuItemConstructorOptions[] {
+  const waiting = trayNeedsYou(fleet, app);
   const items: MenuItemConstructorOptions[] = waiting.length
     ? [
         { label: needYouCount(waiting.length), enabled: false },
         ...waiting.map((i) => ({
-          label: `${sessionLabel(i)} — ${i.reason}`,
-          click: () => actions.openSession(i.sessionId),
+          label: needsYouLine(i),
+          click: i.kind === 'session' ? () => actions.openSession(i.session.sessionId) : actions.open,
         })),
       ]
     : [{ label: NOTHING_NEEDS_YOU, enabled: false }];
@@ -30,11 +40,12 @@ export function trayMenu(fleet: FleetAttention | null, actions: TrayActions): Me
   ];
 }
 
-export const trayTooltip = (fleet: FleetAttention | null): string => trayTooltipWords(fleet?.counts.needs_you ?? 0);
+export const trayTooltip = (fleet: FleetAttention | null, app: AppStatus | null = null): string =>
+  trayTooltipWords(trayNeedsYou(fleet, app).length);
 
 /**
  * Keeps the tray (where the desktop has one), the dock badge (macOS) and the badge count in step
- * with `attention.changed`. Without a tray (GNOME without AppIndicator) creation fails quietly and
+ * with `attention.changed` and `app.status` (a vault not set up needs you too). Without a tray (GNOME without AppIndicator) creation fails quietly and
  * notifications, sent by core, still work.
  */
 export function startTray(
@@ -42,6 +53,7 @@ export function startTray(
   iconPath: string,
   actions: TrayActions,
   initial: FleetAttention | null = null,
+  initialApp: AppStatus | null = null,
 ): Disposable {
   let tray: Tray | null = null;
   try {
@@ -49,19 +61,24 @@ export function startTray(
   } catch {
     tray = null;
   }
-  const render = (fleet: FleetAttention | null): void => {
-    const count = fleet?.counts.needs_you ?? 0;
+  let fleet = initial;
+  let appStatus = initialApp;
+  const render = (): void => {
+    const count = trayNeedsYou(fleet, appStatus).length;
     if (tray) {
-      tray.setToolTip(trayTooltip(fleet));
-      tray.setContextMenu(Menu.buildFromTemplate(trayMenu(fleet, actions)));
+      tray.setToolTip(trayTooltip(fleet, appStatus));
+      tray.setContextMenu(Menu.buildFromTemplate(trayMenu(fleet, actions, appStatus)));
       if (process.platform === 'darwin') tray.setTitle(count > 0 ? String(count) : '');
     }
     app.setBadgeCount(count);
     if (process.platform === 'darwin') app.dock?.setBadge(count > 0 ? String(count) : '');
   };
-  render(initial);
+  render();
   const subscription = events.subscribe((event) => {
-    if (event.name === 'attention.changed') render(event.payload as FleetAttention);
+    if (event.name === 'attention.changed') fleet = event.payload as FleetAttention;
+    else if (event.name === 'app.status') appStatus = event.payload as AppStatus;
+    else return;
+    render();
   });
   return {
     dispose: () => {

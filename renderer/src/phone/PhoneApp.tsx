@@ -17,7 +17,7 @@ import './phone.css';
 
 /** The pages a phone has (Settings, Workspaces and everything of the vault stay on the computer). */
 const phonePages: { id: PageId; label: string; page: () => ReactNode }[] = [
-  { id: 'overview', label: 'Needs you', page: () => <OverviewPage /> },
+  { id: 'overview', label: 'Needs you', page: () => <OverviewPage onPhone /> },
   { id: 'sessions', label: 'Sessions', page: () => <SessionsPage /> },
   { id: 'board', label: 'Board', page: () => <BoardPage /> },
   { id: 'review', label: 'Review', page: () => <ReviewPage /> },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ReviewCounts, SessionAttention } from '../../../../shared/attention';
 import { AgentCliInfo, DockerState, NatsState, VaultState } from '../../../../shared/contract';
 import { FleetSummary, SessionPage } from '../../../../shared/contract/attention';
+import { NeedsYouItem, needsYouLine, whatNeedsYou } from '../../../../shared/needs-you';
 import { defineTool } from '../tool';
 
 const Count = z.object({ used: z.number().int(), limit: z.number().int() });
@@ -36,7 +37,12 @@ export const NexusInfo = z.object({
     workspaces: z.object({ total: z.number().int(), byStatus: z.record(z.string(), z.number().int()) }),
     sessions: z.object({ total: z.number().int(), byLevel: z.record(z.string(), z.number().int()) }),
   }),
-  /** What needs the operator and why (oldest first), attention counts and review-queue counts. */
+  /**
+   * Everything that needs the operator, as the app's Overview and `nexus status` list it: the vault,
+   * Docker or NATS when they stop work, then sessions (oldest first), then the review queue.
+   */
+  needsYou: z.array(NeedsYouItem),
+  /** The sessions' roll-up: which sessions need the operator and why (oldest first), attention and review-queue counts. */
   attention: z.object({
     counts: FleetSummary.shape.counts,
     needsYou: z.array(SessionAttention),
@@ -52,7 +58,8 @@ export const getNexusInfo = defineTool({
   description:
     'The state of Nexus: version, uptime, whether Docker, NATS and the vault are usable (and how the vault ' +
     'opens: keychain, passphrase or key file), quota use ' +
-    'against the configured limits, fleet counts, which sessions need the operator and why, and pending ' +
+    'against the configured limits, fleet counts, what needs the operator and why (the vault, Docker or NATS ' +
+    'when they stop work, sessions that wait, the review queue), and pending ' +
     'review-queue counts. With detail "sessions" it adds one page of the per-session roll-up (level and ' +
     'reason of every session); pass nextCursor back as cursor for the next page.',
   // Everything comes from the attention service's cached roll-up (kept current by events): no
@@ -103,6 +110,7 @@ export const getNexusInfo = defineTool({
         workspaces: { total: fleet.workspaces.total, byStatus: fleet.workspaces.byStatus },
         sessions: { total, byLevel: fleet.counts },
       },
+      needsYou: whatNeedsYou({ app: info, fleet, review: fleet.review }),
       attention: { counts: fleet.counts, needsYou: fleet.needsYou, review: fleet.review },
       ...(page ? { sessions: page } : {}),
     };
@@ -111,10 +119,10 @@ export const getNexusInfo = defineTool({
     `Nexus ${n.version} (agent CLIs ${n.agentCli.package} ${n.agentCli.version}, ${n.codexCli.package} ${n.codexCli.version}), up ${n.uptimeSeconds}s. ` +
     `Docker ${n.docker.state}, NATS ${n.nats.state}, vault ${n.vault.state}${n.vault.mode ? ` (${n.vault.mode})` : ''}. ` +
     `${n.quota.workspaces.used}/${n.quota.workspaces.limit} workspaces, ${n.fleet.sessions.total} session(s). ` +
-    (n.attention.counts.needs_you === 0
+    (n.needsYou.length === 0
       ? 'Nothing needs you.'
-      : `${n.attention.counts.needs_you} need(s) you: ` +
-        `${n.attention.needsYou.map((a) => `${a.workspaceName}/${a.sessionName} — ${a.reason}`).join('; ')}.`) +
+      : `${n.needsYou.length} thing(s) need you: ` +
+        `${n.needsYou.map((i) => needsYouLine(i, (a) => `${a.workspaceName}/${a.sessionName} — ${a.reason}`)).join('; ')}.`) +
     ` Review queue: ${n.attention.review.memories} memories, ${n.attention.review.skills} skills.` +
     (n.sessions
       ? ` Sessions ${n.sessions.sessions.length} of ${n.sessions.total}` +

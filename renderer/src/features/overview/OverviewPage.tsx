@@ -1,27 +1,38 @@
 import { useMemo } from 'react';
 import type { PermissionRequest } from '../../../../shared/contract/permissions';
-import type { SessionAttention } from '../../../../shared/attention';
+import type { NeedsYouItem as NeedsYou } from '../../../../shared/needs-you';
+import { useOpQuery } from '../../api/use-op-query';
 import { NOTHING_NEEDS_YOU, levelWords } from '../../../../shared/attention-words';
 import { EmptyState, Page } from '../../shell/Page';
 import { PendingRows, useProgressive } from '../../shell/progressive';
 import { bySession, usePermissions } from '../permissions/use-permissions';
 import { useNotificationPermission } from './browser-notifications';
+import { FirstRunChecklist } from './FirstRunChecklist';
 import { NeedsYouItem } from './NeedsYouItem';
+import { NeedsYouNotice } from './NeedsYouNotice';
 import { needsYouItems } from './needs-you';
 import { useAttention } from './use-attention';
+import { useFirstRun } from './use-first-run';
 import { ErrorBanner } from '../../shell/ErrorBanner';
 import { WaitingConnectorsNotice } from '../settings/WaitingConnectorsNotice';
 
 /** One empty list for every item without requests, so a memoised item sees the same one each time. */
 const NO_REQUESTS: readonly PermissionRequest[] = [];
 
-export function OverviewPage() {
+/**
+ * What needs you, the fleet's counts and, on a new Nexus, the first-run checklist. On the phone
+ * (`onPhone`) there is no checklist and no app state: the vault, Docker and the first steps are done
+ * on the computer, and the phone may not read them.
+ */
+export function OverviewPage({ onPhone = false }: { onPhone?: boolean }) {
   // Inside Electron the main process shows native notifications; the browser offers its own.
   const nativeNotifications = window.nexus !== undefined;
   const attention = useAttention();
   const fleet = attention.data;
+  const app = useOpQuery('app.info', {}, { enabled: !onPhone }).data ?? null;
+  const firstRun = useFirstRun(!onPhone);
   const requests = usePermissions().data?.requests ?? NO_REQUESTS;
-  const needsYou = useMemo(() => (fleet ? needsYouItems(fleet, requests) : []), [fleet, requests]);
+  const needsYou = useMemo(() => (fleet ? needsYouItems(app, fleet, requests) : []), [app, fleet, requests]);
   const pending = useMemo(() => bySession(requests), [requests]);
   const minute = Math.floor(Date.now() / 60_000);
   const notifications = useNotificationPermission();
@@ -38,17 +49,21 @@ export function OverviewPage() {
       }
     >
       <ErrorBanner error={attention.error} />
+      {firstRun ? <FirstRunChecklist steps={firstRun} /> : null}
       {!fleet ? <p>Loading…</p> : null}
       {fleet ? (
         <>
           <section aria-labelledby="needs-you-title" className="needs-you">
             <h2 id="needs-you-title">
-              {levelWords.needs_you} ({fleet.counts.needs_you})
+              {levelWords.needs_you} ({needsYou.length})
             </h2>
             <WaitingConnectorsNotice />
             {needsYou.length === 0 ? (
               <EmptyState title={NOTHING_NEEDS_YOU}>
-                <p>Sessions that wait for a permission, an answer or a fix show up here first.</p>
+                <p>
+                  Sessions that wait for a permission, an answer or a fix show up here first, and so does the vault,
+                  Docker or NATS when they stop work.
+                </p>
               </EmptyState>
             ) : (
               <NeedsYouList items={needsYou} pending={pending} minute={minute} />
@@ -80,7 +95,7 @@ function NeedsYouList({
   pending,
   minute,
 }: {
-  items: SessionAttention[];
+  items: NeedsYou[];
   pending: ReadonlyMap<string, readonly PermissionRequest[]>;
   minute: number;
 }) {
@@ -88,14 +103,18 @@ function NeedsYouList({
   const rest = items.length - shown;
   return (
     <ul className="list" data-testid="needs-you-list">
-      {(rest > 0 ? items.slice(0, shown) : items).map((item) => (
-        <NeedsYouItem
-          key={item.sessionId}
-          item={item}
-          requests={pending.get(item.sessionId) ?? NO_REQUESTS}
-          minute={minute}
-        />
-      ))}
+      {(rest > 0 ? items.slice(0, shown) : items).map((item) =>
+        item.kind === 'session' ? (
+          <NeedsYouItem
+            key={item.session.sessionId}
+            item={item.session}
+            requests={pending.get(item.session.sessionId) ?? NO_REQUESTS}
+            minute={minute}
+          />
+        ) : (
+          <NeedsYouNotice key={item.kind} item={item} />
+        ),
+      )}
       {rest > 0 ? (
         <PendingRows as="li" rows={rest} label={`Show the other ${rest}`} more={more} showAll={showAll} />
       ) : null}

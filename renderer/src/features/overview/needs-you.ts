@@ -1,26 +1,35 @@
-import type { FleetAttention, SessionAttention } from '../../../../shared/attention';
-import { agentStateWords } from '../../../../shared/attention-words';
+import type { FleetAttention } from '../../../../shared/attention';
+import type { AppStatus } from '../../../../shared/contract';
 import type { PermissionRequest } from '../../../../shared/contract/permissions';
+import { whatNeedsYou, type NeedsYouItem } from '../../../../shared/needs-you';
 
 /**
- * The Needs-you list: the roll-up's items, plus any session with a pending permission request the
- * roll-up has not caught up with yet (the request and the hook event that moves the session to
- * waiting_permission arrive separately), so a request is never missing from the Overview.
+ * The Overview's Needs-you list: what `nexus status`, get_nexus_info and the tray list too
+ * (shared/needs-you.ts), with the pending permission requests the roll-up may not have caught up
+ * with yet. `app` is null where the app's state is not shown (the phone).
  */
-export function needsYouItems(fleet: FleetAttention, requests: readonly PermissionRequest[]): SessionAttention[] {
-  const listed = new Set(fleet.needsYou.map((i) => i.sessionId));
-  const extra: SessionAttention[] = [];
-  for (const r of requests) {
-    if (listed.has(r.sessionId)) continue;
-    const s = fleet.sessions.find((i) => i.sessionId === r.sessionId);
-    if (!s) continue;
-    listed.add(r.sessionId);
-    extra.push({
-      ...s,
-      level: 'needs_you',
-      reason: `${agentStateWords.waiting_permission}: ${r.toolName}`,
-      since: r.askedAt,
-    });
+export function needsYouItems(
+  app: AppStatus | null,
+  fleet: FleetAttention,
+  requests: readonly PermissionRequest[],
+): NeedsYouItem[] {
+  return whatNeedsYou({ app, fleet, requests, review: fleet.review });
+}
+
+/** Where the operator acts on an item that is not a session: the form that fixes it, or none. */
+export function needsYouAction(
+  item: Exclude<NeedsYouItem, { kind: 'session' }>,
+): { label: string; href: string } | null {
+  switch (item.kind) {
+    case 'vault':
+      return {
+        label: item.state === 'uninitialized' ? 'Set up the vault' : 'Unlock the vault',
+        href: '#/settings/vault',
+      };
+    case 'review':
+      return { label: 'Open the review queue', href: '#/review' };
+    default:
+      // Docker and NATS are fixed outside Nexus; the reason says how.
+      return null;
   }
-  return [...fleet.needsYou, ...extra];
 }
