@@ -322,8 +322,14 @@ export class SessionService {
       throw new NexusError('conflict', `Session ${row.name} is not running${row.reason ? `: ${row.reason}` : '.'}`);
     if (row.agent === 'codex')
       return { sessionId: row.id, ...(await queueForCodex(this.deps.runtime, this.deps.config, ws, row, text)) };
-    const send = () => sendToInbox(this.deps.runtime, this.deps.config, ws, row.id, text, this.deps.messages);
+    const routes = { relay: this.deps.messages, helperScript: this.deps.tools.inboxSendScript };
+    const send = () => sendToInbox(this.deps.runtime, this.deps.config, ws, row.id, text, routes);
+    const stateAt = row.agent_state_at;
     let report = await send();
+    // The container restarted under the session (its /tmp, tools and inbox addresses, came back empty): converge
+    // relaunches the agent, so the message waits for that, as for a starting agent, then goes.
+    const restarted = report.outcome === 'socket_missing' && report.toolsLost === true;
+    if (restarted && (await this.untilRelaunched(row.id, stateAt))) report = await send();
     // No inbox yet because the agent is still starting (a create, a relaunch after a restart): it announces its
     // inbox with SessionStart, so the message waits for that once, as long as a start takes, then goes.
     if (report.outcome === 'socket_missing' && (await this.untilStarted(row.id))) report = await send();
@@ -338,7 +344,31 @@ export class SessionService {
         `The agent of session ${row.name} has exited (${now.agent_message ?? 'no reason given'}): ` +
           'restart its workspace to relaunch it, or delete the session.',
       );
+    if (report.outcome === 'socket_missing' && restarted)
+      throw new NexusError(
+        'unavailable',
+        `The container of session ${row.name} restarted and its agent did not come back within ` +
+          `${STARTING_WAIT_MS / 1000} s (Nexus relaunches it once it sees the workspace running): the message was ` +
+          'not delivered; send it again.',
+      );
     return { sessionId: row.id, ...deliveryOf(report, row.name) };
+  }
+
+  /**
+   * Whether the agent of a session whose container restarted came back within STARTING_WAIT_MS: converge marks it
+   * `starting` when it relaunches it, its SessionStart moves it on (or came first: a state newer than `stateAt`).
+   */
+  private async untilRelaunched(id: string, stateAt: string | null): Promise<boolean> {
+    const until = Date.now() + STARTING_WAIT_MS;
+    let relaunched = false;
+    while (Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 250));
+      const row = this.store.get(id);
+      if (row?.status !== 'running') return false;
+      if (row.agent_state === 'starting') relaunched = true;
+      else if (relaunched || (row.agent_state_at !== null && row.agent_state_at > (stateAt ?? ''))) return true;
+    }
+    return false;
   }
 
   /**

@@ -2,15 +2,25 @@ import { randomBytes } from 'node:crypto';
 import { NexusError } from '../../../../shared/errors';
 import type { SessionsConfig } from '../config';
 import type { ContainerExec, ExecTarget } from '../container-sh';
-import { HelperOutcomes, type HelperReport } from './inbox-protocol';
+import type { HelperReport } from './inbox-protocol';
+import { helperSend } from './inbox-helper';
 import { RELAY_MAX_BYTES, RelayReport, type RelayMessage } from './relay-message';
-import { WORKER_NODE } from '../../workspaces/worker-image';
 
 /** How the workspace's resident hook relay takes a message over NATS (core.platform.relayMessage). */
 export interface MessageRelay {
   /** The relay's answer; null when no relay of the workspace listens (then the helper delivers). */
   relayMessage(workspaceId: string, payload: string, timeoutMs: number): Promise<string | null>;
 }
+
+/** The two ways in: the relay when one listens, else the one-shot helper (its host file, put back if gone). */
+export interface InboxRoutes {
+  relay?: MessageRelay | null | undefined;
+  /** The helper's bundle on the host (dist/worker/nexus-inbox-send.cjs): what goes back into a restarted container. */
+  helperScript: string;
+}
+
+/** The report, and whether the container had lost its tools (it restarted; converge brings its agents back). */
+export type InboxReport = HelperReport & { toolsLost?: true };
 
 type Config = Pick<SessionsConfig, 'toolsDir' | 'stateDir' | 'sendTimeoutMs'>;
 
@@ -20,7 +30,7 @@ const STATUS_WAIT_MS = 2000;
 /**
  * Delivers text to a session's inbox and returns the typed report: through the workspace's hook relay (one NATS
  * request, no process started in the container) when one listens, else by running the one-shot helper in the
- * container with the text on stdin.
+ * container with the text on stdin (inbox-helper.ts).
  */
 export async function sendToInbox(
   runtime: ContainerExec,
@@ -28,8 +38,8 @@ export async function sendToInbox(
   ws: ExecTarget & { id: string },
   sessionId: string,
   text: string,
-  relay?: MessageRelay | null,
-): Promise<HelperReport> {
+  routes: InboxRoutes,
+): Promise<InboxReport> {
   const message: RelayMessage = {
     deliveryId: randomBytes(12).toString('hex'),
     sessionId,
@@ -38,6 +48,7 @@ export async function sendToInbox(
     statusWaitMs: STATUS_WAIT_MS,
   };
   const payload = JSON.stringify(message);
+  const { relay } = routes;
   if (relay && Buffer.byteLength(payload) <= RELAY_MAX_BYTES) {
     const answer = await relay.relayMessage(ws.id, payload, config.sendTimeoutMs + STATUS_WAIT_MS + 1000);
     if (answer !== null) {
@@ -46,30 +57,10 @@ export async function sendToInbox(
       throw new NexusError('internal', 'The hook relay answered the message with something it cannot be.');
     }
   }
-  return helperSend(runtime, config, ws, sessionId, text);
-}
-
-async function helperSend(
-  runtime: ContainerExec,
-  config: Config,
-  ws: ExecTarget,
-  sessionId: string,
-  text: string,
-): Promise<HelperReport> {
-  const helper = `${config.toolsDir}/nexus-inbox-send.cjs`;
-  const r = await runtime.exec(ws, [WORKER_NODE, helper, config.stateDir, sessionId], {
-    stdin: text,
-    timeoutMs: config.sendTimeoutMs + 5000,
-    env: { NEXUS_INBOX_TIMEOUT_MS: String(config.sendTimeoutMs), NEXUS_INBOX_STATUS_WAIT_MS: String(STATUS_WAIT_MS) },
+  const { report, reinstalled } = await helperSend(runtime, config, ws, sessionId, text, routes.helperScript, {
+    statusWaitMs: STATUS_WAIT_MS,
   });
-  const line = r.stdout.trim().split('\n').pop() ?? '';
-  try {
-    const report = JSON.parse(line) as HelperReport;
-    if (HelperOutcomes.includes(report.outcome)) return report;
-  } catch {
-    // fall through
-  }
-  throw new NexusError('internal', `The inbox helper failed (exit ${r.exitCode}): ${r.stderr.trim().slice(0, 300)}`);
+  return reinstalled ? { ...report, toolsLost: true } : report;
 }
 
 function safeJson(s: string): unknown {
