@@ -1,10 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNexus } from '../../../test/helpers/mcp';
 import { tempDir } from '../../../test/helpers/temp-dir';
 import { operatorContext } from '../handlers';
-import { STDIO_KEYCHAIN_SERVICE, stdioKeychainAccount } from './stdio-credential';
+import { STDIO_KEYCHAIN_SERVICE, STDIO_TOKEN_FILE, stdioKeychainAccount } from './stdio-credential';
 
 describe('Settings → Connect: Claude Desktop and Claude Code', () => {
   const config = tempDir('nexus-claude-');
@@ -48,6 +48,8 @@ describe('Settings → Connect: Claude Desktop and Claude Code', () => {
       stdioKeychainAccount(nexus.dataDir),
     );
     expect(kept).toMatch(/^nxs_r_/);
+    // The keychain answered: no token file in the data dir (that is only for machines without one).
+    expect(existsSync(join(nexus.dataDir, STDIO_TOKEN_FILE))).toBe(false);
     expect((await nexus.running.core.dispatcher.call('connect.info', {}, op)).claudeDesktop.connected).toBe(true);
   });
 

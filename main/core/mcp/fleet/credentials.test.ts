@@ -29,6 +29,8 @@ describe("a workspace's fleet credential", () => {
     // The database holds the hash only: the secret is nowhere in the credentials row or the token row.
     const rows = JSON.stringify(coreDb(core).prepare('SELECT * FROM fleet_credentials').all());
     expect(rows).not.toContain(secret);
+    // The keychain answered, so nothing was sealed in the vault's fallback table either.
+    expect(coreDb(core).prepare('SELECT count(*) AS n FROM core_secrets').get()).toEqual({ n: 0 });
   });
 
   it('widening keeps the token; another class replaces it and revokes the old one', async () => {
