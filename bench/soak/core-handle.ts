@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { repoRoot } from '../../test/helpers/core';
 import type { CoreConfigInput } from '../../main/core/config';
+import type { InternalAnswer } from './internal-answers';
 import type { ChildReport } from './reports';
 
 /**
@@ -14,6 +15,8 @@ export interface SoakCore {
   readonly fleetUrl: string | null;
   /** An operation as the operator over HTTP; throws with core's code and message. */
   rpc<T = unknown>(op: string, input?: unknown): Promise<T>;
+  /** Every answer of `rpc` whose code was `internal` (internal-answers.ts: each fails the run). */
+  readonly internalAnswers: readonly InternalAnswer[];
   /** SIGKILL: nothing of it runs its clean-up (its nats-server stays behind, as after a crash). */
   kill(): Promise<void>;
   /** Starts it again on the same data dir. */
@@ -32,6 +35,7 @@ export async function startSoakCore(
   let child: ChildProcess | null = null;
   let ready: Extract<ChildReport, { kind: 'ready' }> | null = null;
   let out = '';
+  const internals: InternalAnswer[] = [];
   const start = async (): Promise<void> => {
     ready = null;
     const c = spawn(
@@ -80,6 +84,7 @@ export async function startSoakCore(
     get fleetUrl() {
       return now().fleetUrl;
     },
+    internalAnswers: internals,
     async rpc<T>(op: string, input: unknown = {}): Promise<T> {
       const res = await fetch(`${now().url}/api/rpc/${op}`, {
         method: 'POST',
@@ -88,6 +93,8 @@ export async function startSoakCore(
         signal: AbortSignal.timeout(60_000),
       });
       const body = (await res.json()) as { result?: T; error?: { code: string; message: string } };
+      if (body.error?.code === 'internal')
+        internals.push({ where: op, at: Date.now(), message: body.error.message.slice(0, 300) });
       if (!res.ok || body.error) throw new Error(`${op}: ${body.error?.code} ${body.error?.message}`);
       return body.result as T;
     },

@@ -33,6 +33,7 @@ import { followEvents } from './events-client';
 import { byEngine } from './by-engine';
 import { execIn, startSoakEngines, type SoakEngine } from './engines';
 import { ALL_FAULTS, FAULTS, inflict, REMOTE_FAULTS, schedule, type FaultKind, type FaultRecord } from './faults';
+import { internalAnswers } from './internal-answers';
 import { Ledger, type StageRow } from './ledger';
 import { sampler, type ResourceSample } from './resources';
 import { countBy, print } from './table';
@@ -448,6 +449,11 @@ async function main(): Promise<void> {
       const xs = warm.filter((s) => pick(s) > 0);
       return xs.length >= 2 ? Math.round(((pick(xs[xs.length - 1]!) - pick(xs[0]!)) / pick(xs[0]!)) * 1000) / 10 : 0;
     };
+    const internal = internalAnswers({
+      messages: ledger.messages.values(),
+      rpc: core.internalAnswers,
+      calls: work.calls.values(),
+    });
     const result = {
       when: new Date().toISOString(),
       command:
@@ -463,6 +469,7 @@ async function main(): Promise<void> {
       toolCalls: countBy([...work.calls.values()].map((c) => c.kind)),
       stages: rows,
       stagesByEngine: perEngine.stages,
+      internalAnswers: internal,
       faults,
       hookToState: percentiles(latency),
       hookToAttention: percentiles(attention),
@@ -479,6 +486,8 @@ async function main(): Promise<void> {
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
     log(`result: ${file}`);
     if (rows.some((r) => r.lost > r.explained)) process.exitCode = 1;
+    // `internal` is core not knowing what went wrong: no caller can act on it, so one fails the run.
+    if (internal.count > 0) process.exitCode = 1;
     // Core's log goes with the data dir: kept beside the result when something is to be diagnosed.
     const coreLog = join(dataDir, 'logs', 'nexus.log');
     if ((process.exitCode === 1 || faults.some((f) => f.convergedMs < 0)) && existsSync(coreLog)) {

@@ -1,4 +1,5 @@
 import type { FaultRecord } from './faults';
+import type { InternalAnswers } from './internal-answers';
 import type { StageRow } from './ledger';
 
 /** The soak's end: the sent / received / lost table, the faults, the latencies and growth, as Markdown. */
@@ -18,6 +19,7 @@ export function print(r: {
   hookToState: { p50Ms: number; p95Ms: number; n: number };
   hookToAttention: { p95Ms: number; n: number };
   growthAfterWarmup: { coreRssPercent: number; coreFdsPercent: number };
+  internalAnswers: InternalAnswers;
 }): void {
   console.log('\n| stage | sent | received | lost | explained | note |\n|---|---:|---:|---:|---:|---|');
   for (const s of r.stages)
@@ -35,6 +37,14 @@ export function print(r: {
         const s = r.stagesByEngine![name]![i]!;
         console.log(`| ${row.stage} | ${name} | ${s.sent} | ${s.received} | ${s.lost} | ${s.explained} |`);
       }
+  }
+  // Any answer with error code internal fails the run (internal-answers.ts); none is a row of 0.
+  const internal = r.internalAnswers;
+  console.log('\n| answered internal | count | first |\n|---|---:|---|');
+  if (internal.count === 0) console.log('| (nothing) | 0 | |');
+  for (const [where, n] of Object.entries(internal.byWhere)) {
+    const first = internal.first.find((a) => a.where === where)?.message ?? '';
+    console.log(`| ${where} | ${n} | ${first.slice(0, 160).replace(/[|\n]/g, ' ')} |`);
   }
   console.log('\n| fault | engine | converged | detail |\n|---|---|---:|---|');
   for (const f of r.faults)
