@@ -1,12 +1,8 @@
-import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import type { Argv } from 'yargs';
 import { DEFAULT_TOKEN_DAYS, MAX_TOKEN_DAYS, TokenClass, type TokenInfo } from '../../shared/contract';
-import { CliError, operatorCall } from './running-app';
-
-export const TOKEN_USAGE = `  nexus token create --class read|write|vault --name NAME [--expires 30d|YYYY-MM-DD]
-                                            create an MCP token; the secret is printed once, on stdout
-  nexus token list                          list MCP tokens (class, state, expiry, last use)
-  nexus token revoke ID                     revoke an MCP token at once`;
+import { dataDirOf, type CliContext } from './cli-context';
+import { UsageError } from './exit-codes';
+import { operatorCall } from './running-app';
 
 /** `30d`, `30` (days) or a date (`2027-01-31`) → whole days from now. */
 export function parseExpiry(value: string | undefined, now = new Date()): number {
@@ -14,7 +10,7 @@ export function parseExpiry(value: string | undefined, now = new Date()): number
   const days = /^(\d+)d?$/.exec(value);
   const n = days ? Number(days[1]) : Math.ceil((Date.parse(value) - now.getTime()) / 86_400_000);
   if (!Number.isInteger(n) || n < 1 || n > MAX_TOKEN_DAYS) {
-    throw new CliError(
+    throw new UsageError(
       `--expires must be 1..${MAX_TOKEN_DAYS} days ("30d") or a future date within that range, got "${value}".`,
     );
   }
@@ -32,53 +28,57 @@ const row = (t: TokenInfo): string =>
     JSON.stringify(t.name),
   ].join('  ');
 
-export async function tokenCommand(
-  args: string[],
-  ctx: { defaultDataDir: string; appRoot: string; out: NodeJS.WritableStream; err: NodeJS.WritableStream },
-): Promise<number> {
-  const [sub, ...rest] = args;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    options: {
-      class: { type: 'string' },
-      name: { type: 'string' },
-      expires: { type: 'string' },
-      'data-dir': { type: 'string' },
-    },
-    allowPositionals: true,
-    strict: true,
-  });
-  const dataDir = values['data-dir'] ? resolve(values['data-dir']) : ctx.defaultDataDir;
-  switch (sub) {
-    case 'create': {
-      const cls = TokenClass.safeParse(values.class);
-      if (!cls.success) throw new CliError('--class must be read, write or vault.');
-      if (!values.name) throw new CliError('--name is required (who holds the token, e.g. "Claude Desktop").');
-      const { token, secret } = await operatorCall(dataDir, ctx.appRoot, 'tokens.create', {
-        name: values.name,
-        class: cls.data,
-        expiresInDays: parseExpiry(values.expires),
-      });
-      ctx.err.write(
-        `Created ${token.class} token ${token.id} (${JSON.stringify(token.name)}), expires ${token.expiresAt}.\n` +
-          'Copy it now: it is shown this once.\n',
-      );
-      ctx.out.write(`${secret}\n`);
-      return 0;
-    }
-    case 'list': {
-      const { tokens } = await operatorCall(dataDir, ctx.appRoot, 'tokens.list', {});
-      ctx.out.write(tokens.length ? `${tokens.map(row).join('\n')}\n` : 'No tokens.\n');
-      return 0;
-    }
-    case 'revoke': {
-      const id = positionals[0];
-      if (!id) throw new CliError('Usage: nexus token revoke ID');
-      const token = await operatorCall(dataDir, ctx.appRoot, 'tokens.revoke', { id });
-      ctx.out.write(`Revoked ${token.id} (${JSON.stringify(token.name)}).\n`);
-      return 0;
-    }
-    default:
-      throw new CliError(`Usage:\n${TOKEN_USAGE}`);
-  }
-}
+/**
+ * `nexus token create|list|revoke`: MCP tokens, through the running app (or on the data dir
+ * directly when none runs). The secret alone goes to stdout, once.
+ */
+export const tokenCommand = (ctx: CliContext) => (cli: Argv) =>
+  cli.command('token', 'MCP tokens: create, list, revoke', (token) =>
+    token
+      .command(
+        'create',
+        'create an MCP token; the secret is printed once, on stdout',
+        (y) =>
+          y
+            .strict()
+            .option('class', { type: 'string', describe: 'read, write or vault', demandOption: true })
+            .option('name', { type: 'string', describe: 'who holds it, e.g. "Claude Desktop"', demandOption: true })
+            .option('expires', { type: 'string', describe: `30d (default ${DEFAULT_TOKEN_DAYS}d) or YYYY-MM-DD` }),
+        async (argv) => {
+          const cls = TokenClass.safeParse(argv.class);
+          if (!cls.success) throw new UsageError('--class must be read, write or vault.');
+          const dataDir = dataDirOf(ctx, argv.dataDir as string | undefined);
+          const { token, secret } = await operatorCall(dataDir, ctx.appRoot, 'tokens.create', {
+            name: argv.name,
+            class: cls.data,
+            expiresInDays: parseExpiry(argv.expires),
+          });
+          ctx.stderr.write(
+            `Created ${token.class} token ${token.id} (${JSON.stringify(token.name)}), expires ${token.expiresAt}.\n` +
+              'Copy it now: it is shown this once.\n',
+          );
+          ctx.stdout.write(`${secret}\n`);
+        },
+      )
+      .command(
+        'list',
+        'list MCP tokens (class, state, expiry, last use)',
+        (y) => y.strict(),
+        async (argv) => {
+          const dataDir = dataDirOf(ctx, argv.dataDir as string | undefined);
+          const { tokens } = await operatorCall(dataDir, ctx.appRoot, 'tokens.list', {});
+          ctx.stdout.write(tokens.length ? `${tokens.map(row).join('\n')}\n` : 'No tokens.\n');
+        },
+      )
+      .command(
+        'revoke <id>',
+        'revoke an MCP token at once',
+        (y) => y.strict().positional('id', { type: 'string', describe: 'the token id (tok_…)', demandOption: true }),
+        async (argv) => {
+          const dataDir = dataDirOf(ctx, argv.dataDir as string | undefined);
+          const token = await operatorCall(dataDir, ctx.appRoot, 'tokens.revoke', { id: argv.id });
+          ctx.stdout.write(`Revoked ${token.id} (${JSON.stringify(token.name)}).\n`);
+        },
+      )
+      .demandCommand(1, 'Name a token command: create, list or revoke.'),
+  );

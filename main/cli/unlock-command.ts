@@ -1,9 +1,6 @@
-import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import type { Argv } from 'yargs';
+import { dataDirOf, type CliContext } from './cli-context';
 import { CliError, operatorCall } from './running-app';
-
-export const UNLOCK_USAGE = `  nexus unlock [--data-dir DIR]             unlock the running app's sealed vault: prompts for the passphrase
-                                            (nothing is echoed), or reads its first line from stdin when piped`;
 
 /** Where the passphrase comes from and where the prompt goes (the process's stdin and stderr). */
 export interface UnlockIo {
@@ -15,29 +12,37 @@ export interface UnlockIo {
 /**
  * `nexus unlock`: the vault's data key lives in the running app, so the passphrase goes to it over
  * its /api/rpc (as the operator, with the credential in serve.json); with no app running there is
- * nothing to unlock and the command says so.
+ * nothing to unlock and the command says so (exit 3).
  */
-export async function unlockCommand(
-  args: string[],
-  ctx: UnlockIo & { defaultDataDir: string; appRoot: string },
-): Promise<number> {
-  const { values } = parseArgs({ args, options: { 'data-dir': { type: 'string' } }, strict: true });
-  const dataDir = values['data-dir'] ? resolve(values['data-dir']) : ctx.defaultDataDir;
+export async function unlockVault(dataDir: string, ctx: UnlockIo & { appRoot: string }): Promise<void> {
   const running = { runningOnly: true } as const;
   const before = await operatorCall(dataDir, ctx.appRoot, 'vault.status', {}, running);
   if (before.state === 'uninitialized')
     throw new CliError('The vault has not been set up yet: open Settings → Vault in the UI.');
   if (before.state === 'unlocked') {
     ctx.out.write('The vault is already unlocked.\n');
-    return 0;
+    return;
   }
   ctx.err.write(`${before.reason}\n`);
   const passphrase = await readPassphrase(ctx, 'Vault passphrase: ');
   if (!passphrase) throw new CliError('No passphrase given; the vault stays sealed.');
   const after = await operatorCall(dataDir, ctx.appRoot, 'vault.unlock', { passphrase }, running);
   ctx.out.write(`Vault unlocked. ${after.reason}\n`);
-  return 0;
 }
+
+export const unlockCommand = (ctx: CliContext) => (cli: Argv) =>
+  cli.command(
+    'unlock',
+    "unlock the running app's sealed vault: prompts for the passphrase (nothing is echoed), or reads stdin's first line",
+    (y) => y.strict(),
+    (argv) =>
+      unlockVault(dataDirOf(ctx, argv.dataDir as string | undefined), {
+        appRoot: ctx.appRoot,
+        input: ctx.stdin,
+        out: ctx.stdout,
+        err: ctx.stderr,
+      }),
+  );
 
 /** On a terminal: a prompt on stderr and no echo. Piped: the first line of stdin. */
 export function readPassphrase(io: UnlockIo, prompt: string): Promise<string> {

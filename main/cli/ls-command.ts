@@ -1,0 +1,83 @@
+import type { Argv } from 'yargs';
+import type { SessionAttention } from '../../shared/attention';
+import type { PermissionRequest, Session, Workspace } from '../../shared/contract';
+import { dataDirOf, type CliContext } from './cli-context';
+import { connectedApp } from './running-app';
+
+/** `nexus ls --json`: each workspace with its sessions, each session with its attention; then the open permission requests. */
+export interface FleetListing {
+  workspaces: (Workspace & { sessions: (Session & { ref: string; attention: SessionAttention | null })[] })[];
+  permissionRequests: (PermissionRequest & { session: string })[];
+}
+
+/** The fleet as the UI shows it: workspaces.list, sessions.list, the attention roll-up and permissions.list. */
+export async function fleetListing(dataDir: string): Promise<FleetListing> {
+  const app = await connectedApp(dataDir);
+  const [{ workspaces }, { sessions }, attention, { requests }] = await Promise.all([
+    app.call('workspaces.list', {}),
+    app.call('sessions.list', {}),
+    app.call('attention.get', {}),
+    app.call('permissions.list', {}),
+  ]);
+  const attentionOf = new Map(attention.sessions.map((a) => [a.sessionId, a]));
+  const refOf = new Map(sessions.map((s) => [s.id, `${s.workspaceName}/${s.name}`]));
+  return {
+    workspaces: workspaces.map((w) => ({
+      ...w,
+      sessions: sessions
+        .filter((s) => s.workspaceId === w.id)
+        .map((s) => ({ ...s, ref: `${w.name}/${s.name}`, attention: attentionOf.get(s.id) ?? null })),
+    })),
+    permissionRequests: requests.map((r) => ({ ...r, session: refOf.get(r.sessionId) ?? r.sessionId })),
+  };
+}
+
+const when = (iso: string | null): string => (iso ? `${iso.replace('T', ' ').slice(0, 16)} UTC` : '');
+const level = (a: SessionAttention | null): string => (a ? a.level.replace('_', ' ') : '?');
+const oneLine = (value: unknown, max = 80): string => {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+/** The listing as text: a block per workspace, a line per session with what it waits on, then the requests. */
+export function listingText(fleet: FleetListing): string {
+  if (fleet.workspaces.length === 0) return 'No workspaces yet: create one in the UI.\n';
+  const lines: string[] = [];
+  for (const w of fleet.workspaces) {
+    lines.push(
+      `${w.name}  ${w.status}${w.reason ? ` — ${w.reason}` : ''}${w.engine === 'local' ? '' : `  (engine ${w.engine})`}`,
+    );
+    if (w.sessions.length === 0) lines.push('  (no sessions)');
+    const width = Math.max(0, ...w.sessions.map((s) => s.ref.length));
+    for (const s of w.sessions) {
+      const a = s.attention;
+      const since = a?.since && a.level === 'needs_you' ? ` (since ${when(a.since)})` : '';
+      lines.push(
+        `  ${s.ref.padEnd(width)}  ${s.agent.padEnd(6)}  ${level(a).padEnd(8)}  ${a?.reason ?? s.status}${since}`,
+      );
+    }
+  }
+  if (fleet.permissionRequests.length > 0) {
+    lines.push('', 'Permission requests (nexus allow ID, nexus deny ID [--note TEXT]):');
+    for (const r of fleet.permissionRequests)
+      lines.push(`  ${r.id}  ${r.session}  ${r.toolName}  ${oneLine(r.toolInput)}  (expires ${when(r.expiresAt)})`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export const lsCommand = (ctx: CliContext) => (cli: Argv) =>
+  cli.command(
+    ['ls', 'list'],
+    'workspaces, their sessions and what each waits on; open permission requests',
+    (y) =>
+      y
+        .strict()
+        .option('json', { type: 'boolean', describe: 'print the listing as JSON' })
+        .example('$0 ls', '')
+        .example('$0 ls --json | jq ".permissionRequests"', ''),
+    async (argv) => {
+      const fleet = await fleetListing(dataDirOf(ctx, argv.dataDir as string | undefined));
+      ctx.stdout.write(argv.json ? `${JSON.stringify(fleet, null, 2)}\n` : listingText(fleet));
+    },
+  );
