@@ -44,7 +44,14 @@ describe('electron-builder configuration', () => {
       expect.arrayContaining(['node_modules/better-sqlite3/**', 'node_modules/@napi-rs/keyring*/**']),
     );
     expect(config.extraResources).toEqual(
-      expect.arrayContaining([{ from: 'resources/worker', to: 'resources/worker' }]),
+      expect.arrayContaining([expect.objectContaining({ from: 'resources/worker', to: 'resources/worker' })]),
     );
+  });
+
+  it('leaves the fixture agent CLI and the TypeScript sources out of the packaged worker context', () => {
+    const worker = (config.extraResources as { from: string; filter?: string[] }[]).find(
+      (r) => r.from === 'resources/worker',
+    );
+    expect(worker?.filter).toEqual(expect.arrayContaining(['!fixtures/**', '!**/*.ts']));
   });
 });
