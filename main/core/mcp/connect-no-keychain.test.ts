@@ -48,4 +48,15 @@ describe('Connect Claude Desktop on a machine without an OS keychain', () => {
     expect((await core.tokens.authenticate(before)).ok).toBe(false);
     expect((await core.tokens.authenticate(after)).ok).toBe(true);
   });
+
+  it('refuses to file a vault-class token (it would open the vault from a copy of the data dir), minting none', async () => {
+    const before = readFileSync(file, 'utf8');
+    const count = (await core.dispatcher.call('tokens.list', {}, op)).tokens.length;
+    await expect(core.dispatcher.call('connect.claudeDesktop', { class: 'vault' }, op)).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/vault-class token there would open the vault.*Choose read or write/),
+    });
+    expect((await core.dispatcher.call('tokens.list', {}, op)).tokens).toHaveLength(count);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+  });
 });

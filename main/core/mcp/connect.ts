@@ -87,12 +87,14 @@ export class ConnectService {
    * old one is revoked) and writes the config entry, which holds no secret: the bridge reads the token.
    */
   async connectClaudeDesktop(cls: TokenClass, expiresInDays?: number): Promise<OpOutput<'connect.claudeDesktop'>> {
-    const kept = stdioSecret(this.deps.dataDir);
+    const kept = stdioSecret(this.deps.dataDir, cls);
     const existing = await this.deps.secrets.get(kept);
     const verdict = existing ? this.deps.tokens.store.verify(existing) : null;
     let token = verdict?.ok && verdict.token.class === cls ? verdict.token : null;
     const newToken = token === null;
     if (!token) {
+      // Where it would be filed (no keychain), a vault-class token is refused before it is minted.
+      await this.deps.secrets.ready(kept);
       const created = await this.deps.tokens.create('Claude Desktop', cls, expiresInDays);
       try {
         await this.deps.secrets.set(kept, created.secret);

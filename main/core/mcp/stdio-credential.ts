@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import type { TokenClass } from '../../../shared/contract';
+import { NexusError } from '../../../shared/errors';
 import type { CoreSecret, SecretFallback } from '../vault/core-secrets';
 
 /**
@@ -18,9 +20,14 @@ export const stdioKeychainAccount = (dataDir: string): string =>
  * open a value sealed in the vault; see docs/vault.md.
  */
 export const STDIO_TOKEN_FILE = 'mcp-stdio.token';
-const Token = z.string().regex(/^nxs_[rwv]_[A-Za-z0-9_-]{43}$/);
+const Token = z.string().regex(/^nxs_[rw]_[A-Za-z0-9_-]{43}$/);
+export const NO_VAULT_TOKEN_ON_DISK =
+  "Without an OS keychain, Claude Desktop's token is kept in a file in the data dir, and a vault-class " +
+  'token there would open the vault from a copy of that directory. Choose read or write, or give ' +
+  'Claude Desktop a token in NEXUS_TOKEN yourself.';
 
-export function stdioTokenFile(dataDir: string): SecretFallback {
+/** The data-dir file; `cls` is the class about to be kept (a vault-class token is never filed). */
+export function stdioTokenFile(dataDir: string, cls?: TokenClass): SecretFallback {
   const file = join(dataDir, STDIO_TOKEN_FILE);
   return {
     read: () => {
@@ -34,6 +41,7 @@ export function stdioTokenFile(dataDir: string): SecretFallback {
       return token.success ? token.data : null;
     },
     write: (secret) => {
+      if (!Token.safeParse(secret).success) throw new NexusError('unavailable', NO_VAULT_TOKEN_ON_DISK);
       // Written whole then renamed (a bridge starting meanwhile never reads half a token); 0600 from the start.
       const tmp = `${file}.tmp`;
       rmSync(tmp, { force: true });
@@ -41,13 +49,15 @@ export function stdioTokenFile(dataDir: string): SecretFallback {
       renameSync(tmp, file);
     },
     remove: () => rmSync(file, { force: true }),
-    ready: () => undefined,
+    ready: () => {
+      if (cls === 'vault') throw new NexusError('unavailable', NO_VAULT_TOKEN_ON_DISK);
+    },
   };
 }
 
-/** Claude Desktop's token as a core secret: the keychain, else the file above. */
-export const stdioSecret = (dataDir: string): CoreSecret => ({
+/** Claude Desktop's token (of class `cls`, when about to be kept) as a core secret: the keychain, else the file above. */
+export const stdioSecret = (dataDir: string, cls?: TokenClass): CoreSecret => ({
   service: STDIO_KEYCHAIN_SERVICE,
   account: stdioKeychainAccount(dataDir),
-  fallback: stdioTokenFile(dataDir),
+  fallback: stdioTokenFile(dataDir, cls),
 });
