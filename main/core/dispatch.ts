@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { allows, isOpName, operations, type Operation, type OpName, type OpOutput } from '../../shared/contract';
 import { NexusError, type WireError } from '../../shared/errors';
 import type { AuditLog } from './audit/audit-log';
+import { announceInternal } from './internal-answers';
 import { accessOf, actorOf, type CallContext, type Handlers } from './handlers';
 import type { Logger } from './log';
 import type { Redactor } from './redact';
@@ -109,6 +110,12 @@ export class Dispatcher {
  * becomes `internal` with a log reference, so no stack trace or secret leaves the process.
  */
 export function toWireError(e: unknown, operation: string, deps: { redactor: Redactor; log: Logger }): WireError {
+  const wire = wireErrorOf(e, operation, deps);
+  if (wire.code === 'internal') announceInternal({ operation: operation.slice(0, 100), message: wire.message });
+  return wire;
+}
+
+function wireErrorOf(e: unknown, operation: string, deps: { redactor: Redactor; log: Logger }): WireError {
   if (e instanceof NexusError) return { code: e.code, message: deps.redactor.text(e.message) };
   if (isDiskFull(e)) {
     deps.log.warn('disk full', { operation: operation.slice(0, 100) });

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { CoreApi } from '../core';
 import { sendJson } from '../core/http-json';
+import { announceInternal } from '../core/internal-answers';
 import { MCP_PATH } from '../core/mcp/mcp-path';
 import { allowList, checkHostAndOrigin, type AllowList } from './guard';
 import { splitUrl } from './routes';
@@ -100,6 +101,7 @@ export async function startFleetListener(core: CoreApi, opts: { port: number }):
       await gate(req, res);
     } catch (e) {
       log.warn('fleet request failed', { error: e });
+      announceInternal({ operation: 'fleet listener', message: 'Internal error.' });
       if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal', message: 'Internal error.' } });
       else res.destroy();
     }

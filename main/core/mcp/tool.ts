@@ -11,6 +11,7 @@ import {
 } from '../../../shared/contract';
 import { NexusError, type WireError } from '../../../shared/errors';
 import type { CallContext } from '../handlers';
+import { announceInternal } from '../internal-answers';
 
 /** Calls one contract operation through the dispatcher as the tool's caller (class-checked, parsed, redacted there). */
 export type Call = <K extends OpName>(op: K, input: unknown) => Promise<OpOutput<K>>;
@@ -111,9 +112,10 @@ export async function runTool(
       structuredContent: result,
     };
   } catch (e) {
-    return toolError(
-      e instanceof NexusError ? e.toWire() : { code: 'internal', message: `Internal error in ${tool.name}.` },
-    );
+    if (e instanceof NexusError) return toolError(e.toWire());
+    const wire: WireError = { code: 'internal', message: `Internal error in ${tool.name}.` };
+    announceInternal({ operation: `tool:${tool.name}`, message: wire.message });
+    return toolError(wire);
   }
 }
 
