@@ -3,7 +3,7 @@
 // image needs nothing but the pinned Node (copied to dist/worker/node below).
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
-import { nexusMcpPlugins } from './nexus-mcp-bundle.mjs';
+import { bundleWorker } from './worker-bundles.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const external = [...Object.keys(pkg.dependencies ?? {}), 'electron'];
@@ -30,24 +30,9 @@ await build({
   target: ELECTRON_NODE,
   external: ['electron'],
 });
-if (existsSync('resources/worker/nexus-mcp/main.ts')) {
-  await build({
-    ...common,
-    entryPoints: ['resources/worker/nexus-mcp/main.ts'],
-    outfile: 'dist/worker/nexus-mcp.cjs',
-    format: 'cjs',
-    plugins: nexusMcpPlugins,
-  });
-}
-// Sessions: the worker-side hook command, hook relay and inbox helper, copied into each workspace container.
-for (const name of ['nexus-hook', 'nexus-hook-relay', 'nexus-inbox-send']) {
-  await build({
-    ...common,
-    entryPoints: [`resources/worker/${name}/main.ts`],
-    outfile: `dist/worker/${name}.cjs`,
-    format: 'cjs',
-  });
-}
+// The worker-side bundles (nexus-mcp, the hook command, hook relay and inbox helper), copied into each workspace
+// container: built by the one script the tests use too.
+await bundleWorker('dist/worker', { options: { sourcemap: true, define } });
 
 // The pinned Node the worker helpers run on (.node-version), copied beside them: core puts it into the
 // worker image at /opt/nexus/node/bin/node (docs/workspaces.md, "The helpers' Node"). It is the Linux
