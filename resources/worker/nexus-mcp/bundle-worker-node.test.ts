@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nexusMcpEnv } from '../../../main/core/platform/nexus-mcp-env';
 import { WORKER_NODE } from '../../../main/core/workspaces/worker-image';
@@ -12,7 +11,7 @@ import { pinnedWorkerNode } from '../../../test/helpers/docker';
 import { platformFixture } from '../../../test/helpers/platform-fixture';
 import { repoRoot } from '../../../test/helpers/core';
 import { tempDir } from '../../../test/helpers/temp-dir';
-import { nexusMcpPlugins } from '../../../scripts/nexus-mcp-bundle.mjs';
+import { bundleWorker } from '../../../scripts/worker-bundles.mjs';
 
 const baseImage =
   process.env.NEXUS_TEST_BASE_IMAGE ??
@@ -21,17 +20,8 @@ const baseImage =
 describe("nexus-mcp bundle in the worker base image, on the helpers' pinned Node", () => {
   const out = tempDir('nexus-mcp-bundle-');
   beforeAll(async () => {
-    // The same esbuild options scripts/build-main.mjs uses for dist/worker/nexus-mcp.cjs.
-    await build({
-      entryPoints: [join(repoRoot, 'resources/worker/nexus-mcp/main.ts')],
-      outfile: join(out.path, 'nexus-mcp.cjs'),
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node24',
-      logLevel: 'warning',
-      plugins: nexusMcpPlugins,
-    });
+    // The bundle the product ships (scripts/build-main.mjs builds it with the same script).
+    await bundleWorker(out.path);
   });
   afterAll(() => out.remove());
 
