@@ -142,7 +142,7 @@ export function nexusCli(ctx: CliContext, exit: (code: number) => void): Argv {
         (b) => b.strict().positional('command', { type: 'string' }),
         async (argv) => {
           if (argv.command && !names.has(argv.command)) throw new UsageError(`Unknown command "${argv.command}".`);
-          if (argv.command) await nexusCli(ctx, exit).parseAsync([argv.command, '--help']);
+          if (argv.command) await runCli([argv.command, '--help'], ctx);
           else cli.showHelp((text) => void ctx.stdout.write(`${text}\n`));
         },
       ),
@@ -168,14 +168,17 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
       cli.showHelp((text) => void ctx.stdout.write(`${text}\n`));
       return EXIT.ok;
     }
-    await cli.parseAsync(argv);
+    // yargs' own output (help, version, completion) comes here rather than to the console.
+    await cli.parseAsync(argv, {}, (_error, _argv, output) => {
+      if (output) ctx.stdout.write(`${output}\n`);
+    });
     return code;
   } catch (e) {
     const message = e instanceof RemoteError ? `${e.message} (${e.code})` : errorMessage(e);
     const command = firstWord(argv);
     const hint =
       e instanceof UsageError ? ` (see: nexus ${command && names.has(command) ? `${command} ` : ''}--help)` : '';
-    ctx.stderr.write(`nexus: ${message.split('\n')[0]}${hint}\n`);
+    ctx.stderr.write(`nexus: ${message.trim().replace(/\s*\n\s*/g, ' ')}${hint}\n`);
     return e instanceof CliError ? e.exitCode : EXIT.failed;
   }
 }

@@ -1,12 +1,13 @@
 import type { Argv } from 'yargs';
-import type { SessionAttention } from '../../shared/attention';
+import { deriveAttention, type SessionAttention } from '../../shared/attention';
+import { levelWords } from '../../shared/attention-words';
 import type { PermissionRequest, Session, Workspace } from '../../shared/contract';
 import { dataDirOf, type CliContext } from './cli-context';
 import { connectedApp } from './running-app';
 
 /** `nexus ls --json`: each workspace with its sessions, each session with its attention; then the open permission requests. */
 export interface FleetListing {
-  workspaces: (Workspace & { sessions: (Session & { ref: string; attention: SessionAttention | null })[] })[];
+  workspaces: (Workspace & { sessions: (Session & { ref: string; attention: SessionAttention })[] })[];
   permissionRequests: (PermissionRequest & { session: string })[];
 }
 
@@ -26,14 +27,24 @@ export async function fleetListing(dataDir: string): Promise<FleetListing> {
       ...w,
       sessions: sessions
         .filter((s) => s.workspaceId === w.id)
-        .map((s) => ({ ...s, ref: `${w.name}/${s.name}`, attention: attentionOf.get(s.id) ?? null })),
+        .map((s) => ({
+          ...s,
+          ref: `${w.name}/${s.name}`,
+          // The roll-up is a cache that may lag a session just made; the same derivation then answers.
+          attention:
+            attentionOf.get(s.id) ??
+            deriveAttention({
+              session: s,
+              health: { agentState: s.agentState, at: s.agentStateAt, message: s.agentMessage },
+              workspaceRunning: w.status === 'running',
+            }),
+        })),
     })),
     permissionRequests: requests.map((r) => ({ ...r, session: refOf.get(r.sessionId) ?? r.sessionId })),
   };
 }
 
 const when = (iso: string | null): string => (iso ? `${iso.replace('T', ' ').slice(0, 16)} UTC` : '');
-const level = (a: SessionAttention | null): string => (a ? a.level.replace('_', ' ') : '?');
 const oneLine = (value: unknown, max = 80): string => {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
   const flat = text.replace(/\s+/g, ' ');
@@ -52,10 +63,10 @@ export function listingText(fleet: FleetListing): string {
     const width = Math.max(0, ...w.sessions.map((s) => s.ref.length));
     for (const s of w.sessions) {
       const a = s.attention;
-      const since = a?.since && a.level === 'needs_you' ? ` (since ${when(a.since)})` : '';
-      lines.push(
-        `  ${s.ref.padEnd(width)}  ${s.agent.padEnd(6)}  ${level(a).padEnd(8)}  ${a?.reason ?? s.status}${since}`,
-      );
+      const level = levelWords[a.level];
+      const why = a.reason !== level ? `  ${a.reason}` : '';
+      const since = a.since && a.level === 'needs_you' ? ` (since ${when(a.since)})` : '';
+      lines.push(`  ${s.ref.padEnd(width)}  ${s.agent.padEnd(6)}  ${level.padEnd(9)}${why}${since}`.trimEnd());
     }
   }
   if (fleet.permissionRequests.length > 0) {

@@ -9,14 +9,17 @@ const UNDELIVERED = new Set(['denied', 'refused', 'dropped', 'expired']);
 
 export const sendCommand = (ctx: CliContext, exit: (code: number) => void) => (cli: Argv) =>
   cli.command(
-    'send <session> <text>',
+    // The text is not declared as a positional: yargs would re-read a lone "-" as "" and "-x" as an option.
+    'send <session>',
     "send a message to a session's agent (through its inbox, never typed into its terminal)",
     (y) =>
       y
-        // The text is read from the raw positionals: yargs would turn a lone "-" into "" (strictOptions lets it through).
+        .usage(
+          '$0 send <session> <text>\n\nsend a message to a session’s agent; <text> is the message, - reads it from stdin as is',
+        )
+        // The one extra word is the text (strictOptions lets it through; it is counted below).
         .strictOptions()
         .positional('session', { type: 'string', describe: 'workspace/session, or the session id', demandOption: true })
-        .positional('text', { type: 'string', describe: 'the message; - reads it from stdin as is' })
         .option('json', { type: 'boolean', describe: 'print the delivery as JSON' })
         .example('$0 send web/fix-login "Also add a test"', '')
         .example('git diff | $0 send web/fix-login -', ''),
