@@ -83,6 +83,10 @@ describe('the real agent CLI: prompts and messages', () => {
       const note = 'relayed note: \'single\' "double" \\ back $HOME ünïcødé';
       const sent = await fleet.tool<{ status: string }>('send_message', { session: s.id, text: note });
       expect(sent.status).toBe('sent_unconfirmed');
+      // The helper's path puts a missing helper back (inbox/inbox-helper.ts): still away, so it was never taken.
+      expect((await fleet.sh(ws, 'test -e /tmp/nexus-tools/nexus-inbox-send.cjs || echo away')).stdout.trim()).toBe(
+        'away',
+      );
       await waitFor(
         () =>
           fleet.turnsOf(s.id).find((t) => JSON.stringify(t.body.messages).includes(JSON.stringify(note).slice(1, -1))),
