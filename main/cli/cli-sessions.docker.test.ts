@@ -116,7 +116,9 @@ describe('nexus ls, new, send, allow, deny, attach and rm on a real session (doc
 
   it('attaches a real terminal: the screen arrives, typed keys reach the agent, Ctrl-b d detaches and the session runs on', async () => {
     const s = await fleet.createSession(ws, { name: 'attached', initialMessage: 'wait for me' });
-    fleet.script(s.id, { text: 'Standing by for the operator.' });
+    // One word: tmux draws the spaces between words as cursor moves.
+    const ready = `Standing-by-${randomBytes(3).toString('hex')}`;
+    fleet.script(s.id, { text: ready });
     await fleet.waitForSession(s.id, (x) => x.agentState === 'idle' && fleet.turnsOf(s.id).length > 0);
     const viewers = async () =>
       (await fleet.sh(ws, "tmux list-sessions -F '#{session_name}'")).stdout
@@ -129,7 +131,7 @@ describe('nexus ls, new, send, allow, deny, attach and rm on a real session (doc
       rows: 40,
     });
     try {
-      await term.waitFor('Standing by for the operator.', 90_000);
+      await term.waitFor(ready, 90_000);
       expect(await viewers()).toHaveLength(1);
       // The pty's size reached the viewer's tmux client.
       expect((await fleet.sh(ws, "tmux list-clients -F '#{client_width}x#{client_height}'")).stdout).toContain(
