@@ -32,8 +32,10 @@ function scriptedRuntime(c: Container): SessionRuntime {
       if (argv[0] === 'sh' && argv[2]?.includes('oom_kill')) return ok(`oom_kill ${c.oomKills}\nlimit ${2 * GIB}\n`);
       if (argv[0] === 'tmux' && argv[1] === 'list-windows')
         return ok(c.windows.map((name, i) => `@${i} ${name}`).join('\n'));
-      if (argv[1]?.endsWith('nexus-inbox-send.cjs')) {
-        const sessionId = argv[3];
+      // The inbox helper: `<node> nexus-inbox-send.cjs <stateDir> <sessionId>` (behind inbox-helper.ts's `sh`).
+      const helper = argv.findIndex((a) => a.endsWith('nexus-inbox-send.cjs'));
+      if (helper >= 0) {
+        const sessionId = argv[helper + 2];
         return ok(JSON.stringify({ outcome: sessionId === 'gone' ? 'socket_missing' : 'sent' }));
       }
       throw new Error(`unexpected exec: ${argv.join(' ')}`);

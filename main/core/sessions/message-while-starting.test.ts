@@ -29,8 +29,10 @@ describe('a message to a session whose agent is starting', () => {
     const runtime: SessionRuntime = {
       run: (_id, job) => job(),
       exec: async (_target, argv) => {
-        if (!argv[1]?.endsWith('nexus-inbox-send.cjs')) throw new Error(`unexpected exec: ${argv.join(' ')}`);
-        const sessionId = argv[3] ?? '';
+        // The inbox helper: `<node> nexus-inbox-send.cjs <stateDir> <sessionId>` (behind inbox-helper.ts's `sh`).
+        const helper = argv.findIndex((a) => a.endsWith('nexus-inbox-send.cjs'));
+        if (helper < 0) throw new Error(`unexpected exec: ${argv.join(' ')}`);
+        const sessionId = argv[helper + 2] ?? '';
         sends.push(sessionId);
         return ok(JSON.stringify({ outcome: announced.has(sessionId) ? 'delivered' : 'socket_missing' }));
       },
