@@ -1,4 +1,11 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The tier with no Secret Service (`*.nokeychain.test.ts`): tests of the configuration `npm run serve` ships on a
+ * server, where no D-Bus session bus exists. They run on their own, outside scripts/with-keychain.sh
+ * (vitest.nokeychain.config.ts), never in the keychain run.
+ */
+export const noKeychainTests = ['main/**/*.nokeychain.test.ts'];
 
 export default defineConfig({
   test: {
@@ -9,6 +16,9 @@ export default defineConfig({
       'renderer/src/**/*.test.{ts,tsx}',
       'resources/**/*.test.ts',
     ],
+    exclude: [...configDefaults.exclude, ...noKeychainTests],
+    // An `internal` answer of an in-process core fails the test that got it, unless it expectInternal()s it.
+    setupFiles: ['test/helpers/internal-alarm-setup.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 30_000,

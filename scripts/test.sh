@@ -30,8 +30,13 @@ if [ $audit -eq 3 ]; then echo "test.sh: supply-chain audit could not run here (
 rm -rf test-results && mkdir -p test-results
 scripts/with-keychain.sh npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 unit=$?
+# The no-keychain tier (*.nokeychain.test.ts, vitest.nokeychain.config.ts): outside with-keychain.sh and with no
+# D-Bus session bus in the environment, the configuration `npm run serve` ships on a server.
+env -u DBUS_SESSION_BUS_ADDRESS -u GNOME_KEYRING_CONTROL -u NEXUS_IN_KEYCHAIN \
+  npx vitest run --config vitest.nokeychain.config.ts --reporter=default --reporter=json --outputFile.json=test-results/vitest-nokeychain.json
+nokeychain=$?
 scripts/with-keychain.sh npx playwright test
 e2e=$?
 node scripts/summarize-tests.mjs
 summary=$?
-[ $audit -eq 0 ] && [ $unit -eq 0 ] && [ $e2e -eq 0 ] && [ $summary -eq 0 ]
+[ $audit -eq 0 ] && [ $unit -eq 0 ] && [ $nokeychain -eq 0 ] && [ $e2e -eq 0 ] && [ $summary -eq 0 ]

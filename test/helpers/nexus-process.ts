@@ -35,9 +35,10 @@ export interface NexusProcessOptions {
   fromSource?: boolean;
 }
 
+/** `env` is laid over this process's environment; a variable set to undefined is left out of the child's. */
 export async function startNexusProcess(
   dataDir: string,
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
   options: NexusProcessOptions = {},
 ): Promise<NexusProcess> {
   // A killed serve leaves its serve.json: wait for the one this process writes.
