@@ -90,6 +90,12 @@ export class SessionsPage {
     return this.page.getByTestId('session-terminal').or(this.page.getByTestId('session-pane')).first();
   }
 
+  /** The live terminal's screen, once the terminal is connected. */
+  async liveScreen(): Promise<Locator> {
+    await expect(this.page.getByTestId('terminal-state')).toHaveText('Live', { timeout: 30_000 });
+    return this.page.getByTestId('session-terminal').locator('.xterm-rows');
+  }
+
   /** What the session shows: the live terminal's screen, or the pane capture while it is not connected. */
   pane(): Locator {
     return this.page.getByTestId('session-terminal').locator('.xterm-rows').or(this.page.getByTestId('session-pane'));

@@ -3,20 +3,22 @@ import { AppPage } from './app-page';
 
 export interface NewSecret {
   name: string;
-  kind: 'GitHub' | 'GitLab' | 'Other';
+  kind: 'GitHub' | 'GitLab' | 'Other' | 'Anthropic API key (agent)';
   host?: string;
   value: string;
 }
 
-/** Settings → Vault and Settings → Secrets. */
+/** Settings → Vault, Settings → Secrets and Settings → Agent. */
 export class SettingsPage {
   readonly app: AppPage;
   readonly vault: Locator;
   readonly secrets: Locator;
+  readonly agent: Locator;
   constructor(readonly page: Page) {
     this.app = new AppPage(page);
     this.vault = page.getByTestId('settings-vault');
     this.secrets = page.getByTestId('settings-secrets');
+    this.agent = page.getByTestId('settings-agent');
   }
 
   async open(): Promise<void> {
@@ -75,6 +77,15 @@ export class SettingsPage {
     await this.secret(name).getByRole('button', { name: 'Delete' }).click();
     await this.secret(name).getByRole('button', { name: 'Confirm delete' }).click();
     await expect(this.secret(name)).toHaveCount(0);
+  }
+
+  /** Settings → Agent → Default credential: the vault secret named `name` (an agent kind). */
+  async chooseAgentCredential(name: string): Promise<void> {
+    const select = this.agent.getByLabel('Default credential');
+    const option = select.locator('option', { hasText: `${name} (` });
+    await expect(option).toHaveCount(1);
+    await select.selectOption((await option.getAttribute('value')) ?? '');
+    await expect(select).toHaveValue((await option.getAttribute('value')) ?? '');
   }
 
   errors(): Locator {
