@@ -16,14 +16,12 @@ import { statusCommand } from './status-command';
 import { tokenCommand } from './token-command';
 import { unlockCommand } from './unlock-command';
 
-const EPILOG = `A session is named workspace/session (as nexus ls prints it) or by its id.
-
-Exit codes: 0 done; 1 failed (Nexus refused, or something broke: the reason is on stderr);
-2 usage error (the command line is wrong); 3 Nexus is not running on the data dir.
-
-Environment: NEXUS_DATA_DIR, NEXUS_PORT, NEXUS_DOCKER_SOCKET, NEXUS_DOCKER_NETWORK, NEXUS_WORKER_IMAGE,
-NEXUS_WORKER_BASE_IMAGE, NEXUS_NATS_URL, NEXUS_NATS_BINARY, NEXUS_VAULT_KEY_FILE, NEXUS_PUBLIC_ORIGIN;
-for mcp-stdio NEXUS_TOKEN.`;
+// One line per paragraph: yargs wraps them to the terminal.
+const EPILOG = [
+  'A session is named workspace/session (as nexus ls prints it) or by its id.',
+  'Exit codes: 0 done; 1 failed (Nexus refused, or something broke: the reason is on stderr); 2 usage error (the command line is wrong); 3 Nexus is not running on the data dir.',
+  'Environment: NEXUS_DATA_DIR, NEXUS_PORT, NEXUS_DOCKER_SOCKET, NEXUS_DOCKER_NETWORK, NEXUS_WORKER_IMAGE, NEXUS_WORKER_BASE_IMAGE, NEXUS_NATS_URL, NEXUS_NATS_BINARY, NEXUS_VAULT_KEY_FILE, NEXUS_PUBLIC_ORIGIN; for mcp-stdio NEXUS_TOKEN.',
+].join('\n\n');
 
 /** The commands, for the `--help` hint of a usage error and `nexus help <command>`. */
 const names = new Set([

@@ -48,7 +48,7 @@ describe('nexus on the command line', () => {
     expect(none.code).toBe(0);
     for (const c of ['serve', 'ls', 'new', 'send', 'attach', 'rm', 'allow', 'deny', 'status', 'unlock', 'token'])
       expect(none.stdout).toContain(`nexus ${c}`);
-    expect(none.stdout).toMatch(/Exit codes: 0 done; 1 failed[^]*2 usage error[^]*3 Nexus is not running/);
+    expect(none.stdout).toMatch(/Exit codes: 0 done; 1 failed[^]*2\s+usage\s+error[^]*3\s+Nexus\s+is\s+not\s+running/);
     expect(await run(['--version'])).toMatchObject({ code: 0, stdout: `${version}\n` });
     expect((await run(['completion'])).stdout).toMatch(/^###-begin-nexus-completions-###/);
   });
