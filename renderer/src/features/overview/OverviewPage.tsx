@@ -61,8 +61,8 @@ export function OverviewPage({ onPhone = false }: { onPhone?: boolean }) {
             {needsYou.length === 0 ? (
               <EmptyState title={NOTHING_NEEDS_YOU}>
                 <p>
-                  Sessions that wait for a permission, an answer or a fix show up here first, and so does the vault,
-                  Docker or NATS when they stop work.
+                  Sessions that wait for a permission, an answer or a fix show up here first
+                  {onPhone ? '' : ', and so does the vault, Docker or NATS when they stop work'}.
                 </p>
               </EmptyState>
             ) : (
