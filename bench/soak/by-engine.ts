@@ -1,4 +1,4 @@
-import type { Ledger, StageRow } from './ledger';
+import type { Cut, Ledger, StageRow } from './ledger';
 import type { Work } from './work';
 
 /**
@@ -18,7 +18,7 @@ export interface EngineSummary {
 export function byEngine(x: {
   ledger: Ledger;
   work: Work;
-  cuts: { workspaceId: string; at: number }[];
+  cuts: Cut[];
   sessionWs: Map<string, string>;
   windows: [number, number][];
   engines: string[];

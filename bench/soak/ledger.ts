@@ -18,6 +18,13 @@ export interface StageRow {
   note: string;
 }
 
+/** A fault that cut a workspace's container off: when it began, and when the container ran again. */
+export interface Cut {
+  workspaceId: string;
+  at: number;
+  backAt: number;
+}
+
 /** What send_message answers when the agent's inbox took the message. */
 const TAKEN = new Set(['delivered', 'sent_unconfirmed']);
 
@@ -97,7 +104,7 @@ export class Ledger {
   rows(
     calls: ToolCall[],
     windows: [number, number][],
-    cuts: { workspaceId: string; at: number }[],
+    cuts: Cut[],
     sessionWs: Map<string, string>,
     only?: (workspaceId: string) => boolean,
   ): StageRow[] {
@@ -188,13 +195,10 @@ export class Ledger {
   }
 
   /** 4. model: each tool call the stand-in handed out, and its tool_result back. */
-  private toolCalls(
-    calls: ToolCall[],
-    cuts: { workspaceId: string; at: number }[],
-    sessionWs: Map<string, string>,
-  ): StageRow {
+  private toolCalls(calls: ToolCall[], cuts: Cut[], sessionWs: Map<string, string>): StageRow {
     const open = calls.filter((c) => c.answeredAt === undefined);
-    const cut = open.filter((c) => cuts.some((x) => x.workspaceId === sessionWs.get(c.session) && x.at >= c.at));
+    // Until the container ran again: a call handed out while `docker restart` waits for the agents to end is cut too.
+    const cut = open.filter((c) => cuts.some((x) => x.workspaceId === sessionWs.get(c.session) && x.backAt >= c.at));
     return {
       stage: 'tool calls: model → agent → model',
       sent: calls.length,
@@ -218,7 +222,7 @@ export class Ledger {
    */
   messageRow(
     received: Map<number, unknown>,
-    cuts: { workspaceId: string; at: number }[],
+    cuts: Cut[],
     sessionWs: Map<string, string>,
     only?: (workspaceId: string) => boolean,
   ): StageRow {

@@ -34,7 +34,7 @@ import { byEngine } from './by-engine';
 import { execIn, startSoakEngines, type SoakEngine } from './engines';
 import { ALL_FAULTS, FAULTS, inflict, REMOTE_FAULTS, schedule, type FaultKind, type FaultRecord } from './faults';
 import { internalAnswers } from './internal-answers';
-import { Ledger, type StageRow } from './ledger';
+import { Ledger, type Cut, type StageRow } from './ledger';
 import { sampler, type ResourceSample } from './resources';
 import { countBy, print } from './table';
 import { decisionFor, Work, type DrivenSession } from './work';
@@ -351,7 +351,7 @@ async function main(): Promise<void> {
     const resources = setInterval(() => void sample().then((s) => samples.push(s)), 60_000);
     stopAll.push(() => clearInterval(resources));
     const faults: FaultRecord[] = [];
-    const cuts: { workspaceId: string; at: number }[] = [];
+    const cuts: Cut[] = [];
     const end = t0 + MINUTES * 60_000;
     const hits = new Map<string, number>();
     for (let i = 0; i < plan.length; i++) {
@@ -381,7 +381,7 @@ async function main(): Promise<void> {
         mcp = null;
       }
       if (kind === 'container-restart') {
-        cuts.push({ workspaceId: containers.get(target)!.id, at: rec.at });
+        cuts.push({ workspaceId: containers.get(target)!.id, at: rec.at, backAt: rec.undoneAt });
       }
       const convergedMs = await converged(rec.undoneAt, 300_000);
       faults.push({ ...rec, convergedMs });
@@ -470,6 +470,10 @@ async function main(): Promise<void> {
       stages: rows,
       stagesByEngine: perEngine.stages,
       internalAnswers: internal,
+      // Each message the agent's inbox took that no model request showed: when, to whom, what it answered.
+      messagesNotReceived: [...ledger.messages.entries()]
+        .filter(([n, m]) => ['delivered', 'sent_unconfirmed'].includes(m.status) && !work.received.has(n))
+        .map(([n, m]) => ({ n, session: m.session, at: new Date(m.t).toISOString(), status: m.status })),
       faults,
       hookToState: percentiles(latency),
       hookToAttention: percentiles(attention),
