@@ -79,6 +79,11 @@ describe('nexus token and nexus mcp-stdio', () => {
     expect(list.stdout).toContain(id);
     expect(list.stdout).toContain('"ci bot"');
     expect(list.stdout).not.toContain(secret.slice(10));
+    const listed = JSON.parse((await nexusCli(['token', 'list', '--json', '--data-dir', nexus.dataDir])).stdout) as {
+      tokens: { id: string; name: string }[];
+    };
+    expect(listed.tokens).toContainEqual(expect.objectContaining({ id, name: 'ci bot' }));
+    expect(JSON.stringify(listed)).not.toContain(secret.slice(10));
 
     const revoked = await nexusCli(['token', 'revoke', id, '--data-dir', nexus.dataDir]);
     expect(revoked.stdout).toContain(`Revoked ${id}`);
@@ -88,7 +93,8 @@ describe('nexus token and nexus mcp-stdio', () => {
       body: toolCall('list_workspaces', {}),
     });
     expect(refused.status).toBe(401);
-  });
+    // Six CLI processes, each starting Node and tsx: slow on a loaded 2-core machine.
+  }, 120_000);
 
   it('creates a token on the data dir directly when the app is not running', async () => {
     const dir = tempDir();

@@ -63,11 +63,13 @@ export const tokenCommand = (ctx: CliContext) => (cli: Argv) =>
       .command(
         'list',
         'list MCP tokens (class, state, expiry, last use)',
-        (y) => y.strict(),
+        (y) =>
+          y.strict().option('json', { type: 'boolean', describe: 'print the tokens as JSON (never their secrets)' }),
         async (argv) => {
           const dataDir = dataDirOf(ctx, argv.dataDir as string | undefined);
           const { tokens } = await operatorCall(dataDir, ctx.appRoot, 'tokens.list', {});
-          ctx.stdout.write(tokens.length ? `${tokens.map(row).join('\n')}\n` : 'No tokens.\n');
+          if (argv.json) ctx.stdout.write(`${JSON.stringify({ tokens }, null, 2)}\n`);
+          else ctx.stdout.write(tokens.length ? `${tokens.map(row).join('\n')}\n` : 'No tokens.\n');
         },
       )
       .command(
