@@ -92,9 +92,13 @@ describe('nexus ls, new, send, allow, deny, attach and rm on a real session (doc
     const request = await pending();
     const listed = await nexus(['ls']);
     expect(listed.stdout).toMatch(/^ {2}cli\/asks {2}claude {2}Needs you {2}Permission needed: Bash/m);
+    expect(listed.stdout).toMatch(/^Needs you:\n {2}- cli\/asks — Permission needed: Bash \(since /);
     expect(listed.stdout).toContain(`  ${request.id}  cli/asks  Bash  {"command":"touch ${marker}"`);
     const json = JSON.parse((await nexus(['ls', '--json'])).stdout) as FleetListing;
     expect(json.permissionRequests).toEqual([expect.objectContaining({ id: request.id, session: 'cli/asks' })]);
+    expect(json.needsYou).toEqual([
+      expect.objectContaining({ kind: 'session', session: expect.objectContaining({ sessionName: 'asks' }) }),
+    ]);
 
     const allowed = await nexus(['allow', request.id]);
     expect(allowed).toMatchObject({ code: 0, stdout: `Allowed Bash (request ${request.id}).\n` });

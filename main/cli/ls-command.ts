@@ -2,11 +2,16 @@ import type { Argv } from 'yargs';
 import { deriveAttention, type SessionAttention } from '../../shared/attention';
 import { levelWords } from '../../shared/attention-words';
 import type { PermissionRequest, Session, Workspace } from '../../shared/contract';
+import { needsYouLine, whatNeedsYou, type NeedsYouItem } from '../../shared/needs-you';
 import { dataDirOf, type CliContext } from './cli-context';
 import { connectedApp } from './running-app';
 
-/** `nexus ls --json`: each workspace with its sessions, each session with its attention; then the open permission requests. */
+/**
+ * `nexus ls --json`: what needs you (the app's state, sessions, the review queue: shared/needs-you.ts),
+ * each workspace with its sessions and their attention, then the open permission requests.
+ */
 export interface FleetListing {
+  needsYou: NeedsYouItem[];
   workspaces: (Workspace & { sessions: (Session & { ref: string; attention: SessionAttention })[] })[];
   permissionRequests: (PermissionRequest & { session: string })[];
 }
@@ -14,15 +19,20 @@ export interface FleetListing {
 /** The fleet as the UI shows it: workspaces.list, sessions.list, the attention roll-up and permissions.list. */
 export async function fleetListing(dataDir: string): Promise<FleetListing> {
   const app = await connectedApp(dataDir);
-  const [{ workspaces }, { sessions }, attention, { requests }] = await Promise.all([
+  const [info, { workspaces }, { sessions }, attention, { requests }] = await Promise.all([
+    app.call('app.info', {}),
     app.call('workspaces.list', {}),
     app.call('sessions.list', {}),
     app.call('attention.get', {}),
     app.call('permissions.list', {}),
   ]);
+  const needsYou = whatNeedsYou({ app: info, fleet: attention, requests, review: attention.review });
+  // A pending request makes its session need you even before the roll-up has seen the hook.
   const attentionOf = new Map(attention.sessions.map((a) => [a.sessionId, a]));
+  for (const item of needsYou) if (item.kind === 'session') attentionOf.set(item.session.sessionId, item.session);
   const refOf = new Map(sessions.map((s) => [s.id, `${s.workspaceName}/${s.name}`]));
   return {
+    needsYou,
     workspaces: workspaces.map((w) => ({
       ...w,
       sessions: sessions
@@ -45,16 +55,25 @@ export async function fleetListing(dataDir: string): Promise<FleetListing> {
 }
 
 const when = (iso: string | null): string => (iso ? `${iso.replace('T', ' ').slice(0, 16)} UTC` : '');
+const since = (iso: string | null): string => (iso ? ` (since ${when(iso)})` : '');
 const oneLine = (value: unknown, max = 80): string => {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
   const flat = text.replace(/\s+/g, ' ');
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
-/** The listing as text: a block per workspace, a line per session with what it waits on, then the requests. */
+/** The listing as text: what needs you, a block per workspace with a line per session, then the requests. */
 export function listingText(fleet: FleetListing): string {
-  if (fleet.workspaces.length === 0) return 'No workspaces yet: create one in the UI.\n';
   const lines: string[] = [];
+  if (fleet.needsYou.length > 0) {
+    lines.push('Needs you:');
+    for (const item of fleet.needsYou)
+      lines.push(
+        `  - ${needsYouLine(item, (s) => `${s.workspaceName}/${s.sessionName} — ${s.reason}${since(s.since)}`)}`,
+      );
+    lines.push('');
+  }
+  if (fleet.workspaces.length === 0) lines.push('No workspaces yet: create one in the UI.');
   for (const w of fleet.workspaces) {
     lines.push(
       `${w.name}  ${w.status}${w.reason ? ` — ${w.reason}` : ''}${w.engine === 'local' ? '' : `  (engine ${w.engine})`}`,
@@ -65,8 +84,8 @@ export function listingText(fleet: FleetListing): string {
       const a = s.attention;
       const level = levelWords[a.level];
       const why = a.reason !== level ? `  ${a.reason}` : '';
-      const since = a.since && a.level === 'needs_you' ? ` (since ${when(a.since)})` : '';
-      lines.push(`  ${s.ref.padEnd(width)}  ${s.agent.padEnd(6)}  ${level.padEnd(9)}${why}${since}`.trimEnd());
+      const from = a.level === 'needs_you' ? since(a.since) : '';
+      lines.push(`  ${s.ref.padEnd(width)}  ${s.agent.padEnd(6)}  ${level.padEnd(9)}${why}${from}`.trimEnd());
     }
   }
   if (fleet.permissionRequests.length > 0) {

@@ -31,10 +31,14 @@ describe('nexus ls, new, send, rm, allow and deny against the running app', () =
     dir.remove();
   });
 
-  it('says there is nothing yet on an empty fleet, in text and in JSON', async () => {
-    expect(await run(['ls'])).toEqual({ code: 0, stdout: 'No workspaces yet: create one in the UI.\n', stderr: '' });
-    const json = await run(['ls', '--json']);
-    expect(JSON.parse(json.stdout)).toEqual({ workspaces: [], permissionRequests: [] });
+  it('says what needs you first (here a vault not set up), then that there are no workspaces yet, in text and JSON', async () => {
+    const text = await run(['ls']);
+    expect(text).toMatchObject({ code: 0, stderr: '' });
+    expect(text.stdout).toMatch(/^Needs you:\n {2}- Vault not set up: [^\n]+\n/);
+    expect(text.stdout).toMatch(/\n\nNo workspaces yet: create one in the UI\.\n$/);
+    const json = JSON.parse((await run(['ls', '--json'])).stdout) as FleetListing;
+    expect(json).toMatchObject({ workspaces: [], permissionRequests: [] });
+    expect(json.needsYou[0]).toMatchObject({ kind: 'vault', state: 'uninitialized', title: 'Vault not set up' });
   });
 
   it('lists each workspace with its sessions, named workspace/session, with their attention', async () => {
@@ -49,7 +53,7 @@ describe('nexus ls, new, send, rm, allow and deny against the running app', () =
     insertSession(db, { workspace_id: id, name: 'docs' });
     const text = await run(['ls']);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^web {2}\w+/);
+    expect(text.stdout).toMatch(/^web {2}\w+/m);
     expect(text.stdout).toMatch(/^ {2}web\/fix-login {2}claude {2}Offline {4}Workspace web is not running$/m);
     expect(text.stdout).toMatch(/^ {2}web\/docs {7}claude {2}Offline/m);
     const json = JSON.parse((await run(['ls', '--json'])).stdout) as FleetListing;
