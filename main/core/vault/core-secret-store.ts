@@ -1,10 +1,5 @@
 import type { Db } from '../store/open';
-
-/** A secret core keeps for itself, by its keychain name (service, account). */
-export interface CoreSecretName {
-  service: string;
-  account: string;
-}
+import type { CoreSecretName } from './core-secret';
 
 export interface CoreSecretRow extends CoreSecretName {
   dekTerm: number;

@@ -4,7 +4,8 @@ import { SwitchableKeychain } from '../../../test/fakes/keychains';
 import { closeCore, noKeychainDataDir } from '../../../test/helpers/no-keychain';
 import type { Core } from '..';
 import { operatorContext } from '../handlers';
-import { CoreSecrets, type CoreSecret } from './core-secrets';
+import type { CoreSecret } from './core-secret';
+import { CoreSecrets } from './core-secrets';
 import { SealedCoreSecrets } from './sealed-core-secrets';
 
 const secret = (account: string): CoreSecret => ({ service: 'Nexus Desktop test', account, fallback: 'vault' });

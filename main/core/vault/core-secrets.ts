@@ -1,27 +1,9 @@
 import type { Logger } from '../log';
 import type { Keychain } from '../ports';
 import type { Redactor } from '../redact';
-import type { CoreSecretName } from './core-secret-store';
+import type { CoreSecret, SecretFallback } from './core-secret';
 import { KEYCHAIN_SERVICE, withTimeout } from './operator-key';
 import type { SealedCoreSecrets } from './sealed-core-secrets';
-
-/** Where a core secret goes when the OS keychain does not answer. */
-export interface SecretFallback {
-  /** Null when nothing is kept here; throws `vault_locked` when reading needs a sealed vault. */
-  read(): string | null;
-  write(secret: string): void;
-  remove(): void;
-  /** Throws what `write` would throw now (`vault_locked`): checked before a token is minted for it. */
-  ready(): void;
-}
-
-/**
- * A secret core keeps for itself, named like its OS keychain entry. Without a keychain it is sealed
- * in the vault (`'vault'`), or kept in a place of its own when another process must read it.
- */
-export interface CoreSecret extends CoreSecretName {
-  fallback: 'vault' | SecretFallback;
-}
 
 export interface CoreSecretsDeps {
   keychain: Keychain;

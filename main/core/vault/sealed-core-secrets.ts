@@ -1,7 +1,7 @@
 import { NexusError } from '../../../shared/errors';
 import type { Db } from '../store/open';
-import { coreSecretBinding, CoreSecretStore, type CoreSecretName } from './core-secret-store';
-import type { SecretFallback } from './core-secrets';
+import type { CoreSecretName, SecretFallback } from './core-secret';
+import { coreSecretBinding, CoreSecretStore } from './core-secret-store';
 import { open, seal, VaultError } from './crypto';
 import type { Dek } from './dek';
 

@@ -4,7 +4,8 @@ import { fleetTokenName, type FleetAccess, type FleetCredential, type TokenInfo 
 import type { Logger } from '../../log';
 import type { Db } from '../../store/open';
 import type { TokenService } from '../../tokens/tokens';
-import type { CoreSecret, CoreSecrets } from '../../vault/core-secrets';
+import type { CoreSecret } from '../../vault/core-secret';
+import type { CoreSecrets } from '../../vault/core-secrets';
 
 /** The keychain entry that holds a workspace's fleet secret (core needs it again at each session launch). */
 export const FLEET_KEYCHAIN_SERVICE = 'Nexus Desktop fleet';

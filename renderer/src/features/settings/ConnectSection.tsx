@@ -4,7 +4,7 @@ import { ErrorBanner } from '../../shell/ErrorBanner';
 import { SettingsSection } from './SettingsSection';
 import { useAccessOp, useConnectInfo } from './use-tokens';
 
-/** Connect Claude Desktop (writes its config entry, token kept in the OS keychain) and the Claude Code line. */
+/** Connect Claude Desktop (writes its config entry; the token is kept in the OS keychain, or a 0600 file without one) and the Claude Code line. */
 export function ConnectSection() {
   const info = useConnectInfo();
   const [cls, setCls] = useState<TokenClass>('write');
@@ -16,8 +16,9 @@ export function ConnectSection() {
       <h3>Claude Desktop</h3>
       <p className="muted">
         Adds a “nexus” server to Claude Desktop’s config ({data ? <code>{data.claudeDesktop.configPath}</code> : '…'}),
-        keeping every other entry and a backup of the file. The token stays in the OS keychain, not in the file. Restart
-        Claude Desktop afterwards.
+        keeping every other entry and a backup of the file. The token is never in that file: it stays in the OS
+        keychain, or where there is none in a file only you can read in Nexus’s data dir. Restart Claude Desktop
+        afterwards.
       </p>
       {data?.claudeDesktop.connected ? (
         <p data-testid="claude-desktop-connected">Claude Desktop is connected.</p>
