@@ -17,7 +17,11 @@ import { validValueOf } from './valid-input';
  * and the test fails naming every operation that gave one. `env` is the child's environment over this
  * process's (undefined removes a variable): the caller says which configuration it is.
  */
-export function describeEveryOperation(configuration: string, env: Record<string, string | undefined>): void {
+export function describeEveryOperation(
+  configuration: string,
+  env: Record<string, string | undefined>,
+  keychainReachable: boolean,
+): void {
   describe(`every contract operation on nexus serve ${configuration}`, () => {
     const dir = tempDir('nexus-every-op-');
     const dataDir = join(dir.path, 'data');
@@ -113,6 +117,13 @@ export function describeEveryOperation(configuration: string, env: Record<string
     }, 120_000);
 
     it('answers no operation with internal while the vault is not set up', async () => {
+      // The configuration is the one named: core itself says whether it reaches a Secret Service.
+      const status = await readUntil(
+        () => rpcOk<{ keychainReachable: boolean | null }>(nexus, 'vault.status', {}),
+        (v) => v.keychainReachable !== null,
+        20_000,
+      );
+      expect(status.keychainReachable).toBe(keychainReachable);
       await sweep('uninitialized', without(opNames, ['vault.init', 'vault.unlock']));
       expect(internalsOf('uninitialized'), 'operations that answered internal').toEqual([]);
     }, 300_000);
@@ -128,11 +139,12 @@ export function describeEveryOperation(configuration: string, env: Record<string
       ids.task = idOf(await rpcOk(nexus, 'tasks.create', { title: 'every-op' }));
       runId = (await rpcOk<{ runId: string }>(nexus, 'runs.create', { agentId: ids.agent })).runId;
       expect((await call(phase, 'workspaces.create')).code).toBe('ok');
-      await readUntil(
-        () => rpcOk<{ status: string }>(nexus, 'workspaces.get', { workspace }),
+      const ws = await readUntil(
+        () => rpcOk<{ status: string; reason?: string }>(nexus, 'workspaces.get', { workspace }),
         (w) => w.status === 'running' || w.status === 'error',
         240_000,
       );
+      expect(ws, 'the workspace the session ops act on').toMatchObject({ status: 'running' });
       await call(phase, 'sessions.create');
       const called = new Set(answers.filter((a) => a.phase === phase).map((a) => a.op));
       await sweep(phase, without(opNames, [...DELETES_AND_LOCKS, ...called]));
