@@ -73,7 +73,7 @@ export function nexusCli(ctx: CliContext, exit: (code: number) => void): Argv {
     (y: Argv) =>
       y.command(
         'mcp-stdio',
-        "bridge stdio to the running app's MCP endpoint (for Claude Desktop); token from NEXUS_TOKEN or the OS keychain",
+        "bridge stdio to the running app's MCP endpoint (for Claude Desktop); token from NEXUS_TOKEN, the OS keychain, or the data dir without one",
         (b) => b.strict().option('url', { type: 'string', describe: "the app's URL (default: from serve.json)" }),
         (argv) =>
           mcpStdio({
