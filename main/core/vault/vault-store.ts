@@ -2,6 +2,10 @@ import type { PrincipalKind, SecretKind } from '../../../shared/contract';
 import type { Db } from '../store/open';
 import { KekParams } from './principal-keys';
 
+/** The two principals with a fixed id; every other one is a machine with an id of its own (machine-principal.ts). */
+export const OPERATOR = 'operator';
+export const RECOVERY = 'recovery';
+
 export interface VaultMetaRow {
   vaultId: string;
   keychainAccount: string;

@@ -10,12 +10,12 @@ import type { Db } from '../store/open';
 import { CallKeys, type VaultCallScope } from './call-key';
 import { randomKey } from './crypto';
 import { principalRow, rotateDek, unwrapFor, type Dek } from './dek';
-import { keyFileKekForSetUp, keyFileSetUpNote, openWithKeyFile } from './key-file-kek';
-import { OperatorKey } from './operator-key';
-import { credentialKek, newHkdfParams, newScryptParams, passphraseKek, type KekParams } from './principal-keys';
-import { keychainSetUpHint, lockedReason, modeOf, NOT_SET_UP, SEALED, unlockedReason } from './vault-mode';
+import { checkMachinePrincipal, openMachineCopy, putMachineCopy } from './machine-principal';
+import { OperatorCopy } from './operator-copy';
+import { newScryptParams, passphraseKek } from './principal-keys';
+import { lockedReason, modeOf, NOT_SET_UP, unlockedReason } from './vault-mode';
 import { SecretStore, type ResolvedSecret } from './secrets';
-import { VaultStore } from './vault-store';
+import { OPERATOR, RECOVERY, VaultStore, type VaultMetaRow } from './vault-store';
 
 export interface VaultDeps {
   db: Db;
@@ -29,33 +29,33 @@ export interface VaultDeps {
   keyFile?: string;
 }
 
-const OPERATOR = 'operator';
-const RECOVERY = 'recovery';
-const MACHINE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
-
 /**
  * Envelope encryption: one random data key (DEK) seals every secret; each principal (operator via
  * the OS keychain, recovery via a passphrase, machines via a credential) holds its own wrapped
  * copy. Removing a principal rotates the DEK and reseals every secret in one transaction.
  * Where no keychain can take the operator's key, the operator's copy opens with a passphrase (the
- * vault is sealed at every start until unlocked) or with a key file (see vault-mode.ts, key-file.ts).
+ * vault is sealed at every start until unlocked) or with a key file (see vault-mode.ts, key-file.ts);
+ * operator-copy.ts opens that copy, machine-principal.ts keeps the machines' copies.
  */
 export class VaultService {
   readonly secrets: SecretStore;
   private readonly store: VaultStore;
-  private readonly operatorKey: OperatorKey;
+  private readonly operatorCopy: OperatorCopy;
   private dek: Dek | null = null;
   private readonly callKeys = new CallKeys();
   private reason = NOT_SET_UP;
   private queue: Promise<unknown> = Promise.resolve();
-  /** Before set-up: can the OS keychain take a key (null: not probed yet)? */
-  private keychainReachable: boolean | null = null;
-  private keychainProblem = '';
-  private disposed = false;
 
   constructor(private readonly deps: VaultDeps) {
     this.store = new VaultStore(deps.db);
-    this.operatorKey = new OperatorKey(deps.keychain);
+    this.operatorCopy = new OperatorCopy({
+      store: this.store,
+      keychain: deps.keychain,
+      log: deps.log,
+      dataDir: deps.dataDir,
+      keyFile: deps.keyFile,
+      keychainUnreachable: () => void this.changed(),
+    });
     this.secrets = new SecretStore(this.store, () => this.requireDek(), deps.redactor, deps.events);
   }
 
@@ -65,9 +65,9 @@ export class VaultService {
     const operator = principals.find((p) => p.id === OPERATOR);
     return {
       state: !meta ? 'uninitialized' : this.dek ? 'unlocked' : 'locked',
-      reason: meta ? this.reason : this.setUpReason(),
+      reason: meta ? this.reason : this.operatorCopy.setUpReason(),
       mode: operator ? modeOf(operator.kekParams) : null,
-      keychainReachable: meta ? null : this.keychainReachable,
+      keychainReachable: meta ? null : this.operatorCopy.keychainReachable,
       keyFile: this.deps.keyFile ?? null,
       keyTerm: meta?.dekTerm ?? null,
       hasRecoveryPassphrase: principals.some((p) => p.kind === 'recovery'),
@@ -86,8 +86,9 @@ export class VaultService {
    */
   start(): Promise<VaultStatus> {
     return this.serial(async () => {
-      if (this.store.meta()) await this.openOperatorCopy();
-      else if (!this.deps.keyFile) void this.probeKeychain();
+      const meta = this.store.meta();
+      if (meta) await this.openOperatorCopy(meta);
+      else if (!this.deps.keyFile) void this.operatorCopy.probe();
       return this.changed();
     });
   }
@@ -110,13 +111,13 @@ export class VaultService {
       const dek: Dek = { term: 1, key: randomKey() };
       const recovery = recoveryPassphrase ? newScryptParams() : null;
       const recoveryKek = recovery && recoveryPassphrase ? await passphraseKek(recoveryPassphrase, recovery) : null;
-      const { kek: operatorKek, params: operatorParams } = await this.newOperatorKek(mode, account, passphrase).catch(
-        (e: unknown) => {
+      const { kek: operatorKek, params: operatorParams } = await this.operatorCopy
+        .newKek(mode, account, passphrase)
+        .catch((e: unknown) => {
           dek.key.fill(0);
           recoveryKek?.fill(0);
           throw e;
-        },
-      );
+        });
       const now = new Date().toISOString();
       try {
         this.deps.db.transaction(() => {
@@ -133,7 +134,7 @@ export class VaultService {
         })();
       } catch (e) {
         dek.key.fill(0);
-        if (mode === 'keychain') await this.operatorKey.remove(account);
+        if (mode === 'keychain') await this.operatorCopy.forget(account);
         throw e;
       } finally {
         operatorKek.fill(0);
@@ -164,7 +165,7 @@ export class VaultService {
       const mode = this.mode();
       if (passphrase === undefined) {
         if (mode === 'passphrase') throw new NexusError('bad_request', 'This vault is sealed: enter its passphrase.');
-        await this.openOperatorCopy();
+        await this.openOperatorCopy(meta);
         return this.changed();
       }
       this.deps.redactor.addSecret(passphrase);
@@ -185,7 +186,7 @@ export class VaultService {
         const how =
           row.id === OPERATOR ? unlockedReason('passphrase', undefined) : 'Unlocked with the recovery passphrase.';
         this.setDek(dek, how);
-        if (mode === 'keychain') await this.repairOperatorCopy(meta.keychainAccount);
+        if (mode === 'keychain') await this.operatorCopy.repair(meta.keychainAccount, dek);
         this.deps.log.info('vault unlocked', { with: row.kind, mode });
         return this.changed();
       }
@@ -231,21 +232,8 @@ export class VaultService {
   /** Adds (or replaces) a machine principal whose KEK comes from `credential` (an MCP token). */
   addMachinePrincipal(principalId: string, credential: string): Promise<VaultStatus> {
     return this.serial(async () => {
-      checkMachineId(principalId);
-      if (credential.length < 32)
-        throw new NexusError('bad_request', 'A machine credential needs at least 32 characters.');
-      const existing = this.store.principal(principalId);
-      if (existing && existing.kind !== 'machine')
-        throw new NexusError('conflict', `"${principalId}" is not a machine principal.`);
-      const dek = this.requireOperatorDek();
-      const params = newHkdfParams();
-      const kek = credentialKek(credential, principalId, params);
-      const now = new Date().toISOString();
-      try {
-        this.store.putPrincipal(principalRow(principalId, 'machine', kek, params, dek, now));
-      } finally {
-        kek.fill(0);
-      }
+      checkMachinePrincipal(this.store, principalId, credential);
+      putMachineCopy(this.store, principalId, credential, this.requireOperatorDek());
       this.deps.log.info('vault principal added', { principal: principalId, kind: 'machine' });
       return this.changed();
     });
@@ -260,16 +248,7 @@ export class VaultService {
     // A sealed vault stays sealed for tokens too: only the keychain desktop lets a token open a locked vault.
     if (!this.dek && this.mode() !== 'keychain')
       throw new NexusError('vault_locked', `The vault is locked. ${this.reason}`);
-    const row = this.store.principal(principalId);
-    if (!row || row.kind !== 'machine' || row.kekParams.kdf !== 'hkdf')
-      throw new NexusError('not_found', 'No such machine principal.');
-    const dek = unwrapFor(
-      row,
-      credentialKek(credential, principalId, row.kekParams),
-      meta.dekTerm,
-      'That credential does not open the vault.',
-    );
-    const scope = this.callKeys.scope(dek);
+    const scope = this.callKeys.scope(openMachineCopy(this.store, principalId, credential, meta.dekTerm));
     // Every value is known to the redactor before the call could print one (as after an unlock).
     if (!this.dek) scope.run(() => this.secrets.registerAll());
     return scope;
@@ -315,7 +294,7 @@ export class VaultService {
   }
 
   dispose(): void {
-    this.disposed = true;
+    this.operatorCopy.dispose();
     this.dek?.key.fill(0);
     this.dek = null;
   }
@@ -331,115 +310,14 @@ export class VaultService {
 
   /** How this vault opens (from its operator principal). */
   private mode(): VaultMode {
-    const row = this.store.principal(OPERATOR);
-    return row ? modeOf(row.kekParams) : 'keychain';
+    return this.operatorCopy.mode();
   }
 
   /** At start and on a retry: the operator's copy through the keychain or the key file; a passphrase vault stays sealed. */
-  private async openOperatorCopy(): Promise<void> {
-    const mode = this.mode();
-    if (mode === 'keychain') return this.unlockWithKeychain();
-    if (mode === 'key_file') this.unlockWithKeyFile();
-    else this.dropDek(SEALED);
-  }
-
-  /** The operator KEK for a new vault, and how to find it again (nothing is stored when it fails). */
-  private async newOperatorKek(
-    mode: VaultMode,
-    account: string,
-    passphrase: string | undefined,
-  ): Promise<{ kek: Buffer; params: KekParams }> {
-    if (mode === 'passphrase' && passphrase) {
-      const params = newScryptParams();
-      return { kek: await passphraseKek(passphrase, params), params };
-    }
-    if (mode === 'key_file' && this.deps.keyFile) return keyFileKekForSetUp(this.deps.keyFile);
-    const kek = randomKey();
-    try {
-      await this.operatorKey.write(account, kek);
-    } catch (e) {
-      kek.fill(0);
-      const message = e instanceof Error ? e.message : String(e);
-      this.keychainReachable = false;
-      this.keychainProblem = message;
-      this.changed();
-      throw new NexusError('unavailable', `${message} ${keychainSetUpHint}`);
-    }
-    this.keychainReachable = true;
-    return { kek, params: { kdf: 'keychain' } };
-  }
-
-  private unlockWithKeyFile(): void {
-    const meta = this.requireMeta();
-    const path = this.deps.keyFile;
-    const opened = openWithKeyFile(this.store.principal(OPERATOR), meta.dekTerm, path);
-    if ('dek' in opened) return this.setDek(opened.dek, unlockedReason('key_file', path));
-    const orRecovery = this.store.principal(RECOVERY) ? ' Or unlock with the recovery passphrase.' : '';
-    this.dropDek(`${opened.refused}${orRecovery}`);
-    this.deps.log.warn('vault locked', { reason: opened.refused });
-  }
-
-  /** Before set-up: can the OS keychain take a key? (A throwaway entry is written and deleted.) */
-  private async probeKeychain(): Promise<void> {
-    const problem = await this.operatorKey.probe(`${this.deps.dataDir}#set-up`);
-    if (this.disposed || this.keychainReachable !== null) return;
-    this.keychainReachable = problem === null;
-    this.keychainProblem = problem ?? '';
-    if (problem !== null && !this.store.meta()) this.changed();
-  }
-
-  private setUpReason(): string {
-    if (this.deps.keyFile) return `${NOT_SET_UP} ${keyFileSetUpNote(this.deps.keyFile)}`;
-    if (this.keychainReachable === false) return `${NOT_SET_UP} ${this.keychainProblem} ${keychainSetUpHint}`;
-    return NOT_SET_UP;
-  }
-
-  private async unlockWithKeychain(): Promise<void> {
-    const meta = this.requireMeta();
-    const read = await this.operatorKey.read(meta.keychainAccount);
-    if (read.kind !== 'found') {
-      this.dropDek(read.reason);
-      this.deps.log.warn('vault locked', { reason: read.reason });
-      return;
-    }
-    const row = this.store.principal(OPERATOR);
-    try {
-      if (!row) throw new NexusError('vault_locked', 'This vault has no operator copy of its key.');
-      this.setDek(
-        unwrapFor(row, read.kek, meta.dekTerm, 'The key in the OS keychain does not open this vault.'),
-        'Unlocked: the key is in the OS keychain.',
-      );
-    } catch (e) {
-      const reason = `${e instanceof Error ? e.message : String(e)} Unlock with the recovery passphrase.`;
-      this.dropDek(reason);
-      this.deps.log.warn('vault locked', { reason });
-    }
-  }
-
-  /** After a recovery unlock, put a fresh operator key back in the keychain if its entry is gone. */
-  private async repairOperatorCopy(account: string): Promise<void> {
-    const dek = this.dek;
-    if (!dek) return;
-    const read = await this.operatorKey.read(account);
-    if (read.kind !== 'missing') {
-      if (read.kind === 'found') read.kek.fill(0);
-      return;
-    }
-    const kek = randomKey();
-    try {
-      await this.operatorKey.write(account, kek);
-      const existing = this.store.principal(OPERATOR);
-      const now = new Date().toISOString();
-      this.store.putPrincipal({
-        ...principalRow(OPERATOR, 'operator', kek, { kdf: 'keychain' }, dek, now),
-        createdAt: existing?.createdAt ?? now,
-      });
-      this.deps.log.info('vault operator key restored in the OS keychain');
-    } catch (e) {
-      this.deps.log.warn('vault operator key not restored', { error: e });
-    } finally {
-      kek.fill(0);
-    }
+  private async openOperatorCopy(meta: VaultMetaRow): Promise<void> {
+    const opened = await this.operatorCopy.open(meta);
+    if ('dek' in opened) this.setDek(opened.dek, opened.reason);
+    else this.dropDek(opened.refused);
   }
 
   private setDek(dek: Dek, reason: string): void {
@@ -473,14 +351,5 @@ export class VaultService {
     const run = this.queue.then(fn, fn);
     this.queue = run.catch(() => undefined);
     return run;
-  }
-}
-
-function checkMachineId(id: string): void {
-  if (id === OPERATOR || id === RECOVERY || !MACHINE_ID.test(id)) {
-    throw new NexusError(
-      'bad_request',
-      'A machine principal id uses 1-100 letters, digits, dots, dashes, colons and underscores, and is not "operator" or "recovery".',
-    );
   }
 }
