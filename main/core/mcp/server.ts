@@ -10,7 +10,7 @@ import type { FleetCall } from './fleet/fleet';
 import { fleetScope } from './fleet/scope';
 import { runTool, toolAccess, toolError, type ToolDefinition } from './tool';
 import { tools } from './tools';
-import { sessionMemoryOf, sessionsMemoryHolds } from '../sessions/memory-admission';
+import { sessionMemoryOf, sessionsMemoryHolds } from '../sessions/memory/memory-admission';
 
 export const MCP_SERVER_NAME = 'nexus';
 

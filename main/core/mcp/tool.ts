@@ -35,7 +35,7 @@ export interface ToolDefinition<S extends z.ZodRawShape = z.ZodRawShape, O exten
 
 /** What a tool may know besides the operations: the configured limits. */
 export interface ToolEnv {
-  /** `sessionsMemoryHolds`: how many sessions a workspace container's memory holds (sessions/memory-admission.ts). */
+  /** `sessionsMemoryHolds`: how many sessions a workspace container's memory holds (sessions/memory/memory-admission.ts). */
   quota: { maxWorkspaces: number; maxSessionsPerWorkspace: number; sessionsMemoryHolds: number };
 }
 

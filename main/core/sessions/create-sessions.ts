@@ -9,7 +9,7 @@ import type { PlatformService } from '../platform/platform-service';
 import type { AppPaths } from '../ports';
 import type { Db } from '../store/open';
 import type { WorkspaceEvents } from '../workspaces/workspace-events';
-import { convergeOnWorkspaceStart } from './converge-on-start';
+import { convergeOnWorkspaceStart } from './converge/converge-on-start';
 import { forwardHookEvents } from './hooks/hook-subscriber';
 import type { Redactor } from '../redact';
 import type { WorkspaceRuntime } from '../workspaces/runtime';
@@ -19,7 +19,7 @@ import { SessionTerminals } from '../terminal/terminal';
 import { PermissionRequests } from '../permissions/permission-requests';
 import type { AuditLog } from '../audit/audit-log';
 import type { FleetEntryOf } from './launch/session-runs';
-import { sessionMemoryOf } from './memory-admission';
+import { sessionMemoryOf } from './memory/memory-admission';
 
 export interface SessionsWiring {
   db: Db;

@@ -18,7 +18,7 @@ import type { LaunchPlan } from './launch/launch';
 import { SessionLauncher } from './launch/session-launcher';
 import { killWindow, listWindows } from './launch/tmux';
 import type { HookTarget, WorkerTools } from './launch/worker-tools';
-import { convergeSessions, type ConvergeReport, type ConvergeSessions } from './session-converge';
+import { convergeSessions, type ConvergeReport, type ConvergeSessions } from './converge/session-converge';
 import { sessionPaths } from './session-paths';
 import { SessionBranches } from './session-branches';
 import { SessionSignals, type SessionSignalMap } from './session-signals';
@@ -30,8 +30,8 @@ import { StartupWatch } from './launch/startup-watch';
 import { SessionLookup } from './session-lookup';
 import { startupFailureReason } from '../agent/startup-watchdog';
 import { deliveryOf, type DeliveryResult } from './inbox/message-delivery';
-import { checkSessionMemory, holdsMemory, type SessionMemory } from './memory-admission';
-import { MemoryKills } from './memory-kills';
+import { checkSessionMemory, holdsMemory, type SessionMemory } from './memory/memory-admission';
+import { MemoryKills } from './memory/memory-kills';
 
 /** What sessions use of the workspaces module: its runtime, nothing else. */
 export type SessionRuntime = Pick<WorkspaceRuntime, 'run' | 'exec' | 'info' | 'find' | 'list' | 'idle'>;
@@ -71,7 +71,7 @@ interface PendingCreate {
   onDone: ((s: Session) => void) | undefined;
 }
 
-export type { ConvergeReport } from './session-converge';
+export type { ConvergeReport } from './converge/session-converge';
 
 /**
  * Sessions: create (row first, slow work in the workspace's queue), delete, send a message through

@@ -5,7 +5,7 @@ import { createLogger } from '../../log';
 import { Redactor } from '../../redact';
 import type { WorkspaceInfo } from '../../workspaces/runtime';
 import { WorkspaceEvents } from '../../workspaces/workspace-events';
-import { convergeOnWorkspaceStart } from '../converge-on-start';
+import { convergeOnWorkspaceStart } from '../converge/converge-on-start';
 
 /**
  * A message to a session whose workspace container was just restarted (issue 39). The soak restarted one under

@@ -4,7 +4,7 @@ import { sessionRig, type SessionRig } from '../../../../test/helpers/session-ri
 import { operatorContext } from '../../handlers';
 import { createLogger } from '../../log';
 import { Redactor } from '../../redact';
-import { convergeOnWorkspaceStart } from '../converge-on-start';
+import { convergeOnWorkspaceStart } from '../converge/converge-on-start';
 import { runFiles } from './session-runs';
 import { sessionPaths } from '../session-paths';
 import type { WorkspaceInfo } from '../../workspaces/runtime';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coreDb, testCore } from '../../../test/helpers/core';
-import { insertSession } from '../../../test/helpers/session-row';
-import { operatorContext } from '../handlers';
-import type { Core } from '..';
+import { coreDb, testCore } from '../../../../test/helpers/core';
+import { insertSession } from '../../../../test/helpers/session-row';
+import { operatorContext } from '../../handlers';
+import type { Core } from '../..';
 
 const op = operatorContext('internal');
 const MIB = 1024 ** 2;

@@ -1,7 +1,7 @@
-import type { Disposable } from '../disposable';
-import type { Logger } from '../log';
-import type { WorkspaceEvents } from '../workspaces/workspace-events';
-import type { SessionService } from './session-service';
+import type { Disposable } from '../../disposable';
+import type { Logger } from '../../log';
+import type { WorkspaceEvents } from '../../workspaces/workspace-events';
+import type { SessionService } from '../session-service';
 
 /**
  * Each time a workspace moves into `running`: prunes stale worktree records (queued first, before

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Session } from '../../../shared/contract/sessions';
-import { sessionRig, type SessionRig } from '../../../test/helpers/session-rig';
-import { waitFor } from '../../../test/helpers/wait';
-import { createLogger } from '../log';
-import { Redactor } from '../redact';
-import type { WorkspaceInfo } from '../workspaces/runtime';
-import { WorkspaceEvents } from '../workspaces/workspace-events';
+import type { Session } from '../../../../shared/contract/sessions';
+import { sessionRig, type SessionRig } from '../../../../test/helpers/session-rig';
+import { waitFor } from '../../../../test/helpers/wait';
+import { createLogger } from '../../log';
+import { Redactor } from '../../redact';
+import type { WorkspaceInfo } from '../../workspaces/runtime';
+import { WorkspaceEvents } from '../../workspaces/workspace-events';
 import { convergeOnWorkspaceStart } from './converge-on-start';
-import { insertSession } from '../../../test/helpers/session-row';
+import { insertSession } from '../../../../test/helpers/session-row';
 
 let rig: SessionRig;
 let ws: WorkspaceInfo;

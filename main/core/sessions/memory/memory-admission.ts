@@ -1,5 +1,5 @@
-import { NexusError } from '../../../shared/errors';
-import type { SessionStatus } from '../../../shared/contract/sessions';
+import { NexusError } from '../../../../shared/errors';
+import type { SessionStatus } from '../../../../shared/contract/sessions';
 
 /** A workspace container's memory as admission sees it: its cap and what one session is taken to need. */
 export interface SessionMemory {

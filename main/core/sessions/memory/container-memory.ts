@@ -1,4 +1,4 @@
-import type { ContainerExec, ExecTarget } from './container-sh';
+import type { ContainerExec, ExecTarget } from '../container-sh';
 
 /** What a workspace container's memory cgroup says: the OOM killer's kills since the container started, its limit. */
 export interface ContainerMemory {

@@ -1,9 +1,9 @@
-import type { Logger } from '../log';
-import type { WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
-import type { ContainerExec } from './container-sh';
+import type { Logger } from '../../log';
+import type { WorkspaceInfo, WorkspaceRuntime } from '../../workspaces/runtime';
+import type { ContainerExec } from '../container-sh';
 import { readContainerMemory, type ContainerMemory } from './container-memory';
 import { memoryText } from './memory-admission';
-import type { SessionRow } from './session-store';
+import type { SessionRow } from '../session-store';
 
 /** What finding the agents the OOM killer took may do: the sessions service hands it exactly this. */
 export interface MemoryKillsPort {

@@ -1,6 +1,6 @@
-import type { Logger } from '../log';
-import type { WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
-import type { SessionPatch, SessionRow } from './session-store';
+import type { Logger } from '../../log';
+import type { WorkspaceInfo, WorkspaceRuntime } from '../../workspaces/runtime';
+import type { SessionPatch, SessionRow } from '../session-store';
 
 export interface ConvergeReport {
   alive: string[];

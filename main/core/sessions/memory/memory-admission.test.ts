@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NexusError } from '../../../shared/errors';
+import { NexusError } from '../../../../shared/errors';
 import {
   checkSessionMemory,
   effectiveSessionCap,
@@ -8,7 +8,7 @@ import {
   sessionMemoryOf,
   sessionsMemoryHolds,
 } from './memory-admission';
-import { CoreConfig } from '../config';
+import { CoreConfig } from '../../config';
 
 const MIB = 1024 ** 2;
 const GIB = 1024 ** 3;
