@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { NexusError } from '../../../shared/errors';
 import { subjects } from '../../../shared/platform-tools';
 import type { StatusBoard } from '../app/status';
@@ -12,9 +12,9 @@ import type { ReviewQueue } from '../review/review-queue';
 import type { Db } from '../store/open';
 import { connectionBack, ManagedNats } from './managed-server';
 import { relayMessage } from './message-relay';
-import { hookGrant, hookUserName, runGrant, runUserName, type NatsUser } from './permissions';
+import type { NatsUser } from './permissions';
 import { jwtSecret, userAuth } from './nats/auth';
-import { leafGrant, type NatsTrust } from './nats/leaf-node';
+import type { NatsTrust } from './nats/leaf-node';
 import { AgentStore, type Agent } from './store/agents';
 import { BoardStore } from './store/board';
 import { RunStore, type RunStatus } from './store/runs';
@@ -24,15 +24,10 @@ import { ToolRouter } from './tool-router';
 import { CallerLookup } from './caller-lookup';
 import { BoardFeed } from './board-feed';
 import { externalRefusal } from './external-server';
+import { NatsSubscriptions, type HookEvent, type PermissionAskHandler } from './nats-subscriptions';
+import { NatsUsers, type IssuedUser } from './nats-users';
 
-/**
- * How long a run's user JWT is valid: the server drops its connection then, whatever happens to core
- * (ending the run revokes it sooner). Longer than any session is expected to run.
- */
-const RUN_USER_TTL_MS = 30 * 24 * 3_600_000;
-
-const decoder = new TextDecoder();
-const encoder = new TextEncoder();
+export type { HookEvent } from './nats-subscriptions';
 
 /** What a worker needs to call platform tools as one run (handed to nexus-mcp through its env). */
 export interface RunCredentials {
@@ -54,19 +49,11 @@ export interface HookCredentials {
   subject: string;
 }
 
-export interface HookEvent {
-  /** From the subject the event arrived on, never from its body. */
-  workspaceId: string;
-  event: unknown;
-}
-
 /**
  * Platform tools over NATS: runs the managed nats-server (an external one is refused), serves
- * `tools.invoke.<runId>` and `nexus.hooks.<workspaceId>`, and issues per-run NATS users.
- * Exposed as `core.platform` for the sessions feature.
+ * `tools.invoke.<runId>` and `nexus.hooks.<workspaceId>` (nats-subscriptions.ts), and issues per-run
+ * NATS users (nats-users.ts). Exposed as `core.platform` for the sessions feature.
  */
-type PermissionAskHandler = (workspaceId: string, data: Uint8Array, respond: (d: string) => void) => void;
-
 export class PlatformService implements Disposable {
   readonly agents: AgentStore;
   readonly runs: RunStore;
@@ -79,15 +66,12 @@ export class PlatformService implements Disposable {
   private natsUrl: string | null = null;
   /** False while the managed server sits on 127.0.0.1 only because the workers' address is not known yet. */
   private workersReach = true;
-  private readonly subs: Subscription[] = [];
-  private readonly hookHandlers = new Set<(e: HookEvent) => void>();
-  private permissionAsk: PermissionAskHandler | null = null;
+  private readonly subscriptions: NatsSubscriptions;
+  private readonly users: NatsUsers;
   /** Where a workspace's workers reach NATS when not at core's server (a remote engine's leaf node). */
   private workerUrlOf: ((workspaceId: string) => Promise<string | null>) | null = null;
   /** Told when the account JWT gained revocations (core's server has applied them): leaf nodes reload it. */
   private readonly trustListeners = new Set<() => void>();
-  /** Passwords of live run and hook users, by NATS user name: unregistered from the redactor when removed. */
-  private readonly passwords = new Map<string, string>();
 
   constructor(
     private readonly deps: {
@@ -114,6 +98,8 @@ export class PlatformService implements Disposable {
       deps.audit,
       deps.log,
     );
+    this.subscriptions = new NatsSubscriptions({ router: this.router, log: deps.log });
+    this.users = new NatsUsers({ redactor: deps.redactor, server: () => this.server });
   }
 
   /**
@@ -152,13 +138,7 @@ export class PlatformService implements Disposable {
    * without a relaunch. Runs whose user did not survive are failed: nothing can call as them.
    */
   private keepCarriedUsers(): void {
-    const kept: string[] = [];
-    for (const u of this.server?.users ?? []) {
-      this.deps.redactor.addSecret(jwtSecret(u.password));
-      this.passwords.set(u.user, u.password);
-      if (u.user.startsWith('run-')) kept.push(u.user.slice('run-'.length));
-    }
-    this.runs.failOrphans(kept);
+    this.runs.failOrphans(this.users.keepCarried());
   }
 
   /**
@@ -212,7 +192,7 @@ export class PlatformService implements Disposable {
       // No stack-traced error built per request or timed subscription in case it fails (docs/performance.md).
       noAsyncTraces: true,
     });
-    await this.subscribe(this.nc);
+    await this.subscriptions.subscribe(this.nc);
     // Handed to workers only once core listens on it, and in the same turn as the status that names it.
     this.natsUrl = server.url;
     this.deps.status.set('nats', {
@@ -222,41 +202,6 @@ export class PlatformService implements Disposable {
         : `nats-server on ${server.url}; workers on the ${this.deps.config.docker.network} network reach it ` +
           `once Docker answers (their address is not known yet).`,
     });
-  }
-
-  private async subscribe(nc: NatsConnection): Promise<void> {
-    this.subs.push(
-      nc.subscribe(subjects.toolsAll, {
-        callback: (err, msg) => {
-          if (err) return;
-          this.onToolRequest(msg.subject, msg.data, (d) => msg.respond(d)).catch((e: unknown) =>
-            this.deps.log.error('tool request failed', { error: e }),
-          );
-        },
-      }),
-    );
-    this.subs.push(
-      nc.subscribe(subjects.hooksAll, {
-        callback: (err, msg) => {
-          if (err) return;
-          this.onHook(msg.subject, msg.data);
-          // The relay's acknowledgement: it sends again what got no answer (nexus-hook-relay/main.ts).
-          if (msg.reply) msg.respond();
-        },
-      }),
-    );
-    this.subs.push(
-      nc.subscribe(subjects.permissionsAll, {
-        callback: (err, msg) => {
-          if (err || !msg.reply) return;
-          const workspaceId = msg.subject.slice('nexus.permissions.'.length);
-          const respond = (d: string): void => void msg.respond(encoder.encode(d));
-          if (!this.permissionAsk) return respond('');
-          this.permissionAsk(workspaceId, msg.data, respond);
-        },
-      }),
-    );
-    await nc.flush();
   }
 
   /** Publishes as core (catalogue pushes to a run's inbox); a no-op without NATS. */
@@ -300,18 +245,14 @@ export class PlatformService implements Disposable {
       inboxPrefix: subjects.inboxPrefixFor(run.id),
       subject: subjects.toolsFor(run.id),
     };
-    if (!this.server) return { ...base, user: null, password: null };
-    const user = this.server.issue(runGrant(run.id), RUN_USER_TTL_MS);
-    const password = user.password;
-    this.deps.redactor.addSecret(jwtSecret(password));
+    let issued: IssuedUser | null;
     try {
-      await this.server.addUsers(user);
+      issued = await this.users.addRun(run.id);
     } catch (e) {
       this.runs.end(run.id, 'failed', 'NATS user could not be created.');
       throw e;
     }
-    this.passwords.set(runUserName(run.id), password);
-    return { ...base, user: runUserName(run.id), password };
+    return { ...base, user: issued?.user ?? null, password: issued?.password ?? null };
   }
 
   /** Ends a run: its user is removed and the server drops its connection. */
@@ -319,7 +260,7 @@ export class PlatformService implements Disposable {
     const run = this.runs.get(runId);
     if (!run) throw new NexusError('not_found', `No run "${runId}".`);
     this.runs.end(runId, status, summary);
-    await this.removeUser(runUserName(runId));
+    await this.users.removeRun(runId);
   }
 
   /**
@@ -329,21 +270,12 @@ export class PlatformService implements Disposable {
    */
   async leafCredentials(engineId: string): Promise<{ creds: string; hubPort: number; trust: NatsTrust }> {
     this.requireNats();
-    const port = this.server?.leafPort;
-    if (!this.server || !port)
-      throw new NexusError('nats_unavailable', 'Leaf nodes are off (nats.leafPort is not set).');
-    if (!/^[A-Za-z0-9_-]{1,100}$/.test(engineId))
-      throw new NexusError('bad_request', 'An engine id must be letters, digits, dashes and underscores.');
-    const { user, creds } = this.server.issueCreds(leafGrant(engineId), null);
-    const seed = /SU[A-Z2-7]+/.exec(creds)?.[0];
-    if (seed) this.deps.redactor.addSecret(seed);
-    await this.server.addUsers(user);
-    return { creds, hubPort: port, trust: this.server.trust };
+    return this.users.leafCredentials(engineId);
   }
 
   /** Revokes an engine's leaf credential: core's server drops the leaf on that reload. */
-  async removeLeaf(engineId: string): Promise<void> {
-    if (this.server?.running) await this.server.removeUsers(leafGrant(engineId).user);
+  removeLeaf(engineId: string): Promise<void> {
+    return this.users.removeLeaf(engineId);
   }
 
   /** The operator and account JWTs as of now (revocations included), for a leaf node to reload; null without NATS. */
@@ -377,51 +309,33 @@ export class PlatformService implements Disposable {
     if (!/^[A-Za-z0-9_-]{1,100}$/.test(workspaceId))
       throw new NexusError('bad_request', 'A workspace id for hooks must be letters, digits, dashes and underscores.');
     const base = { workspaceId, natsUrl: await this.workerUrl(workspaceId), subject: subjects.hooksFor(workspaceId) };
-    if (!this.server) return { ...base, user: null, password: null };
-    // One user per workspace: a session already running keeps the password it was handed.
-    const kept = this.passwords.get(hookUserName(workspaceId));
-    if (kept) return { ...base, user: hookUserName(workspaceId), password: kept };
-    const user = this.server.issue(hookGrant(workspaceId), null);
-    const password = user.password;
-    this.deps.redactor.addSecret(jwtSecret(password));
-    await this.server.addUsers(user);
-    this.passwords.set(hookUserName(workspaceId), password);
-    return { ...base, user: hookUserName(workspaceId), password };
+    const issued = await this.users.addHookPublisher(workspaceId);
+    return { ...base, user: issued?.user ?? null, password: issued?.password ?? null };
   }
 
   async removeHookPublisher(workspaceId: string): Promise<void> {
-    await this.removeUser(hookUserName(workspaceId));
-  }
-
-  private async removeUser(name: string): Promise<void> {
-    const password = this.passwords.get(name);
-    this.passwords.delete(name);
-    if (this.server?.running) await this.server.removeUsers(name);
-    // The value stays masked until the server has dropped the user.
-    if (password) this.deps.redactor.removeSecret(jwtSecret(password));
+    await this.users.removeHookPublisher(workspaceId);
   }
 
   /** Every hook event any workspace publishes, parsed; the workspace id comes from the subject. */
   onHookEvent(handler: (e: HookEvent) => void): Disposable {
-    this.hookHandlers.add(handler);
-    return { dispose: () => void this.hookHandlers.delete(handler) };
+    return this.subscriptions.onHookEvent(handler);
   }
 
   /** The one receiver of PermissionRequest hooks' questions (workspace from the subject); it must answer each. */
   onPermissionAsk(handler: PermissionAskHandler): Disposable {
-    this.permissionAsk = handler;
-    return { dispose: () => void (this.permissionAsk === handler && (this.permissionAsk = null)) };
+    return this.subscriptions.onPermissionAsk(handler);
   }
 
   async dispose(): Promise<void> {
-    this.hookHandlers.clear();
+    this.subscriptions.dropHookHandlers();
     await this.close();
     if (this.deps.status.get().nats.state !== 'unavailable')
       this.deps.status.set('nats', { state: 'stopped', reason: 'Platform tools are stopped.' });
   }
 
   private async close(): Promise<void> {
-    for (const s of this.subs.splice(0)) s.unsubscribe();
+    this.subscriptions.unsubscribe();
     const nc = this.nc;
     this.nc = null;
     if (nc) await nc.drain().catch(() => nc.close());
@@ -434,36 +348,5 @@ export class PlatformService implements Disposable {
   private requireNats(): string {
     if (!this.natsUrl) throw new NexusError('nats_unavailable', this.deps.status.get().nats.reason);
     return this.natsUrl;
-  }
-
-  private async onToolRequest(subject: string, data: Uint8Array, respond: (d: Uint8Array) => boolean): Promise<void> {
-    // tools.invoke.<runId>: the one place the caller's identity comes from.
-    const runId = subject.slice('tools.invoke.'.length);
-    let payload: unknown = null;
-    try {
-      payload = JSON.parse(decoder.decode(data));
-    } catch {
-      payload = null;
-    }
-    const reply = await this.router.invoke(runId, payload);
-    respond(encoder.encode(JSON.stringify(reply)));
-  }
-
-  private onHook(subject: string, data: Uint8Array): void {
-    const workspaceId = subject.slice('nexus.hooks.'.length);
-    let event: unknown;
-    try {
-      event = JSON.parse(decoder.decode(data));
-    } catch {
-      this.deps.log.warn('hook event is not JSON', { workspaceId });
-      return;
-    }
-    for (const h of this.hookHandlers) {
-      try {
-        h({ workspaceId, event });
-      } catch (e) {
-        this.deps.log.error('hook handler failed', { workspaceId, error: e });
-      }
-    }
   }
 }
