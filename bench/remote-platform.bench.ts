@@ -7,7 +7,7 @@ import { connect } from '@nats-io/transport-node';
 import { userAuth } from '../main/core/platform/nats/auth';
 import { nexusMcpEnv } from '../main/core/platform/nexus-mcp-env';
 import { WorkspaceRuntime } from '../main/core/workspaces/runtime';
-import { WORKER_NODE } from '../main/core/workspaces/worker-image';
+import { WORKER_NODE } from '../main/core/docker';
 import { connectRun } from '../test/helpers/run-client';
 import { startRemoteFleet } from '../test/helpers/second-engine';
 import { compare, measurePair, percentiles, type Benchmark, type Measurement } from './lib';

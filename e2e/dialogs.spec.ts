@@ -6,7 +6,7 @@ import { AppPage } from './pages/app-page';
 import { SessionsPage } from './pages/sessions-page';
 import { WorkspacesPage } from './pages/workspaces-page';
 import { testBaseImage } from '../test/helpers/docker';
-import { ownerIdFor } from '../main/core/workspaces/labels';
+import { ownerIdFor } from '../main/core/docker';
 
 // Issue 26, items 2 and 3: every dialog is a modal <dialog> that Escape closes and that gives the
 // focus back to the button that opened it (nothing behind it takes the focus meanwhile), each titled

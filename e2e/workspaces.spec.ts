@@ -6,7 +6,7 @@ import { AppPage } from './pages/app-page';
 import { WorkspacesPage } from './pages/workspaces-page';
 import { ensureTestWorkerImage, testBaseImage } from '../test/helpers/docker';
 import { serveGitRepo } from '../test/helpers/git-http-server';
-import { ownerIdFor } from '../main/core/workspaces/labels';
+import { ownerIdFor } from '../main/core/docker';
 
 test('creates a workspace from the UI with Codex as its default agent, sees it running, stops and starts it, then deletes it', async ({
   page,

@@ -5,7 +5,7 @@
 # Cached: does nothing when the tag already exists (the tag carries the package list's hash).
 # `--tag` only prints the tag this script builds, without building.
 # Nexus uses the newest local nexus-base:* image by itself when node:20-bookworm is not on the engine
-# and no base image is configured (main/core/workspaces/worker-image.ts defaultBaseImage).
+# and no base image is configured (main/core/docker/worker-image.ts defaultBaseImage).
 set -euo pipefail
 PACKAGES="ca-certificates,git,tmux,nodejs,procps,socat"
 # Bump REVISION when the way the root filesystem is made changes (the tag must change with it).

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { WORKER_NODE } from '../main/core/workspaces/worker-image';
+import { WORKER_NODE } from '../main/core/docker';
 import { repoRoot } from '../test/helpers/core';
 import { ensureTestWorkerImage } from '../test/helpers/docker';
 import { tempDir } from '../test/helpers/temp-dir';

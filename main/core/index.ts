@@ -40,8 +40,7 @@ import { CoreSecrets } from './vault/core-secrets';
 import { SealedCoreSecrets } from './vault/sealed-core-secrets';
 import { VaultService } from './vault/vault';
 import { vaultHandlers } from './vault/vault-handlers';
-import { createDockerClient, probeDocker } from './workspaces/engine';
-import { learnWorkerHost, workerBridge } from './workspaces/network';
+import { createDockerClient, learnWorkerHost, ownerIdFor, probeDocker, workerBridge } from './docker';
 import { workspaceHandlers } from './workspaces/workspace-handlers';
 import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './workspaces/workspaces';
 import { RemoteService } from './oauth/remote-service';
@@ -52,7 +51,6 @@ import { activityHandler } from './audit/activity-handler';
 import { engineHandlers } from './engines/engine-handlers';
 import { createEngines } from './engines/wire';
 import { joinPlatform } from './engines/join-platform';
-import { ownerIdFor } from './workspaces/labels';
 
 /** Collaborators a caller may replace (tests: the workspaces' secret source). */
 export interface CoreOptions {

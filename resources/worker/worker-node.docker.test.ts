@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hookHandler, relayStartScript, type RelayPaths } from '../../main/core/sessions/hooks/hook-relay';
-import { WORKER_NODE } from '../../main/core/workspaces/worker-image';
+import { WORKER_NODE } from '../../main/core/docker';
 import { repoRoot } from '../../test/helpers/core';
 import { ensureTestWorkerImage, pinnedWorkerNode } from '../../test/helpers/docker';
 

@@ -2,7 +2,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { locateBinaryDir, type AgentCpu } from '../../main/core/agent/agent-cli';
 import { locateCodexBinaryDir } from '../../main/core/agent/codex-cli';
-import { workspaceContainerSpec } from '../../main/core/workspaces/container-spec';
+import { workspaceContainerSpec } from '../../main/core/docker';
 import { repoRoot } from './core';
 import { ensureTestWorkerImage, realDocker } from './docker';
 

@@ -4,7 +4,7 @@ import Docker from 'dockerode';
 import { createConnection, createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LABEL, ownerIdFor } from '../../main/core/workspaces/labels';
+import { LABEL, ownerIdFor } from '../../main/core/docker';
 import { tempDir } from './temp-dir';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -64,7 +64,7 @@ async function removeOwned(dataDir: string): Promise<void> {
 
 /** Builds (once; cached by content tag) the worker image the tests' cores will ask for. */
 export async function ensureTestWorkerImage(): Promise<string> {
-  const { WorkerImageBuilder } = await import('../../main/core/workspaces/worker-image');
+  const { WorkerImageBuilder } = await import('../../main/core/docker');
   const builder = new WorkerImageBuilder(realDocker(), { network: 'host' });
   return builder.ensure(
     {

@@ -1,4 +1,4 @@
-import { workerHostAddress as hostAddressOn } from '../../main/core/workspaces/network';
+import { workerHostAddress as hostAddressOn } from '../../main/core/docker';
 import { realDocker } from './docker';
 
 /** The worker network the tests run on: Nexus's default bridge. */

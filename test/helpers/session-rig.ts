@@ -11,7 +11,8 @@ import { forwardHookEvents } from '../../main/core/sessions/hooks/hook-subscribe
 import { serve, type Running } from '../../main/serve';
 import { repoRoot, coreDb } from './core';
 import { SessionService } from '../../main/core/sessions/session-service';
-import { WorkspaceRuntime, type ExecOptions, type WorkspaceInfo } from '../../main/core/workspaces/runtime';
+import { WORKER_NODE, type ExecOptions } from '../../main/core/docker';
+import { WorkspaceRuntime, type WorkspaceInfo } from '../../main/core/workspaces/runtime';
 import { WorkspaceStore } from '../../main/core/workspaces/workspace-store';
 import type { Db } from '../../main/core/store/open';
 import type { EventBus } from '../../main/core/events';
@@ -19,7 +20,6 @@ import { TEST_NETWORK } from './network';
 import { tempDir } from './temp-dir';
 import { bundleWorkerScripts, type WorkerScripts } from './worker-scripts';
 import { pinnedWorkerNode } from './docker';
-import { WORKER_NODE } from '../../main/core/workspaces/worker-image';
 
 /** A workspaces row (migration 004) for a container the test started itself; the runtime reads it. */
 function insertWorkspaceRow(db: Db, id: string, name: string, containerId: string | null): void {

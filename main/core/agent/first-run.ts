@@ -1,7 +1,7 @@
 import { FLEET_MCP_SERVER } from '../../../shared/contract/fleet';
 import { NexusError } from '../../../shared/errors';
 import { AGENT_API_KEY_FILE, API_KEY_HELPER } from './credential';
-import { WORKER_NODE } from '../workspaces/worker-image';
+import { WORKER_NODE } from '../docker';
 
 /**
  * The container user's first-run state, so the real CLI starts unattended. Each dialog that would

@@ -5,11 +5,7 @@ import { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { NexusError } from '../../../shared/errors';
 import { AGENT_CLI_MOUNT } from '../agent/agent-cli';
-import { dockerFailure } from '../workspaces/engine';
-import type { EngineProgress } from '../workspaces/engine-port';
-import { LABEL } from '../workspaces/labels';
-import { streamTar } from '../workspaces/tar';
-import { imageExists, statusOf } from '../workspaces/worker-image';
+import { dockerFailure, imageExists, LABEL, statusOf, streamTar, type EngineProgress } from '../docker';
 
 /** Waits for a streamed engine answer (load, build) to end; an error line in it fails the call. */
 function drain(docker: Docker, stream: NodeJS.ReadableStream): Promise<void> {

@@ -3,9 +3,7 @@ import type Docker from 'dockerode';
 import { NexusError } from '../../../shared/errors';
 import type { Logger } from '../log';
 import { leafNodeConfig, type LeafNodeInput, type NatsTrust } from '../platform/nats/leaf-node';
-import { dockerUnavailable } from '../workspaces/engine';
-import { LABEL } from '../workspaces/labels';
-import { packTar } from '../workspaces/tar';
+import { dockerUnavailable, LABEL, packTar } from '../docker';
 import { LeafTrust } from './leaf-trust';
 import type { SshConnection } from './ssh-connection';
 

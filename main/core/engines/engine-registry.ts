@@ -3,15 +3,16 @@ import type { AppStatus, EngineState } from '../../../shared/contract';
 import { errorMessage, NexusError } from '../../../shared/errors';
 import type { Disposable } from '../disposable';
 import type { Logger } from '../log';
-import { DockerWatch } from '../workspaces/docker-watch';
-import { dockerUnavailable, withTimeout } from '../workspaces/engine';
 import {
+  dockerUnavailable,
+  DockerWatch,
   LOCAL_ENGINE,
+  withTimeout,
   type AgentCliSource,
   type EngineProgress,
   type RemoteWatchDeps,
   type WorkspaceEngines,
-} from '../workspaces/engine-port';
+} from '../docker';
 import { copyImage, ensureAgentCliVolume } from './engine-copies';
 import { linkTo, type EngineLink, type ResolveSecret } from './engine-link';
 import type { EngineRecord, EngineStore } from './engine-store';

@@ -2,7 +2,7 @@ import type { Engine, OpParsedInput } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
-import { LOCAL_ENGINE } from '../workspaces/engine-port';
+import { LOCAL_ENGINE } from '../docker';
 import { readDockerContexts } from './docker-contexts';
 import type { EngineRegistry } from './engine-registry';
 import type { EngineRecord, EngineStore } from './engine-store';

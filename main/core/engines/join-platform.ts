@@ -3,7 +3,7 @@ import { delimiter, isAbsolute, join } from 'node:path';
 import type { Logger } from '../log';
 import type { FleetService } from '../mcp/fleet/fleet';
 import type { PlatformService } from '../platform/platform-service';
-import { LOCAL_ENGINE } from '../workspaces/engine-port';
+import { LOCAL_ENGINE } from '../docker';
 import type { WorkspaceRuntime } from '../workspaces/runtime';
 import { EngineLeaves } from './engine-leaf';
 import type { EngineRegistry } from './engine-registry';

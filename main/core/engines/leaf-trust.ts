@@ -1,8 +1,7 @@
 import type Docker from 'dockerode';
 import type { Logger } from '../log';
 import { leafNodeConfig, type LeafNodeInput, type NatsTrust } from '../platform/nats/leaf-node';
-import { dockerUnavailable } from '../workspaces/engine';
-import { packTar } from '../workspaces/tar';
+import { dockerUnavailable, packTar } from '../docker';
 
 const RELOAD_MS = 20_000;
 

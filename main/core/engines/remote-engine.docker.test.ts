@@ -8,7 +8,7 @@ import { waitFor } from '../../../test/helpers/wait';
 import type { Engine } from '../../../shared/contract';
 import type { Core } from '..';
 import { operatorContext } from '../handlers';
-import { LABEL } from '../workspaces/labels';
+import { LABEL } from '../docker';
 
 const op = operatorContext('internal');
 

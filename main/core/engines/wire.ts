@@ -5,7 +5,7 @@ import type { AppStatus, SecretSummary } from '../../../shared/contract';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { Db } from '../store/open';
-import { ownerIdFor } from '../workspaces/labels';
+import { ownerIdFor } from '../docker';
 import { EngineRegistry } from './engine-registry';
 import { EngineService } from './engine-service';
 import { EngineStore } from './engine-store';

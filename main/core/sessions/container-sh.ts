@@ -1,5 +1,6 @@
 import { NexusError } from '../../../shared/errors';
-import type { ExecResult, WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
+import type { ExecResult } from '../docker';
+import type { WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
 
 /** How sessions reach a workspace container: the runtime's one exec. */
 export type ContainerExec = Pick<WorkspaceRuntime, 'exec'>;

@@ -18,7 +18,7 @@ import {
 import { tempDir } from '../../../test/helpers/temp-dir';
 import { readUntil, waitFor } from '../../../test/helpers/wait';
 import { bundleWorkerScripts } from '../../../test/helpers/worker-scripts';
-import { LABEL, ownerIdFor } from '../workspaces/labels';
+import { LABEL, ownerIdFor } from '../docker';
 import { SessionsConfig } from './config';
 
 // Issue 17, item 6: core SIGKILLed during 10 concurrent create_session. `nexus serve` (the built

@@ -6,7 +6,8 @@ import { EventBus } from '../events';
 import { createLogger } from '../log';
 import { Redactor } from '../redact';
 import { openStore, type Db } from '../store/open';
-import type { ExecResult, WorkspaceInfo } from '../workspaces/runtime';
+import type { ExecResult } from '../docker';
+import type { WorkspaceInfo } from '../workspaces/runtime';
 import { SessionsConfig } from './config';
 import { SessionService, type SessionRuntime } from './session-service';
 

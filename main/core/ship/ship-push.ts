@@ -1,7 +1,7 @@
 import type { PushResult } from '../../../shared/contract/sessions';
 import { NexusError } from '../../../shared/errors';
 import type { Redactor } from '../redact';
-import { credentialPayload } from '../workspaces/container-spec';
+import { credentialPayload } from '../docker';
 import { checkSecretHost, credentialHost } from '../workspaces/repo-url';
 import { gitUsername, type SecretSource } from '../workspaces/secret-source';
 import { compareLink } from './compare-link';

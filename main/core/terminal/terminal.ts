@@ -5,7 +5,8 @@ import { TerminalSessionId, type TerminalSize } from '../../../shared/terminal';
 import type { Logger } from '../log';
 import type { Redactor } from '../redact';
 import type { SessionsConfig } from '../sessions/config';
-import type { TtyProcess, WorkspaceRuntime } from '../workspaces/runtime';
+import type { TtyProcess } from '../docker';
+import type { WorkspaceRuntime } from '../workspaces/runtime';
 
 /** Where a session's agent runs: its workspace container and tmux window. */
 export interface LiveWindow {

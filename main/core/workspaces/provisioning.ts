@@ -4,15 +4,22 @@ import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { WorkspaceAgent } from '../agent/workspace-agent';
 import type { Redactor } from '../redact';
-import { credentialPayload, workspaceContainerSpec, WORKSPACE_DIR, type ContainerLimits } from './container-spec';
-import type { WorkspaceContainers } from './containers';
-import { dockerFailure } from './engine';
-import { LOCAL_ENGINE, type WorkspaceEngines } from './engine-port';
-import { LABEL } from './labels';
+import {
+  credentialPayload,
+  dockerFailure,
+  LABEL,
+  LOCAL_ENGINE,
+  WORKSPACE_DIR,
+  workspaceContainerSpec,
+  type ContainerLimits,
+  type WorkerContext,
+  type WorkerImageBuilder,
+  type WorkspaceContainers,
+  type WorkspaceEngines,
+} from '../docker';
 import { checkRepoUrl, checkSecretHost, credentialHost } from './repo-url';
 import type { WorkspaceRuntime } from './runtime';
 import { gitUsername, type ResolvedSecret, type SecretSource } from './secret-source';
-import type { WorkerContext, WorkerImageBuilder } from './worker-image';
 import { publicWorkspace, type WorkspaceRecord, type WorkspaceStore } from './workspace-store';
 
 export interface ProvisioningDeps {

@@ -12,7 +12,7 @@ import {
 } from '../../../test/helpers/docker';
 import { serveGitRepo } from '../../../test/helpers/git-http-server';
 import { waitFor } from '../../../test/helpers/wait';
-import { LABEL } from './labels';
+import { LABEL } from '../docker';
 import type { Core } from '..';
 
 const op = operatorContext('internal');

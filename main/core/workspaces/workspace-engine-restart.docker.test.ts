@@ -8,7 +8,7 @@ import { serveGitRepo } from '../../../test/helpers/git-http-server';
 import { waitFor } from '../../../test/helpers/wait';
 import type { Core } from '..';
 import { operatorContext } from '../handlers';
-import { LABEL } from './labels';
+import { LABEL } from '../docker';
 
 const op = operatorContext('internal');
 

@@ -1,3 +1,4 @@
+import type { EngineLost } from '../docker';
 import { Signals } from '../signals';
 
 /** What core's own modules hear from the workspaces module (typed; never the redacted UI bus). */
@@ -12,7 +13,7 @@ export interface WorkspaceEventMap {
    */
   outOfMemory: { workspaceId: string };
   /** A call found the Docker engine gone (the watch then reconnects). */
-  engineLost: { reason: string; /** Which engine (absent: the local one). */ engine?: string };
+  engineLost: EngineLost;
 }
 
 /** The workspaces module's internal events; a failing listener is logged and does not stop the others. */

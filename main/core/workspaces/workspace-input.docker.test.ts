@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorContext } from '../handlers';
 import { testCore } from '../../../test/helpers/core';
 import { containersWithLabel, workspaceTestConfig } from '../../../test/helpers/docker';
-import { LABEL, ownerIdFor } from './labels';
+import { LABEL, ownerIdFor } from '../docker';
 import type { Core } from '..';
 
 const op = operatorContext('internal');

@@ -4,14 +4,19 @@ import type { StatusBoard } from '../app/status';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { Redactor } from '../redact';
-import { WORKSPACE_DIR } from './container-spec';
-import { WorkspaceContainers, type ContainerSummary } from './containers';
-import { LOCAL_ENGINE, type WorkspaceEngines } from './engine-port';
-import { isOwnedBy, LABEL } from './labels';
+import {
+  isOwnedBy,
+  LABEL,
+  LOCAL_ENGINE,
+  statusOf,
+  WORKSPACE_DIR,
+  WorkspaceContainers,
+  type ContainerSummary,
+  type WorkspaceEngines,
+} from '../docker';
 import { checkSecretHost } from './repo-url';
 import { WorkspaceProvisioner, type ProvisioningDeps } from './provisioning';
 import type { WorkspaceRuntime } from './runtime';
-import { statusOf } from './worker-image';
 import { workspaceDisk, type DiskDirs, type DiskUse } from './workspace-disk';
 import type { WorkspaceEvents } from './workspace-events';
 import { publicWorkspace, type WorkspaceRecord, type WorkspaceStore } from './workspace-store';

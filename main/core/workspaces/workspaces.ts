@@ -8,12 +8,17 @@ import type { Logger } from '../log';
 import type { Redactor } from '../redact';
 import type { WorkspaceAgent } from '../agent/workspace-agent';
 import type { Db } from '../store/open';
-import { DockerWatch } from './docker-watch';
-import { isOwnedBy, LABEL, ownerIdFor } from './labels';
+import {
+  DockerWatch,
+  isOwnedBy,
+  LABEL,
+  localEngineOnly,
+  ownerIdFor,
+  WorkerImageBuilder,
+  WorkspaceContainers,
+  type WorkspaceEngines,
+} from '../docker';
 import { noSecrets, type SecretSource } from './secret-source';
-import { WorkerImageBuilder } from './worker-image';
-import { WorkspaceContainers } from './containers';
-import { localEngineOnly, type WorkspaceEngines } from './engine-port';
 import { WorkspaceRuntime } from './runtime';
 import { WorkspaceEvents } from './workspace-events';
 import { WorkspaceService } from './workspace-service';

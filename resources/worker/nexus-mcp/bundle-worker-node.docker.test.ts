@@ -6,7 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nexusMcpEnv } from '../../../main/core/platform/nexus-mcp-env';
-import { WORKER_NODE } from '../../../main/core/workspaces/worker-image';
+import { WORKER_NODE } from '../../../main/core/docker';
 import { pinnedWorkerNode } from '../../../test/helpers/docker';
 import { platformFixture } from '../../../test/helpers/platform-fixture';
 import { repoRoot } from '../../../test/helpers/core';

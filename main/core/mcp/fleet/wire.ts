@@ -9,7 +9,7 @@ import type { TokenService } from '../../tokens/tokens';
 import type { CoreSecrets } from '../../vault/core-secrets';
 import { SessionLookup } from '../../sessions/session-lookup';
 import { SessionStore } from '../../sessions/session-store';
-import { isLoopbackNetwork } from '../../workspaces/network';
+import { isLoopbackNetwork } from '../../docker';
 import type { WorkspaceRuntime } from '../../workspaces/runtime';
 import type { WorkspaceEvents } from '../../workspaces/workspace-events';
 import type { WorkspaceFleetStep } from '../../workspaces/workspace-handlers';

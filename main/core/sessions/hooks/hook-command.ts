@@ -1,4 +1,4 @@
-import { WORKER_NODE } from '../../workspaces/worker-image';
+import { WORKER_NODE } from '../../docker';
 import { shellQuote } from '../launch/launch';
 import { HOOK_MARKER, relayStartPath, type RelayPaths } from './hook-relay';
 

@@ -16,12 +16,11 @@ import { tempDir } from '../../../../test/helpers/temp-dir';
 import { waitFor } from '../../../../test/helpers/wait';
 import { bundleWorkerScripts } from '../../../../test/helpers/worker-scripts';
 import { credentialInjection } from '../../agent/credential';
-import type { ExecResult } from '../../workspaces/runtime';
+import { WORKER_NODE, type ExecResult } from '../../docker';
 import { SessionsConfig } from '../config';
 import { buildLaunchCommand, launchScript } from '../launch/launch';
 import { installWorkerTools } from '../launch/worker-tools';
 import { freePort } from '../../../../test/helpers/free-port';
-import { WORKER_NODE } from '../../workspaces/worker-image';
 
 /**
  * The hook relay in a real worker container, with the pinned real CLI against the model stand-in

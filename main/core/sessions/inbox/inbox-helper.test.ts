@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/helpers/temp-dir';
 import { bundleWorkerScripts, type WorkerScripts } from '../../../../test/helpers/worker-scripts';
-import { WORKER_NODE } from '../../workspaces/worker-image';
-import type { ExecResult } from '../../workspaces/runtime';
+import { WORKER_NODE, type ExecResult } from '../../docker';
 import type { ContainerExec } from '../container-sh';
 import { helperSend, inboxHelperPath } from './inbox-helper';
 

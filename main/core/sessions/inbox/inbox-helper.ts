@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { NexusError } from '../../../../shared/errors';
-import { WORKER_NODE } from '../../workspaces/worker-image';
+import { WORKER_NODE } from '../../docker';
 import type { SessionsConfig } from '../config';
 import type { ContainerExec, ExecTarget } from '../container-sh';
 import { HelperOutcomes, type HelperReport } from './inbox-protocol';

@@ -3,7 +3,7 @@ import { testBaseImage } from '../../../../test/helpers/docker';
 import { TEST_NETWORK } from '../../../../test/helpers/network';
 import { startRealAgentFleet, type RealAgentFleet } from '../../../../test/helpers/real-agent-fleet';
 import { readUntil } from '../../../../test/helpers/wait';
-import { WORKER_NODE } from '../../workspaces/worker-image';
+import { WORKER_NODE } from '../../docker';
 
 const MIB = 1024 ** 2;
 /** Small enough that a memory hog reaches it in seconds, large enough for one real CLI (~200 MB idle). */

@@ -4,7 +4,7 @@ import { NexusError } from '../../../shared/errors';
 import type { Disposable } from '../disposable';
 import type { Logger } from '../log';
 import { dockerUnavailable } from './engine';
-import type { WorkspaceEvents } from './workspace-events';
+import type { EngineLostSignals } from './engine-lost';
 
 /** The engine core starts with; every workspace created before engines existed lives there. */
 export const LOCAL_ENGINE = 'local';
@@ -35,7 +35,7 @@ export interface WorkspaceEngines {
 
 export interface RemoteWatchDeps {
   owner: string;
-  signals: WorkspaceEvents;
+  signals: EngineLostSignals;
   log: Logger;
   onEvent(engine: string, labels: Record<string, string>): void;
   onReconnect(engine: string): Promise<void>;

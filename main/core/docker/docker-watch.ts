@@ -5,7 +5,7 @@ import type { Disposable } from '../disposable';
 import type { Logger } from '../log';
 import { probeDocker } from './engine';
 import { ownerFilter } from './labels';
-import type { WorkspaceEvents } from './workspace-events';
+import type { EngineLostSignals } from './engine-lost';
 
 export interface ContainerEvent {
   action: string;
@@ -44,7 +44,7 @@ export class DockerWatch implements Disposable {
       engine?: string;
       owner: string;
       /** Any call that finds the engine gone says so here (`engineLost`); the watch then reconnects. */
-      signals: WorkspaceEvents;
+      signals: EngineLostSignals;
       onEvent: (e: ContainerEvent) => void;
       onReconnect: () => Promise<void>;
       maxBackoffMs?: number;

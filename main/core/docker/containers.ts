@@ -4,7 +4,7 @@ import { dockerFailure, isEngineDown } from './engine';
 import { isOwnedBy, LABEL, ownerFilter } from './labels';
 import { ensureWorkerNetwork } from './network';
 import { imageExists, statusOf } from './worker-image';
-import type { WorkspaceEvents } from './workspace-events';
+import type { EngineLostSignals } from './engine-lost';
 
 export interface ContainerSummary {
   Id: string;
@@ -24,7 +24,7 @@ export class WorkspaceContainers {
     private readonly deps: {
       owner: string;
       network: string;
-      signals: WorkspaceEvents;
+      signals: EngineLostSignals;
       /** The engine these calls go to (absent: the local one). */
       engine?: string;
     },

@@ -1,0 +1,20 @@
+// The Docker room's public face: what workspaces, sessions, engines and the rest may use of an engine.
+// Below them: nothing here imports workspaces/, sessions/ or engines/ (what they add is passed in).
+export { credentialPayload, WORKSPACE_DIR, workspaceContainerSpec, type ContainerLimits } from './container-spec';
+export { WorkspaceContainers, type ContainerSummary } from './containers';
+export { DockerWatch } from './docker-watch';
+export { createDockerClient, dockerFailure, dockerUnavailable, probeDocker, withTimeout } from './engine';
+export type { EngineLost } from './engine-lost';
+export {
+  LOCAL_ENGINE,
+  localEngineOnly,
+  type AgentCliSource,
+  type EngineProgress,
+  type RemoteWatchDeps,
+  type WorkspaceEngines,
+} from './engine-port';
+export { attachIn, execIn, type AttachOptions, type ExecOptions, type ExecResult, type TtyProcess } from './exec';
+export { isOwnedBy, LABEL, ownerIdFor } from './labels';
+export { isLoopbackNetwork, learnWorkerHost, workerBridge, workerHostAddress } from './network';
+export { packTar, streamTar } from './tar';
+export { imageExists, statusOf, WORKER_NODE, WorkerImageBuilder, type WorkerContext } from './worker-image';
