@@ -104,7 +104,7 @@ export class PlatformService implements Disposable {
 
   /**
    * Starts NATS and the subscriptions. Never throws: a missing server is reported as state `unavailable`.
-   * `workerHost` is where workers reach the host (see workspaces/network.ts); the managed server
+   * `workerHost` is where workers reach the host (see docker/network.ts); the managed server
    * listens there and nowhere else. Null when Docker did not answer: the server starts on 127.0.0.1
    * and `moveTo` brings it to the workers' address once it is known.
    */
