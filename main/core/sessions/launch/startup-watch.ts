@@ -1,4 +1,9 @@
+import { startupFailureReason } from '../../agent/startup-watchdog';
 import type { Logger } from '../../log';
+import { capturePane } from '../../terminal/pane';
+import type { WorkspaceRuntime } from '../../workspaces/runtime';
+import type { SessionRow, SessionStore } from '../session-store';
+import type { SessionUpdates } from '../session-updates';
 
 /**
  * One timer per launched agent: when it fires and no hook has arrived since the launch (the first
@@ -33,4 +38,31 @@ export class StartupWatch {
     clearTimeout(this.timers.get(sessionId));
     this.timers.delete(sessionId);
   }
+}
+
+export interface StartupTimeoutDeps {
+  store: Pick<SessionStore, 'get'>;
+  runtime: Pick<WorkspaceRuntime, 'find' | 'exec'>;
+  updates: Pick<SessionUpdates, 'patch'>;
+  log: Logger;
+}
+
+/** The watchdog fired: unless a hook came since the launch, the pane says why the agent is stuck. */
+export async function startupTimedOut(
+  d: StartupTimeoutDeps,
+  id: string,
+  launchedAt: string,
+  timeoutMs: number,
+): Promise<void> {
+  const started = (r: SessionRow | null): boolean =>
+    !r || r.status !== 'running' || (r.agent_state_at !== null && r.agent_state_at >= launchedAt);
+  const row = d.store.get(id);
+  if (started(row) || !row) return;
+  const ws = d.runtime.find(row.workspace_id);
+  if (!ws?.running || !row.window_id) return;
+  const pane = await capturePane(d.runtime, ws, row.window_id).catch(() => '');
+  if (started(d.store.get(id))) return;
+  const reason = startupFailureReason(pane, timeoutMs);
+  d.log.warn('agent did not start', { sessionId: id });
+  d.updates.patch(id, { status: 'error', reason });
 }

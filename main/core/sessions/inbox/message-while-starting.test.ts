@@ -1,15 +1,15 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { insertSession } from '../../../test/helpers/session-row';
-import { tempDir } from '../../../test/helpers/temp-dir';
-import { EventBus } from '../events';
-import { createLogger } from '../log';
-import { Redactor } from '../redact';
-import { openStore, type Db } from '../store/open';
-import type { ExecResult } from '../docker';
-import type { WorkspaceInfo } from '../workspaces/runtime';
-import { SessionsConfig } from './config';
-import { SessionService, type SessionRuntime } from './session-service';
+import { insertSession } from '../../../../test/helpers/session-row';
+import { tempDir } from '../../../../test/helpers/temp-dir';
+import { EventBus } from '../../events';
+import { createLogger } from '../../log';
+import { Redactor } from '../../redact';
+import { openStore, type Db } from '../../store/open';
+import type { ExecResult } from '../../docker';
+import type { WorkspaceInfo } from '../../workspaces/runtime';
+import { SessionsConfig } from '../config';
+import { SessionService, type SessionRuntime } from '../session-service';
 
 const ok = (stdout: string): ExecResult => ({ exitCode: 0, stdout, stderr: '', cut: { stdout: 0, stderr: 0 } });
 

@@ -1,14 +1,14 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { insertSession } from '../../../test/helpers/session-row';
-import { tempDir } from '../../../test/helpers/temp-dir';
-import { EventBus } from '../events';
-import { createLogger } from '../log';
-import { Redactor } from '../redact';
-import { openStore, type Db } from '../store/open';
-import type { WorkspaceInfo } from '../workspaces/runtime';
-import { SessionsConfig } from './config';
-import { SessionService, type SessionRuntime } from './session-service';
+import { insertSession } from '../../../../test/helpers/session-row';
+import { tempDir } from '../../../../test/helpers/temp-dir';
+import { EventBus } from '../../events';
+import { createLogger } from '../../log';
+import { Redactor } from '../../redact';
+import { openStore, type Db } from '../../store/open';
+import type { WorkspaceInfo } from '../../workspaces/runtime';
+import { SessionsConfig } from '../config';
+import { SessionService, type SessionRuntime } from '../session-service';
 
 /** A runtime that must never be asked to reach a container: hook events touch only the store. */
 const storeOnlyRuntime: SessionRuntime = {

@@ -1,0 +1,69 @@
+import type { WorkspaceRuntime } from '../../workspaces/runtime';
+import type { SessionsConfig } from '../config';
+import { waitForLaunches } from '../launch/launch-exec';
+import type { SessionLauncher } from '../launch/session-launcher';
+import type { StartupWatch } from '../launch/startup-watch';
+import { listWindows } from '../launch/tmux';
+import { sessionPaths } from '../session-paths';
+import type { SessionRow, SessionStore } from '../session-store';
+import type { SessionUpdates } from '../session-updates';
+import { removeSessionState, removeWorktree, worktreeExists } from '../worktrees';
+import type { ConvergeSessions } from './session-converge';
+
+export interface ConvergePortDeps {
+  store: Pick<SessionStore, 'list'>;
+  runtime: Pick<WorkspaceRuntime, 'exec'>;
+  config: SessionsConfig;
+  /** Whether the session's create is queued or running in this process: converge leaves it to the create. */
+  inFlight(id: string): boolean;
+  updates: Pick<SessionUpdates, 'patch'>;
+  launcher: Pick<
+    SessionLauncher,
+    'forgetTools' | 'relaunch' | 'hooksLive' | 'endOrphanRuns' | 'endStrayRuns' | 'endRunOf'
+  >;
+  startup: Pick<StartupWatch, 'arm'>;
+}
+
+/** What converge may do (see ConvergeSessions), built from the sessions module's parts: nothing beyond it. */
+export function convergePort(d: ConvergePortDeps): ConvergeSessions {
+  const { runtime, config } = d;
+  const paths = (row: SessionRow) => sessionPaths(config, row.id, row.name);
+  return {
+    settled: (workspaceId) => d.store.list(workspaceId).filter((r) => !d.inFlight(r.id)),
+    patch: (id, p) => void d.updates.patch(id, p),
+    forgetContainer: (containerId) => d.launcher.forgetTools(containerId),
+    liveWindows: async (ws) => {
+      await waitForLaunches(runtime, config, ws);
+      return listWindows(runtime, config, ws);
+    },
+    worktreeExists: (ws, row) => worktreeExists(runtime, ws, paths(row)),
+    relaunch: async (ws, row) => {
+      const { windowId, launchedAt } = await d.launcher.relaunch(ws, row);
+      // `codex resume` raises no hook until its next turn (measured on 0.169.0): at its prompt, idle, no watchdog.
+      if (row.agent === 'codex' && row.agent_thread_id) {
+        d.updates.patch(row.id, {
+          window_id: windowId,
+          agent_state: 'idle',
+          agent_state_at: launchedAt,
+          agent_message: 'Relaunched after a restart (Codex thread resumed)',
+        });
+        return;
+      }
+      d.updates.patch(row.id, {
+        window_id: windowId,
+        agent_state: 'starting',
+        agent_message: 'Relaunched after a restart (conversation resumed)',
+      });
+      if (d.launcher.hooksLive(ws)) d.startup.arm(row.id, launchedAt);
+    },
+    removeWorkArea: async (ws, row) => {
+      await removeWorktree(runtime, config, ws, paths(row));
+      await removeSessionState(runtime, ws, paths(row));
+    },
+    runs: {
+      endOrphans: () => d.launcher.endOrphanRuns(),
+      endStray: (id) => d.launcher.endStrayRuns(id),
+      end: (id, status, summary) => d.launcher.endRunOf(id, status, summary),
+    },
+  };
+}
