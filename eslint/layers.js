@@ -13,6 +13,22 @@ export const layers = [
   { name: 'main/core', files: ['main/core'], deny: shells },
   { name: 'main/core', files: ['main/core'], tests: false, deny: ['test', 'e2e'] },
   { name: 'renderer', files: ['renderer'], deny: ['main', 'preload'] },
+  // The Docker mechanisms sit below the features that use them (workspaces, sessions, engines, …): they know
+  // core's basics and, until agent kinds declare their own mounts, the agent CLIs' mount points.
+  {
+    name: 'main/core/docker',
+    files: ['main/core/docker'],
+    tests: false,
+    allow: [
+      'main/core/docker',
+      'shared',
+      'main/core/disposable',
+      'main/core/log',
+      'main/core/events',
+      'main/core/app',
+      'main/core/agent',
+    ],
+  },
   {
     name: 'a vitest test',
     files: ['main', 'shared', 'preload', 'renderer', 'resources', 'test'],
@@ -21,12 +37,24 @@ export const layers = [
   },
 ];
 
+// Folders with a public face: a production file outside one imports it only through its index.ts
+// (docs/architecture.md, "Mechanisms below the features"); tests may reach inside to test the parts.
+export const faces = ['main/core/docker'];
+const product = ['main', 'shared', 'renderer', 'preload', 'resources'];
+
 const within = (file, entry) => file === entry || file.startsWith(`${entry}/`);
 const repoPath = (abs) => path.relative(root, abs).split(path.sep).join('/');
 const stripExt = (p) => p.replace(/\.(d\.)?[mc]?[jt]sx?$/, '');
 const isTest = (file) => /\.test$/.test(stripExt(file));
 const applies = (layer, file) =>
   layer.files.some((entry) => within(file, entry)) && (layer.tests === undefined || layer.tests === isTest(file));
+
+/** The face a production file bypasses when it imports another folder's internals. */
+function bypassedFace(from, target) {
+  if (isTest(from) || !product.some((entry) => within(from, entry))) return undefined;
+  const face = faces.find((f) => within(target, f) && !within(from, f));
+  return face && target !== face && target !== `${face}/index` ? face : undefined;
+}
 
 function violation(layer, target) {
   if (layer.allow && !layer.allow.some((entry) => within(target, entry))) {
@@ -45,12 +73,14 @@ export const layerRule = {
   create(context) {
     const from = repoPath(context.filename);
     const mine = layers.filter((l) => applies(l, from));
-    if (mine.length === 0) return {};
     const check = (node) => {
       const spec = node?.type === 'Literal' && typeof node.value === 'string' ? node.value : undefined;
       if (!spec || !(spec.startsWith('.') || spec.startsWith('/'))) return;
       const target = stripExt(repoPath(path.resolve(path.dirname(context.filename), spec)));
-      const rule = mine.map((layer) => violation(layer, target)).find(Boolean);
+      const face = bypassedFace(from, target);
+      const rule =
+        mine.map((layer) => violation(layer, target)).find(Boolean) ??
+        (face ? `${face} is imported through its face, ${face}/index.ts` : undefined);
       if (rule) {
         context.report({
           node,

@@ -61,6 +61,10 @@ describe('layer rules by path', () => {
     ['main/host/x.test.ts', '../../e2e/fixtures/nexus', 'a vitest test never imports e2e'],
     ['renderer/src/x.test.tsx', '../../e2e/pages/app-page', 'a vitest test never imports e2e'],
     ['test/helpers/x.test.ts', '../../e2e/fixtures/nexus', 'a vitest test never imports e2e'],
+    ['main/core/docker/x.ts', '../workspaces/workspace-store', 'main/core/docker imports only'],
+    ['main/core/docker/x.ts', '../sessions/session-service', 'main/core/docker imports only'],
+    ['main/core/sessions/x.ts', '../docker/containers', 'main/core/docker is imported through its face'],
+    ['main/core/x.ts', './docker/exec', 'main/core/docker is imported through its face'],
   ])('fails lint when %s imports %s', async (file, spec, said) => {
     const hits = await ruleHits(importing(spec), file);
     expect(hits.filter((m) => m.startsWith('Layer rule:') && m.includes(said))).toHaveLength(1);
@@ -93,6 +97,11 @@ describe('layer rules by path', () => {
     ['main/core/platform/x.test.ts', '../../../test/helpers/core'],
     ['main/host/x.test.ts', '../../test/helpers/core'],
     ['e2e/x.spec.ts', './fixtures/nexus'],
+    ['main/core/sessions/x.ts', '../docker'],
+    ['main/core/sessions/x.ts', '../docker/index'],
+    ['main/core/docker/x.ts', './containers'],
+    ['main/core/docker/x.test.ts', '../workspaces/workspace-store'],
+    ['main/core/sessions/x.test.ts', '../docker/containers'],
   ])('allows %s to import %s', async (file, spec) => {
     expect(await ruleHits(importing(spec), file)).toHaveLength(0);
   });
