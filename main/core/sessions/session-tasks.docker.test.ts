@@ -222,7 +222,7 @@ describe('sessions on tasks (docker, NATS, nexus-mcp, agent fixture)', () => {
     } finally {
       sub.dispose();
     }
-  });
+  }, 90_000);
 
   it('with nexus-mcp turned off (NEXUS_MCP_ENABLED=0) a session starts without platform tools and says why', async () => {
     rig.config.nexusMcpEnabled = false;
