@@ -208,6 +208,10 @@ describe('the terminal refuses every credential but the UI cookie, and every for
 describe('when the session window goes', () => {
   it('a viewer killed from outside closes with "retry"; the agent window closing ends its viewers with 4001', async () => {
     const t = await open();
+    // Attached, not only opening: the viewer's tmux session exists a moment before its client is attached, and a
+    // kill in that moment is an open that failed (1011), not a terminal that dropped.
+    t.input(' killed-viewer-was-attached');
+    await t.waitFor('killed-viewer-was-attached');
     await waitFor(async () => (await viewers()).length === 1, 'a viewer');
     await sh(`tmux kill-session -t '${(await viewers())[0]}'`);
     expect((await t.closed).code).toBe(TerminalClose.retry);
