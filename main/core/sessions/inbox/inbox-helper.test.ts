@@ -31,6 +31,8 @@ const here: ContainerExec = {
       p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       p.on('error', reject);
       p.on('close', (code) => resolve({ stdout, stderr, exitCode: code ?? -1, cut: { stdout: 0, stderr: 0 } }));
+      // The wrapper exits (97) without reading stdin when the helper is gone: the pipe may close before the write.
+      p.stdin.on('error', (e: NodeJS.ErrnoException) => void (e.code === 'EPIPE' || reject(e)));
       p.stdin.end(opts.stdin ?? '');
     }),
 };
