@@ -8,8 +8,10 @@ let passed = 0,
   missing = [];
 const read = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : (missing.push(file), null));
 
-const unit = read('test-results/vitest.json');
-if (unit) {
+// The keychain run and the no-keychain tier (vitest.nokeychain.config.ts), each its own vitest report.
+for (const file of ['test-results/vitest.json', 'test-results/vitest-nokeychain.json']) {
+  const unit = read(file);
+  if (!unit) continue;
   passed += unit.numPassedTests;
   failed += unit.numFailedTests + (unit.numFailedTestSuites ?? 0) - 0;
   skipped += unit.numPendingTests + unit.numTodoTests;
