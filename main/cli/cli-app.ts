@@ -19,8 +19,11 @@ import { unlockCommand } from './unlock-command';
 // One line per paragraph: yargs wraps them to the terminal.
 const EPILOG = [
   'A session is named workspace/session (as nexus ls prints it) or by its id.',
-  'Exit codes: 0 done; 1 failed (Nexus refused, or something broke: the reason is on stderr); 2 usage error (the command line is wrong); 3 Nexus is not running on the data dir.',
-  'Environment: NEXUS_DATA_DIR, NEXUS_PORT, NEXUS_DOCKER_SOCKET, NEXUS_DOCKER_NETWORK, NEXUS_WORKER_IMAGE, NEXUS_WORKER_BASE_IMAGE, NEXUS_NATS_URL, NEXUS_NATS_BINARY, NEXUS_VAULT_KEY_FILE, NEXUS_PUBLIC_ORIGIN; for mcp-stdio NEXUS_TOKEN.',
+  'Exit codes: 0 done; 1 failed (Nexus refused, or something broke: the reason is on stderr); ' +
+    '2 usage error (the command line is wrong); 3 Nexus is not running on the data dir.',
+  'Environment: NEXUS_DATA_DIR, NEXUS_PORT, NEXUS_DOCKER_SOCKET, NEXUS_DOCKER_NETWORK, NEXUS_WORKER_IMAGE, ' +
+    'NEXUS_WORKER_BASE_IMAGE, NEXUS_NATS_URL, NEXUS_NATS_BINARY, NEXUS_VAULT_KEY_FILE, NEXUS_PUBLIC_ORIGIN; ' +
+    'for mcp-stdio NEXUS_TOKEN.',
 ].join('\n\n');
 
 /** The commands, for the `--help` hint of a usage error and `nexus help <command>`. */
@@ -73,7 +76,8 @@ export function nexusCli(ctx: CliContext, exit: (code: number) => void): Argv {
     (y: Argv) =>
       y.command(
         'mcp-stdio',
-        "bridge stdio to the running app's MCP endpoint (for Claude Desktop); token from NEXUS_TOKEN, the OS keychain, or the data dir without one",
+        "bridge stdio to the running app's MCP endpoint (for Claude Desktop); token from NEXUS_TOKEN, " +
+          'the OS keychain, or the data dir without one',
         (b) => b.strict().option('url', { type: 'string', describe: "the app's URL (default: from serve.json)" }),
         (argv) =>
           mcpStdio({

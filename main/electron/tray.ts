@@ -45,8 +45,8 @@ export const trayTooltip = (fleet: FleetAttention | null, app: AppStatus | null 
 
 /**
  * Keeps the tray (where the desktop has one), the dock badge (macOS) and the badge count in step
- * with `attention.changed` and `app.status` (a vault not set up needs you too). Without a tray (GNOME without AppIndicator) creation fails quietly and
- * notifications, sent by core, still work.
+ * with `attention.changed` and `app.status` (a vault not set up needs you too). Without a tray (GNOME without
+ * AppIndicator) creation fails quietly and notifications, sent by core, still work.
  */
 export function startTray(
   events: EventBus,

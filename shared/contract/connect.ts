@@ -31,7 +31,8 @@ export const connectOperations = {
   }),
   'connect.claudeDesktop': operation({
     summary:
-      "Connect Claude Desktop: keep a token in the OS keychain (a 0600 data-dir file without one) and write Nexus's entry in its config (with a backup).",
+      'Connect Claude Desktop: keep a token in the OS keychain (a 0600 data-dir file without one) ' +
+      "and write Nexus's entry in its config (with a backup).",
     access: 'operator',
     fleet: 'refused',
     phone: false,

@@ -7,9 +7,11 @@ import type { Dek } from './dek';
 
 /** The sentence a core secret's refusal ends with: what the operator does about a vault it needs. */
 export const SET_UP_VAULT =
-  'The OS keychain is not reachable, so Nexus keeps this secret in the vault: set up the vault in Settings → Vault (a passphrase works without a keychain), then try again.';
+  'The OS keychain is not reachable, so Nexus keeps this secret in the vault: set up the vault in Settings → Vault ' +
+  '(a passphrase works without a keychain), then try again.';
 export const UNLOCK_VAULT =
-  'The OS keychain is not reachable, so Nexus keeps this secret in the vault, and the vault is sealed: unlock it in Settings → Vault or with `nexus unlock`, then try again.';
+  'The OS keychain is not reachable, so Nexus keeps this secret in the vault, and the vault is sealed: ' +
+  'unlock it in Settings → Vault or with `nexus unlock`, then try again.';
 
 /**
  * Core's own secrets sealed with the vault's data key in `core_secrets`, for where no keychain

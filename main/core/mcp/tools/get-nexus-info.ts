@@ -116,7 +116,8 @@ export const getNexusInfo = defineTool({
     };
   },
   summarize: (n) =>
-    `Nexus ${n.version} (agent CLIs ${n.agentCli.package} ${n.agentCli.version}, ${n.codexCli.package} ${n.codexCli.version}), up ${n.uptimeSeconds}s. ` +
+    `Nexus ${n.version} (agent CLIs ${n.agentCli.package} ${n.agentCli.version}, ` +
+    `${n.codexCli.package} ${n.codexCli.version}), up ${n.uptimeSeconds}s. ` +
     `Docker ${n.docker.state}, NATS ${n.nats.state}, vault ${n.vault.state}${n.vault.mode ? ` (${n.vault.mode})` : ''}. ` +
     `${n.quota.workspaces.used}/${n.quota.workspaces.limit} workspaces, ${n.fleet.sessions.total} session(s). ` +
     (n.needsYou.length === 0

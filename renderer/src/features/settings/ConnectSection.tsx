@@ -4,7 +4,10 @@ import { ErrorBanner } from '../../shell/ErrorBanner';
 import { SettingsSection } from './SettingsSection';
 import { useAccessOp, useConnectInfo } from './use-tokens';
 
-/** Connect Claude Desktop (writes its config entry; the token is kept in the OS keychain, or a 0600 file without one) and the Claude Code line. */
+/**
+ * Connect Claude Desktop (writes its config entry; the token is kept in the OS keychain, or a 0600 file without
+ * one) and the Claude Code line.
+ */
 export function ConnectSection() {
   const info = useConnectInfo();
   const [cls, setCls] = useState<TokenClass>('write');
