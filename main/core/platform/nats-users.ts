@@ -52,12 +52,7 @@ export class NatsUsers {
   async addRun(runId: string): Promise<IssuedUser | null> {
     const server = this.deps.server();
     if (!server) return null;
-    const user = server.issue(runGrant(runId), RUN_USER_TTL_MS);
-    const password = user.password;
-    this.deps.redactor.addSecret(jwtSecret(password));
-    await server.addUsers(user);
-    this.passwords.set(runUserName(runId), password);
-    return { user: runUserName(runId), password };
+    return this.issue(server, runUserName(runId), runGrant(runId), RUN_USER_TTL_MS);
   }
 
   /** Its user is removed and the server drops its connection. */
@@ -72,12 +67,7 @@ export class NatsUsers {
     // One user per workspace: a session already running keeps the password it was handed.
     const kept = this.passwords.get(hookUserName(workspaceId));
     if (kept) return { user: hookUserName(workspaceId), password: kept };
-    const user = server.issue(hookGrant(workspaceId), null);
-    const password = user.password;
-    this.deps.redactor.addSecret(jwtSecret(password));
-    await server.addUsers(user);
-    this.passwords.set(hookUserName(workspaceId), password);
-    return { user: hookUserName(workspaceId), password };
+    return this.issue(server, hookUserName(workspaceId), hookGrant(workspaceId), null);
   }
 
   removeHookPublisher(workspaceId: string): Promise<void> {
@@ -106,6 +96,20 @@ export class NatsUsers {
   async removeLeaf(engineId: string): Promise<void> {
     const server = this.deps.server();
     if (server?.running) await server.removeUsers(leafGrant(engineId).user);
+  }
+
+  /** Issues a user on the server, its secret known to the redactor and remembered until the user is removed. */
+  private async issue(
+    server: ManagedNats,
+    name: string,
+    grant: Parameters<ManagedNats['issue']>[0],
+    ttlMs: number | null,
+  ): Promise<IssuedUser> {
+    const user = server.issue(grant, ttlMs);
+    this.deps.redactor.addSecret(jwtSecret(user.password));
+    await server.addUsers(user);
+    this.passwords.set(name, user.password);
+    return { user: name, password: user.password };
   }
 
   private async remove(name: string): Promise<void> {
