@@ -20,6 +20,9 @@ import { agentEvents, agentOperations } from './contract/agent';
 import { permissionEvents, permissionOperations } from './contract/permissions';
 import { fleetOperations } from './contract/fleet';
 import { engineEvents, engineOperations } from './contract/engines';
+import { checkpointEvents, checkpointOperations } from './contract/checkpoints';
+import { radarEvents, radarOperations } from './contract/radar';
+import { reviewCommentEvents, reviewCommentOperations } from './contract/review-comments';
 
 export * from './contract/define';
 export * from './contract/app';
@@ -38,6 +41,9 @@ export * from './contract/remote';
 export * from './contract/remote-ui';
 export * from './contract/activity';
 export * from './contract/engines';
+export * from './contract/checkpoints';
+export * from './contract/radar';
+export * from './contract/review-comments';
 
 export const operations = {
   ...appOperations,
@@ -56,6 +62,9 @@ export const operations = {
   ...phoneOperations,
   ...activityOperations,
   ...engineOperations,
+  ...checkpointOperations,
+  ...radarOperations,
+  ...reviewCommentOperations,
 } as const;
 
 export const events = {
@@ -70,6 +79,9 @@ export const events = {
   ...agentEvents,
   ...permissionEvents,
   ...engineEvents,
+  ...checkpointEvents,
+  ...radarEvents,
+  ...reviewCommentEvents,
 } as const;
 
 export type Operations = typeof operations;

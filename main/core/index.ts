@@ -28,6 +28,7 @@ import type { CorePorts } from './ports';
 import { Redactor } from './redact';
 import { reviewHandlers } from './review/review-handlers';
 import { ReviewQueue } from './review/review-queue';
+import { createReviewTalk } from './review/review-talk';
 import { createSessions } from './sessions/create-sessions';
 import { shipHandlers } from './ship/ship-handlers';
 import { SessionShip } from './ship/ship-service';
@@ -186,6 +187,11 @@ export async function createCore(
     config: config.sessions,
   });
   disposables.add(ship.followStops());
+  // Review that talks back: a checkpoint per turn, the conflict radar, comments on diff lines sent to the agent.
+  const talk = createReviewTalk(
+    { sessions, runtime: workspaces.runtime, events, log: log.child({ feature: 'review' }), config: config.sessions },
+    db,
+  );
 
   // What needs the operator, and how MCP clients connect.
   const attention = disposables.add(
@@ -230,6 +236,7 @@ export async function createCore(
     workspaceHandlers(workspaces.service, fleetStep(fleet)),
     sessionHandlers(sessions),
     shipHandlers(ship),
+    talk.handlers,
     attentionHandlers(attention),
     vaultHandlers(vault),
     platformHandlers(platform, { records, board, workspaceId: (ref) => workspaces.runtime.info(ref).id }),
@@ -263,6 +270,7 @@ export async function createCore(
     await platform.start(workerHost.now);
     fleetModule.start();
     void sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
+    disposables.add(talk.start());
     void leaves.restore();
   };
   await startOrClose(start, disposables, log);

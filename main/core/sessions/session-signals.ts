@@ -7,6 +7,8 @@ export interface SessionSignalMap {
    * checked against the hook subject): what it changed may have moved.
    */
   agentStopped: { sessionId: string; workspaceId: string };
+  /** The session's agent ended a turn (its Stop hook; not SessionEnd): review checkpoints the worktree. */
+  turnEnded: { sessionId: string; workspaceId: string };
   /** The container's OOM killer took the session's agent; the session is now `error` with `reason`. */
   agentKilledForMemory: { sessionId: string; workspaceId: string; reason: string };
 }

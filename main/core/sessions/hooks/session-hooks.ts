@@ -34,6 +34,7 @@ export class SessionHooks {
       d.store.update(row.id, { agent_thread_id: thread });
     if (name === 'Stop' || name === 'SessionEnd')
       d.signals.emit('agentStopped', { sessionId: row.id, workspaceId: row.workspace_id });
+    if (name === 'Stop') d.signals.emit('turnEnded', { sessionId: row.id, workspaceId: row.workspace_id });
     if (row.agent_state_at && msg.at < row.agent_state_at) return null;
     const found = agentStateFromHook(msg.event);
     if (!found) return null;

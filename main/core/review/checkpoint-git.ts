@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { readSections } from '../ship/ship-git';
+import { GIT_PRELUDE, runScript, type ReviewExec, type ReviewTarget } from './container-git';
+
+/**
+ * The git side of checkpoints, inside the workspace container. A checkpoint is the worktree's whole
+ * state: `git add -A` into a throw-away index (a copy of the agent's, so unchanged files are not
+ * hashed again), `write-tree`, `commit-tree`, `update-ref` on a hidden ref. The agent's index, its
+ * branch and its files are never touched by taking one.
+ */
+
+const TAKE = `${GIT_PRELUDE}
+wt=$1; repo=$2; ref=$3; msg=$4; prev=$5
+cd "$wt" 2>/dev/null || { echo "The session's worktree is gone." >&2; exit 3; }
+idx=$(git rev-parse --path-format=absolute --git-path index) || exit 3
+head=$(git rev-parse -q --verify 'HEAD^{commit}') || head=
+parent=$prev
+if [ -z "$parent" ] && [ -n "$head" ]; then
+  base=$(git -C "$repo" symbolic-ref -q HEAD) && parent=$(git merge-base "$head" "$base" 2>/dev/null) || parent=$head
+fi
+t=$(mktemp -d /tmp/nexus-checkpoint-XXXXXX) || exit 5
+trap 'rm -rf "$t"' EXIT
+cp "$idx" "$t/index" 2>/dev/null
+export GIT_INDEX_FILE="$t/index"
+[ -f "$t/index" ] || [ -z "$head" ] || git read-tree "$head" || exit 5
+git add -A >/dev/null 2>"$t/err" || { cat "$t/err" >&2; exit 5; }
+tree=$(git write-tree) || exit 5
+c=$(git commit-tree "$tree" \${parent:+-p "$parent"} -m "$msg") || exit 5
+git update-ref "$ref" "$c" "" 2>"$t/err" || { echo "The checkpoint ref $ref exists already." >&2; exit 4; }
+if [ -n "$parent" ]; then git diff-tree -r --no-renames --numstat "$parent" "$c"
+else git diff-tree -r --no-renames --numstat --root "$c"; fi > "$t/n" || exit 5
+printf '%s %s ' "$c" "\${parent:--}"
+awk -F'\\t' '{ f++; if ($1 != "-") { a += $1; d += $2 } } END { printf "%d %d %d\\n", f, a, d }' "$t/n"
+`;
+
+/** Writes the target's files where they differ from the current state, removes what the target lacks. */
+const RESTORE = `${GIT_PRELUDE}
+wt=$1; target=$2; current=$3
+cd "$wt" 2>/dev/null || { echo "The session's worktree is gone." >&2; exit 3; }
+git cat-file -e "$target^{commit}" 2>/dev/null || { echo "The checkpoint's commit is gone from the clone." >&2; exit 3; }
+t=$(mktemp -d /tmp/nexus-restore-XXXXXX) || exit 5
+trap 'rm -rf "$t"' EXIT
+export GIT_INDEX_FILE="$t/index"
+git read-tree "$target" || exit 5
+git diff-tree -r -z --no-renames --name-only --diff-filter=D "$current" "$target" > "$t/gone" || exit 5
+git diff-tree -r -z --no-renames --name-only --diff-filter=AMT "$current" "$target" > "$t/write" || exit 5
+xargs -0 -r rm -f -- < "$t/gone" || exit 5
+xargs -0 -r -n1 dirname < "$t/gone" | sort -ru | while IFS= read -r d; do [ "$d" = . ] || rmdir -p -- "$d" 2>/dev/null; done
+git checkout-index -f -z --stdin < "$t/write" || exit 5
+tr -cd '\\0' < "$t/gone" | wc -c; tr -cd '\\0' < "$t/write" | wc -c
+`;
+
+/** What one checkpoint changed against its parent: numstat, names, and the patches cut per file at \`per\`. */
+const DIFF = `${GIT_PRELUDE}
+repo=$1; mark=$2; parent=$3; c=$4; per=$5; shift 5
+cd "$repo" 2>/dev/null || exit 3
+git cat-file -e "$c^{commit}" 2>/dev/null || { echo "The checkpoint's commit is gone from the clone." >&2; exit 3; }
+[ -n "$parent" ] || parent=$(git hash-object -t tree /dev/null)
+emit() { printf '\\n%s %s\\n' "$mark" "$1"; }
+emit numstat; git diff-tree -r -M --numstat -z "$parent" "$c" || exit 5
+emit names; git diff-tree -r -M --name-status -z "$parent" "$c" || exit 5
+emit patch
+git diff-tree -r -M -p "$parent" "$c" -- "$@" | awk -v per="$per" -v mark="$mark" '
+  /^diff --git / { n = 0; cut = 0 }
+  { if (cut) next; n += length($0) + 1; if (n > per) { print mark "-cut"; cut = 1; next } print }'
+`;
+
+/** Removes every checkpoint ref of a session from the clone. */
+const REMOVE = `${GIT_PRELUDE}
+repo=$1; prefix=$2
+cd "$repo" 2>/dev/null || exit 0
+git for-each-ref --format='delete %(refname)' "$prefix" | git update-ref --stdin
+`;
+
+export interface TakenCheckpoint {
+  commit: string;
+  parent: string | null;
+  files: number;
+  additions: number;
+  deletions: number;
+}
+
+export const checkpointRef = (sessionId: string, seq: number): string => `refs/nexus/checkpoints/${sessionId}/${seq}`;
+
+export class CheckpointGit {
+  constructor(
+    private readonly exec: ReviewExec,
+    private readonly repoDir: string,
+  ) {}
+
+  /** Records the worktree's state on `ref`, its parent the previous checkpoint (or the branch's fork point). */
+  async take(ws: ReviewTarget, worktree: string, ref: string, message: string, prev: string | null) {
+    const out = await runScript(this.exec, ws, TAKE, [worktree, this.repoDir, ref, message, prev ?? ''], 'checkpoint');
+    const [commit = '', parent = '-', files = '0', additions = '0', deletions = '0'] = out.trim().split(/\s+/);
+    return {
+      commit,
+      parent: parent === '-' ? null : parent,
+      files: Number(files),
+      additions: Number(additions),
+      deletions: Number(deletions),
+    } satisfies TakenCheckpoint;
+  }
+
+  /** Makes the worktree's files those of `target`, given `current` (a checkpoint of them just taken). */
+  async restore(ws: ReviewTarget, worktree: string, target: string, current: string) {
+    const out = await runScript(this.exec, ws, RESTORE, [worktree, target, current], 'restore');
+    const [removed = '0', written = '0'] = out.trim().split(/\s+/);
+    return { removed: Number(removed), written: Number(written) };
+  }
+
+  async diff(ws: ReviewTarget, parent: string | null, commit: string, perFile: number, files: string[]) {
+    const mark = `--nexus-${randomBytes(18).toString('hex')}--`;
+    const out = await runScript(
+      this.exec,
+      ws,
+      DIFF,
+      [this.repoDir, mark, parent ?? '', commit, String(perFile), ...files],
+      "checkpoint's diff",
+      { maxOutput: 16 * 1024 * 1024 },
+    );
+    const s = readSections(out, mark);
+    const text = (name: string): string => (s.get(name) ?? []).join('');
+    return { numstat: text('numstat'), names: text('names'), patch: text('patch'), cutLine: `${mark}-cut\n` };
+  }
+
+  /** Drops a session's checkpoint refs (its session is gone). */
+  async remove(ws: ReviewTarget, sessionId: string): Promise<void> {
+    await runScript(this.exec, ws, REMOVE, [this.repoDir, `refs/nexus/checkpoints/${sessionId}`], 'checkpoint removal');
+  }
+}

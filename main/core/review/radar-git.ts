@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import type { ConflictFile, ConflictHunk } from '../../../shared/contract/radar';
+import { GIT_PRELUDE, runScript, type ReviewExec, type ReviewTarget } from './container-git';
+
+/**
+ * The git side of the conflict radar, in the workspace's clone: a watch that answers when a branch
+ * moves, `git merge-tree --write-tree` for pairs of branches (no worktree or index touched), and the
+ * landing of a session's branch on the base.
+ */
+
+/** Answers with the base branch and every branch head as soon as they differ from `known`, else after `secs`. */
+const WATCH = `${GIT_PRELUDE}
+repo=$1; known=$2; secs=$3
+cd "$repo" 2>/dev/null || { echo "The workspace clone is gone." >&2; exit 3; }
+end=$(( $(date +%s) + secs ))
+while :; do
+  s=$(git symbolic-ref -q --short HEAD; git for-each-ref --format='%(objectname) %(refname:short)' refs/heads/)
+  if [ "$s" != "$known" ] || [ "$(date +%s)" -ge "$end" ]; then printf '%s\\n' "$s"; exit 0; fi
+  sleep 0.2
+done
+`;
+
+/** For each pair: clean, or the conflicted paths and each one's merged text (with conflict markers). */
+const CHECK = `${GIT_PRELUDE}
+repo=$1; mark=$2; maxfiles=$3; maxbytes=$4; shift 4
+cd "$repo" 2>/dev/null || { echo "The workspace clone is gone." >&2; exit 3; }
+t=$(mktemp -d /tmp/nexus-radar-XXXXXX) || exit 5
+trap 'rm -rf "$t"' EXIT
+emit() { printf '\\n%s %s\\n' "$mark" "$1"; }
+while [ $# -ge 2 ]; do
+  a=$1; b=$2; shift 2
+  git -c core.quotePath=false merge-tree --write-tree --name-only --no-messages "refs/heads/$a" "refs/heads/$b" > "$t/o" 2>/dev/null
+  rc=$?
+  emit "pair $a $b"
+  if [ $rc -eq 0 ]; then echo clean; continue; fi
+  if [ $rc -ne 1 ]; then echo unknown; continue; fi
+  echo conflict
+  tree=$(head -n1 "$t/o")
+  tail -n +2 "$t/o" | awk 'NF && !seen[$0]++' | head -n "$maxfiles" > "$t/names"
+  while IFS= read -r p; do
+    emit "file $a $b"; printf '%s\\n' "$p"
+    git cat-file blob "$tree:$p" 2>/dev/null | head -c "$maxbytes"
+  done < "$t/names"
+done
+exit 0
+`;
+
+const LAND = `${GIT_PRELUDE}
+repo=$1; br=$2
+cd "$repo" 2>/dev/null || { echo "The workspace clone is gone." >&2; exit 3; }
+base=$(git symbolic-ref -q --short HEAD) || { echo "The workspace clone has no branch checked out." >&2; exit 4; }
+new=$(git rev-parse -q --verify "refs/heads/$br^{commit}") || { echo "The branch $br is gone." >&2; exit 3; }
+old=$(git rev-parse HEAD) || exit 5
+if git merge-base --is-ancestor "$new" "$old"; then echo "up_to_date $old $base"; exit 0; fi
+git update-index -q --refresh >/dev/null
+git diff-index --quiet HEAD -- || { echo "The workspace clone has uncommitted changes on $base; landing needs it clean." >&2; exit 4; }
+if git merge-base --is-ancestor "$old" "$new"; then how=fast_forward; c=$new
+else
+  out=$(git -c core.quotePath=false merge-tree --write-tree --name-only --no-messages "$old" "$new"); rc=$?
+  if [ $rc -eq 1 ]; then
+    echo "Landing $br on $base would conflict in: $(printf '%s\\n' "$out" | tail -n +2 | awk 'NF && !seen[$0]++' | paste -sd, - | sed 's/,/, /g')." >&2
+    exit 4
+  fi
+  [ $rc -eq 0 ] || { echo "git merge-tree failed." >&2; exit 5; }
+  c=$(git commit-tree "$(printf '%s\\n' "$out" | head -n1)" -p "$old" -p "$new" -m "Merge branch '$br' into $base") || exit 5
+  how=merge
+fi
+git read-tree -m -u "$old" "$c" || { echo "The clone's files could not be moved to the landed state." >&2; exit 5; }
+git update-ref -m "nexus: land $br" "refs/heads/$base" "$c" "$old" || { echo "$base moved meanwhile; try again." >&2; exit 4; }
+echo "$how $c $base"
+`;
+
+export interface BranchHeads {
+  base: string | null;
+  heads: Map<string, string>;
+  /** The watch's raw answer: what the next watch waits to change. */
+  raw: string;
+}
+
+export type PairResult =
+  | { a: string; b: string; state: 'clean' | 'unknown' }
+  | { a: string; b: string; state: 'conflict'; files: ConflictFile[] };
+
+/**
+ * The conflicting regions of a merged file: each marker block's lines in either side's version.
+ * Lines outside blocks count for both sides; a diff3 base section (`|||||||`) counts for neither.
+ */
+export function conflictHunks(merged: string): ConflictHunk[] {
+  const hunks: ConflictHunk[] = [];
+  let ours = 0;
+  let theirs = 0;
+  let part: 'out' | 'ours' | 'base' | 'theirs' = 'out';
+  let h: ConflictHunk | null = null;
+  for (const line of merged.split('\n')) {
+    if (line.startsWith('<<<<<<< ') || line === '<<<<<<<') {
+      h = { ours: { start: ours + 1, lines: 0 }, theirs: { start: theirs + 1, lines: 0 } };
+      part = 'ours';
+    } else if (part !== 'out' && (line.startsWith('||||||| ') || line === '|||||||')) part = 'base';
+    else if (part !== 'out' && line === '=======') part = 'theirs';
+    else if (part !== 'out' && h && (line.startsWith('>>>>>>> ') || line === '>>>>>>>')) {
+      hunks.push(h);
+      h = null;
+      part = 'out';
+    } else if (part === 'ours' && h) {
+      ours++;
+      h.ours.lines++;
+    } else if (part === 'theirs' && h) {
+      theirs++;
+      h.theirs.lines++;
+    } else if (part === 'out') {
+      ours++;
+      theirs++;
+    }
+  }
+  return hunks;
+}
+
+export class RadarGit {
+  constructor(
+    private readonly exec: ReviewExec,
+    private readonly repoDir: string,
+  ) {}
+
+  /** The base branch and branch heads, once they differ from `known` (or after `secs` seconds). */
+  async watch(ws: ReviewTarget, known: string, secs: number): Promise<BranchHeads> {
+    const raw = await runScript(this.exec, ws, WATCH, [this.repoDir, known, String(secs)], 'branch watch', {
+      timeoutMs: (secs + 30) * 1000,
+    });
+    const [first = '', ...rest] = raw.replace(/\n$/, '').split('\n');
+    const heads = new Map<string, string>();
+    for (const line of rest) {
+      const sp = line.indexOf(' ');
+      if (sp > 0) heads.set(line.slice(sp + 1), line.slice(0, sp));
+    }
+    return { base: first === '' ? null : first, heads, raw: raw.replace(/\n$/, '') };
+  }
+
+  /** `git merge-tree` for each pair of branch names; conflicting files with their hunks (a's side is ours). */
+  async check(ws: ReviewTarget, pairs: [string, string][]): Promise<PairResult[]> {
+    if (pairs.length === 0) return [];
+    const mark = `--nexus-${randomBytes(18).toString('hex')}--`;
+    const out = await runScript(
+      this.exec,
+      ws,
+      CHECK,
+      [this.repoDir, mark, '50', String(1024 * 1024), ...pairs.flat()],
+      'conflict check',
+      { maxOutput: 32 * 1024 * 1024, timeoutMs: 120_000 },
+    );
+    const results: PairResult[] = [];
+    let current: PairResult | null = null;
+    for (const part of out.split(`\n${mark} `).slice(1)) {
+      const nl = part.indexOf('\n');
+      const head = part.slice(0, nl < 0 ? part.length : nl);
+      const body = nl < 0 ? '' : part.slice(nl + 1);
+      if (head.startsWith('pair ')) {
+        const [, a = '', b = ''] = head.split(' ');
+        const state = body.trim();
+        current =
+          state === 'conflict'
+            ? { a, b, state: 'conflict', files: [] }
+            : { a, b, state: state === 'clean' ? 'clean' : 'unknown' };
+        results.push(current);
+      } else if (head.startsWith('file ') && current?.state === 'conflict') {
+        const pnl = body.indexOf('\n');
+        const path = body.slice(0, pnl < 0 ? body.length : pnl);
+        current.files.push({ path, hunks: conflictHunks(pnl < 0 ? '' : body.slice(pnl + 1)) });
+      }
+    }
+    return results;
+  }
+
+  /** Merges `branch` into the clone's checked-out base (fast-forward or a merge commit); refused on conflict. */
+  async land(
+    ws: ReviewTarget,
+    branch: string,
+  ): Promise<{ how: 'fast_forward' | 'merge' | 'up_to_date'; head: string; base: string }> {
+    const out = await runScript(this.exec, ws, LAND, [this.repoDir, branch], 'land');
+    const [how = '', head = '', base = ''] = out.trim().split(' ');
+    return { how: how as 'fast_forward' | 'merge' | 'up_to_date', head, base };
+  }
+}
