@@ -20,6 +20,7 @@ import { agentEvents, agentOperations } from './contract/agent';
 import { permissionEvents, permissionOperations } from './contract/permissions';
 import { fleetOperations } from './contract/fleet';
 import { engineEvents, engineOperations } from './contract/engines';
+import { trackerOperations } from './contract/tracker';
 import { checkpointEvents, checkpointOperations } from './contract/checkpoints';
 import { radarEvents, radarOperations } from './contract/radar';
 import { reviewCommentEvents, reviewCommentOperations } from './contract/review-comments';
@@ -41,6 +42,7 @@ export * from './contract/remote';
 export * from './contract/remote-ui';
 export * from './contract/activity';
 export * from './contract/engines';
+export * from './contract/tracker';
 export * from './contract/checkpoints';
 export * from './contract/radar';
 export * from './contract/review-comments';
@@ -62,6 +64,7 @@ export const operations = {
   ...phoneOperations,
   ...activityOperations,
   ...engineOperations,
+  ...trackerOperations,
   ...checkpointOperations,
   ...radarOperations,
   ...reviewCommentOperations,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentConfig } from './agent/config';
 import { SessionsConfig } from './sessions/config';
+import { TrackerConfig } from './tracker/config';
 
 /** Core configuration. Everything has a default so `createCore({ dataDir })` works. */
 export const CoreConfig = z.object({
@@ -22,6 +23,7 @@ export const CoreConfig = z.object({
       pidsLimit: z.number().int().positive().default(1024),
     })
     .prefault({}),
+  tracker: TrackerConfig,
   nats: z
     .object({
       /** An existing server or cluster to use instead of the managed child. */

@@ -52,6 +52,7 @@ import { activityHandler } from './audit/activity-handler';
 import { engineHandlers } from './engines/engine-handlers';
 import { createEngines } from './engines/wire';
 import { joinPlatform } from './engines/join-platform';
+import { createTracker } from './tracker';
 
 /** Collaborators a caller may replace (tests: the workspaces' secret source). */
 export interface CoreOptions {
@@ -187,6 +188,19 @@ export async function createCore(
     config: config.sessions,
   });
   disposables.add(ship.followStops());
+  // The board mirrored on a workspace's tracker, and sessions started from its issues.
+  const tracker = createTracker({
+    db: toolsDb,
+    platform,
+    workspace: (ref) => workspaces.runtime.info(ref),
+    sessions,
+    secrets: { list: () => vault.secrets.list(), resolve: (id) => vault.resolveSecret(id) },
+    onPushed: (l) => ship.onPushed(l),
+    events,
+    config: config.tracker,
+    log,
+    disposables,
+  });
   // Review that talks back: a checkpoint per turn, the conflict radar, comments on diff lines sent to the agent.
   const talk = createReviewTalk(
     { sessions, runtime: workspaces.runtime, events, log: log.child({ feature: 'review' }), config: config.sessions },
@@ -250,6 +264,7 @@ export async function createCore(
     phoneHandlers(phone),
     activityHandler({ db, audit, tokens, remote }),
     engineHandlers(engines.service),
+    tracker.handlers,
   );
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
 
@@ -269,6 +284,7 @@ export async function createCore(
     );
     await platform.start(workerHost.now);
     fleetModule.start();
+    tracker.start();
     void sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
     disposables.add(talk.start());
     void leaves.restore();

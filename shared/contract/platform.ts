@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AgentPermission } from '../platform-gating';
 import { Task } from '../platform-tools';
 import { operation } from './define';
+import { MirrorState, TaskIssue } from './tracker';
 
 /** A token usable as a NATS subject segment and user-name suffix. */
 const Id = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'letters, digits, dashes and underscores only');
@@ -89,7 +90,14 @@ export function actorLabel(a: Actor): string {
   return a.agentName ?? 'unknown agent';
 }
 
-export const BoardComment = z.object({ id: z.string(), body: z.string(), createdAt: z.string(), by: Actor });
+export const BoardComment = z.object({
+  id: z.string(),
+  body: z.string(),
+  createdAt: z.string(),
+  by: Actor,
+  /** Its way to the task's tracker issue; absent when the task has none. */
+  mirror: MirrorState.optional(),
+});
 export type BoardComment = z.infer<typeof BoardComment>;
 
 export const BoardTask = Task.extend({
@@ -100,6 +108,8 @@ export const BoardTask = Task.extend({
   /** Sessions that ran on it, newest first. */
   sessions: z.array(z.object({ id: z.string(), name: z.string(), workspaceName: z.string() })),
   comments: z.array(BoardComment),
+  /** The tracker issue it is linked to (docs/tracker.md). */
+  issue: TaskIssue.nullable().optional(),
 });
 export type BoardTask = z.infer<typeof BoardTask>;
 

@@ -3,6 +3,7 @@ import { NexusError } from '../../../shared/errors';
 import type { Task } from './store/tasks';
 import type { Db } from '../store/open';
 import type { BoardFeed } from './board-feed';
+import type { BoardMirrorSlot } from './board-mirror';
 import { Names } from './names';
 import type { BoardStore } from './store/board';
 import type { RunStore } from './store/runs';
@@ -14,11 +15,19 @@ import type { TaskStore } from './store/tasks';
  */
 export class BoardService {
   constructor(
-    private readonly deps: { db: Db; tasks: TaskStore; runs: RunStore; board: BoardStore; feed: BoardFeed },
+    private readonly deps: {
+      db: Db;
+      tasks: TaskStore;
+      runs: RunStore;
+      board: BoardStore;
+      feed: BoardFeed;
+      mirror: BoardMirrorSlot;
+    },
   ) {}
 
   list(workspaceId?: string): BoardTask[] {
     const names = new Names(this.deps.db);
+    const mirror = this.deps.mirror.current;
     return this.deps.tasks.board(workspaceId).map((t) => {
       const { project, createdByRun, ...task } = t;
       const creator = createdByRun ? this.deps.runs.get(createdByRun) : null;
@@ -30,18 +39,25 @@ export class BoardService {
         seen.add(r.sessionId);
         sessions.push({ id: r.sessionId, name: s.name, workspaceName: names.workspaceName(s.workspaceId) ?? '' });
       }
+      const issue = mirror?.issueOf(t.id) ?? null;
+      const states = issue ? mirror?.commentStates(t.id) : undefined;
       return {
         ...task,
+        issue,
         workspaceId: names.workspaceName(project) ? project : null,
         workspaceName: names.workspaceName(project),
         createdBy: creator ? names.actor(creator.agentId, creator.id) : null,
         sessions,
-        comments: this.deps.board.forTask(t.id).map((c) => ({
-          id: c.id,
-          body: c.body,
-          createdAt: c.createdAt,
-          by: names.actor(c.agentId, c.runId),
-        })),
+        comments: this.deps.board.forTask(t.id).map((c) => {
+          const state = states?.get(c.id);
+          return {
+            id: c.id,
+            body: c.body,
+            createdAt: c.createdAt,
+            by: names.actor(c.agentId, c.runId),
+            ...(state ? { mirror: state } : {}),
+          };
+        }),
       };
     });
   }

@@ -24,6 +24,7 @@ export function platformRecords(
     runs: platform.runs,
     board: platform.board,
     feed: platform.feed,
+    mirror: platform.mirror,
   });
   disposables.add(platform.feed.on((c) => events.emit('board.changed', { taskId: c.taskId })));
   return { records, board };

@@ -23,6 +23,7 @@ import { compactFts } from './store/fts';
 import { ToolRouter } from './tool-router';
 import { CallerLookup } from './caller-lookup';
 import { BoardFeed } from './board-feed';
+import { BoardMirrorSlot } from './board-mirror';
 import { externalRefusal } from './external-server';
 import { NatsSubscriptions, type HookEvent, type PermissionAskHandler } from './nats-subscriptions';
 import { NatsUsers, type IssuedUser } from './nats-users';
@@ -61,6 +62,8 @@ export class PlatformService implements Disposable {
   readonly board: BoardStore;
   readonly router: ToolRouter;
   readonly feed = new BoardFeed();
+  /** Where the board is mirrored (the tracker fills it). */
+  readonly mirror = new BoardMirrorSlot();
   private server: ManagedNats | null = null;
   private nc: NatsConnection | null = null;
   private natsUrl: string | null = null;
@@ -87,8 +90,8 @@ export class PlatformService implements Disposable {
   ) {
     this.agents = new AgentStore(deps.db);
     this.runs = new RunStore(deps.db);
-    this.tasks = new TaskStore(deps.db);
-    this.board = new BoardStore(deps.db);
+    this.tasks = new TaskStore(deps.db, this.mirror);
+    this.board = new BoardStore(deps.db, this.mirror);
     compactFts(deps.db, 'memories_fts');
     compactFts(deps.db, 'runs_fts');
     this.router = new ToolRouter(

@@ -46,6 +46,8 @@ export class SessionShip {
   private readonly pusher: ShipPusher;
   /** Refreshes running or asked for again while running (one more after the current one). */
   private readonly refreshing = new Map<string, boolean>();
+  /** Told of each push that went through (the tracker comments the link on the session's issue). */
+  private readonly pushedListeners = new Set<(r: PushResult & { taskId: string | null }) => void>();
 
   constructor(private readonly deps: SessionShipDeps) {
     const git = new ShipGit(deps.runtime, deps.config.repoDir);
@@ -98,7 +100,19 @@ export class SessionShip {
       ),
     );
     void this.refresh(t.session.id);
+    for (const l of this.pushedListeners) {
+      try {
+        l({ ...result, taskId: t.session.taskId });
+      } catch (e) {
+        this.deps.log.warn('a push listener failed', { error: e });
+      }
+    }
     return result;
+  }
+
+  onPushed(listener: (r: PushResult & { taskId: string | null }) => void): Disposable {
+    this.pushedListeners.add(listener);
+    return { dispose: () => void this.pushedListeners.delete(listener) };
   }
 
   /** Looks at the session's changes again and tells the UI (`sessions.diffChanged`); errors are logged only. */

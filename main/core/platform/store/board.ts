@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../store/open';
+import type { BoardMirrorSlot } from '../board-mirror';
 
 export interface BoardComment {
   id: string;
@@ -28,7 +29,10 @@ const Row = z.object({
 export class BoardStore {
   private readonly insert;
   private pending: { c: BoardComment; resolve: (c: BoardComment) => void; reject: (e: unknown) => void }[] = [];
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly mirror?: BoardMirrorSlot,
+  ) {
     this.insert = db.prepare(
       'INSERT INTO board_comments (id, task_id, run_id, agent_id, body, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
@@ -49,7 +53,11 @@ export class BoardStore {
       this.db.transaction(() => {
         for (const { c } of batch) {
           try {
-            this.insert.run(c.id, c.taskId, c.runId, c.agentId, c.body, c.createdAt);
+            // The comment and its mirror's outbox row commit together (a savepoint per comment).
+            this.db.transaction(() => {
+              this.insert.run(c.id, c.taskId, c.runId, c.agentId, c.body, c.createdAt);
+              this.mirror?.current?.commentStored(c);
+            })();
           } catch (e) {
             failed.set(c, e);
           }
@@ -59,6 +67,7 @@ export class BoardStore {
       for (const { reject } of batch) reject(e);
       return;
     }
+    this.mirror?.current?.committed();
     for (const { c, resolve, reject } of batch) {
       if (failed.has(c)) reject(failed.get(c));
       else resolve(c);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Task } from '../../../../shared/platform-tools';
 import type { Db } from '../../store/open';
+import type { BoardMirrorSlot } from '../board-mirror';
 
 export type Task = z.infer<typeof Task>;
 type TaskStatus = Task['status'];
@@ -49,7 +50,10 @@ export interface NewTask {
 
 export class TaskStore {
   private readonly byId;
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly mirror?: BoardMirrorSlot,
+  ) {
     this.byId = db.prepare('SELECT * FROM tasks WHERE id = ?');
   }
 
@@ -106,8 +110,17 @@ export class TaskStore {
     return r?.project ?? null;
   }
 
+  /** The status and its mirror's outbox row commit together. */
   setStatus(id: string, status: TaskStatus): boolean {
-    return this.db.prepare('UPDATE tasks SET status = ? WHERE id = ?').run(status, id).changes > 0;
+    const changed = this.db.transaction(() => {
+      const before = this.db.prepare('SELECT status FROM tasks WHERE id = ?').get(id) as { status: string } | undefined;
+      if (!before) return false;
+      this.db.prepare('UPDATE tasks SET status = ? WHERE id = ?').run(status, id);
+      if (before.status !== status) this.mirror?.current?.statusChanged(id, status);
+      return true;
+    })();
+    if (changed) this.mirror?.current?.committed();
+    return changed;
   }
 
   children(parentId: string): Task[] {
