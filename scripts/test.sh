@@ -6,6 +6,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 set -e
 bash scripts/provision.sh
+# Debian's Redmine and its template database for the tracker tests (docs/tracker.md): ~60 s once, nothing after.
+bash scripts/redmine.sh template >/dev/null
 # Everything below runs on the pinned Node (.node-version), whatever Node the machine has.
 NEXUS_NODE_PINNED=1 . scripts/node-env.sh
 [ "$(node --version)" = "v$(tr -d ' \n' <.node-version)" ] || { echo "test.sh: node is $(node --version), not the pinned v$(cat .node-version)" >&2; exit 1; }
