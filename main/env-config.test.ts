@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CoreConfig } from './core/config';
+import { AGENT_KINDS } from './core/agents';
 import { configFromEnv } from './env-config';
 
 describe('configFromEnv', () => {
@@ -34,16 +35,20 @@ describe('configFromEnv', () => {
     expect(CoreConfig.parse(configFromEnv({})).sessions.residentMcp).toBe(true);
   });
 
-  it('takes the agent CLI directory and the model base URL', () => {
+  it("takes each agent kind's CLI directory and model base URL (the default kind also under NEXUS_AGENT_*)", () => {
+    const [first, second] = AGENT_KINDS as [string, string];
+    const upper = second.toUpperCase();
     const config = CoreConfig.parse(
       configFromEnv({
         NEXUS_AGENT_CLI_DIR: '/var/cache/nexus-agent-cli/2.1.332',
         NEXUS_AGENT_BASE_URL: 'http://10.0.0.1:8080',
+        [`NEXUS_${upper}_CLI_DIR`]: '/opt/second',
+        [`NEXUS_${upper}_BASE_URL`]: 'http://10.0.0.2:8080',
       }),
     );
-    expect(config.agent).toMatchObject({
-      cliDir: '/var/cache/nexus-agent-cli/2.1.332',
-      baseUrl: 'http://10.0.0.1:8080',
+    expect(config.agent.kinds).toEqual({
+      [first]: { cliDir: '/var/cache/nexus-agent-cli/2.1.332', baseUrl: 'http://10.0.0.1:8080' },
+      [second]: { cliDir: '/opt/second', baseUrl: 'http://10.0.0.2:8080' },
     });
     expect(() => CoreConfig.parse(configFromEnv({ NEXUS_AGENT_BASE_URL: 'not a url' }))).toThrow();
   });

@@ -1,4 +1,5 @@
 import type { CoreConfigInput } from './core/config';
+import { agentKindsFromEnv } from './core/agents';
 import { keyFileFromEnv } from './core/vault/key-file';
 
 /** Environment overrides for `nexus serve` (documented in README). Unset variables change nothing. */
@@ -11,13 +12,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv): CoreConfigInput {
   const nats: Record<string, string> = {};
   if (env.NEXUS_NATS_URL) nats.url = env.NEXUS_NATS_URL;
   if (env.NEXUS_NATS_BINARY) nats.binary = env.NEXUS_NATS_BINARY;
-  // sessions: the agent CLI as a JSON array, e.g. '["claude"]' (tests point it at the agent fixture)
+  // sessions: a command in place of the default kind's CLI, as a JSON array (tests point it at the agent fixture)
   const agentCommand = env.NEXUS_AGENT_COMMAND ? (JSON.parse(env.NEXUS_AGENT_COMMAND) as string[]) : undefined;
-  const agent: Record<string, string> = {};
-  if (env.NEXUS_AGENT_CLI_DIR) agent.cliDir = env.NEXUS_AGENT_CLI_DIR;
-  if (env.NEXUS_AGENT_BASE_URL) agent.baseUrl = env.NEXUS_AGENT_BASE_URL;
-  if (env.NEXUS_CODEX_CLI_DIR) agent.codexCliDir = env.NEXUS_CODEX_CLI_DIR;
-  if (env.NEXUS_CODEX_BASE_URL) agent.codexBaseUrl = env.NEXUS_CODEX_BASE_URL;
+  // agent.kinds: NEXUS_<KIND>_CLI_DIR / NEXUS_<KIND>_BASE_URL per agent kind (agents/registry.ts)
+  const kinds = agentKindsFromEnv(env);
   // sessions.permissionWaitMs: how long a permission request waits for the operator (milliseconds)
   const permissionWaitMs = env.NEXUS_PERMISSION_WAIT_MS ? Number(env.NEXUS_PERMISSION_WAIT_MS) : undefined;
   const sessions = {
@@ -33,7 +31,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): CoreConfigInput {
   return {
     ...(keyFile ? { vault: { keyFile } } : {}),
     ...(Object.keys(docker).length ? { docker } : {}),
-    ...(Object.keys(agent).length ? { agent } : {}),
+    ...(Object.keys(kinds).length ? { agent: { kinds } } : {}),
     ...(Object.keys(nats).length ? { nats } : {}),
     ...(Object.keys(sessions).length ? { sessions } : {}),
   };

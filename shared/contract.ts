@@ -36,6 +36,7 @@ export * from './contract/review';
 export * from './contract/tokens';
 export * from './contract/connect';
 export * from './contract/agent';
+export * from './contract/agent-kind';
 export * from './contract/permissions';
 export * from './contract/fleet';
 export * from './contract/remote';

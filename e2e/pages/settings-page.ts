@@ -79,9 +79,9 @@ export class SettingsPage {
     await expect(this.secret(name)).toHaveCount(0);
   }
 
-  /** Settings → Agent → Default credential: the vault secret named `name` (an agent kind). */
-  async chooseAgentCredential(name: string): Promise<void> {
-    const select = this.agent.getByLabel('Default credential');
+  /** Settings → Agent → a kind's credential (default: Claude Code's): the vault secret named `name`. */
+  async chooseAgentCredential(name: string, kindLabel = 'Claude Code'): Promise<void> {
+    const select = this.agent.getByLabel(`${kindLabel} credential`);
     const option = select.locator('option', { hasText: `${name} (` });
     await expect(option).toHaveCount(1);
     await select.selectOption((await option.getAttribute('value')) ?? '');

@@ -15,8 +15,7 @@ export const newCommand = (ctx: CliContext) => (cli: Argv) =>
         .positional('name', { type: 'string', describe: 'session name (lowercase, digits, . _ -)', demandOption: true })
         .option('agent', {
           type: 'string',
-          choices: AgentKind.options,
-          describe: "the agent CLI (default: the workspace's)",
+          describe: "the agent kind (see Settings → Agent; default: the workspace's)",
         })
         .option('message', {
           alias: 'm',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentConfig } from './agent/config';
+import { AgentConfig } from './agents';
 import { SessionsConfig } from './sessions/config';
 import { TrackerConfig } from './tracker/config';
 

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AgentCli } from './agent/agent-cli';
-import type { AgentService } from './agent/agent-service';
+import type { AgentDrivers, AgentService } from './agents';
 import type { StatusBoard } from './app/status';
 import type { AttentionService } from './attention/attention-service';
 import type { AuditLog } from './audit/audit-log';
@@ -63,9 +62,9 @@ export interface Core extends CoreApi {
   sessions: SessionService;
   /** Permission requests from the agents' PermissionRequest hooks, held for the operator. */
   permissions: PermissionRequests;
-  /** The pinned agent CLI: where workers get it (agent.cliDir, else an npm install into the data dir). */
-  agentCli: AgentCli;
-  /** Settings → Agent: the default agent credential, the model endpoint, the mode sessions start in. */
+  /** The agent kinds (agents/registry.ts): each kind's pinned CLI, sign-in, launch, hooks and messages. */
+  drivers: AgentDrivers;
+  /** Settings → Agent: each kind's default credential and model endpoint, the mode sessions start in. */
   agent: AgentService;
   /** Vault lifecycle, principals and secrets; `vault.resolveSecret(id)` is the Docker code's way to a token. */
   vault: VaultService;

@@ -1,9 +1,5 @@
 import { join } from 'node:path';
-import { AgentCli } from './agent/agent-cli';
-import { CodexCli } from './agent/codex-cli';
-import { agentHandlers } from './agent/agent-handlers';
-import { AgentService } from './agent/agent-service';
-import { workspaceAgent } from './agent/workspace-agent';
+import { agentHandlers, AgentDrivers, AgentService, workspaceAgent } from './agents';
 import { appHandlers } from './app/app-handlers';
 import { StatusBoard } from './app/status';
 import { attentionHandlers } from './attention/attention-handlers';
@@ -77,8 +73,7 @@ export async function createCore(
   const { redactor, log, events, status, db, audit, disposables } = base;
 
   // The vault, and the agent settings that read its secrets.
-  const agentCli = new AgentCli({ dataDir, cliDir: config.agent.cliDir });
-  const codexCli = new CodexCli({ cliDir: config.agent.codexCliDir });
+  const drivers = new AgentDrivers({ dataDir, launch: config.sessions, kinds: config.agent.kinds });
   const docker = createDockerClient(config.docker.socketPath);
   const vault = new VaultService({
     ...base,
@@ -98,9 +93,8 @@ export async function createCore(
   });
   const agent = new AgentService({
     db,
-    cli: agentCli,
-    codex: codexCli,
-    config: config.agent,
+    drivers,
+    configuredMode: config.sessions.permissionMode,
     secrets: () => vault.secrets.list(),
     events,
   });
@@ -114,8 +108,7 @@ export async function createCore(
     options: {
       secrets: vaultSecrets,
       agent: workspaceAgent({
-        cli: agentCli,
-        codex: codexCli,
+        drivers,
         agent,
         resolve: (id) => vault.resolveSecret(id),
         engineArchitecture: async () => ((await docker.info()) as { Architecture: string }).Architecture,
@@ -172,6 +165,7 @@ export async function createCore(
     paths: ports.paths,
     runtime: workspaces.runtime,
     signals: workspaces.signals,
+    drivers,
     platform,
     fleet: (workspaceId, sessionId) => fleet.mcpEntry(workspaceId, sessionId),
     external: externalMcpFor({ platform, vault, redactor, config, log }),
@@ -188,6 +182,11 @@ export async function createCore(
     config: config.sessions,
   });
   disposables.add(ship.followStops());
+  // Review that talks back: a checkpoint per turn, the conflict radar, comments on diff lines sent to the agent.
+  const talk = createReviewTalk(
+    { sessions, runtime: workspaces.runtime, events, log: log.child({ feature: 'review' }), config: config.sessions },
+    db,
+  );
   // The board mirrored on a workspace's tracker, and sessions started from its issues.
   const tracker = createTracker({
     db: toolsDb,
@@ -201,11 +200,6 @@ export async function createCore(
     log,
     disposables,
   });
-  // Review that talks back: a checkpoint per turn, the conflict radar, comments on diff lines sent to the agent.
-  const talk = createReviewTalk(
-    { sessions, runtime: workspaces.runtime, events, log: log.child({ feature: 'review' }), config: config.sessions },
-    db,
-  );
 
   // What needs the operator, and how MCP clients connect.
   const attention = disposables.add(
@@ -244,8 +238,7 @@ export async function createCore(
       dataDir,
       startedAt,
       status,
-      agentCli: () => agentCli.info(),
-      codexCli: () => codexCli.info(),
+      agentClis: () => drivers.all.map((d) => ({ kind: d.kind, label: d.label, cli: d.cli.info() })),
     }),
     workspaceHandlers(workspaces.service, fleetStep(fleet)),
     sessionHandlers(sessions),
@@ -306,7 +299,7 @@ export async function createCore(
     terminals,
     permissions,
     attention,
-    agentCli,
+    drivers,
     agent,
     vault,
     platform,

@@ -59,7 +59,7 @@ describe("the worker's Nexus helpers run on the pinned Node", () => {
     expect(mcp).toContain('nexus-mcp: missing or invalid environment');
     sh('timeout 10 /opt/nexus/bin/nexus-mcp </dev/null >/dev/null 2>&1 || true');
     // The hook command exactly as the agent's settings hold it (the relay is started from it).
-    const hook = hookHandler('SessionStart', paths, 5, false);
+    const hook = hookHandler('SessionStart', paths, 5, 'node');
     sh(`echo '{}' | timeout 20 sh -c ${JSON.stringify(String(hook.command))} >/dev/null 2>&1 || true`);
     // The relay loop, started by relay-start.sh as the first hook would.
     sh(`timeout 20 sh ${tools}/relay-start.sh >/dev/null 2>&1 || true`);

@@ -1,18 +1,11 @@
 import { z } from 'zod';
-import { AgentCliInfo } from './app';
+import { AgentKind, AgentKindInfo } from './agent-kind';
 import { operation } from './define';
 
-/** The agent in every workspace: its pinned CLI, the default credential, the model endpoint and the mode sessions start in. */
+/** The agents in every workspace: each kind with its pinned CLI and default credential, and the mode sessions start in. */
 export const AgentSettings = z.object({
-  cli: AgentCliInfo,
-  /** The vault secret (an Anthropic API key or a Claude OAuth token) workspaces use when they name none. */
-  defaultCredentialId: z.string().nullable(),
-  /** The Codex CLI (the second agent kind), pinned; null where this Nexus does not know it. */
-  codexCli: AgentCliInfo.nullable(),
-  /** The vault secret (an OpenAI API key) Codex sessions sign in with; null: none chosen. */
-  defaultCodexCredentialId: z.string().nullable(),
-  /** ANTHROPIC_BASE_URL for sessions (NEXUS_AGENT_BASE_URL / agent.baseUrl); null = Anthropic's API. */
-  baseUrl: z.string().nullable(),
+  /** Every agent kind this Nexus runs, in the registry's order (the first is the default kind). */
+  kinds: z.array(AgentKindInfo),
   /** The permission mode sessions of a non-bypass workspace start in, and why. */
   permissionMode: z.string(),
   permissionModeReason: z.string(),
@@ -22,8 +15,8 @@ export type AgentSettings = z.infer<typeof AgentSettings>;
 export const agentOperations = {
   'agent.get': operation({
     summary:
-      'The agent CLI in use (package, pinned version), the default agent credential, the model endpoint ' +
-      'and the permission mode sessions start in.',
+      'The agent kinds this Nexus runs (label, pinned CLI, credential kinds, default credential, model endpoint, ' +
+      'capabilities) and the permission mode sessions start in.',
     access: 'read',
     fleet: 'refused',
     phone: false,
@@ -33,29 +26,18 @@ export const agentOperations = {
   }),
   'agent.setDefaultCredential': operation({
     summary:
-      'Choose the vault secret (kind anthropic_api_key or claude_oauth_token) workspaces give their agent ' +
-      'when they name none; null clears it. Takes effect at the next workspace start.',
+      "Choose the vault secret an agent kind's sessions sign in with when the workspace names none (it must be one " +
+      "of the kind's credential kinds); null clears it. Takes effect at the next workspace start.",
     access: 'operator',
     fleet: 'refused',
     phone: false,
     audit: 'dispatcher',
-    input: z.object({ secretId: z.string().min(1).max(100).nullable() }).strict(),
-    output: AgentSettings,
-  }),
-  'agent.setDefaultCodexCredential': operation({
-    summary:
-      'Choose the vault secret (kind openai_api_key) Codex sessions sign in with; null clears it. Takes effect at ' +
-      'the next workspace start.',
-    access: 'operator',
-    fleet: 'refused',
-    phone: false,
-    audit: 'dispatcher',
-    input: z.object({ secretId: z.string().min(1).max(100).nullable() }).strict(),
+    input: z.object({ kind: AgentKind, secretId: z.string().min(1).max(100).nullable() }).strict(),
     output: AgentSettings,
   }),
 };
 
 export const agentEvents = {
-  /** The default agent credential changed. */
+  /** An agent kind's default credential changed. */
   'agent.changed': AgentSettings,
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentCliInfo, AgentKind } from './agent-kind';
 import { operation } from './define';
 import { VaultMode } from './vault';
 
@@ -13,20 +14,10 @@ export const NatsState = component(['starting', 'running', 'external', 'unavaila
 export const AppStatus = z.object({ vault: VaultState, docker: DockerState, nats: NatsState });
 export type AppStatus = z.infer<typeof AppStatus>;
 
-/** The agent CLI workers run: the pinned package and the version in use. */
-export const AgentCliInfo = z.object({
-  package: z.string(),
-  version: z.string(),
-  /** `configured` (agent.cliDir / NEXUS_AGENT_CLI_DIR), `installed` (by Nexus with npm), null before first use. */
-  source: z.enum(['configured', 'installed']).nullable(),
-});
-export type AgentCliInfo = z.infer<typeof AgentCliInfo>;
-
 export const AppInfo = AppStatus.extend({
   version: z.string(),
-  agentCli: AgentCliInfo,
-  /** The second agent kind's CLI (Codex), pinned; `source` null while no install is found. */
-  codexCli: AgentCliInfo,
+  /** Each agent kind's pinned CLI, in the registry's order (the first is the default kind). */
+  agentClis: z.array(z.object({ kind: AgentKind, label: z.string(), cli: AgentCliInfo })),
   dataDir: z.string(),
   startedAt: z.string(),
   uptimeSeconds: z.number().int().nonnegative(),

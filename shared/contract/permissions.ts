@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentKind } from './agent-kind';
+import { AgentCapabilities, AgentKind } from './agent-kind';
 import { operation } from './define';
 
 /** A tool call the agent asked permission for, held by core until the operator decides or it expires. */
@@ -8,8 +8,10 @@ export const PermissionRequest = z.object({
   sessionId: z.string(),
   workspaceId: z.string(),
   toolName: z.string(),
-  /** The asking session's agent: unanswered, Claude Code's question stays in its terminal, Codex's call is denied. */
+  /** The asking session's agent kind. */
   agent: AgentKind,
+  /** What happens when nobody answers in time (the kind's driver says): the call is denied, or its dialog stays. */
+  unanswered: AgentCapabilities.shape.unansweredPermission,
   /** The tool's input, redacted. */
   toolInput: z.unknown(),
   askedAt: z.string(),

@@ -1,8 +1,10 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { locateBinaryDir, type AgentCpu } from '../../main/core/agent/agent-cli';
-import { locateCodexBinaryDir } from '../../main/core/agent/codex-cli';
+import type { AgentCpu } from '../../main/core/agents';
+import { AGENT_CLI_MOUNT, locateBinaryDir } from '../../main/core/agents/claude/cli';
+import { locateCodexBinaryDir } from '../../main/core/agents/codex/cli';
 import { workspaceContainerSpec } from '../../main/core/docker';
+import { testDrivers } from './agent-drivers';
 import { repoRoot } from './core';
 import { ensureTestWorkerImage, realDocker } from './docker';
 
@@ -94,7 +96,7 @@ export async function startAgentContainer(opts: {
     image,
     `agent-test-${tag}`,
     { network: opts.network, memoryBytes: 1024 ** 3, pidsLimit: 512 },
-    opts.cliDir,
+    { mounts: [{ source: { bind: opts.cliDir }, target: AGENT_CLI_MOUNT }], path: testDrivers().workerPath() },
   );
   spec.Labels = { ...spec.Labels, 'nexus.test': `agent-test-${tag}` };
   // No workspace volume: the clone lives in the container's own layer, removed with it.

@@ -63,7 +63,7 @@ export function describeEveryOperation(
       'tasks.setStatus': { id: ids.task, status: 'in_progress' },
       'runs.create': { agentId: ids.agent, taskId: ids.task },
       'runs.end': { runId },
-      'agent.setDefaultCredential': { secretId: ids.secret },
+      'agent.setDefaultCredential': { kind: 'claude', secretId: ids.secret },
       'vault.init': { passphrase: PASSPHRASE },
       'vault.unlock': { passphrase: PASSPHRASE },
       'vault.changePassphrase': { currentPassphrase: PASSPHRASE, newPassphrase: PASSPHRASE },

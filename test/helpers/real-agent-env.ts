@@ -74,10 +74,10 @@ export async function startRealAgentEnv(opts: { repoToken?: string } = {}): Prom
       docker: { network: TEST_NETWORK, baseImage, memoryBytes: 3 * 1024 ** 3, pidsLimit: 1024 },
       // The real CLI is slow to start on a loaded 2-core machine; the watchdog must not fire first.
       agent: {
-        cliDir,
-        baseUrl: api.url,
-        codexCliDir: codexPrefix,
-        codexBaseUrl: codexApi.url,
+        kinds: {
+          claude: { cliDir, baseUrl: api.url },
+          codex: { cliDir: codexPrefix, baseUrl: codexApi.url },
+        },
         startupTimeoutMs: 240_000,
       },
     },
@@ -107,12 +107,12 @@ export type OperatorCall = (op: string, input: Record<string, unknown>) => Promi
 /** Stores `canary` as an `openai_api_key` secret and makes it the default Codex credential (Settings → Agent). */
 export async function giveCodexCredential(call: OperatorCall, canary: string, name = 'codex-key'): Promise<string> {
   const secret = (await call('secrets.create', { name, kind: 'openai_api_key', value: canary })) as { id: string };
-  await call('agent.setDefaultCodexCredential', { secretId: secret.id });
+  await call('agent.setDefaultCredential', { kind: 'codex', secretId: secret.id });
   return secret.id;
 }
 
 export async function giveAgentCredential(call: OperatorCall, canary: string, name = 'agent-key'): Promise<string> {
   const secret = (await call('secrets.create', { name, kind: 'anthropic_api_key', value: canary })) as { id: string };
-  await call('agent.setDefaultCredential', { secretId: secret.id });
+  await call('agent.setDefaultCredential', { kind: 'claude', secretId: secret.id });
   return secret.id;
 }

@@ -20,6 +20,7 @@ import { TEST_NETWORK } from './network';
 import { tempDir } from './temp-dir';
 import { bundleWorkerScripts, type WorkerScripts } from './worker-scripts';
 import { pinnedWorkerNode } from './docker';
+import { testDrivers } from './agent-drivers';
 
 /** A workspaces row (migration 004) for a container the test started itself; the runtime reads it. */
 function insertWorkspaceRow(db: Db, id: string, name: string, containerId: string | null): void {
@@ -101,6 +102,7 @@ export async function sessionRig(
         return c ? { url: c.natsUrl, ...(c.user ? { user: c.user, pass: c.password ?? '' } : {}) } : null;
       },
       maxSessionsPerWorkspace: 64,
+      drivers: testDrivers(config),
       platform: host.core.platform,
       external: externalMcpFor({
         platform: host.core.platform,

@@ -1,4 +1,4 @@
-import type { AgentCliInfo } from '../../../shared/contract';
+import type { AppInfo } from '../../../shared/contract';
 import type { Handlers } from '../handlers';
 import type { StatusBoard } from './status';
 
@@ -7,16 +7,15 @@ export function appHandlers(deps: {
   dataDir: string;
   startedAt: Date;
   status: StatusBoard;
-  agentCli: () => AgentCliInfo;
-  codexCli: () => AgentCliInfo;
+  /** Each agent kind's pinned CLI, in the registry's order. */
+  agentClis: () => AppInfo['agentClis'];
 }): Pick<Handlers, 'app.info'> {
   const startedAt = deps.startedAt.toISOString();
   const startedMs = deps.startedAt.getTime();
   return {
     'app.info': () => ({
       version: deps.version,
-      agentCli: deps.agentCli(),
-      codexCli: deps.codexCli(),
+      agentClis: deps.agentClis(),
       dataDir: deps.dataDir,
       startedAt,
       uptimeSeconds: Math.floor((Date.now() - startedMs) / 1000),

@@ -1,13 +1,20 @@
 import type Docker from 'dockerode';
-import { AGENT_CLI_MOUNT, agentCliMount, WORKER_PATH_WITH_AGENT } from '../agent/agent-cli';
 import type { AgentCliSource } from './engine-port';
-import { codexCliMount } from '../agent/codex-cli';
 import { workspaceLabels } from './labels';
 
 export const WORKSPACE_DIR = '/workspace';
 /** tmpfs for the short-lived credential file: in memory only, owned by the worker user. */
 export const CREDENTIAL_DIR = '/run/nexus';
 export const WORKER_UID = '1000:1000';
+
+/** An agent CLI in a worker: where it comes from (engine-port.ts) and where it is mounted. */
+export interface AgentCliVolume {
+  source: AgentCliSource;
+  target: string;
+}
+
+/** A worker's PATH before the agents' CLIs are put first (agents/registry.ts). */
+export const BASE_WORKER_PATH = '/opt/nexus/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 export interface ContainerLimits {
   network: string;
@@ -29,12 +36,10 @@ export function workspaceContainerSpec(
   owner: string,
   limits: ContainerLimits,
   /**
-   * The pinned agent CLI: its binary directory on the host, mounted read-only (see agent/agent-cli.ts),
-   * or on a remote engine a volume holding it (mounted read-only the same place).
+   * The agents: each kind's pinned CLI, its binary directory on the host (or on a remote engine a volume holding
+   * it) mounted read-only at its target, and the PATH that puts them first (agents/registry.ts workerPath).
    */
-  agentCli?: string | AgentCliSource | null,
-  /** The pinned Codex CLI's `vendor/<triple>` directory, mounted read-only (see agent/codex-cli.ts); local engine only. */
-  codexCliDir?: string | null,
+  agents: { mounts: readonly AgentCliVolume[]; path: string } = { mounts: [], path: BASE_WORKER_PATH },
 ): Docker.ContainerCreateOptions {
   return {
     name: containerNameOf(w),
@@ -42,7 +47,7 @@ export function workspaceContainerSpec(
     User: WORKER_UID,
     WorkingDir: WORKSPACE_DIR,
     Labels: workspaceLabels(owner, w),
-    Env: ['HOME=/home/nexus', 'NEXUS_WORKER=1', `PATH=${WORKER_PATH_WITH_AGENT}`, 'GIT_TERMINAL_PROMPT=0'],
+    Env: ['HOME=/home/nexus', 'NEXUS_WORKER=1', `PATH=${agents.path}`, 'GIT_TERMINAL_PROMPT=0'],
     HostConfig: {
       NetworkMode: limits.network,
       Privileged: false,
@@ -53,8 +58,11 @@ export function workspaceContainerSpec(
       PidsLimit: limits.pidsLimit,
       Mounts: [
         { Type: 'volume', Source: w.volume, Target: WORKSPACE_DIR },
-        ...agentCliMounts(agentCli),
-        ...(codexCliDir ? [codexCliMount(codexCliDir)] : []),
+        ...agents.mounts.map(({ source, target }) =>
+          'bind' in source
+            ? { Type: 'bind' as const, Source: source.bind, Target: target, ReadOnly: true }
+            : { Type: 'volume' as const, Source: source.volume, Target: target, ReadOnly: true },
+        ),
       ],
       Tmpfs: {
         [CREDENTIAL_DIR]: 'rw,noexec,nosuid,nodev,size=64k,mode=0700,uid=1000,gid=1000',
@@ -63,13 +71,6 @@ export function workspaceContainerSpec(
       RestartPolicy: { Name: 'no' },
     },
   };
-}
-
-function agentCliMounts(cli: string | AgentCliSource | null | undefined): Docker.MountSettings[] {
-  if (!cli) return [];
-  if (typeof cli === 'string') return [agentCliMount(cli)];
-  if ('bind' in cli) return [agentCliMount(cli.bind)];
-  return [{ Type: 'volume', Source: cli.volume, Target: AGENT_CLI_MOUNT, ReadOnly: true }];
 }
 
 /** The payload nexus-with-credential reads from stdin: host, username, token, one per line. */

@@ -1,6 +1,13 @@
 // The Docker room's public face: what workspaces, sessions, engines and the rest may use of an engine.
 // Below them: nothing here imports workspaces/, sessions/ or engines/ (what they add is passed in).
-export { credentialPayload, WORKSPACE_DIR, workspaceContainerSpec, type ContainerLimits } from './container-spec';
+export {
+  BASE_WORKER_PATH,
+  credentialPayload,
+  WORKSPACE_DIR,
+  workspaceContainerSpec,
+  type AgentCliVolume,
+  type ContainerLimits,
+} from './container-spec';
 export { WorkspaceContainers, type ContainerSummary } from './containers';
 export { DockerWatch } from './docker-watch';
 export { createDockerClient, dockerFailure, dockerUnavailable, probeDocker, withTimeout } from './engine';

@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { NexusError } from '../../../shared/errors';
-import { AGENT_CLI_MOUNT } from '../agent/agent-cli';
 import { dockerFailure, imageExists, LABEL, statusOf, streamTar, type EngineProgress } from '../docker';
+
+/** Where a copying container mounts the volume it fills (any path: the copy is the volume's root). */
+const COPY_TARGET = '/opt/nexus/cli';
 
 /** Waits for a streamed engine answer (load, build) to end; an error line in it fails the call. */
 function drain(docker: Docker, stream: NodeJS.ReadableStream): Promise<void> {
@@ -86,9 +88,9 @@ export async function ensureAgentCliVolume(
       Image: image,
       Cmd: ['true'],
       Labels: { [LABEL.managed]: '1' },
-      HostConfig: { Mounts: [{ Type: 'volume', Source: name, Target: AGENT_CLI_MOUNT }], NetworkMode: 'none' },
+      HostConfig: { Mounts: [{ Type: 'volume', Source: name, Target: COPY_TARGET }], NetworkMode: 'none' },
     });
-    await container.putArchive(Readable.from(streamTar(files)), { path: AGENT_CLI_MOUNT });
+    await container.putArchive(Readable.from(streamTar(files)), { path: COPY_TARGET });
     await docker.createVolume({ Name: marker, Labels: labels });
     return name;
   } catch (e) {

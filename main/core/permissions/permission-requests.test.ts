@@ -14,7 +14,8 @@ function rig(waitMs = 60_000) {
     redactor,
     audit: (e) => audit.push(e),
     sessionInWorkspace: (s, w) => (s === 's1' || s === 'codex1') && w === 'ws1',
-    agentOf: (s) => (s === 'codex1' ? 'codex' : 'claude'),
+    agentOf: (s) =>
+      s === 'codex1' ? { kind: 'codex', unanswered: 'denied' } : { kind: 'claude', unanswered: 'stays_in_terminal' },
     changed: (l) => seen.push(l),
   });
   const ask = (body: Record<string, unknown>, ws = 'ws1') =>

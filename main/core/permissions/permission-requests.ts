@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { NexusError } from '../../../shared/errors';
-import type { AgentKind } from '../../../shared/contract/agent-kind';
+import type { AgentCapabilities, AgentKind } from '../../../shared/contract/agent-kind';
 import type { AuditEntry } from '../audit/audit-log';
 import type { Redactor } from '../redact';
 
@@ -9,8 +9,8 @@ import type { Redactor } from '../redact';
  * Permission requests the agent's PermissionRequest hook asks core to decide (nexus-hook sends a
  * NATS request on nexus.permissions.<workspaceId> and waits). Core holds each one in memory for
  * `waitMs`: the operator decides (allow | deny | deny with a note) and core replies; when nobody
- * decides in time core replies empty: Claude Code's hook prints nothing and the dialog stays in the terminal;
- * a Codex session's PreToolUse gate denies the call (it fails closed: under full access nothing would mean run).
+ * decides in time core replies empty: what the agent does then is its kind's (`unanswered`): a dialog of its
+ * own stays in the terminal, or a gate that fails closed denies the call (under full access nothing would mean run).
  * Only the operator's decide() answers: the hook user cannot publish on its reply subject. The relay asks again
  * every 10 s while it waits (same `askId`): the held request then answers on the newest reply subject, and a core
  * started after the one that held it was SIGKILLed holds it anew, so a question outlives a core crash.
@@ -35,8 +35,10 @@ export interface PendingPermission {
   sessionId: string;
   workspaceId: string;
   toolName: string;
-  /** The asking session's agent: what happens when nobody decides differs (see above). */
+  /** The asking session's agent kind. */
   agent: AgentKind;
+  /** What happens when nobody decides (the kind's driver says; see above). */
+  unanswered: AgentCapabilities['unansweredPermission'];
   /** The tool input, redacted, as the operator sees it. */
   toolInput: unknown;
   askedAt: string;
@@ -58,7 +60,8 @@ export interface PermissionRequestsDeps {
   audit: (e: AuditEntry) => void;
   /** Whether the session belongs to the workspace the request came from. */
   sessionInWorkspace: (sessionId: string, workspaceId: string) => boolean;
-  agentOf: (sessionId: string) => AgentKind;
+  /** The asking session's kind and what its agent does with a request nobody answers. */
+  agentOf: (sessionId: string) => { kind: AgentKind; unanswered: AgentCapabilities['unansweredPermission'] };
   changed: (pending: PendingPermission[]) => void;
 }
 
@@ -96,12 +99,14 @@ export class PermissionRequests {
     let toolInput = this.deps.redactor.value(parsed.toolInput ?? null);
     const shown = JSON.stringify(toolInput) ?? 'null';
     if (shown.length > MAX_INPUT_CHARS) toolInput = `${shown.slice(0, MAX_INPUT_CHARS)}…`;
+    const agent = this.deps.agentOf(parsed.sessionId);
     const request: PendingPermission = {
       id: randomUUID(),
       sessionId: parsed.sessionId,
       workspaceId,
       toolName: parsed.toolName,
-      agent: this.deps.agentOf(parsed.sessionId),
+      agent: agent.kind,
+      unanswered: agent.unanswered,
       toolInput,
       askedAt: new Date(now).toISOString(),
       expiresAt: new Date(expiresAt).toISOString(),

@@ -3,8 +3,11 @@ import { z } from 'zod';
 /** How sessions launch the agent inside a workspace. Every field has a default. */
 export const SessionsConfig = z
   .object({
-    /** The agent CLI: `claude` by default; tests point it at the agent fixture. */
-    agentCommand: z.array(z.string().min(1)).min(1).default(['claude']),
+    /**
+     * The default agent kind's command in place of its own CLI (unset: the kind's pinned CLI); tests point it at the
+     * agent fixture, which brings its own binary and credential.
+     */
+    agentCommand: z.array(z.string().min(1)).min(1).optional(),
     /** Extra flags placed before the prompt (e.g. `--add-dir=/data`); checked by buildLaunchCommand. */
     agentArgs: z.array(z.string()).default([]),
     /**

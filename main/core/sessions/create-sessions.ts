@@ -17,6 +17,7 @@ import type { ExternalMcpOf } from './launch/external-mcp';
 import { SessionService } from './session-service';
 import { SessionTerminals } from '../terminal/terminal';
 import { PermissionRequests } from '../permissions/permission-requests';
+import type { AgentDrivers } from '../agents';
 import type { AuditLog } from '../audit/audit-log';
 import type { FleetEntryOf } from './launch/session-runs';
 import { sessionMemoryOf } from './memory/memory-admission';
@@ -32,6 +33,8 @@ export interface SessionsWiring {
   audit: Pick<AuditLog, 'record'>;
   /** The workspaces module's runtime: the only way sessions and terminals reach a container. */
   runtime: WorkspaceRuntime;
+  /** The agent kinds (agents/registry.ts). */
+  drivers: AgentDrivers;
   /** The workspaces module's internal events: converge on `started`, clean up on `removed`. */
   signals: Pick<WorkspaceEvents, 'on'>;
   /** Issues and removes each workspace's publish-only hook user, delivers hook events, gives each session a run. */
@@ -96,8 +99,7 @@ export function createSessions(
     memory: sessionMemoryOf(w.config),
     platform: w.platform,
     messages: w.platform,
-    agentBaseUrl: w.config.agent.baseUrl,
-    codexBaseUrl: w.config.agent.codexBaseUrl,
+    drivers: w.drivers,
     startupTimeoutMs: w.config.agent.startupTimeoutMs,
     fleet: w.fleet,
     external: w.external,

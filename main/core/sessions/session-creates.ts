@@ -4,7 +4,7 @@ import type { Logger } from '../log';
 import type { WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
 import type { WorkspaceStore } from '../workspaces/workspace-store';
 import type { SessionsConfig } from './config';
-import type { LaunchPlan } from './launch/launch';
+import type { LaunchPlan } from '../agents';
 import { launchMany } from './launch/launch-exec';
 import type { SessionLauncher } from './launch/session-launcher';
 import type { StartupWatch } from './launch/startup-watch';

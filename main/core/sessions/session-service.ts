@@ -1,4 +1,6 @@
-import type { AgentKind, Session } from '../../../shared/contract/sessions';
+import type { AgentCapabilities, AgentKind } from '../../../shared/contract/agent-kind';
+import type { Session } from '../../../shared/contract/sessions';
+import type { AgentDrivers } from '../agents';
 import { NexusError } from '../../../shared/errors';
 import type { Disposable } from '../disposable';
 import type { EventBus } from '../events';
@@ -52,10 +54,8 @@ export interface SessionServiceDeps {
   platform?: PlatformRuns;
   /** core.platform: messages go to the workspace's hook relay over NATS (absent: the helper's docker exec). */
   messages?: MessageRelay;
-  /** NEXUS_AGENT_BASE_URL (agent.baseUrl): ANTHROPIC_BASE_URL for every session. */
-  agentBaseUrl?: string | undefined;
-  /** NEXUS_CODEX_BASE_URL (agent.codexBaseUrl): Codex sessions' Responses-API endpoint. */
-  codexBaseUrl?: string | undefined;
+  /** The agent kinds: what a session's kind does is its driver's. */
+  drivers: AgentDrivers;
   /** agent.startupTimeoutMs: a launched agent with no SessionStart by then goes to error (unset: never). */
   startupTimeoutMs?: number | undefined;
   /** core.fleet: the workspace's `nexus-fleet` MCP entry for each launched session. */
@@ -105,8 +105,7 @@ export class SessionService {
       tools: deps.tools,
       hookTarget: (id) => deps.hookTarget(id),
       runs: deps.platform ? new SessionRuns(deps.platform, log) : null,
-      agentBaseUrl: deps.agentBaseUrl,
-      codexBaseUrl: deps.codexBaseUrl,
+      drivers: deps.drivers,
       fleet: deps.fleet,
       external: deps.external,
       log,
@@ -136,6 +135,7 @@ export class SessionService {
       updates,
       launcher,
       startup,
+      drivers: deps.drivers,
     });
     this.memoryKills = new MemoryKills({
       runtime,
@@ -152,8 +152,9 @@ export class SessionService {
       helperScript: deps.tools.inboxSendScript,
       relay: deps.messages,
       memoryKills: this.memoryKills,
+      drivers: deps.drivers,
     });
-    this.hooks = new SessionHooks({ store, updates, signals: this.signals, startup, launcher });
+    this.hooks = new SessionHooks({ store, updates, signals: this.signals, startup, launcher, drivers: deps.drivers });
   }
 
   /** Core-internal signals of the sessions module (`agentStopped`). */
@@ -172,9 +173,12 @@ export class SessionService {
     return this.lookup.inWorkspace(id, workspaceId);
   }
 
-  /** The agent kind of a session (Claude Code when there is no such session: nothing then reads it). */
-  agentOf(id: string): AgentKind {
-    return this.store.get(id)?.agent ?? 'claude';
+  /** A session's agent kind and what it does with a permission request nobody answers (its driver's word). */
+  agentOf(id: string): { kind: AgentKind; unanswered: AgentCapabilities['unansweredPermission'] } {
+    const { drivers } = this.deps;
+    const row = this.store.get(id);
+    const driver = row ? drivers.get(row.agent) : drivers.default;
+    return { kind: driver.kind, unanswered: driver.capabilities.unansweredPermission };
   }
 
   async get(ref: string): Promise<Session> {
@@ -213,7 +217,7 @@ export class SessionService {
 
   setDefaultAgent(workspaceRef: string, agent: AgentKind): { workspaceId: string; agent: AgentKind } {
     const ws = this.deps.runtime.info(workspaceRef);
-    this.workspaces.setDefaultAgent(ws.id, agent);
+    this.workspaces.setDefaultAgent(ws.id, this.deps.drivers.get(agent).kind);
     // The workspace shows its default: the UI hears it as a changed workspace.
     this.deps.events.emit('workspaces.changed', { workspace: publicWorkspace(this.workspaces.get(ws.id)) });
     return { workspaceId: ws.id, agent };

@@ -1,4 +1,5 @@
 import type { AgentKind, AgentState, SessionStatus } from '../../../shared/contract/sessions';
+import { AGENT_KINDS } from '../agents';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/open';
 import { sessionBranch } from './session-paths';
@@ -46,7 +47,7 @@ export type SessionPatch = Partial<
 >;
 
 /** A new session's row as a create inserts it: `creating`, its agent `starting`, on `nexus/<name>`. */
-export function newSessionRow(workspaceId: string, name: string, agent: AgentKind = 'claude'): SessionRow {
+export function newSessionRow(workspaceId: string, name: string, agent: AgentKind = AGENT_KINDS[0] ?? ''): SessionRow {
   const now = new Date().toISOString();
   return {
     id: randomUUID(),

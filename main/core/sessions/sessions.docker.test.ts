@@ -4,7 +4,7 @@ import type { Session } from '../../../shared/contract/sessions';
 import { hostileCorpus } from '../../../test/helpers/hostile-corpus';
 import { sessionRig, type SessionRig } from '../../../test/helpers/session-rig';
 import type { WorkspaceInfo } from '../workspaces/runtime';
-import { guardSubcommand } from './launch/launch';
+import { guardSubcommand } from '../agents/claude/launch';
 import { AuditLog } from '../audit/audit-log';
 import { Dispatcher } from '../dispatch';
 import type { Handlers } from '../handlers';

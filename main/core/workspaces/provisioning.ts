@@ -2,15 +2,17 @@ import type { AgentKind, Workspace } from '../../../shared/contract';
 import { errorMessage, NexusError } from '../../../shared/errors';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
-import type { WorkspaceAgent } from '../agent/workspace-agent';
+import type { WorkspaceAgent } from '../agents';
 import type { Redactor } from '../redact';
 import {
+  BASE_WORKER_PATH,
   credentialPayload,
   dockerFailure,
   LABEL,
   LOCAL_ENGINE,
   WORKSPACE_DIR,
   workspaceContainerSpec,
+  type AgentCliVolume,
   type ContainerLimits,
   type WorkerContext,
   type WorkerImageBuilder,
@@ -79,6 +81,7 @@ export class WorkspaceProvisioner {
     const secret = input.secretId ? await this.resolveSecret(input.secretId) : null;
     if (secret && input.secretId) checkSecretHost(secret.host, repoUrl, input.secretId);
     const agentSecretId = input.agentSecretId ? this.deps.agent?.checkCredential(input.agentSecretId) : undefined;
+    if (input.defaultAgent) this.deps.agent?.checkKind(input.defaultAgent);
     if (input.image && !(await this.deps.containersOf(input.engine).imageExists(input.image)))
       throw new NexusError('bad_request', `The image "${input.image}" does not exist in the Docker engine.`);
     let row: WorkspaceRecord;
@@ -130,11 +133,18 @@ export class WorkspaceProvisioner {
       // A remote engine gets the image from the local one (save | load through the API) unless the caller named one.
       if (remote && !row.image) await engines.ensureImage(row.engine, image, (s) => step(s, 0.5));
       const cli = this.deps.agent
-        ? await this.deps.agent.cliDir((s, f) => step(s, f === undefined ? undefined : 0.5))
+        ? await this.deps.agent.clis((s, f) => step(s, f === undefined ? undefined : 0.5))
         : null;
       if (cli?.problem)
-        this.deps.log.warn('workspace without the agent CLI', { workspace: row.id, reason: cli.problem });
-      const agentCli = cli?.dir ? await engines.agentCli(row.engine, cli.dir, image, (s) => step(s, 0.52)) : null;
+        this.deps.log.warn('workspace without an agent CLI', { workspace: row.id, reason: cli.problem });
+      const mounts: AgentCliVolume[] = [];
+      // A kind whose install stays on this machine (remote: false) has no sessions on a remote engine.
+      for (const m of cli?.mounts ?? [])
+        if (!remote || m.remote)
+          mounts.push({
+            source: await engines.agentCli(row.engine, m.dir, image, (s) => step(s, 0.52)),
+            target: m.target,
+          });
       step('Creating the container', 0.55);
       await containers.ensureNetwork();
       await containers.call('create the workspace volume', () =>
@@ -145,7 +155,10 @@ export class WorkspaceProvisioner {
       );
       const container = await containers.call('create the container', () =>
         containers.docker.createContainer(
-          workspaceContainerSpec(row, image, this.deps.owner, this.deps.limits, agentCli, cli?.codexDir),
+          workspaceContainerSpec(row, image, this.deps.owner, this.deps.limits, {
+            mounts,
+            path: this.deps.agent?.workerPath() ?? BASE_WORKER_PATH,
+          }),
         ),
       );
       containerId = container.id;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentKind, Workspace, WorkspaceStatus } from '../../../shared/contract';
+import { AGENT_KINDS } from '../agents';
 import type { Db } from '../store/open';
 
 interface Row {
@@ -30,7 +31,7 @@ const toRecord = (r: Row): WorkspaceRecord => ({
   secretId: r.secret_id,
   agentSecretId: r.agent_secret_id,
   bypassPermissions: r.bypass_permissions === 1,
-  defaultAgent: r.default_agent ?? 'claude',
+  defaultAgent: r.default_agent ?? AGENT_KINDS[0] ?? '',
   image: r.image,
   status: r.status,
   reason: r.reason,

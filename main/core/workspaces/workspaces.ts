@@ -6,7 +6,7 @@ import { toDisposable, type DisposableStore } from '../disposable';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { Redactor } from '../redact';
-import type { WorkspaceAgent } from '../agent/workspace-agent';
+import type { WorkspaceAgent } from '../agents';
 import type { Db } from '../store/open';
 import {
   DockerWatch,
@@ -37,7 +37,7 @@ export const vaultSecretSource = (vault: {
 export interface WorkspaceOptions {
   /** Provider tokens for clones. Default in createCore: the vault (`core.vault.resolveSecret`). */
   secrets?: SecretSource;
-  /** The agent CLI mount and agent credential (core: agent/workspace-agent.ts); absent: no agent. */
+  /** The agent CLI mount and agent credential (core: agents/workspace-agent.ts); absent: no agent. */
   agent?: WorkspaceAgent;
   /** The Docker engines (core: engines/engine-registry.ts); absent: the local engine only. */
   engines?: WorkspaceEngines;

@@ -16,27 +16,26 @@ const KEEP = [
   // Stop: the run's summary.
   'last_assistant_message',
   'tool_name',
-  // Set by nexus-hook for a Codex session's gate, so the reason names the right agent.
-  'agent_kind',
 ];
 
 /**
- * A Codex session's PreToolUse gate (under full access there is no approval dialog: the hook is the dialog). Every
- * tool call but Nexus's own platform tools becomes a PermissionRequest for the operator; the hook blocks until
- * Nexus answers. The answer as Codex's PreToolUse output (measured on 0.169.0: `permissionDecision: "deny"` blocks
- * the call and its reason reaches the model as the call's output; printing nothing lets it run): an allow prints
- * nothing, a deny its note, and no decision at all (Nexus's wait ran out, core unreachable) denies: the gate fails
- * closed, because under full access "nothing" would mean "run".
+ * A permission gate: the hook event a kind's driver names in `NEXUS_HOOK_GATE` (PreToolUse for a kind that runs
+ * under full access, where there is no approval dialog: the hook is the dialog). Every tool call but Nexus's own
+ * platform tools becomes a PermissionRequest for the operator; the hook blocks until Nexus answers. The answer as
+ * PreToolUse output (measured on Codex 0.169.0: `permissionDecision: "deny"` blocks the call and its reason reaches
+ * the model as the call's output; printing nothing lets it run): an allow prints nothing, a deny its note, and no
+ * decision at all (Nexus's wait ran out, core unreachable) denies: the gate fails closed, because under full access
+ * "nothing" would mean "run".
  */
-export function isCodexGate(input: Record<string, unknown>, agentKind: string | undefined): boolean {
+export function isToolGate(input: Record<string, unknown>, gateEvent: string | undefined): boolean {
   return (
-    agentKind === 'codex' &&
-    input.hook_event_name === 'PreToolUse' &&
+    gateEvent !== undefined &&
+    input.hook_event_name === gateEvent &&
     !/^mcp__nexus(-fleet)?__/.test(typeof input.tool_name === 'string' ? input.tool_name : '')
   );
 }
 
-export function codexGateOutput(permissionOutput: string): string {
+export function gateOutput(permissionOutput: string): string {
   let decision: { behavior?: unknown; message?: unknown } | undefined;
   try {
     decision = (JSON.parse(permissionOutput) as { hookSpecificOutput?: { decision?: typeof decision } })

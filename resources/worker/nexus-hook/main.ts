@@ -1,6 +1,6 @@
 /**
- * The Node hook command inside a worker: every hook of a Codex session (its PreToolUse gate asks the
- * operator) and of a workspace without NATS, and the fallback of the shell hook (nexus-hook.sh, see
+ * The Node hook command inside a worker: every hook of a kind whose hooks are per-session commands (its
+ * permission gate, NEXUS_HOOK_GATE, asks the operator) and of a workspace without NATS, and the fallback of the shell hook (nexus-hook.sh, see
  * main/core/sessions/hooks/hook-command.ts) that carries a Claude session's SessionStart and StopFailure
  * (the events the CLI's HTTP hooks do not cover) when the relay does not answer:
  *   node nexus-hook.cjs <stateDir> <natsConfigFile> <relayPort> <relayStartScript> [--inbox-only]   (hook JSON on stdin)
@@ -16,7 +16,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
-import { codexGateOutput, decisionOutput, hookMessage, isCodexGate, permissionAsk } from './event';
+import { decisionOutput, gateOutput, hookMessage, isToolGate, permissionAsk } from './event';
 import { inboxAddress, writeInboxAddress } from './inbox-address';
 import { publishOnce, requestOnce, type NatsTarget } from './nats-publish';
 
@@ -61,7 +61,7 @@ function postToRelay(port: number, sessionId: string, body: string, timeoutMs: n
   });
 }
 
-/** Set once a Codex gate is open: whatever fails after that must deny, never let the call run. */
+/** Set once a permission gate is open: whatever fails after that must deny, never let the call run. */
 let failClosed = false;
 
 async function main(): Promise<void> {
@@ -71,15 +71,14 @@ async function main(): Promise<void> {
   if (!stateDir || !natsFile || !sessionId || !workspaceId || !/^[A-Za-z0-9_-]+$/.test(workspaceId)) return;
   let raw = await readStdin(4 * 1024 * 1024);
   const input = JSON.parse(raw) as Record<string, unknown>;
-  // A Codex session's tool call waits here for the operator: it goes out as a PermissionRequest (see isCodexGate).
-  const gate = isCodexGate(input, process.env.NEXUS_AGENT_KIND);
+  // A gated kind's tool call waits here for the operator: it goes out as a PermissionRequest (see isToolGate).
+  const gate = isToolGate(input, process.env.NEXUS_HOOK_GATE);
   if (gate) {
     failClosed = true;
     input.hook_event_name = 'PermissionRequest';
-    input.agent_kind = 'codex';
     raw = JSON.stringify(input);
   }
-  const out = (s: string): boolean => process.stdout.write(gate ? codexGateOutput(s) : s);
+  const out = (s: string): boolean => process.stdout.write(gate ? gateOutput(s) : s);
   if (input.hook_event_name === 'SessionStart' && process.env.CLAUDE_CODE_MESSAGING_SOCKET) {
     const env = process.env;
     const address = inboxAddress(env.CLAUDE_CODE_MESSAGING_SOCKET, env.CLAUDE_CODE_MESSAGING_TOKEN, input.session_id);
@@ -107,7 +106,7 @@ main().then(
   () => process.exit(0),
   (e: unknown) => {
     process.stderr.write(`nexus-hook: ${e instanceof Error ? e.message : String(e)}\n`);
-    if (failClosed) process.stdout.write(codexGateOutput(''));
+    if (failClosed) process.stdout.write(gateOutput(''));
     process.exit(0);
   },
 );

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ReviewCounts, SessionAttention } from '../../../../shared/attention';
-import { AgentCliInfo, DockerState, NatsState, VaultState } from '../../../../shared/contract';
+import { AgentCliInfo, AgentKind, DockerState, NatsState, VaultState } from '../../../../shared/contract';
 import { FleetSummary, SessionPage } from '../../../../shared/contract/attention';
 import { NeedsYouItem, needsYouLine, whatNeedsYou } from '../../../../shared/needs-you';
 import { defineTool } from '../tool';
@@ -9,10 +9,8 @@ const Count = z.object({ used: z.number().int(), limit: z.number().int() });
 
 export const NexusInfo = z.object({
   version: z.string(),
-  /** The agent CLI (Claude Code) the workers run, pinned. */
-  agentCli: AgentCliInfo,
-  /** The Codex CLI the workers run for sessions of that kind, pinned. */
-  codexCli: AgentCliInfo,
+  /** Each agent kind's CLI the workers run, pinned (the first kind is the default). */
+  agentClis: z.array(z.object({ kind: AgentKind, label: z.string(), cli: AgentCliInfo })),
   startedAt: z.string(),
   uptimeSeconds: z.number().int(),
   docker: DockerState,
@@ -87,8 +85,7 @@ export const getNexusInfo = defineTool({
     const total = Object.values(fleet.counts).reduce((a, b) => a + b, 0);
     return {
       version: info.version,
-      agentCli: info.agentCli,
-      codexCli: info.codexCli,
+      agentClis: info.agentClis,
       startedAt: info.startedAt,
       uptimeSeconds: info.uptimeSeconds,
       docker: info.docker,
@@ -116,8 +113,8 @@ export const getNexusInfo = defineTool({
     };
   },
   summarize: (n) =>
-    `Nexus ${n.version} (agent CLIs ${n.agentCli.package} ${n.agentCli.version}, ` +
-    `${n.codexCli.package} ${n.codexCli.version}), up ${n.uptimeSeconds}s. ` +
+    `Nexus ${n.version} (agent CLIs ${n.agentClis.map((a) => `${a.cli.package} ${a.cli.version}`).join(', ')}), ` +
+    `up ${n.uptimeSeconds}s. ` +
     `Docker ${n.docker.state}, NATS ${n.nats.state}, vault ${n.vault.state}${n.vault.mode ? ` (${n.vault.mode})` : ''}. ` +
     `${n.quota.workspaces.used}/${n.quota.workspaces.limit} workspaces, ${n.fleet.sessions.total} session(s). ` +
     (n.needsYou.length === 0

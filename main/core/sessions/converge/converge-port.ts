@@ -1,3 +1,4 @@
+import type { AgentDrivers } from '../../agents';
 import type { WorkspaceRuntime } from '../../workspaces/runtime';
 import type { SessionsConfig } from '../config';
 import { waitForLaunches } from '../launch/launch-exec';
@@ -22,6 +23,7 @@ export interface ConvergePortDeps {
     'forgetTools' | 'relaunch' | 'hooksLive' | 'endOrphanRuns' | 'endStrayRuns' | 'endRunOf'
   >;
   startup: Pick<StartupWatch, 'arm'>;
+  drivers: Pick<AgentDrivers, 'get'>;
 }
 
 /** What converge may do (see ConvergeSessions), built from the sessions module's parts: nothing beyond it. */
@@ -39,13 +41,16 @@ export function convergePort(d: ConvergePortDeps): ConvergeSessions {
     worktreeExists: (ws, row) => worktreeExists(runtime, ws, paths(row)),
     relaunch: async (ws, row) => {
       const { windowId, launchedAt } = await d.launcher.relaunch(ws, row);
-      // `codex resume` raises no hook until its next turn (measured on 0.169.0): at its prompt, idle, no watchdog.
-      if (row.agent === 'codex' && row.agent_thread_id) {
+      // A kind whose resume raises no hook until its next turn is at its prompt: idle, no watchdog (its driver says).
+      const after = d.drivers
+        .get(row.agent)
+        .afterRelaunch({ id: row.id, name: row.name, conversationId: row.agent_thread_id });
+      if (after.state === 'idle') {
         d.updates.patch(row.id, {
           window_id: windowId,
           agent_state: 'idle',
           agent_state_at: launchedAt,
-          agent_message: 'Relaunched after a restart (Codex thread resumed)',
+          agent_message: after.message,
         });
         return;
       }

@@ -9,6 +9,7 @@ import { openStore, type Db } from '../../store/open';
 import type { WorkspaceInfo } from '../../workspaces/runtime';
 import { SessionsConfig } from '../config';
 import { SessionService, type SessionRuntime } from '../session-service';
+import { testDrivers } from '../../../../test/helpers/agent-drivers';
 
 /** A runtime that must never be asked to reach a container: hook events touch only the store. */
 const storeOnlyRuntime: SessionRuntime = {
@@ -48,6 +49,7 @@ describe('the agentStopped signal', () => {
       tools: { hookScript: '', inboxSendScript: '', relayScript: '' },
       hookTarget: () => null,
       maxSessionsPerWorkspace: 8,
+      drivers: testDrivers(),
     });
     stopped.length = 0;
     service.on('agentStopped', (e) => stopped.push(e));

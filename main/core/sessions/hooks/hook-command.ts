@@ -1,5 +1,5 @@
 import { WORKER_NODE } from '../../docker';
-import { shellQuote } from '../launch/launch';
+import { shellQuote } from '../../agents';
 import { HOOK_MARKER, relayStartPath, type RelayPaths } from './hook-relay';
 
 /**

@@ -37,7 +37,7 @@ describe('agentStateFromHook', () => {
   });
 
   it('names the tool from the PermissionRequest event, in the words the later notification uses', () => {
-    const asked = agentStateFromHook(ev('PermissionRequest', { tool_name: 'Bash' }))?.message ?? null;
+    const asked = agentStateFromHook(ev('PermissionRequest', { tool_name: 'Bash' }), 'Claude')?.message ?? null;
     const notified = agentStateFromHook(
       ev('Notification', {
         notification_type: 'permission_prompt',
@@ -58,7 +58,7 @@ describe('agentStateFromHook', () => {
     expect(keepNamedTool({ agentState: 'working', message: null }, vague!).message).toBe(
       'Claude needs your permission',
     );
-    const other = agentStateFromHook(ev('PermissionRequest', { tool_name: 'Write' }));
+    const other = agentStateFromHook(ev('PermissionRequest', { tool_name: 'Write' }), 'Claude');
     expect(keepNamedTool(asked, other!).message).toBe('Claude needs your permission to use Write');
   });
 

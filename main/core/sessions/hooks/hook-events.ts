@@ -52,7 +52,8 @@ export interface AgentStateChange {
 
 const WORKING = new Set(['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'SubagentStart']);
 
-export function agentStateFromHook(event: HookMessage['event']): AgentStateChange | null {
+/** `speaker`: the name the agent gives itself in its own notifications (its driver's), e.g. "Claude". */
+export function agentStateFromHook(event: HookMessage['event'], speaker = 'The agent'): AgentStateChange | null {
   const name = event.hook_event_name;
   const message = event.message ?? null;
   if (WORKING.has(name)) return { agentState: 'working', message: null };
@@ -66,7 +67,7 @@ export function agentStateFromHook(event: HookMessage['event']): AgentStateChang
         agentState: 'waiting_permission',
         message:
           typeof event.tool_name === 'string' && event.tool_name
-            ? `${event.agent_kind === 'codex' ? 'Codex' : 'Claude'} needs your permission to use ${event.tool_name.slice(0, 200)}`
+            ? `${speaker} needs your permission to use ${event.tool_name.slice(0, 200)}`
             : (message ?? 'Waiting for permission'),
       };
     case 'Elicitation':

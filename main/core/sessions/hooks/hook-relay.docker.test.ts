@@ -15,12 +15,15 @@ import { startModelApi, type ModelApi } from '../../../../test/helpers/model-api
 import { tempDir } from '../../../../test/helpers/temp-dir';
 import { waitFor } from '../../../../test/helpers/wait';
 import { bundleWorkerScripts } from '../../../../test/helpers/worker-scripts';
-import { credentialInjection } from '../../agent/credential';
+import { credentialFile, credentialInjection } from '../../agents/credential';
+import { claudeCredential } from '../../agents/claude/credential';
 import { WORKER_NODE, type ExecResult } from '../../docker';
 import { SessionsConfig } from '../config';
-import { buildLaunchCommand, launchScript } from '../launch/launch';
+import { launchScript } from '../../agents';
+import { buildLaunchCommand } from '../../agents/claude/launch';
 import { installWorkerTools } from '../launch/worker-tools';
 import { freePort } from '../../../../test/helpers/free-port';
+import { testDrivers } from '../../../../test/helpers/agent-drivers';
 
 /**
  * The hook relay in a real worker container, with the pinned real CLI against the model stand-in
@@ -126,7 +129,9 @@ describe('the hook relay in a worker container (real CLI, real NATS)', () => {
     api = await startModelApi({ host: net.gateway });
     box = await startAgentContainer({ network: net.name, cliDir: testAgentCliDir(), worktrees: ['one'] });
     // Injected first: the seeded settings carry the apiKeyHelper only while a key is there.
-    const { cmd, stdin } = credentialInjection({ kind: 'anthropic_api_key', value: `sk-ant-api03-${randomUUID()}` });
+    const { cmd, stdin } = credentialInjection([
+      credentialFile(claudeCredential, 'anthropic_api_key', `sk-ant-api03-${randomUUID()}`),
+    ]);
     expect((await box.exec(cmd, { stdin })).exitCode).toBe(0);
     const scripts = await bundleWorkerScripts(dir.path);
     await installWorkerTools(
@@ -135,6 +140,7 @@ describe('the hook relay in a worker container (real CLI, real NATS)', () => {
       { id: WS, name: 'relay', containerId: box.id },
       { hookScript: scripts.hook, inboxSendScript: scripts.inboxSend, relayScript: scripts.relay },
       { url: `nats://${net.gateway}:${port}`, user: `hooks-${WS}`, pass: 'pw', permissionWaitMs: 20_000 },
+      { drivers: testDrivers(config).all },
     );
   }, 240_000);
   afterAll(async () => {

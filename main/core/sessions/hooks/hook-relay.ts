@@ -1,5 +1,5 @@
 import { WORKER_NODE } from '../../docker';
-import { shellQuote } from '../launch/launch';
+import { shellQuote } from '../../agents';
 
 /**
  * Hooks without a process per event. Each workspace container runs one resident hook relay
@@ -19,22 +19,6 @@ import { shellQuote } from '../launch/launch';
  * down are lost. If the loop itself is gone, the next command hook starts it (relay-start.sh).
  */
 
-/** The events Nexus declares (hook-events.ts maps them to agent states). */
-export const HOOK_EVENTS = [
-  'SessionStart',
-  'UserPromptSubmit',
-  'PreToolUse',
-  'PostToolUse',
-  'PermissionRequest',
-  'Notification',
-  'Stop',
-  'StopFailure',
-  'SessionEnd',
-] as const;
-
-/** The ones that stay command hooks; every other one is an HTTP hook. */
-const COMMAND_HOOK_EVENTS: ReadonlySet<string> = new Set(['SessionStart', 'StopFailure']);
-
 /** Every hook entry of ours carries this in its command or URL, so a re-seed replaces exactly ours. */
 export const HOOK_MARKER = 'nexus-hook';
 
@@ -52,17 +36,18 @@ export const relayStartPath = (toolsDir: string): string => `${toolsDir}/relay-s
 export const hookCommandPath = (toolsDir: string): string => `${toolsDir}/nexus-hook.sh`;
 
 /**
- * The agent's hook handler for one event: an HTTP post to the relay, the shell hook for the events
- * the CLI does not post (it hands them to the relay), or the Node hook command (for every event when
- * there is no relay: without NATS, where the command quietly does nothing; and a Codex session's).
+ * The agent's hook handler for one event, by how it reaches the relay: `http`, a post the CLI makes itself; `shell`,
+ * the shell hook, which hands the event to the relay (for events the CLI does not post); `node`, the Node hook
+ * command (where there is no relay: without NATS, where it quietly does nothing; and for kinds whose hooks are
+ * commands only, such as a permission gate that must block).
  */
 export function hookHandler(
   event: string,
   p: RelayPaths,
   timeoutSeconds: number,
-  relay: boolean,
+  via: 'http' | 'shell' | 'node',
 ): Record<string, unknown> {
-  if (relay && !COMMAND_HOOK_EVENTS.has(event))
+  if (via === 'http')
     return {
       type: 'http',
       url: `http://127.0.0.1:${p.port}/${HOOK_MARKER}`,
@@ -71,7 +56,7 @@ export function hookHandler(
       headers: { 'X-Nexus-Session': '$NEXUS_SESSION_ID' },
       allowedEnvVars: ['NEXUS_SESSION_ID'],
     };
-  if (relay)
+  if (via === 'shell')
     return {
       type: 'command',
       command: `bash ${shellQuote(hookCommandPath(p.toolsDir))} ${event}`,

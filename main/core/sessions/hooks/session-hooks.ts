@@ -1,4 +1,5 @@
 import type { Session } from '../../../../shared/contract/sessions';
+import type { AgentDrivers } from '../../agents';
 import type { SessionLauncher } from '../launch/session-launcher';
 import type { StartupWatch } from '../launch/startup-watch';
 import type { SessionSignals } from '../session-signals';
@@ -12,9 +13,14 @@ export interface SessionHooksDeps {
   signals: Pick<SessionSignals, 'emit'>;
   startup: Pick<StartupWatch, 'disarm'>;
   launcher: Pick<SessionLauncher, 'summarize'>;
+  /** A kind whose CLI chooses its conversation id reports it in a hook (its driver says which). */
+  drivers: Pick<AgentDrivers, 'get'>;
 }
 
-/** Hook events applied to their sessions: the agent's state, Codex's thread, the Stop summary. Store only, no engine. */
+/**
+ * Hook events applied to their sessions: the agent's state, the conversation id a kind reports, the Stop summary.
+ * Store only, no engine.
+ */
 export class SessionHooks {
   constructor(private readonly d: SessionHooksDeps) {}
 
@@ -28,15 +34,15 @@ export class SessionHooks {
     const row = d.store.get(msg.sessionId);
     if (!row || row.workspace_id !== subjectWorkspaceId || msg.workspaceId !== subjectWorkspaceId) return null;
     const name = msg.event.hook_event_name;
-    // Codex names its thread only in its hooks: what `codex queue --thread` and `codex resume` need.
-    const thread = msg.event.session_id;
-    if (row.agent === 'codex' && name === 'SessionStart' && thread && thread !== row.agent_thread_id)
-      d.store.update(row.id, { agent_thread_id: thread });
+    // A kind that chooses its own conversation id names it only in its hooks: what its resume and queue need.
+    const driver = d.drivers.get(row.agent);
+    const conversation = driver.conversationFrom?.(name, msg.event) ?? null;
+    if (conversation && conversation !== row.agent_thread_id) d.store.update(row.id, { agent_thread_id: conversation });
     if (name === 'Stop' || name === 'SessionEnd')
       d.signals.emit('agentStopped', { sessionId: row.id, workspaceId: row.workspace_id });
     if (name === 'Stop') d.signals.emit('turnEnded', { sessionId: row.id, workspaceId: row.workspace_id });
     if (row.agent_state_at && msg.at < row.agent_state_at) return null;
-    const found = agentStateFromHook(msg.event);
+    const found = agentStateFromHook(msg.event, driver.speaker);
     if (!found) return null;
     const change = keepNamedTool({ agentState: row.agent_state, message: row.agent_message }, found);
     d.startup.disarm(row.id);

@@ -10,6 +10,7 @@ import type { ExecResult } from '../../docker';
 import type { WorkspaceInfo } from '../../workspaces/runtime';
 import { SessionsConfig } from '../config';
 import { SessionService, type SessionRuntime } from '../session-service';
+import { testDrivers } from '../../../../test/helpers/agent-drivers';
 
 const ok = (stdout: string): ExecResult => ({ exitCode: 0, stdout, stderr: '', cut: { stdout: 0, stderr: 0 } });
 
@@ -51,6 +52,7 @@ describe('a message to a session whose agent is starting', () => {
       tools: { hookScript: '', inboxSendScript: '', relayScript: '' },
       hookTarget: () => null,
       maxSessionsPerWorkspace: 16,
+      drivers: testDrivers(),
     });
   };
   /** What the SessionStart hook does: the inbox is there, the agent is at its prompt. */

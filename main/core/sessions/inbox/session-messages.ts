@@ -3,7 +3,7 @@ import type { WorkspaceRuntime } from '../../workspaces/runtime';
 import type { SessionsConfig } from '../config';
 import type { MemoryKills } from '../memory/memory-kills';
 import type { SessionRow, SessionStore } from '../session-store';
-import { queueForCodex } from './codex-queue';
+import type { AgentDrivers } from '../../agents';
 import { sendToInbox, type MessageRelay } from './inbox-send';
 import { deliveryOf, type DeliveryResult } from './message-delivery';
 
@@ -20,6 +20,8 @@ export interface SessionMessagesDeps {
   relay: MessageRelay | undefined;
   /** A missing inbox may be an agent the OOM killer took: this looks, and marks it. */
   memoryKills: Pick<MemoryKills, 'check'>;
+  /** A kind whose driver delivers messages its own way (its durable queue) gets them that way. */
+  drivers: Pick<AgentDrivers, 'get'>;
 }
 
 /**
@@ -35,8 +37,13 @@ export class SessionMessages {
     const ws = d.runtime.find(row.workspace_id);
     if (row.status !== 'running' || !ws?.running)
       throw new NexusError('conflict', `Session ${row.name} is not running${row.reason ? `: ${row.reason}` : '.'}`);
-    if (row.agent === 'codex')
-      return { sessionId: row.id, ...(await queueForCodex(d.runtime, d.config, ws, row, text)) };
+    const driver = d.drivers.get(row.agent);
+    if (driver.deliver) {
+      const exec = (cmd: string[], o?: { env?: Record<string, string>; timeoutMs?: number }) =>
+        d.runtime.exec(ws, cmd, { timeoutMs: o?.timeoutMs ?? d.config.sendTimeoutMs, env: o?.env });
+      const session = { id: row.id, name: row.name, conversationId: row.agent_thread_id };
+      return { sessionId: row.id, ...(await driver.deliver(exec, session, text)) };
+    }
     const routes = { relay: d.relay, helperScript: d.helperScript };
     const send = () => sendToInbox(d.runtime, d.config, ws, row.id, text, routes);
     const stateAt = row.agent_state_at;

@@ -1,6 +1,6 @@
 import { NexusError } from '../../../../shared/errors';
 import type { SessionsConfig } from '../config';
-import { launchScript, shellQuote, type LaunchCommand } from './launch';
+import { launchScript, shellQuote, type LaunchCommand } from '../../agents';
 import { sh, type ContainerExec, type ExecTarget } from '../container-sh';
 import type { SessionPaths } from '../session-paths';
 import { WORKTREE_FNS } from '../worktrees';

@@ -1,20 +1,16 @@
 import type { Logger } from '../../log';
 import { FLEET_MCP_SERVER } from '../../../../shared/contract/fleet';
 import { NexusError } from '../../../../shared/errors';
-import { permissionModeFor } from '../../agent/permission-mode';
+import type { AgentDrivers, DriverExec, LaunchPlan } from '../../agents';
 import type { WorkspaceInfo } from '../../workspaces/runtime';
 import type { SessionsConfig } from '../config';
-import { planLaunch, type LaunchPlan } from './launch';
 import { launchOne, type RunFileWrite } from './launch-exec';
 import type { ContainerExec } from '../container-sh';
-import { agentReadiness, isExecutable } from './agent-readiness';
+import { isExecutable } from './is-executable';
 import { installWorkerTools, natsFile, type HookTarget, type WorkerTools } from './worker-tools';
-import { codexConfigFile, codexConfigToml, codexHooksJson, planCodexLaunch } from './codex-launch';
 import { hookHandler } from '../hooks/hook-relay';
-import { CODEX_CLI_MOUNT } from '../../agent/codex-cli';
-import { CODEX_OPENAI_KEY_FILE } from '../../agent/credential';
 import { sessionPaths } from '../session-paths';
-import { mcpConfigJson, runFiles, type FleetEntryOf, type SessionRuns } from './session-runs';
+import { mcpServers, runFiles, type FleetEntryOf, type SessionRuns } from './session-runs';
 import type { SessionRow, SessionStore } from '../session-store';
 import type { ExternalMcpOf } from './external-mcp';
 import { newBearer, residentMcpEntry, residentRunFile } from './resident-mcp';
@@ -36,10 +32,8 @@ export interface SessionLauncherDeps {
   hookTarget(workspaceId: string): HookTarget | null | Promise<HookTarget | null>;
   /** Absent: sessions run without platform tools. */
   runs: SessionRuns | null;
-  /** NEXUS_AGENT_BASE_URL: the agent's model endpoint (also decides the default permission mode). */
-  agentBaseUrl?: string | undefined;
-  /** NEXUS_CODEX_BASE_URL: Codex sessions' Responses-API endpoint (tests: the stand-in). */
-  codexBaseUrl?: string | undefined;
+  /** The agent kinds: each session's launch, sign-in check, MCP config and more are its kind's driver's. */
+  drivers: AgentDrivers;
   /** The workspace's `nexus-fleet` server entry (absent or null: its sessions get none). */
   fleet?: FleetEntryOf | undefined;
   /** The workspace agent's external MCP servers (absent: none). */
@@ -61,34 +55,15 @@ export class SessionLauncher {
    * Containers whose agent CLI and credential were there at a create: both come with the container's
    * start (mount, injection), so later creates skip the exec until it starts again (forgetTools).
    */
-  private readonly agentReady = new Set<string>();
+  private readonly agentReady = new Map<string, Set<string>>();
   /** Containers whose resident nexus-mcp listened when their tools were installed (resident-mcp.ts). */
   private readonly residentMcp = new Set<string>();
 
   constructor(private readonly deps: SessionLauncherDeps) {}
 
-  /** The session's launch, checked (see planLaunch); throws bad_request for a prompt or agent config that cannot be launched. */
+  /** The session's launch, checked by its kind's driver; throws bad_request for a prompt it cannot carry. */
   plan(
     ws: Pick<WorkspaceInfo, 'id' | 'name' | 'bypassPermissions'>,
-    row: SessionRow,
-    opts: { initialMessage?: string | undefined; resume: boolean },
-  ): LaunchPlan {
-    if (row.agent === 'codex') return this.planCodex(ws, row, opts);
-    return planLaunch(this.deps.config, {
-      workspace: ws.name,
-      workspaceId: ws.id,
-      name: row.name,
-      sessionId: row.id,
-      agentSessionId: row.agent_session_id,
-      initialMessage: opts.initialMessage,
-      resume: opts.resume,
-      agent: { baseUrl: this.deps.agentBaseUrl, bypass: ws.bypassPermissions ?? false },
-    });
-  }
-
-  /** A Codex session: hooks.json for the relay (command hooks; PreToolUse waits for the operator's decision). */
-  private planCodex(
-    ws: Pick<WorkspaceInfo, 'id' | 'name'>,
     row: SessionRow,
     opts: { initialMessage?: string | undefined; resume: boolean },
   ): LaunchPlan {
@@ -100,86 +75,52 @@ export class SessionLauncher {
       port: config.hookRelayPort,
       workspaceId: ws.id,
     };
-    // The gate's hook outlasts Nexus's wait, so Nexus always answers (a deny when nobody decided) first.
-    const gate = Math.ceil(config.permissionWaitMs / 1000) + 15;
-    return planCodexLaunch(config, {
+    return this.deps.drivers.get(row.agent).plan({
       workspace: ws.name,
       workspaceId: ws.id,
       name: row.name,
       sessionId: row.id,
+      agentSessionId: row.agent_session_id,
+      conversationId: row.agent_thread_id,
       initialMessage: opts.initialMessage,
       resume: opts.resume,
-      threadId: row.agent_thread_id,
-      hooksJson: codexHooksJson((event, timeout) => hookHandler(event, relay, timeout, false), gate),
+      bypass: ws.bypassPermissions ?? false,
+      // A kind whose hooks are per session runs the Node hook command for each (the relay's HTTP hooks are for
+      // the container-wide settings a kind's containerSetup writes).
+      hookHandler: (event, timeout) => hookHandler(event, relay, timeout, 'node'),
+      permissionWaitMs: config.permissionWaitMs,
     });
   }
 
-  /** Codex needs its pinned binary mounted and an OpenAI API key injected. */
-  private async checkCodexReady(ws: WorkspaceInfo): Promise<void> {
-    const key = `codex:${ws.containerId ?? ''}`;
-    if (this.agentReady.has(key)) return;
-    const r = await this.deps.runtime.exec(ws, [
-      'sh',
-      '-c',
-      `[ -x ${CODEX_CLI_MOUNT}/bin/codex ] || exit 3; [ -s ${CODEX_OPENAI_KEY_FILE} ] || exit 4`,
-    ]);
-    if (r.exitCode === 0) return void this.agentReady.add(key);
-    if (r.exitCode === 3)
-      throw new NexusError(
-        'unavailable',
-        `Workspace ${ws.name} has no Codex CLI: install it on the host with bash scripts/install-codex-cli.sh ` +
-          `(or set NEXUS_CODEX_CLI_DIR), then create the workspace again.`,
-      );
-    throw new NexusError(
-      'conflict',
-      `Workspace ${ws.name} has no OpenAI API key for Codex. Add one under Settings → Secrets (kind OpenAI API ` +
-        `key), pick it in Settings → Agent as the Codex credential, then restart the workspace.`,
-    );
+  /** Commands in the workspace's container, as a driver runs them. */
+  private execIn(ws: WorkspaceInfo): DriverExec {
+    return (cmd, opts) =>
+      this.deps.runtime.exec(ws, cmd, { timeoutMs: opts?.timeoutMs ?? this.deps.config.sendTimeoutMs, env: opts?.env });
   }
 
-  /** The real CLI (`claude`) needs the pinned binary and a credential in the container; a custom agent command brings its own. */
-  async checkAgentReady(ws: WorkspaceInfo, agent: SessionRow['agent'] = 'claude'): Promise<void> {
-    if (agent === 'codex') return this.checkCodexReady(ws);
-    if (this.deps.config.agentCommand.join(' ') !== 'claude') return;
-    const key = ws.containerId ?? '';
-    if (this.agentReady.has(key)) return;
-    const r = await agentReadiness(this.deps.runtime, ws);
-    if (r === 'ready') this.agentReady.add(key);
-    if (r === 'no-cli')
-      throw new NexusError(
-        'unavailable',
-        `Workspace ${ws.name} has no agent CLI (claude): Nexus could not get it when the workspace was ` +
-          `created (see its reason). Fix that (npm and the registry, or NEXUS_AGENT_CLI_DIR) and create the ` +
-          `workspace again.`,
-      );
-    if (r === 'no-credential')
-      throw new NexusError(
-        'conflict',
-        `Workspace ${ws.name} has no agent credential. Add an Anthropic API key or a Claude OAuth token ` +
-          `(claude setup-token) under Settings → Secrets, pick it in Settings → Agent (or name it when creating ` +
-          `the workspace), then restart the workspace.`,
-      );
+  /** The session's kind can start here (its CLI mounted, its credential injected): its driver checks, once per container. */
+  async checkAgentReady(ws: WorkspaceInfo, kind: string): Promise<void> {
+    const containerId = ws.containerId ?? '';
+    if (this.agentReady.get(containerId)?.has(kind)) return;
+    await this.deps.drivers.get(kind).ready(this.execIn(ws), ws.name);
+    const ready = this.agentReady.get(containerId) ?? new Set<string>();
+    this.agentReady.set(containerId, ready.add(kind));
   }
 
   async ensureTools(ws: WorkspaceInfo): Promise<void> {
     const containerId = ws.containerId ?? '';
     if (this.toolsInstalled.has(containerId)) return;
-    const { mode } = permissionModeFor({
-      configured: this.deps.config.permissionMode,
-      baseUrl: this.deps.agentBaseUrl,
-      bypass: ws.bypassPermissions ?? false,
-    });
     const hookTarget = await this.deps.hookTarget(ws.id);
     const { config } = this.deps;
+    const { drivers } = this.deps;
     const installed = await installWorkerTools(this.deps.runtime, config, ws, this.deps.tools, hookTarget, {
-      bypass: mode === 'bypassPermissions',
-      autoMode: mode === 'auto',
-      // Claude Code's own HTTP MCP client; a custom agent command (a test fixture) keeps the stdio one.
+      drivers: drivers.all,
+      bypass: ws.bypassPermissions ?? false,
       residentMcp:
         config.residentMcp &&
         config.nexusMcpEnabled &&
         this.deps.runs !== null &&
-        config.agentCommand.join(' ') === 'claude',
+        drivers.all.some((d) => d.usesResidentMcp),
     });
     if (installed.residentMcp) this.residentMcp.add(containerId);
     else this.residentMcp.delete(containerId);
@@ -259,14 +200,14 @@ export class SessionLauncher {
     } else store.update(row.id, { tools_reason: 'Platform tools are off: this Nexus has no platform service.' });
     const fleet = (await this.deps.fleet?.(ws.id, row.id)) ?? null;
     const external = (await this.deps.external?.(ws.id).catch(() => ({}))) ?? {};
-    const codex = row.agent === 'codex';
-    if (!codex && !creds && !fleet && Object.keys(external).length === 0) return {};
+    const driver = this.deps.drivers.get(row.agent);
     const paths = sessionPaths(config, row.id, row.name);
     const files = runFiles(paths.stateDir);
-    // A Claude Code session in a container whose resident nexus-mcp listens calls through it, as itself.
-    const resident = creds && !codex && this.residentMcp.has(ws.containerId ?? '');
+    // A session of a kind whose CLI speaks HTTP MCP, in a container whose resident nexus-mcp listens, calls through
+    // it as itself.
+    const resident = creds && driver.usesResidentMcp && this.residentMcp.has(ws.containerId ?? '');
     const bearer = resident ? newBearer() : null;
-    const mcpConfig = mcpConfigJson(
+    const servers = mcpServers(
       creds
         ? {
             creds,
@@ -278,32 +219,20 @@ export class SessionLauncher {
       fleet ? { name: FLEET_MCP_SERVER, entry: fleet } : null,
       external,
     );
-    if (codex) {
-      // Codex reads its servers from config.toml: the same servers, written 0600 the same way.
-      const file = codexConfigFile(paths.stateDir);
-      const toml = codexConfigToml({
-        worktree: paths.worktree,
-        mcpServers: (JSON.parse(mcpConfig) as { mcpServers: Record<string, unknown> }).mcpServers,
-        baseUrl: this.deps.codexBaseUrl,
-        autoApproveServers: ['nexus', FLEET_MCP_SERVER],
-      });
-      return {
-        mcpConfig: file,
-        runFiles: {
-          passwordFile: files.passwordFile,
-          password: creds?.password ?? null,
-          mcpConfigFile: file,
-          mcpConfig: toml,
-        },
-      };
-    }
+    const mcp = driver.mcpConfig({
+      stateDir: paths.stateDir,
+      worktree: paths.worktree,
+      servers,
+      trusted: ['nexus', FLEET_MCP_SERVER],
+    });
+    if (!mcp) return {};
     return {
-      mcpConfig: files.mcpConfig,
+      mcpConfig: mcp.file,
       runFiles: {
         passwordFile: files.passwordFile,
         password: creds?.password ?? null,
-        mcpConfigFile: files.mcpConfig,
-        mcpConfig,
+        mcpConfigFile: mcp.file,
+        mcpConfig: mcp.content,
         ...(creds && bearer
           ? { residentRunFile: `${paths.stateDir}/${RESIDENT_RUN_FILE}`, residentRun: residentRunFile(creds, bearer) }
           : {}),

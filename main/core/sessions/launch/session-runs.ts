@@ -53,15 +53,15 @@ export interface McpHttpEntry {
 export type FleetEntryOf = (workspaceId: string, sessionId: string) => Promise<McpHttpEntry | null>;
 
 /**
- * The `--mcp-config` JSON: the resident nexus-mcp over HTTP with the session's bearer (resident-mcp.ts),
+ * A session's MCP servers (each agent kind's driver writes them in its own format): the resident nexus-mcp over HTTP with the session's bearer (resident-mcp.ts),
  * or a stdio nexus-mcp reading the password from the file (never carrying it), the fleet server when the
  * workspace has one, and the agent's external stdio servers. The file is 0600 in the session's state dir.
  */
-export function mcpConfigJson(
+export function mcpServers(
   run: { creds: RunCredentials; files: RunFiles; command: string; resident?: McpHttpEntry | null } | null,
   fleet: { name: string; entry: McpHttpEntry } | null = null,
   external: Record<string, McpStdioEntry> = {},
-): string {
+): Record<string, unknown> {
   // The agent's external servers first: their names can never be `nexus` or `nexus-fleet` (contract).
   const servers: Record<string, unknown> = { ...external };
   if (run?.resident) servers.nexus = run.resident;
@@ -72,7 +72,7 @@ export function mcpConfigJson(
       env: nexusMcpEnv(run.creds, run.creds.password ? { passwordFile: run.files.passwordFile } : {}),
     };
   if (fleet) servers[fleet.name] = fleet.entry;
-  return `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`;
+  return servers;
 }
 
 export class SessionRuns {

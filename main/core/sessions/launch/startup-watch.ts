@@ -1,4 +1,4 @@
-import { startupFailureReason } from '../../agent/startup-watchdog';
+import { startupFailureReason } from '../../agents';
 import type { Logger } from '../../log';
 import { capturePane } from '../../terminal/pane';
 import type { WorkspaceRuntime } from '../../workspaces/runtime';
@@ -8,7 +8,7 @@ import type { SessionUpdates } from '../session-updates';
 /**
  * One timer per launched agent: when it fires and no hook has arrived since the launch (the first
  * one an agent sends is SessionStart), `fire` puts the session in error with what its pane shows
- * (see agent/startup-watchdog.ts). A hook disarms it; no timeout configured = nothing is armed.
+ * (see agents/startup-watchdog.ts). A hook disarms it; no timeout configured = nothing is armed.
  */
 export class StartupWatch {
   private readonly timers = new Map<string, NodeJS.Timeout>();

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { FIRST_RUN_SCRIPT, firstRunPayload } from '../../agent/first-run';
+import type { AgentDriver } from '../../agents';
 import type { WorkspaceInfo } from '../../workspaces/runtime';
 import type { SessionsConfig } from '../config';
 import { mustSh, type ContainerExec, type ExecTarget } from '../container-sh';
 import { hookCommandScript } from '../hooks/hook-command';
 import {
-  HOOK_EVENTS,
   HOOK_MARKER,
   hookCommandPath,
   hookHandler,
@@ -33,13 +32,11 @@ export interface HookTarget {
   permissionWaitMs?: number;
 }
 
-const NOTIFICATION_MATCHER = 'permission_prompt|idle_prompt|elicitation_dialog|agent_needs_input';
-
 type ToolsTarget = ExecTarget & Pick<WorkspaceInfo, 'id'>;
 
 /**
- * Installs the hook command, the inbox helper, the hook relay, the resident nexus-mcp and user-level
- * hooks in the container; idempotent. Says whether the resident nexus-mcp listens (false: not
+ * Installs the hook command, the inbox helper, the hook relay, the resident nexus-mcp and each agent kind's
+ * container-wide first-run state (user-level settings with Nexus's hooks) in the container; idempotent. Says whether the resident nexus-mcp listens (false: not
  * wanted, no NATS, or it did not start; the container's sessions then get a stdio nexus-mcp each).
  */
 export async function installWorkerTools(
@@ -48,7 +45,7 @@ export async function installWorkerTools(
   ws: ToolsTarget,
   tools: WorkerTools,
   hookTarget: HookTarget | null,
-  agent: { bypass?: boolean; autoMode?: boolean; residentMcp?: boolean } = {},
+  agent: { drivers?: readonly AgentDriver[]; bypass?: boolean; residentMcp?: boolean } = {},
 ): Promise<{ residentMcp: boolean; residentProblem: string | null }> {
   const { toolsDir, stateDir } = config;
   const relay = {
@@ -72,42 +69,41 @@ export async function installWorkerTools(
     );
   const resident = hookTarget !== null && agent.residentMcp === true;
   if (resident) files.push([residentStartPath(toolsDir), '700', Buffer.from(residentStartScript(config), 'utf8')]);
-  const hooks: Record<string, unknown[]> = {};
   // The agent's own hook timeout outlasts Nexus's wait, so Nexus always steps aside first.
-  const permissionTimeout = Math.ceil((hookTarget?.permissionWaitMs ?? 120_000) / 1000) + 15;
-  for (const event of HOOK_EVENTS) {
-    hooks[event] = [
-      {
-        ...(event === 'Notification' ? { matcher: NOTIFICATION_MATCHER } : {}),
-        hooks: [hookHandler(event, relay, event === 'PermissionRequest' ? permissionTimeout : 10, hookTarget !== null)],
-      },
-    ];
+  const permissionTimeoutSeconds = Math.ceil((hookTarget?.permissionWaitMs ?? 120_000) / 1000) + 15;
+  // Each kind's first-run state with our hooks merged in (ours, marked by HOOK_MARKER, replaced; the operator's
+  // kept): its payload a 0600 file, its script run by node with that file on stdin.
+  const setups: string[] = [];
+  for (const driver of agent.drivers ?? []) {
+    const setup = driver.containerSetup?.({
+      repoDir: config.repoDir,
+      bypass: agent.bypass ?? false,
+      hook: (event, timeout, transport) =>
+        hookHandler(event, relay, timeout, hookTarget === null ? 'node' : transport === 'http' ? 'http' : 'shell'),
+      marker: HOOK_MARKER,
+      permissionTimeoutSeconds,
+    });
+    if (!setup) continue;
+    const payload = `${toolsDir}/setup-${driver.kind}.json`;
+    files.push([payload, '600', Buffer.from(setup.payload, 'utf8')]);
+    setups.push(setup.script, payload);
   }
-  // The agent's first-run state with our hooks merged in (ours, marked by HOOK_MARKER, replaced; the
-  // operator's kept): onboarding, trust, auto-update off, platform-tool rule (agent/first-run.ts).
-  const seed = Buffer.from(
-    JSON.stringify(
-      firstRunPayload({
-        repoDir: config.repoDir,
-        bypass: agent.bypass,
-        autoMode: agent.autoMode,
-        hooks: { entries: hooks, marker: HOOK_MARKER },
-      }),
-    ),
-    'utf8',
-  );
   // One exec: the directories, every file (back to back on stdin, `dd` takes exactly each one's
-  // length), the first-run state (its payload is the rest of stdin), then the relay, started or
+  // length), each kind's first-run state (its script, its payload file on stdin), then the relay, started or
   // told to re-read its credentials.
   const script = `mkdir -p -m 700 "$1" "$2" && chmod 700 "$1" "$2" && umask 077 || exit 1
-      start=$3 seed=$4 mcp=$5
+      start=$3 mcp=$4 nfiles=$5
       shift 5
-      while [ $# -ge 3 ]; do
+      while [ "$nfiles" -gt 0 ]; do
         f=$1 m=$2 len=$3
         shift 3
+        nfiles=$((nfiles - 1))
         dd bs="$len" count=1 iflag=fullblock of="$f.tmp" 2>/dev/null && chmod "$m" "$f.tmp" && mv "$f.tmp" "$f" || { echo "cannot write $f" >&2; exit 1; }
       done
-      node -e "$seed" || { echo "preparing the agent's first-run state failed" >&2; exit 1; }
+      while [ $# -ge 2 ]; do
+        node -e "$1" < "$2" || { echo "preparing the agent's first-run state failed" >&2; exit 1; }
+        shift 2
+      done
       [ -z "$start" ] || sh "$start" </dev/null || { echo "the hook relay did not start: $(tail -c 300 "$1/relay.log" 2>/dev/null)" >&2; exit 1; }
       [ -z "$mcp" ] || { sh "$mcp" </dev/null && echo resident-mcp=up; } || echo "resident-mcp=down $(tail -c 300 "$1/mcp.log" 2>/dev/null | tr '\n' ' ')"`;
   const out = await mustSh(
@@ -119,11 +115,12 @@ export async function installWorkerTools(
       toolsDir,
       stateDir,
       hookTarget ? relayStartPath(toolsDir) : '',
-      FIRST_RUN_SCRIPT,
       resident ? residentStartPath(toolsDir) : '',
+      String(files.length),
       ...files.flatMap(([f, m, c]) => [f, m, String(c.length)]),
+      ...setups,
     ],
-    Buffer.concat([...files.map(([, , c]) => c), seed]),
+    Buffer.concat(files.map(([, , c]) => c)),
   );
   const down = resident ? /^resident-mcp=down ?(.*)$/m.exec(out) : null;
   return {

@@ -14,6 +14,7 @@ import { WorkspaceEvents } from '../../workspaces/workspace-events';
 import { SessionsConfig } from '../config';
 import { parseContainerMemory } from './container-memory';
 import { SessionService, type SessionRuntime } from '../session-service';
+import { testDrivers } from '../../../../test/helpers/agent-drivers';
 
 const GIB = 1024 ** 3;
 const ok = (stdout: string): ExecResult => ({ exitCode: 0, stdout, stderr: '', cut: { stdout: 0, stderr: 0 } });
@@ -62,6 +63,7 @@ describe('sessions whose agent the OOM killer took', () => {
       tools: { hookScript: '', inboxSendScript: '', relayScript: '' },
       hookTarget: () => null,
       maxSessionsPerWorkspace: 16,
+      drivers: testDrivers(),
     });
 
   beforeEach(() => {

@@ -34,7 +34,7 @@ describe('migration 023 agent kinds', () => {
       .run();
     before.close();
 
-    const db = openStore(file, migrations);
+    const db = openStore(file, migrations, 23);
     expect(db.prepare(`SELECT agent, agent_thread_id FROM sessions`).all()).toEqual([
       { agent: 'claude', agent_thread_id: null },
     ]);

@@ -13,6 +13,7 @@ import { migration021 } from './021_engines';
 import { migration023 } from './023_agent_kinds';
 import { migration024 } from './024_phone';
 import { migration025 } from './025_core_secrets';
+import { migration026 } from './026_agent_kinds_open';
 import { migration027 } from './027_tracker';
 import { migration028 } from './028_review_talks_back';
 import type { Migration } from './types';
@@ -37,6 +38,7 @@ export const migrations: readonly Migration[] = [
   migration023, // agent kinds: a session's agent (claude | codex), Codex's thread id, workspace defaults
   migration024, // the operator's phone: passkeys, one-time invites, signed-in sessions (hashed)
   migration025, // core's own secrets (fleet) sealed with the data key where the OS keychain does not answer
+  migration026, // agent kinds as drivers: one default credential per kind, no kind CHECKs
   migration027, // the tracker: settings per workspace, a task's issue, the outbox, issues picked up
   migration028, // review that talks back: a session's checkpoints (one per turn) and comments on its diff lines
 ];

@@ -18,6 +18,7 @@ const request = (sessionId: string): PermissionRequest => ({
   workspaceId: 'ws',
   toolName: 'Bash',
   agent: 'claude',
+  unanswered: 'stays_in_terminal',
   toolInput: { command: 'true' },
   askedAt: '2026-01-01T00:00:01.000Z',
   expiresAt: '2026-01-01T00:02:01.000Z',

@@ -35,7 +35,7 @@ export function useFirstRun(enabled: boolean): FirstRunStep[] | null {
     active && app.data && agent.data && workspaces.data && sessions.data
       ? firstRunSteps({
           vault: app.data.vault.state,
-          agentCredential: agent.data.defaultCredentialId !== null || agent.data.defaultCodexCredentialId !== null,
+          agentCredential: agent.data.kinds.some((k) => k.defaultCredentialId !== null),
           workspaces: workspaces.data.workspaces.length,
           runningSessions: sessions.data.sessions.filter((s) => s.status === 'running').length,
         })

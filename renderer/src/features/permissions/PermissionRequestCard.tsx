@@ -39,7 +39,7 @@ export function PermissionRequestCard({ request }: { request: PermissionRequest 
         <span className="muted">
           {' '}
           · answer by {time(request.expiresAt)},{' '}
-          {request.agent === 'codex' ? 'else it is not run' : 'then the question stays in the terminal'}
+          {request.unanswered === 'denied' ? 'else it is not run' : 'then the question stays in the terminal'}
         </span>
       </header>
       {headline ? <pre className="command permission-headline">{headline}</pre> : null}

@@ -1,8 +1,8 @@
-import { AgentKind } from '../../../../shared/contract/agent-kind';
-import { agentLabel } from './agent-label';
+import type { AgentKind } from '../../../../shared/contract/agent-kind';
+import { agentLabel, useAgentKinds } from './agent-label';
 
 /**
- * Picks the agent CLI: Claude Code or Codex. With `workspaceDefault`, a first choice "Workspace default (…)"
+ * Picks the agent kind, from the kinds this Nexus runs (agent.get). With `workspaceDefault`, a first choice "Workspace default (…)"
  * (value '') leaves the pick to the workspace (sessions.create without `agent`).
  */
 export function AgentKindSelect({
@@ -20,6 +20,7 @@ export function AgentKindSelect({
   /** An accessible name when the select has no visible label around it. */
   label?: string;
 }) {
+  const kinds = useAgentKinds();
   return (
     <select
       value={value}
@@ -28,11 +29,11 @@ export function AgentKindSelect({
       {...(label ? { 'aria-label': label } : {})}
     >
       {workspaceDefault !== undefined ? (
-        <option value="">Workspace default{workspaceDefault ? ` (${agentLabel(workspaceDefault)})` : ''}</option>
+        <option value="">Workspace default{workspaceDefault ? ` (${agentLabel(kinds, workspaceDefault)})` : ''}</option>
       ) : null}
-      {AgentKind.options.map((k) => (
-        <option key={k} value={k}>
-          {agentLabel(k)}
+      {kinds.map((k) => (
+        <option key={k.kind} value={k.kind}>
+          {k.label}
         </option>
       ))}
     </select>

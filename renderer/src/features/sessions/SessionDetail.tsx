@@ -11,12 +11,13 @@ import { SendBox } from './SendBox';
 import { StateChip } from './StateChip';
 import { SessionTerminal } from './Terminal';
 import { terminalTransport } from './terminal-transport';
-import { agentLabel } from './agent-label';
+import { useAgentLabel } from './agent-label';
 import { isPhoneOrigin } from '../../phone/phone-mode';
 
 /** The selected session: its pending requests and live terminal first (in view), then send, push and changes. */
 export function SessionDetail({ session }: { session: Session }) {
   const [transport] = useState(terminalTransport);
+  const agentLabel = useAgentLabel();
   const requests = useSessionPermissions(session.id);
   // On the phone, deleting and pushing stay on the computer (no route on the public origin).
   const onPhone = isPhoneOrigin();

@@ -4,7 +4,7 @@ import type { Session } from '../../../../shared/contract/sessions';
 import type { SelectHow } from './session-filter';
 import { Banner } from '../../shell/ErrorBanner';
 import { StateChip } from './StateChip';
-import { agentLabel } from './agent-label';
+import { useAgentLabel } from './agent-label';
 
 /** Why a session needs the operator, in the Overview's words; else what its agent last said. */
 function detailOf(s: Session): string | null {
@@ -26,6 +26,7 @@ export const SessionRow = memo(function SessionRow({
   onSelect(id: string, how: SelectHow): void;
 }) {
   const detail = detailOf(session);
+  const agentLabel = useAgentLabel();
   return (
     <div
       role="option"

@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import { useAppInfo } from '../../shell/use-app-info';
 import { SettingsSection } from './SettingsSection';
 
@@ -8,16 +9,14 @@ export function AboutSection() {
       <dl className="facts">
         <dt>Version</dt>
         <dd>{info.data?.version ?? '…'}</dd>
-        <dt>Agent CLI</dt>
-        <dd data-testid="agent-cli-version">
-          {info.data ? `${info.data.agentCli.package} ${info.data.agentCli.version}` : '…'}
-        </dd>
-        <dt>Codex CLI</dt>
-        <dd data-testid="codex-cli-version">
-          {info.data
-            ? `${info.data.codexCli.package} ${info.data.codexCli.version}${info.data.codexCli.source ? '' : ' (not installed)'}`
-            : '…'}
-        </dd>
+        {(info.data?.agentClis ?? []).map(({ kind, label, cli }) => (
+          <Fragment key={kind}>
+            <dt>{label}</dt>
+            <dd data-testid={`agent-cli-version-${kind}`}>
+              {`${cli.package} ${cli.version}${cli.source ? '' : ' (not installed yet)'}`}
+            </dd>
+          </Fragment>
+        ))}
         <dt>Data directory</dt>
         <dd>
           <code>{info.data?.dataDir ?? '…'}</code>

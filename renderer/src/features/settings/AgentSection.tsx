@@ -1,3 +1,4 @@
+import type { AgentKindInfo, SecretSummary } from '../../../../shared/contract';
 import { opKey } from '../../api/query-keys';
 import { useOpQuery } from '../../api/use-op-query';
 import { useOperation } from '../../api/use-operation';
@@ -7,59 +8,57 @@ import { SettingsSection } from './SettingsSection';
 import { useSecrets } from './use-vault';
 
 const agentKey = opKey('agent.get');
-const AGENT_KINDS = ['anthropic_api_key', 'claude_oauth_token'];
 
-/** The agent in every workspace: pinned CLI, the default credential, the model endpoint and the start mode. */
+/** Every agent kind in the workspaces: its pinned CLI, its default credential, its model endpoint; the start mode. */
 export function AgentSection() {
   // Kept live by `agent.changed` events (api/live-updates.ts).
   const agent = useOpQuery('agent.get', {});
   const secrets = useSecrets();
-  const choose = useOperation('agent.setDefaultCredential', [agentKey]);
-  const chooseCodex = useOperation('agent.setDefaultCodexCredential', [agentKey]);
-  const openaiKeys = (secrets.data?.secrets ?? []).filter((s) => s.kind === 'openai_api_key');
-  const credentials = (secrets.data?.secrets ?? []).filter((s) => AGENT_KINDS.includes(s.kind));
   const a = agent.data;
   return (
     <SettingsSection id="agent" title="Agent">
       <ErrorBanner error={agent.error} />
       <dl className="facts">
-        <dt>CLI</dt>
-        <dd>{a ? `${a.cli.package} ${a.cli.version} (pinned; auto-update off in workers)` : '…'}</dd>
-        <dt>Codex CLI</dt>
-        <dd>{a?.codexCli ? `${a.codexCli.package} ${a.codexCli.version} (pinned)` : '…'}</dd>
-        <dt>Model endpoint</dt>
-        <dd>{a ? a.baseUrl ? <code>{a.baseUrl}</code> : "Anthropic's API" : '…'}</dd>
         <dt>Permission mode</dt>
         <dd data-testid="agent-permission-mode">{a ? `${a.permissionMode} — ${a.permissionModeReason}` : '…'}</dd>
       </dl>
+      {(a?.kinds ?? []).map((k) => (
+        <AgentKindSettings key={k.kind} kind={k} secrets={secrets.data?.secrets ?? []} />
+      ))}
+    </SettingsSection>
+  );
+}
+
+/** One kind: what runs, where its model is, and the vault secret its sessions sign in with. */
+function AgentKindSettings({ kind: k, secrets }: { kind: AgentKindInfo; secrets: SecretSummary[] }) {
+  const choose = useOperation('agent.setDefaultCredential', [agentKey]);
+  const credentials = secrets.filter((s) => k.credentialKinds.includes(s.kind));
+  return (
+    <section className="agent-kind" data-agent-kind={k.kind} aria-label={k.label}>
+      <h3>{k.label}</h3>
+      <dl className="facts">
+        <dt>CLI</dt>
+        <dd>{`${k.cli.package} ${k.cli.version} (pinned; never updated in a worker)`}</dd>
+        <dt>Model endpoint</dt>
+        <dd>{k.baseUrl ? <code>{k.baseUrl}</code> : "the provider's API"}</dd>
+      </dl>
       <CredentialPicker
-        id="agent-credential"
-        label="Default credential"
-        none="None — sessions cannot start"
-        value={a?.defaultCredentialId}
-        disabled={!a || choose.isPending}
+        id={`agent-credential-${k.kind}`}
+        label={`${k.label} credential`}
+        none={`None — ${k.label} sessions cannot start`}
+        value={k.defaultCredentialId}
+        disabled={choose.isPending}
         secrets={credentials}
-        describe={(s) => (s.kind === 'anthropic_api_key' ? 'API key' : 'OAuth token')}
-        onChange={(secretId) => choose.mutate({ secretId })}
+        describe={(s) => s.kind.replace(/_/g, ' ')}
+        onChange={(secretId) => choose.mutate({ kind: k.kind, secretId })}
       />
       {credentials.length === 0 ? (
         <p className="muted">
-          Add an Anthropic API key, or the token <code>claude setup-token</code> prints, under Secrets. A workspace gets
-          it when it is created or started.
+          Add one under Secrets ({k.credentialKinds.map((c) => c.replace(/_/g, ' ')).join(' or ')}). A workspace gets it
+          when it is created or started.
         </p>
       ) : null}
       <ErrorBanner error={choose.error} />
-      <CredentialPicker
-        id="codex-credential"
-        label="Codex credential"
-        none="None — Codex sessions cannot start"
-        value={a?.defaultCodexCredentialId}
-        disabled={!a || chooseCodex.isPending}
-        secrets={openaiKeys}
-        describe={() => 'OpenAI API key'}
-        onChange={(secretId) => chooseCodex.mutate({ secretId })}
-      />
-      <ErrorBanner error={chooseCodex.error} />
-    </SettingsSection>
+    </section>
   );
 }

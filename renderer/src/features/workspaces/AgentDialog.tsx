@@ -68,7 +68,7 @@ export function AgentDialog({ workspace: w, onClose }: { workspace: Workspace; o
     >
       <label className="field">
         Default agent
-        <AgentKindSelect value={kind} onChange={(k) => setKind(k || 'claude')} name="defaultAgent" />
+        <AgentKindSelect value={kind} onChange={(k) => setKind(k || kind)} name="defaultAgent" />
         <small>What its new sessions run unless they pick another; running sessions keep theirs.</small>
       </label>
       <fieldset>

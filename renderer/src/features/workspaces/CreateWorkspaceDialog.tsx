@@ -11,8 +11,6 @@ import { AgentKindSelect } from '../sessions/AgentKindSelect';
 import { FleetAccessField } from './FleetAccessField';
 import { fleetKey } from './use-workspaces';
 
-const AGENT_KINDS = ['anthropic_api_key', 'claude_oauth_token'];
-
 /**
  * Create dialog: name, repository URL, the vault secret holding the provider token (picked from
  * `secrets.list`), its default agent kind (Claude Code or Codex), the agent's credential (default: the one chosen in
@@ -33,21 +31,24 @@ export function CreateWorkspaceDialog({
   const [secretId, setSecretId] = useState('');
   const [agentSecretId, setAgentSecretId] = useState('');
   const [bypassPermissions, setBypassPermissions] = useState(false);
-  const [defaultAgent, setDefaultAgent] = useState<AgentKind>('claude');
+  // '': this Nexus's default kind (the registry's first).
+  const [defaultAgent, setDefaultAgent] = useState<'' | AgentKind>('');
   const [fleetAccess, setFleetAccess] = useState<FleetAccess>('none');
   const [allWorkspaces, setAllWorkspaces] = useState(false);
   const [engine, setEngine] = useState('');
   const secrets = useOpQuery('secrets.list', {}, { retry: false });
   const agent = useOpQuery('agent.get', {}, { retry: false });
-  const agentCredentials = (secrets.data?.secrets ?? []).filter((s) => AGENT_KINDS.includes(s.kind));
-  const defaultCredential = agentCredentials.find((s) => s.id === agent.data?.defaultCredentialId);
+  const kinds = agent.data?.kinds ?? [];
+  const credentialKinds: string[] = kinds.flatMap((k) => k.credentialKinds);
+  const agentCredentials = (secrets.data?.secrets ?? []).filter((s) => credentialKinds.includes(s.kind));
+  const defaultCredential = agentCredentials.find((s) => s.id === kinds[0]?.defaultCredentialId);
   const input = {
     name: name.trim(),
     repoUrl: repoUrl.trim(),
     ...(secretId.trim() ? { secretId: secretId.trim() } : {}),
     ...(agentSecretId ? { agentSecretId } : {}),
     ...(bypassPermissions ? { bypassPermissions } : {}),
-    ...(defaultAgent !== 'claude' ? { defaultAgent } : {}),
+    ...(defaultAgent && defaultAgent !== kinds[0]?.kind ? { defaultAgent } : {}),
     ...(engine ? { engine } : {}),
     ...(fleetAccess !== 'none' ? { fleet: { access: fleetAccess, allWorkspaces } } : {}),
   };
@@ -120,7 +121,11 @@ export function CreateWorkspaceDialog({
       <EngineField value={engine} onChange={setEngine} />
       <label className="field">
         Default agent
-        <AgentKindSelect value={defaultAgent} onChange={(a) => setDefaultAgent(a || 'claude')} name="defaultAgent" />
+        <AgentKindSelect
+          value={defaultAgent || (kinds[0]?.kind ?? '')}
+          onChange={setDefaultAgent}
+          name="defaultAgent"
+        />
         <small>What its sessions run when they are created without picking one.</small>
       </label>
       <label className="field">

@@ -8,7 +8,7 @@ import { AgentDialog } from './AgentDialog';
 import { DiskUse } from './DiskUse';
 import { EngineTag } from '../engines/EngineField';
 import { FleetAccessDialog } from './FleetAccessDialog';
-import { agentLabel } from '../sessions/agent-label';
+import { useAgentLabel } from '../sessions/agent-label';
 
 const tone: Record<Workspace['status'], string> = {
   running: 'ok',
@@ -30,6 +30,7 @@ export function WorkspaceRow({
   fleet?: FleetCredential | undefined;
 }) {
   const api = useApi();
+  const agentLabel = useAgentLabel();
   const [confirming, setConfirming] = useState<'stop' | 'delete' | 'fleet' | 'agent' | null>(null);
   const start = useMutation({ mutationFn: () => api['workspaces.start']({ workspace: w.id }) });
   const stop = useMutation({

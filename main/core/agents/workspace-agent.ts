@@ -1,0 +1,107 @@
+import type { SecretKind } from '../../../shared/contract';
+import { errorMessage, NexusError } from '../../../shared/errors';
+import { cpuOf } from './agent-cpu';
+import type { AgentService } from './agent-service';
+import { credentialFile, credentialInjection, type CredentialFile } from './credential';
+import type { AgentDrivers } from './registry';
+
+/** An agent kind's CLI directory on the host, and where it goes in a worker. */
+export interface AgentCliMount {
+  dir: string;
+  target: string;
+  /** Whether a remote engine gets a copy (false: mounted on the local engine only). */
+  remote: boolean;
+}
+
+/** What workspaces need of the agents: the CLIs to mount, and the credentials to put in at create and start. */
+export interface WorkspaceAgent {
+  /** Every installed kind's CLI to mount, and why a kind that should be there is not (the workspace still works). */
+  clis(
+    progress: (step: string, fraction?: number) => void,
+  ): Promise<{ mounts: AgentCliMount[]; problem: string | null }>;
+  /** The worker's PATH with every kind's CLI first. */
+  workerPath(): string;
+  /** At create: the kind must be one this Nexus runs (throws bad_request naming those it does). */
+  checkKind(kind: string): string;
+  /** At create: the named secret must sign in some agent kind (metadata only). Returns its id. */
+  checkCredential(secretId: string): string;
+  /**
+   * The docker exec that puts each kind's credential (the workspace's own where it is of that kind, else the kind's
+   * default) into the container, or clears it. Resolving needs the data key: create and start only.
+   */
+  injection(agentSecretId: string | null): Promise<{ cmd: string[]; stdin: string; credential: string | null }>;
+}
+
+export function workspaceAgent(deps: {
+  drivers: AgentDrivers;
+  agent: AgentService;
+  resolve(secretId: string): Promise<{ value: string; kind: string; name: string }>;
+  /** The Docker engine's architecture (`docker info`). */
+  engineArchitecture(): Promise<string>;
+  addSecret(value: string): void;
+}): WorkspaceAgent {
+  return {
+    async clis(progress) {
+      const mounts: AgentCliMount[] = [];
+      const problems: string[] = [];
+      let cpu;
+      try {
+        cpu = cpuOf(await deps.engineArchitecture());
+      } catch (e) {
+        return {
+          mounts,
+          problem: `The agent CLIs are not available, so sessions cannot start here: ${errorMessage(e)}`,
+        };
+      }
+      for (const d of deps.drivers.all) {
+        try {
+          const dir = await d.cli.locate(cpu, progress);
+          if (dir) mounts.push({ dir, target: d.cli.mountTarget, remote: d.cli.remote });
+        } catch (e) {
+          problems.push(`${d.label} is not available, so its sessions cannot start here: ${errorMessage(e)}`);
+        }
+      }
+      return { mounts, problem: problems.length ? problems.join(' ') : null };
+    },
+    workerPath: () => deps.drivers.workerPath(),
+    checkKind: (kind) => deps.drivers.get(kind).kind,
+    checkCredential(secretId) {
+      for (const d of deps.drivers.all) {
+        try {
+          return deps.agent.checkCredential(secretId, d).id;
+        } catch (e) {
+          if (e instanceof NexusError && e.code === 'not_found') throw e;
+        }
+      }
+      throw new NexusError(
+        'bad_request',
+        `Secret "${secretId}" signs in no agent: ` +
+          `${deps.drivers.all.map((d) => `${d.label} needs ${d.credential.describe}`).join('; ')}.`,
+      );
+    },
+    async injection(agentSecretId) {
+      const own = agentSecretId ? await deps.resolve(agentSecretId) : null;
+      const files: CredentialFile[] = [];
+      let named: string | null = null;
+      for (const d of deps.drivers.all) {
+        const kinds: readonly string[] = d.credential.secretKinds;
+        let secret = own && kinds.includes(own.kind) ? own : null;
+        if (!secret) {
+          const id = deps.agent.defaultCredentialId(d.kind);
+          const s = id ? await deps.resolve(id) : null;
+          secret = s && kinds.includes(s.kind) ? s : null;
+        }
+        if (!secret) {
+          files.push(...d.credential.files.map((path) => ({ path, value: null, clear: [] })));
+          continue;
+        }
+        const value = secret.value.trim();
+        deps.addSecret(value);
+        files.push(credentialFile(d.credential, secret.kind as SecretKind, value));
+        // The workspace's reason names the default kind's credential (what Settings → Agent shows).
+        if (d === deps.drivers.default) named = secret.name;
+      }
+      return { ...credentialInjection(files), credential: named };
+    },
+  };
+}
