@@ -1,13 +1,13 @@
 import type { MirrorState, TaskIssue } from '../../../shared/contract/tracker';
-import type { BoardMirror } from '../platform/board-mirror';
+import type { z } from 'zod';
+import type { Task } from '../../../shared/platform-tools';
+import type { BoardMirror, MirroredComment } from '../platform/board-mirror';
 import type { Names } from '../platform/names';
-import type { BoardComment } from '../platform/store/board';
-import type { Task } from '../platform/store/tasks';
 import type { OutboxStore } from './outbox-store';
 import type { TrackerStore } from './tracker-store';
 
 /** Who wrote a comment, as its tracker copy says it: the session and workspace, and the agent record's name. */
-export function signature(names: Names, c: Pick<BoardComment, 'agentId' | 'runId'>): string {
+export function signature(names: Names, c: Pick<MirroredComment, 'agentId' | 'runId'>): string {
   const a = names.actor(c.agentId, c.runId);
   const where = a.sessionName
     ? `session ${a.sessionName} in workspace ${a.workspaceName ?? '?'}`
@@ -32,7 +32,7 @@ export class TrackerMirror implements BoardMirror {
     },
   ) {}
 
-  commentStored(c: BoardComment): void {
+  commentStored(c: MirroredComment): void {
     const link = this.d.store.link(c.taskId);
     if (!link) return;
     this.d.outbox.add({
@@ -45,7 +45,7 @@ export class TrackerMirror implements BoardMirror {
     });
   }
 
-  statusChanged(taskId: string, status: Task['status']): void {
+  statusChanged(taskId: string, status: z.infer<typeof Task>['status']): void {
     const link = this.d.store.link(taskId);
     const mapped = link ? this.d.store.settings(link.workspaceId)?.statusMap[status] : undefined;
     if (!link || !mapped) return;
