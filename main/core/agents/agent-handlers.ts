@@ -1,9 +1,14 @@
-import type { Handlers } from '../handlers';
+import type { OpParsedInput } from '../../../shared/contract';
 import type { AgentService } from './agent-service';
 
-export function agentHandlers(agent: AgentService): Pick<Handlers, 'agent.get' | 'agent.setDefaultCredential'> {
+/**
+ * agent.* operations. Typed by the contract alone (not core's Handlers, which would tie this room's face to the
+ * workspaces'); the composition root's mergeHandlers checks them against Handlers.
+ */
+export function agentHandlers(agent: AgentService) {
   return {
     'agent.get': () => agent.get(),
-    'agent.setDefaultCredential': (input) => agent.setDefaultCredential(input.kind, input.secretId),
+    'agent.setDefaultCredential': (input: OpParsedInput<'agent.setDefaultCredential'>) =>
+      agent.setDefaultCredential(input.kind, input.secretId),
   };
 }
