@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the pinned agent CLI (Claude Code, the version in main/core/agent/agent-cli.ts) for Linux
+# Installs the pinned agent CLI (Claude Code, the version in main/core/agents/claude/cli.ts) for Linux
 # workers into /var/cache/nexus-agent-cli/<version> (or $NEXUS_AGENT_CLI_CACHE/<version>) and prints
 # that directory. Idempotent: a complete install is left alone. CI and the tests use exactly this
 # directory, through NEXUS_AGENT_CLI_DIR. Needs npm and the npm registry the first time only.
@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/pinned-cli.sh
 NAME=install-agent-cli
-PIN=main/core/agent/agent-cli.ts
+PIN=main/core/agents/claude/cli.ts
 PACKAGE=$(pin_value "$PIN" AGENT_CLI_PACKAGE)
 VERSION=$(pin_value "$PIN" AGENT_CLI_VERSION)
 [ -n "$PACKAGE" ] && [ -n "$VERSION" ] || { echo "$NAME: cannot read the pin from $PIN" >&2; exit 1; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the pinned Codex CLI (the version in main/core/agent/codex-cli.ts) for Linux workers into
+# Installs the pinned Codex CLI (the version in main/core/agents/codex/cli.ts) for Linux workers into
 # /var/cache/nexus-agent-cli/codex-<version> (or $NEXUS_AGENT_CLI_CACHE/codex-<version>) and prints that directory.
 # Idempotent: a complete install is left alone. The native binary comes as @openai/codex's optional dependency
 # @openai/codex-linux-<cpu> (~400 MB). Needs npm and the npm registry the first time only.
@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/pinned-cli.sh
 NAME=install-codex-cli
-PIN=main/core/agent/codex-cli.ts
+PIN=main/core/agents/codex/cli.ts
 PACKAGE=$(pin_value "$PIN" CODEX_CLI_PACKAGE)
 VERSION=$(pin_value "$PIN" CODEX_CLI_VERSION)
 [ -n "$PACKAGE" ] && [ -n "$VERSION" ] || { echo "$NAME: cannot read the pin from $PIN" >&2; exit 1; }
