@@ -96,6 +96,10 @@ export async function reviewRig() {
       await sh(`cd /workspace; git worktree add -q -b nexus/${name} .nexus-worktrees/${name} main`);
       return insertSession(db, { workspace_id: ws.id, name });
     },
+    /** A session row on an existing branch `nexus/<name>` (no worktree: what the radar needs). */
+    addSessionRow(name: string) {
+      return insertSession(db, { workspace_id: ws.id, name });
+    },
     /** Deletes a session as the sessions module does: its row, then `sessions.changed` with `removedId`. */
     removeSession(id: string) {
       store.delete(id);
