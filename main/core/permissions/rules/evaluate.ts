@@ -1,0 +1,58 @@
+import type { RuleAction, RuleTool } from '../../../../shared/contract/rules';
+import { compile, type Matcher } from './matcher';
+import type { ToolCall } from './tool-call';
+
+/** What the engine needs of a rule (a stored one, a default, or one in a benchmark). */
+export interface RuleLike {
+  id: string;
+  action: RuleAction;
+  tool: RuleTool;
+  pattern: string;
+}
+
+export interface CompiledRule<R extends RuleLike = RuleLike> {
+  rule: R;
+  matcher: Matcher;
+}
+
+export const compileRule = <R extends RuleLike>(rule: R): CompiledRule<R> => ({
+  rule,
+  matcher: compile(rule.tool, rule.pattern),
+});
+
+/** The rules' answer: allow or deny without the operator, or ask; `rule` is the one that decided (null: none did). */
+export interface Verdict<R extends RuleLike = RuleLike> {
+  action: RuleAction;
+  rule: R | null;
+}
+
+/**
+ * The engine: a deny rule that matches wins, then an ask rule (so "always ask" beats any allow, an allow-all
+ * included), then allow; a call no rule decides is asked. A shell call is allowed only when every one of its
+ * simple commands is matched by an allow rule (a command the rules cannot see through only by `*`), while one
+ * matching part is enough for ask and deny. Pure and synchronous: no model, no I/O.
+ */
+export function evaluate<R extends RuleLike>(rules: readonly CompiledRule<R>[], call: ToolCall): Verdict<R> {
+  const hits = (c: CompiledRule<R>): boolean => c.matcher.call(call) || call.parts.some((p) => c.matcher.part(p, call));
+  for (const action of ['deny', 'ask'] as const)
+    for (const c of rules) if (c.rule.action === action && hits(c)) return { action, rule: c.rule };
+  if (call.tool !== 'shell') {
+    for (const c of rules)
+      if (c.rule.action === 'allow' && c.matcher.call(call)) return { action: 'allow', rule: c.rule };
+    return { action: 'ask', rule: null };
+  }
+  if (call.parts.length === 0) return { action: 'ask', rule: null };
+  let first: R | null = null;
+  for (const part of call.parts) {
+    const c = rules.find(
+      (r) => r.rule.action === 'allow' && r.matcher.part(part, call) && (!part.opaque || r.matcher.wildcard === true),
+    );
+    if (!c) return { action: 'ask', rule: null };
+    first ??= c.rule;
+  }
+  return { action: 'allow', rule: first };
+}
+
+/** A rule as the operator reads it: "allow shell npm test". */
+export const ruleText = (r: Pick<RuleLike, 'action' | 'tool' | 'pattern'>): string =>
+  `${r.action} ${r.tool} ${r.pattern}`;
