@@ -58,7 +58,10 @@ describe('nexus on the command line', () => {
       [['bogus'], /Unknown command "bogus"/],
       [['send'], /Not enough non-option arguments/],
       [['send', 'cli/one', 'two', 'texts'], /one text \(quote it\)/],
-      [['new', 'cli'], /Not enough non-option arguments/],
+      [['new'], /Not enough non-option arguments/],
+      [['new', 'cli'], /Name the session, or start it from an issue \(--issue\)/],
+      [['new', 'cli', '--issue', 'abc'], /--issue takes an issue number \(42 or #42\), not "abc"/],
+      [['new', 'cli', '--issue', '4', '-m', 'hi'], /Arguments issue and message are mutually exclusive/],
       [
         ['new', 'cli', 'one', '--agent', 'gpt'],
         /^nexus: Invalid values: Argument: agent, Given: "gpt", Choices: "claude", "codex" \(see: nexus new --help\)$/m,
@@ -93,6 +96,7 @@ describe('nexus on the command line', () => {
     const commands = [
       ['ls'],
       ['new', 'cli', 'one', '-m', 'hello'],
+      ['new', 'cli', '--issue', '#4'],
       ['send', 'cli/one', 'hello'],
       ['rm', 'cli/one'],
       ['allow', 'req-1'],

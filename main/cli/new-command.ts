@@ -1,18 +1,22 @@
 import type { Argv } from 'yargs';
-import { AgentKind } from '../../shared/contract';
+import { AgentKind, IssueRef, type Session } from '../../shared/contract';
 import { dataDirOf, type CliContext } from './cli-context';
+import { UsageError } from './exit-codes';
 import { messageText } from './message-text';
 import { appCall } from './running-app';
 
 export const newCommand = (ctx: CliContext) => (cli: Argv) =>
   cli.command(
-    'new <workspace> <name>',
+    'new <workspace> [name]',
     'create a session (a worktree and a window running the agent) in a workspace',
     (y) =>
       y
         .strict()
         .positional('workspace', { type: 'string', describe: 'workspace name or id', demandOption: true })
-        .positional('name', { type: 'string', describe: 'session name (lowercase, digits, . _ -)', demandOption: true })
+        .positional('name', {
+          type: 'string',
+          describe: 'session name (lowercase, digits, . _ -); with --issue, default issue-<n>-<title words>',
+        })
         .option('agent', {
           type: 'string',
           describe: "the agent kind (see Settings → Agent; default: the workspace's)",
@@ -23,18 +27,40 @@ export const newCommand = (ctx: CliContext) => (cli: Argv) =>
           requiresArg: true,
           describe: 'its first message; - reads it from stdin as is',
         })
+        .option('issue', {
+          type: 'string',
+          requiresArg: true,
+          conflicts: 'message',
+          describe: "start from an issue of the workspace's tracker: its title and body are the first message",
+        })
         .option('json', { type: 'boolean', describe: 'print the new session as JSON' })
         .example('$0 new web fix-login -m "The login form rejects valid emails"', '')
-        .example('$0 new web refactor --agent codex -m - < task.md', ''),
+        .example('$0 new web refactor --agent codex -m - < task.md', '')
+        .example('$0 new web --issue 42', ''),
     async (argv) => {
-      const initialMessage =
-        argv.message === undefined ? undefined : await messageText(argv.message, ctx.stdin, 'The first message');
-      const session = await appCall(dataDirOf(ctx, argv.dataDir as string | undefined), 'sessions.create', {
-        workspace: argv.workspace,
-        name: argv.name,
-        ...(argv.agent ? { agent: AgentKind.parse(argv.agent) } : {}),
-        ...(initialMessage !== undefined ? { initialMessage } : {}),
-      });
+      const dataDir = dataDirOf(ctx, argv.dataDir as string | undefined);
+      const agent = argv.agent ? { agent: AgentKind.parse(argv.agent) } : {};
+      let session: Session;
+      if (argv.issue !== undefined) {
+        const issue = IssueRef.safeParse(argv.issue);
+        if (!issue.success) throw new UsageError(`--issue takes an issue number (42 or #42), not "${argv.issue}".`);
+        session = await appCall(dataDir, 'tracker.startSession', {
+          workspace: argv.workspace,
+          issue: issue.data,
+          ...(argv.name ? { name: argv.name } : {}),
+          ...agent,
+        });
+      } else {
+        if (argv.name === undefined) throw new UsageError('Name the session, or start it from an issue (--issue).');
+        const initialMessage =
+          argv.message === undefined ? undefined : await messageText(argv.message, ctx.stdin, 'The first message');
+        session = await appCall(dataDir, 'sessions.create', {
+          workspace: argv.workspace,
+          name: argv.name,
+          ...agent,
+          ...(initialMessage !== undefined ? { initialMessage } : {}),
+        });
+      }
       const ref = `${session.workspaceName}/${session.name}`;
       ctx.stdout.write(
         argv.json

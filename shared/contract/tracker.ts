@@ -104,7 +104,14 @@ export const trackerOperations = {
     fleet: 'refused',
     phone: false,
     audit: 'dispatcher',
-    input: z.object({ workspace: WorkspaceRef, tracker: TrackerSettings.nullable() }).strict(),
+    input: z
+      .object({
+        workspace: WorkspaceRef,
+        tracker: TrackerSettings.nullable().describe(
+          'kind, url, project, secretId (a vault secret), statusMap, pickup; null clears it',
+        ),
+      })
+      .strict(),
     output: z.object({ workspaceId: z.string(), tracker: TrackerSettings.nullable() }),
   }),
   'tracker.link': operation({
@@ -113,7 +120,7 @@ export const trackerOperations = {
     fleet: 'refused',
     phone: false,
     audit: 'dispatcher',
-    input: z.object({ taskId: TaskId, issue: IssueRef }).strict(),
+    input: z.object({ taskId: TaskId.describe("The board task (a session's taskId)"), issue: IssueRef }).strict(),
     output: TaskIssue,
   }),
   'tracker.startSession': operation({
@@ -128,8 +135,9 @@ export const trackerOperations = {
       .object({
         workspace: WorkspaceRef,
         issue: IssueRef,
-        /** Default `issue-<n>-<title>`; a name without `issue-<n>` gets it in front. */
-        name: SessionName.optional(),
+        name: SessionName.optional().describe(
+          'Session name; default issue-<n>-<words of the title>, and a name without issue-<n> gets it in front',
+        ),
         agent: AgentKind.optional(),
       })
       .strict(),

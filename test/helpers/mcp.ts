@@ -119,5 +119,7 @@ export const sampleArgs: Record<string, Record<string, unknown>> = {
   create_session: { workspace: 'alpha', name: 'one', initial_message: 'hello' },
   delete_session: { session: 'alpha/one' },
   send_message: { session: 'alpha/one', text: 'hello' },
+  set_workspace_tracker: { workspace: 'alpha', tracker: null },
+  link_task_to_issue: { task_id: 'no-such-task', issue: 1 },
   get_nexus_info: {},
 };

@@ -84,7 +84,7 @@ describe('the /api/mcp gate: token × route × tool', () => {
           expect(res.status, `${holder} ${tool.name}`).toBe(200);
           const body = JSON.parse(res.text) as { result?: unknown };
           expect(body.result, `${holder} ${tool.name}`).toBeDefined();
-          expect(reachedTool(tool.name, before)).toBe(true);
+          expect(reachedTool(tool.name, before), `${holder} ${tool.name} audited`).toBe(true);
         } else {
           expect(res.status, `${holder} ${tool.name}`).toBe(403);
           expect(String(res.headers['www-authenticate'])).toContain('error="insufficient_scope"');
@@ -121,11 +121,14 @@ describe('the /api/mcp gate: token × route × tool', () => {
         'create_session',
         'delete_session',
         'delete_workspace',
+        'link_task_to_issue',
         'send_message',
         'stop_workspace',
       ].sort(),
     );
-    expect(listed.vault).toEqual([...listed.write!, 'create_workspace', 'push_session', 'start_workspace'].sort());
+    expect(listed.vault).toEqual(
+      [...listed.write!, 'create_workspace', 'push_session', 'set_workspace_tracker', 'start_workspace'].sort(),
+    );
   });
 
   it('refuses a write tool hidden in a JSON-RPC batch from a read token', async () => {

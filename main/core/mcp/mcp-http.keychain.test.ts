@@ -37,12 +37,14 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
       }
     }
     const create = listed.find((t) => t.name === 'create_session');
-    expect(create?.inputSchema.required).toEqual(['workspace', 'name']);
+    // A name, or an issue to start from (the name then defaults to issue-<n>-<title words>).
+    expect(create?.inputSchema.required).toEqual(['workspace']);
     expect(Object.keys(create?.inputSchema.properties ?? {})).toEqual([
       'workspace',
       'name',
       'initial_message',
       'agent',
+      'issue',
     ]);
   });
 

@@ -45,6 +45,8 @@ describe('createMcpServer for one caller (behind the gate)', () => {
       create_session: 'write',
       delete_session: 'write',
       send_message: 'write',
+      set_workspace_tracker: 'vault',
+      link_task_to_issue: 'write',
       get_nexus_info: 'read',
     });
     expect(toolsFor({ kind: 'operator' })).toHaveLength(tools.length);

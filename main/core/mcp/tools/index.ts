@@ -8,9 +8,11 @@ import { getSession } from './get-session';
 import { getSessionDiff } from './get-session-diff';
 import { getWorkspace } from './get-workspace';
 import { listSessions } from './list-sessions';
+import { linkTaskToIssue } from './link-task-to-issue';
 import { listWorkspaces } from './list-workspaces';
 import { pushSession } from './push-session';
 import { sendMessage } from './send-message';
+import { setWorkspaceTracker } from './set-workspace-tracker';
 import { startWorkspace } from './start-workspace';
 import { stopWorkspace } from './stop-workspace';
 
@@ -29,6 +31,8 @@ export const tools = [
   createSession,
   deleteSession,
   sendMessage,
+  setWorkspaceTracker,
+  linkTaskToIssue,
   getNexusInfo,
 ] as unknown as readonly ToolDefinition[];
 
