@@ -9,7 +9,7 @@ export const asOperator = <K extends OpName>(core: Core, op: K, input: OpInput<K
   core.dispatcher.call(op, input, operatorContext('http')) as Promise<OpOutput<K>>;
 
 /**
- * A workspace row (no container: the tracker needs none) with a Redmine tracker whose API key is a vault secret,
+ * A workspace row (no container: the tracker needs none) with a tracker (Redmine unless `kind`) whose key is a vault secret,
  * a task of the workspace linked to `issue`, and a run of an agent on it, as a session's would be.
  */
 export async function trackedTask(
@@ -22,6 +22,8 @@ export async function trackedTask(
     project: string;
     issue: number;
     taskTitle: string;
+    /** Default redmine. */
+    kind?: 'redmine' | 'github';
   },
   statusMap: Partial<Record<'planned' | 'ready_for_agent' | 'in_progress' | 'done' | 'cancelled', string>> = {},
 ): Promise<{ taskId: string; run: RunCredentials }> {
@@ -33,14 +35,21 @@ export async function trackedTask(
     )
     .run(o.workspaceId, o.name, `nexus-test-vol-${o.workspaceId}`, now, now);
   const secret = await asOperator(core, 'secrets.create', {
-    name: `redmine ${o.workspaceId}`,
+    name: `${o.kind ?? 'redmine'} ${o.workspaceId}`,
     kind: 'generic',
     host: new URL(o.url).host,
     value: o.apiKey,
   });
   await asOperator(core, 'tracker.set', {
     workspace: o.workspaceId,
-    tracker: { kind: 'redmine', url: o.url, project: o.project, secretId: secret.id, statusMap, pickup: null },
+    tracker: {
+      kind: o.kind ?? 'redmine',
+      url: o.url,
+      project: o.project,
+      secretId: secret.id,
+      statusMap,
+      pickup: null,
+    },
   });
   const task = core.platform.createTask({ title: o.taskTitle, project: o.workspaceId });
   await asOperator(core, 'tracker.link', { taskId: task.id, issue: o.issue });
