@@ -86,6 +86,13 @@ export function applyEvent(client: QueryClient, message: EventMessage): void {
     }
     case 'engines.changed':
       return refresh(client, opKey('engines.list'));
+    case 'checkpoints.changed':
+      return refresh(client, opKey('checkpoints.list', { session: event.payload.sessionId }));
+    case 'comments.changed':
+      return refresh(client, opKey('comments.list', { session: event.payload.sessionId }));
+    case 'radar.changed':
+      client.setQueryData(opKey('radar.get', { workspace: event.payload.workspaceId }), event.payload);
+      return;
     case 'sessions.pushProgress':
       // A step of one push: the push panel that started it shows it (PushPanel); nothing is cached.
       return;

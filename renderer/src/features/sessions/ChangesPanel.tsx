@@ -3,6 +3,7 @@ import type { SessionChanges } from '../../../../shared/contract/sessions';
 import { useOpQuery } from '../../api/use-op-query';
 import { Banner } from '../../shell/ErrorBanner';
 import { ChangesDiff } from './ChangesDiff';
+import { ReviewComments, type LineSelection } from './ReviewComments';
 import './changes.css';
 
 const PAGE = 50;
@@ -11,6 +12,13 @@ const PAGE = 50;
 export function ChangesPanel({ sessionId }: { sessionId: string }) {
   const [offset, setOffset] = useState(0);
   const [whole, setWhole] = useState<string | null>(null);
+  const [selection, setSelection] = useState<LineSelection | null>(null);
+  const pick = (path: string, line: number, extend: boolean): void =>
+    setSelection((old) =>
+      extend && old?.path === path
+        ? { path, start: Math.min(old.start, line), end: Math.max(old.start, line) }
+        : { path, start: line, end: line },
+    );
   // Refreshed on the session's `sessions.diffChanged` events (api/live-updates.ts).
   const diff = useOpQuery(
     'sessions.diff',
@@ -89,7 +97,8 @@ export function ChangesPanel({ sessionId }: { sessionId: string }) {
           </button>
         </div>
       ) : null}
-      {d && d.patches.length > 0 ? <ChangesDiff patches={d.patches} /> : null}
+      {d ? <ReviewComments sessionId={sessionId} files={d.files} selection={selection} /> : null}
+      {d && d.patches.length > 0 ? <ChangesDiff patches={d.patches} onLine={pick} /> : null}
     </section>
   );
 }

@@ -4,6 +4,8 @@ import { useBoard } from '../board/use-board';
 import { PendingPermissions } from '../permissions/PendingPermissions';
 import { useSessionPermissions } from '../permissions/use-permissions';
 import { ChangesPanel } from './ChangesPanel';
+import { RadarPanel } from './RadarPanel';
+import { TurnsPanel } from './TurnsPanel';
 import { DeleteSessionButton } from './DeleteSessionDialog';
 import { PaneView } from './PaneView';
 import { PushPanel } from './PushPanel';
@@ -43,6 +45,8 @@ export function SessionDetail({ session }: { session: Session }) {
       <SendBox sessionId={session.id} disabled={session.status !== 'running'} />
       {onPhone ? null : <PushPanel sessionId={session.id} disabled={session.status === 'creating'} />}
       <ChangesPanel sessionId={session.id} />
+      <TurnsPanel sessionId={session.id} />
+      <RadarPanel session={session} canLand={!onPhone} />
     </section>
   );
 }
