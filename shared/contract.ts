@@ -18,6 +18,7 @@ import { activityOperations } from './contract/activity';
 import { connectOperations } from './contract/connect';
 import { agentEvents, agentOperations } from './contract/agent';
 import { permissionEvents, permissionOperations } from './contract/permissions';
+import { ruleEvents, ruleOperations } from './contract/rules';
 import { fleetOperations } from './contract/fleet';
 import { engineEvents, engineOperations } from './contract/engines';
 import { trackerOperations } from './contract/tracker';
@@ -38,6 +39,7 @@ export * from './contract/connect';
 export * from './contract/agent';
 export * from './contract/agent-kind';
 export * from './contract/permissions';
+export * from './contract/rules';
 export * from './contract/fleet';
 export * from './contract/remote';
 export * from './contract/remote-ui';
@@ -60,6 +62,7 @@ export const operations = {
   ...connectOperations,
   ...agentOperations,
   ...permissionOperations,
+  ...ruleOperations,
   ...fleetOperations,
   ...remoteOperations,
   ...phoneOperations,
@@ -82,6 +85,7 @@ export const events = {
   ...tokenEvents,
   ...agentEvents,
   ...permissionEvents,
+  ...ruleEvents,
   ...engineEvents,
   ...checkpointEvents,
   ...radarEvents,

@@ -18,6 +18,7 @@ import type { CorePorts } from './ports';
 import type { Redactor } from './redact';
 import type { ReviewQueue } from './review/review-queue';
 import type { PermissionRequests } from './permissions/permission-requests';
+import type { RulesService } from './permissions/rules/rules-service';
 import type { SessionService } from './sessions/session-service';
 import type { SessionTerminals } from './terminal/terminal';
 import type { TokenService } from './tokens/tokens';
@@ -62,6 +63,8 @@ export interface Core extends CoreApi {
   sessions: SessionService;
   /** Permission requests from the agents' PermissionRequest hooks, held for the operator. */
   permissions: PermissionRequests;
+  /** The approval rules (docs/permissions.md). */
+  rules: RulesService;
   /** The agent kinds (agents/registry.ts): each kind's pinned CLI, sign-in, launch, hooks and messages. */
   drivers: AgentDrivers;
   /** Settings → Agent: each kind's default credential and model endpoint, the mode sessions start in. */

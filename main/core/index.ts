@@ -16,6 +16,7 @@ import { ConnectService, connectHandlers } from './mcp/connect';
 import { createFleet, fleetHandlers, fleetStep } from './mcp/fleet/wire';
 import { createMcpGate } from './mcp/gate';
 import { permissionHandlers } from './permissions/permission-handlers';
+import { ruleHandlers } from './permissions/rules/rule-handlers';
 import { platformHandlers } from './platform/platform-handlers';
 import { platformRecords } from './platform/platform-records';
 import { PlatformService } from './platform/platform-service';
@@ -160,6 +161,7 @@ export async function createCore(
     service: sessions,
     terminals,
     permissions,
+    rules,
   } = await createSessions({
     ...base,
     paths: ports.paths,
@@ -253,6 +255,7 @@ export async function createCore(
     fleetHandlers(fleet, workspaces.service),
     agentHandlers(agent),
     permissionHandlers(permissions),
+    ruleHandlers(rules, permissions),
     remoteHandlers(remote),
     phoneHandlers(phone),
     activityHandler({ db, audit, tokens, remote }),
@@ -298,6 +301,7 @@ export async function createCore(
     sessions,
     terminals,
     permissions,
+    rules,
     attention,
     drivers,
     agent,

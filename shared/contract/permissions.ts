@@ -16,6 +16,8 @@ export const PermissionRequest = z.object({
   toolInput: z.unknown(),
   askedAt: z.string(),
   expiresAt: z.string(),
+  /** The approval rule that always asks about this call (docs/permissions.md); null: no rule decided it. */
+  askedBy: z.string().nullable().optional(),
 });
 export type PermissionRequest = z.infer<typeof PermissionRequest>;
 

@@ -4,6 +4,7 @@ import { NexusError } from '../../../shared/errors';
 import type { AgentCapabilities, AgentKind } from '../../../shared/contract/agent-kind';
 import type { AuditEntry } from '../audit/audit-log';
 import type { Redactor } from '../redact';
+import type { AskedCall, RulesAnswer } from './rules/rules-service';
 
 /**
  * Permission requests the agent's PermissionRequest hook asks core to decide (nexus-hook sends a
@@ -43,12 +44,21 @@ export interface PendingPermission {
   toolInput: unknown;
   askedAt: string;
   expiresAt: string;
+  /** The approval rule that insists on asking ("always ask"), null when no rule decided it. */
+  askedBy?: string | null;
+}
+
+/** The approval rules' say on a request before the operator sees it (rules/rules-service.ts). */
+export interface PermissionRules {
+  decide(asked: AskedCall): RulesAnswer;
 }
 
 export type PermissionDecision = { behavior: 'allow' } | { behavior: 'deny'; message?: string };
 
 interface Held {
   request: PendingPermission;
+  /** The call as asked (raw input, never shown): a grant's narrowest rule is drawn from it. */
+  asked: AskedCall;
   askId?: string;
   respond: (data: string) => void;
   timer: NodeJS.Timeout;
@@ -63,6 +73,10 @@ export interface PermissionRequestsDeps {
   /** The asking session's kind and what its agent does with a request nobody answers. */
   agentOf: (sessionId: string) => { kind: AgentKind; unanswered: AgentCapabilities['unansweredPermission'] };
   changed: (pending: PendingPermission[]) => void;
+  /** The approval rules; absent: every request goes to the operator. */
+  rules?: PermissionRules;
+  /** The session's worktree in its container (relative paths of a call are in it). */
+  worktreeOf?: (sessionId: string) => string | null;
 }
 
 const MAX_INPUT_CHARS = 8000;
@@ -90,6 +104,25 @@ export class PermissionRequests {
       again.respond = respond;
       return again.request;
     }
+    const asked: AskedCall = {
+      sessionId: parsed.sessionId,
+      workspaceId,
+      toolName: parsed.toolName,
+      toolInput: parsed.toolInput ?? null,
+      worktree: this.deps.worktreeOf?.(parsed.sessionId) ?? '/nonexistent-worktree',
+    };
+    // The operator's rules first: an allow or deny by a rule answers at once (audited there), never held.
+    const answer: RulesAnswer = this.deps.rules?.decide(asked) ?? { action: 'ask', askedBy: null };
+    if (answer.action === 'allow') {
+      respond(JSON.stringify({ behavior: 'allow' }));
+      return null;
+    }
+    if (answer.action === 'deny') {
+      respond(
+        JSON.stringify({ behavior: 'deny', message: `Denied by a rule of the operator in Nexus: ${answer.rule}` }),
+      );
+      return null;
+    }
     const now = Date.now();
     // A question first asked of a core that died is held only as long as its asker still waits.
     const askedAt = Date.parse(parsed.at);
@@ -110,10 +143,11 @@ export class PermissionRequests {
       toolInput,
       askedAt: new Date(now).toISOString(),
       expiresAt: new Date(expiresAt).toISOString(),
+      askedBy: answer.action === 'ask' ? answer.askedBy : null,
     };
     const timer = setTimeout(() => this.expire(request.id), expiresAt - now);
     timer.unref();
-    this.held.set(request.id, { request, respond, timer, ...(parsed.askId ? { askId: parsed.askId } : {}) });
+    this.held.set(request.id, { request, asked, respond, timer, ...(parsed.askId ? { askId: parsed.askId } : {}) });
     this.deps.changed(this.list());
     return request;
   }
@@ -122,6 +156,13 @@ export class PermissionRequests {
     for (const h of this.held.values())
       if (h.askId === askId && h.request.sessionId === sessionId && h.request.workspaceId === workspaceId) return h;
     return undefined;
+  }
+
+  /** The call a pending request asks about, as asked (for a grant's rule); throws not_found. */
+  askedOf(id: string): AskedCall {
+    const h = this.held.get(id);
+    if (!h) throw new NexusError('not_found', 'No pending permission request with that id (decided or expired).');
+    return h.asked;
   }
 
   list(sessionId?: string): PendingPermission[] {

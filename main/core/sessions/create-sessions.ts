@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { NexusError } from '../../../shared/errors';
+import type { EventPayload } from '../../../shared/contract';
 import type { CoreConfig } from '../config';
 import type { DisposableStore } from '../disposable';
 import { toDisposable } from '../disposable';
@@ -17,6 +18,7 @@ import type { ExternalMcpOf } from './launch/external-mcp';
 import { SessionService } from './session-service';
 import { SessionTerminals } from '../terminal/terminal';
 import { PermissionRequests } from '../permissions/permission-requests';
+import { RulesService } from '../permissions/rules/rules-service';
 import type { AgentDrivers } from '../agents';
 import type { AuditLog } from '../audit/audit-log';
 import type { FleetEntryOf } from './launch/session-runs';
@@ -66,9 +68,12 @@ export interface SessionsWiring {
  * the hook user's removal with its workspace, and the live terminals. The worker tools come from `npm run build`
  * (dist/worker). Everything is closed by `disposables`; call `sessions.converge()` once at start-up.
  */
-export function createSessions(
-  w: SessionsWiring,
-): Promise<{ service: SessionService; terminals: SessionTerminals; permissions: PermissionRequests }> {
+export function createSessions(w: SessionsWiring): Promise<{
+  service: SessionService;
+  terminals: SessionTerminals;
+  permissions: PermissionRequests;
+  rules: RulesService;
+}> {
   const dist = resolve(w.paths.workerContextDir, '..', '..', 'dist', 'worker');
   const log = w.log.child({ feature: 'sessions' });
   const service = new SessionService({
@@ -136,6 +141,24 @@ export function createSessions(
     redactor: w.redactor,
     log: w.log.child({ component: 'terminal' }),
   });
+  // Approval rules decide a request before the operator sees it (docs/permissions.md).
+  const rules = new RulesService({
+    db: w.db,
+    redactor: w.redactor,
+    audit: (e) => w.audit.record(e),
+    workspaceIdOf: (ref) => w.runtime.info(ref).id,
+    workspaceOfSession: (id) => service.workspaceOf(id),
+    changed: () => w.events.emit('rules.changed', {}),
+    decided: (d) => w.events.emit('rules.decided', d),
+  });
+  // A deleted session's grants went with its row; the service forgets them and its count.
+  w.disposables.add(
+    w.events.subscribe((m) => {
+      const gone =
+        m.name === 'sessions.changed' ? (m.payload as EventPayload<'sessions.changed'>).removedId : undefined;
+      if (gone) rules.sessionGone(gone);
+    }),
+  );
   const permissions = new PermissionRequests({
     waitMs: w.config.sessions.permissionWaitMs,
     redactor: w.redactor,
@@ -143,8 +166,10 @@ export function createSessions(
     sessionInWorkspace: (id, ws) => service.inWorkspace(id, ws),
     agentOf: (id) => service.agentOf(id),
     changed: (requests) => w.events.emit('permissions.changed', { requests }),
+    rules,
+    worktreeOf: (id) => service.worktreeOf(id),
   });
   w.disposables.add(w.platform.onPermissionAsk((ws, data, respond) => void permissions.ask(ws, data, respond)));
   w.disposables.add(toDisposable(() => permissions.dispose()));
-  return Promise.resolve({ service, terminals, permissions });
+  return Promise.resolve({ service, terminals, permissions, rules });
 }

@@ -32,6 +32,7 @@ import { SessionCreates, type CreateSessionInput } from './session-creates';
 import { deleteSession, type DeleteSessionOptions } from './session-delete';
 import { SessionLookup } from './session-lookup';
 import { SessionSignals, type SessionSignalMap } from './session-signals';
+import { sessionPaths } from './session-paths';
 import { SessionStore, type SessionRow } from './session-store';
 import { SessionUpdates } from './session-updates';
 
@@ -179,6 +180,17 @@ export class SessionService {
     const row = this.store.get(id);
     const driver = row ? drivers.get(row.agent) : drivers.default;
     return { kind: driver.kind, unanswered: driver.capabilities.unansweredPermission };
+  }
+
+  /** The session's worktree in its container (null: no such session); the approval rules read paths against it. */
+  worktreeOf(id: string): string | null {
+    const row = this.store.get(id);
+    return row ? sessionPaths(this.deps.config, row.id, row.name).worktree : null;
+  }
+
+  /** The workspace a session belongs to (null: no such session). */
+  workspaceOf(id: string): string | null {
+    return this.store.get(id)?.workspace_id ?? null;
   }
 
   async get(ref: string): Promise<Session> {
