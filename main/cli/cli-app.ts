@@ -9,6 +9,7 @@ import { lsCommand } from './ls-command';
 import { mcpStdio } from './mcp-stdio';
 import { newCommand } from './new-command';
 import { rmCommand } from './rm-command';
+import { rulesCommand } from './rules-command';
 import { sendCommand } from './send-command';
 import { serveCommand } from './serve-command';
 import { serviceCommand } from './service-command';
@@ -41,6 +42,7 @@ const names = new Set([
   'status',
   'unlock',
   'token',
+  'rules',
   'service',
   'help',
   'completion',
@@ -108,6 +110,7 @@ export function nexusCli(ctx: CliContext, exit: (code: number) => void): Argv {
       ),
     unlockCommand(ctx),
     tokenCommand(ctx),
+    rulesCommand(ctx),
     (y: Argv) =>
       y.command('service', 'run nexus serve as a systemd user service (Linux; macOS: prints a launchd agent)', (s) =>
         s

@@ -26,6 +26,10 @@ const COMMANDS = [
   ['token', 'create'],
   ['token', 'list'],
   ['token', 'revoke'],
+  ['rules'],
+  ['rules', 'list'],
+  ['rules', 'add'],
+  ['rules', 'rm'],
   ['service'],
   ['service', 'install'],
   ['service', 'uninstall'],
@@ -72,6 +76,9 @@ describe('nexus on the command line', () => {
       [['serve', '--port', '99999'], /--port must be 0\.\.65535/],
       [['token', 'create', '--class', 'operator', '--name', 'x'], /--class must be read, write or vault/],
       [['token'], /Name a token command/],
+      [['rules'], /Name a rules command/],
+      [['rules', 'add', 'maybe', 'shell', 'npm test'], /The action must be allow, ask or deny/],
+      [['rules', 'add', 'allow', 'shell', 'x', '--workspace', 'a', '--session', 'b'], /not both/],
       [['help', 'nope'], /Unknown command "nope"/],
     ];
     for (const [argv, reason] of cases) {

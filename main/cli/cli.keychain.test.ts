@@ -96,6 +96,33 @@ describe('nexus token and nexus mcp-stdio', () => {
     // Six CLI processes, each starting Node and tsx: slow on a loaded 2-core machine.
   }, 120_000);
 
+  it('adds, lists and removes an approval rule through the running app, which applies it at once', async () => {
+    const added = await nexusCli([
+      'rules',
+      'add',
+      'deny',
+      'shell',
+      'make deploy',
+      '--note',
+      'never from a session',
+      '--data-dir',
+      nexus.dataDir,
+    ]);
+    const id = /^(\S+)\s+deny/.exec(added.stdout)?.[1] ?? '';
+    expect(nexus.running.core.rules.list({}).find((r) => r.id === id)).toMatchObject({
+      action: 'deny',
+      tool: 'shell',
+      pattern: 'make deploy',
+      scope: 'global',
+      note: 'never from a session',
+    });
+    const listed = await nexusCli(['rules', 'list', '--data-dir', nexus.dataDir]);
+    expect(listed.stdout).toContain(id);
+    expect(listed.stdout).not.toContain('default:');
+    expect((await nexusCli(['rules', 'rm', id, '--data-dir', nexus.dataDir])).stdout).toContain(`Removed rule ${id}`);
+    expect(nexus.running.core.rules.list({}).some((r) => r.id === id)).toBe(false);
+  }, 90_000);
+
   it('creates a token on the data dir directly when the app is not running', async () => {
     const dir = tempDir();
     try {

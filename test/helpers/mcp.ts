@@ -121,5 +121,7 @@ export const sampleArgs: Record<string, Record<string, unknown>> = {
   send_message: { session: 'alpha/one', text: 'hello' },
   set_workspace_tracker: { workspace: 'alpha', tracker: null },
   link_task_to_issue: { task_id: 'no-such-task', issue: 1 },
+  list_rules: {},
+  set_rule: { scope: 'global', action: 'allow', tool: 'shell', pattern: 'npm test' },
   get_nexus_info: {},
 };

@@ -8,6 +8,7 @@ export const READ_CLASS_TOOLS = [
   'get_session',
   'get_session_diff',
   'get_workspace',
+  'list_rules',
   'list_sessions',
   'list_workspaces',
 ] as const;

@@ -47,6 +47,8 @@ describe('createMcpServer for one caller (behind the gate)', () => {
       send_message: 'write',
       set_workspace_tracker: 'vault',
       link_task_to_issue: 'write',
+      list_rules: 'read',
+      set_rule: 'operator',
       get_nexus_info: 'read',
     });
     expect(toolsFor({ kind: 'operator' })).toHaveLength(tools.length);
@@ -68,6 +70,40 @@ describe('createMcpServer for one caller (behind the gate)', () => {
         { transport: 'mcp', caller: token('write') },
       ),
     ).rejects.toMatchObject({ code: 'forbidden' });
+  });
+
+  it('offers set_rule to the operator alone: no token class, so no session, may widen its own permissions', async () => {
+    for (const cls of ['read', 'write', 'vault'] as const) {
+      const client = await connect(token(cls));
+      const r = await client.callTool({
+        name: 'set_rule',
+        arguments: { scope: 'global', action: 'allow', tool: 'any', pattern: '*' },
+      });
+      expect(r.isError, cls).toBe(true);
+      expect(JSON.stringify(r.content)).toMatch(/set_rule not found/);
+      await client.close();
+      await expect(
+        core.dispatcher.call(
+          'rules.set',
+          { scope: 'global', action: 'allow', tool: 'any', pattern: '*' },
+          { transport: 'mcp', caller: token(cls) },
+        ),
+      ).rejects.toMatchObject({ code: 'forbidden' });
+    }
+    expect(core.rules.list({}).filter((r) => r.scope !== 'default')).toEqual([]);
+    const operator = await connect({ kind: 'operator' });
+    const set = await operator.callTool({
+      name: 'set_rule',
+      arguments: { scope: 'global', action: 'allow', tool: 'shell', pattern: 'make e2e' },
+    });
+    expect(set.isError).toBeFalsy();
+    await operator.close();
+    const reader = await connect(token('read'));
+    const listed = await reader.callTool({ name: 'list_rules', arguments: {} });
+    expect((listed.structuredContent as { rules: { pattern: string }[] }).rules.map((r) => r.pattern)).toContain(
+      'make e2e',
+    );
+    await reader.close();
   });
 
   it('returns results through the dispatcher, redacted', async () => {

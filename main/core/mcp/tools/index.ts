@@ -7,11 +7,13 @@ import { getNexusInfo } from './get-nexus-info';
 import { getSession } from './get-session';
 import { getSessionDiff } from './get-session-diff';
 import { getWorkspace } from './get-workspace';
+import { listRules } from './list-rules';
 import { listSessions } from './list-sessions';
 import { linkTaskToIssue } from './link-task-to-issue';
 import { listWorkspaces } from './list-workspaces';
 import { pushSession } from './push-session';
 import { sendMessage } from './send-message';
+import { setRule } from './set-rule';
 import { setWorkspaceTracker } from './set-workspace-tracker';
 import { startWorkspace } from './start-workspace';
 import { stopWorkspace } from './stop-workspace';
@@ -33,6 +35,8 @@ export const tools = [
   sendMessage,
   setWorkspaceTracker,
   linkTaskToIssue,
+  listRules,
+  setRule,
   getNexusInfo,
 ] as unknown as readonly ToolDefinition[];
 
