@@ -10,7 +10,7 @@ export class PermissionRequests {
   }
 
   async allow(card: Locator): Promise<void> {
-    await card.getByRole('button', { name: 'Allow', exact: true }).click();
+    await card.getByRole('button', { name: 'Allow once', exact: true }).click();
   }
 
   async deny(card: Locator): Promise<void> {

@@ -93,6 +93,11 @@ export function applyEvent(client: QueryClient, message: EventMessage): void {
     case 'radar.changed':
       client.setQueryData(opKey('radar.get', { workspace: event.payload.workspaceId }), event.payload);
       return;
+    case 'rules.changed':
+      refresh(client, opKey('rules.list'));
+      return refresh(client, opKey('rules.draft'));
+    case 'rules.decided':
+      return refresh(client, opKey('rules.decisions', { sessionId: event.payload.sessionId }));
     case 'sessions.pushProgress':
       // A step of one push: the push panel that started it shows it (PushPanel); nothing is cached.
       return;

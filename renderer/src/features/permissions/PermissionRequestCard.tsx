@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { PermissionDecisionInput, PermissionRequest } from '../../../../shared/contract/permissions';
 import { useApi } from '../../api/context';
 import { DenyNoteForm } from './DenyNoteForm';
+import { GrantButtons } from './GrantButtons';
 import { viewToolInput } from './tool-input';
 import { permissionsKey } from './use-permissions';
 import './permissions.css';
@@ -12,9 +13,9 @@ const time = (iso: string): string =>
   new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 /**
- * One tool call waiting for the operator: the tool, its (redacted) input, Allow, Deny and Deny with a
- * note. The answer goes back through the agent's PermissionRequest hook and its dialog closes; the
- * card leaves with the `permissions.changed` event that follows.
+ * One tool call waiting for the operator: the tool, its (redacted) input, Allow once, Deny and Deny with a
+ * note, and the grants that save a rule (GrantButtons), or the rule that always asks about it. The answer goes back
+ * through the agent's permission hook; the card leaves with the `permissions.changed` event that follows.
  */
 export function PermissionRequestCard({ request }: { request: PermissionRequest }) {
   const api = useApi();
@@ -43,6 +44,11 @@ export function PermissionRequestCard({ request }: { request: PermissionRequest 
         </span>
       </header>
       {headline ? <pre className="command permission-headline">{headline}</pre> : null}
+      {request.askedBy ? (
+        <p className="muted" data-testid="permission-asked-by">
+          Always asked by rule {request.askedBy}
+        </p>
+      ) : null}
       <details>
         <summary>Full input</summary>
         <pre className="command" data-testid="permission-input">
@@ -56,7 +62,7 @@ export function PermissionRequestCard({ request }: { request: PermissionRequest 
           disabled={busy}
           onClick={() => decide.mutate({ id: request.id, behavior: 'allow' })}
         >
-          Allow
+          Allow once
         </button>
         <button type="button" disabled={busy} onClick={() => decide.mutate({ id: request.id, behavior: 'deny' })}>
           Deny
@@ -67,6 +73,7 @@ export function PermissionRequestCard({ request }: { request: PermissionRequest 
           </button>
         )}
       </div>
+      {request.askedBy ? null : <GrantButtons requestId={request.id} disabled={busy} />}
       {noting ? (
         <DenyNoteForm
           disabled={busy}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Session } from '../../../../shared/contract/sessions';
 import { useBoard } from '../board/use-board';
+import { AutoDecisions } from '../permissions/AutoDecisions';
 import { PendingPermissions } from '../permissions/PendingPermissions';
 import { useSessionPermissions } from '../permissions/use-permissions';
 import { ChangesPanel } from './ChangesPanel';
@@ -37,6 +38,7 @@ export function SessionDetail({ session }: { session: Session }) {
       </header>
       {session.taskId ? <SessionTask taskId={session.taskId} /> : null}
       <PendingPermissions requests={requests} />
+      <AutoDecisions sessionId={session.id} />
       {transport && session.status === 'running' ? (
         <SessionTerminal sessionId={session.id} transport={transport} />
       ) : (

@@ -6,6 +6,7 @@ import { AccessSection } from './AccessSection';
 import { AgentSection } from './AgentSection';
 import { ConnectSection } from './ConnectSection';
 import { RemoteAccessSection } from './RemoteAccessSection';
+import { RulesSection } from './RulesSection';
 import { SecretsSection } from './SecretsSection';
 import { VaultSection } from './VaultSection';
 
@@ -18,6 +19,7 @@ export function SettingsPage() {
       <SecretsSection />
       <AgentSection />
       <EnginesSection />
+      <RulesSection />
       <AccessSection />
       <RemoteAccessSection />
       <ConnectSection />
