@@ -17,6 +17,7 @@ import { phoneOperations } from './contract/remote-ui';
 import { activityOperations } from './contract/activity';
 import { connectOperations } from './contract/connect';
 import { agentEvents, agentOperations } from './contract/agent';
+import { usageEvents, usageOperations } from './contract/usage';
 import { permissionEvents, permissionOperations } from './contract/permissions';
 import { ruleEvents, ruleOperations } from './contract/rules';
 import { fleetOperations } from './contract/fleet';
@@ -25,6 +26,7 @@ import { trackerOperations } from './contract/tracker';
 import { checkpointEvents, checkpointOperations } from './contract/checkpoints';
 import { radarEvents, radarOperations } from './contract/radar';
 import { reviewCommentEvents, reviewCommentOperations } from './contract/review-comments';
+import { attemptEvents, attemptOperations } from './contract/attempts';
 
 export * from './contract/define';
 export * from './contract/app';
@@ -38,6 +40,7 @@ export * from './contract/tokens';
 export * from './contract/connect';
 export * from './contract/agent';
 export * from './contract/agent-kind';
+export * from './contract/usage';
 export * from './contract/permissions';
 export * from './contract/rules';
 export * from './contract/fleet';
@@ -49,6 +52,7 @@ export * from './contract/tracker';
 export * from './contract/checkpoints';
 export * from './contract/radar';
 export * from './contract/review-comments';
+export * from './contract/attempts';
 
 export const operations = {
   ...appOperations,
@@ -61,6 +65,7 @@ export const operations = {
   ...tokenOperations,
   ...connectOperations,
   ...agentOperations,
+  ...usageOperations,
   ...permissionOperations,
   ...ruleOperations,
   ...fleetOperations,
@@ -72,6 +77,7 @@ export const operations = {
   ...checkpointOperations,
   ...radarOperations,
   ...reviewCommentOperations,
+  ...attemptOperations,
 } as const;
 
 export const events = {
@@ -84,12 +90,14 @@ export const events = {
   ...reviewEvents,
   ...tokenEvents,
   ...agentEvents,
+  ...usageEvents,
   ...permissionEvents,
   ...ruleEvents,
   ...engineEvents,
   ...checkpointEvents,
   ...radarEvents,
   ...reviewCommentEvents,
+  ...attemptEvents,
 } as const;
 
 export type Operations = typeof operations;

@@ -72,6 +72,15 @@ export const CoreConfig = z.object({
   sessions: SessionsConfig.prefault({}),
   /** The pinned agent CLI in workers, and where its model calls go. */
   agent: AgentConfig.prefault({}),
+  /** The model gateway every session's model traffic goes through (docs/gateway.md). */
+  gateway: z
+    .object({
+      /** Its port on the workers' host address (0: any free port). */
+      port: z.number().int().min(0).max(65535).default(4782),
+      /** A PEM file of CAs trusted for upstream TLS besides the system's (NEXUS_GATEWAY_UPSTREAM_CA; tests: theirs). */
+      upstreamCa: z.string().min(1).optional(),
+    })
+    .prefault({}),
   /** The MCP stdio bridge as Claude Desktop starts it, and where Claude Desktop keeps its config. */
   mcp: z
     .object({

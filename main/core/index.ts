@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentHandlers, AgentDrivers, AgentService, workspaceAgent } from './agents';
+import { gatewayHandlers, ModelGateway } from './gateway';
 import { appHandlers } from './app/app-handlers';
 import { StatusBoard } from './app/status';
 import { attentionHandlers } from './attention/attention-handlers';
@@ -102,19 +104,19 @@ export async function createCore(
   const localSocket = config.docker.socketPath;
   const engines = createEngines({ ...base, local: docker, localStatus: () => status.get().docker, localSocket, vault });
   // Workspaces (Docker); provider tokens come from the vault.
+  const agentInWorkspaces = workspaceAgent({
+    drivers,
+    agent,
+    resolve: (id) => vault.resolveSecret(id),
+    engineArchitecture: async () => ((await docker.info()) as { Architecture: string }).Architecture,
+  });
   const workspaces = createWorkspaces({
     ...base,
     docker,
     workerContextDir: ports.paths.workerContextDir,
     options: {
       secrets: vaultSecrets,
-      agent: workspaceAgent({
-        drivers,
-        agent,
-        resolve: (id) => vault.resolveSecret(id),
-        engineArchitecture: async () => ((await docker.info()) as { Architecture: string }).Architecture,
-        addSecret: (v) => redactor.addSecret(v),
-      }),
+      agent: agentInWorkspaces,
       engines: engines.registry,
       ...options.workspaces,
     },
@@ -156,6 +158,30 @@ export async function createCore(
   });
   disposables.add(toDisposable(() => leaves.dispose()));
 
+  // The model gateway: every session's model traffic, signed in core with the vault's credential, counted, capped.
+  const gateway = new ModelGateway({
+    db,
+    drivers,
+    log,
+    redactor,
+    events,
+    credentialFor: async (workspaceId, kind) =>
+      agentInWorkspaces.credential(workspaces.service.get(workspaceId).agentSecretId, kind),
+    taskOf: (sessionId) => sessions.taskOf(sessionId),
+    budgetReached: (sessionId, message) => sessions.waitOnOperator(sessionId, message),
+    budgetCleared: (sessionId) => {
+      sessions.releaseOperatorWait(sessionId);
+      // It goes on where it stopped, through the consent-free message path (it can answer no permission).
+      sessions
+        .sendMessage(sessionId, 'Nexus: the budget was raised; go on where you stopped.')
+        .catch((e: unknown) => log.warn('resuming a session after its budget was raised failed', { error: e }));
+    },
+    config: {
+      port: config.gateway.port,
+      upstreamCa: config.gateway.upstreamCa ? readFileSync(config.gateway.upstreamCa, 'utf8') : undefined,
+    },
+  });
+
   // Sessions, auto-start of delegated tasks, and review-and-ship (changes, push with the vault secret).
   const {
     service: sessions,
@@ -168,11 +194,13 @@ export async function createCore(
     runtime: workspaces.runtime,
     signals: workspaces.signals,
     drivers,
+    gateway,
     platform,
     fleet: (workspaceId, sessionId) => fleet.mcpEntry(workspaceId, sessionId),
     external: externalMcpFor({ platform, vault, redactor, config, log }),
   });
   disposables.add(autoStartFor({ db: toolsDb, platform, events, sessions, log }));
+  disposables.add(toDisposable(() => gateway.close()));
   const ship = new SessionShip({
     sessions,
     runtime: workspaces.runtime,
@@ -186,7 +214,14 @@ export async function createCore(
   disposables.add(ship.followStops());
   // Review that talks back: a checkpoint per turn, the conflict radar, comments on diff lines sent to the agent.
   const talk = createReviewTalk(
-    { sessions, runtime: workspaces.runtime, events, log: log.child({ feature: 'review' }), config: config.sessions },
+    {
+      sessions,
+      runtime: workspaces.runtime,
+      events,
+      log: log.child({ feature: 'review' }),
+      config: config.sessions,
+      changes: (ref) => ship.summary(ref),
+    },
     db,
   );
   // The board mirrored on a workspace's tracker, and sessions started from its issues.
@@ -261,6 +296,10 @@ export async function createCore(
     activityHandler({ db, audit, tokens, remote }),
     engineHandlers(engines.service),
     tracker.handlers,
+    gatewayHandlers(gateway, {
+      session: (ref) => sessions.ref(ref),
+      workspace: (ref) => workspaces.runtime.info(ref),
+    }),
   );
   const dispatcher = new Dispatcher(handlers, { redactor, log, audit });
 
@@ -275,10 +314,14 @@ export async function createCore(
         events,
         status,
         log,
-        later: (address) => platform.moveTo(address),
+        later: (address) => {
+          void gateway.listen(address).catch((e: unknown) => log.warn('model gateway did not listen', { error: e }));
+          return platform.moveTo(address);
+        },
       }),
     );
     await platform.start(workerHost.now);
+    if (workerHost.now) await gateway.listen(workerHost.now);
     fleetModule.start();
     tracker.start();
     void sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));

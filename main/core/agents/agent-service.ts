@@ -28,7 +28,8 @@ export class AgentService {
   get(): AgentSettings {
     const mode = permissionModeFor({
       configured: this.deps.configuredMode,
-      baseUrl: this.deps.drivers.default.baseUrl ?? undefined,
+      // Every session's model calls go through Nexus's gateway.
+      customEndpoint: true,
     });
     return {
       kinds: this.deps.drivers.all.map((d) => this.kindInfo(d)),

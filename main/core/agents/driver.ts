@@ -20,8 +20,10 @@ export interface AgentDriver {
   readonly baseUrl: string | null;
   /** Pin and host install: the CLI mounted read-only into every worker. */
   readonly cli: AgentCliPort;
-  /** Sign-in: which vault secrets it takes and where each lands in the container. */
+  /** Sign-in: which vault secrets it takes (they stay in core: the model gateway signs its requests). */
   readonly credential: AgentCredentialSpec;
+  /** How its model traffic goes through Nexus's gateway: the wire it speaks and where that goes upstream. */
+  readonly gateway: AgentGatewaySpec;
   /** Its sessions call platform tools through the container's resident nexus-mcp over HTTP (else a stdio one each). */
   readonly usesResidentMcp: boolean;
   /** Container-wide first-run state (user-level settings with Nexus's hooks), installed with the worker tools. */
@@ -78,6 +80,30 @@ export interface AgentCliPort {
   readonly remote: boolean;
 }
 
+/** The provider wire formats the model gateway reads usage from. */
+export type ModelWire = 'anthropic-messages' | 'openai-responses';
+
+export interface AgentGatewaySpec {
+  wire: ModelWire;
+  /** The provider's API base (its `baseUrl` setting overrides it; tests: the stand-in). */
+  upstream: string;
+  /**
+   * The real credential, a vault secret of one of the kind's secret kinds, as the provider's request headers (they
+   * replace the agent's own of the same name; `incoming` are the agent's, for headers a kind merges).
+   */
+  headers(
+    secretKind: SecretKind,
+    value: string,
+    incoming: Record<string, string | string[] | undefined>,
+  ): Record<string, string>;
+}
+
+/** Where a session's model requests go: the gateway's URL for its kind, and the file holding its credential. */
+export interface SessionGateway {
+  url: string;
+  keyFile: string;
+}
+
 export interface AgentCredentialSpec {
   /** The vault secret kinds that sign it in (Settings offers these). */
   readonly secretKinds: readonly SecretKind[];
@@ -102,6 +128,8 @@ export interface AgentLaunchInput {
   resume: boolean;
   /** The workspace runs its agents in bypassPermissions. */
   bypass: boolean;
+  /** The session's way to its model (null: no gateway listens; the agent cannot reach a model). */
+  gateway: SessionGateway | null;
   /** The hook handler for one event, into the container's relay (kinds whose hooks are per session). */
   hookHandler(event: string, timeoutSeconds: number): Record<string, unknown>;
   /** How long core holds a permission request for the operator. */
@@ -128,6 +156,8 @@ export interface AgentMcpInput {
   servers: Record<string, unknown>;
   /** Servers whose tool calls need no gate (Core authorises platform tools itself). */
   trusted: readonly string[];
+  /** The session's way to its model (kinds that configure it in this file). */
+  gateway: SessionGateway | null;
 }
 
 /** What the registry hands each driver when core builds it. */

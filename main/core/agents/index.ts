@@ -5,7 +5,7 @@ export { agentHandlers } from './agent-handlers';
 export { AgentService } from './agent-service';
 export { cpuOf, type AgentCpu } from './agent-cpu';
 export { AgentConfig } from './config';
-export type { AgentDriver, DeliveryReport, DriverExec, DriverSession } from './driver';
+export type { AgentDriver, DeliveryReport, DriverExec, DriverSession, ModelWire, SessionGateway } from './driver';
 export { checkPrompt, launchScript, shellQuote, type LaunchCommand, type LaunchPlan } from './launch';
 export { permissionModeFor, type PromptingMode } from './permission-mode';
 export { AGENT_KINDS, agentKindsFromEnv, AgentDrivers } from './registry';

@@ -18,7 +18,8 @@ export interface ModeChoice {
 export function permissionModeFor(opts: {
   /** sessions.permissionMode when the operator set one. */
   configured?: PromptingMode | undefined;
-  baseUrl?: string | undefined;
+  /** The agent's model calls go somewhere other than the provider's own API (Nexus's model gateway). */
+  customEndpoint?: boolean;
   bypass?: boolean;
 }): ModeChoice {
   if (opts.bypass)
@@ -29,12 +30,12 @@ export function permissionModeFor(opts: {
     };
   if (opts.configured)
     return { mode: opts.configured, reason: `Configured: sessions.permissionMode is ${opts.configured}.` };
-  if (opts.baseUrl)
+  if (opts.customEndpoint)
     return {
       mode: 'default',
       reason:
-        "The agent's model calls go to NEXUS_AGENT_BASE_URL, where auto mode cannot run its safety check, so " +
-        'sessions ask before tools that need permission (default mode).',
+        "The agent's model calls go through Nexus's model gateway, where auto mode cannot run its safety check " +
+        '(it runs on Anthropic’s side only), so sessions ask before tools that need permission (default mode).',
     };
   return { mode: 'auto', reason: 'Auto mode: the agent decides, with its safety check.' };
 }

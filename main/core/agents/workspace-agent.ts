@@ -2,7 +2,7 @@ import type { SecretKind } from '../../../shared/contract';
 import { errorMessage, NexusError } from '../../../shared/errors';
 import { cpuOf } from './agent-cpu';
 import type { AgentService } from './agent-service';
-import { credentialFile, credentialInjection, type CredentialFile } from './credential';
+import { credentialInjection, type CredentialFile } from './credential';
 import type { AgentDrivers } from './registry';
 
 /** An agent kind's CLI directory on the host, and where it goes in a worker. */
@@ -26,8 +26,16 @@ export interface WorkspaceAgent {
   /** At create: the named secret must sign in some agent kind (metadata only). Returns its id. */
   checkCredential(secretId: string): string;
   /**
-   * The docker exec that puts each kind's credential (the workspace's own where it is of that kind, else the kind's
-   * default) into the container, or clears it. Resolving needs the data key: create and start only.
+   * The real credential a kind signs in with in a workspace: the workspace's own where it is of that kind, else the
+   * kind's default; null when there is none. Resolving needs the data key (throws while the vault is sealed).
+   */
+  credential(
+    agentSecretId: string | null,
+    kind: string,
+  ): Promise<{ kind: SecretKind; value: string; name: string } | null>;
+  /**
+   * The docker exec at create and start that removes any key an earlier version put into the container (no key
+   * enters one now: the model gateway signs in core), and the name of the default kind's credential.
    */
   injection(agentSecretId: string | null): Promise<{ cmd: string[]; stdin: string; credential: string | null }>;
 }
@@ -38,7 +46,6 @@ export function workspaceAgent(deps: {
   resolve(secretId: string): Promise<{ value: string; kind: string; name: string }>;
   /** The Docker engine's architecture (`docker info`). */
   engineArchitecture(): Promise<string>;
-  addSecret(value: string): void;
 }): WorkspaceAgent {
   return {
     async clis(progress) {
@@ -79,29 +86,24 @@ export function workspaceAgent(deps: {
           `${deps.drivers.all.map((d) => `${d.label} needs ${d.credential.describe}`).join('; ')}.`,
       );
     },
-    async injection(agentSecretId) {
+    async credential(agentSecretId, kind) {
+      const d = deps.drivers.get(kind);
+      const kinds: readonly string[] = d.credential.secretKinds;
       const own = agentSecretId ? await deps.resolve(agentSecretId) : null;
-      const files: CredentialFile[] = [];
-      let named: string | null = null;
-      for (const d of deps.drivers.all) {
-        const kinds: readonly string[] = d.credential.secretKinds;
-        let secret = own && kinds.includes(own.kind) ? own : null;
-        if (!secret) {
-          const id = deps.agent.defaultCredentialId(d.kind);
-          const s = id ? await deps.resolve(id) : null;
-          secret = s && kinds.includes(s.kind) ? s : null;
-        }
-        if (!secret) {
-          files.push(...d.credential.files.map((path) => ({ path, value: null, clear: [] })));
-          continue;
-        }
-        const value = secret.value.trim();
-        deps.addSecret(value);
-        files.push(credentialFile(d.credential, secret.kind as SecretKind, value));
-        // The workspace's reason names the default kind's credential (what Settings → Agent shows).
-        if (d === deps.drivers.default) named = secret.name;
-      }
-      return { ...credentialInjection(files), credential: named };
+      if (own && kinds.includes(own.kind))
+        return { kind: own.kind as SecretKind, value: own.value.trim(), name: own.name };
+      const id = deps.agent.defaultCredentialId(d.kind);
+      const s = id ? await deps.resolve(id) : null;
+      return s && kinds.includes(s.kind) ? { kind: s.kind as SecretKind, value: s.value.trim(), name: s.name } : null;
+    },
+    async injection(agentSecretId) {
+      // No kind's key enters a container: the model gateway signs requests in core. What versions before it wrote
+      // into the container's tmpfs is removed; the reason names the default kind's credential, as before.
+      const files: CredentialFile[] = deps.drivers.all.flatMap((d) =>
+        d.credential.files.map((path) => ({ path, value: null, clear: [] })),
+      );
+      const named = await this.credential(agentSecretId, deps.drivers.default.kind).catch(() => null);
+      return { ...credentialInjection(files), credential: named?.name ?? null };
     },
   };
 }

@@ -20,6 +20,7 @@ import { SessionTerminals } from '../terminal/terminal';
 import { PermissionRequests } from '../permissions/permission-requests';
 import { RulesService } from '../permissions/rules/rules-service';
 import type { AgentDrivers } from '../agents';
+import type { SessionGatewayPort } from './launch/session-launcher';
 import type { AuditLog } from '../audit/audit-log';
 import type { FleetEntryOf } from './launch/session-runs';
 import { sessionMemoryOf } from './memory/memory-admission';
@@ -37,6 +38,8 @@ export interface SessionsWiring {
   runtime: WorkspaceRuntime;
   /** The agent kinds (agents/registry.ts). */
   drivers: AgentDrivers;
+  /** The model gateway (core.gateway). */
+  gateway?: SessionGatewayPort;
   /** The workspaces module's internal events: converge on `started`, clean up on `removed`. */
   signals: Pick<WorkspaceEvents, 'on'>;
   /** Issues and removes each workspace's publish-only hook user, delivers hook events, gives each session a run. */
@@ -105,6 +108,7 @@ export function createSessions(w: SessionsWiring): Promise<{
     platform: w.platform,
     messages: w.platform,
     drivers: w.drivers,
+    gateway: w.gateway,
     startupTimeoutMs: w.config.agent.startupTimeoutMs,
     fleet: w.fleet,
     external: w.external,

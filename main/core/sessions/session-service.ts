@@ -20,7 +20,7 @@ import type { MessageRelay } from './inbox/inbox-send';
 import type { DeliveryResult } from './inbox/message-delivery';
 import { SessionMessages } from './inbox/session-messages';
 import type { ExternalMcpOf } from './launch/external-mcp';
-import { SessionLauncher } from './launch/session-launcher';
+import { SessionLauncher, type SessionGatewayPort } from './launch/session-launcher';
 import { SessionRuns, type FleetEntryOf, type PlatformRuns } from './launch/session-runs';
 import { StartupWatch, startupTimedOut } from './launch/startup-watch';
 import { listWindows } from './launch/tmux';
@@ -57,6 +57,8 @@ export interface SessionServiceDeps {
   messages?: MessageRelay;
   /** The agent kinds: what a session's kind does is its driver's. */
   drivers: AgentDrivers;
+  /** core.gateway: each session's way to its model (absent: sessions get none). */
+  gateway?: SessionGatewayPort | undefined;
   /** agent.startupTimeoutMs: a launched agent with no SessionStart by then goes to error (unset: never). */
   startupTimeoutMs?: number | undefined;
   /** core.fleet: the workspace's `nexus-fleet` MCP entry for each launched session. */
@@ -107,6 +109,7 @@ export class SessionService {
       hookTarget: (id) => deps.hookTarget(id),
       runs: deps.platform ? new SessionRuns(deps.platform, log) : null,
       drivers: deps.drivers,
+      gateway: deps.gateway,
       fleet: deps.fleet,
       external: deps.external,
       log,
@@ -191,6 +194,37 @@ export class SessionService {
   /** The workspace a session belongs to (null: no such session). */
   workspaceOf(id: string): string | null {
     return this.store.get(id)?.workspace_id ?? null;
+  }
+
+  /** A session reference resolved: its id and workspace (throws not_found). */
+  ref(ref: string): { id: string; workspaceId: string } {
+    const row = this.lookup.row(ref);
+    return { id: row.id, workspaceId: row.workspace_id };
+  }
+
+  /** What stopped a session from outside is gone (a budget raised): its next hook sets its state again. */
+  releaseOperatorWait(id: string): void {
+    this.hooks.release(id);
+  }
+
+  /** The task a session's run works on, or null. */
+  taskOf(id: string): string | null {
+    return this.store.get(id)?.task_id ?? null;
+  }
+
+  /**
+   * Something outside the agent stopped it (the model gateway refused its request at a budget): it waits on the
+   * operator, saying why, until its next hook moves it on.
+   */
+  waitOnOperator(id: string, message: string): void {
+    const row = this.store.get(id);
+    if (row?.status !== 'running') return;
+    this.hooks.hold(id, message);
+    this.updates.patch(id, {
+      agent_state: 'waiting_input',
+      agent_state_at: new Date().toISOString(),
+      agent_message: message.slice(0, 500),
+    });
   }
 
   async get(ref: string): Promise<Session> {

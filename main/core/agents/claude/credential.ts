@@ -2,17 +2,17 @@ import type { SecretKind } from '../../../../shared/contract';
 import type { AgentCredentialSpec } from '../driver';
 
 /**
- * Claude Code's sign-in, from the /run/nexus tmpfs (agents/credential.ts writes it). Measured on 2.1.332 against the
- * model stand-in, each reaches the first turn with no prompt:
- *  - an Anthropic API key is read by the settings' `apiKeyHelper` (`cat <file>`); it never enters an environment,
- *    and needs no "use this key?" approval (that dialog is only for ANTHROPIC_API_KEY);
- *  - a Claude OAuth token (`claude setup-token`) is read from an inherited file descriptor: the launch script opens
- *    the file on fd 3 and sets CLAUDE_CODE_OAUTH_TOKEN_FILE_DESCRIPTOR=3. The CLI removes that variable from what
- *    its tools see, and the token is in no tool's environment (measured).
+ * Claude Code's sign-in. The operator's Anthropic API key or Claude OAuth token stays in core: the model gateway
+ * (main/core/gateway) signs each request with it. In the container the CLI holds only its session's gateway
+ * credential, which the settings' `apiKeyHelper` reads from the session's run file (measured on 2.1.332: a key
+ * from `apiKeyHelper` needs no "use this key?" approval, unlike ANTHROPIC_API_KEY; the helper runs under a shell with
+ * the CLI's environment, so it finds the file through NEXUS_GATEWAY_KEY_FILE).
  */
+export const GATEWAY_KEY_HELPER = 'cat "$NEXUS_GATEWAY_KEY_FILE"';
+
+/** Where versions before the gateway put the key in the container's tmpfs: removed at each workspace start. */
 export const AGENT_API_KEY_FILE = '/run/nexus/agent-api-key';
 export const AGENT_OAUTH_TOKEN_FILE = '/run/nexus/agent-oauth-token';
-const OAUTH_FD = 3;
 
 export const claudeCredential: AgentCredentialSpec = {
   secretKinds: ['anthropic_api_key', 'claude_oauth_token'],
@@ -21,18 +21,23 @@ export const claudeCredential: AgentCredentialSpec = {
   files: [AGENT_API_KEY_FILE, AGENT_OAUTH_TOKEN_FILE],
 };
 
-/** The `apiKeyHelper` the seeded settings carry while an API key is injected (see first-run.ts). */
-export const API_KEY_HELPER = `cat ${AGENT_API_KEY_FILE}`;
-
 /**
- * Lines for a session's launch script, before `exec claude`: with an OAuth token file present, open it on the
- * descriptor the CLI reads. Nothing secret is in these lines; the file stays where it is.
+ * The real credential as Anthropic's headers: an API key as `x-api-key`; an OAuth token as a Bearer with the OAuth
+ * beta added to the betas the CLI asked for (what the CLI sends itself when it holds the token; not verifiable here,
+ * where no request reaches Anthropic: docs/gateway.md).
  */
-export function credentialLaunchLines(): string[] {
-  return [
-    `if [ -r ${AGENT_OAUTH_TOKEN_FILE} ]; then exec ${OAUTH_FD}< ${AGENT_OAUTH_TOKEN_FILE}; export CLAUDE_CODE_OAUTH_TOKEN_FILE_DESCRIPTOR=${OAUTH_FD}; fi`,
-  ];
+export function anthropicHeaders(
+  kind: SecretKind,
+  value: string,
+  incoming: Record<string, string | string[] | undefined>,
+): Record<string, string> {
+  if (kind !== 'claude_oauth_token') return { 'x-api-key': value };
+  const betas = String(incoming['anthropic-beta'] ?? '')
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
+  if (!betas.includes(OAUTH_BETA)) betas.push(OAUTH_BETA);
+  return { authorization: `Bearer ${value}`, 'anthropic-beta': betas.join(',') };
 }
 
-/** A shell test, true in the container when some Claude credential is injected. */
-export const HAS_CREDENTIAL_TEST = `[ -s ${AGENT_API_KEY_FILE} ] || [ -s ${AGENT_OAUTH_TOKEN_FILE} ]`;
+const OAUTH_BETA = 'oauth-2025-04-20';

@@ -6,8 +6,8 @@ import { tempDir } from '../../../../test/helpers/temp-dir';
 import { FIRST_RUN_SCRIPT, firstRunPayload, type FirstRunOptions } from './first-run';
 
 /** Runs the in-container merge here, with HOME at a temp dir and the API key file where the test says. */
-function seed(home: string, options: FirstRunOptions, apiKeyFile: string): void {
-  const payload = { ...firstRunPayload(options), apiKeyFile };
+function seed(home: string, options: FirstRunOptions): void {
+  const payload = firstRunPayload(options);
   execFileSync(process.execPath, ['-e', FIRST_RUN_SCRIPT], {
     input: JSON.stringify(payload),
     env: { ...process.env, HOME: home },
@@ -22,7 +22,7 @@ describe('agent first-run state', () => {
 
   it('passes onboarding, trusts the repository root, allows platform tools and turns auto-update off', () => {
     const home = join(dir.path, 'home');
-    seed(home, { repoDir: '/workspace' }, join(dir.path, 'absent'));
+    seed(home, { repoDir: '/workspace' });
     const g = readJson(join(home, '.claude.json'));
     expect(g).toMatchObject({
       hasCompletedOnboarding: true,
@@ -35,7 +35,8 @@ describe('agent first-run state', () => {
       permissions: { allow: ['mcp__nexus', 'mcp__nexus-fleet'] },
     });
     expect(s).not.toHaveProperty('skipDangerousModePermissionPrompt');
-    expect(s).not.toHaveProperty('apiKeyHelper');
+    // The one sign-in a session has: its gateway credential, from the file its launch names.
+    expect(s.apiKeyHelper).toBe('cat "$NEXUS_GATEWAY_KEY_FILE"');
   });
 
   it("keeps the operator's keys, hooks and rules, and is the same after a second run", () => {
@@ -60,12 +61,12 @@ describe('agent first-run state', () => {
       marker: 'nexus-hook.cjs',
     };
     const opts = { repoDir: '/workspace', bypass: true, hooks };
-    seed(home, opts, join(dir.path, 'absent'));
+    seed(home, opts);
     const once = [
       readFileSync(join(home, '.claude.json'), 'utf8'),
       readFileSync(join(home, '.claude', 'settings.json'), 'utf8'),
     ];
-    seed(home, opts, join(dir.path, 'absent'));
+    seed(home, opts);
     expect([
       readFileSync(join(home, '.claude.json'), 'utf8'),
       readFileSync(join(home, '.claude', 'settings.json'), 'utf8'),
@@ -85,17 +86,19 @@ describe('agent first-run state', () => {
     expect((s.hooks as Record<string, unknown[]>).Stop).toEqual([theirs, ...hooks.entries.Stop]);
   });
 
-  it('sets the apiKeyHelper while an API key file is injected and removes only its own once it is gone', () => {
+  it("makes the apiKeyHelper Nexus's, over an operator's own: it prints the session's gateway credential", () => {
     const home = join(dir.path, 'home');
-    const keyFile = join(dir.path, 'agent-api-key');
-    writeFileSync(keyFile, 'sk-ant-test');
-    seed(home, { repoDir: '/workspace' }, keyFile);
+    mkdirSync(join(home, '.claude'), { recursive: true });
     const settings = join(home, '.claude', 'settings.json');
-    expect(readJson(settings).apiKeyHelper).toBe(firstRunPayload({ repoDir: '/' }).apiKeyHelper);
-    seed(home, { repoDir: '/workspace' }, join(dir.path, 'absent'));
-    expect(readJson(settings)).not.toHaveProperty('apiKeyHelper');
     writeFileSync(settings, JSON.stringify({ apiKeyHelper: '/usr/local/bin/my-key' }));
-    seed(home, { repoDir: '/workspace' }, join(dir.path, 'absent'));
-    expect(readJson(settings).apiKeyHelper).toBe('/usr/local/bin/my-key');
+    seed(home, { repoDir: '/workspace' });
+    expect(readJson(settings).apiKeyHelper).toBe(firstRunPayload({ repoDir: '/' }).apiKeyHelper);
+    // The helper, run by a shell with the session's environment, prints the file's content.
+    writeFileSync(join(dir.path, 'gateway-key'), 'nxg_session');
+    const out = execFileSync('sh', ['-c', String(readJson(settings).apiKeyHelper)], {
+      env: { ...process.env, NEXUS_GATEWAY_KEY_FILE: join(dir.path, 'gateway-key') },
+      encoding: 'utf8',
+    });
+    expect(out).toBe('nxg_session');
   });
 });

@@ -1,6 +1,6 @@
 import { FLEET_MCP_SERVER } from '../../../../shared/contract/fleet';
 import { NexusError } from '../../../../shared/errors';
-import { AGENT_API_KEY_FILE, API_KEY_HELPER } from './credential';
+import { GATEWAY_KEY_HELPER } from './credential';
 import { WORKER_NODE } from '../../docker';
 
 /**
@@ -38,7 +38,6 @@ export interface FirstRunPayload {
   bypass: boolean;
   autoMode: boolean;
   hooks: { entries: Record<string, unknown[]>; marker: string } | null;
-  apiKeyFile: string;
   apiKeyHelper: string;
   allow: string[];
 }
@@ -48,15 +47,13 @@ export const firstRunPayload = (o: FirstRunOptions): FirstRunPayload => ({
   bypass: o.bypass ?? false,
   autoMode: o.autoMode ?? false,
   hooks: o.hooks ?? null,
-  apiKeyFile: AGENT_API_KEY_FILE,
-  apiKeyHelper: API_KEY_HELPER,
+  apiKeyHelper: GATEWAY_KEY_HELPER,
   allow: ['mcp__nexus', `mcp__${FLEET_MCP_SERVER}`],
 });
 
 /**
- * Runs in the container as the worker user (node is in every worker). The `apiKeyHelper` is set
- * while an API key file is injected and removed (only if it is ours) when it is not, so an OAuth
- * token (read from a file descriptor) is not shadowed by a helper that prints nothing.
+ * Runs in the container as the worker user (node is in every worker). The `apiKeyHelper` is always Nexus's: it
+ * prints the session's gateway credential (credential.ts), the only sign-in a Nexus session has.
  */
 export const FIRST_RUN_SCRIPT = `
 const fs = require('fs'); const path = require('path'); const os = require('os');
@@ -81,8 +78,7 @@ for (const a of p.allow) if (!allow.includes(a)) allow.push(a);
 s.permissions.allow = allow;
 if (p.bypass) s.skipDangerousModePermissionPrompt = true;
 if (p.autoMode) s.skipAutoPermissionPrompt = true;
-if (fs.existsSync(p.apiKeyFile)) s.apiKeyHelper = p.apiKeyHelper;
-else if (s.apiKeyHelper === p.apiKeyHelper) delete s.apiKeyHelper;
+s.apiKeyHelper = p.apiKeyHelper;
 if (p.hooks) {
   s.hooks = obj(s.hooks);
   for (const [event, entries] of Object.entries(p.hooks.entries)) {

@@ -1,7 +1,7 @@
 import { NexusError } from '../../../../shared/errors';
 import type { AgentDriver, AgentDriverDeps } from '../driver';
 import { AGENT_CLI_MOUNT, AgentCli } from './cli';
-import { claudeCredential, HAS_CREDENTIAL_TEST } from './credential';
+import { anthropicHeaders, claudeCredential } from './credential';
 import { permissionModeFor } from '../permission-mode';
 import { FIRST_RUN_SCRIPT, firstRunPayload } from './first-run';
 import { claudeHookEntries } from './hooks';
@@ -30,23 +30,21 @@ export function claudeDriver(deps: AgentDriverDeps): AgentDriver {
       remote: true,
     },
     credential: claudeCredential,
+    gateway: {
+      wire: 'anthropic-messages',
+      upstream: deps.config.baseUrl ?? 'https://api.anthropic.com',
+      headers: anthropicHeaders,
+    },
     usesResidentMcp: realCli,
     async ready(exec, workspace) {
       if (!realCli) return;
-      const r = await exec(['sh', '-c', `command -v claude >/dev/null || exit 4; ${HAS_CREDENTIAL_TEST} || exit 3`]);
+      const r = await exec(['sh', '-c', 'command -v claude >/dev/null || exit 4']);
       if (r.exitCode === 4)
         throw new NexusError(
           'unavailable',
           `Workspace ${workspace} has no agent CLI (claude): Nexus could not get it when the workspace was ` +
             `created (see its reason). Fix that (npm and the registry, or NEXUS_AGENT_CLI_DIR) and create the ` +
             `workspace again.`,
-        );
-      if (r.exitCode === 3)
-        throw new NexusError(
-          'conflict',
-          `Workspace ${workspace} has no agent credential. Add an Anthropic API key or a Claude OAuth token ` +
-            `(claude setup-token) under Settings → Secrets, pick it in Settings → Agent (or name it when creating ` +
-            `the workspace), then restart the workspace.`,
         );
     },
     plan: (input) =>
@@ -58,7 +56,7 @@ export function claudeDriver(deps: AgentDriverDeps): AgentDriver {
         agentSessionId: input.agentSessionId,
         initialMessage: input.initialMessage,
         resume: input.resume,
-        agent: { baseUrl: deps.config.baseUrl, bypass: input.bypass },
+        agent: { gateway: input.gateway, bypass: input.bypass },
       }),
     // `--mcp-config=<file>`; the path is the session's run file (sessions/launch/session-runs.ts runFiles).
     mcpConfig: ({ stateDir, servers }) =>
@@ -68,7 +66,8 @@ export function claudeDriver(deps: AgentDriverDeps): AgentDriver {
     containerSetup(input) {
       const { mode } = permissionModeFor({
         configured: deps.launch.permissionMode,
-        baseUrl: deps.config.baseUrl,
+        // Every session's model calls go through Nexus's gateway.
+        customEndpoint: true,
         bypass: input.bypass,
       });
       const payload = firstRunPayload({

@@ -1,16 +1,20 @@
+import type { SessionGateway } from '../driver';
 import { AGENT_CLI_ENV } from './cli';
-import { credentialLaunchLines } from './credential';
 
 /**
- * What a session's launch script adds for the real CLI: its environment (auto-update off; the model
- * endpoint when NEXUS_AGENT_BASE_URL is set, with the CLI's other traffic off so it tries no other
- * host) and the lines that hand it the OAuth token's descriptor. Nothing secret is in either.
+ * What a session's launch script exports for the real CLI (nothing secret): auto-update off; and its model endpoint,
+ * Nexus's gateway for this kind, with the file the settings' `apiKeyHelper` reads the session's gateway credential
+ * from (first-run.ts) and the CLI's other traffic off, so it tries no other host. The real key stays in core.
  */
-export function agentLaunchEnv(opts: { baseUrl?: string | undefined }): Record<string, string> {
+export function agentLaunchEnv(gateway: SessionGateway | null): Record<string, string> {
   return {
     ...AGENT_CLI_ENV,
-    ...(opts.baseUrl ? { ANTHROPIC_BASE_URL: opts.baseUrl, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' } : {}),
+    ...(gateway
+      ? {
+          ANTHROPIC_BASE_URL: gateway.url,
+          NEXUS_GATEWAY_KEY_FILE: gateway.keyFile,
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        }
+      : {}),
   };
 }
-
-export const agentLaunchLines = (): string[] => credentialLaunchLines();

@@ -111,18 +111,20 @@ describe('buildLaunchCommand', () => {
     expect(launch({ permissionMode: 'default' }).argv).toContain('--permission-mode=default');
   });
 
-  it('does not default to auto behind NEXUS_AGENT_BASE_URL, where auto mode cannot run its check', () => {
-    const behind = buildLaunchCommand(SessionsConfig.parse({}), { ...base, agent: { baseUrl: 'http://10.0.0.1:9' } });
+  it("points the CLI at Nexus's gateway with its credential's file, and does not default to auto behind it", () => {
+    const gateway = { url: 'http://10.0.0.1:4782/claude', keyFile: '/tmp/nexus-sessions/s-1/gateway-key' };
+    const behind = buildLaunchCommand(SessionsConfig.parse({}), { ...base, agent: { gateway } });
     expect(behind.argv).toContain('--permission-mode=default');
     expect(behind.env).toMatchObject({
-      ANTHROPIC_BASE_URL: 'http://10.0.0.1:9',
+      ANTHROPIC_BASE_URL: 'http://10.0.0.1:4782/claude',
+      NEXUS_GATEWAY_KEY_FILE: '/tmp/nexus-sessions/s-1/gateway-key',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       DISABLE_AUTOUPDATER: '1',
     });
+    // Nothing of a credential in the launch: the key helper reads the file when the CLI asks.
+    expect(behind.preludeLines).toEqual([]);
     const chosen = SessionsConfig.parse({ permissionMode: 'acceptEdits' });
-    expect(buildLaunchCommand(chosen, { ...base, agent: { baseUrl: 'http://10.0.0.1:9' } }).argv).toContain(
-      '--permission-mode=acceptEdits',
-    );
+    expect(buildLaunchCommand(chosen, { ...base, agent: { gateway } }).argv).toContain('--permission-mode=acceptEdits');
     expect(launch({}).env).not.toHaveProperty('ANTHROPIC_BASE_URL');
   });
 
@@ -209,7 +211,8 @@ describe('buildLaunchCommand', () => {
     expect(lines[1]).toBe("cd '/workspace/.nexus-worktrees/fix auth' || exit 1");
     expect(lines).toContain('export NEXUS_SESSION_ID=s-1');
     expect(lines.at(-2)).toBe(cmd.shellLine);
-    // The prelude (the OAuth token's descriptor) comes after the environment, before the exec.
-    expect(lines.indexOf(cmd.preludeLines[0] ?? '')).toBe(lines.length - 3);
+    // Nothing between the environment and the exec: no credential is handed over in the script.
+    expect(cmd.preludeLines).toEqual([]);
+    expect(lines.at(-3)).toMatch(/^export /);
   });
 });

@@ -1,8 +1,8 @@
 import { NexusError } from '../../../../shared/errors';
-import type { AgentLaunchConfig } from '../driver';
+import type { AgentLaunchConfig, SessionGateway } from '../driver';
 import { checkPrompt, shellQuote, type LaunchCommand, type LaunchPlan } from '../launch';
 import { permissionModeFor } from '../permission-mode';
-import { agentLaunchEnv, agentLaunchLines } from './launch-env';
+import { agentLaunchEnv } from './launch-env';
 
 /**
  * Builds the agent CLI's command line for a session. Everything the CLI's argument parser could
@@ -63,8 +63,8 @@ export interface LaunchInput {
   mcpConfig?: string | undefined;
   /** Relaunch after a restart: resume the conversation, never repeat the initial message. */
   resume?: boolean;
-  /** The workspace's agent: its model endpoint (NEXUS_AGENT_BASE_URL) and whether it runs in bypassPermissions. */
-  agent?: { baseUrl?: string | undefined; bypass?: boolean } | undefined;
+  /** The session's way to its model (Nexus's gateway), and whether the workspace runs it in bypassPermissions. */
+  agent?: { gateway?: SessionGateway | null | undefined; bypass?: boolean } | undefined;
 }
 
 /** Checks the launch (throws bad_request for a prompt or agent config that cannot be launched). */
@@ -72,13 +72,13 @@ export function planLaunch(config: AgentLaunchConfig, input: Omit<LaunchInput, '
   checkExtraArgs(config.agentArgs);
   const mode = permissionModeFor({
     configured: config.permissionMode,
-    baseUrl: input.agent?.baseUrl,
+    customEndpoint: Boolean(input.agent?.gateway),
     bypass: input.agent?.bypass ?? false,
   }).mode;
   const prompt = input.initialMessage !== undefined && !input.resume ? checkPrompt(input.initialMessage) : undefined;
   const guarded = prompt === undefined ? undefined : guardSubcommand(prompt);
   const env = {
-    ...agentLaunchEnv({ baseUrl: input.agent?.baseUrl }),
+    ...agentLaunchEnv(input.agent?.gateway ?? null),
     NEXUS_SESSION_ID: input.sessionId,
     NEXUS_WORKSPACE_ID: input.workspaceId,
     CLAUDE_CODE_SESSION_NAME: `${input.workspace} · ${input.name}`,
@@ -100,7 +100,7 @@ export function planLaunch(config: AgentLaunchConfig, input: Omit<LaunchInput, '
         argv,
         env: { ...env },
         shellLine: `exec ${argv.map(shellQuote).join(' ')}`,
-        preludeLines: agentLaunchLines(),
+        preludeLines: [],
         permissionMode: mode,
         promptGuarded: guarded !== prompt,
       };

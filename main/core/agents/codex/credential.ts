@@ -1,9 +1,8 @@
 import type { AgentCredentialSpec } from '../driver';
 
 /**
- * Codex's credential (an OpenAI API key) on the /run/nexus tmpfs: a session's launch script signs in with
- * `codex login --with-api-key < <file>`, which writes $CODEX_HOME/auth.json (0600); `OPENAI_API_KEY` alone still
- * shows Codex's login screen (measured on 0.169.0).
+ * Codex's credential, an OpenAI API key, stays in core: the model gateway signs each request with it. Where versions
+ * before the gateway put it in the container (removed at each workspace start).
  */
 export const CODEX_OPENAI_KEY_FILE = '/run/nexus/openai-api-key';
 

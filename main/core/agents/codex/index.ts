@@ -2,7 +2,7 @@ import { NexusError } from '../../../../shared/errors';
 import type { AgentDriver, AgentDriverDeps } from '../driver';
 import { CODEX_CLI_MOUNT, CodexCli } from './cli';
 import { codexConfigFile, codexConfigToml, codexHooksJson, planCodexLaunch } from './launch';
-import { codexCredential, CODEX_OPENAI_KEY_FILE } from './credential';
+import { codexCredential } from './credential';
 import { queueForCodex } from './queue';
 
 /**
@@ -27,25 +27,20 @@ export function codexDriver(deps: AgentDriverDeps): AgentDriver {
       remote: false,
     },
     credential: codexCredential,
+    gateway: {
+      wire: 'openai-responses',
+      upstream: deps.config.baseUrl ?? 'https://api.openai.com',
+      headers: (_kind, value) => ({ authorization: `Bearer ${value}` }),
+    },
     usesResidentMcp: false,
     async ready(exec, workspace) {
-      const r = await exec([
-        'sh',
-        '-c',
-        `[ -x ${CODEX_CLI_MOUNT}/bin/codex ] || exit 3; [ -s ${CODEX_OPENAI_KEY_FILE} ] || exit 4`,
-      ]);
-      if (r.exitCode === 0) return;
+      const r = await exec(['sh', '-c', `[ -x ${CODEX_CLI_MOUNT}/bin/codex ] || exit 3`]);
       if (r.exitCode === 3)
         throw new NexusError(
           'unavailable',
           `Workspace ${workspace} has no Codex CLI: install it on the host with bash scripts/install-codex-cli.sh ` +
             `(or set NEXUS_CODEX_CLI_DIR), then create the workspace again.`,
         );
-      throw new NexusError(
-        'conflict',
-        `Workspace ${workspace} has no OpenAI API key for Codex. Add one under Settings → Secrets (kind OpenAI API ` +
-          `key), pick it in Settings → Agent as the Codex credential, then restart the workspace.`,
-      );
     },
     plan(input) {
       // The gate's hook outlasts Nexus's wait, so Nexus always answers (a deny when nobody decided) first.
@@ -59,15 +54,18 @@ export function codexDriver(deps: AgentDriverDeps): AgentDriver {
         resume: input.resume,
         threadId: input.conversationId,
         hooksJson: codexHooksJson((event, timeout) => input.hookHandler(event, timeout), gate),
+        gatewayKeyFile: input.gateway?.keyFile ?? null,
       });
     },
     // Codex reads its servers from config.toml: the same servers, written 0600 the same way.
-    mcpConfig: ({ stateDir, worktree, servers, trusted }) => ({
+    mcpConfig: ({ stateDir, worktree, servers, trusted, gateway }) => ({
       file: codexConfigFile(stateDir),
       content: codexConfigToml({
         worktree,
         mcpServers: servers,
-        baseUrl: deps.config.baseUrl,
+        gatewayUrl: gateway?.url ?? null,
+        // A custom upstream (the tests' stand-in) serves whatever model it is asked for.
+        ...(deps.config.baseUrl ? { model: 'nexus-model' } : {}),
         autoApproveServers: trusted,
       }),
     }),

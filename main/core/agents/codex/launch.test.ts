@@ -10,6 +10,7 @@ const base = {
   sessionId: 'sess-1',
   workspaceId: 'w-1',
   hooksJson: '{"hooks":{}}',
+  gatewayKeyFile: '/tmp/nexus-sessions/sess-1/gateway-key',
 };
 
 describe('the Codex launch', () => {
@@ -39,13 +40,18 @@ describe('the Codex launch', () => {
     ]);
   });
 
-  it('runs in a per-session CODEX_HOME outside temp dirs and signs in from the tmpfs file, the key never in the script', () => {
+  it('runs in a per-session CODEX_HOME outside temp dirs, signed in with its gateway credential only, never a key', () => {
     const cmd = planCodexLaunch({ ...base, initialMessage: 'hi' }).command('/tmp/nexus-sessions/sess-1/c.toml');
     expect(cmd.env.CODEX_HOME).toBe('/home/nexus/.nexus-codex/sess-1');
     // nexus-hook gates this kind's PreToolUse (the worker hook reads the event, never the kind).
     expect(cmd.env.NEXUS_HOOK_GATE).toBe('PreToolUse');
     const script = launchScript('/workspace/.nexus-worktrees/one', cmd);
-    expect(script).toContain('codex login --with-api-key < /run/nexus/openai-api-key');
+    // The gateway credential from the session's run file, into the variable config.toml's provider reads.
+    expect(script).toContain(
+      'NEXUS_GATEWAY_KEY=$(cat /tmp/nexus-sessions/sess-1/gateway-key) && export NEXUS_GATEWAY_KEY || exit 1',
+    );
+    expect(script).not.toContain('codex login');
+    expect(script).not.toContain('/run/nexus');
     expect(script).toContain(`cp /tmp/nexus-sessions/sess-1/c.toml "$CODEX_HOME/config.toml"`);
     expect(script).toContain('"$CODEX_HOME/hooks.json"');
     expect(script.trim().split('\n').at(-1)).toBe('exec codex --no-daemon --dangerously-bypass-hook-trust -- hi');
@@ -54,7 +60,8 @@ describe('the Codex launch', () => {
   it('writes config.toml with trust, updates and analytics off, full access, the model endpoint and the servers', () => {
     const toml = codexConfigToml({
       worktree: '/workspace/.nexus-worktrees/one',
-      baseUrl: 'http://172.17.0.1:4000/',
+      gatewayUrl: 'http://172.17.0.1:4782/codex/',
+      model: 'nexus-model',
       mcpServers: {
         nexus: { command: '/opt/nexus/bin/nexus-mcp', args: [], env: { NEXUS_RUN_ID: 'r1', 'A"B': 'x\ny' } },
         'nexus-fleet': { type: 'http', url: 'http://h/api/mcp', headers: { Authorization: 'Bearer t' } },
@@ -67,8 +74,11 @@ describe('the Codex launch', () => {
       'sandbox_mode = "danger-full-access"',
       'approval_policy = "never"',
       '[analytics]\nenabled = false',
-      'base_url = "http://172.17.0.1:4000/v1"',
+      'model = "nexus-model"\nmodel_provider = "nexus"',
+      'base_url = "http://172.17.0.1:4782/codex/v1"',
       'wire_api = "responses"',
+      'env_key = "NEXUS_GATEWAY_KEY"',
+      'requires_openai_auth = false',
       'request_max_retries = 0',
       '[mcp_servers.nexus]\ncommand = "/opt/nexus/bin/nexus-mcp"',
       'env = { NEXUS_RUN_ID = "r1", "A\\"B" = "x\\ny" }',

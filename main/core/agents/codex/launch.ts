@@ -1,6 +1,5 @@
 import { NexusError } from '../../../../shared/errors';
 import { checkPrompt, shellQuote, type LaunchPlan } from '../launch';
-import { CODEX_OPENAI_KEY_FILE } from './credential';
 
 /**
  * The Codex CLI's command line and configuration for a session (the second agent kind; docs/agents.md). Measured on
@@ -11,8 +10,8 @@ import { CODEX_OPENAI_KEY_FILE } from './credential';
  *  - `--no-daemon` (otherwise the TUI starts a shared app-server daemon that copies itself into `$CODEX_HOME`),
  *    `--dangerously-bypass-hook-trust` (the "Hooks need review" screen: the hooks are Nexus's own);
  *  - `$CODEX_HOME` per session, outside temp dirs (Codex refuses to make helper binaries under one), holding
- *    config.toml (written 0600 from the session's run files: it may carry the fleet bearer), hooks.json and
- *    auth.json (from `codex login --with-api-key`, the key on stdin from the tmpfs file);
+ *    config.toml (written 0600 from the session's run files: it may carry the fleet bearer) and hooks.json; the
+ *    model provider is Nexus's gateway, signed in with the session's gateway credential (`env_key`), never a key;
  *  - full access (`danger-full-access`: its bubblewrap sandbox fails under Docker's default seccomp profile; the
  *    container is the sandbox) with `approval_policy = "never"`; Nexus gates every tool call in the PreToolUse
  *    hook instead, which blocks until the operator decides (nexus-hook, NEXUS_AGENT_KIND=codex).
@@ -38,6 +37,8 @@ export interface CodexLaunchInput {
   threadId?: string | null | undefined;
   /** hooks.json (codexHooksJson): nothing secret in it. */
   hooksJson: string;
+  /** The file holding the session's gateway credential (null: no gateway; Codex cannot reach a model). */
+  gatewayKeyFile: string | null;
 }
 
 /** The launch of a Codex session; `command(configFile)` takes the state dir's config.toml path. */
@@ -72,8 +73,11 @@ export function planCodexLaunch(input: CodexLaunchInput): LaunchPlan {
         preludeLines: [
           `(umask 077 && mkdir -p "$CODEX_HOME" && chmod 700 "$CODEX_HOME" && ${configCopy}) || exit 1`,
           `printf '%s\\n' ${shellQuote(input.hooksJson)} > "$CODEX_HOME/hooks.json" || exit 1`,
-          // The key goes on stdin from the tmpfs file; auth.json is 0600 in CODEX_HOME. Nothing of it in the pane.
-          `if [ -s ${CODEX_OPENAI_KEY_FILE} ]; then (umask 077 && codex login --with-api-key < ${CODEX_OPENAI_KEY_FILE} >/dev/null 2>&1) || echo 'nexus: codex login failed' >&2; fi`,
+          // The session's gateway credential (config.toml's provider reads it from this variable; the real key
+          // stays in core). Nothing of it in the pane.
+          ...(input.gatewayKeyFile
+            ? [`NEXUS_GATEWAY_KEY=$(cat ${shellQuote(input.gatewayKeyFile)}) && export NEXUS_GATEWAY_KEY || exit 1`]
+            : []),
         ],
         permissionMode: 'full-access, gated by Nexus',
         promptGuarded: false,
@@ -122,8 +126,10 @@ export interface CodexConfigInput {
   worktree: string;
   /** The servers of the Claude `--mcp-config` map (nexus, nexus-fleet, the agent's external ones). */
   mcpServers: Record<string, unknown>;
-  /** A Responses-API endpoint for every Codex session (agent.codexBaseUrl; tests: the stand-in). */
-  baseUrl?: string | undefined;
+  /** The session's gateway URL for this kind (its Responses API under `/v1`); null: none (no model). */
+  gatewayUrl: string | null;
+  /** The model to ask for (a custom upstream's, e.g. the tests' stand-in); unset: Codex's default. */
+  model?: string | undefined;
   /** Tool calls of these MCP servers are not gated (Core authorises platform tools itself), as for Claude. */
   autoApproveServers?: readonly string[];
 }
@@ -131,7 +137,8 @@ export interface CodexConfigInput {
 /** The session's config.toml: first-run screens passed, updates and analytics off, full access, Nexus's servers. */
 export function codexConfigToml(c: CodexConfigInput): string {
   const lines: string[] = [];
-  if (c.baseUrl) lines.push('model = "nexus-model"', 'model_provider = "nexus"');
+  if (c.model) lines.push(`model = ${str(c.model)}`);
+  if (c.gatewayUrl) lines.push('model_provider = "nexus"');
   lines.push(
     'check_for_update_on_startup = false',
     'cli_auth_credentials_store = "file"',
@@ -144,16 +151,18 @@ export function codexConfigToml(c: CodexConfigInput): string {
     `[projects.${str(c.worktree)}]`,
     'trust_level = "trusted"',
   );
-  if (c.baseUrl)
+  if (c.gatewayUrl)
     lines.push(
       '',
       '[model_providers.nexus]',
-      'name = "Nexus model endpoint"',
-      `base_url = ${str(`${c.baseUrl.replace(/\/+$/, '')}/v1`)}`,
+      'name = "Nexus model gateway"',
+      `base_url = ${str(`${c.gatewayUrl.replace(/\/+$/, '')}/v1`)}`,
       'wire_api = "responses"',
+      // The session's gateway credential, as a Bearer (exported by the launch script from its run file).
+      'env_key = "NEXUS_GATEWAY_KEY"',
+      'requires_openai_auth = false',
       'stream_max_retries = 0',
       'request_max_retries = 0',
-      'requires_openai_auth = true',
     );
   for (const [name, raw] of Object.entries(c.mcpServers)) {
     const e = raw as { type?: string; url?: string; headers?: Record<string, string> } & {

@@ -229,15 +229,18 @@ describe('the real Codex CLI through Nexus', () => {
     }
   }, 300_000);
 
-  it('signs Codex in with the vault key, which shows nowhere but the stand-in bearer header', async () => {
+  it('signs Codex in through the gateway with the vault key, which shows nowhere but the stand-in bearer header', async () => {
     const { codexCanary, codexApi } = fleet.env;
     expect(codexApi.sawCredential(codexCanary)).toBe(true);
     const w = await fleet.call('workspaces.get', { workspace: ws });
     const { sessions } = await fleet.call('sessions.list', { workspace: ws });
     const panes = await Promise.all(sessions.map((s) => fleet.pane(s.id)));
     const proc = await fleet.sh(ws, 'for p in /proc/[0-9]*; do cat $p/cmdline $p/environ 2>/dev/null; echo; done');
-    const auth = await fleet.sh(ws, `stat -c %a /home/nexus/.nexus-codex/${sessions[0]!.id}/auth.json`);
-    expect(auth.stdout.trim()).toBe('600');
+    // What the container holds instead of a key: the session's own gateway credential, 0600; no Codex login.
+    const key = await fleet.sh(ws, `stat -c %a /tmp/nexus-sessions/${sessions[0]!.id}/gateway-key`);
+    expect(key.stdout.trim()).toBe('600');
+    const login = await fleet.sh(ws, `test -e /home/nexus/.nexus-codex/${sessions[0]!.id}/auth.json`);
+    expect(login.exitCode).not.toBe(0);
     const places = {
       inspect: inspectJson(w.containerId!),
       log: fleet.logText(),

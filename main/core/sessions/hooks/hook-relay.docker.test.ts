@@ -15,8 +15,6 @@ import { startModelApi, type ModelApi } from '../../../../test/helpers/model-api
 import { tempDir } from '../../../../test/helpers/temp-dir';
 import { waitFor } from '../../../../test/helpers/wait';
 import { bundleWorkerScripts } from '../../../../test/helpers/worker-scripts';
-import { credentialFile, credentialInjection } from '../../agents/credential';
-import { claudeCredential } from '../../agents/claude/credential';
 import { WORKER_NODE, type ExecResult } from '../../docker';
 import { SessionsConfig } from '../config';
 import { launchScript } from '../../agents';
@@ -129,10 +127,7 @@ describe('the hook relay in a worker container (real CLI, real NATS)', () => {
     api = await startModelApi({ host: net.gateway });
     box = await startAgentContainer({ network: net.name, cliDir: testAgentCliDir(), worktrees: ['one'] });
     // Injected first: the seeded settings carry the apiKeyHelper only while a key is there.
-    const { cmd, stdin } = credentialInjection([
-      credentialFile(claudeCredential, 'anthropic_api_key', `sk-ant-api03-${randomUUID()}`),
-    ]);
-    expect((await box.exec(cmd, { stdin })).exitCode).toBe(0);
+    await box.sh('umask 077 && cat > /tmp/relay-key', `sk-ant-api03-${randomUUID()}`);
     const scripts = await bundleWorkerScripts(dir.path);
     await installWorkerTools(
       { exec: (_ws, argv, o) => dockerExec(box.id, argv, o) },
@@ -180,7 +175,8 @@ describe('the hook relay in a worker container (real CLI, real NATS)', () => {
       workspaceId: WS,
       agentSessionId,
       initialMessage: 'write the file',
-      agent: { baseUrl: api.url },
+      // The stand-in in the gateway's place (the gateway has its own tests): the key helper's file holds a key.
+      agent: { gateway: { url: api.url, keyFile: '/tmp/relay-key' } },
     });
     // The script the product writes for a session (its environment, the token's descriptor, the exec).
     await box.sh('umask 077 && cat > /tmp/launch-one.sh', launchScript('/workspace/.nexus-worktrees/one', launch));

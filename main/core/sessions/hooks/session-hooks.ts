@@ -22,7 +22,22 @@ export interface SessionHooksDeps {
  * Store only, no engine.
  */
 export class SessionHooks {
+  /**
+   * Sessions stopped from outside the agent (the model gateway refused them at a budget), with why: the turn's own
+   * end (Stop, StopFailure, an idle notification) leaves them waiting on the operator; a new turn or `release` ends it.
+   */
+  private readonly held = new Map<string, string>();
+
   constructor(private readonly d: SessionHooksDeps) {}
+
+  /** See `held`. */
+  hold(sessionId: string, message: string): void {
+    this.held.set(sessionId, message);
+  }
+
+  release(sessionId: string): void {
+    this.held.delete(sessionId);
+  }
 
   /**
    * A hook event from nexus.hooks.<subjectWorkspaceId>. Identity comes from the subject (the NATS
@@ -44,6 +59,11 @@ export class SessionHooks {
     if (row.agent_state_at && msg.at < row.agent_state_at) return null;
     const found = agentStateFromHook(msg.event, driver.speaker);
     if (!found) return null;
+    const held = this.held.get(row.id);
+    if (held !== undefined) {
+      if (found.agentState !== 'working') return null;
+      this.held.delete(row.id);
+    }
     const change = keepNamedTool({ agentState: row.agent_state, message: row.agent_message }, found);
     d.startup.disarm(row.id);
     if (name === 'Stop') d.launcher.summarize(row.run_id, msg.event.last_assistant_message);

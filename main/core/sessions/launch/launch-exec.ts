@@ -18,6 +18,9 @@ export interface RunFileWrite {
   /** The session's run file for the resident nexus-mcp (launch/resident-mcp.ts), when it uses that one. */
   residentRunFile?: string | undefined;
   residentRun?: string | undefined;
+  /** The session's model-gateway credential (gateway/), read by the agent's key helper or launch script. */
+  gatewayKeyFile?: string | undefined;
+  gatewayKey?: string | undefined;
 }
 
 export interface LaunchItem {
@@ -56,15 +59,17 @@ const SCRIPT = `${WORKTREE_FNS}
   repo=$1 tmuxs=$2 mcpstart=$3
   shift 3
   n=0
-  while [ $# -ge 13 ]; do
+  while [ $# -ge 15 ]; do
     name=$1 wt=$2 branch=$3 file=$4 add=$5 len=$6 cmd=$7 pwf=$8 pwlen=$9 mcpf=\${10} mcplen=\${11} runf=\${12} runlen=\${13}
-    shift 13
+    gwf=\${14} gwlen=\${15}
+    shift 15
     msg=
     dir=$(dirname "$file")
     (umask 077 && mkdir -p "$dir") && chmod 700 "$dir" || msg="cannot create $dir"
     step "$pwf" 600 "$pwlen"
     step "$mcpf" 600 "$mcplen"
     step "$runf" 600 "$runlen"
+    step "$gwf" 600 "$gwlen"
     step "$file" 700 "$len"
     [ -z "$msg" ] || add=0
     if [ "$add" = 1 ]; then
@@ -148,7 +153,8 @@ export async function launchMany(
     const password = Buffer.from(f?.password ?? '', 'utf8');
     const mcp = Buffer.from(f?.mcpConfig ?? '', 'utf8');
     const run = Buffer.from(f?.residentRun ?? '', 'utf8');
-    chunks.push(password, mcp, run, script);
+    const gateway = Buffer.from(f?.gatewayKey ?? '', 'utf8');
+    chunks.push(password, mcp, run, gateway, script);
     return [
       name,
       p.worktree,
@@ -163,6 +169,8 @@ export async function launchMany(
       String(mcp.length),
       f?.residentRunFile ?? '',
       String(run.length),
+      f?.gatewayKeyFile ?? '',
+      String(gateway.length),
     ];
   });
   const r = await runtime.exec(

@@ -1,7 +1,7 @@
 import type { Logger } from '../../log';
 import { FLEET_MCP_SERVER } from '../../../../shared/contract/fleet';
 import { NexusError } from '../../../../shared/errors';
-import type { AgentDrivers, DriverExec, LaunchPlan } from '../../agents';
+import type { AgentDrivers, DriverExec, LaunchPlan, SessionGateway } from '../../agents';
 import type { WorkspaceInfo } from '../../workspaces/runtime';
 import type { SessionsConfig } from '../config';
 import { launchOne, type RunFileWrite } from './launch-exec';
@@ -15,6 +15,17 @@ import type { SessionRow, SessionStore } from '../session-store';
 import type { ExternalMcpOf } from './external-mcp';
 import { newBearer, residentMcpEntry, residentRunFile } from './resident-mcp';
 import { RESIDENT_RUN_FILE } from '../../../../shared/resident-mcp';
+
+/** What sessions need of the model gateway (core.gateway). */
+export interface SessionGatewayPort {
+  /** Where a kind's sessions send their model requests; null while the gateway does not listen. */
+  urlFor(kind: string): string | null;
+  /** A fresh credential for the session (its last one stops working). */
+  issue(caller: { sessionId: string; workspaceId: string; agent: string }): string;
+}
+
+/** The session's gateway credential file, in its state dir (0600, written with its other run files). */
+const gatewayKeyFile = (stateDir: string): string => `${stateDir}/gateway-key`;
 
 /** A launch's platform run: its `--mcp-config` path and the files the launch writes (both absent: none). */
 export interface LaunchRun {
@@ -34,6 +45,8 @@ export interface SessionLauncherDeps {
   runs: SessionRuns | null;
   /** The agent kinds: each session's launch, sign-in check, MCP config and more are its kind's driver's. */
   drivers: AgentDrivers;
+  /** core.gateway: where a kind's model requests go, and each session's credential for it (absent: no gateway). */
+  gateway?: SessionGatewayPort | undefined;
   /** The workspace's `nexus-fleet` server entry (absent or null: its sessions get none). */
   fleet?: FleetEntryOf | undefined;
   /** The workspace agent's external MCP servers (absent: none). */
@@ -89,7 +102,14 @@ export class SessionLauncher {
       // the container-wide settings a kind's containerSetup writes).
       hookHandler: (event, timeout) => hookHandler(event, relay, timeout, 'node'),
       permissionWaitMs: config.permissionWaitMs,
+      gateway: this.gatewayOf(row),
     });
+  }
+
+  /** The session's way to its model: its kind's gateway URL and its credential's file (null: no gateway). */
+  private gatewayOf(row: Pick<SessionRow, 'id' | 'name' | 'agent'>): SessionGateway | null {
+    const url = this.deps.gateway?.urlFor(row.agent) ?? null;
+    return url ? { url, keyFile: gatewayKeyFile(sessionPaths(this.deps.config, row.id, row.name).stateDir) } : null;
   }
 
   /** Commands in the workspace's container, as a driver runs them. */
@@ -219,23 +239,31 @@ export class SessionLauncher {
       fleet ? { name: FLEET_MCP_SERVER, entry: fleet } : null,
       external,
     );
+    const gateway = this.gatewayOf(row);
     const mcp = driver.mcpConfig({
       stateDir: paths.stateDir,
       worktree: paths.worktree,
       servers,
       trusted: ['nexus', FLEET_MCP_SERVER],
+      gateway,
     });
-    if (!mcp) return {};
+    // A fresh gateway credential with each run: the one a relaunched agent's last run held stops working.
+    const gatewayKey =
+      gateway && this.deps.gateway
+        ? this.deps.gateway.issue({ sessionId: row.id, workspaceId: ws.id, agent: row.agent })
+        : null;
+    if (!mcp && !gatewayKey) return {};
     return {
-      mcpConfig: mcp.file,
+      mcpConfig: mcp?.file,
       runFiles: {
         passwordFile: files.passwordFile,
         password: creds?.password ?? null,
-        mcpConfigFile: mcp.file,
-        mcpConfig: mcp.content,
+        mcpConfigFile: mcp?.file ?? '',
+        mcpConfig: mcp?.content ?? '',
         ...(creds && bearer
           ? { residentRunFile: `${paths.stateDir}/${RESIDENT_RUN_FILE}`, residentRun: residentRunFile(creds, bearer) }
           : {}),
+        ...(gateway && gatewayKey ? { gatewayKeyFile: gateway.keyFile, gatewayKey } : {}),
       },
     };
   }

@@ -17,6 +17,7 @@ import { migration026 } from './026_agent_kinds_open';
 import { migration027 } from './027_tracker';
 import { migration028 } from './028_review_talks_back';
 import { migration029 } from './029_approval_rules';
+import { migration030 } from './030_model_gateway';
 import type { Migration } from './types';
 
 /**
@@ -43,4 +44,5 @@ export const migrations: readonly Migration[] = [
   migration027, // the tracker: settings per workspace, a task's issue, the outbox, issues picked up
   migration028, // review that talks back: a session's checkpoints (one per turn) and comments on its diff lines
   migration029, // approval rules: the operator's allow / ask / deny rules and the grants from permission cards
+  migration030, // the model gateway: sessions' gateway credentials (hashed), the usage ledger, token budgets
 ];

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { errorMessage } from '../../../shared/errors';
+import type { Logger } from '../log';
+import type { GatewayCaller } from './gateway-credential-store';
+import { UsageParser, type TokenCounts, type Wire } from './usage-parse';
+
+/** What the gateway asks of core for one request (gateway.ts implements it). */
+export interface GatewayRoutes {
+  /** The session a presented credential speaks for, or null. */
+  verify(credential: string): GatewayCaller | null;
+  /** The caller's kind's wire and upstream, and how the real credential signs a request; or why not. */
+  upstream(caller: GatewayCaller): Promise<
+    | {
+        wire: Wire;
+        base: string;
+        sign(incoming: Record<string, string | string[] | undefined>): Record<string, string>;
+      }
+    | { refused: string; status: number }
+  >;
+  /** Why the next request of this caller is refused (a budget reached), or null. */
+  refusal(caller: GatewayCaller): string | null;
+  /** One answer's tokens, once per request id. */
+  counted(caller: GatewayCaller, requestId: string, counts: TokenCounts): void;
+}
+
+/** Request headers never forwarded: the agent's credential, hop-by-hop ones, and what Node sets itself. */
+const DROP = new Set([
+  'authorization',
+  'x-api-key',
+  'host',
+  'connection',
+  'keep-alive',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/** A refusal in the provider's error shape, so the agent's CLI shows the message as the provider's own. */
+export function errorBody(wire: Wire, message: string): string {
+  return JSON.stringify(
+    wire === 'anthropic-messages'
+      ? { type: 'error', error: { type: 'invalid_request_error', message } }
+      : { error: { message, type: 'invalid_request_error', code: 'nexus_refused' } },
+  );
+}
+
+/**
+ * The model gateway's HTTP face, on the workers' host address (never a wildcard). A request is
+ * `/<kind>/<provider path>` with the session's gateway credential where the provider's key would be
+ * (`x-api-key` or `Authorization: Bearer`); the credential is swapped for the real one and the request goes to
+ * the kind's upstream; the answer streams back chunk by chunk (nothing buffered), its tokens counted on the way.
+ */
+export class GatewayServer {
+  private server: http.Server | null = null;
+
+  constructor(
+    private readonly routes: GatewayRoutes,
+    private readonly log: Logger,
+    /** Trusted CAs for upstream TLS besides the system's (tests: their own CA). */
+    private readonly ca?: string | undefined,
+  ) {}
+
+  /** Listens on host:port (0: any free port); returns the address workers use. */
+  async listen(host: string, port: number): Promise<{ host: string; port: number }> {
+    await this.close();
+    const server = http.createServer((req, res) => void this.handle(req, res));
+    server.keepAliveTimeout = 65_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    this.server = server;
+    const a = server.address() as AddressInfo;
+    return { host: a.address, port: a.port };
+  }
+
+  async close(): Promise<void> {
+    const s = this.server;
+    this.server = null;
+    if (!s) return;
+    s.closeAllConnections();
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const m = /^\/([a-z][a-z0-9-]{0,31})(\/v1\/[A-Za-z0-9/_.-]*)(\?.*)?$/.exec(req.url ?? '');
+    const credential = bearer(req);
+    const caller = credential ? this.routes.verify(credential) : null;
+    if (!m || !caller || caller.agent !== m[1]) {
+      res.writeHead(m ? 401 : 404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: m ? 'Not a Nexus session credential.' : 'Not found.' } }));
+      req.resume();
+      return;
+    }
+    let up;
+    try {
+      up = await this.routes.upstream(caller);
+    } catch (e) {
+      up = { refused: `Nexus could not sign this request: ${errorMessage(e)}`, status: 503 };
+    }
+    if ('refused' in up) return this.refuse(req, res, 'anthropic-messages', up.status, up.refused);
+    const refusal = this.routes.refusal(caller);
+    if (refusal) return this.refuse(req, res, up.wire, 400, refusal);
+    const requestId = randomUUID();
+    const target = new URL(`${up.base.replace(/\/+$/, '')}${m[2]}${m[3] ?? ''}`);
+    const headers: Record<string, string | string[]> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !DROP.has(k)) headers[k] = v;
+    Object.assign(headers, up.sign(req.headers));
+    const client = target.protocol === 'https:' ? https : http;
+    const upstream = client.request(
+      target,
+      { method: req.method, headers, ...(this.ca && target.protocol === 'https:' ? { ca: this.ca } : {}) },
+      (answer) => {
+        const streaming = /text\/event-stream/.test(String(answer.headers['content-type'] ?? ''));
+        const parser = answer.statusCode === 200 ? new UsageParser(up.wire, streaming) : null;
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        // Each chunk goes on as it comes (nothing buffered): streaming stays streaming.
+        answer.on('data', (chunk: Buffer) => {
+          parser?.push(chunk);
+          res.write(chunk);
+        });
+        answer.on('end', () => {
+          res.end();
+          const counts = parser?.done();
+          if (counts) this.routes.counted(caller, requestId, counts);
+        });
+        answer.on('error', () => res.destroy());
+      },
+    );
+    upstream.on('error', (e) => {
+      this.log.warn('model gateway: upstream failed', { agent: caller.agent, error: errorMessage(e) });
+      if (!res.headersSent) {
+        res.writeHead(502, { 'content-type': 'application/json' });
+        res.end(errorBody(up.wire, `Nexus could not reach the model provider: ${errorMessage(e)}`));
+      } else res.destroy();
+    });
+    // The agent gave up (or core is closing): so does the upstream request.
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    req.pipe(upstream);
+  }
+
+  private refuse(req: IncomingMessage, res: ServerResponse, wire: Wire, status: number, message: string): void {
+    req.resume();
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(errorBody(wire, message));
+  }
+}
+
+/** The credential the agent presented where its provider's key goes. */
+function bearer(req: IncomingMessage): string | null {
+  const key = req.headers['x-api-key'];
+  if (typeof key === 'string' && key) return key.trim();
+  const auth = req.headers.authorization;
+  const m = typeof auth === 'string' ? /^Bearer\s+(\S+)$/i.exec(auth) : null;
+  return m?.[1] ?? null;
+}

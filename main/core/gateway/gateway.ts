@@ -1,0 +1,161 @@
+import type { SecretKind } from '../../../shared/contract';
+import type { AgentDrivers } from '../agents';
+import type { EventBus } from '../events';
+import type { Logger } from '../log';
+import type { Redactor } from '../redact';
+import type { Db } from '../store/open';
+import { GatewayCredentialStore, type GatewayCaller } from './gateway-credential-store';
+import { GatewayServer } from './gateway-server';
+import type { TokenCounts } from './usage-parse';
+import { dayOf, UsageStore, type BudgetScope, type UsageTotals } from './usage-store';
+
+export interface ModelGatewayDeps {
+  db: Db;
+  drivers: AgentDrivers;
+  log: Logger;
+  redactor: Pick<Redactor, 'addSecret'>;
+  events: EventBus;
+  /**
+   * The real credential a kind's sessions in a workspace sign in with (the workspace's own of that kind, else the
+   * kind's default), resolved from the vault; null when there is none. Throws when the vault is sealed.
+   */
+  credentialFor(workspaceId: string, kind: string): Promise<{ kind: SecretKind; value: string } | null>;
+  /** The task a session's run works on (the ledger attributes tokens to it), or null. */
+  taskOf(sessionId: string): string | null;
+  /** A session's request was refused at a budget: it waits on the operator (Needs you), with why. */
+  budgetReached(sessionId: string, message: string): void;
+  /** A session refused at a budget has room again (the cap was raised or removed): it goes on. */
+  budgetCleared(sessionId: string): void;
+  config: { port: number; upstreamCa?: string | undefined };
+}
+
+/**
+ * The model gateway (docs/gateway.md): every session's model traffic goes through core. Each session gets its own
+ * gateway credential (useless anywhere else, gone with the session); the gateway swaps it for the real credential
+ * from the vault, forwards the request upstream and streams the answer back, counting its tokens into the ledger
+ * and refusing requests once a budget is reached.
+ */
+export class ModelGateway {
+  readonly credentials: GatewayCredentialStore;
+  readonly usage: UsageStore;
+  private readonly server: GatewayServer;
+  private address: { host: string; port: number } | null = null;
+  /** Sessions refused at a budget since, by id, with their workspace (to see when they have room again). */
+  private readonly stopped = new Map<string, string>();
+
+  constructor(private readonly deps: ModelGatewayDeps) {
+    this.credentials = new GatewayCredentialStore(deps.db);
+    this.usage = new UsageStore(deps.db);
+    this.server = new GatewayServer(
+      {
+        verify: (c) => this.credentials.verify(c),
+        upstream: (caller) => this.upstream(caller),
+        refusal: (caller) => this.refusal(caller),
+        counted: (caller, id, counts) => this.counted(caller, id, counts),
+      },
+      deps.log.child({ component: 'gateway' }),
+      deps.config.upstreamCa,
+    );
+  }
+
+  /** Listens on the workers' host address (again when it moves). */
+  async listen(host: string): Promise<void> {
+    this.address = await this.server.listen(host, this.address?.port ?? this.deps.config.port);
+    this.deps.log.info('model gateway listening', { host: this.address.host, port: this.address.port });
+  }
+
+  close(): Promise<void> {
+    this.address = null;
+    return this.server.close();
+  }
+
+  /** Where a kind's sessions send their model requests; null while the gateway does not listen. */
+  urlFor(kind: string): string | null {
+    return this.address ? `http://${this.address.host}:${this.address.port}/${kind}` : null;
+  }
+
+  /** A fresh credential for the session (replacing its last): the one thing of its sign-in a container holds. */
+  issue(caller: GatewayCaller): string {
+    const credential = this.credentials.issue(caller);
+    this.deps.redactor.addSecret(credential);
+    return credential;
+  }
+
+  revoke(sessionId: string): void {
+    this.credentials.revoke(sessionId);
+  }
+
+  setBudget(scope: BudgetScope, scopeId: string, maxTokens: number | null): void {
+    this.usage.setBudget(scope, scopeId, maxTokens);
+    this.deps.events.emit('usage.changed', { scope, scopeId });
+    for (const [sessionId, workspaceId] of this.stopped)
+      if (!this.over({ sessionId, workspaceId })) {
+        this.stopped.delete(sessionId);
+        this.deps.budgetCleared(sessionId);
+      }
+  }
+
+  /** The first budget a caller's next request would go over, or null. */
+  private over(caller: Pick<GatewayCaller, 'sessionId' | 'workspaceId'>) {
+    return this.budgetsOf(caller).find((b) => b.used.total >= b.max) ?? null;
+  }
+
+  /** The budgets a caller's next request counts against, each with what is used of it. */
+  budgetsOf(
+    caller: Pick<GatewayCaller, 'sessionId' | 'workspaceId'>,
+  ): { scope: BudgetScope; max: number; used: UsageTotals }[] {
+    const day = dayOf(new Date());
+    const out: { scope: BudgetScope; max: number; used: UsageTotals }[] = [];
+    const check = (scope: BudgetScope, id: string, used: () => UsageTotals) => {
+      const max = this.usage.budget(scope, id);
+      if (max !== null) out.push({ scope, max, used: used() });
+    };
+    check('session', caller.sessionId, () => this.usage.session(caller.sessionId));
+    check('workspace', caller.workspaceId, () => this.usage.workspace(caller.workspaceId));
+    check('day', '', () => this.usage.day(day));
+    return out;
+  }
+
+  private async upstream(caller: GatewayCaller) {
+    const driver = this.deps.drivers.get(caller.agent);
+    const secret = await this.deps.credentialFor(caller.workspaceId, caller.agent);
+    if (!secret)
+      return {
+        refused:
+          `No credential for ${driver.label} in Nexus: add ${driver.credential.describe} under Settings → Secrets and ` +
+          'pick it in Settings → Agent.',
+        status: 401,
+      };
+    this.deps.redactor.addSecret(secret.value);
+    return {
+      wire: driver.gateway.wire,
+      base: driver.gateway.upstream,
+      sign: (incoming: Record<string, string | string[] | undefined>) =>
+        driver.gateway.headers(secret.kind, secret.value, incoming),
+    };
+  }
+
+  private refusal(caller: GatewayCaller): string | null {
+    const over = this.over(caller);
+    if (!over) return null;
+    this.stopped.set(caller.sessionId, caller.workspaceId);
+    const message =
+      `Budget reached in Nexus: this ${over.scope === 'day' ? "day's" : over.scope} cap of ${over.max} tokens is ` +
+      `used (${over.used.total}). Raise it in Nexus to go on.`;
+    this.deps.budgetReached(caller.sessionId, message);
+    return message;
+  }
+
+  private counted(caller: GatewayCaller, requestId: string, counts: TokenCounts): void {
+    this.usage.record({
+      requestId,
+      sessionId: caller.sessionId,
+      workspaceId: caller.workspaceId,
+      agent: caller.agent,
+      taskId: this.deps.taskOf(caller.sessionId),
+      counts,
+      at: new Date(),
+    });
+    this.deps.events.emit('usage.changed', { scope: 'session', scopeId: caller.sessionId });
+  }
+}

@@ -1,0 +1,118 @@
+import type { Db } from '../store/open';
+import type { TokenCounts } from './usage-parse';
+
+export interface UsageRow {
+  requestId: string;
+  sessionId: string;
+  workspaceId: string;
+  agent: string;
+  taskId: string | null;
+  counts: TokenCounts;
+  at: Date;
+}
+
+export interface UsageTotals {
+  requests: number;
+  input: number;
+  output: number;
+  cacheWrite: number;
+  cacheRead: number;
+  /** All four counts together: what a token budget counts. */
+  total: number;
+}
+
+export type BudgetScope = 'session' | 'workspace' | 'day';
+
+const TOTALS = `COUNT(*) AS requests, COALESCE(SUM(input_tokens), 0) AS input, COALESCE(SUM(output_tokens), 0) AS output,
+  COALESCE(SUM(cache_write_tokens), 0) AS cacheWrite, COALESCE(SUM(cache_read_tokens), 0) AS cacheRead`;
+
+const totals = (r: Omit<UsageTotals, 'total'>): UsageTotals => ({
+  ...r,
+  total: r.input + r.output + r.cacheWrite + r.cacheRead,
+});
+
+/** The usage ledger and the token budgets (tables model_usage, model_budgets; migration 030). */
+export class UsageStore {
+  constructor(private readonly db: Db) {}
+
+  /** Records one answer's tokens; a request id already recorded is not counted again (returns false). */
+  record(row: UsageRow): boolean {
+    const r = this.db
+      .prepare(
+        `INSERT OR IGNORE INTO model_usage (request_id, session_id, workspace_id, agent, task_id, day, model,
+           input_tokens, output_tokens, cache_write_tokens, cache_read_tokens, at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        row.requestId,
+        row.sessionId,
+        row.workspaceId,
+        row.agent,
+        row.taskId,
+        dayOf(row.at),
+        row.counts.model,
+        row.counts.input,
+        row.counts.output,
+        row.counts.cacheWrite,
+        row.counts.cacheRead,
+        row.at.toISOString(),
+      );
+    return r.changes === 1;
+  }
+
+  session(sessionId: string): UsageTotals {
+    return totals(this.db.prepare(`SELECT ${TOTALS} FROM model_usage WHERE session_id = ?`).get(sessionId) as never);
+  }
+
+  workspace(workspaceId: string): UsageTotals {
+    return totals(
+      this.db.prepare(`SELECT ${TOTALS} FROM model_usage WHERE workspace_id = ?`).get(workspaceId) as never,
+    );
+  }
+
+  day(day: string): UsageTotals {
+    return totals(this.db.prepare(`SELECT ${TOTALS} FROM model_usage WHERE day = ?`).get(day) as never);
+  }
+
+  /** Every session's totals (for the session list), by session id. */
+  bySession(): Map<string, UsageTotals> {
+    const rows = this.db
+      .prepare(`SELECT session_id AS sessionId, ${TOTALS} FROM model_usage GROUP BY session_id`)
+      .all() as (Omit<UsageTotals, 'total'> & { sessionId: string })[];
+    return new Map(rows.map(({ sessionId, ...r }) => [sessionId, totals(r)]));
+  }
+
+  /** The ledger's rows of a session, oldest first (the CSV export, the tests' request-by-request check). */
+  rows(sessionId?: string): (Omit<UsageRow, 'counts' | 'at'> & TokenCounts & { at: string; day: string })[] {
+    return this.db
+      .prepare(
+        `SELECT request_id AS requestId, session_id AS sessionId, workspace_id AS workspaceId, agent, task_id AS taskId,
+           day, model, input_tokens AS input, output_tokens AS output, cache_write_tokens AS cacheWrite,
+           cache_read_tokens AS cacheRead, at
+         FROM model_usage ${sessionId ? 'WHERE session_id = ?' : ''} ORDER BY at, request_id`,
+      )
+      .all(...(sessionId ? [sessionId] : [])) as never;
+  }
+
+  budget(scope: BudgetScope, scopeId: string): number | null {
+    const r = this.db
+      .prepare('SELECT max_tokens AS max FROM model_budgets WHERE scope = ? AND scope_id = ?')
+      .get(scope, scopeId) as { max: number } | undefined;
+    return r?.max ?? null;
+  }
+
+  setBudget(scope: BudgetScope, scopeId: string, maxTokens: number | null): void {
+    if (maxTokens === null)
+      this.db.prepare('DELETE FROM model_budgets WHERE scope = ? AND scope_id = ?').run(scope, scopeId);
+    else
+      this.db
+        .prepare(
+          `INSERT INTO model_budgets (scope, scope_id, max_tokens, updated_at) VALUES (?, ?, ?, ?)
+           ON CONFLICT(scope, scope_id) DO UPDATE SET max_tokens = excluded.max_tokens, updated_at = excluded.updated_at`,
+        )
+        .run(scope, scopeId, maxTokens, new Date().toISOString());
+  }
+}
+
+/** The ledger's day: UTC, so a day's cap means the same on every machine. */
+export const dayOf = (at: Date): string => at.toISOString().slice(0, 10);
