@@ -26,7 +26,6 @@ import { trackerOperations } from './contract/tracker';
 import { checkpointEvents, checkpointOperations } from './contract/checkpoints';
 import { radarEvents, radarOperations } from './contract/radar';
 import { reviewCommentEvents, reviewCommentOperations } from './contract/review-comments';
-import { attemptEvents, attemptOperations } from './contract/attempts';
 
 export * from './contract/define';
 export * from './contract/app';
@@ -52,7 +51,6 @@ export * from './contract/tracker';
 export * from './contract/checkpoints';
 export * from './contract/radar';
 export * from './contract/review-comments';
-export * from './contract/attempts';
 
 export const operations = {
   ...appOperations,
@@ -77,7 +75,6 @@ export const operations = {
   ...checkpointOperations,
   ...radarOperations,
   ...reviewCommentOperations,
-  ...attemptOperations,
 } as const;
 
 export const events = {
@@ -97,7 +94,6 @@ export const events = {
   ...checkpointEvents,
   ...radarEvents,
   ...reviewCommentEvents,
-  ...attemptEvents,
 } as const;
 
 export type Operations = typeof operations;

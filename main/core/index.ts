@@ -214,14 +214,7 @@ export async function createCore(
   disposables.add(ship.followStops());
   // Review that talks back: a checkpoint per turn, the conflict radar, comments on diff lines sent to the agent.
   const talk = createReviewTalk(
-    {
-      sessions,
-      runtime: workspaces.runtime,
-      events,
-      log: log.child({ feature: 'review' }),
-      config: config.sessions,
-      changes: (ref) => ship.summary(ref),
-    },
+    { sessions, runtime: workspaces.runtime, events, log: log.child({ feature: 'review' }), config: config.sessions },
     db,
   );
   // The board mirrored on a workspace's tracker, and sessions started from its issues.
