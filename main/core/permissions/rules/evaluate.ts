@@ -1,5 +1,6 @@
 import type { RuleAction, RuleTool } from '../../../../shared/contract/rules';
 import { compile, type Matcher } from './matcher';
+import { RuleSet } from './rule-set';
 import type { ToolCall } from './tool-call';
 
 /** What the engine needs of a rule (a stored one, a default, or one in a benchmark). */
@@ -32,21 +33,25 @@ export interface Verdict<R extends RuleLike = RuleLike> {
  * simple commands is matched by an allow rule (a command the rules cannot see through only by `*`), while one
  * matching part is enough for ask and deny. Pure and synchronous: no model, no I/O.
  */
-export function evaluate<R extends RuleLike>(rules: readonly CompiledRule<R>[], call: ToolCall): Verdict<R> {
-  const hits = (c: CompiledRule<R>): boolean => c.matcher.call(call) || call.parts.some((p) => c.matcher.part(p, call));
-  for (const action of ['deny', 'ask'] as const)
-    for (const c of rules) if (c.rule.action === action && hits(c)) return { action, rule: c.rule };
+export function evaluate<R extends RuleLike>(
+  rules: readonly CompiledRule<R>[] | RuleSet<R>,
+  call: ToolCall,
+): Verdict<R> {
+  const set = rules instanceof RuleSet ? rules : new RuleSet(rules);
+  for (const action of ['deny', 'ask'] as const) {
+    // Ask and deny: the call as a whole, or any one of its simple commands (opaque ones included).
+    let hit = set.first(action, call);
+    for (const part of call.parts) hit ??= set.first(action, call, part, true);
+    if (hit) return { action, rule: hit.rule };
+  }
   if (call.tool !== 'shell') {
-    for (const c of rules)
-      if (c.rule.action === 'allow' && c.matcher.call(call)) return { action: 'allow', rule: c.rule };
-    return { action: 'ask', rule: null };
+    const c = set.first('allow', call);
+    return c ? { action: 'allow', rule: c.rule } : { action: 'ask', rule: null };
   }
   if (call.parts.length === 0) return { action: 'ask', rule: null };
   let first: R | null = null;
   for (const part of call.parts) {
-    const c = rules.find(
-      (r) => r.rule.action === 'allow' && r.matcher.part(part, call) && (!part.opaque || r.matcher.wildcard === true),
-    );
+    const c = set.first('allow', call, part);
     if (!c) return { action: 'ask', rule: null };
     first ??= c.rule;
   }

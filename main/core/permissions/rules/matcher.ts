@@ -15,6 +15,8 @@ export interface Matcher {
   part(part: ShellPart, call: ToolCall): boolean;
   /** `*`: the one pattern that also allows a command the rules cannot see through (opaque). */
   wildcard?: boolean;
+  /** shell: the command word (lower case) every part it matches starts with, so a rule set can index it. */
+  head?: string;
 }
 
 const MAX_REGEX = 500;
@@ -110,7 +112,10 @@ function shellMatcher(p: string): Matcher {
     head = (part) => prefixOf(words, part);
   }
   const place = where?.[1];
+  const first = rest.split(/\s+/)[0] ?? '';
+  const indexed = first !== '' && !/[*?]/.test(first) && (rest.includes(' ') || !/[*?]/.test(rest));
   return {
+    ...(indexed ? { head: first.toLowerCase() } : {}),
     call: () => false,
     part: (part, c) =>
       c.tool === 'shell' &&

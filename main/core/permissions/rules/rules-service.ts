@@ -6,6 +6,7 @@ import type { Redactor } from '../../redact';
 import type { Db } from '../../store/open';
 import { DEFAULT_RULES } from './default-rules';
 import { compileRule, evaluate, ruleText, type CompiledRule, type RuleLike } from './evaluate';
+import { RuleSet } from './rule-set';
 import { draftRule, type Draft } from './rule-draft';
 import { RuleStore, type StoredRule } from './rule-store';
 import { summaryOf, toolCallOf } from './tool-call';
@@ -38,6 +39,7 @@ export interface RulesServiceDeps {
 type Held = StoredRule | (RuleLike & { note: string; scope: 'default' });
 const KEPT_DECISIONS = 50;
 const HOUR = 3_600_000;
+const MAX_CACHED_SETS = 1000;
 
 /**
  * The approval rules: the shipped defaults plus the operator's rules and grants (SQLite), evaluated for every
@@ -49,6 +51,8 @@ export class RulesService {
   private readonly defaults: CompiledRule<Held>[] = DEFAULT_RULES.map((r) => compileRule({ ...r, scope: 'default' }));
   private stored: CompiledRule<Held>[] = [];
   private readonly counts = new Map<string, number>();
+  /** Indexed rule sets per workspace and session, until the first of their rules runs out or a rule changes. */
+  private readonly sets = new Map<string, { set: RuleSet<Held>; until: number }>();
   private readonly sessions = new Map<string, { saved: number; decisions: AutoDecision[] }>();
   private readonly now: () => number;
 
@@ -63,22 +67,30 @@ export class RulesService {
     this.stored = this.store.all().map((r) => compileRule<Held>(r));
   }
 
-  /** The rules that hold for a request of `sessionId` in `workspaceId` now. */
-  private inForce(workspaceId: string | null, sessionId: string | null): CompiledRule<Held>[] {
-    const now = new Date(this.now()).toISOString();
+  /** The rules that hold for a request of `sessionId` in `workspaceId` now, indexed once per scope until a change. */
+  private inForce(workspaceId: string | null, sessionId: string | null): RuleSet<Held> {
+    const key = `${workspaceId ?? ''}\n${sessionId ?? ''}`;
+    const now = this.now();
+    const cached = this.sets.get(key);
+    if (cached && now < cached.until) return cached.set;
+    const at = new Date(now).toISOString();
     const own = this.stored.filter((c) => {
       const r = c.rule as StoredRule;
-      if (r.expiresAt !== null && r.expiresAt <= now) return false;
+      if (r.expiresAt !== null && r.expiresAt <= at) return false;
       return (
         r.scope === 'global' || (r.scope === 'workspace' ? r.workspaceId === workspaceId : r.sessionId === sessionId)
       );
     });
-    return [...this.defaults, ...own];
+    const ends = own.map((c) => (c.rule as StoredRule).expiresAt).filter((e): e is string => e !== null);
+    const set = new RuleSet([...this.defaults, ...own]);
+    if (this.sets.size > MAX_CACHED_SETS) this.sets.clear();
+    this.sets.set(key, { set, until: ends.length ? Math.min(...ends.map((e) => Date.parse(e))) : Infinity });
+    return set;
   }
 
   list(input: { workspace?: string | undefined; sessionId?: string | undefined }): Rule[] {
     const ws = input.workspace ? this.deps.workspaceIdOf(input.workspace) : null;
-    return this.inForce(ws, input.sessionId ?? null).map((c) => this.shown(c.rule));
+    return this.inForce(ws, input.sessionId ?? null).rules.map((c) => this.shown(c.rule));
   }
 
   private shown(r: Held): Rule {
@@ -129,6 +141,7 @@ export class RulesService {
     const compiled = compileRule<Held>(rule); // a pattern that cannot work is refused before it is stored
     this.store.insert(rule);
     this.stored.push(compiled);
+    this.sets.clear();
     this.deps.changed();
     return this.shown(rule);
   }
@@ -139,6 +152,7 @@ export class RulesService {
     const removed = this.store.remove(id);
     if (removed) {
       this.stored = this.stored.filter((c) => c.rule.id !== id);
+      this.sets.clear();
       this.deps.changed();
     }
     return removed;
@@ -224,6 +238,8 @@ export class RulesService {
     this.sessions.delete(sessionId);
     const before = this.stored.length;
     this.stored = this.stored.filter((c) => (c.rule as StoredRule).sessionId !== sessionId);
-    if (this.stored.length !== before) this.deps.changed();
+    if (this.stored.length === before) return;
+    this.sets.clear();
+    this.deps.changed();
   }
 }
