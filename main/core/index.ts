@@ -167,6 +167,7 @@ export async function createCore(
     events,
     credentialFor: async (workspaceId, kind) =>
       agentInWorkspaces.credential(workspaces.service.get(workspaceId).agentSecretId, kind),
+    hasCredential: (workspaceId, kind) => agent.hasCredential(workspaces.service.get(workspaceId).agentSecretId, kind),
     taskOf: (sessionId) => sessions.taskOf(sessionId),
     budgetReached: (sessionId, message) => sessions.waitOnOperator(sessionId, message),
     budgetCleared: (sessionId) => {
@@ -214,7 +215,14 @@ export async function createCore(
   disposables.add(ship.followStops());
   // Review that talks back: a checkpoint per turn, the conflict radar, comments on diff lines sent to the agent.
   const talk = createReviewTalk(
-    { sessions, runtime: workspaces.runtime, events, log: log.child({ feature: 'review' }), config: config.sessions },
+    {
+      sessions,
+      runtime: workspaces.runtime,
+      events,
+      log: log.child({ feature: 'review' }),
+      config: config.sessions,
+      changes: (ref) => ship.summary(ref),
+    },
     db,
   );
   // The board mirrored on a workspace's tracker, and sessions started from its issues.

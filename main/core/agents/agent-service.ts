@@ -59,6 +59,16 @@ export class AgentService {
       : null;
   }
 
+  /**
+   * Whether a kind's sessions in a workspace have a credential (the workspace's own when it is of the kind, else the
+   * kind's default): metadata only, so it works while the vault is sealed.
+   */
+  hasCredential(workspaceSecretId: string | null, kind: string): boolean {
+    const driver = this.deps.drivers.get(kind);
+    const own = workspaceSecretId ? this.deps.secrets().find((s) => s.id === workspaceSecretId) : undefined;
+    return (own && driver.credential.secretKinds.includes(own.kind)) || this.defaultCredentialId(kind) !== null;
+  }
+
   setDefaultCredential(kind: string, secretId: string | null): AgentSettings {
     const driver = this.deps.drivers.get(kind);
     this.credentials.set(kind, secretId === null ? null : this.checkCredential(secretId, driver).id);

@@ -28,7 +28,9 @@ export interface AgentDriver {
   readonly usesResidentMcp: boolean;
   /** Container-wide first-run state (user-level settings with Nexus's hooks), installed with the worker tools. */
   containerSetup?(input: AgentContainerSetupInput): { script: string; payload: string };
-  /** Throws a typed error (unavailable / conflict) when a session of this kind cannot start in the container. */
+  /** Whether its sessions need a credential in Nexus to start (false: a custom command that brings its own). */
+  readonly needsCredential: boolean;
+  /** Throws a typed error (unavailable) when a session of this kind cannot start in the container (no CLI). */
   ready(exec: DriverExec, workspace: string): Promise<void>;
   /** The session's launch and relaunch, checked once (throws bad_request for a prompt it cannot carry). */
   plan(input: AgentLaunchInput): LaunchPlan;

@@ -72,6 +72,7 @@ describe('the model gateway', () => {
             ? { kind: 'anthropic_api_key' as const, value: KEY }
             : { kind: 'openai_api_key' as const, value: OPENAI },
         ),
+      hasCredential: () => true,
       taskOf: () => null,
       budgetReached: (sessionId, message) => waiting.push({ sessionId, message }),
       budgetCleared: (sessionId) => cleared.push(sessionId),
@@ -168,6 +169,7 @@ describe('the model gateway', () => {
       redactor,
       events: new EventBus(redactor, createLogger({ redactor })),
       credentialFor: () => Promise.resolve({ kind: 'anthropic_api_key' as const, value: KEY }),
+      hasCredential: () => true,
       taskOf: () => null,
       budgetReached: () => undefined,
       budgetCleared: () => undefined,

@@ -20,6 +20,8 @@ export interface ModelGatewayDeps {
    * kind's default), resolved from the vault; null when there is none. Throws when the vault is sealed.
    */
   credentialFor(workspaceId: string, kind: string): Promise<{ kind: SecretKind; value: string } | null>;
+  /** Whether a kind's sessions in a workspace have a credential (metadata only: works while the vault is sealed). */
+  hasCredential(workspaceId: string, kind: string): boolean;
   /** The task a session's run works on (the ledger attributes tokens to it), or null. */
   taskOf(sessionId: string): string | null;
   /** A session's request was refused at a budget: it waits on the operator (Needs you), with why. */
@@ -79,6 +81,10 @@ export class ModelGateway {
     const credential = this.credentials.issue(caller);
     this.deps.redactor.addSecret(credential);
     return credential;
+  }
+
+  hasCredential(workspaceId: string, kind: string): boolean {
+    return this.deps.hasCredential(workspaceId, kind);
   }
 
   revoke(sessionId: string): void {

@@ -36,6 +36,7 @@ export function claudeDriver(deps: AgentDriverDeps): AgentDriver {
       headers: anthropicHeaders,
     },
     usesResidentMcp: realCli,
+    needsCredential: realCli,
     async ready(exec, workspace) {
       if (!realCli) return;
       const r = await exec(['sh', '-c', 'command -v claude >/dev/null || exit 4']);

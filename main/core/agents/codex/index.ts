@@ -33,6 +33,7 @@ export function codexDriver(deps: AgentDriverDeps): AgentDriver {
       headers: (_kind, value) => ({ authorization: `Bearer ${value}` }),
     },
     usesResidentMcp: false,
+    needsCredential: true,
     async ready(exec, workspace) {
       const r = await exec(['sh', '-c', `[ -x ${CODEX_CLI_MOUNT}/bin/codex ] || exit 3`]);
       if (r.exitCode === 3)

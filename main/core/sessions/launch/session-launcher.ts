@@ -22,6 +22,8 @@ export interface SessionGatewayPort {
   urlFor(kind: string): string | null;
   /** A fresh credential for the session (its last one stops working). */
   issue(caller: { sessionId: string; workspaceId: string; agent: string }): string;
+  /** Whether a kind's sessions in the workspace have a credential in Nexus to sign their requests with. */
+  hasCredential(workspaceId: string, kind: string): boolean;
 }
 
 /** The session's gateway credential file, in its state dir (0600, written with its other run files). */
@@ -122,7 +124,14 @@ export class SessionLauncher {
   async checkAgentReady(ws: WorkspaceInfo, kind: string): Promise<void> {
     const containerId = ws.containerId ?? '';
     if (this.agentReady.get(containerId)?.has(kind)) return;
-    await this.deps.drivers.get(kind).ready(this.execIn(ws), ws.name);
+    const driver = this.deps.drivers.get(kind);
+    if (driver.needsCredential && this.deps.gateway && !this.deps.gateway.hasCredential(ws.id, kind))
+      throw new NexusError(
+        'conflict',
+        `Workspace ${ws.name} has no credential for ${driver.label}. Add ${driver.credential.describe} under ` +
+          'Settings → Secrets and pick it in Settings → Agent (or name it when creating the workspace).',
+      );
+    await driver.ready(this.execIn(ws), ws.name);
     const ready = this.agentReady.get(containerId) ?? new Set<string>();
     this.agentReady.set(containerId, ready.add(kind));
   }
