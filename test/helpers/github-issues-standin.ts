@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
  *
  * Every request needs `Authorization: Bearer <token>` (else 401 "Bad credentials") and takes
  * `X-GitHub-Api-Version: 2022-11-28` (another version answers 400, as GitHub does). Faults for the outbox tests:
- * `down` answers 503; `loseAnswerOf(n)` stores the next n comments and then drops the connection without an answer.
+ * `down` answers 503, `refuse` 403; `loseAnswerOf(n)` stores the next n comments and then drops the connection without an answer.
  */
 export interface GitHubIssuesStandin {
   /** The API root to configure (GitHub's would be https://api.github.com). */
@@ -32,6 +32,8 @@ export interface GitHubIssuesStandin {
   requests: string[];
   /** While true, every request answers 503. */
   down: boolean;
+  /** While set, every request answers 403 "Resource not accessible by personal access token" (a token without the scope). */
+  refuse: boolean;
   /** The next `n` comment creations are stored but their answer is lost (the socket is destroyed). */
   loseAnswerOf(n: number): void;
   close(): Promise<void>;
@@ -170,6 +172,7 @@ export async function startGitHubIssuesStandin(
     requests.push(`${req.method} ${url.pathname}${url.search}`);
     const payload = req.method === 'POST' || req.method === 'PATCH' ? await readJson(req) : null;
     if (standin.down) return error(res, 503, 'Service Unavailable');
+    if (standin.refuse) return error(res, 403, 'Resource not accessible by personal access token');
     if (req.headers.authorization !== `Bearer ${token}`) return error(res, 401, 'Bad credentials');
     const version = req.headers['x-github-api-version'];
     if (version !== undefined && version !== API_VERSION)
@@ -252,6 +255,7 @@ export async function startGitHubIssuesStandin(
     repo,
     requests,
     down: false,
+    refuse: false,
     file: (i) => {
       const number = nextNumber++;
       issues.set(number, {

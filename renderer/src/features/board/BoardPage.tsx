@@ -1,6 +1,8 @@
 import type { BoardTask } from '../../../../shared/contract/platform';
 import { EmptyState, Page } from '../../shell/Page';
+import { IssueStart } from './IssueStart';
 import { TaskCard } from './TaskCard';
+import './board.css';
 import { useBoard } from './use-board';
 import { ErrorBanner } from '../../shell/ErrorBanner';
 
@@ -18,6 +20,7 @@ export function BoardPage() {
   const tasks = board.data?.tasks ?? [];
   return (
     <Page title="Board">
+      <IssueStart />
       {board.isPending ? <p>Loading…</p> : null}
       <ErrorBanner error={board.error} />
       {board.data && tasks.length === 0 ? (

@@ -4,6 +4,7 @@ import type { AgentKind } from '../../../../shared/contract/agent-kind';
 import { useOpQuery } from '../../api/use-op-query';
 import { useOperation } from '../../api/use-operation';
 import { AgentKindSelect } from '../sessions/AgentKindSelect';
+import { MirrorBadge, TaskIssue } from './TaskIssue';
 import { boardKey } from './use-board';
 import { ErrorBanner } from '../../shell/ErrorBanner';
 
@@ -37,6 +38,7 @@ export function TaskCard({ task }: { task: BoardTask }) {
         ) : null}
       </p>
       {task.body && task.body !== task.title ? <p className="review-content">{task.body}</p> : null}
+      <TaskIssue task={task} />
       {task.sessions.length > 0 ? (
         <p>
           Sessions:{' '}
@@ -58,6 +60,7 @@ export function TaskCard({ task }: { task: BoardTask }) {
               <time className="muted" dateTime={c.createdAt}>
                 {new Date(c.createdAt).toLocaleTimeString()}
               </time>
+              {c.mirror && task.issue ? <MirrorBadge state={c.mirror} issueRef={task.issue.ref} /> : null}
             </li>
           ))}
         </ul>

@@ -8,6 +8,7 @@ import { ConnectSection } from './ConnectSection';
 import { RemoteAccessSection } from './RemoteAccessSection';
 import { RulesSection } from './RulesSection';
 import { SecretsSection } from './SecretsSection';
+import { TrackerSection } from './TrackerSection';
 import { VaultSection } from './VaultSection';
 
 /** Settings is a plain list of sections; each feature adds its own file here. */
@@ -19,6 +20,7 @@ export function SettingsPage() {
       <SecretsSection />
       <AgentSection />
       <EnginesSection />
+      <TrackerSection />
       <RulesSection />
       <AccessSection />
       <RemoteAccessSection />
