@@ -177,6 +177,7 @@ export async function createCore(
         .sendMessage(sessionId, 'Nexus: the budget was raised; go on where you stopped.')
         .catch((e: unknown) => log.warn('resuming a session after its budget was raised failed', { error: e }));
     },
+    portFile: join(dataDir, 'gateway-port'),
     config: {
       port: config.gateway.port,
       upstreamCa: config.gateway.upstreamCa ? readFileSync(config.gateway.upstreamCa, 'utf8') : undefined,

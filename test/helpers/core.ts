@@ -12,7 +12,8 @@ export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** A real core (real SQLite file, real keychain port, real Docker client) on `dataDir`, the way the host opens it. */
 export function openCore(dataDir: string, config: CoreConfigInput = {}, options: CoreOptions = {}): Promise<Core> {
-  return createCore({ version: 'test', ...config }, nodePorts(dataDir, repoRoot), options);
+  // Any free port for the model gateway: tests run many cores at once (the data dir keeps it across restarts).
+  return createCore({ version: 'test', gateway: { port: 0 }, ...config }, nodePorts(dataDir, repoRoot), options);
 }
 
 const databases = new WeakMap<Pick<Core, 'ports'>, Db>();

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDrivers } from '../../../test/helpers/agent-drivers';
@@ -183,5 +184,37 @@ describe('the model gateway', () => {
     expect(JSON.parse(r.text).error.message).toMatch(/could not reach the model provider/);
     expect(r.text).not.toContain(KEY);
     expect(down.usage.session('s1').requests).toBe(before);
+  });
+
+  it('keeps its port in the data dir so a restarted core listens where running CLIs send, and never fails on a taken one', async () => {
+    const portFile = join(dir.path, 'gateway-port');
+    const make = (port: number) =>
+      new ModelGateway({
+        db,
+        drivers: testDrivers(),
+        log: createLogger({ redactor }),
+        redactor,
+        events: new EventBus(redactor, createLogger({ redactor })),
+        credentialFor: () => Promise.resolve(null),
+        hasCredential: () => false,
+        taskOf: () => null,
+        budgetReached: () => undefined,
+        budgetCleared: () => undefined,
+        config: { port },
+        portFile,
+      });
+    // The configured port is taken (by the gateway of this file): it listens on another and says which.
+    const taken = Number(new URL(claudeUrl()).port);
+    const first = make(taken);
+    await first.listen('127.0.0.1');
+    const chosen = Number(new URL(first.urlFor('claude') ?? '').port);
+    expect(chosen).not.toBe(taken);
+    expect(readFileSync(portFile, 'utf8').trim()).toBe(String(chosen));
+    await first.close();
+    // The next core on this data dir takes the kept port, whatever is configured.
+    const again = make(0);
+    await again.listen('127.0.0.1');
+    expect(again.urlFor('claude')).toBe(`http://127.0.0.1:${chosen}/claude`);
+    await again.close();
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { SecretKind } from '../../../shared/contract';
 import type { AgentDrivers } from '../agents';
 import type { EventBus } from '../events';
@@ -29,6 +30,11 @@ export interface ModelGatewayDeps {
   /** A session refused at a budget has room again (the cap was raised or removed): it goes on. */
   budgetCleared(sessionId: string): void;
   config: { port: number; upstreamCa?: string | undefined };
+  /**
+   * Where the port it listened on is kept (the data dir), so a restarted core listens where running agents' CLIs
+   * already send their requests; absent: not kept.
+   */
+  portFile?: string | undefined;
 }
 
 /**
@@ -60,10 +66,31 @@ export class ModelGateway {
     );
   }
 
-  /** Listens on the workers' host address (again when it moves). */
+  /**
+   * Listens on the workers' host address (again when it moves), on the port it had before (this run's, else the
+   * data dir's, else the configured one); a port another program holds falls back to any free one, said in the log.
+   */
   async listen(host: string): Promise<void> {
-    this.address = await this.server.listen(host, this.address?.port ?? this.deps.config.port);
+    const wanted = this.address?.port ?? this.keptPort() ?? this.deps.config.port;
+    try {
+      this.address = await this.server.listen(host, wanted);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || wanted === 0) throw e;
+      this.deps.log.warn('model gateway: its port is taken, listening on another', { port: wanted });
+      this.address = await this.server.listen(host, 0);
+    }
+    if (this.deps.portFile) writeFileSync(this.deps.portFile, `${this.address.port}\n`, { mode: 0o600 });
     this.deps.log.info('model gateway listening', { host: this.address.host, port: this.address.port });
+  }
+
+  private keptPort(): number | null {
+    if (!this.deps.portFile) return null;
+    try {
+      const port = Number(readFileSync(this.deps.portFile, 'utf8').trim());
+      return Number.isInteger(port) && port > 0 && port < 65536 ? port : null;
+    } catch {
+      return null;
+    }
   }
 
   close(): Promise<void> {
