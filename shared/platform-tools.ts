@@ -14,6 +14,14 @@ export type MemoryScope = z.infer<typeof MemoryScope>;
 
 const Query = z.string().trim().min(1).max(500);
 const Limit = z.number().int().min(1).max(50).default(10);
+/** A new task's issue on its workspace's tracker (docs/tracker.md): read from the tracker, then linked. */
+const TaskIssueArg = z
+  .number()
+  .int()
+  .positive()
+  .max(999_999_999)
+  .optional()
+  .describe("An issue number of your workspace's tracker to link the task to: its comments are mirrored there");
 
 export const Memory = z.object({
   id: z.string(),
@@ -71,7 +79,13 @@ export const platformTools = {
   'task.subtask': tool({
     description:
       'Create a planned subtask under the current goal that depends on your current task (ordered steps of your own work).',
-    args: z.object({ title: z.string().trim().min(1).max(200), body: z.string().max(20_000).default('') }).strict(),
+    args: z
+      .object({
+        title: z.string().trim().min(1).max(200),
+        body: z.string().max(20_000).default(''),
+        issue: TaskIssueArg,
+      })
+      .strict(),
     result: Task,
   }),
   'task.delegate': tool({
@@ -88,6 +102,7 @@ export const platformTools = {
           .max(100)
           .optional()
           .describe('Which kind of agent should take it, e.g. "reviewer"'),
+        issue: TaskIssueArg,
       })
       .strict(),
     result: Task,

@@ -21,6 +21,11 @@ export interface BoardMirror {
   statusChanged(taskId: string, status: z.infer<typeof Task>['status']): void;
   /** After the storing transaction committed. */
   committed(): void;
+  /**
+   * An issue of the workspace's tracker, read (it must exist there) before a task an agent creates is stored; the
+   * function links the stored task to it.
+   */
+  issueLink(workspaceId: string, issue: number): Promise<(taskId: string) => TaskIssue>;
   /** For the card: the task's issue and each comment's way there. */
   issueOf(taskId: string): TaskIssue | null;
   commentStates(taskId: string): Map<string, MirrorState>;

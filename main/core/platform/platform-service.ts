@@ -96,7 +96,14 @@ export class PlatformService implements Disposable {
     compactFts(deps.db, 'runs_fts');
     this.router = new ToolRouter(
       new CallerLookup(deps.db, this.runs, this.agents),
-      { runs: this.runs, tasks: this.tasks, board: this.board, review: deps.review, feed: this.feed },
+      {
+        runs: this.runs,
+        tasks: this.tasks,
+        board: this.board,
+        review: deps.review,
+        feed: this.feed,
+        mirror: this.mirror,
+      },
       deps.redactor,
       deps.audit,
       deps.log,

@@ -26,7 +26,8 @@ describe('the board mirrored on GitHub Issues (a stand-in of the endpoints used)
   beforeAll(async () => {
     [gh, { core, cleanup }] = await Promise.all([
       startGitHubIssuesStandin(),
-      vaultCore({ tracker: { retryBaseMs: 200, retryMaxMs: 2_000 } }),
+      // The model gateway on any free port: other cores may run on this machine.
+      vaultCore({ tracker: { retryBaseMs: 200, retryMaxMs: 2_000 }, gateway: { port: 0 } }),
     ]);
   }, 60_000);
   afterAll(async () => {
@@ -155,6 +156,22 @@ describe('the board mirrored on GitHub Issues (a stand-in of the endpoints used)
     } finally {
       await mcp.close();
     }
+  });
+
+  it('links a task an agent delegates or splits off to the issue it names; a missing issue refuses and stores nothing', async () => {
+    const { client, taskId } = await tracked('gh-delegate');
+    const other = gh.file({ title: 'Docs are wrong about plus signs' });
+    const delegated = okResult(
+      await client.call('task.delegate', { title: 'Fix the docs', roleHint: 'writer', issue: other }),
+    ) as { id: string };
+    const sub = okResult(await client.call('task.subtask', { title: 'Reproduce', issue: other })) as { id: string };
+    for (const id of [delegated.id, sub.id]) expect((await card(id)).issue).toMatchObject({ number: other });
+    const before = (await asOperator(core, 'board.list', {})).tasks.length;
+    const missing = await client.call('task.delegate', { title: 'Nowhere', issue: 9999 });
+    expect(missing).toMatchObject({ error: { code: 'not_found' } });
+    expect((await asOperator(core, 'board.list', {})).tasks).toHaveLength(before);
+    // The delegated task's comments go to its own issue, not the delegating task's.
+    expect((await card(taskId)).issue?.number).not.toBe(other);
   });
 
   it('picks up open issues by label (and by assignee), oldest first, never a pull request', async () => {

@@ -64,7 +64,13 @@ export function createTracker(d: TrackerModuleDeps) {
       retryMaxMs: d.config.retryMaxMs,
     }),
   );
-  const mirror = new TrackerMirror({ store, outbox, names: () => new Names(d.db), kick: () => sender.kick() });
+  const mirror = new TrackerMirror({
+    store,
+    outbox,
+    names: () => new Names(d.db),
+    kick: () => sender.kick(),
+    service,
+  });
   d.platform.mirror.current = mirror;
   d.disposables.add(toDisposable(() => void (d.platform.mirror.current = null)));
   const sessions = new IssueSessions({

@@ -4,6 +4,7 @@ import type { Task } from '../../../shared/platform-tools';
 import type { BoardMirror, MirroredComment } from '../platform/board-mirror';
 import type { Names } from '../platform/names';
 import type { OutboxStore } from './outbox-store';
+import type { TrackerService } from './tracker-service';
 import type { TrackerStore } from './tracker-store';
 
 /** Who wrote a comment, as its tracker copy says it: the session and workspace, and the agent record's name. */
@@ -29,6 +30,7 @@ export class TrackerMirror implements BoardMirror {
       outbox: OutboxStore;
       names: () => Names;
       kick(): void;
+      service: Pick<TrackerService, 'issue' | 'linkRead'>;
     },
   ) {}
 
@@ -66,6 +68,11 @@ export class TrackerMirror implements BoardMirror {
     this.d.outbox.add({ taskId, workspaceId: link.workspaceId, issue: link.number, kind: 'note', body });
     this.d.kick();
     return true;
+  }
+
+  async issueLink(workspaceId: string, issue: number): Promise<(taskId: string) => TaskIssue> {
+    const read = await this.d.service.issue(workspaceId, issue);
+    return (taskId) => this.d.service.linkRead(taskId, workspaceId, read);
   }
 
   committed(): void {
