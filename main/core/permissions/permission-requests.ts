@@ -109,10 +109,14 @@ export class PermissionRequests {
       workspaceId,
       toolName: parsed.toolName,
       toolInput: parsed.toolInput ?? null,
-      worktree: this.deps.worktreeOf?.(parsed.sessionId) ?? '/nonexistent-worktree',
+      worktree: this.deps.worktreeOf?.(parsed.sessionId) ?? '',
     };
-    // The operator's rules first: an allow or deny by a rule answers at once (audited there), never held.
-    const answer: RulesAnswer = this.deps.rules?.decide(asked) ?? { action: 'ask', askedBy: null };
+    // The operator's rules first: an allow or deny by a rule answers at once (audited there), never held. Without
+    // the session's worktree no path can be read, so nothing is decided for it.
+    const answer: RulesAnswer = (asked.worktree ? this.deps.rules?.decide(asked) : undefined) ?? {
+      action: 'ask',
+      askedBy: null,
+    };
     if (answer.action === 'allow') {
       respond(JSON.stringify({ behavior: 'allow' }));
       return null;

@@ -23,6 +23,7 @@ const CREDENTIALS =
   String.raw`\.claude/\.credentials\.json|\.env(\.[\w.-]+)?(\s|$|['"])|id_(rsa|ed25519|ecdsa|dsa)\b|` +
   String.raw`/run/nexus/|/etc/shadow|auth\.json)`;
 
+/** Not `echo` / `printf`: with a redirect they write anywhere, and the fault tests use them as the harmless asked call. */
 const READ_ONLY = [
   'ls',
   'cat',
@@ -53,8 +54,6 @@ const READ_ONLY = [
   'readlink',
   'cd',
   'pwd',
-  'echo',
-  'printf',
   'true',
   'false',
   'test',

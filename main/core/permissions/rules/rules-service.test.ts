@@ -99,6 +99,26 @@ describe('approval rules at the permission path', () => {
     expect(rules.list({}).find((r) => r.id === mine.decisions[0]!.ruleId)?.decided).toBe(1);
   });
 
+  it('decides nothing for a session whose worktree it cannot know: the request is held', () => {
+    const blind = new PermissionRequests({ ...permissions['deps'], worktreeOf: () => null });
+    const req = blind.ask(
+      'w1',
+      new TextEncoder().encode(
+        JSON.stringify({
+          sessionId: 's1',
+          workspaceId: 'w1',
+          at: new Date().toISOString(),
+          toolName: 'Bash',
+          toolInput: { command: 'ls' },
+        }),
+      ),
+      (d) => replies.push(d),
+    );
+    expect(req).not.toBeNull();
+    expect(replies).toEqual([]);
+    blind.dispose();
+  });
+
   it('still asks for git push with an allow-all rule present, naming the rule that insists', () => {
     rules.set({ scope: 'global', action: 'allow', tool: 'any', pattern: '*' }, 'operator');
     const req = ask('git push origin HEAD');
