@@ -26,6 +26,7 @@ import { trackerOperations } from './contract/tracker';
 import { checkpointEvents, checkpointOperations } from './contract/checkpoints';
 import { radarEvents, radarOperations } from './contract/radar';
 import { reviewCommentEvents, reviewCommentOperations } from './contract/review-comments';
+import { attemptEvents, attemptOperations } from './contract/attempts';
 
 export * from './contract/define';
 export * from './contract/app';
@@ -51,6 +52,7 @@ export * from './contract/tracker';
 export * from './contract/checkpoints';
 export * from './contract/radar';
 export * from './contract/review-comments';
+export * from './contract/attempts';
 
 export const operations = {
   ...appOperations,
@@ -75,6 +77,7 @@ export const operations = {
   ...checkpointOperations,
   ...radarOperations,
   ...reviewCommentOperations,
+  ...attemptOperations,
 } as const;
 
 export const events = {
@@ -94,6 +97,7 @@ export const events = {
   ...checkpointEvents,
   ...radarEvents,
   ...reviewCommentEvents,
+  ...attemptEvents,
 } as const;
 
 export type Operations = typeof operations;

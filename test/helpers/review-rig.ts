@@ -72,6 +72,19 @@ export async function reviewRig() {
     list: async (workspaceRef) =>
       store.list(workspaceRef ? runtime.info(workspaceRef).id : undefined).map((r) => updates.session(r)),
     on: (name, listener) => signals.on(name, listener),
+    // Stand-ins of create and delete: the worktree and the row (no window, no agent), as a finished create leaves them.
+    create: async ({ name, agent }) => {
+      await sh(`cd /workspace; git worktree add -q -B nexus/${name} .nexus-worktrees/${name} main`);
+      return updates.session(insertSession(db, { workspace_id: ws.id, name, ...(agent ? { agent } : {}) }));
+    },
+    delete: async (ref, opts) => {
+      const row = lookup.row(ref);
+      await sh(`cd /workspace; git worktree remove --force .nexus-worktrees/${row.name}`);
+      if (opts?.deleteBranch) await sh(`cd /workspace; git branch -D ${row.branch}`);
+      store.delete(row.id);
+      updates.removed(row.id);
+      return { deleted: true };
+    },
     sendMessage: async (ref, text) => {
       const row = lookup.row(ref);
       messages.push({ sessionId: row.id, text });

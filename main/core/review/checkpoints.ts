@@ -90,6 +90,11 @@ export class Checkpoints {
     return last?.commit ?? null;
   }
 
+  /** How many turns of the session's agent have ended (one checkpoint each). */
+  turns(sessionId: string): number {
+    return this.store.last(sessionId).turn;
+  }
+
   async list(ref: string): Promise<{ sessionId: string; checkpoints: Checkpoint[] }> {
     const s = await this.d.sessions.get(ref);
     return { sessionId: s.id, checkpoints: this.store.list(s.id) };

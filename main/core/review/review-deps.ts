@@ -1,4 +1,4 @@
-import type { MessageDelivery, Session } from '../../../shared/contract/sessions';
+import type { ChangesSummary, MessageDelivery, Session } from '../../../shared/contract/sessions';
 import { NexusError } from '../../../shared/errors';
 import type { Disposable } from '../disposable';
 import type { EventBus } from '../events';
@@ -15,6 +15,9 @@ export interface ReviewSessions {
   on<K extends 'turnEnded' | 'agentStopped'>(name: K, listener: (e: SessionSignalMap[K]) => void): Disposable;
   /** sessions.send_message: the inbox, never the terminal, so it can never answer a permission prompt. */
   sendMessage(ref: string, text: string): Promise<{ sessionId: string; status: MessageDelivery; note: string }>;
+  /** sessions.create and sessions.delete, for attempts (a group of sessions from one prompt). */
+  create(input: { workspace: string; name: string; initialMessage?: string; agent?: string }): Promise<Session>;
+  delete(ref: string, opts?: { deleteBranch?: boolean; force?: boolean }): Promise<unknown>;
 }
 
 /** A workspace as the runtime's store has it (no engine call). */
@@ -33,6 +36,8 @@ export interface ReviewDeps {
   events: EventBus;
   log: Logger;
   config: SessionsConfig;
+  /** Ship's summary of a session's branch beside its base (absent: attempts show no diff stat). */
+  changes?: (ref: string) => Promise<ChangesSummary>;
 }
 
 /** A session with its running workspace and its worktree, or a typed refusal saying why not. */

@@ -8,7 +8,8 @@ import { readUntil, waitFor } from '../../../test/helpers/wait';
  * Review that talks back with the real pinned Claude Code CLI against the scripted model, through a whole
  * Nexus: a review of two comments reaches the model as one user turn naming file and lines, and while a
  * permission dialog is open a sent review approves nothing; three turns give three checkpoints, restoring
- * turn 1 leaves the later states restorable, and the agent's next request carries the notice.
+ * turn 1 leaves the later states restorable, and the agent's next request carries the notice; a group of three
+ * attempts (Claude Code and Codex) runs, one is kept and the others are gone.
  */
 describe('review that talks back, with the real agent CLI', () => {
   let fleet: RealAgentFleet;
@@ -131,5 +132,32 @@ describe('review that talks back, with the real agent CLI', () => {
       120_000,
     );
     expect((await fleet.sh(ws, `test -e ${marker}`)).exitCode).not.toBe(0);
+  }, 600_000);
+
+  it('a group of 3 attempts (Claude Code and Codex) runs its turns; keeping one deletes the others and keeps their branches', async () => {
+    const g = await fleet.call('attempts.start', {
+      workspace: ws,
+      name: 'try',
+      prompt: 'say hello',
+      agents: ['claude', 'codex', 'claude'],
+    });
+    expect(g.attempts.map((a) => [a.name, a.agent])).toEqual([
+      ['try-1', 'claude'],
+      ['try-2', 'codex'],
+      ['try-3', 'claude'],
+    ]);
+    const ran = await readUntil(
+      () => fleet.call('attempts.get', { group: g.id }),
+      (x) => x.attempts.every((a) => a.turns >= 1 && a.changes !== null),
+      300_000,
+    );
+    expect(ran.attempts.map((a) => a.session?.status)).toEqual(['running', 'running', 'running']);
+    const kept = await fleet.call('attempts.keep', { group: g.id, session: 'try-2' });
+    expect(kept.attempts.map((a) => a.session?.name ?? null)).toEqual([null, 'try-2', null]);
+    const names = (await fleet.call('sessions.list', { workspace: ws })).sessions.map((s) => s.name);
+    expect(names.filter((n) => n.startsWith('try-'))).toEqual(['try-2']);
+    expect(await sh(`git -C /workspace for-each-ref --format='%(refname:short)' 'refs/heads/nexus/try-*'`)).toBe(
+      'nexus/try-1\nnexus/try-2\nnexus/try-3\n',
+    );
   }, 600_000);
 });

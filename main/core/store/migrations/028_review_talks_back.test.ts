@@ -54,6 +54,31 @@ describe('migration 028 review that talks back', () => {
     db.close();
   });
 
+  it("keeps an attempt group's members past their sessions, and expiring branches once per workspace", () => {
+    const db = openStore(join(dir.path, 'c.db'), migrations, 28);
+    seed(db);
+    db.prepare(
+      "INSERT INTO attempt_groups (id, workspace_id, name, prompt, created_at) VALUES ('g1', 'w1', 'try', 'do it', 'now')",
+    ).run();
+    const member = db.prepare(
+      "INSERT INTO attempt_members (group_id, position, session_id, name, branch, agent) VALUES ('g1', ?, 's1', 'try-1', 'nexus/try-1', 'claude')",
+    );
+    member.run(1);
+    expect(() => member.run(1)).toThrow(/UNIQUE|PRIMARY/);
+    expect(() => member.run(0)).toThrow(/CHECK/);
+    db.prepare("DELETE FROM sessions WHERE id = 's1'").run();
+    expect(db.prepare('SELECT COUNT(*) AS n FROM attempt_members').get()).toEqual({ n: 1 });
+    const expiring = db.prepare(
+      "INSERT INTO expiring_branches (workspace_id, branch, delete_after) VALUES ('w1', 'nexus/try-1', 'later')",
+    );
+    expiring.run();
+    expect(() => expiring.run()).toThrow(/UNIQUE|PRIMARY/);
+    db.prepare("DELETE FROM workspaces WHERE id = 'w1'").run();
+    expect(db.prepare('SELECT COUNT(*) AS n FROM attempt_members').get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT COUNT(*) AS n FROM expiring_branches').get()).toEqual({ n: 0 });
+    db.close();
+  });
+
   it('is registered in order, with its reserved number', () => {
     expect(migration028.version).toBe(28);
     expect(migrations).toContain(migration028);
