@@ -26,8 +26,7 @@ describe('the board mirrored on GitHub Issues (a stand-in of the endpoints used)
   beforeAll(async () => {
     [gh, { core, cleanup }] = await Promise.all([
       startGitHubIssuesStandin(),
-      // The model gateway on any free port: other cores may run on this machine.
-      vaultCore({ tracker: { retryBaseMs: 200, retryMaxMs: 2_000 }, gateway: { port: 0 } }),
+      vaultCore({ tracker: { retryBaseMs: 200, retryMaxMs: 2_000 } }),
     ]);
   }, 60_000);
   afterAll(async () => {
