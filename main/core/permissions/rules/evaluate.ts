@@ -1,25 +1,9 @@
-import type { RuleAction, RuleTool } from '../../../../shared/contract/rules';
-import { compile, type Matcher } from './matcher';
+import type { RuleAction } from '../../../../shared/contract/rules';
+import type { CompiledRule, RuleLike } from './compiled-rule';
 import { RuleSet } from './rule-set';
 import type { ToolCall } from './tool-call';
 
-/** What the engine needs of a rule (a stored one, a default, or one in a benchmark). */
-export interface RuleLike {
-  id: string;
-  action: RuleAction;
-  tool: RuleTool;
-  pattern: string;
-}
-
-export interface CompiledRule<R extends RuleLike = RuleLike> {
-  rule: R;
-  matcher: Matcher;
-}
-
-export const compileRule = <R extends RuleLike>(rule: R): CompiledRule<R> => ({
-  rule,
-  matcher: compile(rule.tool, rule.pattern),
-});
+export { compileRule, type CompiledRule, type RuleLike } from './compiled-rule';
 
 /** The rules' answer: allow or deny without the operator, or ask; `rule` is the one that decided (null: none did). */
 export interface Verdict<R extends RuleLike = RuleLike> {

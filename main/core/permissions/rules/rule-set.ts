@@ -1,5 +1,5 @@
 import type { RuleAction } from '../../../../shared/contract/rules';
-import type { CompiledRule, RuleLike } from './evaluate';
+import type { CompiledRule, RuleLike } from './compiled-rule';
 import type { ToolCall } from './tool-call';
 import type { ShellPart } from './shell-command';
 
