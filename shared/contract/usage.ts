@@ -27,11 +27,13 @@ export const UsageReport = z.object({
   budgets: z.array(Budget),
 });
 
-const UsageScope = z.union([
-  z.object({ session: SessionRef }).strict(),
-  z.object({ workspace: WorkspaceRef }).strict(),
-  z.object({ day: z.literal('today') }).strict(),
-]);
+/** A session's usage, else a workspace's, else (neither named) today's. */
+const UsageScope = z
+  .object({
+    session: SessionRef.optional().describe("A session's usage"),
+    workspace: WorkspaceRef.optional().describe("A workspace's usage (when no session is named)"),
+  })
+  .strict();
 
 export const usageOperations = {
   'usage.get': operation({
@@ -39,7 +41,8 @@ export const usageOperations = {
       'Model tokens the gateway counted (input, output, cache write, cache read) for a session, a workspace or today, ' +
       'and the budgets that apply.',
     access: 'read',
-    fleet: 'refused',
+    // Token counts, no content: a fleet credential may read them as it reads the fleet summary (get_nexus_info).
+    fleet: 'fleet-wide',
     phone: true,
     audit: 'dispatcher',
     input: UsageScope,

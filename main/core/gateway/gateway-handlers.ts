@@ -12,7 +12,7 @@ export interface UsageRefs {
 export function gatewayHandlers(gateway: ModelGateway, refs: UsageRefs) {
   const report = (scope: OpParsedInput<'usage.get'>) => {
     const { usage } = gateway;
-    if ('session' in scope) {
+    if (scope.session) {
       const s = refs.session(scope.session);
       return {
         totals: usage.session(s.id),
@@ -21,7 +21,7 @@ export function gatewayHandlers(gateway: ModelGateway, refs: UsageRefs) {
           .map((b) => ({ scope: b.scope, maxTokens: b.max, used: b.used.total })),
       };
     }
-    if ('workspace' in scope) {
+    if (scope.workspace) {
       const w = refs.workspace(scope.workspace);
       const max = usage.budget('workspace', w.id);
       const totals = usage.workspace(w.id);
@@ -49,7 +49,7 @@ export function gatewayHandlers(gateway: ModelGateway, refs: UsageRefs) {
         return report({ workspace: w.id });
       }
       gateway.setBudget('day', '', input.maxTokens);
-      return report({ day: 'today' });
+      return report({});
     },
   };
 }

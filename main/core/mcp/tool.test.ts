@@ -7,7 +7,12 @@ import { tools } from './tools';
 /** Arguments only the MCP surface has (a tool that combines operations shapes its own). */
 const mcpOnly: Record<string, string[]> = { get_nexus_info: ['detail', 'cursor', 'limit'] };
 /** Contract fields a tool does not publish: the operator's or the UI's to set. */
-const hidden: Record<string, string[]> = { create_workspace: ['fleet'], create_session: ['taskId'] };
+const hidden: Record<string, string[]> = {
+  create_workspace: ['fleet'],
+  create_session: ['taskId'],
+  // It reads today's usage only (usage.get naming neither a session nor a workspace).
+  get_nexus_info: ['session', 'workspace'],
+};
 
 const fieldsOf = (op: string): Record<string, z.ZodType> =>
   (operations[op as keyof typeof operations].input as unknown as z.ZodObject).shape;

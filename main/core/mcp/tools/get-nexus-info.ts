@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ReviewCounts, SessionAttention } from '../../../../shared/attention';
-import { AgentCliInfo, AgentKind, DockerState, NatsState, VaultState } from '../../../../shared/contract';
+import { AgentCliInfo, AgentKind, DockerState, UsageTotals, NatsState, VaultState } from '../../../../shared/contract';
 import { FleetSummary, SessionPage } from '../../../../shared/contract/attention';
 import { NeedsYouItem, needsYouLine, whatNeedsYou } from '../../../../shared/needs-you';
 import { defineTool } from '../tool';
@@ -11,6 +11,8 @@ export const NexusInfo = z.object({
   version: z.string(),
   /** Each agent kind's CLI the workers run, pinned (the first kind is the default). */
   agentClis: z.array(z.object({ kind: AgentKind, label: z.string(), cli: AgentCliInfo })),
+  /** Model tokens the gateway counted today (UTC), from the providers' own answers. */
+  modelUseToday: UsageTotals,
   startedAt: z.string(),
   uptimeSeconds: z.number().int(),
   docker: DockerState,
@@ -62,7 +64,7 @@ export const getNexusInfo = defineTool({
     'reason of every session); pass nextCursor back as cursor for the next page.',
   // Everything comes from the attention service's cached roll-up (kept current by events): no
   // engine call and no per-session list unless asked for.
-  ops: ['app.info', 'attention.summary', 'attention.sessions'],
+  ops: ['app.info', 'attention.summary', 'attention.sessions', 'usage.get'],
   input: {
     detail: z.enum(['sessions']).optional().describe('"sessions" adds a page of the per-session roll-up'),
     cursor: z.string().max(20).optional().describe('nextCursor of the previous page (with detail "sessions")'),
@@ -71,9 +73,10 @@ export const getNexusInfo = defineTool({
   output: NexusInfo,
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async (args, call, env) => {
-    const [info, fleet, page] = await Promise.all([
+    const [info, fleet, usage, page] = await Promise.all([
       call('app.info', {}),
       call('attention.summary', {}),
+      call('usage.get', {}),
       args.detail === 'sessions'
         ? call('attention.sessions', { cursor: args.cursor, limit: args.limit ?? 50 })
         : Promise.resolve(undefined),
@@ -86,6 +89,7 @@ export const getNexusInfo = defineTool({
     return {
       version: info.version,
       agentClis: info.agentClis,
+      modelUseToday: usage.totals,
       startedAt: info.startedAt,
       uptimeSeconds: info.uptimeSeconds,
       docker: info.docker,
@@ -117,6 +121,7 @@ export const getNexusInfo = defineTool({
     `up ${n.uptimeSeconds}s. ` +
     `Docker ${n.docker.state}, NATS ${n.nats.state}, vault ${n.vault.state}${n.vault.mode ? ` (${n.vault.mode})` : ''}. ` +
     `${n.quota.workspaces.used}/${n.quota.workspaces.limit} workspaces, ${n.fleet.sessions.total} session(s). ` +
+    `${n.modelUseToday.total} model tokens today in ${n.modelUseToday.requests} requests. ` +
     (n.needsYou.length === 0
       ? 'Nothing needs you.'
       : `${n.needsYou.length} thing(s) need you: ` +

@@ -15,6 +15,7 @@ import { useAttention } from './use-attention';
 import { useFirstRun } from './use-first-run';
 import { ErrorBanner } from '../../shell/ErrorBanner';
 import { WaitingConnectorsNotice } from '../settings/WaitingConnectorsNotice';
+import { UsageFacts } from '../sessions/UsageFacts';
 
 /** One empty list for every item without requests, so a memoised item sees the same one each time. */
 const NO_REQUESTS: readonly PermissionRequest[] = [];
@@ -82,6 +83,7 @@ export function OverviewPage({ onPhone = false }: { onPhone?: boolean }) {
                 {fleet.review.memories} memories, {fleet.review.skills} skills
               </dd>
             </dl>
+            <UsageFacts scope={{}} label="Model use today" />
           </section>
         </>
       ) : null}

@@ -15,6 +15,7 @@ import { StateChip } from './StateChip';
 import { SessionTerminal } from './Terminal';
 import { terminalTransport } from './terminal-transport';
 import { useAgentLabel } from './agent-label';
+import { UsageFacts } from './UsageFacts';
 import { isPhoneOrigin } from '../../phone/phone-mode';
 
 /** The selected session: its pending requests and live terminal first (in view), then send, push and changes. */
@@ -36,6 +37,7 @@ export function SessionDetail({ session }: { session: Session }) {
         </h2>
         {onPhone ? null : <DeleteSessionButton session={session} />}
       </header>
+      <UsageFacts scope={{ session: session.id }} label="Model use" />
       {session.taskId ? <SessionTask taskId={session.taskId} /> : null}
       <PendingPermissions requests={requests} />
       <AutoDecisions sessionId={session.id} />
