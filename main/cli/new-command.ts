@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
 import { AgentKind, IssueRef, type Session } from '../../shared/contract';
+import { AGENT_KINDS } from '../core/agents';
 import { dataDirOf, type CliContext } from './cli-context';
 import { UsageError } from './exit-codes';
 import { messageText } from './message-text';
@@ -19,7 +20,9 @@ export const newCommand = (ctx: CliContext) => (cli: Argv) =>
         })
         .option('agent', {
           type: 'string',
-          describe: "the agent kind (see Settings → Agent; default: the workspace's)",
+          // The kinds this build's registry runs (core refuses any other the same way).
+          choices: AGENT_KINDS,
+          describe: "the agent kind (default: the workspace's)",
         })
         .option('message', {
           alias: 'm',
