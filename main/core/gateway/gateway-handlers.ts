@@ -23,7 +23,7 @@ export function gatewayHandlers(gateway: ModelGateway, refs: UsageRefs) {
     }
     if (scope.workspace) {
       const w = refs.workspace(scope.workspace);
-      const max = usage.budget('workspace', w.id);
+      const max = usage.store.budget('workspace', w.id);
       const totals = usage.workspace(w.id);
       return {
         totals,
@@ -31,7 +31,7 @@ export function gatewayHandlers(gateway: ModelGateway, refs: UsageRefs) {
       };
     }
     const totals = usage.day(dayOf(new Date()));
-    const max = usage.budget('day', '');
+    const max = usage.store.budget('day', '');
     return { totals, budgets: max === null ? [] : [{ scope: 'day' as const, maxTokens: max, used: totals.total }] };
   };
   return {

@@ -8,6 +8,7 @@ import type { Db } from '../store/open';
 import { GatewayCredentialStore, type GatewayCaller } from './gateway-credential-store';
 import { GatewayServer } from './gateway-server';
 import type { TokenCounts } from './usage-parse';
+import { UsageLedger } from './usage-ledger';
 import { dayOf, UsageStore, type BudgetScope, type UsageTotals } from './usage-store';
 
 export interface ModelGatewayDeps {
@@ -45,7 +46,8 @@ export interface ModelGatewayDeps {
  */
 export class ModelGateway {
   readonly credentials: GatewayCredentialStore;
-  readonly usage: UsageStore;
+  /** The ledger (its rows wait up to 200 ms to be written together) and, through it, the budgets' store. */
+  readonly usage: UsageLedger;
   private readonly server: GatewayServer;
   private address: { host: string; port: number } | null = null;
   /** Sessions refused at a budget since, by id, with their workspace (to see when they have room again). */
@@ -53,7 +55,7 @@ export class ModelGateway {
 
   constructor(private readonly deps: ModelGatewayDeps) {
     this.credentials = new GatewayCredentialStore(deps.db);
-    this.usage = new UsageStore(deps.db);
+    this.usage = new UsageLedger(new UsageStore(deps.db));
     this.server = new GatewayServer(
       {
         verify: (c) => this.credentials.verify(c),
@@ -93,9 +95,10 @@ export class ModelGateway {
     }
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     this.address = null;
-    return this.server.close();
+    await this.server.close();
+    this.usage.flush();
   }
 
   /** Where a kind's sessions send their model requests; null while the gateway does not listen. */
@@ -119,7 +122,7 @@ export class ModelGateway {
   }
 
   setBudget(scope: BudgetScope, scopeId: string, maxTokens: number | null): void {
-    this.usage.setBudget(scope, scopeId, maxTokens);
+    this.usage.store.setBudget(scope, scopeId, maxTokens);
     this.deps.events.emit('usage.changed', { scope, scopeId });
     for (const [sessionId, workspaceId] of this.stopped)
       if (!this.over({ sessionId, workspaceId })) {
@@ -140,7 +143,7 @@ export class ModelGateway {
     const day = dayOf(new Date());
     const out: { scope: BudgetScope; max: number; used: UsageTotals }[] = [];
     const check = (scope: BudgetScope, id: string, used: () => UsageTotals) => {
-      const max = this.usage.budget(scope, id);
+      const max = this.usage.store.budget(scope, id);
       if (max !== null) out.push({ scope, max, used: used() });
     };
     check('session', caller.sessionId, () => this.usage.session(caller.sessionId));
@@ -180,7 +183,7 @@ export class ModelGateway {
   }
 
   private counted(caller: GatewayCaller, requestId: string, counts: TokenCounts): void {
-    this.usage.record({
+    this.usage.add({
       requestId,
       sessionId: caller.sessionId,
       workspaceId: caller.workspaceId,

@@ -60,6 +60,13 @@ export class UsageStore {
     return r.changes === 1;
   }
 
+  /** Records rows in one transaction (one fsync); ids already recorded are skipped. */
+  recordAll(rows: readonly UsageRow[]): void {
+    this.db.transaction(() => {
+      for (const r of rows) this.record(r);
+    })();
+  }
+
   session(sessionId: string): UsageTotals {
     return totals(this.db.prepare(`SELECT ${TOTALS} FROM model_usage WHERE session_id = ?`).get(sessionId) as never);
   }
