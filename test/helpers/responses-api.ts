@@ -152,8 +152,9 @@ export async function startResponsesApi(opts: { host?: string; port?: number } =
     }
     if ('toolUse' in reply) {
       const callId = reply.toolUse.id ?? `call_${randomBytes(8).toString('hex')}`;
-      // An MCP tool is offered inside a `namespace` tool (`mcp__<server>`); a call names both.
-      const ns = /^(mcp__[A-Za-z0-9-]+)__(.+)$/.exec(reply.toolUse.name);
+      // An MCP tool is offered inside a `namespace` tool (`mcp__<server>`, Codex's own `mcp__codex_tui` and
+      // `multi_agent_v1` too); a call names both.
+      const ns = /^(mcp__[A-Za-z0-9_-]+?|multi_agent_v1)__(.+)$/.exec(reply.toolUse.name);
       send({
         type: 'response.output_item.done',
         output_index: index,

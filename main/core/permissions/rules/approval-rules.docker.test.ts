@@ -117,6 +117,57 @@ describe('approval rules with the real agent CLIs', () => {
     for (const r of await ownRules()) await fleet.call('rules.remove', { id: r.id });
   }, 420_000);
 
+  it("Codex 0.169's own tools: each it runs in the container reaches the rules (and is asked); web_search and write_stdin do not", async () => {
+    const name = `t-${randomBytes(3).toString('hex')}`;
+    const gated: [string, string, Record<string, unknown>][] = [
+      [
+        'request_user_input',
+        'request_user_input',
+        {
+          questions: [
+            {
+              id: 'q',
+              header: 'Q',
+              question: 'Which?',
+              options: [
+                { label: 'a', description: 'a' },
+                { label: 'b', description: 'b' },
+              ],
+            },
+          ],
+        },
+      ],
+      ['mcp__codex_tui__create_thread', 'mcp__codex_tui__create_thread', { prompt: 'look at the tests' }],
+      ['multi_agent_v1__spawn_agent', 'spawn_agent', { message: 'look at the tests' }],
+      ['view_image', 'view_image', { path: '/etc/hostname' }],
+      ['create_goal', 'create_goal', { objective: 'green tests' }],
+    ];
+    codexScripts.set(name, [
+      { toolUse: { name: 'web_search', input: { query: 'vitest timers' } } },
+      { toolUse: { name: 'write_stdin', input: { session_id: 4242, chars: 'y\n' } } },
+      ...gated.map(([tool, , input]) => ({ toolUse: { name: tool, input } })),
+      { text: 'Done.' },
+    ]);
+    const s = await fleet.createSession(ws, { name, initialMessage: 'use your own tools', agent: 'codex' });
+    const inputOf = (n: number) =>
+      waitFor(() => codexTurns(name)[n] ?? null, `Codex request ${n}`, 180_000).then((t) =>
+        JSON.stringify(t.body.input),
+      );
+    // web_search is the provider's tool: Codex does not run a call of it at all. write_stdin writes to a process
+    // an exec_command started (that one was gated); Codex raises no PreToolUse for it (measured on 0.169.0).
+    expect(await inputOf(1)).toContain('unsupported call: web_search');
+    expect(await inputOf(2)).toContain('write_stdin failed');
+    expect((await fleet.call('permissions.list', { sessionId: s.id })).requests).toEqual([]);
+    for (const [i, [, toolName]] of gated.entries()) {
+      const req = await pending(s.id);
+      expect(req.toolName).toBe(toolName);
+      expect(req.askedBy).toBeNull();
+      await fleet.call('permissions.decide', { id: req.id, behavior: 'deny', note: 'not in this test' });
+      await waitFor(() => codexTurns(name)[3 + i] ?? null, `the request after ${toolName}`, 120_000);
+    }
+    expect((await fleet.call('rules.decisions', { sessionId: s.id })).saved).toBe(0);
+  }, 300_000);
+
   it('offers no session a tool that changes a rule, and a rule tool a session names anyway changes nothing', async () => {
     const before = await ownRules();
     const s = await fleet.createSession(ws, { name: `m-${randomBytes(3).toString('hex')}`, initialMessage: 'widen' });
