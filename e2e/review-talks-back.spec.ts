@@ -7,15 +7,22 @@ import { SessionReview } from './pages/session-review';
 import { SessionsPage } from './pages/sessions-page';
 
 /**
- * Review that talks back from the UI (issue #43 items 1, 2 and 4), with the fixture agent (its turn ends are
+ * Review that talks back from the UI (issue #43 items 1–4), with the fixture agent (its turn ends are
  * Stop hooks fired on order; docker, git, NATS and the UI are real): comments on diff lines sent as one
- * message, the turns with their checkpoints and a restore, and the conflict radar between two sessions.
+ * message, the turns with their checkpoints and a restore, the conflict radar between two sessions, and one
+ * prompt tried three ways, one kept.
  */
-test('review comments, turns with restore, and the conflict radar on the session page', async ({ page }) => {
+test('review comments, turns with restore, the conflict radar and attempts on the sessions page', async ({ page }) => {
   test.setTimeout(900_000);
   const world = await startFixtureAgentNexus('talk', null);
   const { nexus, name } = world;
-  const rpc = nexus.rpc;
+  // A poll may meet the server closing an idle keep-alive connection as it asks ("other side closed"): that read
+  // is asked again, any other failure fails the test.
+  const rpc = <T>(op: string, input: unknown): Promise<T> =>
+    nexus.rpc<T>(op, input).catch((e: unknown) => {
+      if (e instanceof TypeError && /fetch failed/.test(e.message)) return nexus.rpc<T>(op, input);
+      throw e;
+    });
   try {
     const containerId = await world.runningWorkspace();
     const wt = (s: string) => `/workspace/.nexus-worktrees/${s}`;
@@ -120,6 +127,33 @@ test('review comments, turns with restore, and the conflict radar on the session
       .click();
     await expect(review.radar()).toContainText('would conflict in: app.js');
     await page.screenshot({ path: test.info().outputPath('review-radar-land.png') });
+
+    // 3. Try it N ways: one prompt as three attempts, compared side by side; keep one, the others go.
+    await review.tryItNWays('try', 'make it faster', 3);
+    const group = review.attemptGroup('try');
+    await expect(group.locator('thead th')).toHaveCount(4);
+    await expect(group.getByTestId('attempt-changes')).toHaveCount(3);
+    await expect
+      .poll(
+        async () =>
+          (
+            await rpc<{ sessions: { name: string; status: string }[] }>('sessions.list', { workspace: name })
+          ).sessions.filter((s) => s.name.startsWith('try-') && s.status === 'running').length,
+        { timeout: 120_000 },
+      )
+      .toBe(3);
+    await expect(group).toContainText('running', { timeout: 30_000 });
+    await expect(group.getByTestId('attempt-changes').first()).toContainText('0 files', { timeout: 30_000 });
+    await page.screenshot({ path: test.info().outputPath('attempts-compare.png') });
+    await review.keep('try', 2);
+    await expect(sessions.row('try-2')).toBeVisible();
+    await expect(sessions.row('try-1')).toHaveCount(0, { timeout: 30_000 });
+    await expect(sessions.row('try-3')).toHaveCount(0);
+    await expect(group).toContainText('kept try-2');
+    expect(sh('/workspace', "git for-each-ref --format='%(refname:short)' 'refs/heads/nexus/try-*'")).toBe(
+      'nexus/try-1\nnexus/try-2\nnexus/try-3\n',
+    );
+    await page.screenshot({ path: test.info().outputPath('attempts-kept.png') });
   } finally {
     await world.close();
   }

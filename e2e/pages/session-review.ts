@@ -35,7 +35,7 @@ export class SessionReview {
     await this.comments()
       .getByRole('button', { name: /^Send to agent/ })
       .click();
-    await expect(this.comments().getByTestId('review-sent')).toBeVisible();
+    await expect(this.comments().getByTestId('review-sent')).toBeVisible({ timeout: 30_000 });
   }
 
   turns(): Locator {
@@ -50,10 +50,36 @@ export class SessionReview {
     const row = this.turn(seq);
     await row.getByRole('button', { name: /^Restore/ }).click();
     await row.getByRole('button', { name: 'Restore', exact: true }).click();
-    await expect(this.turns().getByTestId('restore-result')).toBeVisible();
+    // The restore checkpoints first and waits for the agent's inbox to take the notice (up to 10 s).
+    await expect(this.turns().getByTestId('restore-result')).toBeVisible({ timeout: 30_000 });
   }
 
   radar(): Locator {
     return this.page.getByTestId('session-radar');
+  }
+
+  /** Starts one prompt as `n` attempts (the kinds the form starts with, repeated) from "Try it N ways". */
+  async tryItNWays(group: string, prompt: string, n: number): Promise<void> {
+    await this.page.locator('details.session-create-toggle', { hasText: 'Try it N ways' }).locator('summary').click();
+    const form = this.page.getByRole('form', { name: 'Try it N ways' });
+    await form.locator('input[name="group"]').fill(group);
+    for (let i = 2; i < n; i++) await form.getByRole('button', { name: 'Add an attempt' }).click();
+    await form.locator('textarea[name="prompt"]').fill(prompt);
+    await form.getByRole('button', { name: `Start ${n} attempts` }).click();
+  }
+
+  /** A group's compare table (its attempts side by side). */
+  attemptGroup(name: string): Locator {
+    return this.page.locator(`[data-testid="attempt-group"][data-group="${name}"]`);
+  }
+
+  /** "Keep this one" on the attempt in column `position` (1-based), confirmed. */
+  async keep(group: string, position: number): Promise<void> {
+    const g = this.attemptGroup(group);
+    await g
+      .getByRole('button', { name: 'Keep this one' })
+      .nth(position - 1)
+      .click();
+    await g.getByRole('button', { name: 'Keep it, delete the others' }).click();
   }
 }

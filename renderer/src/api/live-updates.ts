@@ -30,15 +30,22 @@ export function applyEvent(client: QueryClient, message: EventMessage): void {
   switch (event.name) {
     case 'sessions.changed': {
       const change = event.payload;
-      client.setQueryData<{ sessions: Session[] }>(opKey('sessions.list'), (old) =>
-        old ? { sessions: applySessionChange(old.sessions, change) } : old,
-      );
+      let moved = false;
+      client.setQueryData<{ sessions: Session[] }>(opKey('sessions.list'), (old) => {
+        const before = old?.sessions.find((s) => s.id === (change.session?.id ?? change.removedId));
+        moved = before?.status !== change.session?.status;
+        return old ? { sessions: applySessionChange(old.sessions, change) } : old;
+      });
+      // A session that came, went or started running: an attempt's compare may show it differently.
+      if (moved) refresh(client, opKey('attempts.list'));
       const id = change.session?.id ?? change.removedId;
       if (id) refresh(client, opKey('sessions.pane', { session: id }));
       refresh(client, opKey('board.list'));
       return;
     }
     case 'sessions.diffChanged':
+      // An attempt's diff stat may have moved too (the compare view reads it).
+      refresh(client, opKey('attempts.list'));
       return refresh(client, opKey('sessions.diff', { session: event.payload.sessionId }));
     case 'workspaces.changed': {
       const { workspace, removedId } = event.payload;
@@ -87,9 +94,12 @@ export function applyEvent(client: QueryClient, message: EventMessage): void {
     case 'engines.changed':
       return refresh(client, opKey('engines.list'));
     case 'checkpoints.changed':
+      refresh(client, opKey('attempts.list'));
       return refresh(client, opKey('checkpoints.list', { session: event.payload.sessionId }));
     case 'comments.changed':
       return refresh(client, opKey('comments.list', { session: event.payload.sessionId }));
+    case 'attempts.changed':
+      return refresh(client, opKey('attempts.list'));
     case 'radar.changed':
       client.setQueryData(opKey('radar.get', { workspace: event.payload.workspaceId }), event.payload);
       return;

@@ -3,6 +3,7 @@ import type { SessionAttention } from '../../../../shared/attention';
 import { EmptyState, Page } from '../../shell/Page';
 import { useSelectedSession } from '../../shell/routes';
 import { useAttention } from '../overview/use-attention';
+import { AttemptsCompare, TryItForm } from './AttemptsPanel';
 import { CreateSessionForm } from './CreateSessionForm';
 import { SessionDetail } from './SessionDetail';
 import { SessionFilters } from './SessionFilters';
@@ -49,6 +50,13 @@ export function SessionsPage() {
           {form}
         </details>
       )}
+      {isPhoneOrigin() ? null : (
+        <details className="session-create-toggle">
+          <summary>Try it N ways</summary>
+          <TryItForm knownWorkspaces={names ? names.split('\n') : []} />
+        </details>
+      )}
+      <AttemptsCompare />
       <ErrorBanner error={sessions.error} />
       <div className="sessions-split">
         <div className="session-list-pane">
