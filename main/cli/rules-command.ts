@@ -27,7 +27,7 @@ export const rulesCommand = (ctx: CliContext) => (cli: Argv) =>
     rules
       .command(
         'list',
-        'list the rules in force (the shipped defaults with --all)',
+        'list your rules and grants, or those in force in a workspace or session (the shipped defaults with --all)',
         (y) =>
           y
             .strict()
@@ -40,6 +40,8 @@ export const rulesCommand = (ctx: CliContext) => (cli: Argv) =>
           const { rules: all } = await operatorCall(dataDir, ctx.appRoot, 'rules.list', {
             ...(argv.workspace ? { workspace: argv.workspace } : {}),
             ...(argv.session ? { sessionId: argv.session } : {}),
+            // No filter: every rule of every workspace and session, as Settings lists them.
+            ...(argv.workspace || argv.session ? {} : { every: true }),
           });
           const shown = argv.all ? all : all.filter((r) => r.scope !== 'default');
           if (argv.json) ctx.stdout.write(`${JSON.stringify({ rules: shown }, null, 2)}\n`);

@@ -95,6 +95,7 @@ export const ruleOperations = {
       .object({
         workspace: z.string().max(100).optional().describe('Also the rules of this workspace (name or id)'),
         sessionId: z.string().max(100).optional().describe("Also this session's own grants"),
+        every: z.boolean().optional().describe('Every rule of every workspace and session (what Settings lists)'),
       })
       .strict(),
     output: z.object({ rules: z.array(Rule) }),

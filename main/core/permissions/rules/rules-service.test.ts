@@ -153,6 +153,9 @@ describe('approval rules at the permission path', () => {
     const rule = rules.grant(permissions.askedOf(req.id), 'session', 'operator');
     permissions.decide(req.id, { behavior: 'allow' }, 'operator', 'ui');
     expect(rule).toMatchObject({ scope: 'session', sessionId: 's1', source: 'grant', expiresAt: null });
+    // Settings lists every rule of every scope; the list for a scope only those in force there.
+    expect(rules.list({ every: true }).some((r) => r.id === rule.id)).toBe(true);
+    expect(rules.list({}).some((r) => r.id === rule.id)).toBe(false);
     replies.length = 0;
     expect(ask('python scripts/migrate.py --dry-run')).toBeNull();
     expect(replies).toEqual(['{"behavior":"allow"}']);
@@ -162,6 +165,7 @@ describe('approval rules at the permission path', () => {
     db.prepare("DELETE FROM sessions WHERE id = 's1'").run();
     rules.sessionGone('s1');
     expect(rules.list({ sessionId: 's1' }).some((r) => r.id === rule.id)).toBe(false);
+    expect(rules.list({ every: true }).some((r) => r.id === rule.id)).toBe(false);
     expect(rules.decisions('s1').saved).toBe(0);
   });
 

@@ -88,7 +88,15 @@ export class RulesService {
     return set;
   }
 
-  list(input: { workspace?: string | undefined; sessionId?: string | undefined }): Rule[] {
+  list(input: { workspace?: string | undefined; sessionId?: string | undefined; every?: boolean | undefined }): Rule[] {
+    if (input.every) {
+      const at = new Date(this.now()).toISOString();
+      const live = this.stored.filter((c) => {
+        const e = (c.rule as StoredRule).expiresAt;
+        return e === null || e > at;
+      });
+      return [...this.defaults, ...live].map((c) => this.shown(c.rule));
+    }
     const ws = input.workspace ? this.deps.workspaceIdOf(input.workspace) : null;
     return this.inForce(ws, input.sessionId ?? null).rules.map((c) => this.shown(c.rule));
   }

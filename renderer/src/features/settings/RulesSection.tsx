@@ -14,7 +14,7 @@ const TOOLS: RuleTool[] = ['shell', 'read', 'edit', 'fetch', 'mcp', 'other', 'an
  */
 export function RulesSection() {
   const [defaults, setDefaults] = useState(false);
-  const list = useOpQuery('rules.list', {});
+  const list = useOpQuery('rules.list', { every: true });
   const rules = (list.data?.rules ?? []).filter((r) => defaults || r.scope !== 'default');
   return (
     <SettingsSection id="rules" title="Approval rules">
