@@ -9,7 +9,10 @@ export class SessionsPage {
 
   /** The create form, unfolded. */
   async newSessionForm(): Promise<Locator> {
-    const toggle = this.page.locator('details.session-create-toggle');
+    // The New session toggle (beside it, Try it N ways is a toggle of the same kind).
+    const toggle = this.page
+      .locator('details.session-create-toggle')
+      .filter({ has: this.page.locator('summary', { hasText: /^New session$/ }) });
     if ((await toggle.count()) && !(await toggle.evaluate((d) => (d as HTMLDetailsElement).open)))
       await toggle.locator('summary').click();
     const form = this.page.getByRole('form', { name: 'New session' });
