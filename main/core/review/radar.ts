@@ -7,7 +7,7 @@ import { RadarGit, type PairResult } from './radar-git';
 import { KeyedQueue, sessionTarget, type ReviewDeps } from './review-deps';
 
 /** How long one branch watch waits in the container before it answers anyway. */
-const WATCH_SECS = 15;
+const WATCH_SECS = 10;
 
 interface WorkspaceState {
   base: string | null;
@@ -57,8 +57,10 @@ export class ConflictRadar {
       this.d.events.subscribe((e) => {
         if (e.name !== 'sessions.changed') return;
         const p = e.payload as EventPayload<'sessions.changed'>;
+        // A new session (a create emits it `creating` first) starts its workspace's watch; other changes are hook
+        // events, which must cost no engine call (they only move the needs-you flags, read from the store).
         if (p.session) {
-          this.ensureWatch(p.session.workspaceId);
+          if (p.session.status === 'creating') this.ensureWatch(p.session.workspaceId);
           void this.retell(p.session.workspaceId);
         } else if (p.removedId) for (const id of this.state.keys()) void this.check(id, new Set());
       }),
