@@ -8,16 +8,63 @@ import { GIT_PRELUDE, runScript, type ReviewExec, type ReviewTarget } from './co
  * landing of a session's branch on the base.
  */
 
-/** Answers with the base branch and every branch head as soon as they differ from `known`, else after `secs`. */
+/** `check_pairs a b a b …`: for each pair, clean, or the conflicted paths and each one's merged text (with markers). */
+const CHECK_PAIRS = `
+emit() { printf '\\n%s %s\\n' "$mark" "$1"; }
+check_pairs() {
+  while [ $# -ge 2 ]; do
+    a=$1; b=$2; shift 2
+    git -c core.quotePath=false merge-tree --write-tree --name-only --no-messages "refs/heads/$a" "refs/heads/$b" > "$t/o" 2>/dev/null
+    rc=$?
+    emit "pair $a $b"
+    if [ $rc -eq 0 ]; then echo clean; continue; fi
+    if [ $rc -ne 1 ]; then echo unknown; continue; fi
+    echo conflict
+    tree=$(head -n1 "$t/o")
+    tail -n +2 "$t/o" | awk 'NF && !seen[$0]++' | head -n "$maxfiles" > "$t/names"
+    while IFS= read -r p; do
+      emit "file $a $b"; printf '%s\\n' "$p"
+      git cat-file blob "$tree:$p" 2>/dev/null | head -c "$maxbytes"
+    done < "$t/names"
+  done
+}
+`;
+
+/**
+ * Answers with the base branch and every branch head as soon as they differ from `known`, else after `secs`.
+ * When they moved, it checks at once (same exec, one round trip less) each of the `live` branches that moved
+ * against the other live ones and the base (every live one against the base when the base moved).
+ */
 const WATCH = `${GIT_PRELUDE}
-repo=$1; known=$2; secs=$3
+repo=$1; known=$2; secs=$3; mark=$4; maxfiles=$5; maxbytes=$6; shift 6
 cd "$repo" 2>/dev/null || { echo "The workspace clone is gone." >&2; exit 3; }
+t=$(mktemp -d /tmp/nexus-radar-XXXXXX) || exit 5
+trap 'rm -rf "$t"' EXIT
+${CHECK_PAIRS}
+head_of() { printf '%s\\n' "$1" | awk -v b="$2" 'NR > 1 && $2 == b { print $1 }'; }
 end=$(( $(date +%s) + secs ))
 while :; do
   s=$(git symbolic-ref -q --short HEAD; git for-each-ref --format='%(objectname) %(refname:short)' refs/heads/)
-  if [ "$s" != "$known" ] || [ "$(date +%s)" -ge "$end" ]; then printf '%s\\n' "$s"; exit 0; fi
-  sleep 0.2
+  if [ "$s" != "$known" ] || [ "$(date +%s)" -ge "$end" ]; then break; fi
+  sleep 0.1
 done
+printf '%s\\n' "$s"
+[ -n "$known" ] && [ "$s" != "$known" ] || exit 0
+base=$(printf '%s\\n' "$s" | head -n1)
+based=0
+{ [ "$base" != "$(printf '%s\\n' "$known" | head -n1)" ] || [ "$(head_of "$s" "$base")" != "$(head_of "$known" "$base")" ]; } && based=1
+pairs=""
+for a in "$@"; do
+  [ "$a" = "$base" ] && continue
+  if [ "$(head_of "$s" "$a")" != "$(head_of "$known" "$a")" ]; then
+    for b in "$@"; do [ "$b" = "$a" ] || [ "$b" = "$base" ] || pairs="$pairs $a $b"; done
+    [ -n "$base" ] && pairs="$pairs $a $base"
+  elif [ $based = 1 ] && [ -n "$base" ]; then pairs="$pairs $a $base"
+  fi
+done
+emit checked
+check_pairs $pairs
+exit 0
 `;
 
 /** For each pair: clean, or the conflicted paths and each one's merged text (with conflict markers). */
@@ -26,22 +73,8 @@ repo=$1; mark=$2; maxfiles=$3; maxbytes=$4; shift 4
 cd "$repo" 2>/dev/null || { echo "The workspace clone is gone." >&2; exit 3; }
 t=$(mktemp -d /tmp/nexus-radar-XXXXXX) || exit 5
 trap 'rm -rf "$t"' EXIT
-emit() { printf '\\n%s %s\\n' "$mark" "$1"; }
-while [ $# -ge 2 ]; do
-  a=$1; b=$2; shift 2
-  git -c core.quotePath=false merge-tree --write-tree --name-only --no-messages "refs/heads/$a" "refs/heads/$b" > "$t/o" 2>/dev/null
-  rc=$?
-  emit "pair $a $b"
-  if [ $rc -eq 0 ]; then echo clean; continue; fi
-  if [ $rc -ne 1 ]; then echo unknown; continue; fi
-  echo conflict
-  tree=$(head -n1 "$t/o")
-  tail -n +2 "$t/o" | awk 'NF && !seen[$0]++' | head -n "$maxfiles" > "$t/names"
-  while IFS= read -r p; do
-    emit "file $a $b"; printf '%s\\n' "$p"
-    git cat-file blob "$tree:$p" 2>/dev/null | head -c "$maxbytes"
-  done < "$t/names"
-done
+${CHECK_PAIRS}
+check_pairs "$@"
 exit 0
 `;
 
@@ -75,6 +108,8 @@ export interface BranchHeads {
   heads: Map<string, string>;
   /** The watch's raw answer: what the next watch waits to change. */
   raw: string;
+  /** The checks the watch made of the live branches that moved (null: none made). */
+  results: PairResult[] | null;
 }
 
 export type PairResult =
@@ -115,24 +150,61 @@ export function conflictHunks(merged: string): ConflictHunk[] {
   return hunks;
 }
 
+/** The pair sections of a check's output (`<mark> pair a b` then its state, `<mark> file a b` per conflicted file). */
+function parsePairs(out: string, mark: string): PairResult[] {
+  const results: PairResult[] = [];
+  let current: PairResult | null = null;
+  for (const part of out.split(`\n${mark} `).slice(1)) {
+    const nl = part.indexOf('\n');
+    const head = part.slice(0, nl < 0 ? part.length : nl);
+    const body = nl < 0 ? '' : part.slice(nl + 1);
+    if (head.startsWith('pair ')) {
+      const [, a = '', b = ''] = head.split(' ');
+      const state = body.trim();
+      current =
+        state === 'conflict'
+          ? { a, b, state: 'conflict', files: [] }
+          : { a, b, state: state === 'clean' ? 'clean' : 'unknown' };
+      results.push(current);
+    } else if (head.startsWith('file ') && current?.state === 'conflict') {
+      const pnl = body.indexOf('\n');
+      const path = body.slice(0, pnl < 0 ? body.length : pnl);
+      current.files.push({ path, hunks: conflictHunks(pnl < 0 ? '' : body.slice(pnl + 1)) });
+    }
+  }
+  return results;
+}
+
 export class RadarGit {
   constructor(
     private readonly exec: ReviewExec,
     private readonly repoDir: string,
   ) {}
 
-  /** The base branch and branch heads, once they differ from `known` (or after `secs` seconds). */
-  async watch(ws: ReviewTarget, known: string, secs: number): Promise<BranchHeads> {
-    const raw = await runScript(this.exec, ws, WATCH, [this.repoDir, known, String(secs)], 'branch watch', {
-      timeoutMs: (secs + 30) * 1000,
-    });
-    const [first = '', ...rest] = raw.replace(/\n$/, '').split('\n');
+  /**
+   * The base branch and branch heads, once they differ from `known` (or after `secs` seconds); when they moved,
+   * also the checks of the moved `live` branches (null when nothing was checked).
+   */
+  async watch(ws: ReviewTarget, known: string, secs: number, live: string[]): Promise<BranchHeads> {
+    const mark = `--nexus-${randomBytes(18).toString('hex')}--`;
+    const raw = await runScript(
+      this.exec,
+      ws,
+      WATCH,
+      [this.repoDir, known, String(secs), mark, '50', String(1024 * 1024), ...live],
+      'branch watch',
+      { timeoutMs: (secs + 30) * 1000, maxOutput: 32 * 1024 * 1024 },
+    );
+    const cut = raw.indexOf(`\n${mark} checked\n`);
+    const state = (cut < 0 ? raw : raw.slice(0, cut + 1)).replace(/\n$/, '');
+    const [first = '', ...rest] = state.split('\n');
     const heads = new Map<string, string>();
     for (const line of rest) {
       const sp = line.indexOf(' ');
       if (sp > 0) heads.set(line.slice(sp + 1), line.slice(0, sp));
     }
-    return { base: first === '' ? null : first, heads, raw: raw.replace(/\n$/, '') };
+    const results = cut < 0 ? null : parsePairs(raw.slice(cut), mark);
+    return { base: first === '' ? null : first, heads, raw: state, results };
   }
 
   /** `git merge-tree` for each pair of branch names; conflicting files with their hunks (a's side is ours). */
@@ -147,27 +219,7 @@ export class RadarGit {
       'conflict check',
       { maxOutput: 32 * 1024 * 1024, timeoutMs: 120_000 },
     );
-    const results: PairResult[] = [];
-    let current: PairResult | null = null;
-    for (const part of out.split(`\n${mark} `).slice(1)) {
-      const nl = part.indexOf('\n');
-      const head = part.slice(0, nl < 0 ? part.length : nl);
-      const body = nl < 0 ? '' : part.slice(nl + 1);
-      if (head.startsWith('pair ')) {
-        const [, a = '', b = ''] = head.split(' ');
-        const state = body.trim();
-        current =
-          state === 'conflict'
-            ? { a, b, state: 'conflict', files: [] }
-            : { a, b, state: state === 'clean' ? 'clean' : 'unknown' };
-        results.push(current);
-      } else if (head.startsWith('file ') && current?.state === 'conflict') {
-        const pnl = body.indexOf('\n');
-        const path = body.slice(0, pnl < 0 ? body.length : pnl);
-        current.files.push({ path, hunks: conflictHunks(pnl < 0 ? '' : body.slice(pnl + 1)) });
-      }
-    }
-    return results;
+    return parsePairs(out, mark);
   }
 
   /** Merges `branch` into the clone's checked-out base (fast-forward or a merge commit); refused on conflict. */

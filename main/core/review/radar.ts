@@ -94,18 +94,21 @@ export class ConflictRadar {
       const sessions = (await this.d.sessions.list(workspaceId)).filter(live);
       if (sessions.length === 0) return;
       try {
-        const seen = await this.git.watch(ws, known, WATCH_SECS);
+        const st = this.stateOf(workspaceId);
+        const liveBranches = sessions.map((s) => s.branch);
+        const seen = await this.git.watch(ws, known, WATCH_SECS, liveBranches);
         failures = 0;
         if (seen.raw === known) continue;
         known = seen.raw;
-        const st = this.stateOf(workspaceId);
         const moved = new Set<string>();
         for (const [branch, sha] of seen.heads) if (st.heads.get(branch) !== sha) moved.add(branch);
         for (const branch of st.heads.keys()) if (!seen.heads.has(branch)) moved.add(branch);
         const baseMoved = seen.base !== st.base || (seen.base !== null && moved.has(seen.base));
         st.heads = seen.heads;
         st.base = seen.base;
-        await this.check(workspaceId, baseMoved ? 'all' : moved);
+        const checked = seen.results;
+        if (checked) await this.apply(workspaceId, checked);
+        else await this.check(workspaceId, baseMoved ? 'all' : moved);
       } catch (e) {
         if (++failures >= 3)
           return void this.d.log.warn('the radar stopped watching a workspace', { workspaceId, error: e });
@@ -144,6 +147,18 @@ export class ConflictRadar {
         if (!alive.has(c.aBranch) || (c.bSessionId !== null && !alive.has(c.bBranch))) st.conflicts.delete(k);
       const byBranch = new Map(sessions.map((s) => [s.branch, s]));
       for (const r of results) this.record(st, r, byBranch);
+      st.at = new Date().toISOString();
+      this.tell(workspaceId, sessions);
+    });
+  }
+
+  /** Records checks the branch watch already made (in the workspace's queue, like a check), then tells. */
+  private apply(workspaceId: string, results: PairResult[]): Promise<void> {
+    return this.queue.run(workspaceId, async () => {
+      const sessions = (await this.d.sessions.list(workspaceId)).filter(live);
+      const st = this.stateOf(workspaceId);
+      const byBranch = new Map(sessions.map((s) => [s.branch, s]));
+      for (const r of results) this.record(st, r.b !== st.base && r.a > r.b ? swapped(r) : r, byBranch);
       st.at = new Date().toISOString();
       this.tell(workspaceId, sessions);
     });
@@ -218,5 +233,16 @@ export class ConflictRadar {
     return this.queue.idle();
   }
 }
+
+/** A pair seen from its other side: a session pair is kept with its branches in order, each hunk's sides follow. */
+const swapped = (r: PairResult): PairResult =>
+  r.state === 'conflict'
+    ? {
+        a: r.b,
+        b: r.a,
+        state: 'conflict',
+        files: r.files.map((f) => ({ path: f.path, hunks: f.hunks.map((h) => ({ ours: h.theirs, theirs: h.ours })) })),
+      }
+    : { ...r, a: r.b, b: r.a };
 
 const key = (a: string, b: string, base = false): string => (base || a < b ? `${a}\0${b}` : `${b}\0${a}`);
