@@ -4,7 +4,11 @@ import { z } from 'zod';
 import { dbSnapshot } from '../../../test/helpers/db-snapshot';
 import { malformedFor, notJson } from '../../../test/helpers/malformed';
 import { mintToken, rawRequest, startNexus } from '../../../test/helpers/mcp';
-import { tools } from './tools';
+import { toolAccess } from './tool';
+import { tools as allTools } from './tools';
+
+/** What a token may call: an operator-class tool (set_rule) is refused to every token at the gate, before any input. */
+const tools = allTools.filter((t) => toolAccess(t) !== 'operator');
 import { coreDb } from '../../../test/helpers/core';
 
 /** JSON-RPC's own refusals: parse error, invalid request, unknown method, invalid params. */
@@ -32,7 +36,7 @@ describe('/api/mcp under malformed input', () => {
     .chain((tool) => malformedFor(z.object(tool.input), {}).map((args) => call(tool.name, args)));
   const unknownTools = fc
     .tuple(fc.string({ maxLength: 80 }), fc.jsonValue({ maxDepth: 2 }))
-    .filter(([name]) => !tools.some((t) => t.name === name))
+    .filter(([name]) => !allTools.some((t) => t.name === name))
     .map(([name, args]) => call(name, args));
   const envelopes = fc.oneof(
     fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
