@@ -135,7 +135,9 @@ describe('kill -9 of core with a real Codex session', () => {
     const windowBefore = await windows();
 
     await nexus.kill('SIGKILL');
-    // The turn ends while core is down (its Stop hook goes nowhere).
+    // The held request died with core's gateway: Codex sends it again (with backoff) until the restarted core's
+    // gateway takes it, and that one is answered. The held answer goes nowhere.
+    script.unshift({ text: 'First task done.' });
     firstReply.give({ text: 'First task done.' });
     nexus = await startNexusProcess(dataDir, env.env);
     await until((s) => s.status === 'running');

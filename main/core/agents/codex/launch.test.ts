@@ -79,7 +79,7 @@ describe('the Codex launch', () => {
       'wire_api = "responses"',
       'env_key = "NEXUS_GATEWAY_KEY"',
       'requires_openai_auth = false',
-      'request_max_retries = 0',
+      'request_max_retries = 10',
       '[mcp_servers.nexus]\ncommand = "/opt/nexus/bin/nexus-mcp"',
       'env = { NEXUS_RUN_ID = "r1", "A\\"B" = "x\\ny" }',
       '[mcp_servers.nexus-fleet]\nurl = "http://h/api/mcp"\nhttp_headers = { Authorization = "Bearer t" }',

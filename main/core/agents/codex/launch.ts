@@ -161,8 +161,10 @@ export function codexConfigToml(c: CodexConfigInput): string {
       // The session's gateway credential, as a Bearer (exported by the launch script from its run file).
       'env_key = "NEXUS_GATEWAY_KEY"',
       'requires_openai_auth = false',
-      'stream_max_retries = 0',
-      'request_max_retries = 0',
+      // Retries: a core restart (or kill -9) closes the gateway's connections mid-request; the request is sent
+      // again and lands on the restarted core (same port, kept in the data dir). Codex backs off exponentially.
+      'stream_max_retries = 10',
+      'request_max_retries = 10',
     );
   for (const [name, raw] of Object.entries(c.mcpServers)) {
     const e = raw as { type?: string; url?: string; headers?: Record<string, string> } & {
