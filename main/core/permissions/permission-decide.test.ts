@@ -67,7 +67,8 @@ describe('permission decisions over NATS', () => {
   });
 
   it('refuses decide and list to an MCP token of every class', async () => {
-    void ask({ command: 'true' });
+    // A call the approval rules always ask about (a harmless one, `true`, they would allow at once).
+    void ask({ command: 'git push' });
     await expect.poll(() => f.core.permissions.list().length).toBe(1);
     const id = f.core.permissions.list()[0]?.id;
     for (const access of accessLevels.filter((a) => a !== 'operator')) {

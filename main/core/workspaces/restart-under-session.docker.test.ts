@@ -41,7 +41,9 @@ describe('a workspace container restarted or stopped under a running session (re
       120_000,
     );
     await fleet.waitForSession(s.id, (x) => x.agentState !== 'starting');
-    expect((await fleet.sh(ws, 'test -s /run/nexus/agent-api-key && echo present')).stdout.trim()).toBe('present');
+    // The relaunch's run wrote the session's new gateway credential (0600); no key is in the container.
+    expect((await fleet.sh(ws, `stat -c %a /tmp/nexus-sessions/${s.id}/gateway-key`)).stdout.trim()).toBe('600');
+    expect((await fleet.sh(ws, 'ls /run/nexus')).stdout.trim()).toBe('');
 
     // The state can read "idle" from before the restart until the relaunched agent's SessionStart arrives; until
     // then the inbox is refused as not announced (unavailable): send once it is.
