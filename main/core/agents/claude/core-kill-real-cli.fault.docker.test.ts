@@ -17,8 +17,9 @@ import { SessionsConfig } from '../../sessions/config';
 
 // Issue 17, item 5: `kill -9` of core (`nexus serve`, the built CLI, in its own process) with a
 // real-CLI session running. While core is down the operator's message reaches the agent through its
-// inbox and the agent starts a turn (its hooks go nowhere). Core is started again on the same data
-// dir; the agent is not relaunched. Its next hook event moves the session's state (working, then
+// inbox and the agent starts a turn (its hooks wait in the relay; its model request, through core's gateway, is
+// retried by the CLI). Core is started again on the same data dir; the retry lands on it; the agent is not
+// relaunched. Its next hook event moves the session's state (working, then
 // idle), and the platform-tool call it makes in that turn lands through the nexus-mcp it started
 // before the crash, as the session's own run.
 
@@ -114,20 +115,23 @@ describe('kill -9 of core with a real-CLI session running', () => {
     expect(runBefore).toBeTruthy();
 
     await nexus.kill('SIGKILL');
-    // Core is gone; the operator's message reaches the agent through its inbox and the agent starts working.
+    // Core is gone; the operator's message reaches the agent through its inbox and the agent starts working (its
+    // hooks wait in the relay).
     const sent = await dockerExec(
       containerId,
       ['node', `${defaults.toolsDir}/nexus-inbox-send.cjs`, defaults.stateDir, created.id],
       { stdin: 'the task sent while core was down' },
     );
     expect(sent.stdout).toMatch(/"outcome":"(delivered|sent)"/);
+
+    // Its model requests go through core's gateway, gone with core: the CLI retries them (with backoff) until the
+    // restarted core takes one (same port, kept in the data dir), and the turn goes on.
+    const restartedAt = new Date().toISOString();
+    nexus = await startNexusProcess(dataDir, env.env);
     await within(duringOutage.asked, 180_000, async () => {
       const pane = await dockerExec(containerId, ['tmux', 'capture-pane', '-p', '-t', `=${defaults.tmuxSession}:live`]);
       return `the agent's turn for the message (inbox: ${sent.stdout}; pane: ${pane.stdout})`;
     });
-
-    const restartedAt = new Date().toISOString();
-    nexus = await startNexusProcess(dataDir, env.env);
     // Converge leaves the live agent alone: same window, same run, one launch.
     await waitFor(async () => (await get(created.id)).status === 'running', 'the session after the restart');
     expect(await windowsOf()).toBe(windowBefore);

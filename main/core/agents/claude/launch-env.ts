@@ -14,6 +14,9 @@ export function agentLaunchEnv(gateway: SessionGateway | null): Record<string, s
           ANTHROPIC_BASE_URL: gateway.url,
           NEXUS_GATEWAY_KEY_FILE: gateway.keyFile,
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+          // The gateway is core's: a core restart refuses connections for seconds, and the CLI's request must be
+          // retried (with its own backoff) until the restarted core takes it.
+          CLAUDE_CODE_MAX_RETRIES: '20',
         }
       : {}),
   };
