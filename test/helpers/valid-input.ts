@@ -92,7 +92,12 @@ function valueOf(schema: z.ZodType, full: boolean, depth: number): unknown {
       return undefined;
     case 'array': {
       if (accepts(schema, [])) return [];
+      // The fewest items the schema takes (a `.min(n)` makes one too few a refusal of its own).
       const item = inner(def.element);
+      for (let n = 1; n <= 10; n++) {
+        const items = Array.from({ length: n }, () => item);
+        if (accepts(schema, items)) return items;
+      }
       return [item];
     }
     case 'tuple':
