@@ -20,7 +20,10 @@ export function TryItForm({ knownWorkspaces }: { knownWorkspaces: string[] }) {
   const [workspace, setWorkspace] = useState('');
   const [name, setName] = useState('');
   const [prompt, setPrompt] = useState('');
-  const [agents, setAgents] = useState<AgentKind[]>(['claude', 'claude']);
+  // Two attempts of this Nexus's default kind (the registry's first) until the operator picks.
+  const first = useAgentKinds()[0]?.kind ?? '';
+  const [picked, setAgents] = useState<AgentKind[] | null>(null);
+  const agents = picked ?? [first, first];
   const start = useOperation('attempts.start', [groupsKey], () => {
     setName('');
     setPrompt('');
@@ -57,7 +60,7 @@ export function TryItForm({ knownWorkspaces }: { knownWorkspaces: string[] }) {
         <button
           type="button"
           disabled={agents.length >= 10}
-          onClick={() => setAgents([...agents, agents.at(-1) ?? 'claude'])}
+          onClick={() => setAgents([...agents, agents.at(-1) ?? first])}
         >
           Add an attempt
         </button>
