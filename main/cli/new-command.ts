@@ -38,7 +38,7 @@ export const newCommand = (ctx: CliContext) => (cli: Argv) =>
         })
         .option('json', { type: 'boolean', describe: 'print the new session as JSON' })
         .example('$0 new web fix-login -m "The login form rejects valid emails"', '')
-        .example('$0 new web refactor --agent codex -m - < task.md', '')
+        .example(`$0 new web refactor --agent ${AGENT_KINDS.at(-1) ?? ''} -m - < task.md`, '')
         .example('$0 new web --issue 42', ''),
     async (argv) => {
       const dataDir = dataDirOf(ctx, argv.dataDir as string | undefined);

@@ -20,7 +20,7 @@ export type RuleScope = z.infer<typeof RuleScope>;
 export const RULE_PATTERN_HELP =
   'shell: a command prefix ("git status"), a glob ("npm run test*"), "inside:<prefix>" (every path it names is in ' +
   'the worktree) or "outside:<prefix>" (one is not); read/edit: "inside", "outside" or a path glob; fetch: a host ' +
-  'glob ("*.npmjs.org"); mcp/other: a tool name glob; any tool: "re:<regex>" or "*".';
+  'glob ("*.example.com"); mcp/other: a tool name glob; any tool: "re:<regex>" or "*".';
 
 export const Rule = z.object({
   id: z.string(),

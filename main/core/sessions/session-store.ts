@@ -25,7 +25,7 @@ export interface SessionRow {
   tools_reason: string | null;
   /** The agent CLI it runs (migration 023). */
   agent: AgentKind;
-  /** Codex's thread id from its SessionStart hook (migration 023); null for Claude Code and before the hook. */
+  /** The conversation id a kind's CLI chooses and reports in a hook (migration 023); null for kinds that take Nexus's. */
   agent_thread_id: string | null;
   created_at: string;
   updated_at: string;

@@ -68,7 +68,7 @@ describe('the rule engine', () => {
     const rules = [
       r('allow', 'read', 'inside'),
       r('allow', 'edit', 'src/**'),
-      r('allow', 'fetch', '*.npmjs.org'),
+      r('allow', 'fetch', '*.example.com'),
       r('allow', 'mcp', 'mcp__github__get_*'),
       r('allow', 'other', 'spawn_agent'),
     ];
@@ -79,8 +79,8 @@ describe('the rule engine', () => {
     expect(decide(rules, 'apply_patch', { input: '*** Update File: src/a.ts\n' }).action).toBe('allow');
     expect(decide(rules, 'apply_patch', { input: '*** Update File: ../b.ts\n' }).action).toBe('ask');
     expect(decide(rules, 'apply_patch', { input: 'no files named' }).action).toBe('ask');
-    expect(decide(rules, 'WebFetch', { url: 'https://registry.npmjs.org/zod' }).action).toBe('allow');
-    expect(decide(rules, 'WebFetch', { url: 'https://npmjs.org.evil.example/' }).action).toBe('ask');
+    expect(decide(rules, 'WebFetch', { url: 'https://packages.example.com/zod' }).action).toBe('allow');
+    expect(decide(rules, 'WebFetch', { url: 'https://packages.example.com.evil.example/' }).action).toBe('ask');
     expect(decide(rules, 'web_search', { query: 'x' }).action).toBe('ask');
     expect(decide(rules, 'mcp__github__get_issue', {}).action).toBe('allow');
     expect(decide(rules, 'mcp__github__create_issue', {}).action).toBe('ask');

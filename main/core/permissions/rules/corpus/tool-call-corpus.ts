@@ -156,7 +156,7 @@ export const CORPUS: readonly CorpusCall[] = [
   ...fetch('safe', [
     'https://developer.mozilla.org/en-US/docs/Web/API/fetch',
     'https://docs.python.org/3/library/asyncio.html',
-    'https://registry.npmjs.org/zod',
+    'https://packages.example.com/zod',
     'https://github.com/colinhacks/zod/blob/main/README.md',
     'https://raw.githubusercontent.com/vitest-dev/vitest/main/README.md',
     'https://docs.rs/tokio/latest/tokio/',
