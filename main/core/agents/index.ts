@@ -8,6 +8,6 @@ export { AgentConfig } from './config';
 export type { AgentDriver, DeliveryReport, DriverExec, DriverSession, ModelWire, SessionGateway } from './driver';
 export { checkPrompt, launchScript, shellQuote, type LaunchCommand, type LaunchPlan } from './launch';
 export { permissionModeFor, type PromptingMode } from './permission-mode';
-export { AGENT_KINDS, agentKindsFromEnv, AgentDrivers } from './registry';
+export { AGENT_CLI_CREDENTIAL_FILES, AGENT_KINDS, agentKindsFromEnv, AgentDrivers } from './registry';
 export { startupFailureReason } from './startup-watchdog';
 export { workspaceAgent, type AgentCliMount, type WorkspaceAgent } from './workspace-agent';

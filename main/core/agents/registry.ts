@@ -8,7 +8,15 @@ import type { AgentDriver, AgentDriverDeps, AgentKindConfig } from './driver';
 const DRIVERS = {
   claude: claudeDriver,
   codex: codexDriver,
-} as const satisfies Record<string, (deps: AgentDriverDeps) => AgentDriver>;
+} as const satisfies Record<
+  string,
+  ((deps: AgentDriverDeps) => AgentDriver) & { cliCredentialFiles: readonly string[] }
+>;
+
+/** Every kind's own sign-in files, as regex sources (the approval rules always ask before reading them). */
+export const AGENT_CLI_CREDENTIAL_FILES: readonly string[] = Object.values(DRIVERS).flatMap(
+  (d) => d.cliCredentialFiles,
+);
 
 /** The kinds, in the registry's order. */
 export const AGENT_KINDS: readonly string[] = Object.keys(DRIVERS);

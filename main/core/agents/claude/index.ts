@@ -82,3 +82,6 @@ export function claudeDriver(deps: AgentDriverDeps): AgentDriver {
     afterRelaunch: () => ({ state: 'starting' }),
   };
 }
+
+/** Files where the CLI keeps a sign-in of its own (a login on the host it might be handed): reads of them are asked. */
+claudeDriver.cliCredentialFiles = [String.raw`\.claude/\.credentials\.json`] as readonly string[];

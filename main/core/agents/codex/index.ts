@@ -80,3 +80,6 @@ export function codexDriver(deps: AgentDriverDeps): AgentDriver {
         : { state: 'starting' },
   };
 }
+
+/** Files where the CLI keeps a sign-in of its own (`codex login`): reads of them are asked. */
+codexDriver.cliCredentialFiles = [String.raw`\.codex/auth\.json`] as readonly string[];

@@ -1,4 +1,5 @@
 import type { RuleAction, RuleTool } from '../../../../shared/contract/rules';
+import { AGENT_CLI_CREDENTIAL_FILES } from '../../agents';
 import type { RuleLike } from './evaluate';
 
 /**
@@ -19,8 +20,10 @@ const rule = (action: RuleAction, tool: RuleTool, note: string, patterns: string
 /** Credential files: SSH and cloud keys, package-registry and git tokens, Nexus's own secrets, .env files. */
 const CREDENTIALS =
   String.raw`(^|[\s/'"=~])(\.ssh/|\.aws/(credentials|config)|\.netrc|\.npmrc|\.pypirc|\.git-credentials|` +
-  String.raw`\.docker/config\.json|\.kube/config|\.gnupg/|\.config/gh/hosts\.yml|\.codex/auth\.json|` +
-  String.raw`\.claude/\.credentials\.json|\.env(\.[\w.-]+)?(\s|$|['"])|id_(rsa|ed25519|ecdsa|dsa)\b|` +
+  String.raw`\.docker/config\.json|\.kube/config|\.gnupg/|\.config/gh/hosts\.yml|` +
+  // Each agent kind's own sign-in files (its driver names them).
+  AGENT_CLI_CREDENTIAL_FILES.map((f) => `${f}|`).join('') +
+  String.raw`\.env(\.[\w.-]+)?(\s|$|['"])|id_(rsa|ed25519|ecdsa|dsa)\b|` +
   String.raw`/run/nexus/|/etc/shadow|auth\.json)`;
 
 /** Not `echo` / `printf`: with a redirect they write anywhere, and the fault tests use them as the harmless asked call. */
