@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one install routine for a pinned agent CLI, sourced by install-agent-cli.sh and install-codex-cli.sh.
+# The one install routine for a pinned agent CLI, sourced by install-agent-cli.sh, install-codex-cli.sh and install-acp-cli.sh.
 # Each caller names its pin and layout; this reads the pin, leaves a complete install alone, and otherwise
 # installs the npm package for linux-<cpu> into a temporary directory beside the target and moves it into place
 # (so an interrupted install is never mistaken for a complete one).
