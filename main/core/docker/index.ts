@@ -24,4 +24,11 @@ export { attachIn, execIn, type AttachOptions, type ExecOptions, type ExecResult
 export { isOwnedBy, LABEL, ownerIdFor } from './labels';
 export { isLoopbackNetwork, learnWorkerHost, workerBridge, workerHostAddress } from './network';
 export { packTar, streamTar } from './tar';
-export { imageExists, statusOf, WORKER_NODE, WorkerImageBuilder, type WorkerContext } from './worker-image';
+export {
+  imageExists,
+  statusOf,
+  WORKER_NODE,
+  workerBuildContext,
+  WorkerImageBuilder,
+  type WorkerContext,
+} from './worker-image';

@@ -20,6 +20,7 @@ import {
   type WorkspaceEngines,
 } from '../docker';
 import { checkRepoUrl, checkSecretHost, credentialHost } from './repo-url';
+import type { WorkspaceRecipes } from './recipe/recipe-apply';
 import type { WorkspaceRuntime } from './runtime';
 import { gitUsername, type ResolvedSecret, type SecretSource } from './secret-source';
 import { publicWorkspace, type WorkspaceRecord, type WorkspaceStore } from './workspace-store';
@@ -49,6 +50,8 @@ export interface ProvisioningDeps {
   emit(w: WorkspaceRecord | null): WorkspaceRecord;
   /** Workspaces with an operation in flight (reconciliation leaves them alone). */
   busy: Set<string>;
+  /** The repository's devcontainer.json as its recipe (absent: never read). */
+  recipes?: WorkspaceRecipes | undefined;
 }
 
 const CLONE_TIMEOUT_MS = 10 * 60_000;
@@ -172,8 +175,26 @@ export class WorkspaceProvisioner {
           if (m) step(`Cloning the repository (${m[1]}%)`, 0.65 + (Number(m[1]) / 100) * 0.3);
         },
       });
-      const agentProblem = cli?.problem ?? (await this.injectAgentCredential(withContainer));
-      emit(store.update(row.id, { status: 'running', reason: agentProblem }));
+      // The repository's own recipe, when it has one: its image with Nexus's layer, on the same volume.
+      let ready = withContainer;
+      const notes: string[] = [];
+      const recipe = await this.deps.recipes?.read(withContainer);
+      if (recipe && this.deps.recipes) {
+        step(`Building from ${recipe.file}`, 0.65);
+        const spec = (img: string) =>
+          workspaceContainerSpec(row, img, this.deps.owner, this.deps.limits, {
+            mounts,
+            path: this.deps.agent?.workerPath() ?? BASE_WORKER_PATH,
+          });
+        const applied = await this.deps.recipes.apply(withContainer, recipe, { containers, spec }, step);
+        containerId = applied.containerId;
+        ready = emit(store.update(row.id, { containerId, ...(applied.image ? { image: applied.image } : {}) }));
+        notes.push(...applied.notes);
+      }
+      const agentProblem = cli?.problem ?? (await this.injectAgentCredential(ready));
+      emit(
+        store.update(row.id, { status: 'running', reason: [agentProblem, ...notes].filter(Boolean).join(' ') || null }),
+      );
       progress({ step: 'Running', fraction: 1, done: true });
       this.deps.log.info('workspace created', { workspace: row.id, name: row.name });
     } catch (e) {

@@ -165,7 +165,22 @@ export class WorkspaceService {
             `Started, but the repository could not be refreshed: ${this.deps.redactor.text(errorMessage(e))}`,
         );
       const agentProblem = await this.provisioner.injectAgentCredential(cur);
-      const reason = [fetched, agentProblem].filter(Boolean).join(' ') || null;
+      // The recipe's postStartCommand (recipe/recipe-apply.ts); a failure is said, the workspace still runs.
+      const poststart = await this.deps.recipes
+        ?.started(cur, (s) =>
+          this.deps.events.emit('progress', {
+            id: `workspace:${cur.id}:start`,
+            workspaceId: cur.id,
+            label: `Start ${cur.name}`,
+            done: false,
+            step: s,
+          }),
+        )
+        .then(
+          () => null,
+          (e: unknown) => this.deps.redactor.text(errorMessage(e)),
+        );
+      const reason = [fetched, agentProblem, poststart].filter(Boolean).join(' ') || null;
       return publicWorkspace(this.emit(this.store.update(cur.id, { status: 'running', reason })));
     });
   }

@@ -18,6 +18,8 @@ import {
   WorkspaceContainers,
   type WorkspaceEngines,
 } from '../docker';
+import { WorkspaceRecipes } from './recipe/recipe-apply';
+import { RecipeStore } from './recipe/recipe-store';
 import { noSecrets, type SecretSource } from './secret-source';
 import { WorkspaceRuntime } from './runtime';
 import { WorkspaceEvents } from './workspace-events';
@@ -67,6 +69,8 @@ export interface Workspaces {
   remoteOf(workspaceId: string): { repoUrl: string; secretId: string | null } | null;
   /** Starts the Docker events watch (which reconciles through the service). */
   start(): Promise<void>;
+  /** The recipes workspaces were built from (devcontainer.json): sessions' setup and run, previews' ports. */
+  recipes: RecipeStore;
 }
 
 /**
@@ -82,6 +86,13 @@ export function createWorkspaces(w: WorkspacesWiring): Workspaces {
   const engines = w.options?.engines ?? localEngineOnly(docker, () => w.status.get().docker);
   const runtime = new WorkspaceRuntime({ docker, dockerOf: (e) => engines.docker(e), store, signals });
   const containers = new WorkspaceContainers(docker, { owner, network: config.docker.network, signals });
+  const worker = {
+    dir: w.workerContextDir,
+    mcpBridge: join(w.workerContextDir, '..', '..', 'dist', 'worker', 'nexus-mcp.cjs'),
+    node: join(w.workerContextDir, '..', '..', 'dist', 'worker', 'node'),
+  };
+  const recipeStore = new RecipeStore(w.db);
+  const recipes = new WorkspaceRecipes({ store: recipeStore, runtime, worker, log, redactor: w.redactor });
   const service = new WorkspaceService({
     store,
     runtime,
@@ -101,12 +112,8 @@ export function createWorkspaces(w: WorkspacesWiring): Workspaces {
     maxWorkspaces: config.quota.maxWorkspaces,
     disk: { volumeDir: config.sessions.repoDir, worktreesDir: config.sessions.worktreesDir },
     image: config.docker.image,
-    worker: {
-      dir: w.workerContextDir,
-      mcpBridge: join(w.workerContextDir, '..', '..', 'dist', 'worker', 'nexus-mcp.cjs'),
-      node: join(w.workerContextDir, '..', '..', 'dist', 'worker', 'node'),
-      baseImage: config.docker.baseImage,
-    },
+    worker: { ...worker, baseImage: config.docker.baseImage },
+    recipes,
     builder: new WorkerImageBuilder(docker, { network: config.docker.network }),
     secrets: w.options?.secrets ?? noSecrets,
     agent: w.options?.agent,
@@ -144,5 +151,5 @@ export function createWorkspaces(w: WorkspacesWiring): Workspaces {
         }),
       );
   };
-  return { service, runtime, signals, remoteOf, start };
+  return { service, runtime, signals, remoteOf, start, recipes: recipeStore };
 }
