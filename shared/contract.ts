@@ -27,6 +27,7 @@ import { checkpointEvents, checkpointOperations } from './contract/checkpoints';
 import { radarEvents, radarOperations } from './contract/radar';
 import { reviewCommentEvents, reviewCommentOperations } from './contract/review-comments';
 import { attemptEvents, attemptOperations } from './contract/attempts';
+import { previewEvents, previewOperations } from './contract/previews';
 
 export * from './contract/define';
 export * from './contract/app';
@@ -53,6 +54,7 @@ export * from './contract/checkpoints';
 export * from './contract/radar';
 export * from './contract/review-comments';
 export * from './contract/attempts';
+export * from './contract/previews';
 
 export const operations = {
   ...appOperations,
@@ -78,6 +80,7 @@ export const operations = {
   ...radarOperations,
   ...reviewCommentOperations,
   ...attemptOperations,
+  ...previewOperations,
 } as const;
 
 export const events = {
@@ -98,6 +101,7 @@ export const events = {
   ...radarEvents,
   ...reviewCommentEvents,
   ...attemptEvents,
+  ...previewEvents,
 } as const;
 
 export type Operations = typeof operations;

@@ -14,6 +14,7 @@ import type { McpGateOptions } from './mcp/gate';
 import type { RemoteService } from './oauth/remote-service';
 import type { PhoneService } from './remote-ui/phone-service';
 import type { PlatformService } from './platform/platform-service';
+import type { PreviewFront } from './previews';
 import type { CorePorts } from './ports';
 import type { Redactor } from './redact';
 import type { ReviewQueue } from './review/review-queue';
@@ -48,6 +49,8 @@ export interface CoreApi {
   remote: RemoteService;
   /** The operator's phone on the public origin: passkeys, sessions (docs/remote.md, "From the phone"). */
   phone: PhoneService;
+  /** Sessions' previews: a request whose Host is a preview origin goes here and nowhere else (docs/previews.md). */
+  previews: PreviewFront;
   /** Closes every process, socket, subscription and file core opened. */
   dispose(): Promise<void>;
 }

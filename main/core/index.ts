@@ -52,6 +52,7 @@ import { engineHandlers } from './engines/engine-handlers';
 import { createEngines } from './engines/wire';
 import { joinPlatform } from './engines/join-platform';
 import { createTracker } from './tracker';
+import { createPreviews } from './previews';
 
 /** Collaborators a caller may replace (tests: the workspaces' secret source). */
 export interface CoreOptions {
@@ -226,6 +227,18 @@ export async function createCore(
     },
     db,
   );
+  // Live previews of each session's app at origins of their own, and their screenshots at each turn end.
+  const previews = createPreviews({
+    sessions,
+    runtime: workspaces.runtime,
+    docker: (engine) => engines.registry.docker(engine),
+    config: config.sessions,
+    hostUrl: () => ports.host.url(),
+    events,
+    log: log.child({ feature: 'previews' }),
+    dataDir,
+  });
+  disposables.add(previews);
   // The board mirrored on a workspace's tracker, and sessions started from its issues.
   const tracker = createTracker({
     db: toolsDb,
@@ -283,6 +296,7 @@ export async function createCore(
     sessionHandlers(sessions),
     shipHandlers(ship),
     talk.handlers,
+    previews.handlers,
     attentionHandlers(attention),
     vaultHandlers(vault),
     platformHandlers(platform, { records, board, workspaceId: (ref) => workspaces.runtime.info(ref).id }),
@@ -328,6 +342,7 @@ export async function createCore(
     tracker.start();
     void sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));
     disposables.add(talk.start());
+    disposables.add(previews.start());
     void leaves.restore();
   };
   await startOrClose(start, disposables, log);
@@ -356,6 +371,7 @@ export async function createCore(
     tokens,
     connect,
     fleet,
+    previews: previews.front,
     mcpGate: (opts) => createMcpGate({ dispatcher, audit, config, tokens, log, fleet }, opts),
     remote,
     engines: engines.service,

@@ -60,7 +60,12 @@ export async function startHost(core: CoreApi, opts: HostOptions): Promise<Host>
   let allowed: AllowList = allowList([], 0);
   const streams = new Set<ServerResponse>();
 
+  let listening = 0;
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // A preview origin (docs/previews.md) is the session's app and nothing of Nexus: no route below is ever served there.
+    const preview = core.previews.match(req, listening);
+    if (preview) return core.previews.handle(req, res, preview);
     if (opts.publicFront?.matches(req)) return opts.publicFront.handle(req, secure(res)); // the public origin's own routes
     const guard = checkHostAndOrigin(req, allowed);
     if (!guard.ok) return sendError(res, 403, { code: 'forbidden', message: guard.reason });
@@ -140,6 +145,8 @@ export async function startHost(core: CoreApi, opts: HostOptions): Promise<Host>
       })
     : null;
   server.on('upgrade', (req, socket, head) => {
+    const preview = core.previews.match(req, listening);
+    if (preview) return core.previews.upgrade(req, socket, head, preview);
     if (publicFront?.matches(req)) return phoneTerminal?.upgrade(req, socket, head);
     terminal.upgrade(req, socket, head);
   });
@@ -149,6 +156,7 @@ export async function startHost(core: CoreApi, opts: HostOptions): Promise<Host>
     server.listen(opts.port, opts.bindAddress ?? '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  listening = port;
   allowed = allowList(LOOPBACK_NAMES, port);
   const url = `http://127.0.0.1:${port}`;
   core.log.info('host listening', { url });
