@@ -15,6 +15,7 @@ import { routeFor } from './navigation';
 import { electronPorts } from './ports';
 import { startTray } from './tray';
 import { createMainWindow, denyAllPermissions } from './window';
+import { openPreviewWindow, previewUrl } from './preview-window';
 
 // The thin shell: lifecycle, one secure window, the app:// protocol, IPC. Everything else is core.
 protocol.registerSchemesAsPrivileged([
@@ -36,7 +37,12 @@ async function remoteHosts(): Promise<string[]> {
 
 function focusWindow(target?: string): void {
   if (!win) {
-    win = createMainWindow(join(distDir, 'preload', 'index.cjs'), (url) => openExternalLink(url, remoteHosts));
+    win = createMainWindow(join(distDir, 'preload', 'index.cjs'), (url) => {
+      // A session's preview opens in a window of its own (docs/previews.md); any other link may go to the browser.
+      const preview = previewUrl(url, loopback?.host.port ?? null);
+      if (preview) return Promise.resolve(openPreviewWindow(preview));
+      return openExternalLink(url, remoteHosts);
+    });
     win.on('closed', () => (win = null));
   }
   if (win.isMinimized()) win.restore();

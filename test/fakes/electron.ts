@@ -49,6 +49,16 @@ export const session = {
     setPermissionRequestHandler: (h: Listener) => (permissionHandlers.request = h),
     setPermissionCheckHandler: (h: Listener) => (permissionHandlers.check = h),
   },
+  /** Other partitions' handlers, by partition name. */
+  partitions: new Map<string, { request: Listener | null; check: Listener | null }>(),
+  fromPartition(name: string) {
+    const handlers = this.partitions.get(name) ?? { request: null, check: null };
+    this.partitions.set(name, handlers);
+    return {
+      setPermissionRequestHandler: (h: Listener) => (handlers.request = h),
+      setPermissionCheckHandler: (h: Listener) => (handlers.check = h),
+    };
+  },
 };
 export const fakePermissionHandlers = permissionHandlers;
 
