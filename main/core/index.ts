@@ -152,6 +152,8 @@ export async function createCore(
     platform,
     fleet,
     runtime: workspaces.runtime,
+    // The gateway is made below; the leaves ask for its address only when one starts.
+    gatewayTarget: () => gateway.listenerAddress(),
     natsBinary: config.nats.binary,
     leafForwarder: config.nats.leafForwarder,
     owner: ownerIdFor(dataDir),
@@ -184,6 +186,8 @@ export async function createCore(
       upstreamCa: config.gateway.upstreamCa ? readFileSync(config.gateway.upstreamCa, 'utf8') : undefined,
     },
   });
+  // Workers on a remote engine reach it through their engine's link, relayed by its leaf (as NATS is).
+  gateway.routeWorkers((workspaceId) => leaves.gatewayBase(workspaceId));
 
   // Sessions, auto-start of delegated tasks, and review-and-ship (changes, push with the vault secret).
   const {

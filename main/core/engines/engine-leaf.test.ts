@@ -6,7 +6,7 @@ import { tempDir } from '../../../test/helpers/temp-dir';
 import { waitFor } from '../../../test/helpers/wait';
 import { createLogger } from '../log';
 import { Redactor } from '../redact';
-import { EngineLeaves, LEAF_WORKER_PORT, leafContainerName } from './engine-leaf';
+import { EngineLeaves, GATEWAY_RELAY_PORT, LEAF_WORKER_PORT, leafContainerName } from './engine-leaf';
 import type { EngineRegistry } from './engine-registry';
 import { joinPlatform } from './join-platform';
 import type { SshConnection } from './ssh-connection';
@@ -23,6 +23,8 @@ function fakeEngine() {
     down: false,
     started: 0,
     inspects: 0,
+    /** The leaf container's command (its relays). */
+    entrypoint: [] as string[],
   };
   const leafContainer = {
     inspect: () => {
@@ -45,8 +47,8 @@ function fakeEngine() {
               }),
           }
         : leafContainer,
-    createContainer: () =>
-      engine.down
+    createContainer: (opts: { Entrypoint: string[] }) =>
+      (engine.entrypoint = opts.Entrypoint) && engine.down
         ? Promise.reject(new Error('connect ENOENT docker.sock'))
         : Promise.resolve({
             putArchive: () => Promise.resolve(),
@@ -71,7 +73,10 @@ describe('the leaf node of a remote engine', () => {
   const leavesOn = (docker: Docker) =>
     new EngineLeaves({
       docker: () => docker,
-      ssh: () => ({ forwardIn: () => Promise.resolve(40_001) }) as unknown as SshConnection,
+      ssh: () =>
+        ({
+          forwardIn: (to: { port: number }) => Promise.resolve(to.port === 4782 ? 40_003 : 40_001),
+        }) as unknown as SshConnection,
       leafCredentials: () =>
         Promise.resolve({
           creds: 'creds',
@@ -79,6 +84,7 @@ describe('the leaf node of a remote engine', () => {
           trust: { operatorJwt: 'o', account: 'A', accountJwt: 'h.e30.s' },
         }),
       fleetTarget: () => Promise.resolve(null),
+      gatewayTarget: () => ({ host: '172.30.0.1', port: 4782 }),
       trust: () => null,
       // ssh2's forward on the engine's connection (the stand-in's forwardIn).
       sshBinary: null,
@@ -93,6 +99,11 @@ describe('the leaf node of a remote engine', () => {
     const all = await Promise.all([1, 2, 3].map(() => leaves.forContainer('e1', 'ws-container')));
     expect(all.map((l) => l.natsUrl)).toEqual(Array(3).fill(`nats://10.201.0.1:${LEAF_WORKER_PORT}`));
     expect(engine.started).toBe(1);
+    // The model gateway's relay: on the engine's bridge gateway, to the forward of core's gateway, unbuffered.
+    expect(all[0]?.gatewayBase).toBe(`http://10.201.0.1:${GATEWAY_RELAY_PORT}`);
+    expect(engine.entrypoint.join(' ')).toContain(
+      `socat TCP-LISTEN:${GATEWAY_RELAY_PORT},bind=10.201.0.1,fork,reuseaddr,nodelay TCP:127.0.0.1:40003,nodelay &`,
+    );
     await leaves.forContainer('e1', 'ws-container');
     expect(engine.started).toBe(1);
     expect(leafContainerName('own', 'e1')).toBe('nexus-leaf-own-e1');
@@ -148,6 +159,7 @@ describe('the leaf node of a remote engine', () => {
         find: () => undefined,
         list: () => [{ id: 'w1', name: 'w', running: true, containerId: 'ws-container', engine: 'e1' }],
       },
+      gatewayTarget: () => null,
       natsBinary: binary,
       leafForwarder: 'ssh2',
       owner: 'own',
@@ -167,5 +179,33 @@ describe('the leaf node of a remote engine', () => {
     } finally {
       joined.dispose();
     }
+  });
+
+  it('routes a remote workspace to the model gateway relay on its engine (a TLS engine: no way), a local one not', async () => {
+    const { docker } = fakeEngine();
+    const ssh = { forwardIn: () => Promise.resolve(40_001) } as unknown as SshConnection;
+    let viaSsh = true;
+    const joined = joinPlatform({
+      registry: {
+        docker: () => docker,
+        sshOf: () => (viaSsh ? ssh : null),
+        onRemoving: () => undefined,
+      } as unknown as EngineRegistry,
+      platform: { routeWorkers: () => undefined, onTrustChanged: () => ({ dispose: () => undefined }) },
+      fleet: { routeWorkers: () => undefined, listenerAddress: () => null, relayHosts: new Set<string>() },
+      runtime: {
+        find: (id: string) => ({ id, name: id, running: true, containerId: 'ws-container', engine: id }),
+        list: () => [],
+      },
+      gatewayTarget: () => ({ host: '172.30.0.1', port: 4782 }),
+      natsBinary: binary,
+      owner: 'own',
+      log: createLogger({ redactor: new Redactor() }),
+    } as unknown as Parameters<typeof joinPlatform>[0]);
+    expect(await joined.gatewayBase('e1')).toBe(`http://10.201.0.1:${GATEWAY_RELAY_PORT}`);
+    expect(await joined.gatewayBase('local')).toBeNull();
+    viaSsh = false;
+    await expect(joined.gatewayBase('e2')).rejects.toThrow(/TLS engine/);
+    joined.dispose();
   });
 });

@@ -7,9 +7,10 @@ import { dockerUnavailable, LABEL, packTar } from '../docker';
 import { LeafTrust } from './leaf-trust';
 import type { SshConnection } from './ssh-connection';
 
-/** Where the leaf (and the fleet relay beside it) listens on the engine's bridge gateway. */
+/** Where the leaf (and the fleet and model gateway relays beside it) listens on the engine's bridge gateway. */
 export const LEAF_WORKER_PORT = 4224;
 export const FLEET_RELAY_PORT = 4225;
+export const GATEWAY_RELAY_PORT = 4226;
 const DIR = '/tmp/nexus-leaf';
 const READY_MS = 20_000;
 
@@ -22,6 +23,8 @@ export interface LeafDeps {
   leafCredentials(engineId: string): Promise<{ creds: string; hubPort: number; trust: NatsTrust }>;
   /** core's worker MCP listener on this machine (null: no fleet server for workers). */
   fleetTarget(): Promise<{ host: string; port: number } | null>;
+  /** core's model gateway on this machine (null: it does not listen; no relay). */
+  gatewayTarget(): { host: string; port: number } | null;
   /**
    * OpenSSH's `ssh` on this machine: the leaf link's forward runs as its child process (openssh-forward.ts);
    * null: ssh2's forward on the engine's connection, in core's process (measured slower: docs/performance.md).
@@ -35,10 +38,11 @@ export interface LeafDeps {
   log: Logger;
 }
 
-/** Where one engine's workers reach Nexus: the leaf's NATS URL, and the fleet relay (null: no fleet server). */
+/** Where one engine's workers reach Nexus: the leaf's NATS URL, the fleet and model gateway relays (null: none). */
 export interface EngineLeaf {
   natsUrl: string;
   fleetBase: string | null;
+  gatewayBase: string | null;
 }
 
 /**
@@ -46,8 +50,8 @@ export interface EngineLeaf {
  * can listen on the workers' bridge gateway and reach the remote host's loopback) started from the
  * workspace's worker image with this machine's nats-server copied in. It dials the hub through a
  * remote forward of the engine's SSH connection (the remote host's 127.0.0.1 only); the fleet MCP
- * listener reaches the engine the same way, relayed onto the gateway by socat in the same container.
- * No NATS or MCP port is opened on any network. Workers on that engine are handed the leaf's URL.
+ * listener and core's model gateway reach the engine the same way, each relayed onto the bridge gateway by socat
+ * in the same container. No NATS, MCP or gateway port is opened on any network. Workers on that engine are handed the leaf's URL.
  * When the SSH connection comes back the forwards come back on the same ports, and the leaf
  * reconnects by itself (every second).
  */
@@ -122,18 +126,18 @@ export class EngineLeaves {
         'Platform tools reach a remote engine over its SSH connection only; this engine is TLS (no way back without opening a port).',
       );
     const docker = this.deps.docker(engine);
-    const ws = (await docker.getContainer(containerId).inspect()) as {
-      Config: { Image: string };
-      NetworkSettings: { Networks: Record<string, { Gateway?: string }> };
-    };
-    const gateway = Object.values(ws.NetworkSettings.Networks).find((n) => n.Gateway)?.Gateway;
-    if (!gateway) throw dockerUnavailable(`the workspace on engine ${engine} has no bridge gateway`);
+    const ws = (await docker.getContainer(containerId).inspect()) as Inspected & { Config: { Image: string } };
+    const gateway = bridgeGatewayOf(ws, engine);
     const { creds, hubPort, trust } = await this.deps.leafCredentials(engine);
     const fleet = await this.deps.fleetTarget();
-    const targets = [{ host: '127.0.0.1', port: hubPort }, ...(fleet ? [fleet] : [])];
-    const [hubForward, fleetForward = null] = this.deps.sshBinary
-      ? await ssh.forwardInOpenSsh(targets, this.deps.sshBinary, this.deps.log)
-      : [await ssh.forwardIn(targets[0]!), ...(fleet ? [await ssh.forwardIn(fleet)] : [])];
+    const model = this.deps.gatewayTarget();
+    const targets = [{ host: '127.0.0.1', port: hubPort }, ...(fleet ? [fleet] : []), ...(model ? [model] : [])];
+    const ports: number[] = [];
+    if (this.deps.sshBinary) ports.push(...(await ssh.forwardInOpenSsh(targets, this.deps.sshBinary, this.deps.log)));
+    else for (const t of targets) ports.push(await ssh.forwardIn(t));
+    const [hubForward] = ports;
+    const fleetForward = fleet ? ports[1] : undefined;
+    const modelForward = model ? ports[targets.length - 1] : undefined;
     const input: LeafNodeInput = {
       hubUrl: `nats://127.0.0.1:${hubForward}`,
       credentials: `${DIR}/leaf.creds`,
@@ -146,9 +150,14 @@ export class EngineLeaves {
       .getContainer(name)
       .remove({ force: true })
       .catch(() => undefined);
-    const relay = fleetForward
-      ? `socat TCP-LISTEN:${FLEET_RELAY_PORT},bind=${gateway},fork,reuseaddr TCP:127.0.0.1:${fleetForward} & `
-      : '';
+    // The model gateway's relay sends each chunk at once (nodelay): a streamed answer is not held for Nagle.
+    const relay =
+      (fleetForward
+        ? `socat TCP-LISTEN:${FLEET_RELAY_PORT},bind=${gateway},fork,reuseaddr TCP:127.0.0.1:${fleetForward} & `
+        : '') +
+      (modelForward
+        ? `socat TCP-LISTEN:${GATEWAY_RELAY_PORT},bind=${gateway},fork,reuseaddr,nodelay TCP:127.0.0.1:${modelForward},nodelay & `
+        : '');
     const container = await docker.createContainer({
       name,
       Image: ws.Config.Image,
@@ -174,12 +183,14 @@ export class EngineLeaves {
       gateway,
       hubForward,
       fleetForward,
+      modelForward,
       forwarder: this.deps.sshBinary ? 'openssh' : 'ssh2',
     });
     this.trust.started(engine, container, input);
     return {
       natsUrl: `nats://${gateway}:${LEAF_WORKER_PORT}`,
       fleetBase: fleetForward ? `http://${gateway}:${FLEET_RELAY_PORT}` : null,
+      gatewayBase: modelForward ? gatewayRelayBase(gateway) : null,
     };
   }
 
@@ -199,5 +210,20 @@ export class EngineLeaves {
     throw dockerUnavailable(`the leaf node on engine ${engine} did not connect to core: ${tail}`);
   }
 }
+
+/** What a container's inspect says of its networks. */
+export interface Inspected {
+  NetworkSettings: { Networks: Record<string, { Gateway?: string }> };
+}
+
+/** The workers' bridge gateway of a workspace's container (where the leaf and its relays listen on its engine). */
+export function bridgeGatewayOf(ws: Inspected, engine: string): string {
+  const gateway = Object.values(ws.NetworkSettings.Networks).find((n) => n.Gateway)?.Gateway;
+  if (!gateway) throw dockerUnavailable(`the workspace on engine ${engine} has no bridge gateway`);
+  return gateway;
+}
+
+/** Where workers of an engine reach core's model gateway: the leaf container's relay on their bridge gateway. */
+export const gatewayRelayBase = (bridgeGateway: string): string => `http://${bridgeGateway}:${GATEWAY_RELAY_PORT}`;
 
 export const leafContainerName = (owner: string, engine: string): string => `nexus-leaf-${owner}-${engine}`;

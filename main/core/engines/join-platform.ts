@@ -5,7 +5,8 @@ import type { FleetService } from '../mcp/fleet/fleet';
 import type { PlatformService } from '../platform/platform-service';
 import { LOCAL_ENGINE } from '../docker';
 import type { WorkspaceRuntime } from '../workspaces/runtime';
-import { EngineLeaves } from './engine-leaf';
+import { NexusError } from '../../../shared/errors';
+import { bridgeGatewayOf, EngineLeaves, gatewayRelayBase, type Inspected } from './engine-leaf';
 import type { EngineRegistry } from './engine-registry';
 
 /** A program name as the shell would find it on PATH (an absolute path is kept). */
@@ -26,14 +27,16 @@ export function onPath(binary: string): string {
 /**
  * Joins remote engines to the platform: workers of a workspace on a remote engine are handed that
  * engine's leaf node (NATS: hooks, permission asks, inbox, platform tools) and its relay of the
- * fleet MCP listener, both reached through the engine's SSH connection (engine-leaf.ts). Workspaces
- * on the local engine are not touched.
+ * fleet MCP listener, both reached through the engine's SSH connection (engine-leaf.ts), and the model gateway's
+ * relay there (`gatewayBase`). Workspaces on the local engine are not touched.
  */
 export function joinPlatform(w: {
   registry: EngineRegistry;
   platform: Pick<PlatformService, 'routeWorkers' | 'leafCredentials' | 'natsTrust' | 'onTrustChanged'>;
   fleet: Pick<FleetService, 'routeWorkers' | 'listenerAddress' | 'relayHosts'>;
   runtime: Pick<WorkspaceRuntime, 'find' | 'list'>;
+  /** core's model gateway on this machine (null: it does not listen): each leaf relays it to its engine's workers. */
+  gatewayTarget: () => { host: string; port: number } | null;
   natsBinary: string;
   /** What carries the leaf link back to core: OpenSSH's `ssh -R` (when `ssh` is on PATH), or ssh2 in-process. */
   leafForwarder?: 'openssh' | 'ssh2';
@@ -41,13 +44,20 @@ export function joinPlatform(w: {
   log: Logger;
   /** How often a running leaf is looked at (default LEAF_CHECK_MS). */
   leafCheckMs?: number;
-}): { leaves: EngineLeaves; restore(): Promise<void>; dispose(): void } {
+}): {
+  leaves: EngineLeaves;
+  /** Where a workspace's workers reach the model gateway: its engine's relay (null: this machine's address). */
+  gatewayBase(workspaceId: string): Promise<string | null>;
+  restore(): Promise<void>;
+  dispose(): void;
+} {
   const ssh = (w.leafForwarder ?? 'openssh') === 'openssh' ? onPath('ssh') : null;
   const leaves = new EngineLeaves({
     docker: (engine) => w.registry.docker(engine),
     ssh: (engine) => w.registry.sshOf(engine),
     leafCredentials: (engine) => w.platform.leafCredentials(engine),
     fleetTarget: () => Promise.resolve(w.fleet.listenerAddress()),
+    gatewayTarget: () => w.gatewayTarget(),
     trust: () => w.platform.natsTrust,
     natsServerBinary: onPath(w.natsBinary),
     // No OpenSSH client on this machine: ssh2's forward on the engine's connection.
@@ -80,8 +90,30 @@ export function joinPlatform(w: {
     void ensureLeaves(leaves, w.runtime, w.log, failing).finally(() => (checking = false));
   };
   let timer: NodeJS.Timeout | null = null;
+  // The relay's address is known before the leaf runs (it is made before the launch, in the session's queue): the
+  // container's bridge gateway, one inspect per container.
+  const relays = new Map<string, Promise<string>>();
+  const gatewayBase = async (workspaceId: string): Promise<string | null> => {
+    const info = w.runtime.find(workspaceId);
+    if (!info?.engine || info.engine === LOCAL_ENGINE || !info.containerId) return null;
+    const { engine, containerId } = info;
+    if (!w.registry.sshOf(engine))
+      throw new NexusError('unavailable', 'A TLS engine has no way back to the model gateway (only SSH engines do).');
+    let base = relays.get(containerId);
+    if (!base) {
+      base = w.registry
+        .docker(engine)
+        .getContainer(containerId)
+        .inspect()
+        .then((i) => gatewayRelayBase(bridgeGatewayOf(i as Inspected, engine)));
+      relays.set(containerId, base);
+      base.catch(() => relays.delete(containerId));
+    }
+    return base;
+  };
   return {
     leaves,
+    gatewayBase,
     restore: async () => {
       await restoreLeaves(leaves, w.runtime, w.fleet, w.log);
       timer ??= setInterval(check, w.leafCheckMs ?? LEAF_CHECK_MS);

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { mcpToolName } from '../../../resources/worker/nexus-mcp/bridge-server';
@@ -7,7 +9,7 @@ import { okResult } from '../../../test/helpers/platform-fixture';
 import { remoteFleetForSuite } from '../../../test/helpers/suite';
 import { loadTools, offered, toolResult } from '../../../test/helpers/tool-search';
 import { readUntil, waitFor } from '../../../test/helpers/wait';
-import { FLEET_RELAY_PORT, LEAF_WORKER_PORT } from './engine-leaf';
+import { FLEET_RELAY_PORT, GATEWAY_RELAY_PORT, LEAF_WORKER_PORT } from './engine-leaf';
 
 async function nextServerError(nc: NatsConnection): Promise<Error> {
   for await (const s of nc.status()) if (s.type === 'error') return s.error;
@@ -15,6 +17,25 @@ async function nextServerError(nc: NatsConnection): Promise<Error> {
 }
 
 const MEMORY_SEARCH = `mcp__nexus__${mcpToolName('memory.search')}`;
+
+/**
+ * Run in the remote worker as `node -e PROBE <session> <relay base> <direct base>`: streamed Messages requests with the
+ * session's gateway credential, through each base in turn on a kept-alive connection; per request the time to the first
+ * byte of the answer and to its end (ms), as JSON.
+ */
+const OVERHEAD_PROBE = [
+  'const http=require("http"),fs=require("fs");const [id,relay,direct]=process.argv.slice(1);',
+  'const key=fs.readFileSync(`/tmp/nexus-sessions/${id}/gateway-key`,"utf8").trim();',
+  'const body=JSON.stringify({model:"m",max_tokens:8,stream:true,messages:[{role:"user",content:"ping"}]});',
+  'const agents={relay:new http.Agent({keepAlive:true,maxSockets:1}),direct:new http.Agent({keepAlive:true,maxSockets:1})};',
+  'const one=(k,base)=>new Promise((ok,fail)=>{const u=new URL(base+"/claude/v1/messages"),t=performance.now();let f=0;',
+  'const q=http.request(u,{method:"POST",agent:agents[k],headers:{"content-type":"application/json","x-api-key":key,"anthropic-version":"2023-06-01"}},',
+  '(r)=>{r.on("data",()=>{f=f||performance.now()-t});r.on("end",()=>ok({s:r.statusCode,f,t:performance.now()-t}))});q.on("error",fail);q.end(body)});',
+  '(async()=>{const out={relay:{status:0,ttfb:[],total:[]},direct:{status:0,ttfb:[],total:[]}};',
+  'for(let i=0;i<62;i++)for(const [k,b] of [["relay",relay],["direct",direct]]){const x=await one(k,b);',
+  'if(i<2)continue;out[k].status=x.s;out[k].ttfb.push(x.f);out[k].total.push(x.t)}',
+  'console.log(JSON.stringify(out))})().catch((e)=>{console.error(String(e));process.exit(1)});',
+].join('');
 
 // Issue 29: sessions on a remote engine, their platform traffic through that engine's leaf node.
 // Needs root: a second dockerd and an sshd on 127.0.0.1 (test/helpers/second-engine.ts), both
@@ -85,6 +106,78 @@ describe('a real Claude Code session on a remote engine', () => {
     const r = await runtime.exec(runtime.info(ws), ['node', '-e', probe]);
     expect(r.stdout).toMatch(/^200 /);
     expect(r.stdout).toContain('serverInfo');
+  }, 600_000);
+
+  it('its model traffic goes through core’s gateway over the engine link: the real key only at the stand-in, counted', async () => {
+    const { api, canary } = remote.fleet.env;
+    const s = await remote.fleet.createSession(ws, { name: 'model', initialMessage: 'answer through the link' });
+    remote.fleet.script(s.id, { text: 'Answered from afar.' });
+    await remote.fleet.firstTurn(s.id);
+    await remote.fleet.waitForSession(s.id, 'idle');
+    await waitFor(
+      async () => ((await remote.fleet.pane(s.id)).includes('Answered from afar.') ? true : null),
+      'the answer on the pane',
+    );
+
+    // The CLI was handed the relay on its engine's bridge gateway (the leaf's, forwarded over SSH to core's gateway).
+    const bridge = new URL((await remote.hookTarget()).url).hostname;
+    const relay = `http://${bridge}:${GATEWAY_RELAY_PORT}`;
+    const procs = await remote.sh('for p in /proc/[0-9]*; do cat $p/cmdline $p/environ 2>/dev/null; echo; done');
+    expect(procs.stdout).toContain('claude');
+    expect(procs.stdout).toContain(`ANTHROPIC_BASE_URL=${relay}/claude`);
+
+    // At the stand-in, every request of the session carried the real key (the gateway's swap), never the session's own.
+    const answered = api.requests.filter(
+      (r) => r.path === '/v1/messages' && r.headers['x-claude-code-session-id'] === remote.fleet.agentSessionId(s.id),
+    );
+    expect(answered.length).toBeGreaterThan(0);
+    expect(answered.every((r) => r.auth === 'x-api-key')).toBe(true);
+    expect(api.sawCredential(canary)).toBe(true);
+    const sessionKey = (await remote.sh(`cat /tmp/nexus-sessions/${s.id}/gateway-key`)).stdout.trim();
+    expect(sessionKey).toMatch(/^nxg_/);
+    expect(api.sawCredential(sessionKey)).toBe(false);
+    // In the remote container: not in its files, processes (argv, environment), the tmpfs, its inspect; nor the leaf's.
+    const { containerId } = await remote.fleet.call('workspaces.get', { workspace: ws });
+    const files = await remote.sh(
+      `grep -rlF -e '${canary}' /home /tmp /run /workspace /var/tmp /etc 2>/dev/null; true`,
+    );
+    const leaf = (await remote.leaves())[0];
+    const places = {
+      files: files.stdout,
+      processes: procs.stdout,
+      tmpfs: (await remote.sh('ls -la /run/nexus; cat /run/nexus/* 2>/dev/null; true')).stdout,
+      inspect: JSON.stringify(await remote.engine.docker.getContainer(containerId ?? '').inspect()),
+      leaf: JSON.stringify(await remote.engine.docker.getContainer(leaf?.Id ?? '').inspect()),
+      pane: await remote.fleet.pane(s.id),
+    };
+    for (const [where, text] of Object.entries(places)) expect(text.includes(canary), where).toBe(false);
+
+    // The ledger counted each answer once, with the stand-in's tokens (10 in, 5 out).
+    const usage = await readUntil(
+      () => remote.fleet.call('usage.get', { session: s.id }),
+      (u) => u.totals.requests >= answered.length,
+    );
+    expect(usage.totals).toMatchObject({
+      requests: answered.length,
+      input: answered.length * 10,
+      output: answered.length * 5,
+    });
+
+    // What the link costs: streamed requests from the remote worker through the relay and straight to core's gateway
+    // address (reachable here only because both engines share this machine's network), taking turns.
+    const port = readFileSync(join(remote.fleet.dataDir, 'gateway-port'), 'utf8').trim();
+    const direct = `http://${remote.fleet.env.gateway}:${port}`;
+    const r = await remote.sh(`node -e '${OVERHEAD_PROBE}' ${s.id} ${relay} ${direct}`);
+    const m = JSON.parse(r.stdout) as Record<'relay' | 'direct', { status: number; ttfb: number[]; total: number[] }>;
+    expect([m.relay.status, m.direct.status]).toEqual([200, 200]);
+    const p = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor(q * (xs.length - 1))] ?? 0;
+    const line = (k: 'relay' | 'direct') =>
+      `${k}: first byte p50 ${p(m[k].ttfb, 0.5).toFixed(2)} p99 ${p(m[k].ttfb, 0.99).toFixed(2)} ms, ` +
+      `whole p50 ${p(m[k].total, 0.5).toFixed(2)} ms`;
+    console.info(
+      `model gateway over the engine link (${m.relay.ttfb.length} requests each): ${line('relay')}; ${line('direct')}`,
+    );
+    expect(p(m.relay.ttfb, 0.5) - p(m.direct.ttfb, 0.5)).toBeLessThan(25);
   }, 600_000);
 
   it('a platform tool call (memory.search) lands, and that run publishing as another run is refused at the leaf', async () => {

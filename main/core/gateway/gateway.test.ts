@@ -111,6 +111,27 @@ describe('the model gateway', () => {
     expect(gateway.usage.rows('s1')).toHaveLength(1);
   });
 
+  it("hands a workspace's sessions its route (a remote engine's relay), refuses when it has no way, else this address", async () => {
+    const local = gateway.urlFor('claude');
+    gateway.routeWorkers((ws) =>
+      ws === 'remote'
+        ? Promise.resolve('http://10.201.0.1:4226')
+        : ws === 'tls'
+          ? Promise.reject(new Error('no way back'))
+          : Promise.resolve(null),
+    );
+    try {
+      for (const ws of ['remote', 'w1']) await gateway.route(ws);
+      await expect(gateway.route('tls')).rejects.toThrow(/cannot reach Nexus's model gateway: no way back/);
+      expect(gateway.urlFor('claude', 'remote')).toBe('http://10.201.0.1:4226/claude');
+      expect(gateway.urlFor('claude', 'tls')).toBeNull();
+      expect(gateway.urlFor('claude', 'w1')).toBe(local);
+      expect(gateway.urlFor('claude', 'never-routed')).toBe(local);
+    } finally {
+      gateway.routeWorkers(() => Promise.resolve(null));
+    }
+  });
+
   it('serves the Responses API for its kind with a Bearer, and counts its usage', async () => {
     const r = await post(
       gateway.urlFor('codex') ?? '',

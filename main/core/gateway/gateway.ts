@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { SecretKind } from '../../../shared/contract';
+import { errorMessage, NexusError } from '../../../shared/errors';
 import type { AgentDrivers } from '../agents';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
@@ -52,6 +53,9 @@ export class ModelGateway {
   private address: { host: string; port: number } | null = null;
   /** Sessions refused at a budget since, by id, with their workspace (to see when they have room again). */
   private readonly stopped = new Map<string, string>();
+  /** Where workspaces whose workers reach the gateway elsewhere (a remote engine's relay) do (null: nowhere). */
+  private readonly routes = new Map<string, string | null>();
+  private router: ((workspaceId: string) => Promise<string | null>) | null = null;
 
   constructor(private readonly deps: ModelGatewayDeps) {
     this.credentials = new GatewayCredentialStore(deps.db);
@@ -101,9 +105,48 @@ export class ModelGateway {
     this.usage.flush();
   }
 
-  /** Where a kind's sessions send their model requests; null while the gateway does not listen. */
-  urlFor(kind: string): string | null {
-    return this.address ? `http://${this.address.host}:${this.address.port}/${kind}` : null;
+  /** Where it listens on this machine (null: it does not): a remote engine's link forwards to it. */
+  listenerAddress(): { host: string; port: number } | null {
+    return this.address;
+  }
+
+  /**
+   * Where a kind's sessions (in a workspace, when given) send their model requests: this machine's address, or the
+   * workspace's route (`route`); null while the gateway does not listen, or when the workspace has no way to it.
+   */
+  urlFor(kind: string, workspaceId?: string): string | null {
+    if (!this.address) return null;
+    const routed = workspaceId === undefined ? undefined : this.routes.get(workspaceId);
+    if (routed === null) return null;
+    return `${routed ?? `http://${this.address.host}:${this.address.port}`}/${kind}`;
+  }
+
+  /**
+   * Workers of some workspaces reach the gateway another way (a remote engine's: the relay its link forwards,
+   * engines/engine-leaf.ts): `router` gives that base URL, null for this machine's address, or throws when the
+   * workspace has no way to the gateway.
+   */
+  routeWorkers(router: (workspaceId: string) => Promise<string | null>): void {
+    this.router = router;
+  }
+
+  /**
+   * Learns where a workspace's workers reach the gateway, before one of its sessions is launched (`urlFor`); throws
+   * when they have no way to it (a TLS engine), so the session is refused with why instead of starting with no model.
+   */
+  async route(workspaceId: string): Promise<void> {
+    if (!this.router) return;
+    try {
+      const base = await this.router(workspaceId);
+      if (base) this.routes.set(workspaceId, base);
+      else this.routes.delete(workspaceId);
+    } catch (e) {
+      this.routes.set(workspaceId, null);
+      throw new NexusError(
+        'unavailable',
+        `Sessions in this workspace cannot reach Nexus's model gateway: ${errorMessage(e)}`,
+      );
+    }
   }
 
   /** A fresh credential for the session (replacing its last): the one thing of its sign-in a container holds. */

@@ -29,7 +29,10 @@ export interface SessionCreatesDeps {
   workspaces: Pick<WorkspaceStore, 'get'>;
   runtime: Pick<WorkspaceRuntime, 'info' | 'find' | 'run' | 'exec'>;
   config: SessionsConfig;
-  launcher: Pick<SessionLauncher, 'plan' | 'checkAgentReady' | 'taskFor' | 'ensureTools' | 'startRun' | 'hooksLive'>;
+  launcher: Pick<
+    SessionLauncher,
+    'plan' | 'checkAgentReady' | 'routeModel' | 'taskFor' | 'ensureTools' | 'startRun' | 'hooksLive'
+  >;
   startup: Pick<StartupWatch, 'arm'>;
   updates: SessionUpdates;
   log: Logger;
@@ -72,6 +75,7 @@ export class SessionCreates {
     this.checkRoom(ws);
     const row = newSessionRow(ws.id, input.name, input.agent ?? d.workspaces.get(ws.id).defaultAgent);
     // Checked before the row exists, so a bad prompt or agent config fails the call, not the queue.
+    await d.launcher.routeModel(ws);
     const launch = d.launcher.plan(ws, row, { initialMessage: input.initialMessage, resume: false });
     await d.launcher.checkAgentReady(ws, row.agent);
     row.task_id = d.launcher.taskFor(ws.id, input);

@@ -18,8 +18,10 @@ import { RESIDENT_RUN_FILE } from '../../../../shared/resident-mcp';
 
 /** What sessions need of the model gateway (core.gateway). */
 export interface SessionGatewayPort {
-  /** Where a kind's sessions send their model requests; null while the gateway does not listen. */
-  urlFor(kind: string): string | null;
+  /** Where a kind's sessions in a workspace send their model requests; null while the gateway does not listen. */
+  urlFor(kind: string, workspaceId: string): string | null;
+  /** Learns where the workspace's workers reach the gateway (a remote engine's relay), before a launch is planned. */
+  route?(workspaceId: string): Promise<void>;
   /** A fresh credential for the session (its last one stops working). */
   issue(caller: { sessionId: string; workspaceId: string; agent: string }): string;
   /** Whether a kind's sessions in the workspace have a credential in Nexus to sign their requests with. */
@@ -109,9 +111,14 @@ export class SessionLauncher {
   }
 
   /** The session's way to its model: its kind's gateway URL and its credential's file (null: no gateway). */
-  private gatewayOf(row: Pick<SessionRow, 'id' | 'name' | 'agent'>): SessionGateway | null {
-    const url = this.deps.gateway?.urlFor(row.agent) ?? null;
+  private gatewayOf(row: Pick<SessionRow, 'id' | 'name' | 'agent' | 'workspace_id'>): SessionGateway | null {
+    const url = this.deps.gateway?.urlFor(row.agent, row.workspace_id) ?? null;
     return url ? { url, keyFile: gatewayKeyFile(sessionPaths(this.deps.config, row.id, row.name).stateDir) } : null;
+  }
+
+  /** Where the workspace's workers reach the model gateway (on a remote engine: its relay), before a plan. */
+  async routeModel(ws: Pick<WorkspaceInfo, 'id'>): Promise<void> {
+    await this.deps.gateway?.route?.(ws.id);
   }
 
   /** Commands in the workspace's container, as a driver runs them. */
@@ -283,6 +290,7 @@ export class SessionLauncher {
    */
   async relaunch(ws: WorkspaceInfo, row: SessionRow): Promise<{ windowId: string; launchedAt: string }> {
     await this.ensureTools(ws);
+    await this.routeModel(ws);
     const run = await this.startRun(ws, row);
     const cmd = this.plan(ws, row, { resume: true }).command(run.mcpConfig);
     const launchedAt = new Date().toISOString();
