@@ -96,6 +96,8 @@ export function applyEvent(client: QueryClient, message: EventMessage): void {
     case 'checkpoints.changed':
       refresh(client, opKey('attempts.list'));
       return refresh(client, opKey('checkpoints.list', { session: event.payload.sessionId }));
+    case 'previews.changed':
+      return refresh(client, opKey('previews.screenshots', { session: event.payload.sessionId }));
     case 'comments.changed':
       return refresh(client, opKey('comments.list', { session: event.payload.sessionId }));
     case 'attempts.changed':

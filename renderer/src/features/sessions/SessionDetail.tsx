@@ -7,6 +7,7 @@ import { useSessionPermissions } from '../permissions/use-permissions';
 import { ChangesPanel } from './ChangesPanel';
 import { RadarPanel } from './RadarPanel';
 import { TurnsPanel } from './TurnsPanel';
+import { PreviewsPanel } from './PreviewsPanel';
 import { DeleteSessionButton } from './DeleteSessionDialog';
 import { PaneView } from './PaneView';
 import { PushPanel } from './PushPanel';
@@ -48,6 +49,7 @@ export function SessionDetail({ session }: { session: Session }) {
       )}
       <SendBox sessionId={session.id} disabled={session.status !== 'running'} />
       {onPhone ? null : <PushPanel sessionId={session.id} disabled={session.status === 'creating'} />}
+      <PreviewsPanel sessionId={session.id} running={session.status === 'running'} onPhone={onPhone} />
       <ChangesPanel sessionId={session.id} />
       <TurnsPanel sessionId={session.id} />
       <RadarPanel session={session} canLand={!onPhone} />

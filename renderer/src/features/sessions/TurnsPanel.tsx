@@ -5,6 +5,7 @@ import { useOperation } from '../../api/use-operation';
 import { ErrorBanner } from '../../shell/ErrorBanner';
 import { RowConfirm } from '../../shell/RowConfirm';
 import { ChangesDiff } from './ChangesDiff';
+import { PreviewBeforeAfter } from './PreviewsPanel';
 
 /**
  * The session's turns: a checkpoint of the whole worktree at each turn end, with what it changed. "Restore to
@@ -23,6 +24,7 @@ export function TurnsPanel({ sessionId }: { sessionId: string }) {
   return (
     <section className="turns" aria-label="Turns" data-testid="session-turns">
       <h3>Turns</h3>
+      <PreviewBeforeAfter sessionId={sessionId} />
       {list.error ? <p className="muted">{list.error.message}</p> : null}
       {checkpoints.length === 0 && !list.error ? (
         <p className="muted">No turn has ended yet; each turn end checkpoints the worktree.</p>
