@@ -93,6 +93,8 @@ export function applyEvent(client: QueryClient, message: EventMessage): void {
     }
     case 'engines.changed':
       return refresh(client, opKey('engines.list'));
+    case 'sessions.transcriptChanged':
+      return refresh(client, opKey('sessions.transcript', { session: event.payload.sessionId }));
     case 'checkpoints.changed':
       refresh(client, opKey('attempts.list'));
       return refresh(client, opKey('checkpoints.list', { session: event.payload.sessionId }));

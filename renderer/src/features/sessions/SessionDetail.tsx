@@ -14,18 +14,31 @@ import { PushPanel } from './PushPanel';
 import { SendBox } from './SendBox';
 import { StateChip } from './StateChip';
 import { SessionTerminal } from './Terminal';
+import { SessionViews } from './SessionViews';
+import { useStructuredKind } from './use-transcript';
 import { terminalTransport } from './terminal-transport';
 import { useAgentLabel } from './agent-label';
 import { UsageFacts } from './UsageFacts';
 import { isPhoneOrigin } from '../../phone/phone-mode';
 
-/** The selected session: its pending requests and live terminal first (in view), then send, push and changes. */
+/**
+ * The selected session: its pending requests and live terminal first (in view), then send, push and changes. A kind
+ * with structured updates shows its structured view there instead, its terminal a tab beside it (SessionViews).
+ */
 export function SessionDetail({ session }: { session: Session }) {
   const [transport] = useState(terminalTransport);
   const agentLabel = useAgentLabel();
   const requests = useSessionPermissions(session.id);
   // On the phone, deleting and pushing stay on the computer (no route on the public origin).
   const onPhone = isPhoneOrigin();
+  // A kind with structured updates: that view is the main panel and its window a plain log beside it.
+  const structured = useStructuredKind(session);
+  const log =
+    transport && session.status === 'running' ? (
+      <SessionTerminal sessionId={session.id} transport={transport} />
+    ) : (
+      <PaneView sessionId={session.id} />
+    );
   return (
     <section className="session-detail" aria-label={`Session ${session.name}`}>
       <header className="session-detail-header">
@@ -40,13 +53,9 @@ export function SessionDetail({ session }: { session: Session }) {
       </header>
       <UsageFacts scope={{ session: session.id }} label="Model use" />
       {session.taskId ? <SessionTask taskId={session.taskId} /> : null}
-      <PendingPermissions requests={requests} />
+      {structured ? null : <PendingPermissions requests={requests} />}
       <AutoDecisions sessionId={session.id} />
-      {transport && session.status === 'running' ? (
-        <SessionTerminal sessionId={session.id} transport={transport} />
-      ) : (
-        <PaneView sessionId={session.id} />
-      )}
+      {structured ? <SessionViews session={session} requests={requests} log={log} /> : log}
       <SendBox sessionId={session.id} disabled={session.status !== 'running'} />
       {onPhone ? null : <PushPanel sessionId={session.id} disabled={session.status === 'creating'} />}
       <PreviewsPanel sessionId={session.id} running={session.status === 'running'} onPhone={onPhone} />
