@@ -177,7 +177,7 @@ describe('a real Claude Code session on a remote engine', () => {
     console.info(
       `model gateway over the engine link (${m.relay.ttfb.length} requests each): ${line('relay')}; ${line('direct')}`,
     );
-    expect(p(m.relay.ttfb, 0.5) - p(m.direct.ttfb, 0.5)).toBeLessThan(25);
+    expect(p(m.relay.ttfb, 0.5) - p(m.direct.ttfb, 0.5)).toBeLessThan(30);
   }, 600_000);
 
   it('a platform tool call (memory.search) lands, and that run publishing as another run is refused at the leaf', async () => {
