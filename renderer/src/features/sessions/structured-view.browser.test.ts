@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import AxeBuilder from '@axe-core/playwright';
 import type { AgentKindInfo } from '../../../../shared/contract/agent-kind';
 import type { PermissionRequest } from '../../../../shared/contract/permissions';
 import type { Session } from '../../../../shared/contract/sessions';
@@ -170,6 +171,13 @@ describe('the structured view of a session whose kind reports structured updates
     expect(await page.getByTestId('transcript-turn-end').textContent()).toContain('Turn ended');
     expect(await page.getByTestId('transcript-notice').textContent()).toBe('The agent exited; Nexus started it again.');
     expect(await page.getByTestId('agent-usage').textContent()).toContain('1,200 tokens in, 340 out');
+    // Labelled controls, readable contrast (axe, WCAG 2.1 AA, as e2e/a11y.spec.ts checks whole pages).
+    const axe = await new AxeBuilder({ page })
+      .include('[data-testid="structured-view"]')
+      .include('[role="tablist"]')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     r.done();
   });
 
