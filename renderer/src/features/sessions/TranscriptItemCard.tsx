@@ -167,7 +167,7 @@ function PermissionItem({ item, request }: { item: Item<'permission'>; request: 
       data-outcome={item.outcome}
     >
       <header>
-        <span aria-hidden="true">🔐</span> <strong>{item.title}</strong>{' '}
+        <span aria-hidden="true">⚑</span> <strong>{item.title}</strong>{' '}
         <span className={`chip ${permissionOutcomeTone[item.outcome]}`} data-testid="permission-outcome">
           {permissionOutcomeWords[item.outcome]}
         </span>

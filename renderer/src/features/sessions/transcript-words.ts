@@ -22,21 +22,22 @@ export const toolStatusTone: Record<ToolItem['status'], string> = {
   failed: 'tone-bad',
 };
 
-/** ACP's tool kinds, each with a glyph (decoration: the label beside it says the same). */
+/** ACP's tool kinds, each with a glyph (decoration: the label beside it says the same; no emoji, which not every
+ * system's fonts draw). */
 const toolKinds: Record<string, { glyph: string; label: string }> = {
-  read: { glyph: '📖', label: 'Read' },
-  edit: { glyph: '✏️', label: 'Edit' },
-  delete: { glyph: '🗑', label: 'Delete' },
-  move: { glyph: '📦', label: 'Move' },
-  search: { glyph: '🔍', label: 'Search' },
+  read: { glyph: '≡', label: 'Read' },
+  edit: { glyph: '✎', label: 'Edit' },
+  delete: { glyph: '✕', label: 'Delete' },
+  move: { glyph: '⇄', label: 'Move' },
+  search: { glyph: '⌕', label: 'Search' },
   execute: { glyph: '▶', label: 'Run' },
-  think: { glyph: '💭', label: 'Think' },
-  fetch: { glyph: '🌐', label: 'Fetch' },
+  think: { glyph: '◌', label: 'Think' },
+  fetch: { glyph: '⇣', label: 'Fetch' },
 };
 
 /** A tool kind as the card shows it; one the view does not know is shown by its own name. */
 export const toolKind = (kind: string): { glyph: string; label: string } =>
-  toolKinds[kind] ?? { glyph: '🔧', label: kind && kind !== 'other' ? kind : 'Tool' };
+  toolKinds[kind] ?? { glyph: '⚙', label: kind && kind !== 'other' ? kind : 'Tool' };
 
 /** A plan entry's status (ACP: pending | in_progress | completed), as the checklist reads it. */
 export function planStatus(status: string): { mark: string; words: string; tone: string } {
