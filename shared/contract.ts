@@ -27,6 +27,7 @@ import { checkpointEvents, checkpointOperations } from './contract/checkpoints';
 import { radarEvents, radarOperations } from './contract/radar';
 import { reviewCommentEvents, reviewCommentOperations } from './contract/review-comments';
 import { attemptEvents, attemptOperations } from './contract/attempts';
+import { sessionSetupEvents, sessionSetupOperations } from './contract/session-setup';
 import { previewEvents, previewOperations } from './contract/previews';
 
 export * from './contract/define';
@@ -54,6 +55,7 @@ export * from './contract/checkpoints';
 export * from './contract/radar';
 export * from './contract/review-comments';
 export * from './contract/attempts';
+export * from './contract/session-setup';
 export * from './contract/previews';
 
 export const operations = {
@@ -80,6 +82,7 @@ export const operations = {
   ...radarOperations,
   ...reviewCommentOperations,
   ...attemptOperations,
+  ...sessionSetupOperations,
   ...previewOperations,
 } as const;
 
@@ -101,6 +104,7 @@ export const events = {
   ...radarEvents,
   ...reviewCommentEvents,
   ...attemptEvents,
+  ...sessionSetupEvents,
   ...previewEvents,
 } as const;
 

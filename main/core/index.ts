@@ -53,6 +53,7 @@ import { createEngines } from './engines/wire';
 import { joinPlatform } from './engines/join-platform';
 import { createTracker } from './tracker';
 import { createPreviews } from './previews';
+import { createSessionSetup } from './sessions/setup/create-session-setup';
 
 /** Collaborators a caller may replace (tests: the workspaces' secret source). */
 export interface CoreOptions {
@@ -189,6 +190,15 @@ export async function createCore(
   // Workers on a remote engine reach it through their engine's link, relayed by its leaf (as NATS is).
   gateway.routeWorkers((workspaceId) => leaves.gatewayBase(workspaceId));
 
+  // Each session's setup, run, files and ports from its repository's recipe (sessions/setup/).
+  const sessionSetup = createSessionSetup({
+    ...base,
+    config: config.sessions,
+    runtime: workspaces.runtime,
+    recipes: workspaces.recipes,
+    secret: async (id) => (await vault.resolveSecret(id)).value,
+  });
+  disposables.add(sessionSetup.subscription);
   // Sessions, auto-start of delegated tasks, and review-and-ship (changes, push with the vault secret).
   const {
     service: sessions,
@@ -205,6 +215,7 @@ export async function createCore(
     platform,
     fleet: (workspaceId, sessionId) => fleet.mcpEntry(workspaceId, sessionId),
     external: externalMcpFor({ platform, vault, redactor, config, log }),
+    setup: sessionSetup.setup,
   });
   disposables.add(autoStartFor({ db: toolsDb, platform, events, sessions, log }));
   disposables.add(toDisposable(() => gateway.close()));
@@ -301,6 +312,7 @@ export async function createCore(
     shipHandlers(ship),
     talk.handlers,
     previews.handlers,
+    sessionSetup.handlers,
     attentionHandlers(attention),
     vaultHandlers(vault),
     platformHandlers(platform, { records, board, workspaceId: (ref) => workspaces.runtime.info(ref).id }),

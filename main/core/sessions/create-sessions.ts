@@ -16,6 +16,7 @@ import type { Redactor } from '../redact';
 import type { WorkspaceRuntime } from '../workspaces/runtime';
 import type { ExternalMcpOf } from './launch/external-mcp';
 import { SessionService } from './session-service';
+import type { SessionSetupHooks } from './setup/session-setup';
 import { SessionTerminals } from '../terminal/terminal';
 import { PermissionRequests } from '../permissions/permission-requests';
 import { RulesService } from '../permissions/rules/rules-service';
@@ -64,6 +65,8 @@ export interface SessionsWiring {
   fleet?: FleetEntryOf;
   /** The workspace agent's external MCP servers, env secrets resolved (see external-mcp.ts). */
   external?: ExternalMcpOf;
+  /** Each session's ports, files and setup before its agent (setup/create-session-setup.ts). */
+  setup?: SessionSetupHooks;
 }
 
 /**
@@ -112,6 +115,7 @@ export function createSessions(w: SessionsWiring): Promise<{
     startupTimeoutMs: w.config.agent.startupTimeoutMs,
     fleet: w.fleet,
     external: w.external,
+    setup: w.setup,
   });
   w.disposables.add(forwardHookEvents(w.platform, service, log));
   w.disposables.add(convergeOnWorkspaceStart(w.signals, service, log));

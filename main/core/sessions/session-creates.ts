@@ -12,6 +12,7 @@ import { checkSessionMemory, holdsMemory, type SessionMemory } from './memory/me
 import { sessionPaths } from './session-paths';
 import { newSessionRow, type SessionRow, type SessionStore } from './session-store';
 import type { SessionUpdates } from './session-updates';
+import type { SessionSetupHooks } from './setup/session-setup';
 
 export interface CreateSessionInput {
   /** A name or id, or the workspace the caller already resolved (the fleet scope hands it on). */
@@ -39,6 +40,8 @@ export interface SessionCreatesDeps {
   maxSessionsPerWorkspace: number;
   /** The container's limit and one session's figure: a create the container cannot hold is refused (absent: no check). */
   memory: SessionMemory | undefined;
+  /** The sessions' files and setup (setup/session-setup.ts; absent: none). */
+  setup?: Pick<SessionSetupHooks, 'stage' | 'follow'> | undefined;
 }
 
 interface PendingCreate {
@@ -145,6 +148,10 @@ export class SessionCreates {
         addWorktree: true,
         runFiles: run.runFiles,
       }));
+      await d.setup?.stage(
+        ws,
+        ready.map(({ c }) => c.row),
+      );
       const launchedAt = new Date().toISOString();
       const results = items.length > 0 ? await launchMany(d.runtime, d.config, ws, items) : [];
       ready.forEach(({ c }, i) => {
@@ -152,7 +159,11 @@ export class SessionCreates {
         if (r && 'windowId' in r) {
           d.updates.patch(c.row.id, { status: 'running', reason: null, window_id: r.windowId });
           // Without NATS no hook can report the agent's start: the watchdog would fail a working session.
-          if (d.launcher.hooksLive(ws)) d.startup.arm(c.row.id, launchedAt);
+          // A setup before the agent arms the watchdog once it succeeded (setup/session-setup.ts).
+          const arm = (at: string): void => {
+            if (d.launcher.hooksLive(ws)) d.startup.arm(c.row.id, at);
+          };
+          if (!d.setup?.follow(ws, c.row, arm)) arm(launchedAt);
         } else fail(c, r?.error ?? 'no launch result');
       });
     } catch (e) {

@@ -1,3 +1,4 @@
+import type { SessionSetupHooks } from './setup/session-setup';
 import type { AgentCapabilities, AgentKind } from '../../../shared/contract/agent-kind';
 import type { Session } from '../../../shared/contract/sessions';
 import type { AgentDrivers } from '../agents';
@@ -65,6 +66,8 @@ export interface SessionServiceDeps {
   fleet?: FleetEntryOf | undefined;
   /** The workspace agent's external MCP servers for each launched session. */
   external?: ExternalMcpOf | undefined;
+  /** Each session's ports, files and setup before its agent (setup/session-setup.ts; absent: none). */
+  setup?: SessionSetupHooks | undefined;
 }
 
 export type { ConvergeReport } from './converge/session-converge';
@@ -113,6 +116,7 @@ export class SessionService {
       fleet: deps.fleet,
       external: deps.external,
       log,
+      setup: deps.setup,
     }));
     const startup = (this.startup = new StartupWatch(
       deps.startupTimeoutMs,
@@ -130,6 +134,7 @@ export class SessionService {
       log,
       maxSessionsPerWorkspace: deps.maxSessionsPerWorkspace,
       memory: deps.memory,
+      setup: deps.setup,
     }));
     this.converging = convergePort({
       store,

@@ -15,6 +15,7 @@ import type { SessionRow, SessionStore } from '../session-store';
 import type { ExternalMcpOf } from './external-mcp';
 import { newBearer, residentMcpEntry, residentRunFile } from './resident-mcp';
 import { RESIDENT_RUN_FILE } from '../../../../shared/resident-mcp';
+import type { SessionSetupHooks } from '../setup/session-setup';
 
 /** What sessions need of the model gateway (core.gateway). */
 export interface SessionGatewayPort {
@@ -57,6 +58,8 @@ export interface SessionLauncherDeps {
   external?: ExternalMcpOf | undefined;
   /** Where a container whose resident nexus-mcp did not start is said (absent: not said). */
   log?: Pick<Logger, 'warn'> | undefined;
+  /** Each session's ports and, for a new one, its files and setup before the agent (setup/session-setup.ts). */
+  setup?: Pick<SessionSetupHooks, 'env' | 'prelude'> | undefined;
 }
 
 /**
@@ -92,7 +95,7 @@ export class SessionLauncher {
       port: config.hookRelayPort,
       workspaceId: ws.id,
     };
-    return this.deps.drivers.get(row.agent).plan({
+    const plan = this.deps.drivers.get(row.agent).plan({
       workspace: ws.name,
       workspaceId: ws.id,
       name: row.name,
@@ -108,6 +111,16 @@ export class SessionLauncher {
       permissionWaitMs: config.permissionWaitMs,
       gateway: this.gatewayOf(row),
     });
+    const setup = this.deps.setup;
+    if (!setup) return plan;
+    // Read when the command is assembled (the row exists by then): the session's ports, a new one's setup first.
+    return {
+      command: (mcpConfig) => {
+        const c = plan.command(mcpConfig);
+        const prelude = opts.resume ? [] : setup.prelude(row);
+        return { ...c, env: { ...c.env, ...setup.env(row) }, preludeLines: [...prelude, ...c.preludeLines] };
+      },
+    };
   }
 
   /** The session's way to its model: its kind's gateway URL and its credential's file (null: no gateway). */

@@ -11,6 +11,7 @@ import type { RecipeStore } from './recipe-store';
 
 /** The Dockerfile's name inside the build context read from the clone. */
 const CONTEXT_DOCKERFILE = '.nexus-devcontainer.Dockerfile';
+const ENTRYPOINT = '/opt/nexus/bin/nexus-entrypoint';
 const MAX_CONTEXT_BYTES = 150 * 1024 * 1024;
 const COMMAND_TIMEOUT_MS = 20 * 60_000;
 
@@ -78,6 +79,9 @@ export class WorkspaceRecipes {
       const imageEnv = await imageEnvOf(containers, image);
       const spec = engine.spec(image);
       spec.Env = recipeEnv(spec.Env ?? [], imageEnv, recipe, notes);
+      // Nexus's PID 1 (the layer sets none: one instruction less to build), whatever the image's entrypoint and command.
+      spec.Entrypoint = [ENTRYPOINT];
+      spec.Cmd = [];
       progress('Recreating the container from the recipe', 0.86);
       await containers.removeContainer(containerId);
       const c = await containers.call('create the container', () => containers.docker.createContainer(spec));
@@ -130,7 +134,11 @@ export class WorkspaceRecipes {
     }
   }
 
-  /** The build context from the clone as a tar, with the Dockerfile added under a fixed name (it may lie outside). */
+  /**
+   * The build context from the clone as a tar, with the Dockerfile added under a fixed name (it may lie outside):
+   * the same bytes for the same content (sorted, no times or owners), so its tag finds the image built before; the
+   * clone's .git is left out (it differs in every clone).
+   */
   private async context(
     w: WorkspaceRecord,
     s: Extract<RecipeSource, { kind: 'build' }>,
@@ -143,10 +151,11 @@ export class WorkspaceRecipes {
         'bad_file',
         `The Dockerfile's name ${base} is not one Nexus reads (letters, digits, . _ -).`,
       );
-    const script = 'tar -C "$1" -cf - . -C "$2" --transform "s,^$3\\$,$4," -- "$3" | base64 -w0';
+    const script =
+      'tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner --exclude=.git -C "$1" -cf - . -C "$2" --transform "s,^$4\\$,$5," -- "$3" | base64 -w0';
     const r = await this.d.runtime.exec(
       w,
-      ['sh', '-c', script, 'sh', s.context, dir, base.replace(/\./g, '\\.'), CONTEXT_DOCKERFILE],
+      ['sh', '-c', script, 'sh', s.context, dir, base, base.replace(/\./g, '\\.'), CONTEXT_DOCKERFILE],
       { workingDir: WORKSPACE_DIR, maxOutput: Math.ceil((MAX_CONTEXT_BYTES * 4) / 3) + 16, timeoutMs: 120_000 },
     );
     if (r.cut.stdout > 0)

@@ -18,11 +18,9 @@ const NO_TOOLS = 98;
  * the image lacks them (apt-get, when it has it), the worker user; the image's own environment stays (PATH, tools,
  * users). The helpers' Node is a glibc binary: an image without glibc (musl, e.g. alpine) is refused here.
  */
-const LAYER = `ARG BASE_IMAGE
+const layer = (asRoot: boolean): string => `ARG BASE_IMAGE
 FROM \${BASE_IMAGE}
-ARG REMOTE_USER=
-USER root
-COPY rootfs/ /
+${asRoot ? 'USER root\n' : ''}COPY rootfs/ /
 RUN if [ ! -e /lib64/ld-linux-x86-64.so.2 ] && [ ! -e /lib/ld-linux-aarch64.so.1 ]; then \\
       echo "nexus-layer: the image has no glibc (musl or none), which Nexus's helpers (a glibc Node) need" >&2; exit ${NO_GLIBC}; fi; \\
     missing=""; for t in git tmux bash flock; do command -v "$t" >/dev/null 2>&1 || missing="$missing $t"; done; \\
@@ -32,9 +30,7 @@ RUN if [ ! -e /lib64/ld-linux-x86-64.so.2 ] && [ ! -e /lib/ld-linux-aarch64.so.1
           && rm -rf /var/lib/apt/lists/* || { echo "nexus-layer: could not install$missing" >&2; exit ${NO_TOOLS}; }; \\
       else echo "nexus-layer: the image lacks$missing and has no apt-get to install them" >&2; exit ${NO_TOOLS}; fi; fi; \\
     sh /opt/nexus/setup.sh && \\
-    if [ -n "$REMOTE_USER" ]; then (id -u "$REMOTE_USER" 2>/dev/null || echo none) > /opt/nexus/remote-user-uid; fi
-ENTRYPOINT ["/opt/nexus/bin/nexus-entrypoint"]
-CMD []
+    if [ -s /opt/nexus/remote-user ]; then (id -u "$(cat /opt/nexus/remote-user)" 2>/dev/null || echo none) > /opt/nexus/remote-user-uid; fi
 `;
 
 export type BuildProgress = (line: string, fraction?: number) => void;
@@ -59,15 +55,27 @@ export async function buildRecipeImage(
       ? await ensureImage(deps.docker, source.image, progress)
       : await buildRepo(deps, source, progress);
   const ctx = workerBuildContext({ ...deps.worker, baseImage: base });
-  const buildargs = { BASE_IMAGE: base, REMOTE_USER: remoteUser ?? '' };
-  const tag = `nexus-worker:r${createHash('sha256').update(ctx.tag).update(LAYER).update(JSON.stringify(buildargs)).digest('hex').slice(0, 15)}`;
+  const buildargs = { BASE_IMAGE: base };
+  // Every instruction costs a copy of the whole filesystem on the vfs storage driver: USER only when the image has one,
+  // the entrypoint set on the container (recipe-apply.ts), the remoteUser as a file of the context.
+  const user = (await deps.docker.getImage(base).inspect()).Config?.User ?? '';
+  const dockerfile = layer(user !== '' && user !== 'root' && user !== '0');
+  const tag = `nexus-worker:r${createHash('sha256')
+    .update(ctx.tag)
+    .update(dockerfile)
+    .update(JSON.stringify([base, remoteUser]))
+    .digest('hex')
+    .slice(0, 15)}`;
   if (await imageExists(deps.docker, tag)) return tag;
   progress(`Adding Nexus's layer to ${base}`, 0.6);
   const tar = ctx.tar;
   // packTar ends with two zero blocks: the layer's Dockerfile goes before them.
   const withLayer = Buffer.concat([
     tar.subarray(0, tar.length - 1024),
-    packTar([{ path: LAYER_DOCKERFILE, data: Buffer.from(LAYER), mode: 0o644 }]),
+    packTar([
+      { path: LAYER_DOCKERFILE, data: Buffer.from(dockerfile), mode: 0o644 },
+      { path: 'rootfs/opt/nexus/remote-user', data: Buffer.from(remoteUser ?? ''), mode: 0o644 },
+    ]),
   ]);
   await build(
     deps.docker,

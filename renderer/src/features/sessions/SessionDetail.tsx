@@ -8,6 +8,7 @@ import { ChangesPanel } from './ChangesPanel';
 import { RadarPanel } from './RadarPanel';
 import { TurnsPanel } from './TurnsPanel';
 import { PreviewsPanel } from './PreviewsPanel';
+import { SetupPanel } from './SetupPanel';
 import { DeleteSessionButton } from './DeleteSessionDialog';
 import { PaneView } from './PaneView';
 import { PushPanel } from './PushPanel';
@@ -58,6 +59,7 @@ export function SessionDetail({ session }: { session: Session }) {
       {structured ? <SessionViews session={session} requests={requests} log={log} /> : log}
       <SendBox sessionId={session.id} disabled={session.status !== 'running'} />
       {onPhone ? null : <PushPanel sessionId={session.id} disabled={session.status === 'creating'} />}
+      <SetupPanel sessionId={session.id} canAct={session.status !== 'creating'} />
       <PreviewsPanel sessionId={session.id} running={session.status === 'running'} onPhone={onPhone} />
       <ChangesPanel sessionId={session.id} />
       <TurnsPanel sessionId={session.id} />
