@@ -205,7 +205,7 @@ describe('the leaf node of a remote engine', () => {
     expect(await joined.gatewayBase('e1')).toBe(`http://10.201.0.1:${GATEWAY_RELAY_PORT}`);
     expect(await joined.gatewayBase('local')).toBeNull();
     viaSsh = false;
-    await expect(joined.gatewayBase('e2')).rejects.toThrow(/TLS engine/);
+    await expect(joined.gatewayBase('e2')).rejects.toThrow(/TLS engine cannot reach Nexus's model gateway/);
     joined.dispose();
   });
 });

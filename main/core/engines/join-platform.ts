@@ -3,9 +3,9 @@ import { delimiter, isAbsolute, join } from 'node:path';
 import type { Logger } from '../log';
 import type { FleetService } from '../mcp/fleet/fleet';
 import type { PlatformService } from '../platform/platform-service';
-import { LOCAL_ENGINE } from '../docker';
+import { dockerUnavailable, LOCAL_ENGINE } from '../docker';
 import type { WorkspaceRuntime } from '../workspaces/runtime';
-import { NexusError } from '../../../shared/errors';
+import { errorMessage, NexusError } from '../../../shared/errors';
 import { bridgeGatewayOf, EngineLeaves, gatewayRelayBase, type Inspected } from './engine-leaf';
 import type { EngineRegistry } from './engine-registry';
 
@@ -98,14 +98,21 @@ export function joinPlatform(w: {
     if (!info?.engine || info.engine === LOCAL_ENGINE || !info.containerId) return null;
     const { engine, containerId } = info;
     if (!w.registry.sshOf(engine))
-      throw new NexusError('unavailable', 'A TLS engine has no way back to the model gateway (only SSH engines do).');
+      throw new NexusError(
+        'unavailable',
+        "Sessions on a TLS engine cannot reach Nexus's model gateway: it has no way back to core without opening a " +
+          'port (an SSH engine has one).',
+      );
     let base = relays.get(containerId);
     if (!base) {
       base = w.registry
         .docker(engine)
         .getContainer(containerId)
         .inspect()
-        .then((i) => gatewayRelayBase(bridgeGatewayOf(i as Inspected, engine)));
+        .then(
+          (i) => gatewayRelayBase(bridgeGatewayOf(i as Inspected, engine)),
+          (e: unknown) => Promise.reject(dockerUnavailable(`engine ${engine}: ${errorMessage(e)}`)),
+        );
       relays.set(containerId, base);
       base.catch(() => relays.delete(containerId));
     }

@@ -53,8 +53,8 @@ export class ModelGateway {
   private address: { host: string; port: number } | null = null;
   /** Sessions refused at a budget since, by id, with their workspace (to see when they have room again). */
   private readonly stopped = new Map<string, string>();
-  /** Where workspaces whose workers reach the gateway elsewhere (a remote engine's relay) do (null: nowhere). */
-  private readonly routes = new Map<string, string | null>();
+  /** Where workspaces whose workers reach the gateway elsewhere (a remote engine's relay) do. */
+  private readonly routes = new Map<string, string>();
   private router: ((workspaceId: string) => Promise<string | null>) | null = null;
 
   constructor(private readonly deps: ModelGatewayDeps) {
@@ -112,12 +112,11 @@ export class ModelGateway {
 
   /**
    * Where a kind's sessions (in a workspace, when given) send their model requests: this machine's address, or the
-   * workspace's route (`route`); null while the gateway does not listen, or when the workspace has no way to it.
+   * workspace's route (`route`); null while the gateway does not listen.
    */
   urlFor(kind: string, workspaceId?: string): string | null {
     if (!this.address) return null;
     const routed = workspaceId === undefined ? undefined : this.routes.get(workspaceId);
-    if (routed === null) return null;
     return `${routed ?? `http://${this.address.host}:${this.address.port}`}/${kind}`;
   }
 
@@ -141,7 +140,7 @@ export class ModelGateway {
       if (base) this.routes.set(workspaceId, base);
       else this.routes.delete(workspaceId);
     } catch (e) {
-      this.routes.set(workspaceId, null);
+      if (e instanceof NexusError) throw e;
       throw new NexusError(
         'unavailable',
         `Sessions in this workspace cannot reach Nexus's model gateway: ${errorMessage(e)}`,
