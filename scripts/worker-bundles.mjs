@@ -15,6 +15,7 @@ const BUNDLES = {
   hook: { entry: 'resources/worker/nexus-hook/main.ts', file: 'nexus-hook.cjs' },
   relay: { entry: 'resources/worker/nexus-hook-relay/main.ts', file: 'nexus-hook-relay.cjs' },
   inboxSend: { entry: 'resources/worker/nexus-inbox-send/main.ts', file: 'nexus-inbox-send.cjs' },
+  acpBridge: { entry: 'resources/worker/nexus-acp-bridge/main.ts', file: 'nexus-acp-bridge.cjs' },
 };
 const FIXTURE = {
   entry: 'resources/worker/fixtures/agent-cli/main.ts',

@@ -24,6 +24,7 @@ import { fleetOperations } from './contract/fleet';
 import { engineEvents, engineOperations } from './contract/engines';
 import { trackerOperations } from './contract/tracker';
 import { checkpointEvents, checkpointOperations } from './contract/checkpoints';
+import { transcriptEvents, transcriptOperations } from './contract/transcript';
 import { radarEvents, radarOperations } from './contract/radar';
 import { reviewCommentEvents, reviewCommentOperations } from './contract/review-comments';
 import { attemptEvents, attemptOperations } from './contract/attempts';
@@ -52,6 +53,7 @@ export * from './contract/activity';
 export * from './contract/engines';
 export * from './contract/tracker';
 export * from './contract/checkpoints';
+export * from './contract/transcript';
 export * from './contract/radar';
 export * from './contract/review-comments';
 export * from './contract/attempts';
@@ -79,6 +81,7 @@ export const operations = {
   ...engineOperations,
   ...trackerOperations,
   ...checkpointOperations,
+  ...transcriptOperations,
   ...radarOperations,
   ...reviewCommentOperations,
   ...attemptOperations,
@@ -101,6 +104,7 @@ export const events = {
   ...ruleEvents,
   ...engineEvents,
   ...checkpointEvents,
+  ...transcriptEvents,
   ...radarEvents,
   ...reviewCommentEvents,
   ...attemptEvents,

@@ -188,5 +188,11 @@ export const subjects = {
   messagesAll: 'nexus.messages.*',
   /** The relay answers a message's delivery under this prefix, the only subject its user may publish besides hooks. */
   messageRepliesFor: (workspaceId: string) => `nexus.message-replies.${workspaceId}`,
+  /** An ACP session's bridge publishes what its agent writes here (resources/worker/nexus-acp-bridge). */
+  acpFor: (workspaceId: string) => `nexus.acp.${workspaceId}`,
+  acpAll: 'nexus.acp.*',
+  /** Core, the ACP client, writes to a session's agent here; only core may publish on it. */
+  acpInFor: (workspaceId: string, sessionId: string) => `nexus.acp-in.${workspaceId}.${sessionId}`,
+  acpInPrefixFor: (workspaceId: string) => `nexus.acp-in.${workspaceId}`,
 };
 export const SubjectToken = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'letters, digits, dashes and underscores only');

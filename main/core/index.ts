@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { agentHandlers, AgentDrivers, AgentService, workspaceAgent } from './agents';
+import { acpHandlers, agentHandlers, AgentDrivers, AgentService, workspaceAgent } from './agents';
 import { gatewayHandlers, ModelGateway } from './gateway';
 import { appHandlers } from './app/app-handlers';
 import { StatusBoard } from './app/status';
@@ -205,6 +205,7 @@ export async function createCore(
     terminals,
     permissions,
     rules,
+    acp,
   } = await createSessions({
     ...base,
     paths: ports.paths,
@@ -309,6 +310,7 @@ export async function createCore(
     }),
     workspaceHandlers(workspaces.service, fleetStep(fleet)),
     sessionHandlers(sessions),
+    acpHandlers(acp, (ref) => sessions.ref(ref)),
     shipHandlers(ship),
     talk.handlers,
     previews.handlers,
@@ -353,6 +355,8 @@ export async function createCore(
       }),
     );
     await platform.start(workerHost.now);
+    // ACP sessions' bridges that outlived a previous core say hello, then send what this core has not processed.
+    acp.wake();
     if (workerHost.now) await gateway.listen(workerHost.now);
     fleetModule.start();
     tracker.start();

@@ -29,6 +29,11 @@ export const AgentCapabilities = z.object({
   unansweredPermission: z.enum(['denied', 'stays_in_terminal']),
   /** Whether the agent confirms a message it took (`delivered`, `held`, …) or Nexus can only report it `queued`. */
   messageReceipts: z.boolean(),
+  /**
+   * Whether its sessions report what they do as structured updates (sessions.transcript: messages, plan, tool calls):
+   * then that is their view and their window is a plain log; else the agent's own terminal UI is the view.
+   */
+  structured: z.boolean(),
 });
 export type AgentCapabilities = z.infer<typeof AgentCapabilities>;
 

@@ -54,6 +54,7 @@ export const SecretKind = z.enum([
   'tls_certificate',
   'tls_private_key',
   'openai_api_key',
+  'gemini_api_key',
 ]);
 export type SecretKind = z.infer<typeof SecretKind>;
 

@@ -139,3 +139,16 @@ export function testCodexCliDir(cpu: AgentCpu = process.arch === 'arm64' ? 'arm6
   if (!found) throw new Error(`NEXUS_CODEX_CLI_DIR=${process.env.NEXUS_CODEX_CLI_DIR} holds no linux-${cpu} Codex CLI`);
   return found.binaryDir;
 }
+
+/**
+ * An ACP kind's pinned install for the tests: NEXUS_<KIND>_CLI_DIR, else the install script's (installed on first
+ * use, as test.sh does up front). Returns the install directory the kind's cli.ts locates.
+ */
+export function testAcpCliDir(kind: string): string {
+  const variable = `NEXUS_${kind.toUpperCase()}_CLI_DIR`;
+  if (!process.env[variable]) {
+    const out = execFileSync('bash', ['scripts/install-acp-cli.sh', kind], { cwd: repoRoot, encoding: 'utf8' });
+    process.env[variable] = out.trim().split('\n').pop() ?? '';
+  }
+  return process.env[variable] ?? '';
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreConfigInput } from '../../main/core/config';
-import { testAgentCliDir, testCodexCliDir } from './agent-cli';
+import { testAcpCliDir, testAgentCliDir, testCodexCliDir } from './agent-cli';
+import { startGeminiApi, type GeminiApi } from './gemini-api';
 import { startResponsesApi, type ResponsesApi } from './responses-api';
 import { ensureTestWorkerImage, testBaseImage } from './docker';
 import { serveGitRepo } from './git-http-server';
@@ -32,6 +33,10 @@ export interface RealAgentEnv {
   codexCliDir: string;
   /** An OpenAI API key that must never show anywhere but the Responses stand-in's bearer header. */
   codexCanary: string;
+  /** The scripted Gemini API behind every Gemini CLI session (NEXUS_GEMINI_BASE_URL). */
+  geminiApi: GeminiApi;
+  /** A Gemini API key that must never show anywhere but the Gemini stand-in's x-goog-api-key header. */
+  geminiCanary: string;
   /** Core config for `serve()` / `openCore()`. */
   config: CoreConfigInput;
   /** The same, as environment for `nexus serve` (main/env-config.ts). */
@@ -50,9 +55,12 @@ export async function startRealAgentEnv(opts: { repoToken?: string } = {}): Prom
   const gateway = await workerHostAddress();
   const api = await startModelApi({ host: gateway });
   const codexApi = await startResponsesApi({ host: gateway });
+  const geminiApi = await startGeminiApi({ host: gateway });
+  const geminiCliDir = testAcpCliDir('gemini');
   const repo = await serveGitRepo(opts.repoToken ?? null).catch(async (e: unknown) => {
     await api.close();
     await codexApi.close();
+    await geminiApi.close();
     throw e;
   });
   // The install's npm prefix (the helper returns the vendor directory inside it).
@@ -68,6 +76,8 @@ export async function startRealAgentEnv(opts: { repoToken?: string } = {}): Prom
     codexApi,
     codexCliDir,
     codexCanary: `sk-proj-canary-${randomUUID()}`,
+    geminiApi,
+    geminiCanary: `AIza-canary-${randomUUID()}`,
     config: {
       // 3 GiB: room for the 10 sessions the agent-start and agent-idle benches put in one workspace at
       // quota.sessionMemoryBytes (256 MiB each; a create beyond what the container holds is refused).
@@ -77,6 +87,7 @@ export async function startRealAgentEnv(opts: { repoToken?: string } = {}): Prom
         kinds: {
           claude: { cliDir, baseUrl: api.url },
           codex: { cliDir: codexPrefix, baseUrl: codexApi.url },
+          gemini: { cliDir: geminiCliDir, baseUrl: geminiApi.url },
         },
         startupTimeoutMs: 240_000,
       },
@@ -88,10 +99,13 @@ export async function startRealAgentEnv(opts: { repoToken?: string } = {}): Prom
       NEXUS_AGENT_BASE_URL: api.url,
       NEXUS_CODEX_CLI_DIR: codexPrefix,
       NEXUS_CODEX_BASE_URL: codexApi.url,
+      NEXUS_GEMINI_CLI_DIR: geminiCliDir,
+      NEXUS_GEMINI_BASE_URL: geminiApi.url,
     },
     close: async () => {
       await api.close();
       await codexApi.close();
+      await geminiApi.close();
       await repo.close();
     },
   };
@@ -108,6 +122,13 @@ export type OperatorCall = (op: string, input: Record<string, unknown>) => Promi
 export async function giveCodexCredential(call: OperatorCall, canary: string, name = 'codex-key'): Promise<string> {
   const secret = (await call('secrets.create', { name, kind: 'openai_api_key', value: canary })) as { id: string };
   await call('agent.setDefaultCredential', { kind: 'codex', secretId: secret.id });
+  return secret.id;
+}
+
+/** Stores `canary` as a `gemini_api_key` secret and makes it the default Gemini CLI credential. */
+export async function giveGeminiCredential(call: OperatorCall, canary: string, name = 'gemini-key'): Promise<string> {
+  const secret = (await call('secrets.create', { name, kind: 'gemini_api_key', value: canary })) as { id: string };
+  await call('agent.setDefaultCredential', { kind: 'gemini', secretId: secret.id });
   return secret.id;
 }
 

@@ -13,7 +13,13 @@ import type { ModelReply, ModelRequest } from './model-api';
 import { repoRoot, coreDb } from './core';
 import { removeOwnedBy } from './docker';
 import { connectClient, mintToken } from './mcp';
-import { giveAgentCredential, giveCodexCredential, startRealAgentEnv, type RealAgentEnv } from './real-agent-env';
+import {
+  giveAgentCredential,
+  giveCodexCredential,
+  giveGeminiCredential,
+  startRealAgentEnv,
+  type RealAgentEnv,
+} from './real-agent-env';
 import { tempDir } from './temp-dir';
 import { readUntil, waitFor } from './wait';
 
@@ -121,6 +127,7 @@ export async function startRealAgentFleet(
     await running.core.dispatcher.call('vault.init', {}, ctx);
     await giveAgentCredential((op, input) => running.core.dispatcher.call(op, input, ctx), env.canary);
     await giveCodexCredential((op, input) => running.core.dispatcher.call(op, input, ctx), env.codexCanary);
+    await giveGeminiCredential((op, input) => running.core.dispatcher.call(op, input, ctx), env.geminiCanary);
     mcpSecret = (await mintToken(running, 'vault', 'real-agent-fleet')).secret;
     client = await connectClient(`${running.host.url}/api/mcp`, mcpSecret);
   } catch (e) {

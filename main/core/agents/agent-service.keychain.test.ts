@@ -4,6 +4,7 @@ import { testCore } from '../../../test/helpers/core';
 import type { Core } from '..';
 import { operatorContext, type CallContext } from '../handlers';
 import { AGENT_CLI_PACKAGE, AGENT_CLI_VERSION } from './claude/cli';
+import { AGENT_KINDS } from './registry';
 import { CODEX_CLI_PACKAGE } from './codex/cli';
 
 const op = operatorContext('http');
@@ -28,21 +29,21 @@ describe('Settings → Agent', () => {
 
   it('shows each kind (pinned CLI, credential kinds, endpoint, capabilities) and why sessions do not default to auto', async () => {
     const s = await core.dispatcher.call('agent.get', {}, reader);
-    expect(s.kinds.map((k) => k.kind)).toEqual(['claude', 'codex']);
+    expect(s.kinds.map((k) => k.kind)).toEqual(AGENT_KINDS);
     expect(s.kinds[0]).toMatchObject({
       label: 'Claude Code',
       cli: { package: AGENT_CLI_PACKAGE, version: AGENT_CLI_VERSION },
       credentialKinds: ['anthropic_api_key', 'claude_oauth_token'],
       defaultCredentialId: null,
       baseUrl: 'http://10.9.8.7:4000',
-      capabilities: { unansweredPermission: 'stays_in_terminal', messageReceipts: true },
+      capabilities: { unansweredPermission: 'stays_in_terminal', messageReceipts: true, structured: false },
     });
     expect(s.kinds[1]).toMatchObject({
       label: 'Codex',
       cli: { package: CODEX_CLI_PACKAGE },
       credentialKinds: ['openai_api_key'],
       baseUrl: null,
-      capabilities: { unansweredPermission: 'denied', messageReceipts: false },
+      capabilities: { unansweredPermission: 'denied', messageReceipts: false, structured: false },
     });
     expect(s.permissionMode).toBe('default');
     expect(s.permissionModeReason).toMatch(/auto mode cannot run its safety check/);
@@ -77,9 +78,9 @@ describe('Settings → Agent', () => {
       message: expect.stringContaining('Codex needs an OpenAI API key'),
     });
     // A kind this Nexus has no driver for is a bad request that names the kinds it runs, and changes nothing.
-    await expect(set('gemini', key.id)).rejects.toMatchObject({
+    await expect(set('no-such-kind', key.id)).rejects.toMatchObject({
       code: 'bad_request',
-      message: expect.stringContaining('it runs claude, codex'),
+      message: expect.stringContaining(`it runs ${AGENT_KINDS.join(', ')}`),
     });
     await expect(set('claude', null, reader)).rejects.toMatchObject({ code: 'forbidden' });
     expect((await claude())?.defaultCredentialId).toBe(key.id);
@@ -89,7 +90,7 @@ describe('Settings → Agent', () => {
       op,
     );
     const both = await set('codex', 'OpenAI');
-    expect(both.kinds.map((k) => k.defaultCredentialId)).toEqual([key.id, openai.id]);
+    expect(both.kinds.map((k) => k.defaultCredentialId).slice(0, 2)).toEqual([key.id, openai.id]);
     expect((await set('codex', null)).kinds[1]?.defaultCredentialId).toBeNull();
   });
 

@@ -2,6 +2,8 @@ import type { AgentCapabilities, AgentCliInfo, MessageDelivery, SecretKind } fro
 import type { AgentCpu } from './agent-cpu';
 import type { LaunchPlan } from './launch';
 import type { PromptingMode } from './permission-mode';
+import type { AcpPort } from './acp/acp-driver';
+import type { AcpKindDeclaration } from './acp/declaration';
 
 /**
  * One agent kind (Claude Code, Codex, …) as Nexus runs it: everything docs/agents.md's side-by-side table lists for
@@ -43,6 +45,8 @@ export interface AgentDriver {
   deliver?(exec: DriverExec, session: DriverSession, text: string): Promise<DeliveryReport>;
   /** The conversation id a hook reports, for kinds whose CLI chooses it (null: not in this event). */
   conversationFrom?(hookEventName: string, event: { session_id?: string | undefined }): string | null;
+  /** A kind that speaks ACP: its declaration (core is then the client of its sessions, agents/acp). */
+  readonly acp?: AcpKindDeclaration;
   /** What a relaunch after a restart looks like: waiting for its SessionStart, or already at its prompt. */
   afterRelaunch(session: DriverSession): { state: 'starting' } | { state: 'idle'; message: string };
 }
@@ -83,7 +87,7 @@ export interface AgentCliPort {
 }
 
 /** The provider wire formats the model gateway reads usage from. */
-export type ModelWire = 'anthropic-messages' | 'openai-responses';
+export type ModelWire = 'anthropic-messages' | 'openai-responses' | 'gemini-generate' | 'openai-chat';
 
 export interface AgentGatewaySpec {
   wire: ModelWire;
@@ -136,6 +140,8 @@ export interface AgentLaunchInput {
   hookHandler(event: string, timeoutSeconds: number): Record<string, unknown>;
   /** How long core holds a permission request for the operator. */
   permissionWaitMs: number;
+  /** Nexus's tools in the container and the workspace's NATS file (a kind whose bridge talks to core reads both). */
+  worker: { toolsDir: string; natsFile: string };
 }
 
 export interface AgentContainerSetupInput {
@@ -170,6 +176,8 @@ export interface AgentDriverDeps {
   config: AgentKindConfig;
   /** The agent command and arguments the operator configured (tests: the fixture CLI). */
   launch: AgentLaunchConfig;
+  /** Core's ACP client, for the kinds that speak ACP (absent: no platform service, their messages are refused). */
+  acp?: AcpPort | undefined;
 }
 
 export interface AgentKindConfig {

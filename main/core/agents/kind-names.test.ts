@@ -30,7 +30,9 @@ describe('the agent seam', () => {
     for (const d of drivers.all) {
       expect(d.label.length).toBeGreaterThan(0);
       expect(d.credential.secretKinds.length).toBeGreaterThan(0);
-      for (const k of d.credential.secretKinds) expect(d.credential.files).toContain(d.credential.fileFor(k));
+      // A kind from before the gateway still names the tmpfs files its key was once in (removed at each start).
+      if (d.credential.files.length)
+        for (const k of d.credential.secretKinds) expect(d.credential.files).toContain(d.credential.fileFor(k));
     }
   });
 

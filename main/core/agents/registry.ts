@@ -2,12 +2,15 @@ import { NexusError } from '../../../shared/errors';
 import { BASE_WORKER_PATH } from '../docker';
 import { claudeDriver } from './claude';
 import { codexDriver } from './codex';
+import { geminiDriver } from './gemini';
 import type { AgentDriver, AgentDriverDeps, AgentKindConfig } from './driver';
+import type { AcpPort } from './acp';
 
 /** Every agent kind Nexus runs, one line each; the first is the kind a session gets when nothing names one. */
 const DRIVERS = {
   claude: claudeDriver,
   codex: codexDriver,
+  gemini: geminiDriver,
 } as const satisfies Record<
   string,
   ((deps: AgentDriverDeps) => AgentDriver) & { cliCredentialFiles: readonly string[] }
@@ -41,9 +44,22 @@ export class AgentDrivers {
   readonly all: readonly AgentDriver[];
   private readonly byKind: ReadonlyMap<string, AgentDriver>;
 
-  constructor(deps: Omit<AgentDriverDeps, 'config'> & { kinds: Readonly<Record<string, AgentKindConfig>> }) {
-    this.all = Object.entries(DRIVERS).map(([kind, make]) => make({ ...deps, config: deps.kinds[kind] ?? {} }));
+  /** Core's ACP client, bound once sessions exist (bindAcp); the ACP kinds' drivers reach it through `acp`. */
+  private acpClient: AcpPort | null = null;
+
+  constructor(deps: Omit<AgentDriverDeps, 'config' | 'acp'> & { kinds: Readonly<Record<string, AgentKindConfig>> }) {
+    const acp: AcpPort = {
+      deliver: (sessionId, text) => {
+        if (!this.acpClient) throw new NexusError('unavailable', 'This Nexus runs no ACP client (no platform service).');
+        return this.acpClient.deliver(sessionId, text);
+      },
+    };
+    this.all = Object.entries(DRIVERS).map(([kind, make]) => make({ ...deps, acp, config: deps.kinds[kind] ?? {} }));
     this.byKind = new Map(this.all.map((d) => [d.kind, d]));
+  }
+
+  bindAcp(client: AcpPort): void {
+    this.acpClient = client;
   }
 
   /** The kind a session or workspace gets when nothing names one. */

@@ -201,6 +201,11 @@ export class PermissionRequests {
     this.deps.changed(this.list());
   }
 
+  /** A session's turn was cancelled: its waiting requests are withdrawn (answered as nobody deciding). */
+  withdraw(sessionId: string): void {
+    for (const [id, h] of [...this.held]) if (h.request.sessionId === sessionId) this.expire(id);
+  }
+
   /** On shutdown: every waiting hook steps aside. */
   dispose(): void {
     for (const id of [...this.held.keys()]) this.expire(id);

@@ -24,6 +24,7 @@ export class NatsSubscriptions {
   private readonly subs: Subscription[] = [];
   private readonly hookHandlers = new Set<(e: HookEvent) => void>();
   private permissionAsk: PermissionAskHandler | null = null;
+  private acpHandler: ((e: HookEvent) => void) | null = null;
 
   constructor(private readonly deps: { router: ToolRouter; log: Logger }) {}
 
@@ -60,7 +61,21 @@ export class NatsSubscriptions {
         },
       }),
     );
+    this.subs.push(
+      nc.subscribe(subjects.acpAll, {
+        callback: (err, msg) => {
+          if (err) return;
+          this.onAcp(msg.subject, msg.data);
+        },
+      }),
+    );
     await nc.flush();
+  }
+
+  /** The one receiver of what ACP sessions' bridges publish (workspace from the subject). */
+  onAcpMessage(handler: (e: HookEvent) => void): Disposable {
+    this.acpHandler = handler;
+    return { dispose: () => void (this.acpHandler === handler && (this.acpHandler = null)) };
   }
 
   /** Every hook event any workspace publishes, parsed; the workspace id comes from the subject. */
@@ -96,6 +111,15 @@ export class NatsSubscriptions {
     }
     const reply = await this.deps.router.invoke(runId, payload);
     respond(encoder.encode(JSON.stringify(reply)));
+  }
+
+  private onAcp(subject: string, data: Uint8Array): void {
+    const workspaceId = subject.slice('nexus.acp.'.length);
+    try {
+      this.acpHandler?.({ workspaceId, event: JSON.parse(decoder.decode(data)) as unknown });
+    } catch (e) {
+      this.deps.log.warn('an ACP bridge message was refused', { workspaceId, error: e });
+    }
   }
 
   private onHook(subject: string, data: Uint8Array): void {

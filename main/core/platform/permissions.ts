@@ -34,9 +34,10 @@ export const runGrant = (runId: string): NatsGrant => ({
 export const runUserName = (runId: string): string => `run-${runId}`;
 
 /**
- * A workspace's hook relay: publishes its hook subject, its permission-request subject and answers to the
- * messages core hands it (under its own message-replies prefix); subscribes to its permission replies and its
- * workspace's messages, on neither of which it may publish (only core can answer a permission or send a message).
+ * A workspace's hook relay (and its ACP sessions' bridges): publishes its hook subject, its permission-request
+ * subject, answers to the messages core hands it (under its own message-replies prefix) and what its ACP agents
+ * write; subscribes to its permission replies, its workspace's messages and what core writes to its ACP agents, on
+ * none of which it may publish (only core can answer a permission, send a message or prompt an agent).
  */
 export const hookGrant = (workspaceId: string): NatsGrant => ({
   user: hookUserName(workspaceId),
@@ -46,10 +47,15 @@ export const hookGrant = (workspaceId: string): NatsGrant => ({
         subjects.hooksFor(workspaceId),
         subjects.permissionsFor(workspaceId),
         `${subjects.messageRepliesFor(workspaceId)}.>`,
+        subjects.acpFor(workspaceId),
       ],
     },
     subscribe: {
-      allow: [`${subjects.permissionRepliesFor(workspaceId)}.>`, subjects.messagesFor(workspaceId)],
+      allow: [
+        `${subjects.permissionRepliesFor(workspaceId)}.>`,
+        subjects.messagesFor(workspaceId),
+        `${subjects.acpInPrefixFor(workspaceId)}.>`,
+      ],
     },
   },
 });

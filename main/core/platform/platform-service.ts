@@ -337,6 +337,11 @@ export class PlatformService implements Disposable {
     return this.subscriptions.onPermissionAsk(handler);
   }
 
+  /** What ACP sessions' bridges publish (nexus.acp.<workspaceId>): to the one receiver, the workspace from the subject. */
+  onAcpMessage(handler: (e: HookEvent) => void): Disposable {
+    return this.subscriptions.onAcpMessage(handler);
+  }
+
   async dispose(): Promise<void> {
     this.subscriptions.dropHookHandlers();
     await this.close();

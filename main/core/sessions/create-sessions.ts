@@ -12,6 +12,8 @@ import type { Db } from '../store/open';
 import type { WorkspaceEvents } from '../workspaces/workspace-events';
 import { convergeOnWorkspaceStart } from './converge/converge-on-start';
 import { forwardHookEvents } from './hooks/hook-subscriber';
+import type { HookMessage } from './hooks/hook-events';
+import { subjects } from '../../../shared/platform-tools';
 import type { Redactor } from '../redact';
 import type { WorkspaceRuntime } from '../workspaces/runtime';
 import type { ExternalMcpOf } from './launch/external-mcp';
@@ -20,7 +22,7 @@ import type { SessionSetupHooks } from './setup/session-setup';
 import { SessionTerminals } from '../terminal/terminal';
 import { PermissionRequests } from '../permissions/permission-requests';
 import { RulesService } from '../permissions/rules/rules-service';
-import type { AgentDrivers } from '../agents';
+import { AcpSessions, AcpStore, type AgentDrivers } from '../agents';
 import type { SessionGatewayPort } from './launch/session-launcher';
 import type { AuditLog } from '../audit/audit-log';
 import type { FleetEntryOf } from './launch/session-runs';
@@ -50,6 +52,8 @@ export interface SessionsWiring {
     | 'removeHookPublisher'
     | 'onHookEvent'
     | 'onPermissionAsk'
+    | 'onAcpMessage'
+    | 'publish'
     | 'agents'
     | 'createAgent'
     | 'createRun'
@@ -79,6 +83,7 @@ export function createSessions(w: SessionsWiring): Promise<{
   terminals: SessionTerminals;
   permissions: PermissionRequests;
   rules: RulesService;
+  acp: AcpSessions;
 }> {
   const dist = resolve(w.paths.workerContextDir, '..', '..', 'dist', 'worker');
   const log = w.log.child({ feature: 'sessions' });
@@ -92,6 +97,7 @@ export function createSessions(w: SessionsWiring): Promise<{
       hookScript: resolve(dist, 'nexus-hook.cjs'),
       inboxSendScript: resolve(dist, 'nexus-inbox-send.cjs'),
       relayScript: resolve(dist, 'nexus-hook-relay.cjs'),
+      acpBridgeScript: resolve(dist, 'nexus-acp-bridge.cjs'),
     },
     hookTarget: async (workspaceId) => {
       // Without NATS sessions still start, without hook events or platform tools (their reason says so).
@@ -179,5 +185,48 @@ export function createSessions(w: SessionsWiring): Promise<{
   });
   w.disposables.add(w.platform.onPermissionAsk((ws, data, respond) => void permissions.ask(ws, data, respond)));
   w.disposables.add(toDisposable(() => permissions.dispose()));
-  return Promise.resolve({ service, terminals, permissions, rules });
+  const acp = acpClient(w, service, permissions, log);
+  return Promise.resolve({ service, terminals, permissions, rules, acp });
+}
+
+/**
+ * Core as the ACP client of the ACP kinds' sessions (agents/acp): what their bridges publish comes in on the
+ * platform's NATS, their permission asks go the one permission path, their turns raise the hook events sessions apply.
+ */
+function acpClient(
+  w: SessionsWiring,
+  service: SessionService,
+  permissions: PermissionRequests,
+  log: Logger,
+): AcpSessions {
+  const acp = new AcpSessions({
+    store: new AcpStore(w.db),
+    log: log.child({ component: 'acp' }),
+    publish: (workspaceId, sessionId, payload) =>
+      w.platform.publish(subjects.acpInFor(workspaceId, sessionId), JSON.stringify(payload)),
+    session: (id) => service.acpView(id),
+    declaration: (kind) => w.drivers.all.find((d) => d.kind === kind)?.acp ?? null,
+    setConversation: (id, conversationId) => service.setConversation(id, conversationId),
+    hook: (workspaceId, sessionId, event) =>
+      void service.applyHook(workspaceId, {
+        sessionId,
+        workspaceId,
+        at: new Date().toISOString(),
+        event: event as HookMessage['event'],
+      }),
+    ask: (workspaceId, data, respond) => permissions.ask(workspaceId, data, respond),
+    withdraw: (sessionId) => permissions.withdraw(sessionId),
+    changed: (sessionId) => w.events.emit('sessions.transcriptChanged', { sessionId }),
+  });
+  w.drivers.bindAcp(acp);
+  w.disposables.add(
+    w.platform.onAcpMessage(({ workspaceId, event }) => {
+      try {
+        acp.receive(workspaceId, event);
+      } catch (e) {
+        log.warn('an ACP bridge message was refused', { workspaceId, error: e });
+      }
+    }),
+  );
+  return acp;
 }

@@ -7,6 +7,7 @@ import type { Disposable } from '../disposable';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { Db } from '../store/open';
+import type { AcpSessionInfo } from '../agents';
 import { capturePane } from '../terminal/pane';
 import type { LiveWindow } from '../terminal/terminal';
 import type { WorkspaceRuntime } from '../workspaces/runtime';
@@ -194,6 +195,25 @@ export class SessionService {
   worktreeOf(id: string): string | null {
     const row = this.store.get(id);
     return row ? sessionPaths(this.deps.config, row.id, row.name).worktree : null;
+  }
+
+  /** A session as core's ACP client needs it (agents/acp): its kind, whether it runs, its worktree and conversation. */
+  acpView(id: string): AcpSessionInfo | null {
+    const row = this.store.get(id);
+    if (!row) return null;
+    return {
+      id: row.id,
+      workspaceId: row.workspace_id,
+      kind: row.agent,
+      running: row.status === 'running',
+      worktree: sessionPaths(this.deps.config, row.id, row.name).worktree,
+      conversationId: row.agent_thread_id,
+    };
+  }
+
+  /** The conversation id the session's agent chose (its resume needs it). */
+  setConversation(id: string, conversationId: string): void {
+    this.store.update(id, { agent_thread_id: conversationId });
   }
 
   /** The workspace a session belongs to (null: no such session). */

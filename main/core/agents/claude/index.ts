@@ -20,7 +20,7 @@ export function claudeDriver(deps: AgentDriverDeps): AgentDriver {
     kind: 'claude',
     label: 'Claude Code',
     speaker: 'Claude',
-    capabilities: { unansweredPermission: 'stays_in_terminal', messageReceipts: true },
+    capabilities: { unansweredPermission: 'stays_in_terminal', messageReceipts: true, structured: false },
     baseUrl: deps.config.baseUrl ?? null,
     cli: {
       info: () => cli.info(),

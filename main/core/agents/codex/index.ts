@@ -17,7 +17,7 @@ export function codexDriver(deps: AgentDriverDeps): AgentDriver {
     kind: 'codex',
     label: 'Codex',
     speaker: 'Codex',
-    capabilities: { unansweredPermission: 'denied', messageReceipts: false },
+    capabilities: { unansweredPermission: 'denied', messageReceipts: false, structured: false },
     baseUrl: deps.config.baseUrl ?? null,
     cli: {
       info: () => cli.info(),

@@ -110,6 +110,7 @@ export class SessionLauncher {
       hookHandler: (event, timeout) => hookHandler(event, relay, timeout, 'node'),
       permissionWaitMs: config.permissionWaitMs,
       gateway: this.gatewayOf(row),
+      worker: { toolsDir: config.toolsDir, natsFile: natsFile(config) },
     });
     const setup = this.deps.setup;
     if (!setup) return plan;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { AgentDriver } from '../../agents';
+import { acpBridgePath, type AgentDriver } from '../../agents';
 import type { WorkspaceInfo } from '../../workspaces/runtime';
 import type { SessionsConfig } from '../config';
 import { mustSh, type ContainerExec, type ExecTarget } from '../container-sh';
@@ -20,6 +20,8 @@ export interface WorkerTools {
   inboxSendScript: string;
   /** The resident hook relay (see hook-relay.ts). */
   relayScript: string;
+  /** The bridge of ACP sessions (agents/acp/); absent: this core runs no ACP session. */
+  acpBridgeScript?: string | undefined;
 }
 
 /** Where the hook command publishes: a publish-only NATS user for nexus.hooks.<workspaceId>. */
@@ -60,6 +62,7 @@ export async function installWorkerTools(
     [`${toolsDir}/nexus-inbox-send.cjs`, '755', readFileSync(tools.inboxSendScript)],
     [relayScriptPath(toolsDir), '755', readFileSync(tools.relayScript)],
   ];
+  if (tools.acpBridgeScript) files.push([acpBridgePath(toolsDir), '755', readFileSync(tools.acpBridgeScript)]);
   if (hookTarget)
     files.push(
       // stateDir: where the relay finds the sessions' inbox addresses when it delivers a message.

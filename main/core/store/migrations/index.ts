@@ -17,6 +17,7 @@ import { migration026 } from './026_agent_kinds_open';
 import { migration027 } from './027_tracker';
 import { migration028 } from './028_review_talks_back';
 import { migration029 } from './029_approval_rules';
+import { migration031 } from './031_acp_sessions';
 import { migration030 } from './030_model_gateway';
 import { migration032 } from './032_repo_recipe';
 import type { Migration } from './types';
@@ -46,5 +47,6 @@ export const migrations: readonly Migration[] = [
   migration028, // review that talks back: a session's checkpoints (one per turn) and comments on its diff lines
   migration029, // approval rules: the operator's allow / ask / deny rules and the grants from permission cards
   migration030, // the model gateway: sessions' gateway credentials (hashed), the usage ledger, token budgets
+  migration031, // ACP sessions: core's link to each bridge, prompts waiting for a turn, the agent's updates; secrets' kind CHECK gone
   migration032, // the repo's recipe: devcontainer.json per workspace, session files, setup state, session ports
 ];

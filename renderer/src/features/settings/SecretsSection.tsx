@@ -13,7 +13,8 @@ const kinds: { value: SecretKind; label: string }[] = [
   { value: 'ssh_private_key', label: 'SSH private key (remote engine)' },
   { value: 'tls_certificate', label: 'TLS certificate, PEM (remote engine CA or client)' },
   { value: 'tls_private_key', label: 'TLS private key, PEM (remote engine client)' },
-  { value: 'openai_api_key', label: 'OpenAI API key (Codex)' },
+  { value: 'openai_api_key', label: 'OpenAI API key (Codex, OpenCode, Qwen Code)' },
+  { value: 'gemini_api_key', label: 'Gemini API key (Gemini CLI)' },
 ];
 const defaultHost: Record<SecretKind, string> = {
   github: 'github.com',
@@ -25,6 +26,7 @@ const defaultHost: Record<SecretKind, string> = {
   tls_certificate: '',
   tls_private_key: '',
   openai_api_key: '',
+  gemini_api_key: '',
 };
 
 const MULTI_LINE = new Set<SecretKind>(['ssh_private_key', 'tls_certificate', 'tls_private_key']);

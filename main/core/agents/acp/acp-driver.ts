@@ -1,0 +1,142 @@
+import { NexusError } from '../../../../shared/errors';
+import { WORKER_NODE } from '../../docker';
+import type { AgentDriver, AgentDriverDeps, DeliveryReport } from '../driver';
+import { checkPrompt, shellQuote, type LaunchCommand } from '../launch';
+import type { AcpKindDeclaration } from './declaration';
+import { PinnedNpmCli } from '../pinned-npm-cli';
+
+/** What the acp family needs of core's ACP client (acp-sessions.ts), bound once sessions exist. */
+export interface AcpPort {
+  deliver(sessionId: string, text: string): DeliveryReport;
+}
+
+/** The bridge in every worker (installed with the worker tools; resources/worker/nexus-acp-bridge). */
+export const acpBridgePath = (toolsDir: string): string => `${toolsDir}/nexus-acp-bridge.cjs`;
+
+/** The session's MCP servers in ACP's form, a run file the bridge puts into session/new (never sent over NATS). */
+const ACP_MCP_FILE = 'acp-mcp.json';
+
+/**
+ * The driver of an ACP kind, made from its declaration. Its session's window runs the bridge, which starts the agent
+ * in the worktree and holds its stdio (a core restart never ends a turn); core speaks the protocol (acp-sessions.ts).
+ * Permission asks come as `session/request_permission` and go the one permission path; nobody deciding in time
+ * rejects (fails closed). Messages wait for the running turn and go as the next prompt (`queued`).
+ */
+export function acpDriver(decl: AcpKindDeclaration): ((deps: AgentDriverDeps) => AgentDriver) & {
+  cliCredentialFiles: readonly string[];
+} {
+  const make = (deps: AgentDriverDeps): AgentDriver => {
+    const cli = new PinnedNpmCli(decl.cli.spec, { cliDir: deps.config.cliDir });
+    return {
+      kind: decl.kind,
+      label: decl.label,
+      speaker: decl.speaker,
+      capabilities: { unansweredPermission: 'denied', messageReceipts: false, structured: true },
+      baseUrl: deps.config.baseUrl ?? null,
+      cli: {
+        info: () => cli.info(),
+        locate: async (cpu) => cli.find(cpu)?.mountDir ?? null,
+        mountTarget: decl.cli.mountTarget,
+        pathEntries: [],
+        remote: false,
+      },
+      credential: {
+        secretKinds: decl.model.secretKinds,
+        describe: decl.model.describe,
+        // No kind's key enters a container: the gateway signs its requests in core.
+        fileFor: () => '',
+        files: [],
+      },
+      gateway: {
+        wire: decl.model.wire,
+        upstream: deps.config.baseUrl ?? decl.model.upstream,
+        headers: (kind, value) => decl.model.headers(kind, value),
+      },
+      usesResidentMcp: decl.mcpTransports.includes('http'),
+      needsCredential: true,
+      async ready(exec, workspace) {
+        const bin = decl.cli.argv.find((a) => a.startsWith(decl.cli.mountTarget)) ?? decl.cli.mountTarget;
+        const r = await exec(['sh', '-c', `[ -e ${shellQuote(bin)} ] || exit 3`]);
+        if (r.exitCode === 3)
+          throw new NexusError(
+            'unavailable',
+            `Workspace ${workspace} has no ${decl.label}: install it on the host with bash scripts/install-acp-cli.sh ` +
+              `${decl.kind} (or set NEXUS_${decl.kind.toUpperCase()}_CLI_DIR), then create the workspace again.`,
+          );
+      },
+      plan(input) {
+        const initial = input.initialMessage === undefined ? null : checkPrompt(input.initialMessage);
+        return {
+          command(mcpConfig?: string): LaunchCommand {
+            const argv = [
+              WORKER_NODE,
+              acpBridgePath(input.worker.toolsDir),
+              '--nats',
+              input.worker.natsFile,
+              '--workspace',
+              input.workspaceId,
+              '--session',
+              input.sessionId,
+              ...(mcpConfig ? ['--mcp', mcpConfig] : []),
+              ...(initial !== null && !input.resume ? ['--initial', initial] : []),
+              '--',
+              ...decl.cli.argv,
+            ];
+            const gateway = input.gateway;
+            const model = deps.config.baseUrl ? 'nexus-model' : null;
+            return {
+              argv,
+              env: {
+                ...(gateway ? decl.env({ gatewayUrl: gateway.url, model }) : {}),
+                ...(gateway ? { NEXUS_GATEWAY_KEY_FILE: gateway.keyFile } : {}),
+                NEXUS_SESSION_ID: input.sessionId,
+              },
+              shellLine: `exec ${argv.map(shellQuote).join(' ')}`,
+              // The session's gateway credential (useless anywhere else) into the variable the agent reads.
+              preludeLines: gateway ? [`export ${decl.keyVar}="$(cat "$NEXUS_GATEWAY_KEY_FILE")"`] : [],
+              permissionMode: decl.askMode ?? 'default',
+              promptGuarded: false,
+            };
+          },
+        };
+      },
+      mcpConfig: ({ stateDir, servers }) => ({
+        file: `${stateDir}/${ACP_MCP_FILE}`,
+        content: `${JSON.stringify(acpMcpServers(servers, decl.mcpTransports))}\n`,
+      }),
+      deliver: async (_exec, session, text) => {
+        if (!deps.acp) throw new NexusError('unavailable', 'This Nexus has no ACP client (no platform service).');
+        return deps.acp.deliver(session.id, text);
+      },
+      acp: decl,
+      afterRelaunch: () => ({ state: 'starting' }),
+    };
+  };
+  return Object.assign(make, { cliCredentialFiles: decl.credentialFiles });
+}
+
+/**
+ * Servers in Claude's `mcpServers` shape (sessions/launch/session-runs.ts) as ACP's `McpServer[]`: stdio
+ * `{name, command, args, env:[{name,value}]}`, HTTP `{type:"http", name, url, headers:[{name,value}]}`; a transport
+ * the kind does not take is left out.
+ */
+export function acpMcpServers(servers: Record<string, unknown>, transports: readonly ('stdio' | 'http')[]): object[] {
+  const pairs = (o: unknown): { name: string; value: string }[] =>
+    Object.entries((o ?? {}) as Record<string, unknown>).map(([name, value]) => ({ name, value: String(value) }));
+  const out: object[] = [];
+  for (const [name, raw] of Object.entries(servers)) {
+    const e = raw as {
+      type?: string;
+      command?: string;
+      args?: unknown[];
+      env?: unknown;
+      url?: string;
+      headers?: unknown;
+    };
+    if (e.command && transports.includes('stdio'))
+      out.push({ name, command: e.command, args: (e.args ?? []).map(String), env: pairs(e.env) });
+    else if (e.url && transports.includes('http'))
+      out.push({ type: 'http', name, url: e.url, headers: pairs(e.headers) });
+  }
+  return out;
+}

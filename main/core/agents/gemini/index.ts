@@ -1,0 +1,32 @@
+import { acpDriver } from '../acp';
+import { GEMINI_ACP_ARGV, GEMINI_CLI, GEMINI_CLI_MOUNT } from './cli';
+
+/**
+ * Gemini CLI (`gemini --acp`), an ACP kind: docs/agents.md, "ACP kinds". It reads its model endpoint from
+ * GOOGLE_GEMINI_BASE_URL (the session's gateway) and its key from GEMINI_API_KEY (the session's gateway credential);
+ * stdio MCP servers from session/new need the folder trusted (GEMINI_CLI_TRUST_WORKSPACE). Its `default` mode asks
+ * before a shell call.
+ */
+export const geminiDriver = acpDriver({
+  kind: 'gemini',
+  label: 'Gemini CLI',
+  speaker: 'Gemini',
+  cli: { spec: GEMINI_CLI, mountTarget: GEMINI_CLI_MOUNT, argv: GEMINI_ACP_ARGV },
+  model: {
+    wire: 'gemini-generate',
+    upstream: 'https://generativelanguage.googleapis.com',
+    secretKinds: ['gemini_api_key'],
+    describe: 'a Gemini API key',
+    headers: (_kind, value) => ({ 'x-goog-api-key': value }),
+  },
+  env: ({ gatewayUrl, model }) => ({
+    GOOGLE_GEMINI_BASE_URL: gatewayUrl,
+    GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    ...(model ? { GEMINI_MODEL: model } : {}),
+  }),
+  keyVar: 'GEMINI_API_KEY',
+  askMode: 'default',
+  mcpTransports: ['stdio'],
+  sessionStore: '.gemini/tmp',
+  credentialFiles: [String.raw`\.gemini/oauth_creds\.json`],
+});
