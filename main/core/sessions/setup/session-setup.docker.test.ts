@@ -48,6 +48,7 @@ describe('per-session setup and run from the recipe', () => {
       '.devcontainer.json',
       JSON.stringify({
         postCreateCommand: 'echo installing for the workspace; touch /home/nexus/.post-created',
+        postStartCommand: ['sh', '-c', 'echo started >> /home/nexus/.post-started'],
         customizations: {
           nexus: {
             setup:
@@ -74,7 +75,7 @@ describe('per-session setup and run from the recipe', () => {
     await repo?.close();
   });
 
-  it('runs postCreateCommand once at create, its output as the create’s progress, in Nexus’s own image', async () => {
+  it('runs postCreateCommand and postStartCommand once at create, the output as the create’s progress, in Nexus’s own image', async () => {
     const ws = await call<{ status: string; reason: string | null; image: string | null }>('workspaces.get', {
       workspace: name,
     });
@@ -82,6 +83,8 @@ describe('per-session setup and run from the recipe', () => {
     const steps = seen.filter((e) => e.name === 'progress').map((e) => (e.payload as { step: string }).step);
     expect(steps).toContain('postCreateCommand: installing for the workspace');
     expect(await exec('ls ~/.post-created')).toBe('/home/nexus/.post-created');
+    // postStartCommand (an argv, run as it is) ran once too: the create's start.
+    expect(await exec('cat ~/.post-started')).toBe('started');
   });
 
   let first = '';
