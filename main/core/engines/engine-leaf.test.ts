@@ -64,13 +64,16 @@ function fakeEngine() {
   return { engine, docker };
 }
 
+/** Core's model gateway on this machine, as the leaves are told. */
+const GATEWAY = { host: '172.30.0.1', port: 4782 };
+
 describe('the leaf node of a remote engine', () => {
   const dir = tempDir('nexus-engine-leaf-');
   const binary = join(dir.path, 'nats-server');
   writeFileSync(binary, 'not a real binary');
   afterAll(() => dir.remove());
 
-  const leavesOn = (docker: Docker) =>
+  const leavesOn = (docker: Docker, gatewayTarget: () => { host: string; port: number } | null = () => GATEWAY) =>
     new EngineLeaves({
       docker: () => docker,
       ssh: () =>
@@ -84,7 +87,7 @@ describe('the leaf node of a remote engine', () => {
           trust: { operatorJwt: 'o', account: 'A', accountJwt: 'h.e30.s' },
         }),
       fleetTarget: () => Promise.resolve(null),
-      gatewayTarget: () => ({ host: '172.30.0.1', port: 4782 }),
+      gatewayTarget,
       trust: () => null,
       // ssh2's forward on the engine's connection (the stand-in's forwardIn).
       sshBinary: null,
@@ -121,6 +124,20 @@ describe('the leaf node of a remote engine', () => {
       expect(engine.started).toBe(before + 1);
       expect(engine.leaf).toEqual({ running: true, restarting: false });
     }
+  });
+
+  it('makes the leaf again, once, when it was made before the model gateway listened, so it relays it', async () => {
+    const { engine, docker } = fakeEngine();
+    let target: typeof GATEWAY | null = null;
+    const leaves = leavesOn(docker, () => target);
+    expect((await leaves.forContainer('e1', 'ws-container')).gatewayBase).toBeNull();
+    expect(engine.entrypoint.join(' ')).not.toContain(`${GATEWAY_RELAY_PORT}`);
+    target = GATEWAY;
+    expect((await leaves.forContainer('e1', 'ws-container')).gatewayBase).toBe(
+      `http://10.201.0.1:${GATEWAY_RELAY_PORT}`,
+    );
+    await leaves.forContainer('e1', 'ws-container');
+    expect(engine.started).toBe(2);
   });
 
   it('keeps the known leaf while the engine does not answer (its daemon restarting), and uses it when it is back', async () => {

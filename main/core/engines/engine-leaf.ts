@@ -66,14 +66,18 @@ export class EngineLeaves {
   /**
    * The leaf of the engine holding this container, started on first use (one per engine), and
    * again when its container no longer runs (it did not come back with the remote daemon, or was
-   * removed), so a session relaunched there reaches a live leaf.
+   * removed), so a session relaunched there reaches a live leaf; and once when it was made before core's model
+   * gateway listened (no relay for it), so sessions there get one.
    */
   forContainer(engine: string, containerId: string): Promise<EngineLeaf> {
     const known = this.leaves.get(engine);
     if (!known) return this.begin(engine, containerId);
     const again = (): Promise<EngineLeaf> =>
       this.leaves.get(engine) === known ? this.begin(engine, containerId) : this.forContainer(engine, containerId);
-    return known.then(async (leaf) => ((await this.running(engine)) === false ? again() : leaf), again);
+    return known.then(async (leaf) => {
+      if (leaf.gatewayBase === null && this.deps.gatewayTarget()) return again();
+      return (await this.running(engine)) === false ? again() : leaf;
+    }, again);
   }
 
   /** Core revoked users (a run ended, …): each started leaf reloads the account JWT and drops them (leaf-trust.ts). */
