@@ -217,7 +217,7 @@ describe('the structured view of a session whose kind reports structured updates
     const r = await sessionPage(session(), transcript(items));
     await r.page.getByRole('button', { name: 'Stop turn' }).click();
     await expect.poll(() => r.callsOf('sessions.cancelTurn').map((c) => c.input)).toEqual([{ session: 's1' }]);
-    expect(await r.page.getByTestId('stop-result').textContent()).toContain('The agent was told to stop.');
+    await r.page.getByTestId('stop-result').getByText('The agent was told to stop.', { exact: false }).waitFor();
     r.done();
     const idle = await sessionPage(session({ agentState: 'idle' }), transcript(items));
     await idle.page.getByTestId('transcript-turn-end').waitFor();

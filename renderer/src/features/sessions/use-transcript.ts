@@ -1,5 +1,4 @@
 import { useOpQuery } from '../../api/use-op-query';
-import { useAgentKinds } from './agent-label';
 
 /**
  * A session's structured view (sessions.transcript), refetched on its `sessions.transcriptChanged` event
@@ -11,10 +10,14 @@ export function useTranscript(sessionId: string, enabled = true) {
 
 /**
  * Whether a session's kind has a structured view: its driver's `capabilities.structured` (agent.get). The phone may
- * not read agent.get, so there the session's own transcript says it (`structured`, answered for every session).
+ * not read agent.get, so there (or for a kind the list lacks) the session's own transcript says it (`structured`,
+ * answered for every session).
  */
 export function useStructuredKind(session: { id: string; agent: string }): boolean {
-  const known = useAgentKinds().find((k) => k.kind === session.agent)?.capabilities.structured;
-  const transcript = useTranscript(session.id, known === undefined);
-  return known ?? transcript.data?.structured ?? false;
+  const kinds = useOpQuery('agent.get', {});
+  const known = kinds.data?.kinds.find((k) => k.kind === session.agent)?.capabilities.structured;
+  // Once agent.get has answered or failed (isFetched holds through the phone's refetches of a refused call).
+  const ask = known === undefined && kinds.isFetched;
+  const transcript = useTranscript(session.id, ask);
+  return known ?? (ask && transcript.data?.structured === true);
 }
