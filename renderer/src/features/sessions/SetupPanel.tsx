@@ -25,7 +25,8 @@ export function SetupPanel({ sessionId, canAct }: { sessionId: string; canAct: b
   });
   const retry = useOperation('sessions.retrySetup', [key]);
   const run = useOperation('sessions.run', [key]);
-  const v = run.data ?? view.data;
+  // Retry and Run refresh the view (their answers are the view too, shown until it is back).
+  const v = view.data ?? run.data ?? retry.data;
   if (!v) return null;
   const { setup, ports } = v;
   if (!v.recipeFile && setup.state === 'none' && !ports) return null;
