@@ -87,6 +87,8 @@ export class RendererPages {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
     });
+    // Built here, in the test file's set-up (the first test would otherwise spend its time bundling).
+    await rendererBundle();
     return new RendererPages(browser);
   }
 
@@ -134,6 +136,8 @@ export class RendererPages {
       serviceWorkers: 'block',
     });
     const page = await context.newPage();
+    // A locator that finds nothing fails well before the test's own timeout, with what it looked for.
+    page.setDefaultTimeout(15_000);
     const host = { state: { answers: new Map(), calls: [], queued: [], problems: [] } as HostState };
     page.on('pageerror', (e) => host.state.problems.push(`page error: ${e.message}`));
 

@@ -137,7 +137,7 @@ const pendingPermission: TranscriptItem = {
   at,
 };
 
-describe('the structured view of a session whose kind reports structured updates', () => {
+describe('the structured view of a session whose kind reports structured updates', { timeout: 60_000 }, () => {
   it('shows each item as the operator reads it, every status in words', async () => {
     const r = await sessionPage(session(), transcript(items));
     const { page } = r;
@@ -269,7 +269,7 @@ describe('the structured view of a session whose kind reports structured updates
   });
 });
 
-describe('the structured view on the phone', () => {
+describe('the structured view on the phone', { timeout: 60_000 }, () => {
   it('shows the same view (the kind read from the transcript), picks up new items by polling, answers inline', async () => {
     const r = await sessionPage(
       session({ agentState: 'waiting_permission' }),
@@ -290,7 +290,7 @@ describe('the structured view on the phone', () => {
       'sessions.transcript',
       transcript([...items, pendingPermission, { type: 'agent', id: 'a9', text: 'Waiting on you.', at }]),
     );
-    await view.getByText('Waiting on you.').waitFor({ timeout: 8000 });
+    await view.getByText('Waiting on you.').waitFor();
     await view
       .getByRole('region', { name: 'Permission: rm -rf build' })
       .getByRole('button', { name: 'Allow once' })
