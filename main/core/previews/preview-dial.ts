@@ -95,6 +95,9 @@ async function execPipe(t: DialTarget): Promise<PreviewSocket> {
 
 /** The exec's hijacked stream as a socket: writes go to the process's stdin, its demuxed stdout is read. */
 class ExecPipe extends Duplex implements PreviewSocket {
+  private timeoutCb: (() => void) | null = null;
+  private idle: NodeJS.Timeout | null = null;
+
   constructor(
     private readonly stream: Duplex,
     private readonly out: PassThrough,
@@ -119,6 +122,7 @@ class ExecPipe extends Duplex implements PreviewSocket {
     done();
   }
   override _destroy(e: Error | null, done: (e?: Error | null) => void): void {
+    if (this.idle) clearTimeout(this.idle);
     this.stream.destroy();
     done(e);
   }
@@ -128,8 +132,17 @@ class ExecPipe extends Duplex implements PreviewSocket {
   setNoDelay(): this {
     return this;
   }
-  setTimeout(_ms: number, cb?: () => void): this {
+  /** Like a socket's: 'timeout' after `ms` idle (0: never); a newer callback replaces the one before it. */
+  setTimeout(ms: number, cb?: () => void): this {
+    if (this.timeoutCb) this.removeListener('timeout', this.timeoutCb);
+    this.timeoutCb = cb ?? null;
     if (cb) this.once('timeout', cb);
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    if (ms > 0) {
+      this.idle = setTimeout(() => this.emit('timeout'), ms);
+      this.idle.unref();
+    }
     return this;
   }
   ref(): this {

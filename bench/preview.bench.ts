@@ -1,0 +1,137 @@
+import { loadavg } from 'node:os';
+import { connect } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { Worker } from 'node:worker_threads';
+import { previewRig } from '../test/helpers/preview-rig';
+import { compare, percentiles, type Benchmark, type Figure, type Measurement } from './lib';
+
+interface Target {
+  host: string;
+  port: number;
+  hostHeader: string;
+}
+type Side = { samples: number[]; elapsed: number };
+
+/** One mode's alternating rounds, run by bench/preview-client.mjs in a worker thread. */
+function pair(
+  mode: 'ttfb' | 'big' | 'fresh' | 'ws',
+  base: Target,
+  subject: Target,
+  opts: { iterations: number; rounds: number; warmup: number },
+): Promise<{ base: Measurement; subject: Measurement }> {
+  const worker = new Worker(new URL('./preview-client.mjs', import.meta.url), {
+    workerData: { mode, base, subject, ...opts },
+  });
+  const of = (s: Side): Measurement => ({
+    ...percentiles(s.samples),
+    perSecond: (s.samples.length / s.elapsed) * 1000,
+  });
+  return new Promise((resolve, reject) => {
+    worker.once('message', (m: { base: Side; subject: Side }) => resolve({ base: of(m.base), subject: of(m.subject) }));
+    worker.once('error', reject);
+  });
+}
+
+/** Time to the first byte of an answer on a connection `open` makes (the connection's cost included). */
+async function firstByte(open: () => Promise<Duplex>): Promise<number> {
+  const t = performance.now();
+  const s = await open();
+  await new Promise<void>((resolve, reject) => {
+    s.once('data', () => resolve());
+    s.once('error', reject);
+    s.write('GET / HTTP/1.1\r\nhost: preview\r\nconnection: close\r\n\r\n');
+  });
+  s.destroy();
+  return performance.now() - t;
+}
+
+/**
+ * The preview proxy (issue 42 item 3) vs the same port reached directly, in the same run: a session's preview
+ * app in a worker container on the `nexus` bridge, asked at its bridge address (direct) and through its preview
+ * origin on a loopback listener that hands it to the previews module as the host does. The client runs in a
+ * worker thread, the proxy in the main thread (as core and a browser are apart). Time to first byte of the page,
+ * a 10 MB asset's throughput and a WebSocket round trip (hot reload), one request at a time; and the first
+ * request on a new connection to an app bound to the container's 127.0.0.1 (a docker exec per connection) vs a
+ * new direct connection.
+ */
+const bench: Benchmark = async () => {
+  const rig = await previewRig({ chromium: null });
+  const load = loadavg()[0] ?? 0;
+  try {
+    const session = await rig.addSession('web');
+    await rig.startApp('/workspace/.nexus-worktrees/web', 3000);
+    await rig.startApp('/workspace/.nexus-worktrees/web', 3001, '127.0.0.1');
+    const info = await rig.docker.getContainer(rig.containerId).inspect();
+    const ip = Object.values(info.NetworkSettings.Networks ?? {})[0]?.IPAddress ?? '';
+    const listed = await rig.previews.service.list(session.id);
+    if (listed.previews.length !== 2) throw new Error(`expected two previews, got ${JSON.stringify(listed)}`);
+    const proxied = (port: number): Target => ({
+      host: '127.0.0.1',
+      port: rig.frontPort,
+      hostHeader: `${port}-web.${rig.workspace.name}.localhost:${rig.frontPort}`,
+    });
+    const direct: Target = { host: ip, port: 3000, hostHeader: `${ip}:3000` };
+
+    // A new connection's cost by itself: a docker exec of the pinned Node (the 127.0.0.1-only and remote path) vs TCP.
+    const docker = rig.docker;
+    const exec = { docker, containerId: rig.containerId, local: true, loopbackOnly: true, ipv6Only: false };
+    const cold = { exec: [] as number[], tcp: [] as number[] };
+    for (let i = 0; i < 20; i++) {
+      cold.exec.push(await firstByte(() => rig.previews.service.dialer.dial({ ...exec, port: 3001 })));
+      cold.tcp.push(
+        await firstByte(
+          () =>
+            new Promise((resolve, reject) => {
+              const c = connect(3000, ip);
+              c.once('connect', () => resolve(c));
+              c.once('error', reject);
+            }),
+        ),
+      );
+    }
+    const coldExec = percentiles(cold.exec);
+    const coldTcp = percentiles(cold.tcp);
+
+    const ttfb = await pair('ttfb', direct, proxied(3000), { iterations: 4000, rounds: 20, warmup: 200 });
+    const big = await pair('big', direct, proxied(3000), { iterations: 80, rounds: 8, warmup: 4 });
+    const ws = await pair('ws', direct, proxied(3000), { iterations: 4000, rounds: 20, warmup: 200 });
+    const fresh = await pair('fresh', direct, proxied(3001), { iterations: 80, rounds: 8, warmup: 4 });
+
+    const plus = (s: number, d: number) => `+${(s - d).toFixed(3)} ms`;
+    const loads = `${load.toFixed(1)}→${(loadavg()[0] ?? 0).toFixed(1)}`;
+    const figures: Figure[] = [
+      {
+        ...compare('preview TTFB', 'the port directly', ttfb.subject, ttfb.base, 'p50 ≤ +1 ms'),
+        extra: { p50Delta: plus(ttfb.subject.p50Ms, ttfb.base.p50Ms), loadAverage: loads },
+      },
+      {
+        ...compare('preview 10 MB asset', 'the port directly', big.subject, big.base, '≥ 0.8× direct throughput'),
+        extra: {
+          proxiedMBps: (big.subject.perSecond * 10).toFixed(0),
+          directMBps: (big.base.perSecond * 10).toFixed(0),
+        },
+      },
+      {
+        ...compare('preview WebSocket round trip', 'the port directly', ws.subject, ws.base, 'p95 ≤ +2 ms'),
+        extra: { p95Delta: plus(ws.subject.p95Ms, ws.base.p95Ms), p95Ms: ws.subject.p95Ms.toFixed(3) },
+      },
+      {
+        ...compare(
+          'preview new client connection, app on 127.0.0.1 (pooled docker exec pipes)',
+          'a new direct connection',
+          fresh.subject,
+          fresh.base,
+        ),
+        extra: {
+          p50Delta: plus(fresh.subject.p50Ms, fresh.base.p50Ms),
+          coldExecConnectionP50Ms: coldExec.p50Ms.toFixed(1),
+          coldTcpConnectionP50Ms: coldTcp.p50Ms.toFixed(1),
+        },
+      },
+    ];
+    return figures;
+  } finally {
+    await rig.dispose();
+  }
+};
+export default bench;
