@@ -30,6 +30,7 @@ export interface GatewayRoutes {
 const DROP = new Set([
   'authorization',
   'x-api-key',
+  'x-goog-api-key',
   'host',
   'connection',
   'keep-alive',
@@ -40,20 +41,42 @@ const DROP = new Set([
   'upgrade',
 ]);
 
+/** Google's status names for the HTTP statuses the gateway answers with. */
+const GOOGLE_STATUS: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  502: 'UNAVAILABLE',
+  503: 'UNAVAILABLE',
+};
+
 /** A refusal in the provider's error shape, so the agent's CLI shows the message as the provider's own. */
-export function errorBody(wire: Wire, message: string): string {
-  return JSON.stringify(
-    wire === 'anthropic-messages'
-      ? { type: 'error', error: { type: 'invalid_request_error', message } }
-      : { error: { message, type: 'invalid_request_error', code: 'nexus_refused' } },
-  );
+export function errorBody(wire: Wire, message: string, status = 400): string {
+  if (wire === 'anthropic-messages')
+    return JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message } });
+  if (wire === 'gemini-generate')
+    return JSON.stringify({ error: { code: status, message, status: GOOGLE_STATUS[status] ?? 'UNKNOWN' } });
+  return JSON.stringify({ error: { message, type: 'invalid_request_error', code: 'nexus_refused' } });
+}
+
+/**
+ * `/<kind>/<provider path>[?query]`: the provider path is `/v1/…` (Gemini: `/v1beta/…`, `/v1alpha/…`, with
+ * `models/<model>:<method>`), and no segment is `.` or `..` (the upstream URL must stay under the provider's base).
+ */
+export function gatewayPath(url: string): { kind: string; path: string; query: URLSearchParams } | null {
+  const m = /^\/([a-z][a-z0-9-]{0,31})(\/v1(?:beta|alpha)?\/[A-Za-z0-9/_.:-]*)(?:\?(.*))?$/.exec(url);
+  if (!m || m[2]!.split('/').some((seg) => seg === '.' || seg === '..')) return null;
+  return { kind: m[1]!, path: m[2]!, query: new URLSearchParams(m[3] ?? '') };
 }
 
 /**
  * The model gateway's HTTP face, on the workers' host address (never a wildcard). A request is
  * `/<kind>/<provider path>` with the session's gateway credential where the provider's key would be
- * (`x-api-key` or `Authorization: Bearer`); the credential is swapped for the real one and the request goes to
- * the kind's upstream; the answer streams back chunk by chunk (nothing buffered), its tokens counted on the way.
+ * (`x-api-key`, `Authorization: Bearer`, Gemini's `x-goog-api-key` or `?key=`); the credential is swapped for the real
+ * one (every credential header and the `key` parameter the agent sent are dropped) and the request goes to the kind's
+ * upstream; the answer streams back chunk by chunk (nothing buffered), its tokens counted on the way.
  */
 export class GatewayServer {
   private server: http.Server | null = null;
@@ -88,10 +111,10 @@ export class GatewayServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const m = /^\/([a-z][a-z0-9-]{0,31})(\/v1\/[A-Za-z0-9/_.-]*)(\?.*)?$/.exec(req.url ?? '');
-    const credential = bearer(req);
+    const m = gatewayPath(req.url ?? '');
+    const credential = m ? bearer(req, m.query) : null;
     const caller = credential ? this.routes.verify(credential) : null;
-    if (!m || !caller || caller.agent !== m[1]) {
+    if (!m || !caller || caller.agent !== m.kind) {
       res.writeHead(m ? 401 : 404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: m ? 'Not a Nexus session credential.' : 'Not found.' } }));
       req.resume();
@@ -107,7 +130,10 @@ export class GatewayServer {
     const refusal = this.routes.refusal(caller);
     if (refusal) return this.refuse(req, res, up.wire, 400, refusal);
     const requestId = randomUUID();
-    const target = new URL(`${up.base.replace(/\/+$/, '')}${m[2]}${m[3] ?? ''}`);
+    // The agent's `key` parameter (Gemini's other place for a key) never goes upstream: the real one is a header.
+    m.query.delete('key');
+    const query = m.query.toString();
+    const target = new URL(`${up.base.replace(/\/+$/, '')}${m.path}${query ? `?${query}` : ''}`);
     const headers: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !DROP.has(k)) headers[k] = v;
     Object.assign(headers, up.sign(req.headers));
@@ -136,7 +162,7 @@ export class GatewayServer {
       this.log.warn('model gateway: upstream failed', { agent: caller.agent, error: errorMessage(e) });
       if (!res.headersSent) {
         res.writeHead(502, { 'content-type': 'application/json' });
-        res.end(errorBody(up.wire, `Nexus could not reach the model provider: ${errorMessage(e)}`));
+        res.end(errorBody(up.wire, `Nexus could not reach the model provider: ${errorMessage(e)}`, 502));
       } else res.destroy();
     });
     // The agent gave up (or core is closing): so does the upstream request.
@@ -149,15 +175,17 @@ export class GatewayServer {
   private refuse(req: IncomingMessage, res: ServerResponse, wire: Wire, status: number, message: string): void {
     req.resume();
     res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(errorBody(wire, message));
+    res.end(errorBody(wire, message, status));
   }
 }
 
-/** The credential the agent presented where its provider's key goes. */
-function bearer(req: IncomingMessage): string | null {
-  const key = req.headers['x-api-key'];
-  if (typeof key === 'string' && key) return key.trim();
+/** The credential the agent presented where its provider's key goes (a header, else Gemini's `?key=`). */
+function bearer(req: IncomingMessage, query: URLSearchParams): string | null {
+  for (const name of ['x-api-key', 'x-goog-api-key']) {
+    const key = req.headers[name];
+    if (typeof key === 'string' && key.trim()) return key.trim();
+  }
   const auth = req.headers.authorization;
   const m = typeof auth === 'string' ? /^Bearer\s+(\S+)$/i.exec(auth) : null;
-  return m?.[1] ?? null;
+  return m?.[1] ?? query.get('key') ?? null;
 }

@@ -69,4 +69,73 @@ describe('usage from the providers’ own answers', () => {
     const bad = sse([{ type: 'response.completed', response: { usage: { input_tokens: -5, output_tokens: 'x' } } }]);
     expect(parse(new UsageParser('openai-responses', true), bad, 9)).toMatchObject({ input: 0, output: 0 });
   });
+
+  it('reads a Gemini stream (SSE, CRLF apart) however it is cut: the last usageMetadata, cached input apart, thoughts as output', () => {
+    const chunk = (usageMetadata: Record<string, number>, text: string) =>
+      `data: ${JSON.stringify({ candidates: [{ content: { parts: [{ text }] } }], usageMetadata, modelVersion: 'gemini-test' })}\r\n\r\n`;
+    const text =
+      chunk({ promptTokenCount: 900, totalTokenCount: 900 }, 'ünï') +
+      chunk(
+        {
+          promptTokenCount: 900,
+          cachedContentTokenCount: 600,
+          toolUsePromptTokenCount: 7,
+          candidatesTokenCount: 40,
+          thoughtsTokenCount: 25,
+          totalTokenCount: 972,
+        },
+        '漢字',
+      );
+    for (const size of [1, 5, 77, 100_000])
+      expect(parse(new UsageParser('gemini-generate', true), text, size)).toEqual({
+        input: 307,
+        output: 65,
+        cacheWrite: 0,
+        cacheRead: 600,
+        model: 'gemini-test',
+      });
+    // generateContent's JSON, and streamGenerateContent without alt=sse (one JSON array of responses).
+    const one = { usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 3 }, modelVersion: 'g' };
+    expect(parse(new UsageParser('gemini-generate', false), JSON.stringify(one), 3)).toMatchObject({
+      input: 12,
+      output: 3,
+    });
+    const array = [{ usageMetadata: { promptTokenCount: 12 } }, one];
+    expect(parse(new UsageParser('gemini-generate', false), JSON.stringify(array), 8)).toMatchObject({
+      input: 12,
+      output: 3,
+    });
+    expect(parse(new UsageParser('gemini-generate', true), 'data: {"candidates":[]}\r\n\r\n', 4)).toBeNull();
+  });
+
+  it('reads a Chat Completions stream from its last chunk (usage null before it, [DONE] after), and a JSON answer', () => {
+    const chunk = (c: Record<string, unknown>) =>
+      `data: ${JSON.stringify({ object: 'chat.completion.chunk', model: 'chat-test', ...c })}\n\n`;
+    const text =
+      chunk({ choices: [{ index: 0, delta: { content: 'hé' } }], usage: null }) +
+      chunk({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage: null }) +
+      chunk({
+        choices: [],
+        usage: { prompt_tokens: 300, completion_tokens: 21, prompt_tokens_details: { cached_tokens: 256 } },
+      }) +
+      'data: [DONE]\n\n';
+    for (const size of [2, 33, 100_000])
+      expect(parse(new UsageParser('openai-chat', true), text, size)).toEqual({
+        input: 44,
+        output: 21,
+        cacheWrite: 0,
+        cacheRead: 256,
+        model: 'chat-test',
+      });
+    const json = JSON.stringify({ model: 'c', usage: { prompt_tokens: 9, completion_tokens: 4 } });
+    expect(parse(new UsageParser('openai-chat', false), json, 5)).toMatchObject({ input: 9, output: 4, cacheRead: 0 });
+    // A stream whose request did not ask for usage reports nothing.
+    expect(
+      parse(
+        new UsageParser('openai-chat', true),
+        text.split('data: {"object":"chat.completion.chunk","model":"chat-test","choices":[],')[0]!,
+        9,
+      ),
+    ).toBeNull();
+  });
 });

@@ -8,6 +8,13 @@ import type { ModelWire } from '../agents';
  *    `cache_read_input_tokens`; `message_delta` carries the final `usage.output_tokens` (a JSON answer: `usage`).
  *  - OpenAI Responses: `response.completed` carries `response.usage` with `input_tokens`, `output_tokens` and
  *    `input_tokens_details.cached_tokens` (a JSON answer: `usage`).
+ *  - Gemini (`generateContent` / `streamGenerateContent`): each response carries `usageMetadata` (in a stream, the
+ *    totals so far: the last one counts) with `promptTokenCount` (cached tokens included: `cachedContentTokenCount`),
+ *    `toolUsePromptTokenCount`, `candidatesTokenCount` and `thoughtsTokenCount` (both billed as output), and
+ *    `modelVersion`. Without `alt=sse` the stream is one JSON array of responses.
+ *  - OpenAI Chat Completions: `usage` (`prompt_tokens`, cached ones included: `prompt_tokens_details.cached_tokens`;
+ *    `completion_tokens`, reasoning included) in the JSON answer, or in a stream's last chunk (when the request asked
+ *    for it: `stream_options.include_usage`; other chunks carry none or `usage: null`).
  */
 export interface TokenCounts {
   input: number;
@@ -56,8 +63,11 @@ export class UsageParser {
   done(): TokenCounts | null {
     if (!this.streaming && this.json) {
       try {
-        const body = obj(JSON.parse(this.json));
-        this.usage(obj(body.usage), body.model);
+        const parsed: unknown = JSON.parse(this.json);
+        // Gemini's stream without alt=sse: an array of responses, each with the totals so far.
+        for (const body of (Array.isArray(parsed) ? parsed : [parsed]).map(obj))
+          if (this.wire === 'gemini-generate') this.usage(obj(body.usageMetadata), body.modelVersion);
+          else this.usage(obj(body.usage), body.model);
       } catch {
         // not JSON: nothing reported
       }
@@ -84,7 +94,9 @@ export class UsageParser {
           this.seen = true;
         }
       }
-    } else if (e.type === 'response.completed') {
+    } else if (this.wire === 'gemini-generate') this.usage(obj(e.usageMetadata), e.modelVersion);
+    else if (this.wire === 'openai-chat') this.usage(obj(e.usage), e.model);
+    else if (e.type === 'response.completed') {
       const response = obj(e.response);
       this.usage(obj(response.usage), response.model);
     }
@@ -99,6 +111,17 @@ export class UsageParser {
       this.counts.cacheWrite = n(u.cache_creation_input_tokens);
       this.counts.cacheRead = n(u.cache_read_input_tokens);
       if ('output_tokens' in u) this.counts.output = Math.max(this.counts.output, n(u.output_tokens));
+    } else if (this.wire === 'gemini-generate') {
+      const cached = n(u.cachedContentTokenCount);
+      // The prompt counts the cached tokens: the ledger keeps them apart. Thoughts are output the model bills.
+      this.counts.input = Math.max(0, n(u.promptTokenCount) - cached) + n(u.toolUsePromptTokenCount);
+      this.counts.cacheRead = cached;
+      this.counts.output = n(u.candidatesTokenCount) + n(u.thoughtsTokenCount);
+    } else if (this.wire === 'openai-chat') {
+      const cached = n(obj(u.prompt_tokens_details).cached_tokens);
+      this.counts.input = Math.max(0, n(u.prompt_tokens) - cached);
+      this.counts.cacheRead = cached;
+      this.counts.output = n(u.completion_tokens);
     } else {
       const cached = n(obj(u.input_tokens_details).cached_tokens);
       // Responses counts cached tokens inside input_tokens: the ledger keeps them apart.
