@@ -176,26 +176,30 @@ async function build(
       },
     );
   });
-  if (!failure) return;
-  const said = tail.join('\n');
-  if (failure.includes(`code: ${NO_GLIBC}`) || said.includes('has no glibc'))
-    throw new RecipeError(
+  if (failure) throw buildRefusal(failure, tail, what);
+}
+
+/**
+ * What a failed build means for the operator: the layer's own checks by their exit codes, an image without /bin/sh,
+ * else the engine's message with the build's last lines. (The step lines echo the checks' words: only exit codes
+ * and the lines the checks printed are read.)
+ */
+export function buildRefusal(failure: string, tail: readonly string[], what: 'repo' | 'layer'): RecipeError {
+  const printed = tail.filter((l) => l.startsWith('nexus-layer:'));
+  if (what === 'layer' && failure.includes(`code: ${NO_GLIBC}`))
+    return new RecipeError(
       'no_glibc',
       `Nexus cannot layer on this image: it has no glibc (musl-based, e.g. alpine), and Nexus's helpers run on a glibc Node (${WORKER_NODE}). Use a Debian or Ubuntu based image.`,
     );
-  if (failure.includes(`code: ${NO_TOOLS}`))
-    throw new RecipeError(
+  if (what === 'layer' && failure.includes(`code: ${NO_TOOLS}`))
+    return new RecipeError(
       'build_failed',
-      `Nexus cannot layer on this image: ${
-        said
-          .split('\n')
-          .filter((l) => l.includes('nexus-layer'))
-          .pop() ?? failure
-      }`,
+      `Nexus cannot layer on this image: ${printed.pop()?.slice(13).trim() ?? failure}`,
     );
   if (what === 'layer' && /\/bin\/sh.*no such file/i.test(failure))
-    throw new RecipeError('no_shell', 'Nexus cannot layer on this image: it has no /bin/sh.');
-  throw new RecipeError(
+    return new RecipeError('no_shell', 'Nexus cannot layer on this image: it has no /bin/sh.');
+  const said = tail.filter((l) => !/^Step \d+\/\d+ :/.test(l)).join('\n');
+  return new RecipeError(
     'build_failed',
     `${what === 'repo' ? "The repository's image" : "Nexus's layer"} could not be built: ${failure.trim().slice(0, 300)}${said ? `\n${said.slice(-400)}` : ''}`,
   );

@@ -106,4 +106,22 @@ describe('devcontainer.json is the recipe', () => {
       /^\/opt\/nexus\/bin\/nexus-with-credential\n\/usr\/bin\/tmux\n.*\/opt\/nexus\/bin:\/usr\/local\/sbin/,
     );
   }, 240_000);
+
+  it('refuses a recipe that needs a registry’s features, the reason on the workspace, nothing left of it', async () => {
+    const r = await serveGitRepo(null);
+    r.commit('.devcontainer.json', '{"image":"x","features":{"ghcr.io/devcontainers/features/node:1":{}}}');
+    const ws = `${name}-f`;
+    try {
+      await core.dispatcher.call('workspaces.create', { name: ws, repoUrl: r.url }, op);
+      await core.workspaces.idle();
+      const f = await core.dispatcher.call('workspaces.get', { workspace: ws }, op);
+      expect([f.status, f.containerId]).toEqual(['error', null]);
+      expect(f.reason).toMatch(
+        /^\.devcontainer\.json names features that need a registry \(ghcr\.io\/devcontainers\/features\/node:1\); Nexus installs features from no registry/,
+      );
+    } finally {
+      await core.dispatcher.call('workspaces.delete', { workspace: ws }, op).catch(() => undefined);
+      await r.close();
+    }
+  }, 60_000);
 });
