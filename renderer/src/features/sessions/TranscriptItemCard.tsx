@@ -76,11 +76,13 @@ function Message({ item, who, className }: { item: Item<'user' | 'agent'>; who: 
 /** A tool call: what it is, its status in words, the files it touches, its output folded away. */
 function ToolCallCard({ item }: { item: Item<'tool'> }) {
   const kind = toolKind(item.kind);
+  // A call announced before its title arrives is named by its kind meanwhile.
+  const title = item.title || kind.label;
   const input = item.input === undefined || item.input === null ? '' : JSON.stringify(item.input, null, 2);
   return (
     <article
       className={`transcript-tool status-${item.status}`}
-      aria-label={`Tool call: ${item.title}`}
+      aria-label={`Tool call: ${title}`}
       data-testid="transcript-tool"
       data-status={item.status}
     >
@@ -88,15 +90,15 @@ function ToolCallCard({ item }: { item: Item<'tool'> }) {
         <span className="transcript-tool-kind">
           <span aria-hidden="true">{kind.glyph}</span> {kind.label}
         </span>
-        <strong className="transcript-tool-title">{item.title}</strong>
+        <strong className="transcript-tool-title">{title}</strong>
         <span className={`chip ${toolStatusTone[item.status]}`} data-testid="tool-status">
           {toolStatusWords[item.status]}
         </span>
       </header>
       {item.locations.length > 0 ? (
         <ul className="transcript-files" aria-label="Files">
-          {item.locations.map((path) => (
-            <li key={path}>
+          {item.locations.map((path, i) => (
+            <li key={`${i}:${path}`}>
               <code>{path}</code>
             </li>
           ))}

@@ -89,6 +89,17 @@ const items: TranscriptItem[] = [
     output: '1 failing\nexpected 200',
     at,
   },
+  {
+    type: 'tool',
+    id: 't3',
+    title: '',
+    kind: 'edit',
+    status: 'in_progress',
+    locations: ['src/routes.ts', 'src/routes.ts'],
+    input: null,
+    output: '',
+    at,
+  },
   { type: 'permission', id: 'pm0', requestId: null, title: 'git push', outcome: 'denied', at },
   { type: 'agent', id: 'a1', text: 'The route is fixed; one test still fails.', at },
   { type: 'turn_end', id: 'e1', stopReason: 'end_turn', at },
@@ -166,6 +177,10 @@ describe('the structured view of a session whose kind reports structured updates
     expect(await run.getByTestId('tool-output').isVisible()).toBe(false);
     await run.getByText('Output (2 lines)').click();
     expect(await run.getByTestId('tool-output').textContent()).toBe('1 failing\nexpected 200');
+    // A call whose title has not come yet is named by its kind.
+    const edit = page.getByRole('article', { name: 'Tool call: Edit' });
+    expect(await edit.getByTestId('tool-status').textContent()).toBe('Running');
+    expect(await edit.getByRole('listitem').allTextContents()).toEqual(['src/routes.ts', 'src/routes.ts']);
     // An answered permission says how; the turn end and the notice read as sentences.
     expect(await page.getByRole('region', { name: 'Permission: git push' }).textContent()).toContain('Denied');
     expect(await page.getByTestId('transcript-turn-end').textContent()).toContain('Turn ended');

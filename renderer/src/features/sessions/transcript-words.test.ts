@@ -38,6 +38,7 @@ describe('the words and rules of the structured view', () => {
     expect(planStatus('in_progress').words).toBe('in progress');
     expect(planStatus('blocked').words).toBe('blocked');
     expect(turnEndWords('cancelled')).toBe('Turn stopped');
+    expect(turnEndWords('error')).toBe('Turn ended in an error');
     expect(turnEndWords('weird')).toBe('Turn ended (weird)');
     expect(toolKind('execute').label).toBe('Run');
     expect(toolKind('other').label).toBe('Tool');

@@ -74,6 +74,8 @@ export function turnEndWords(stopReason: string): string {
       return 'Turn ended: the request limit was reached';
     case 'refusal':
       return 'Turn ended: the agent refused';
+    case 'error':
+      return 'Turn ended in an error';
     default:
       return `Turn ended (${stopReason})`;
   }
