@@ -92,8 +92,8 @@ export const geminiToolNames = (req: Pick<GeminiRequest, 'body'>): string[] =>
 
 /**
  * The smallest value a schema accepts: the first of an enum or a union, every property of an object (required
- * ones at least), an empty array, "", 0 or false. Types may be JSON Schema's (`object`) or the Gemini API's
- * (`OBJECT`).
+ * ones at least), an empty array, "", 0 (or the minimum: Gemini's numerical router wants 1 or more) or false. Types
+ * may be JSON Schema's (`object`) or the Gemini API's (`OBJECT`).
  */
 export function exampleOf(schema: unknown): unknown {
   if (!schema || typeof schema !== 'object') return {};
@@ -109,7 +109,11 @@ export function exampleOf(schema: unknown): unknown {
   }
   if (type === 'array') return [];
   if (type === 'string') return '';
-  if (type === 'number' || type === 'integer') return 0;
+  if (type === 'number' || type === 'integer') {
+    const min =
+      typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : 0;
+    return type === 'integer' ? Math.ceil(min) : min;
+  }
   if (type === 'boolean') return false;
   return {};
 }

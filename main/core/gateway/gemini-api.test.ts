@@ -86,6 +86,11 @@ describe('the Gemini API stand-in', () => {
     expect(JSON.parse(body.candidates[0]!.content.parts[0]!.text)).toEqual({ reasoning: '', model_choice: 'flash' });
     expect(api.requests.at(-1)?.kind).toBe('json');
     // The Gemini API's own schema dialect, and a request without tools: a short text.
+    expect(exampleOf({ type: 'object', properties: { score: { type: 'integer', minimum: 1, maximum: 100 } } })).toEqual(
+      {
+        score: 1,
+      },
+    );
     expect(exampleOf({ type: 'OBJECT', properties: { n: { type: 'INTEGER' }, l: { type: 'ARRAY' } } })).toEqual({
       n: 0,
       l: [],
