@@ -30,7 +30,7 @@ export class SessionsPage {
     workspace: string,
     name: string,
     initialMessage: string,
-    opts: { agent?: 'Claude Code' | 'Codex' } = {},
+    opts: { agent?: string } = {},
   ): Promise<void> {
     const form = await this.newSessionForm();
     const select = form.locator('select[name="workspace"]');

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CoreConfigInput } from '../../main/core/config';
 import { testAcpCliDir, testAgentCliDir, testCodexCliDir } from './agent-cli';
 import { startGeminiApi, type GeminiApi } from './gemini-api';
+import { startChatCompletionsApi, type ChatCompletionsApi } from './chat-completions-api';
 import { startResponsesApi, type ResponsesApi } from './responses-api';
 import { ensureTestWorkerImage, testBaseImage } from './docker';
 import { serveGitRepo } from './git-http-server';
@@ -37,6 +38,10 @@ export interface RealAgentEnv {
   geminiApi: GeminiApi;
   /** A Gemini API key that must never show anywhere but the Gemini stand-in's x-goog-api-key header. */
   geminiCanary: string;
+  /** The scripted Chat Completions API behind every OpenCode and Qwen Code session. */
+  chatApi: ChatCompletionsApi;
+  /** An OpenAI API key for OpenCode and Qwen Code that must never show anywhere but the chat stand-in's bearer. */
+  chatCanary: string;
   /** Core config for `serve()` / `openCore()`. */
   config: CoreConfigInput;
   /** The same, as environment for `nexus serve` (main/env-config.ts). */
@@ -57,10 +62,14 @@ export async function startRealAgentEnv(opts: { repoToken?: string } = {}): Prom
   const codexApi = await startResponsesApi({ host: gateway });
   const geminiApi = await startGeminiApi({ host: gateway });
   const geminiCliDir = testAcpCliDir('gemini');
+  const chatApi = await startChatCompletionsApi({ host: gateway });
+  const opencodeCliDir = testAcpCliDir('opencode');
+  const qwenCliDir = testAcpCliDir('qwen');
   const repo = await serveGitRepo(opts.repoToken ?? null).catch(async (e: unknown) => {
     await api.close();
     await codexApi.close();
     await geminiApi.close();
+    await chatApi.close();
     throw e;
   });
   // The install's npm prefix (the helper returns the vendor directory inside it).
@@ -78,6 +87,8 @@ export async function startRealAgentEnv(opts: { repoToken?: string } = {}): Prom
     codexCanary: `sk-proj-canary-${randomUUID()}`,
     geminiApi,
     geminiCanary: `AIza-canary-${randomUUID()}`,
+    chatApi,
+    chatCanary: `sk-chat-canary-${randomUUID()}`,
     config: {
       // 3 GiB: room for the 10 sessions the agent-start and agent-idle benches put in one workspace at
       // quota.sessionMemoryBytes (256 MiB each; a create beyond what the container holds is refused).
@@ -88,6 +99,8 @@ export async function startRealAgentEnv(opts: { repoToken?: string } = {}): Prom
           claude: { cliDir, baseUrl: api.url },
           codex: { cliDir: codexPrefix, baseUrl: codexApi.url },
           gemini: { cliDir: geminiCliDir, baseUrl: geminiApi.url },
+          opencode: { cliDir: opencodeCliDir, baseUrl: chatApi.url },
+          qwen: { cliDir: qwenCliDir, baseUrl: chatApi.url },
         },
         startupTimeoutMs: 240_000,
       },
@@ -101,11 +114,16 @@ export async function startRealAgentEnv(opts: { repoToken?: string } = {}): Prom
       NEXUS_CODEX_BASE_URL: codexApi.url,
       NEXUS_GEMINI_CLI_DIR: geminiCliDir,
       NEXUS_GEMINI_BASE_URL: geminiApi.url,
+      NEXUS_OPENCODE_CLI_DIR: opencodeCliDir,
+      NEXUS_OPENCODE_BASE_URL: chatApi.url,
+      NEXUS_QWEN_CLI_DIR: qwenCliDir,
+      NEXUS_QWEN_BASE_URL: chatApi.url,
     },
     close: async () => {
       await api.close();
       await codexApi.close();
       await geminiApi.close();
+      await chatApi.close();
       await repo.close();
     },
   };
@@ -129,6 +147,13 @@ export async function giveCodexCredential(call: OperatorCall, canary: string, na
 export async function giveGeminiCredential(call: OperatorCall, canary: string, name = 'gemini-key'): Promise<string> {
   const secret = (await call('secrets.create', { name, kind: 'gemini_api_key', value: canary })) as { id: string };
   await call('agent.setDefaultCredential', { kind: 'gemini', secretId: secret.id });
+  return secret.id;
+}
+
+/** Stores `canary` as an `openai_api_key` secret and makes it the default credential of OpenCode and Qwen Code. */
+export async function giveChatCredential(call: OperatorCall, canary: string, name = 'chat-key'): Promise<string> {
+  const secret = (await call('secrets.create', { name, kind: 'openai_api_key', value: canary })) as { id: string };
+  for (const kind of ['opencode', 'qwen']) await call('agent.setDefaultCredential', { kind, secretId: secret.id });
   return secret.id;
 }
 

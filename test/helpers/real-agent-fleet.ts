@@ -17,6 +17,7 @@ import {
   giveAgentCredential,
   giveCodexCredential,
   giveGeminiCredential,
+  giveChatCredential,
   startRealAgentEnv,
   type RealAgentEnv,
 } from './real-agent-env';
@@ -128,6 +129,7 @@ export async function startRealAgentFleet(
     await giveAgentCredential((op, input) => running.core.dispatcher.call(op, input, ctx), env.canary);
     await giveCodexCredential((op, input) => running.core.dispatcher.call(op, input, ctx), env.codexCanary);
     await giveGeminiCredential((op, input) => running.core.dispatcher.call(op, input, ctx), env.geminiCanary);
+    await giveChatCredential((op, input) => running.core.dispatcher.call(op, input, ctx), env.chatCanary);
     mcpSecret = (await mintToken(running, 'vault', 'real-agent-fleet')).secret;
     client = await connectClient(`${running.host.url}/api/mcp`, mcpSecret);
   } catch (e) {

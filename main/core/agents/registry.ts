@@ -3,6 +3,8 @@ import { BASE_WORKER_PATH } from '../docker';
 import { claudeDriver } from './claude';
 import { codexDriver } from './codex';
 import { geminiDriver } from './gemini';
+import { opencodeDriver } from './opencode';
+import { qwenDriver } from './qwen';
 import type { AgentDriver, AgentDriverDeps, AgentKindConfig } from './driver';
 import type { AcpPort } from './acp';
 
@@ -11,6 +13,8 @@ const DRIVERS = {
   claude: claudeDriver,
   codex: codexDriver,
   gemini: geminiDriver,
+  opencode: opencodeDriver,
+  qwen: qwenDriver,
 } as const satisfies Record<
   string,
   ((deps: AgentDriverDeps) => AgentDriver) & { cliCredentialFiles: readonly string[] }

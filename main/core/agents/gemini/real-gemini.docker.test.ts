@@ -1,0 +1,16 @@
+import { describe } from 'vitest';
+import { geminiFunctionResponses, geminiUserTexts, type GeminiRequest } from '../../../../test/helpers/gemini-api';
+import { realAcpKindSuite } from '../../../../test/helpers/real-acp-kind';
+
+/** The real pinned Gemini CLI (`gemini --acp`) through a whole Nexus, against the Gemini API stand-in. */
+describe('the real Gemini CLI through Nexus (ACP)', () => {
+  realAcpKindSuite<GeminiRequest>({
+    kind: 'gemini',
+    speaker: 'Gemini',
+    api: (fleet) => fleet.env.geminiApi,
+    canary: (fleet) => fleet.env.geminiCanary,
+    userTexts: geminiUserTexts,
+    toolResults: (req) => JSON.stringify(geminiFunctionResponses(req)),
+    shell: (command) => ({ toolUse: { name: 'run_shell_command', input: { command, description: 'as asked' } } }),
+  });
+});

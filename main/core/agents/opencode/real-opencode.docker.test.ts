@@ -1,0 +1,16 @@
+import { describe } from 'vitest';
+import { chatToolResults, chatUserTexts, type ChatRequest } from '../../../../test/helpers/chat-completions-api';
+import { realAcpKindSuite } from '../../../../test/helpers/real-acp-kind';
+
+/** The real pinned OpenCode CLI through a whole Nexus (ACP), against the Chat Completions stand-in. */
+describe('the real OpenCode through Nexus (ACP)', () => {
+  realAcpKindSuite<ChatRequest>({
+    kind: 'opencode',
+    speaker: 'OpenCode',
+    api: (fleet) => fleet.env.chatApi,
+    canary: (fleet) => fleet.env.chatCanary,
+    userTexts: chatUserTexts,
+    toolResults: (req) => JSON.stringify(chatToolResults(req)),
+    shell: (command) => ({ toolUse: { name: 'bash', input: { command, description: 'as asked' } } }),
+  });
+});

@@ -1,0 +1,30 @@
+import { acpDriver } from '../acp';
+import { QWEN_ACP_ARGV, QWEN_CLI, QWEN_CLI_MOUNT } from './cli';
+
+/**
+ * Qwen Code (`qwen --acp`), an ACP kind: docs/agents.md, "ACP kinds". It speaks OpenAI chat completions to
+ * OPENAI_BASE_URL (the session's gateway) with OPENAI_API_KEY (the session's gateway credential). Its own default mode
+ * (`auto`) lets a model classifier decide; Nexus sets `default`, in which it asks before a shell call.
+ */
+export const qwenDriver = acpDriver({
+  kind: 'qwen',
+  label: 'Qwen Code',
+  speaker: 'Qwen',
+  cli: { spec: QWEN_CLI, mountTarget: QWEN_CLI_MOUNT, argv: QWEN_ACP_ARGV },
+  model: {
+    wire: 'openai-chat',
+    upstream: 'https://api.openai.com',
+    secretKinds: ['openai_api_key'],
+    describe: 'an OpenAI API key (or a key of the OpenAI-compatible endpoint set as its base URL)',
+    headers: (_kind, value) => ({ authorization: `Bearer ${value}` }),
+  },
+  env: ({ gatewayUrl, model }) => ({
+    OPENAI_BASE_URL: `${gatewayUrl}/v1`,
+    ...(model ? { OPENAI_MODEL: model } : {}),
+  }),
+  keyVar: 'OPENAI_API_KEY',
+  askMode: 'default',
+  mcpTransports: ['stdio'],
+  sessionStore: '.qwen/projects',
+  credentialFiles: [String.raw`\.qwen/oauth_creds\.json`],
+});

@@ -1,0 +1,16 @@
+import { describe } from 'vitest';
+import { chatToolResults, chatUserTexts, type ChatRequest } from '../../../../test/helpers/chat-completions-api';
+import { realAcpKindSuite } from '../../../../test/helpers/real-acp-kind';
+
+/** The real pinned Qwen CLI through a whole Nexus (ACP), against the Chat Completions stand-in. */
+describe('the real Qwen through Nexus (ACP)', () => {
+  realAcpKindSuite<ChatRequest>({
+    kind: 'qwen',
+    speaker: 'Qwen',
+    api: (fleet) => fleet.env.chatApi,
+    canary: (fleet) => fleet.env.chatCanary,
+    userTexts: chatUserTexts,
+    toolResults: (req) => JSON.stringify(chatToolResults(req)),
+    shell: (command) => ({ toolUse: { name: 'run_shell_command', input: { command, description: 'as asked' } } }),
+  });
+});

@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { ModelReply } from './model-api';
+import type { ModelScript, RecordedRequest } from './model-script';
+import { hostileCorpus } from './hostile-corpus';
+import { inspectJson } from './docker';
+import { startRealAgentFleet, type RealAgentFleet } from './real-agent-fleet';
+import { readUntil, waitFor } from './wait';
+
+/**
+ * The product rules every ACP kind must keep, run against its real pinned CLI through a whole Nexus on the default
+ * `nexus` bridge (each kind's real-<kind>.docker.test.ts calls this inside its describe): the initial message and every
+ * message of the hostile corpus arrive byte-exact, each as its own prompt; a shell call waits for the operator (Allow
+ * runs it; a message sent meanwhile approves nothing and is its own turn; Deny with a note reaches the model and the
+ * call never runs); the structured view has the turn, the tool card and both answers; the canary key is nowhere but
+ * the stand-in's headers. What differs per kind is its wire: the adapter says how to read it.
+ */
+export interface AcpKindAdapter<R extends RecordedRequest> {
+  kind: string;
+  /** The speaker in "<speaker> needs your permission to use Bash". */
+  speaker: string;
+  api(fleet: RealAgentFleet): ModelScript<R>;
+  /** The canary the operator's credential holds. */
+  canary(fleet: RealAgentFleet): string;
+  /** The user texts of a request, in order. */
+  userTexts(req: R): string[];
+  /** What the model was told about the tool calls of a request (their results), as text. */
+  toolResults(req: R): string;
+  /** The model's reply that makes the agent run `command` in its shell. */
+  shell(command: string): ModelReply;
+  /** What the agent makes of a typed prompt (null: it never reaches the model, e.g. a command of its own). */
+  asSeen?(typed: string): string | null;
+}
+
+export function realAcpKindSuite<R extends RecordedRequest>(a: AcpKindAdapter<R>): void {
+  let fleet: RealAgentFleet;
+  const ws = `acp-${a.kind}`;
+  /** Replies per marker: each session's first prompt names it, and every later request of it carries it. */
+  const scripts = new Map<string, ModelReply[]>();
+  const turns = (): R[] => a.api(fleet).turns();
+  const markerOf = (r: R): string | undefined =>
+    [...scripts.keys()].find((m) => a.userTexts(r).some((t) => t.includes(m)));
+
+  beforeAll(async () => {
+    fleet = await startRealAgentFleet();
+    a.api(fleet).onTurn((r) => scripts.get(markerOf(r) ?? '')?.shift() ?? { text: 'OK.' });
+    await fleet.createWorkspace(ws);
+  }, 600_000);
+  afterAll(async () => fleet?.dispose(), 180_000);
+
+  it('takes the initial message and each message of the hostile corpus byte-exact, each as its own prompt', async () => {
+    const [first, ...rest] = hostileCorpus;
+    const s = await fleet.createSession(ws, { name: 'corpus', initialMessage: first!, agent: a.kind });
+    const arrived = (typed: string, i: number) => {
+      const seen = a.asSeen ? a.asSeen(typed) : typed;
+      if (seen === null) return Promise.resolve();
+      return waitFor(
+        () => turns().find((t) => a.userTexts(t).at(-1) === seen),
+        `corpus ${i} (${JSON.stringify(typed.slice(0, 40))}) as the last user text of a model request`,
+        240_000,
+      );
+    };
+    await arrived(first!, 0);
+    // Sent while the agent may be busy: each waits for the turn before it (queued), then is its own prompt.
+    for (const text of rest) await fleet.call('sessions.sendMessage', { session: s.id, text });
+    for (const [i, text] of rest.entries()) await arrived(text, i + 1);
+    const view = await fleet.call('sessions.transcript', { session: s.id, last: 2000 });
+    expect(view.items.filter((i) => i.type === 'user').map((i) => (i as { text: string }).text)).toEqual(hostileCorpus);
+    await fleet.call('sessions.delete', { session: s.id, deleteBranch: true });
+  }, 900_000);
+
+  it('asks before a shell call: Allow runs it, a message meanwhile approves nothing, Deny with a note reaches the model', async () => {
+    const marker = `gated-${randomBytes(3).toString('hex')}`;
+    const ran = `allowed-${randomBytes(4).toString('hex')}`;
+    const denied = `denied-${randomBytes(4).toString('hex')}`;
+    const worktree = '/workspace/.nexus-worktrees/gated';
+    // Not a plain edit in the worktree (the default approval rules allow those unasked): the operator decides.
+    const write = (file: string): string => `echo ok > ${file}`;
+    scripts.set(marker, [a.shell(write(ran)), { text: 'Ran it.' }, a.shell(write(denied)), { text: 'Understood.' }]);
+    const s = await fleet.createSession(ws, { name: 'gated', initialMessage: `${marker}: make it`, agent: a.kind });
+    const waiting = await fleet.waitForSession(s.id, 'waiting_permission', 240_000);
+    expect(waiting.agentMessage).toBe(`${a.speaker} needs your permission to use Bash`);
+    const sent = await fleet.tool<{ status: string }>('send_message', { session: s.id, text: `${marker} yes, run it` });
+    expect(sent.status).toBe('queued');
+    expect((await fleet.sh(ws, `test -e ${worktree}/${ran}`)).exitCode).not.toBe(0);
+    const first = await readUntil(
+      () => fleet.call('permissions.list', { sessionId: s.id }),
+      (l) => l.requests.length > 0,
+      60_000,
+    );
+    expect(JSON.stringify(first.requests[0]?.toolInput)).toContain(ran);
+    await fleet.call('permissions.decide', { id: first.requests[0]!.id, behavior: 'allow' });
+    await waitFor(
+      async () => (await fleet.sh(ws, `test -e ${worktree}/${ran}`)).exitCode === 0 || null,
+      'the allowed command',
+      60_000,
+    );
+    await waitFor(
+      () => turns().find((t) => a.userTexts(t).at(-1) === `${marker} yes, run it`),
+      'the queued message as its own prompt',
+      120_000,
+    );
+    const second = await readUntil(
+      () => fleet.call('permissions.list', { sessionId: s.id }),
+      (l) => l.requests.some((r) => JSON.stringify(r.toolInput).includes(denied)),
+      120_000,
+    );
+    const req = second.requests.find((r) => JSON.stringify(r.toolInput).includes(denied))!;
+    await fleet.call('permissions.decide', { id: req.id, behavior: 'deny', note: 'use the staging marker instead' });
+    await waitFor(
+      () => turns().find((t) => a.userTexts(t).some((x) => x.includes('use the staging marker instead'))),
+      'the deny note in a model request',
+      120_000,
+    );
+    expect((await fleet.sh(ws, `test -e ${worktree}/${denied}`)).exitCode).not.toBe(0);
+
+    const view = await fleet.call('sessions.transcript', { session: s.id });
+    expect(view.structured).toBe(true);
+    expect(view.items.some((i) => i.type === 'tool')).toBe(true);
+    const answers = view.items.filter((i) => i.type === 'permission').map((i) => (i as { outcome: string }).outcome);
+    expect(answers).toEqual(['allowed', 'denied']);
+    expect(view.items.find((i) => i.type === 'user')).toMatchObject({ text: `${marker}: make it` });
+  }, 600_000);
+
+  it('keeps the canary key out of the container: the stand-in saw it only from the gateway', async () => {
+    const api = a.api(fleet);
+    const canary = a.canary(fleet);
+    expect(api.sawCredential(canary)).toBe(true);
+    const container = (await fleet.call('workspaces.get', { workspace: ws })).containerId!;
+    expect(JSON.stringify(await inspectJson(container))).not.toContain(canary);
+    const grep = await fleet.sh(ws, `grep -rl -- '${canary}' /run /tmp /home /workspace 2>/dev/null | wc -l`);
+    expect(grep.stdout.trim()).toBe('0');
+    expect(fleet.logText()).not.toContain(canary);
+    expect(fleet.eventsText()).not.toContain(canary);
+  }, 120_000);
+}
