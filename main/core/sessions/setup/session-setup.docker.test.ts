@@ -131,9 +131,19 @@ describe('per-session setup and run from the recipe', () => {
   });
 
   it('gives each session its own ports; Run starts the same dev server in each, and both answer', async () => {
+    // A file from a vault secret the operator chose, beside the literal one: its value lands 0600, in no launch script.
+    await call('vault.init', {});
+    const secret = await call<{ id: string }>('secrets.create', {
+      name: 'db url',
+      kind: 'generic',
+      value: 'postgres://s3cr3t-value',
+    });
     await call('workspaces.setSessionFiles', {
       workspace: name,
-      files: [{ path: '.env.local', content: 'SETUP_OK=yes\n' }],
+      files: [
+        { path: '.env.local', content: 'SETUP_OK=yes\n' },
+        { path: 'config/db.url', secretId: secret.id },
+      ],
     });
     const second = (await call<Session>('sessions.create', { workspace: name, name: 'second' })).id;
     await waitFor(
@@ -151,6 +161,9 @@ describe('per-session setup and run from the recipe', () => {
       ports.push(v.ports.first);
     }
     expect(ports[0]).not.toBe(ports[1]);
+    const wt = '/workspace/.nexus-worktrees/second';
+    expect(await exec('stat -c %a config/db.url; cat config/db.url', wt)).toBe('600\npostgres://s3cr3t-value');
+    expect(await exec('grep -rl s3cr3t-value /tmp/nexus-sessions 2>/dev/null || echo none')).toBe('none');
     const answers = await waitFor(
       async () => {
         const got = await exec(

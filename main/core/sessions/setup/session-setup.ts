@@ -58,6 +58,8 @@ export class SessionSetup implements SessionSetupHooks {
   /** Run windows started by this process, to close with their session. */
   private readonly runWindows = new Map<string, { workspaceId: string; windowId: string }>();
   private readonly following = new Set<Promise<void>>();
+  /** Each new session's way to arm its startup watchdog, kept for a retried setup (this process only). */
+  private readonly arms = new Map<string, (at: string) => void>();
 
   constructor(private readonly d: SessionSetupDeps) {}
 
@@ -96,6 +98,7 @@ export class SessionSetup implements SessionSetupHooks {
 
   follow(ws: WorkspaceInfo, row: SessionRow, arm: (at: string) => void): boolean {
     if (!this.d.recipeOf(ws.id)?.nexus.setup) return false;
+    this.arms.set(row.id, arm);
     this.save(row.id, { state: 'running', exitCode: null, output: '' });
     const p = this.watch(ws, row, arm)
       .catch((e: unknown) => this.d.log.warn('following a session setup failed', { sessionId: row.id, error: e }))
@@ -136,8 +139,10 @@ export class SessionSetup implements SessionSetupHooks {
     if (r.exitCode !== 0 || !windowId.startsWith('@'))
       throw new NexusError('internal', `The session window could not be opened: ${r.stderr.trim()}`);
     this.d.patch(row.id, { status: 'running', reason: null, window_id: windowId });
-    if (skip) this.save(row.id, { state: 'skipped', exitCode: null, output: this.d.store.setup(row.id)?.output ?? '' });
-    else this.follow(ws, row, () => undefined);
+    if (skip) {
+      this.save(row.id, { state: 'skipped', exitCode: null, output: this.d.store.setup(row.id)?.output ?? '' });
+      this.arms.get(row.id)?.(new Date().toISOString());
+    } else this.follow(ws, row, this.arms.get(row.id) ?? (() => undefined));
     return this.viewOf(row);
   }
 
@@ -184,6 +189,7 @@ export class SessionSetup implements SessionSetupHooks {
 
   /** A deleted session's run window goes with it. */
   sessionGone(sessionId: string): void {
+    this.arms.delete(sessionId);
     const w = this.runWindows.get(sessionId);
     if (!w) return;
     this.runWindows.delete(sessionId);
