@@ -250,6 +250,11 @@ export async function createCore(
     docker: (engine) => engines.registry.docker(engine),
     config: config.sessions,
     hostUrl: () => ports.host.url(),
+    // A port in the session's reserved block (PORT, NEXUS_PORTS) is its preview even when no cwd says so.
+    portsOf: (id) => {
+      const b = sessionSetup.ports.of(id);
+      return b ? { from: b.first, to: b.last } : null;
+    },
     events,
     log: log.child({ feature: 'previews' }),
     dataDir,

@@ -25,7 +25,9 @@ import { tempDir } from './temp-dir';
  * store and signals, and the previews module on a loopback listener that takes preview origins as the host does.
  * `addSession` makes a session row and its worktree directory; `startApp` runs the preview app in a directory.
  */
-export async function previewRig(opts: { chromium?: string | null } = {}) {
+export async function previewRig(
+  opts: { chromium?: string | null; portsOf?: (sessionId: string) => { from: number; to: number } | null } = {},
+) {
   const docker = realDocker();
   const dir = tempDir('nexus-previews-');
   const db = openStore(join(dir.path, 'nexus.db'));
@@ -84,6 +86,7 @@ export async function previewRig(opts: { chromium?: string | null } = {}) {
     log,
     dataDir: dir.path,
     ...(opts.chromium !== undefined ? { chromium: opts.chromium } : {}),
+    ...(opts.portsOf ? { portsOf: opts.portsOf } : {}),
   });
   front = createServer((req, res) => {
     const n = previews.front.match(req, frontPort);
@@ -120,9 +123,9 @@ export async function previewRig(opts: { chromium?: string | null } = {}) {
           env: { APP: PREVIEW_APP },
         },
       );
-      await sh(
-        `for i in $(seq 1 100); do ${WORKER_NODE} -e "require('net').connect(${port},'${host === '0.0.0.0' ? '127.0.0.1' : host}').on('connect',()=>process.exit(0)).on('error',()=>process.exit(1))" && exit 0; sleep 0.05; done; exit 1`,
-      );
+      // One Node in the container tries every 50 ms for 20 s (a Node start per try costs a second on a busy machine).
+      const probe = `const t=Date.now();(function go(){require('net').connect(${port},'${host === '0.0.0.0' ? '127.0.0.1' : host}').on('connect',()=>process.exit(0)).on('error',()=>Date.now()-t>20000?process.exit(1):setTimeout(go,50))})()`;
+      await sh(`${WORKER_NODE} -e "${probe}"`);
     },
     async dispose() {
       await started.dispose();

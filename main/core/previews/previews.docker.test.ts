@@ -5,19 +5,23 @@ import { previewRig } from '../../../test/helpers/preview-rig';
 
 // One worker container on the `nexus` bridge; two sessions' dev servers (the preview app) started in their
 // worktrees, one on every address (reached at the container's bridge address), one on 127.0.0.1 only
-// (reached through a docker exec); a third server outside every worktree is nobody's preview.
+// (reached through a docker exec); a third server outside every worktree is nobody's preview; a fourth, outside
+// every worktree too, is in a session's reserved port block (PORT, NEXUS_PORTS).
 let rig: Awaited<ReturnType<typeof previewRig>>;
 let web = '';
 let api = '';
+let ranged = '';
 
 beforeAll(async () => {
-  rig = await previewRig();
+  rig = await previewRig({ portsOf: (id) => (id === ranged ? { from: 20010, to: 20019 } : null) });
   web = (await rig.addSession('web')).id;
   api = (await rig.addSession('api')).id;
+  ranged = (await rig.addSession('ranged')).id;
   await Promise.all([
     rig.startApp('/workspace/.nexus-worktrees/web', 3000),
     rig.startApp('/workspace/.nexus-worktrees/api', 3001, '127.0.0.1'),
     rig.startApp('/workspace', 3002),
+    rig.startApp('/tmp', 20012),
   ]);
 }, 120_000);
 afterAll(async () => {
@@ -67,6 +71,9 @@ describe("a session's previews", () => {
     ]);
     const other = await rig.previews.service.list(api);
     expect(other.previews.map((p) => [p.port, p.loopbackOnly])).toEqual([[3001, true]]);
+    const byBlock = await rig.previews.service.list(ranged);
+    expect(byBlock.previews.map((p) => [p.port, p.attributedBy])).toEqual([[20012, 'ports']]);
+    expect((await get(hostOf(20012, 'ranged'), '/')).body).toContain('The previewed app');
   }, 30_000);
 
   it('serves the page and passes the hot-reload WebSocket both ways at the bridge address', async () => {
