@@ -72,8 +72,18 @@ export class Screenshotter {
   private async shootNow(url: string): Promise<Buffer | null> {
     if (this.closed) return null;
     if (this.idle) clearTimeout(this.idle);
-    this.browser ??= this.open();
-    const browser = await this.browser;
+    // A launch that failed is not kept: the next turn end tries again.
+    this.browser ??= this.open().catch((e: unknown) => {
+      this.browser = null;
+      throw e;
+    });
+    let browser: Browser;
+    try {
+      browser = await this.browser;
+    } catch (e) {
+      this.log.warn('the screenshots browser did not start', { chromium: this.chromium, error: e });
+      return null;
+    }
     const context = await browser.newContext({ viewport: SHOT_BOUNDS.viewport, serviceWorkers: 'block' });
     let timer: NodeJS.Timeout | undefined;
     try {
