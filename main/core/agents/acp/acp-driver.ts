@@ -109,11 +109,26 @@ export function acpDriver(decl: AcpKindDeclaration): ((deps: AgentDriverDeps) =>
         return deps.acp.deliver(session.id, text);
       },
       acp: decl,
+      ...(decl.userSettings
+        ? { containerSetup: () => ({ script: MERGE_SETTINGS, payload: JSON.stringify(decl.userSettings) }) }
+        : {}),
       afterRelaunch: () => ({ state: 'starting' }),
     };
   };
   return Object.assign(make, { cliCredentialFiles: decl.credentialFiles });
 }
+
+/** Merges `{file, merge}` (stdin) into ~/<file>, one level deep, keeping the operator's other keys (0600). */
+const MERGE_SETTINGS = `
+const fs = require('fs'); const path = require('path'); const os = require('os');
+const p = JSON.parse(fs.readFileSync(0, 'utf8'));
+const f = path.join(os.homedir(), p.file);
+let v = {}; try { v = JSON.parse(fs.readFileSync(f, 'utf8')); } catch {}
+if (!v || typeof v !== 'object' || Array.isArray(v)) v = {};
+for (const [k, x] of Object.entries(p.merge)) v[k] = x && typeof x === 'object' && !Array.isArray(x) && v[k] && typeof v[k] === 'object' ? { ...v[k], ...x } : x;
+fs.mkdirSync(path.dirname(f), { recursive: true, mode: 0o700 });
+fs.writeFileSync(f + '.nexus-tmp', JSON.stringify(v, null, 2) + '\\n', { mode: 0o600 }); fs.renameSync(f + '.nexus-tmp', f);
+`;
 
 /**
  * Servers in Claude's `mcpServers` shape (sessions/launch/session-runs.ts) as ACP's `McpServer[]`: stdio

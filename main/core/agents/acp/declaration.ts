@@ -36,6 +36,11 @@ export interface AcpKindDeclaration {
   mcpTransports: readonly ('stdio' | 'http')[];
   /** Where it keeps its sessions, relative to the agent user's home (what session/load reads). */
   sessionStore: string;
+  /**
+   * Settings merged into a JSON file under the agent user's home at each container start (the operator's own keys
+   * kept), for what only a settings file turns off.
+   */
+  userSettings?: { file: string; merge: Record<string, unknown> };
   /** Files where it keeps a sign-in of its own (regex sources; the approval rules ask before reading them). */
   credentialFiles: readonly string[];
 }

@@ -36,6 +36,8 @@ export const opencodeDriver = acpDriver({
       permission: { bash: 'ask', edit: 'ask' },
       autoupdate: false,
       share: 'disabled',
+      // Its snapshots are git copies of the worktree per turn; Nexus keeps its own checkpoints.
+      snapshot: false,
     }),
     OPENCODE_DISABLE_MODELS_FETCH: '1',
     OPENCODE_DISABLE_AUTOUPDATE: '1',

@@ -26,5 +26,10 @@ export const qwenDriver = acpDriver({
   askMode: 'default',
   mcpTransports: ['stdio'],
   sessionStore: '.qwen/projects',
+  // Its managed memory is a subagent with shell and write tools that runs after every turn (measured: docs/agents.md).
+  userSettings: {
+    file: '.qwen/settings.json',
+    merge: { memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false } },
+  },
   credentialFiles: [String.raw`\.qwen/oauth_creds\.json`],
 });
