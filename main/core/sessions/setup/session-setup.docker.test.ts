@@ -128,7 +128,7 @@ describe('per-session setup and run from the recipe', () => {
     );
     expect((await session(first)).status).toBe('running');
     await waitFor(async () => (await agents()) === '1', 'the agent to start', 10_000);
-  });
+  }, 60_000);
 
   it('gives each session its own ports; Run starts the same dev server in each, and both answer', async () => {
     // A file from a vault secret the operator chose, beside the literal one: its value lands 0600, in no launch script.
@@ -177,5 +177,5 @@ describe('per-session setup and run from the recipe', () => {
     expect(answers.split('\n')).toEqual([`first on ${ports[0]}`, `second on ${ports[1]}`]);
     const view = await call<{ run: { output: string | null } }>('sessions.setup', { session: second });
     expect(view.run.output).toContain(`Nexus: run: node server.js (PORT=${ports[1]})`);
-  });
+  }, 90_000);
 });

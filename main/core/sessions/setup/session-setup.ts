@@ -58,6 +58,8 @@ export class SessionSetup implements SessionSetupHooks {
   /** Run windows started by this process, to close with their session. */
   private readonly runWindows = new Map<string, { workspaceId: string; windowId: string }>();
   private readonly following = new Set<Promise<void>>();
+  /** Sessions whose setup this process follows now. */
+  private readonly followed = new Set<string>();
   /** Each new session's way to arm its startup watchdog, kept for a retried setup (this process only). */
   private readonly arms = new Map<string, (at: string) => void>();
 
@@ -100,15 +102,23 @@ export class SessionSetup implements SessionSetupHooks {
     if (!this.d.recipeOf(ws.id)?.nexus.setup) return false;
     this.arms.set(row.id, arm);
     this.save(row.id, { state: 'running', exitCode: null, output: '' });
+    this.followed.add(row.id);
     const p = this.watch(ws, row, arm)
       .catch((e: unknown) => this.d.log.warn('following a session setup failed', { sessionId: row.id, error: e }))
-      .finally(() => this.following.delete(p));
+      .finally(() => {
+        this.following.delete(p);
+        this.followed.delete(row.id);
+      });
     this.following.add(p);
     return true;
   }
 
+  /** A setup left `running` by an earlier core (its window goes on) is followed again when it is looked at. */
   view(ref: string): Promise<SessionSetupView> {
     const row = this.d.row(ref);
+    const ws = this.d.runtime.info(row.workspace_id);
+    if (this.d.store.setup(row.id)?.state === 'running' && !this.followed.has(row.id) && ws.running)
+      this.follow(ws, row, this.arms.get(row.id) ?? (() => undefined));
     return this.viewOf(row);
   }
 
