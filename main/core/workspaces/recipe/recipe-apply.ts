@@ -91,14 +91,20 @@ export class WorkspaceRecipes {
       notes.push(`${recipe.file}: containerEnv and remoteEnv need image or build (Nexus's own image is used as it is)`);
     }
     const target = { ...w, containerId };
-    if (image && recipe.remoteUser) {
-      const uid = (await this.d.runtime.exec(target, ['cat', '/opt/nexus/remote-user-uid'])).stdout.trim();
-      if (uid !== '1000')
-        notes.push(
-          `remoteUser ${recipe.remoteUser} is ${uid === 'none' ? 'not a user of the image' : `uid ${uid}`}; everything runs as the agent's user (uid 1000)`,
-        );
+    try {
+      if (image && recipe.remoteUser) {
+        const uid = (await this.d.runtime.exec(target, ['cat', '/opt/nexus/remote-user-uid'])).stdout.trim();
+        if (uid !== '1000')
+          notes.push(
+            `remoteUser ${recipe.remoteUser} is ${uid === 'none' ? 'not a user of the image' : `uid ${uid}`}; everything runs as the agent's user (uid 1000)`,
+          );
+      }
+      await this.runCommands(target, [...recipe.onCreate, ...recipe.onStart], progress);
+    } catch (e) {
+      // The failed create removes the container it knows (the first one); this one goes here.
+      if (containerId !== w.containerId) await containers.removeContainer(containerId).catch(() => undefined);
+      throw e;
     }
-    await this.runCommands(target, [...recipe.onCreate, ...recipe.onStart], progress);
     this.d.store.save(w.id, recipe, image, notes);
     return { containerId, image, notes };
   }
