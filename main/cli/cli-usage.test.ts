@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AGENT_KINDS } from '../core/agents';
 import { version } from '../version';
 import { runCli } from './cli-app';
 import { testContext } from './cli-test-context';
@@ -68,7 +69,10 @@ describe('nexus on the command line', () => {
       [['new', 'cli', '--issue', '4', '-m', 'hi'], /Arguments issue and message are mutually exclusive/],
       [
         ['new', 'cli', 'one', '--agent', 'gpt'],
-        /^nexus: Invalid values: Argument: agent, Given: "gpt", Choices: "claude", "codex" \(see: nexus new --help\)$/m,
+        new RegExp(
+          `^nexus: Invalid values: Argument: agent, Given: "gpt", Choices: ${AGENT_KINDS.map((k) => `"${k}"`).join(', ')} \\(see: nexus new --help\\)$`,
+          'm',
+        ),
       ],
       [['new', 'cli', 'one', '-m'], /Not enough arguments following: m/],
       [['ls', '--all'], /Unknown argument: all/],

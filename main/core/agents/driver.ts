@@ -2,8 +2,8 @@ import type { AgentCapabilities, AgentCliInfo, MessageDelivery, SecretKind } fro
 import type { AgentCpu } from './agent-cpu';
 import type { LaunchPlan } from './launch';
 import type { PromptingMode } from './permission-mode';
-import type { AcpPort } from './acp/acp-driver';
 import type { AcpKindDeclaration } from './acp/declaration';
+import type { ModelWire } from './model-wire';
 
 /**
  * One agent kind (Claude Code, Codex, …) as Nexus runs it: everything docs/agents.md's side-by-side table lists for
@@ -86,8 +86,7 @@ export interface AgentCliPort {
   readonly remote: boolean;
 }
 
-/** The provider wire formats the model gateway reads usage from. */
-export type ModelWire = 'anthropic-messages' | 'openai-responses' | 'gemini-generate' | 'openai-chat';
+export type { ModelWire } from './model-wire';
 
 export interface AgentGatewaySpec {
   wire: ModelWire;
@@ -166,6 +165,11 @@ export interface AgentMcpInput {
   trusted: readonly string[];
   /** The session's way to its model (kinds that configure it in this file). */
   gateway: SessionGateway | null;
+}
+
+/** What the ACP kinds' drivers need of core's ACP client (agents/acp/acp-sessions.ts), bound once sessions exist. */
+export interface AcpPort {
+  deliver(sessionId: string, text: string): DeliveryReport;
 }
 
 /** What the registry hands each driver when core builds it. */

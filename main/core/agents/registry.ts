@@ -5,8 +5,7 @@ import { codexDriver } from './codex';
 import { geminiDriver } from './gemini';
 import { opencodeDriver } from './opencode';
 import { qwenDriver } from './qwen';
-import type { AgentDriver, AgentDriverDeps, AgentKindConfig } from './driver';
-import type { AcpPort } from './acp';
+import type { AcpPort, AgentDriver, AgentDriverDeps, AgentKindConfig } from './driver';
 
 /** Every agent kind Nexus runs, one line each; the first is the kind a session gets when nothing names one. */
 const DRIVERS = {

@@ -1,14 +1,9 @@
 import { NexusError } from '../../../../shared/errors';
 import { WORKER_NODE } from '../../docker';
-import type { AgentDriver, AgentDriverDeps, DeliveryReport } from '../driver';
+import type { AgentDriver, AgentDriverDeps } from '../driver';
 import { checkPrompt, shellQuote, type LaunchCommand } from '../launch';
 import type { AcpKindDeclaration } from './declaration';
 import { PinnedNpmCli } from '../pinned-npm-cli';
-
-/** What the acp family needs of core's ACP client (acp-sessions.ts), bound once sessions exist. */
-export interface AcpPort {
-  deliver(sessionId: string, text: string): DeliveryReport;
-}
 
 /** The bridge in every worker (installed with the worker tools; resources/worker/nexus-acp-bridge). */
 export const acpBridgePath = (toolsDir: string): string => `${toolsDir}/nexus-acp-bridge.cjs`;

@@ -1,5 +1,5 @@
 import type { SecretKind } from '../../../../shared/contract';
-import type { ModelWire } from '../driver';
+import type { ModelWire } from '../model-wire';
 import type { PinnedNpmCliSpec } from '../pinned-npm-cli';
 
 /**
