@@ -3,6 +3,7 @@ import { geminiFunctionResponses, geminiUserTexts, type GeminiRequest } from '..
 import { startRealAgentWorkspace } from './fixtures/real-agent-workspace';
 import { expect, test } from './fixtures/nexus';
 import { AppPage } from './pages/app-page';
+import { PermissionRequests } from './pages/permission-requests';
 import { SessionsPage } from './pages/sessions-page';
 
 // A Gemini CLI session (ACP) made from the New session form against the real, pinned Gemini CLI (0.61.0); the
@@ -44,12 +45,13 @@ test('a Gemini CLI session from the form: its structured view shows the tool car
 
     const view = page.getByTestId('structured-view');
     await expect(view).toBeVisible();
-    await expect(view.getByTestId('transcript-user').first()).toHaveText(ASK, { timeout: 300_000 });
+    await expect(view.getByTestId('transcript-user').first()).toContainText(ASK, { timeout: 300_000 });
     const permission = view.getByTestId('transcript-permission').first();
     await expect(permission).toHaveAttribute('data-outcome', 'pending', { timeout: 300_000 });
     await expect(view.getByTestId('transcript-tool').first()).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath('gemini-permission-inline.png') });
-    await permission.getByRole('button', { name: 'Allow', exact: true }).click();
+    // Answered on its item, with the same card every permission request has.
+    await new PermissionRequests(page).allow(permission.getByTestId('permission-request'));
     await expect(permission).toHaveAttribute('data-outcome', 'allowed', { timeout: 60_000 });
     await expect(view.getByTestId('transcript-agent').last()).toContainText(`Done: ${marker}.`, { timeout: 120_000 });
     await expect(view.getByTestId('tool-status').first()).toHaveText(/done|completed/i);

@@ -150,6 +150,11 @@ describe('AcpSessions (core as the ACP client)', () => {
       toolInput: { command: 'touch /tmp/x' },
     });
     expect(r.hooks.at(-1)).toBe('PermissionRequest');
+    // The ask's tool call is a card in the view while it waits (Gemini CLI sends no tool_call before asking).
+    expect(r.acp.transcript('s1').items.find((i) => i.type === 'tool')).toMatchObject({
+      title: 'touch /tmp/x',
+      kind: 'execute',
+    });
     r.asks[0]!.respond(JSON.stringify({ behavior: 'allow' }));
     expect(last(r)).toMatchObject({ id: 7, result: { outcome: { outcome: 'selected', optionId: 'yes' } } });
     lines(r, permissionAsk(8));

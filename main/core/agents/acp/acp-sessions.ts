@@ -281,7 +281,13 @@ export class AcpSessions {
       return answer('denied', ['reject_once', 'reject_always'], why);
     });
     if (!pending || !first) return;
-    this.d.store.note(s.id, { nexus: 'permission', key, requestId: pending.id, title });
+    this.d.store.note(s.id, {
+      nexus: 'permission',
+      key,
+      requestId: pending.id,
+      title,
+      toolCall: call as Record<string, unknown>,
+    });
     this.d.hook(s.workspaceId, s.id, { hook_event_name: 'PermissionRequest', tool_name: toolName });
   }
 

@@ -9,7 +9,7 @@ export type AcpNote =
   | { nexus: 'user'; text: string }
   | { nexus: 'notice'; text: string }
   | { nexus: 'turn_end'; stopReason: string }
-  | { nexus: 'permission'; key: string; requestId: string | null; title: string }
+  | { nexus: 'permission'; key: string; requestId: string | null; title: string; toolCall?: Update }
   | { nexus: 'permission_answer'; key: string; outcome: 'allowed' | 'denied' | 'cancelled' };
 
 export interface FoldRow {
@@ -45,6 +45,34 @@ export function foldTranscript(rows: readonly FoldRow[]): Pick<Transcript, 'item
     if (last && last.type === type) last.text += text;
     else items.push({ type, id: `${type}-${row.id}`, text, at: row.at });
   };
+  const mergeTool = (u: Update, row: FoldRow): void => {
+    const id = str(u.toolCallId);
+    let item = tools.get(id);
+    if (!item) {
+      item = {
+        type: 'tool',
+        id: `tool-${id || row.id}`,
+        title: '',
+        kind: 'other',
+        status: 'pending',
+        locations: [],
+        input: null,
+        output: '',
+        at: row.at,
+      };
+      tools.set(id, item);
+      items.push(item);
+    }
+    if (typeof u.title === 'string') item.title = u.title;
+    if (typeof u.kind === 'string') item.kind = u.kind;
+    if (u.status === 'pending' || u.status === 'in_progress' || u.status === 'completed' || u.status === 'failed')
+      item.status = u.status;
+    if (Array.isArray(u.locations))
+      item.locations = u.locations.map((l) => str((l as { path?: unknown }).path)).filter(Boolean);
+    if (u.rawInput !== undefined) item.input = u.rawInput;
+    const out = contentText(u.content) || (typeof u.rawOutput === 'string' ? u.rawOutput : '');
+    if (out) item.output = out.slice(-20_000);
+  };
   for (const row of rows) {
     let data: Record<string, unknown>;
     try {
@@ -59,6 +87,8 @@ export function foldTranscript(rows: readonly FoldRow[]): Pick<Transcript, 'item
       else if (n.nexus === 'turn_end')
         items.push({ type: 'turn_end', id: `turn-${row.id}`, stopReason: n.stopReason, at: row.at });
       else if (n.nexus === 'permission') {
+        // The ask's tool call is a card of its own (some agents send no tool_call before asking).
+        if (n.toolCall && typeof n.toolCall.toolCallId === 'string') mergeTool(n.toolCall, row);
         const item = {
           type: 'permission' as const,
           id: `permission-${row.id}`,
@@ -89,35 +119,9 @@ export function foldTranscript(rows: readonly FoldRow[]): Pick<Transcript, 'item
         append('user', row, contentText(u.content));
         break;
       case 'tool_call':
-      case 'tool_call_update': {
-        const id = str(u.toolCallId);
-        let item = tools.get(id);
-        if (!item) {
-          item = {
-            type: 'tool',
-            id: `tool-${id || row.id}`,
-            title: '',
-            kind: 'other',
-            status: 'pending',
-            locations: [],
-            input: null,
-            output: '',
-            at: row.at,
-          };
-          tools.set(id, item);
-          items.push(item);
-        }
-        if (typeof u.title === 'string') item.title = u.title;
-        if (typeof u.kind === 'string') item.kind = u.kind;
-        if (u.status === 'pending' || u.status === 'in_progress' || u.status === 'completed' || u.status === 'failed')
-          item.status = u.status;
-        if (Array.isArray(u.locations))
-          item.locations = u.locations.map((l) => str((l as { path?: unknown }).path)).filter(Boolean);
-        if (u.rawInput !== undefined) item.input = u.rawInput;
-        const out = contentText(u.content) || (typeof u.rawOutput === 'string' ? u.rawOutput : '');
-        if (out) item.output = out.slice(-20_000);
+      case 'tool_call_update':
+        mergeTool(u, row);
         break;
-      }
       case 'plan': {
         const entries = Array.isArray(u.entries) ? (u.entries as Record<string, unknown>[]) : [];
         const plan = {
