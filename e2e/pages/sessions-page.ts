@@ -26,12 +26,7 @@ export class SessionsPage {
   }
 
   /** Fills and submits the form; `agent` picks the CLI by its label (else the workspace's default). */
-  async create(
-    workspace: string,
-    name: string,
-    initialMessage: string,
-    opts: { agent?: string } = {},
-  ): Promise<void> {
+  async create(workspace: string, name: string, initialMessage: string, opts: { agent?: string } = {}): Promise<void> {
     const form = await this.newSessionForm();
     const select = form.locator('select[name="workspace"]');
     if (await select.count()) await select.selectOption(workspace);

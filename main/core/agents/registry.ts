@@ -53,7 +53,8 @@ export class AgentDrivers {
   constructor(deps: Omit<AgentDriverDeps, 'config' | 'acp'> & { kinds: Readonly<Record<string, AgentKindConfig>> }) {
     const acp: AcpPort = {
       deliver: (sessionId, text) => {
-        if (!this.acpClient) throw new NexusError('unavailable', 'This Nexus runs no ACP client (no platform service).');
+        if (!this.acpClient)
+          throw new NexusError('unavailable', 'This Nexus runs no ACP client (no platform service).');
         return this.acpClient.deliver(sessionId, text);
       },
     };
