@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/slow-first-sequencer';
 
 /**
  * The tier with no Secret Service (`*.nokeychain.test.ts`): tests of the configuration `npm run serve` ships on a
@@ -25,5 +26,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Integration tests share one Docker engine and the session keychain: keep files few at once.
     maxWorkers: 2,
+    // The files that run real agent CLIs first (they are short files with the longest runs).
+    sequence: { sequencer: SlowFirstSequencer },
   },
 });

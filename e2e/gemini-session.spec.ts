@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { devices } from '@playwright/test';
+import { startTunnel } from '../test/helpers/tunnel';
 import { geminiFunctionResponses, geminiUserTexts, type GeminiRequest } from '../test/helpers/gemini-api';
+import { launchPhoneBrowser, registerAndSignIn, virtualAuthenticator } from './fixtures/phone';
 import { startRealAgentWorkspace } from './fixtures/real-agent-workspace';
 import { expect, test } from './fixtures/nexus';
 import { AppPage } from './pages/app-page';
@@ -12,12 +15,13 @@ import { SessionsPage } from './pages/sessions-page';
 // reports no plan over ACP (its bundle has no `plan` update): the plan's rendering is structured-view.browser.test's.
 const ASK = 'Please write the marker file.';
 
-test('a Gemini CLI session from the form: its structured view shows the tool card and the permission answered inline, also at a phone size', async ({
+test('a Gemini CLI session from the form: its structured view shows the tool card and the permission answered inline, the same session on the phone', async ({
   page,
-  browser,
 }, testInfo) => {
   test.setTimeout(900_000);
-  const w = await startRealAgentWorkspace({}, { gemini: true });
+  const tunnel = await startTunnel();
+  const w = await startRealAgentWorkspace({ NEXUS_PUBLIC_ORIGIN: tunnel.origin }, { gemini: true });
+  tunnel.forwardTo(Number(new URL(w.nexus.url).port));
   const { nexus, name } = w;
   const api = w.env.geminiApi;
   const marker = `gemini-said-${randomBytes(4).toString('hex')}`;
@@ -58,24 +62,28 @@ test('a Gemini CLI session from the form: its structured view shows the tool car
     await expect(view.getByTestId('transcript-turn-end').last()).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath('gemini-structured-view.png') });
 
-    // The same session on a phone-sized page.
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    // The same session on the phone: the public origin (the tunnel stand-in), signed in with a passkey.
+    await nexus.rpc('phone.setEnabled', { enabled: true });
+    const { url: link } = await nexus.rpc<{ url: string }>('phone.invite', { name: 'Pixel 7' });
+    const phoneBrowser = await launchPhoneBrowser(tunnel);
     try {
-      const small = await phone.newPage();
-      const phoneApp = new AppPage(small);
-      await phoneApp.open(nexus.loginUrl);
-      await phoneApp.goTo('Sessions');
-      await new SessionsPage(small).open('gem');
-      const phoneView = small.getByTestId('structured-view');
-      await expect(phoneView.getByTestId('transcript-agent').last()).toContainText(`Done: ${marker}.`);
+      const phone = await (await phoneBrowser.newContext({ ...devices['Pixel 7'] })).newPage();
+      await virtualAuthenticator(phone);
+      await registerAndSignIn(phone, link);
+      const { id } = await nexus.rpc<{ id: string }>('sessions.get', { session: `${name}/gem` });
+      await phone.goto(`${tunnel.origin}/#/sessions/${id}`);
+      const phoneView = phone.getByTestId('structured-view');
+      await expect(phoneView.getByTestId('transcript-agent').last()).toContainText(`Done: ${marker}.`, {
+        timeout: 60_000,
+      });
       await expect(phoneView.getByTestId('transcript-permission').first()).toHaveAttribute('data-outcome', 'allowed');
-      const width = await small.evaluate(() => document.documentElement.scrollWidth);
-      expect(width).toBeLessThanOrEqual(390);
-      await small.screenshot({ path: testInfo.outputPath('gemini-phone.png') });
+      await expect(phoneView.getByTestId('transcript-tool').first()).toBeVisible();
+      await phone.screenshot({ path: testInfo.outputPath('gemini-phone.png') });
     } finally {
-      await phone.close();
+      await phoneBrowser.close();
     }
   } finally {
     await w.stop();
+    await tunnel.close();
   }
 });
