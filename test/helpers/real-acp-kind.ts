@@ -26,8 +26,15 @@ export interface AcpKindAdapter<R extends RecordedRequest> {
   userTexts(req: R): string[];
   /** What the model was told about the tool calls of a request (their results), as text. */
   toolResults(req: R): string;
+  /** The tool names a request offers the model. */
+  toolNames(req: R): string[];
   /** The model's reply that makes the agent run `command` in its shell. */
   shell(command: string): ModelReply;
+  /**
+   * Set when the pinned CLI does not offer the MCP servers of session/new to its model (measured): the platform-tool
+   * test then pins that it still does not, with why, so a version that does fails it and is wired up.
+   */
+  mcpToolsNotOffered?: string;
   /** What the agent makes of a typed prompt (null: it never reaches the model, e.g. a command of its own). */
   asSeen?(typed: string): string | null;
 }
@@ -120,6 +127,62 @@ export function realAcpKindSuite<R extends RecordedRequest>(a: AcpKindAdapter<R>
     const answers = view.items.filter((i) => i.type === 'permission').map((i) => (i as { outcome: string }).outcome);
     expect(answers).toEqual(['allowed', 'denied']);
     expect(view.items.find((i) => i.type === 'user')).toMatchObject({ text: `${marker}: make it` });
+  }, 600_000);
+
+  it('calls a platform tool through the MCP server Nexus gave in session/new; the memory waits in review', async () => {
+    const marker = `tools-${randomBytes(3).toString('hex')}`;
+    const lesson = `${a.kind} deploys of ${marker} need the staging flag`;
+    const s = await fleet.createSession(ws, { name: 'tools', initialMessage: `${marker}: hello`, agent: a.kind });
+    const first = await waitFor(
+      () => turns().find((t) => a.userTexts(t).some((x) => x.includes(marker))),
+      'the first turn',
+      240_000,
+    );
+    // Each agent names an MCP server's tools its own way (`memory_propose`, `mcp__nexus__memory_propose`, …); one that
+    // defers them (Qwen Code) lists them by name in its prompt and calls them through its `tool_call` bridge.
+    const input = { content: lesson, scope: 'project' };
+    // An agent that connects its MCP servers while its first turn runs lists their tools from a later request on.
+    const names = (r: R): string =>
+      `${a.toolNames(r).join(' ')} ${JSON.stringify((r as unknown as { body: unknown }).body)}`;
+    if (!names(first).includes('memory_propose')) {
+      await fleet.call('sessions.sendMessage', { session: s.id, text: `${marker}: are your tools there?` });
+      await waitFor(
+        () => turns().find((t) => a.userTexts(t).at(-1) === `${marker}: are your tools there?`),
+        'a second turn',
+        120_000,
+      );
+    }
+    const latest =
+      turns()
+        .filter((t) => a.userTexts(t).some((x) => x.includes(marker)))
+        .at(-1) ?? first;
+    if (a.mcpToolsNotOffered) {
+      expect(names(latest), a.mcpToolsNotOffered).not.toContain('memory_propose');
+      await fleet.call('sessions.delete', { session: s.id, deleteBranch: true });
+      return;
+    }
+    const offered = a.toolNames(latest).find((n) => n.endsWith('memory_propose'));
+    const deferred = /"?([A-Za-z0-9_.-]*memory_propose)\b/.exec(names(latest))?.[1];
+    const call: ModelReply | undefined = offered
+      ? { toolUse: { name: offered, input } }
+      : deferred && a.toolNames(latest).includes('tool_call')
+        ? { toolUse: { name: 'tool_call', input: { name: deferred, arguments: input } } }
+        : undefined;
+    expect(call, a.toolNames(latest).join(', ')).toBeDefined();
+    scripts.set(marker, [call!, { text: 'Done.' }]);
+    await fleet.call('sessions.sendMessage', { session: s.id, text: `${marker}: now propose it` });
+    // An agent that asks before an MCP tool asks the operator like for any other call.
+    const queue = await readUntil(
+      async () => {
+        for (const r of (await fleet.call('permissions.list', { sessionId: s.id })).requests)
+          await fleet.call('permissions.decide', { id: r.id, behavior: 'allow' });
+        return fleet.call('review.list', {});
+      },
+      (q) => q.memories.some((m) => m.content === lesson),
+      240_000,
+    );
+    expect(queue.memories.filter((m) => m.content === lesson)).toHaveLength(1);
+    await fleet.call('sessions.delete', { session: s.id, deleteBranch: true });
   }, 600_000);
 
   it('keeps the canary key out of the container: the stand-in saw it only from the gateway', async () => {

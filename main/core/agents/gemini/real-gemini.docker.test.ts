@@ -1,5 +1,10 @@
 import { describe } from 'vitest';
-import { geminiFunctionResponses, geminiUserTexts, type GeminiRequest } from '../../../../test/helpers/gemini-api';
+import {
+  geminiFunctionResponses,
+  geminiToolNames,
+  geminiUserTexts,
+  type GeminiRequest,
+} from '../../../../test/helpers/gemini-api';
 import { realAcpKindSuite } from '../../../../test/helpers/real-acp-kind';
 
 /** The real pinned Gemini CLI (`gemini --acp`) through a whole Nexus, against the Gemini API stand-in. */
@@ -11,6 +16,7 @@ describe('the real Gemini CLI through Nexus (ACP)', () => {
     canary: (fleet) => fleet.env.geminiCanary,
     userTexts: geminiUserTexts,
     toolResults: (req) => JSON.stringify(geminiFunctionResponses(req)),
+    toolNames: geminiToolNames,
     shell: (command) => ({ toolUse: { name: 'run_shell_command', input: { command, description: 'as asked' } } }),
   });
 });

@@ -1,5 +1,10 @@
 import { describe } from 'vitest';
-import { chatToolResults, chatUserTexts, type ChatRequest } from '../../../../test/helpers/chat-completions-api';
+import {
+  chatToolNames,
+  chatToolResults,
+  chatUserTexts,
+  type ChatRequest,
+} from '../../../../test/helpers/chat-completions-api';
 import { realAcpKindSuite } from '../../../../test/helpers/real-acp-kind';
 
 /** The real pinned OpenCode CLI through a whole Nexus (ACP), against the Chat Completions stand-in. */
@@ -11,6 +16,7 @@ describe('the real OpenCode through Nexus (ACP)', () => {
     canary: (fleet) => fleet.env.chatCanary,
     userTexts: chatUserTexts,
     toolResults: (req) => JSON.stringify(chatToolResults(req)),
+    toolNames: chatToolNames,
     shell: (command) => ({ toolUse: { name: 'bash', input: { command, description: 'as asked' } } }),
   });
 });

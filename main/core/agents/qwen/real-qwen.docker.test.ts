@@ -1,5 +1,10 @@
 import { describe } from 'vitest';
-import { chatToolResults, chatUserTexts, type ChatRequest } from '../../../../test/helpers/chat-completions-api';
+import {
+  chatToolNames,
+  chatToolResults,
+  chatUserTexts,
+  type ChatRequest,
+} from '../../../../test/helpers/chat-completions-api';
 import { realAcpKindSuite } from '../../../../test/helpers/real-acp-kind';
 
 /** The real pinned Qwen CLI through a whole Nexus (ACP), against the Chat Completions stand-in. */
@@ -11,6 +16,10 @@ describe('the real Qwen through Nexus (ACP)', () => {
     canary: (fleet) => fleet.env.chatCanary,
     userTexts: chatUserTexts,
     toolResults: (req) => JSON.stringify(chatToolResults(req)),
+    toolNames: chatToolNames,
+    // Measured on 0.24.4 (and in ../shared/reference/acp-agents.md): it starts the stdio server of session/new, but
+    // neither its tool list nor its deferred tools (tool_search / tool_call) name the server's tools.
+    mcpToolsNotOffered: 'Qwen Code 0.24.4 offers no tool of the MCP servers given in session/new',
     shell: (command) => ({ toolUse: { name: 'run_shell_command', input: { command, description: 'as asked' } } }),
   });
 });
