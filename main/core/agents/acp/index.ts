@@ -3,5 +3,6 @@
 export { acpBridgePath, acpDriver, acpMcpServers } from './acp-driver';
 export { AcpSessions, type AcpSessionInfo, type AcpSessionsDeps } from './acp-sessions';
 export { AcpStore } from './acp-store';
+export { openAiCompatibleModel } from './openai-compatible';
 export type { AcpCliDeclaration, AcpKindDeclaration } from './declaration';
 export { acpHandlers } from './acp-handlers';

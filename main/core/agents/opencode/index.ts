@@ -1,4 +1,4 @@
-import { acpDriver } from '../acp';
+import { acpDriver, openAiCompatibleModel } from '../acp';
 import { OPENCODE_ACP_ARGV, OPENCODE_CLI, OPENCODE_CLI_MOUNT } from './cli';
 
 /** The variable OpenCode's config reads the session's gateway credential from (`{env:…}`). */
@@ -14,13 +14,7 @@ export const opencodeDriver = acpDriver({
   label: 'OpenCode',
   speaker: 'OpenCode',
   cli: { spec: OPENCODE_CLI, mountTarget: OPENCODE_CLI_MOUNT, argv: OPENCODE_ACP_ARGV },
-  model: {
-    wire: 'openai-chat',
-    upstream: 'https://api.openai.com',
-    secretKinds: ['openai_api_key'],
-    describe: 'an OpenAI API key (or a key of the OpenAI-compatible endpoint set as its base URL)',
-    headers: (_kind, value) => ({ authorization: `Bearer ${value}` }),
-  },
+  model: openAiCompatibleModel,
   env: ({ gatewayUrl, model }) => ({
     OPENCODE_CONFIG_CONTENT: JSON.stringify({
       $schema: 'https://opencode.ai/config.json',

@@ -1,4 +1,4 @@
-import { acpDriver } from '../acp';
+import { acpDriver, openAiCompatibleModel } from '../acp';
 import { QWEN_ACP_ARGV, QWEN_CLI, QWEN_CLI_MOUNT } from './cli';
 
 /**
@@ -11,13 +11,7 @@ export const qwenDriver = acpDriver({
   label: 'Qwen Code',
   speaker: 'Qwen',
   cli: { spec: QWEN_CLI, mountTarget: QWEN_CLI_MOUNT, argv: QWEN_ACP_ARGV },
-  model: {
-    wire: 'openai-chat',
-    upstream: 'https://api.openai.com',
-    secretKinds: ['openai_api_key'],
-    describe: 'an OpenAI API key (or a key of the OpenAI-compatible endpoint set as its base URL)',
-    headers: (_kind, value) => ({ authorization: `Bearer ${value}` }),
-  },
+  model: openAiCompatibleModel,
   env: ({ gatewayUrl, model }) => ({
     OPENAI_BASE_URL: `${gatewayUrl}/v1`,
     ...(model ? { OPENAI_MODEL: model } : {}),
