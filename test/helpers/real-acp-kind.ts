@@ -26,6 +26,8 @@ export interface AcpKindAdapter<R extends RecordedRequest> {
   userTexts(req: R): string[];
   /** What the model was told about the tool calls of a request (their results), as text. */
   toolResults(req: R): string;
+  /** Whether the request's last message is a tool's result (the model is to go on after its call). */
+  afterTool(req: R): boolean;
   /** The tool names a request offers the model. */
   toolNames(req: R): string[];
   /** The model's reply that makes the agent run `command` in its shell. */
@@ -44,13 +46,21 @@ export function realAcpKindSuite<R extends RecordedRequest>(a: AcpKindAdapter<R>
   const ws = `acp-${a.kind}`;
   /** Replies per marker: each session's first prompt names it, and every later request of it carries it. */
   const scripts = new Map<string, ModelReply[]>();
+  /**
+   * Replies per marker as a function of the request: what a turn's model request asks for, whatever else the agent
+   * sends meanwhile (Qwen Code asks its model for prompt suggestions after a turn, with the conversation and tools).
+   */
+  const responders = new Map<string, (r: R) => ModelReply | undefined>();
   const turns = (): R[] => a.api(fleet).turns();
   const markerOf = (r: R): string | undefined =>
-    [...scripts.keys()].find((m) => a.userTexts(r).some((t) => t.includes(m)));
+    [...scripts.keys(), ...responders.keys()].find((m) => a.userTexts(r).some((t) => t.includes(m)));
 
   beforeAll(async () => {
     fleet = await startRealAgentFleet();
-    a.api(fleet).onTurn((r) => scripts.get(markerOf(r) ?? '')?.shift() ?? { text: 'OK.' });
+    a.api(fleet).onTurn((r) => {
+      const marker = markerOf(r) ?? '';
+      return responders.get(marker)?.(r) ?? scripts.get(marker)?.shift() ?? { text: 'OK.' };
+    });
     await fleet.createWorkspace(ws);
   }, 600_000);
   afterAll(async () => fleet?.dispose(), 180_000);
@@ -83,7 +93,13 @@ export function realAcpKindSuite<R extends RecordedRequest>(a: AcpKindAdapter<R>
     const worktree = '/workspace/.nexus-worktrees/gated';
     // Not a plain edit in the worktree (the default approval rules allow those unasked): the operator decides.
     const write = (file: string): string => `echo ok > ${file}`;
-    scripts.set(marker, [a.shell(write(ran)), { text: 'Ran it.' }, a.shell(write(denied)), { text: 'Understood.' }]);
+    responders.set(marker, (r) => {
+      if (a.afterTool(r)) return { text: 'Done with that.' };
+      const last = a.userTexts(r).at(-1);
+      if (last === `${marker}: make it`) return a.shell(write(ran));
+      if (last === `${marker} yes, run it`) return a.shell(write(denied));
+      return { text: 'OK.' };
+    });
     const s = await fleet.createSession(ws, { name: 'gated', initialMessage: `${marker}: make it`, agent: a.kind });
     const waiting = await fleet.waitForSession(s.id, 'waiting_permission', 240_000);
     expect(waiting.agentMessage).toBe(`${a.speaker} needs your permission to use Bash`);

@@ -17,6 +17,7 @@ describe('the real Gemini CLI through Nexus (ACP)', () => {
     userTexts: geminiUserTexts,
     toolResults: (req) => JSON.stringify(geminiFunctionResponses(req)),
     toolNames: geminiToolNames,
+    afterTool: (req) => (req.body.contents?.at(-1)?.parts ?? []).some((p) => p.functionResponse !== undefined),
     shell: (command) => ({ toolUse: { name: 'run_shell_command', input: { command, description: 'as asked' } } }),
   });
 });

@@ -17,6 +17,7 @@ describe('the real OpenCode through Nexus (ACP)', () => {
     userTexts: chatUserTexts,
     toolResults: (req) => JSON.stringify(chatToolResults(req)),
     toolNames: chatToolNames,
+    afterTool: (req) => req.body.messages?.at(-1)?.role === 'tool',
     shell: (command) => ({ toolUse: { name: 'bash', input: { command, description: 'as asked' } } }),
   });
 });
