@@ -56,13 +56,13 @@ const GOOGLE_STATUS: Record<number, string> = {
 export function errorBody(wire: Wire, message: string, status = 400): string {
   if (wire === 'anthropic-messages')
     return JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message } });
-  if (wire === 'gemini-generate')
+  if (wire === 'google-generate')
     return JSON.stringify({ error: { code: status, message, status: GOOGLE_STATUS[status] ?? 'UNKNOWN' } });
   return JSON.stringify({ error: { message, type: 'invalid_request_error', code: 'nexus_refused' } });
 }
 
 /**
- * `/<kind>/<provider path>[?query]`: the provider path is `/v1/…` (Gemini: `/v1beta/…`, `/v1alpha/…`, with
+ * `/<kind>/<provider path>[?query]`: the provider path is `/v1/…` (Google's: `/v1beta/…`, `/v1alpha/…`, with
  * `models/<model>:<method>`), and no segment is `.` or `..` (the upstream URL must stay under the provider's base).
  */
 export function gatewayPath(url: string): { kind: string; path: string; query: URLSearchParams } | null {
@@ -74,7 +74,7 @@ export function gatewayPath(url: string): { kind: string; path: string; query: U
 /**
  * The model gateway's HTTP face, on the workers' host address (never a wildcard). A request is
  * `/<kind>/<provider path>` with the session's gateway credential where the provider's key would be
- * (`x-api-key`, `Authorization: Bearer`, Gemini's `x-goog-api-key` or `?key=`); the credential is swapped for the real
+ * (`x-api-key`, `Authorization: Bearer`, Google's `x-goog-api-key` or `?key=`); the credential is swapped for the real
  * one (every credential header and the `key` parameter the agent sent are dropped) and the request goes to the kind's
  * upstream; the answer streams back chunk by chunk (nothing buffered), its tokens counted on the way.
  */
@@ -130,7 +130,7 @@ export class GatewayServer {
     const refusal = this.routes.refusal(caller);
     if (refusal) return this.refuse(req, res, up.wire, 400, refusal);
     const requestId = randomUUID();
-    // The agent's `key` parameter (Gemini's other place for a key) never goes upstream: the real one is a header.
+    // The agent's `key` parameter (Google's other place for a key) never goes upstream: the real one is a header.
     m.query.delete('key');
     const query = m.query.toString();
     const target = new URL(`${up.base.replace(/\/+$/, '')}${m.path}${query ? `?${query}` : ''}`);
@@ -179,7 +179,7 @@ export class GatewayServer {
   }
 }
 
-/** The credential the agent presented where its provider's key goes (a header, else Gemini's `?key=`). */
+/** The credential the agent presented where its provider's key goes (a header, else Google's `?key=`). */
 function bearer(req: IncomingMessage, query: URLSearchParams): string | null {
   for (const name of ['x-api-key', 'x-goog-api-key']) {
     const key = req.headers[name];

@@ -32,7 +32,7 @@ describe('the gateway on the Gemini and Chat Completions wires', () => {
       [SESSION.chat]: { sessionId: 's2', workspaceId: 'w1', agent: 'chat' },
     };
     const wires: Record<string, { wire: Wire; base: string; headers: (v: string) => Record<string, string> }> = {
-      gem: { wire: 'gemini-generate', base: gemini.url, headers: (v) => ({ 'x-goog-api-key': v }) },
+      gem: { wire: 'google-generate', base: gemini.url, headers: (v) => ({ 'x-goog-api-key': v }) },
       chat: { wire: 'openai-chat', base: `${chat.url}/`, headers: (v) => ({ authorization: `Bearer ${v}` }) },
     };
     server = new GatewayServer(

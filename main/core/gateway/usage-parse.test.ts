@@ -87,7 +87,7 @@ describe('usage from the providers’ own answers', () => {
         '漢字',
       );
     for (const size of [1, 5, 77, 100_000])
-      expect(parse(new UsageParser('gemini-generate', true), text, size)).toEqual({
+      expect(parse(new UsageParser('google-generate', true), text, size)).toEqual({
         input: 307,
         output: 65,
         cacheWrite: 0,
@@ -96,16 +96,16 @@ describe('usage from the providers’ own answers', () => {
       });
     // generateContent's JSON, and streamGenerateContent without alt=sse (one JSON array of responses).
     const one = { usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 3 }, modelVersion: 'g' };
-    expect(parse(new UsageParser('gemini-generate', false), JSON.stringify(one), 3)).toMatchObject({
+    expect(parse(new UsageParser('google-generate', false), JSON.stringify(one), 3)).toMatchObject({
       input: 12,
       output: 3,
     });
     const array = [{ usageMetadata: { promptTokenCount: 12 } }, one];
-    expect(parse(new UsageParser('gemini-generate', false), JSON.stringify(array), 8)).toMatchObject({
+    expect(parse(new UsageParser('google-generate', false), JSON.stringify(array), 8)).toMatchObject({
       input: 12,
       output: 3,
     });
-    expect(parse(new UsageParser('gemini-generate', true), 'data: {"candidates":[]}\r\n\r\n', 4)).toBeNull();
+    expect(parse(new UsageParser('google-generate', true), 'data: {"candidates":[]}\r\n\r\n', 4)).toBeNull();
   });
 
   it('reads a Chat Completions stream from its last chunk (usage null before it, [DONE] after), and a JSON answer', () => {

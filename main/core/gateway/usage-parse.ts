@@ -8,7 +8,7 @@ import type { ModelWire } from '../agents';
  *    `cache_read_input_tokens`; `message_delta` carries the final `usage.output_tokens` (a JSON answer: `usage`).
  *  - OpenAI Responses: `response.completed` carries `response.usage` with `input_tokens`, `output_tokens` and
  *    `input_tokens_details.cached_tokens` (a JSON answer: `usage`).
- *  - Gemini (`generateContent` / `streamGenerateContent`): each response carries `usageMetadata` (in a stream, the
+ *  - Google's Generative Language API (`generateContent` / `streamGenerateContent`): each response carries `usageMetadata` (in a stream, the
  *    totals so far: the last one counts) with `promptTokenCount` (cached tokens included: `cachedContentTokenCount`),
  *    `toolUsePromptTokenCount`, `candidatesTokenCount` and `thoughtsTokenCount` (both billed as output), and
  *    `modelVersion`. Without `alt=sse` the stream is one JSON array of responses.
@@ -64,9 +64,9 @@ export class UsageParser {
     if (!this.streaming && this.json) {
       try {
         const parsed: unknown = JSON.parse(this.json);
-        // Gemini's stream without alt=sse: an array of responses, each with the totals so far.
+        // Google's stream without alt=sse: an array of responses, each with the totals so far.
         for (const body of (Array.isArray(parsed) ? parsed : [parsed]).map(obj))
-          if (this.wire === 'gemini-generate') this.usage(obj(body.usageMetadata), body.modelVersion);
+          if (this.wire === 'google-generate') this.usage(obj(body.usageMetadata), body.modelVersion);
           else this.usage(obj(body.usage), body.model);
       } catch {
         // not JSON: nothing reported
@@ -94,7 +94,7 @@ export class UsageParser {
           this.seen = true;
         }
       }
-    } else if (this.wire === 'gemini-generate') this.usage(obj(e.usageMetadata), e.modelVersion);
+    } else if (this.wire === 'google-generate') this.usage(obj(e.usageMetadata), e.modelVersion);
     else if (this.wire === 'openai-chat') this.usage(obj(e.usage), e.model);
     else if (e.type === 'response.completed') {
       const response = obj(e.response);
@@ -111,7 +111,7 @@ export class UsageParser {
       this.counts.cacheWrite = n(u.cache_creation_input_tokens);
       this.counts.cacheRead = n(u.cache_read_input_tokens);
       if ('output_tokens' in u) this.counts.output = Math.max(this.counts.output, n(u.output_tokens));
-    } else if (this.wire === 'gemini-generate') {
+    } else if (this.wire === 'google-generate') {
       const cached = n(u.cachedContentTokenCount);
       // The prompt counts the cached tokens: the ledger keeps them apart. Thoughts are output the model bills.
       this.counts.input = Math.max(0, n(u.promptTokenCount) - cached) + n(u.toolUsePromptTokenCount);

@@ -13,7 +13,7 @@ export const geminiDriver = acpDriver({
   speaker: 'Gemini',
   cli: { spec: GEMINI_CLI, mountTarget: GEMINI_CLI_MOUNT, argv: GEMINI_ACP_ARGV },
   model: {
-    wire: 'gemini-generate',
+    wire: 'google-generate',
     upstream: 'https://generativelanguage.googleapis.com',
     secretKinds: ['gemini_api_key'],
     describe: 'a Gemini API key',

@@ -22,8 +22,8 @@ const NOTES: Record<MessageDelivery, string> = {
     'confirms only those, so the model should see it at its next turn (after any open dialog), ' +
     'unconfirmed.',
   queued:
-    "Codex queued the message for the session's thread; it becomes a turn of its own when the session is next " +
-    'idle. Codex sends no receipt.',
+    "The agent's own queue took the message; it becomes a turn of its own when the agent is next idle. No receipt " +
+    'follows.',
 };
 
 /**
