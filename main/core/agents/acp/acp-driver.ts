@@ -120,7 +120,8 @@ const p = JSON.parse(fs.readFileSync(0, 'utf8'));
 const f = path.join(os.homedir(), p.file);
 let v = {}; try { v = JSON.parse(fs.readFileSync(f, 'utf8')); } catch {}
 if (!v || typeof v !== 'object' || Array.isArray(v)) v = {};
-for (const [k, x] of Object.entries(p.merge)) v[k] = x && typeof x === 'object' && !Array.isArray(x) && v[k] && typeof v[k] === 'object' ? { ...v[k], ...x } : x;
+const isObj = (o) => o && typeof o === 'object' && !Array.isArray(o);
+for (const [k, x] of Object.entries(p.merge)) v[k] = isObj(x) && isObj(v[k]) ? { ...v[k], ...x } : x;
 fs.mkdirSync(path.dirname(f), { recursive: true, mode: 0o700 });
 fs.writeFileSync(f + '.nexus-tmp', JSON.stringify(v, null, 2) + '\\n', { mode: 0o600 }); fs.renameSync(f + '.nexus-tmp', f);
 `;

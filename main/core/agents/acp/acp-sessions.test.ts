@@ -141,7 +141,7 @@ describe('AcpSessions (core as the ACP client)', () => {
     expect(view.items[1]).toMatchObject({ type: 'agent', text: 'Hello.' });
   });
 
-  it('asks the operator through the one permission path: allow selects allow_once; deny with a note rejects and the note is the next prompt', () => {
+  it('asks through the one permission path: allow selects allow_once; a deny note is the next prompt', () => {
     const r = opened('go');
     lines(r, permissionAsk(7));
     expect(r.asks[0]!.data).toMatchObject({

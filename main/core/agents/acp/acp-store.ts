@@ -76,7 +76,8 @@ export class AcpStore {
   note(sessionId: string, data: object): void {
     this.db
       .prepare(
-        "INSERT INTO acp_updates (session_id, bridge_run, seq, at, data) VALUES (?, 'nexus', -1 * (SELECT COALESCE(MAX(id), 0) + 1 FROM acp_updates), ?, ?)",
+        `INSERT INTO acp_updates (session_id, bridge_run, seq, at, data)
+         VALUES (?, 'nexus', -1 * (SELECT COALESCE(MAX(id), 0) + 1 FROM acp_updates), ?, ?)`,
       )
       .run(sessionId, new Date().toISOString(), JSON.stringify(data));
   }

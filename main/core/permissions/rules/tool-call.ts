@@ -4,7 +4,8 @@ import { parseShell, resolvePath, type ShellPart } from './shell-command';
 /**
  * A permission request as the rules see it, whatever agent kind asked: the agents' tool names (Bash, Read, Edit,
  * WebFetch, mcp__server__tool, apply_patch, web_search, thread and agent tools; an ACP kind's call is read into these
- * by agents/acp/asked-tool.ts) land in the same few kinds. A tool this table does not know is `other`: only a rule naming it (or `*`) decides it.
+ * by agents/acp/asked-tool.ts) land in the same few kinds. A tool this table does not know is `other`: only a rule
+ * naming it (or `*`) decides it.
  */
 export interface ToolCall {
   tool: Exclude<RuleTool, 'any'>;
