@@ -9,7 +9,8 @@ import type { ModelWire } from '../agents';
  *  - OpenAI Responses: `response.completed` carries `response.usage` with `input_tokens`, `output_tokens` and
  *    `input_tokens_details.cached_tokens` (a JSON answer: `usage`).
  *  - Google's Generative Language API (`generateContent` / `streamGenerateContent`): each response carries
- *    `usageMetadata` (in a stream, the totals so far: the last one counts) with `promptTokenCount` (cached tokens included: `cachedContentTokenCount`),
+ *    `usageMetadata` (in a stream, the totals so far: the last one counts) with `promptTokenCount` (cached tokens
+ *    included: `cachedContentTokenCount`),
  *    `toolUsePromptTokenCount`, `candidatesTokenCount` and `thoughtsTokenCount` (both billed as output), and
  *    `modelVersion`. Without `alt=sse` the stream is one JSON array of responses.
  *  - OpenAI Chat Completions: `usage` (`prompt_tokens`, cached ones included: `prompt_tokens_details.cached_tokens`;
