@@ -18,17 +18,11 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { connect, jwtAuthenticator, usernamePasswordAuthenticator, type NatsConnection } from '@nats-io/transport-node';
-import { isUserJwt } from '../nats-credential';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { hookFileAuth, type HookTargetFile } from '../nats-credential';
 import { ID } from '../nexus-hook/event';
 import { Journal, type JournalLine } from './journal';
 import { paneForAgent, paneForClient } from './pane';
-
-interface Target {
-  url: string;
-  user?: string;
-  pass?: string;
-}
 
 /** A NATS message stays well under the server's 1 MB limit. */
 const MAX_BATCH_BYTES = 512 * 1024;
@@ -118,20 +112,11 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
   process.on('SIGHUP', stop);
 
-  const read = (): Target => JSON.parse(readFileSync(natsFile, 'utf8')) as Target;
+  const read = (): HookTargetFile => JSON.parse(readFileSync(natsFile, 'utf8')) as HookTargetFile;
   const first = read();
   const conn = await connect({
     servers: first.url,
-    ...(first.user
-      ? {
-          authenticator: isUserJwt(first.pass ?? '')
-            ? jwtAuthenticator(() => read().pass ?? '')
-            : usernamePasswordAuthenticator(
-                () => read().user ?? '',
-                () => read().pass ?? '',
-              ),
-        }
-      : {}),
+    ...hookFileAuth(read),
     name: `nexus-acp-bridge-${sessionId}`,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,

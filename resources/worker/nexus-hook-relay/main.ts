@@ -13,8 +13,8 @@
  * core sends the workspace's sessions (messages.ts), without a process per message.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { connect, jwtAuthenticator, usernamePasswordAuthenticator, type NatsConnection } from '@nats-io/transport-node';
-import { isUserJwt } from '../nats-credential';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { hookFileAuth } from '../nats-credential';
 import { ID } from '../nexus-hook/event';
 import { serveMessages } from './messages';
 import { createRelayServer } from './relay';
@@ -135,16 +135,7 @@ async function main(): Promise<void> {
   });
   const conn = await connect({
     servers: first.url,
-    ...(first.user
-      ? {
-          authenticator: isUserJwt(first.pass ?? '')
-            ? jwtAuthenticator(() => read().pass ?? '')
-            : usernamePasswordAuthenticator(
-                () => read().user ?? '',
-                () => read().pass ?? '',
-              ),
-        }
-      : {}),
+    ...hookFileAuth(read),
     inboxPrefix: `nexus.permission-replies.${workspaceId}`,
     name: `nexus-hook-relay-${workspaceId}`,
     // nats-server (core's) may restart under running sessions: it comes back on the same address.
