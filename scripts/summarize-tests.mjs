@@ -1,11 +1,14 @@
 // Prints one closing line for the whole run, "N passed, N failed, N skipped", from the JSON reports
-// of vitest and Playwright, and exits non-zero when anything failed or a report is missing.
+// of vitest and Playwright, preceded by one line per failed test (file › name) so the tail of a CI log says what
+// broke, and exits non-zero when anything failed or a report is missing.
 import { existsSync, readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 
 let passed = 0,
   failed = 0,
-  skipped = 0,
-  missing = [];
+  skipped = 0;
+const missing = [];
+const failures = [];
 const read = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : (missing.push(file), null));
 
 // The keychain run and the no-keychain tier (vitest.nokeychain.config.ts), each its own vitest report.
@@ -13,15 +16,38 @@ for (const file of ['test-results/vitest.json', 'test-results/vitest-nokeychain.
   const unit = read(file);
   if (!unit) continue;
   passed += unit.numPassedTests;
-  failed += unit.numFailedTests + (unit.numFailedTestSuites ?? 0) - 0;
+  failed += unit.numFailedTests + (unit.numFailedTestSuites ?? 0);
   skipped += unit.numPendingTests + unit.numTodoTests;
+  for (const suite of unit.testResults ?? []) {
+    const where = relative(process.cwd(), suite.name);
+    const broken = (suite.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of broken) failures.push(`${where} › ${t.fullName ?? t.title}`);
+    if (suite.status === 'failed' && broken.length === 0)
+      failures.push(`${where} › (the file) ${firstLine(suite.message)}`);
+  }
 }
 const e2e = read('test-results/e2e.json');
 if (e2e) {
   passed += e2e.stats.expected + (e2e.stats.flaky ?? 0);
   failed += e2e.stats.unexpected;
   skipped += e2e.stats.skipped;
+  const walk = (suite, file) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status === 'unexpected') failures.push(`${spec.file ?? file} › ${spec.title}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, child.file ?? file);
+  };
+  for (const suite of e2e.suites ?? []) walk(suite, suite.file);
 }
 for (const f of missing) console.log(`missing report: ${f}`);
+for (const f of failures) console.log(`failed: ${f}`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || missing.length > 0 || passed === 0 ? 1 : 0);
+
+function firstLine(text) {
+  return String(text ?? '')
+    .split('\n')[0]
+    .slice(0, 200);
+}
