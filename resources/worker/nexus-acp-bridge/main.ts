@@ -1,9 +1,9 @@
 /**
  * nexus-acp-bridge: owns an ACP agent's stdio for one session, in the session's tmux window.
  *   node nexus-acp-bridge.cjs --nats <file> --workspace <id> --session <id> [--mcp <file>] [--initial <text>] -- <agent argv…>
- * It starts the agent in the current directory (the worktree) and holds its stdin and stdout, so a core that
- * restarts or is SIGKILLed never ends a turn: core is the ACP client, over NATS with the workspace's hook
- * credentials (the relay's file, read at every connect). Every line the agent writes is numbered and kept
+ * It starts the agent in the current directory (the worktree) first, before it loads NATS (the agent's lines wait in
+ * the journal meanwhile), and holds its stdin and stdout, so a core that restarts or is SIGKILLed never ends a turn:
+ * core is the ACP client, over NATS with the workspace's hook credentials (the relay's file, read at every connect). Every line the agent writes is numbered and kept
  * (journal.ts) until core acknowledges it; a core that comes back asks for what it missed. Core's lines go to the
  * agent's stdin as they come, except that a `session/new` or `session/load` gets the session's MCP servers from the
  * `--mcp` file (0600 in its state dir: their credentials never travel over NATS). `--initial` is the session's first
@@ -18,8 +18,8 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { hookFileAuth, type HookTargetFile } from '../nats-credential';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { HookTargetFile } from '../nats-credential';
 import { ID } from '../nexus-hook/event';
 import { Journal, type JournalLine } from './journal';
 import { paneForAgent, paneForClient } from './pane';
@@ -112,6 +112,11 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
   process.on('SIGHUP', stop);
 
+  // NATS is loaded only now: the agent's start (most of a session's) runs while this one loads and connects.
+  const [{ connect }, { hookFileAuth }] = await Promise.all([
+    import('@nats-io/transport-node'),
+    import('../nats-credential'),
+  ]);
   const read = (): HookTargetFile => JSON.parse(readFileSync(natsFile, 'utf8')) as HookTargetFile;
   const first = read();
   const conn = await connect({
