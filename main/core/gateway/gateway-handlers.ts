@@ -1,6 +1,8 @@
 import type { OpParsedInput } from '../../../shared/contract';
 import { dayOf } from './usage-store';
 import type { ModelGateway } from './gateway';
+import { usageCsv } from './usage-csv';
+import { estimateOf } from './usage-prices';
 
 /** What the handlers need besides the gateway: session and workspace references resolved to ids. */
 export interface UsageRefs {
@@ -10,12 +12,15 @@ export interface UsageRefs {
 
 /** usage.* operations. Typed by the contract alone; the composition root's mergeHandlers checks them. */
 export function gatewayHandlers(gateway: ModelGateway, refs: UsageRefs) {
+  const { usage } = gateway;
+  const prices = usage.store.prices;
+  const estimate = (scope: Parameters<typeof usage.models>[0]) => estimateOf(usage.models(scope), prices.table());
   const report = (scope: OpParsedInput<'usage.get'>) => {
-    const { usage } = gateway;
     if (scope.session) {
       const s = refs.session(scope.session);
       return {
         totals: usage.session(s.id),
+        estimate: estimate({ sessionId: s.id }),
         budgets: gateway
           .budgetsOf({ sessionId: s.id, workspaceId: s.workspaceId })
           .map((b) => ({ scope: b.scope, maxTokens: b.max, used: b.used.total })),
@@ -27,12 +32,18 @@ export function gatewayHandlers(gateway: ModelGateway, refs: UsageRefs) {
       const totals = usage.workspace(w.id);
       return {
         totals,
+        estimate: estimate({ workspaceId: w.id }),
         budgets: max === null ? [] : [{ scope: 'workspace' as const, maxTokens: max, used: totals.total }],
       };
     }
-    const totals = usage.day(dayOf(new Date()));
+    const day = dayOf(new Date());
+    const totals = usage.day(day);
     const max = usage.store.budget('day', '');
-    return { totals, budgets: max === null ? [] : [{ scope: 'day' as const, maxTokens: max, used: totals.total }] };
+    return {
+      totals,
+      estimate: estimate({ day }),
+      budgets: max === null ? [] : [{ scope: 'day' as const, maxTokens: max, used: totals.total }],
+    };
   };
   return {
     'usage.get': (input: OpParsedInput<'usage.get'>) => report(input),
@@ -50,6 +61,36 @@ export function gatewayHandlers(gateway: ModelGateway, refs: UsageRefs) {
       }
       gateway.setBudget('day', '', input.maxTokens);
       return report({});
+    },
+    'usage.sessions': () => {
+      const table = prices.table();
+      const bySession = new Map<string, ReturnType<typeof usage.bySessionModel>>();
+      for (const row of usage.bySessionModel())
+        bySession.set(row.sessionId, [...(bySession.get(row.sessionId) ?? []), row]);
+      return {
+        sessions: [...bySession].map(([sessionId, models]) => {
+          const sum = (k: 'requests' | 'input' | 'output' | 'cacheWrite' | 'cacheRead') =>
+            models.reduce((n, m) => n + m[k], 0);
+          const totals = {
+            requests: sum('requests'),
+            input: sum('input'),
+            output: sum('output'),
+            cacheWrite: sum('cacheWrite'),
+            cacheRead: sum('cacheRead'),
+            total: sum('input') + sum('output') + sum('cacheWrite') + sum('cacheRead'),
+          };
+          return { sessionId, totals, estimate: estimateOf(models, table) };
+        }),
+      };
+    },
+    'usage.prices': () => ({ prices: prices.table() }),
+    'usage.setPrice': (input: OpParsedInput<'usage.setPrice'>) => {
+      prices.set(input.model, input.price);
+      return { prices: prices.table() };
+    },
+    'usage.export': () => {
+      const { csv, rows } = usageCsv(usage.bySessionDay(), prices.table());
+      return { csv, rows, filename: `nexus-usage-${dayOf(new Date())}.csv` };
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { TokenCounts } from './usage-parse';
+import type { ModelTokens } from './usage-prices';
 import { dayOf, type UsageRow, type UsageStore, type UsageTotals } from './usage-store';
 
 /** How long an answer's row may wait before it is written (one transaction, so one fsync, for all that wait). */
@@ -51,6 +52,38 @@ export class UsageLedger {
 
   day(day: string): UsageTotals {
     return this.withPending(this.store.day(day), (r) => dayOf(r.at) === day);
+  }
+
+  /** A scope's tokens per model, the waiting rows counted in (the estimate's input). */
+  models(scope: Parameters<UsageStore['models']>[0]): ModelTokens[] {
+    const mine = (r: UsageRow): boolean =>
+      'sessionId' in scope
+        ? r.sessionId === scope.sessionId
+        : 'workspaceId' in scope
+          ? r.workspaceId === scope.workspaceId
+          : dayOf(r.at) === scope.day;
+    const byModel = new Map(this.store.models(scope).map((m) => [m.model, { ...m }]));
+    for (const { counts } of this.pending.filter(mine)) {
+      const m = byModel.get(counts.model) ?? { model: counts.model, input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
+      m.input += counts.input;
+      m.output += counts.output;
+      m.cacheWrite += counts.cacheWrite;
+      m.cacheRead += counts.cacheRead;
+      byModel.set(counts.model, m);
+    }
+    return [...byModel.values()];
+  }
+
+  /** Every session's tokens per model (written first: a list of the whole ledger). */
+  bySessionModel(): ReturnType<UsageStore['bySessionModel']> {
+    this.flush();
+    return this.store.bySessionModel();
+  }
+
+  /** Each session's tokens per day and model, with names (written first: the CSV export). */
+  bySessionDay(): ReturnType<UsageStore['bySessionDay']> {
+    this.flush();
+    return this.store.bySessionDay();
   }
 
   rows(sessionId?: string): ReturnType<UsageStore['rows']> {

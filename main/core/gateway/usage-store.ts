@@ -1,5 +1,7 @@
 import type { Db } from '../store/open';
 import type { TokenCounts } from './usage-parse';
+import { PriceStore } from './usage-price-store';
+import type { ModelTokens } from './usage-prices';
 
 export interface UsageRow {
   requestId: string;
@@ -26,6 +28,22 @@ export type BudgetScope = 'session' | 'workspace' | 'day';
 const TOTALS = `COUNT(*) AS requests, COALESCE(SUM(input_tokens), 0) AS input, COALESCE(SUM(output_tokens), 0) AS output,
   COALESCE(SUM(cache_write_tokens), 0) AS cacheWrite, COALESCE(SUM(cache_read_tokens), 0) AS cacheRead`;
 
+const PER_MODEL = `model, COALESCE(SUM(input_tokens), 0) AS input, COALESCE(SUM(output_tokens), 0) AS output,
+  COALESCE(SUM(cache_write_tokens), 0) AS cacheWrite, COALESCE(SUM(cache_read_tokens), 0) AS cacheRead`;
+
+/** One session's tokens on one UTC day for one model, with the names a person reads (the CSV export). */
+export interface SessionDayModel extends ModelTokens {
+  sessionId: string;
+  sessionName: string | null;
+  workspaceId: string;
+  workspaceName: string | null;
+  agent: string;
+  taskId: string | null;
+  taskTitle: string | null;
+  day: string;
+  requests: number;
+}
+
 const totals = (r: Omit<UsageTotals, 'total'>): UsageTotals => ({
   ...r,
   total: r.input + r.output + r.cacheWrite + r.cacheRead,
@@ -33,7 +51,12 @@ const totals = (r: Omit<UsageTotals, 'total'>): UsageTotals => ({
 
 /** The usage ledger and the token budgets (tables model_usage, model_budgets; migration 030). */
 export class UsageStore {
-  constructor(private readonly db: Db) {}
+  /** The price table the estimates use (the operator's rows beside the ledger). */
+  readonly prices: PriceStore;
+
+  constructor(private readonly db: Db) {
+    this.prices = new PriceStore(db);
+  }
 
   /** Records one answer's tokens; a request id already recorded is not counted again (returns false). */
   record(row: UsageRow): boolean {
@@ -87,6 +110,49 @@ export class UsageStore {
       .prepare(`SELECT session_id AS sessionId, ${TOTALS} FROM model_usage GROUP BY session_id`)
       .all() as (Omit<UsageTotals, 'total'> & { sessionId: string })[];
     return new Map(rows.map(({ sessionId, ...r }) => [sessionId, totals(r)]));
+  }
+
+  /** A session's, a workspace's or a day's tokens per model (an estimate prices each model's sum, not each row). */
+  models(scope: { sessionId: string } | { workspaceId: string } | { day: string }): ModelTokens[] {
+    const [column, id] =
+      'sessionId' in scope
+        ? ['session_id', scope.sessionId]
+        : 'workspaceId' in scope
+          ? ['workspace_id', scope.workspaceId]
+          : ['day', scope.day];
+    return this.db
+      .prepare(`SELECT ${PER_MODEL} FROM model_usage WHERE ${column} = ? GROUP BY model`)
+      .all(id) as ModelTokens[];
+  }
+
+  /** Every session's tokens per model (the session list's estimates). */
+  bySessionModel(): (ModelTokens & { sessionId: string; requests: number })[] {
+    return this.db
+      .prepare(
+        `SELECT session_id AS sessionId, COUNT(*) AS requests, ${PER_MODEL} FROM model_usage GROUP BY session_id, model`,
+      )
+      .all() as never;
+  }
+
+  /**
+   * Each session's tokens per UTC day and model, oldest day first, with its workspace's, its own and its task's names
+   * read beside them (as platform/names.ts reads them; a deleted session's or workspace's name is null, its id stays).
+   */
+  bySessionDay(): SessionDayModel[] {
+    return this.db
+      .prepare(
+        `SELECT u.session_id AS sessionId, s.name AS sessionName, u.workspace_id AS workspaceId,
+           w.name AS workspaceName, MAX(u.agent) AS agent, MAX(u.task_id) AS taskId, t.title AS taskTitle, u.day,
+           u.model, COUNT(*) AS requests, SUM(u.input_tokens) AS input, SUM(u.output_tokens) AS output,
+           SUM(u.cache_write_tokens) AS cacheWrite, SUM(u.cache_read_tokens) AS cacheRead
+         FROM model_usage u
+           LEFT JOIN sessions s ON s.id = u.session_id
+           LEFT JOIN workspaces w ON w.id = u.workspace_id
+           LEFT JOIN tasks t ON t.id = u.task_id
+         GROUP BY u.session_id, u.day, u.model
+         ORDER BY u.day, w.name, s.name, u.session_id, u.model`,
+      )
+      .all() as never;
   }
 
   /** The ledger's rows of a session, oldest first (the CSV export, the tests' request-by-request check). */

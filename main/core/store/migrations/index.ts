@@ -20,6 +20,7 @@ import { migration029 } from './029_approval_rules';
 import { migration031 } from './031_acp_sessions';
 import { migration030 } from './030_model_gateway';
 import { migration032 } from './032_repo_recipe';
+import { migration033 } from './033_model_prices';
 import type { Migration } from './types';
 
 /**
@@ -49,4 +50,5 @@ export const migrations: readonly Migration[] = [
   migration030, // the model gateway: sessions' gateway credentials (hashed), the usage ledger, token budgets
   migration031, // ACP sessions: core's link to each bridge, prompts waiting for a turn, the agent's updates; secrets' kind CHECK gone
   migration032, // the repo's recipe: devcontainer.json per workspace, session files, setup state, session ports
+  migration033, // model prices: the operator's USD per million tokens per model (the usage estimate)
 ];
