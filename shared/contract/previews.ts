@@ -12,8 +12,13 @@ export const Preview = z.object({
   url: z.string(),
   /** The listening process's name (its `comm`), when the container lets Nexus see it. */
   process: z.string().nullable(),
-  /** Why this port is the session's: the process runs in its worktree, or the port is in its reserved range. */
-  attributedBy: z.enum(['cwd', 'ports']),
+  /**
+   * Why this port is the session's: the process runs in its worktree, the port is in its reserved range, or the
+   * workspace's recipe forwards it (devcontainer.json `forwardPorts`: shown on every session of the workspace).
+   */
+  attributedBy: z.enum(['cwd', 'ports', 'forwardPorts']),
+  /** The recipe's label of the port (devcontainer.json `portsAttributes`), when it forwards it. */
+  label: z.string().nullable(),
   /** It listens on the container's loopback only: reached through a `docker exec` per connection (slower). */
   loopbackOnly: z.boolean(),
 });

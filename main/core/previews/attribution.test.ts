@@ -74,4 +74,30 @@ describe('listening ports and the sessions they belong to', () => {
     );
     expect(got.map((g) => [g.listener.port, g.sessionId, g.attributedBy])).toEqual([[4105, 'ab', 'ports']]);
   });
+
+  it('gives a port the recipe forwards, and no session claims, to every session of the workspace, with its label', () => {
+    const listeners = parseListeners(
+      JSON.stringify([
+        row(ANY4, 8000, 20, '/workspace'),
+        row(ANY4, 3000, 21, '/workspace/.nexus-worktrees/a'),
+        row(ANY4, 4101, null, null),
+        row(ANY4, 9000, 22, '/workspace'),
+      ]),
+    );
+    const forwarded = [
+      { port: 8000, label: 'docs' },
+      { port: 3000, label: 'web' },
+      { port: 4101, label: null },
+      { port: 5432, label: 'db' },
+    ];
+    const got = attribute(listeners, sessions, forwarded);
+    expect(got.map((g) => [g.listener.port, g.sessionId, g.attributedBy, g.label])).toEqual([
+      [3000, 'a', 'cwd', 'web'],
+      [4101, 'ab', 'ports', null],
+      [8000, 'a', 'forwardPorts', 'docs'],
+      [8000, 'ab', 'forwardPorts', 'docs'],
+    ]);
+    // Without the recipe's list, the port in /workspace is nobody's.
+    expect(attribute(listeners, sessions).map((g) => g.listener.port)).toEqual([3000, 4101]);
+  });
 });

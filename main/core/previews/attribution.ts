@@ -8,11 +8,19 @@ export interface SessionPlace {
   ports?: { from: number; to: number } | null;
 }
 
+/** A port the workspace's recipe forwards (devcontainer.json `forwardPorts`, its `portsAttributes` label). */
+export interface ForwardedPort {
+  port: number;
+  label: string | null;
+}
+
 export interface Attributed {
   sessionId: string;
   listener: Listener;
-  attributedBy: 'cwd' | 'ports';
+  attributedBy: 'cwd' | 'ports' | 'forwardPorts';
   process: string | null;
+  /** The recipe's label of the port (`portsAttributes`), when it forwards it. */
+  label: string | null;
 }
 
 const inside = (dir: string, path: string): boolean => path === dir || path.startsWith(`${dir}/`);
@@ -20,12 +28,19 @@ const inside = (dir: string, path: string): boolean => path === dir || path.star
 /**
  * Which session each listening port belongs to: the session whose worktree holds the working directory of a
  * process listening on it (the dev server started in the worktree), else the session whose reserved range
- * holds the port. A port that no session claims (Nexus's own helpers, a server started elsewhere) is nobody's
- * preview; one two sessions claim by cwd goes to the deepest worktree.
+ * holds the port, else, when the workspace's recipe forwards the port (`forwardPorts`: the workspace's own app,
+ * e.g. started by `postStartCommand` in /workspace), every session of the workspace. Any other port (Nexus's own
+ * helpers, a server started elsewhere) is nobody's preview; one two sessions claim by cwd goes to the deepest
+ * worktree.
  */
-export function attribute(listeners: readonly Listener[], sessions: readonly SessionPlace[]): Attributed[] {
+export function attribute(
+  listeners: readonly Listener[],
+  sessions: readonly SessionPlace[],
+  forwarded: readonly ForwardedPort[] = [],
+): Attributed[] {
   const out: Attributed[] = [];
   for (const l of listeners) {
+    const label = forwarded.find((f) => f.port === l.port)?.label ?? null;
     let best: { s: SessionPlace; depth: number; process: string | null } | null = null;
     for (const p of l.processes) {
       if (!p.cwd) continue;
@@ -34,17 +49,15 @@ export function attribute(listeners: readonly Listener[], sessions: readonly Ses
           best = { s, depth: s.worktree.length, process: p.process };
     }
     if (best) {
-      out.push({ sessionId: best.s.id, listener: l, attributedBy: 'cwd', process: best.process });
+      out.push({ sessionId: best.s.id, listener: l, attributedBy: 'cwd', process: best.process, label });
       continue;
     }
     const byRange = sessions.find((s) => s.ports && l.port >= s.ports.from && l.port <= s.ports.to);
-    if (byRange)
-      out.push({
-        sessionId: byRange.id,
-        listener: l,
-        attributedBy: 'ports',
-        process: l.processes[0]?.process ?? null,
-      });
+    const process = l.processes[0]?.process ?? null;
+    if (byRange) out.push({ sessionId: byRange.id, listener: l, attributedBy: 'ports', process, label });
+    else if (forwarded.some((f) => f.port === l.port))
+      for (const s of sessions)
+        out.push({ sessionId: s.id, listener: l, attributedBy: 'forwardPorts', process, label });
   }
   return out;
 }

@@ -7,7 +7,7 @@ import type { Logger } from '../log';
 import type { SessionsConfig } from '../sessions/config';
 import { sessionPaths } from '../sessions/session-paths';
 import type { WorkspaceInfo, WorkspaceTarget } from '../workspaces/runtime';
-import { attribute, type Attributed } from './attribution';
+import { attribute, type Attributed, type ForwardedPort } from './attribution';
 import { LISTENERS_SCRIPT, parseListeners } from './listeners';
 import { PreviewDialer, type DialTarget } from './preview-dial';
 import { previewOrigin, sessionLabel, type PreviewName } from './preview-host';
@@ -31,6 +31,8 @@ export interface PreviewServiceDeps {
   hostUrl(): string | null;
   /** A session's reserved port range (issue 42 item 2), once its environment has one. */
   portsOf?(sessionId: string): { from: number; to: number } | null;
+  /** The ports the workspace's recipe forwards (devcontainer.json `forwardPorts`), with their labels. */
+  forwardedPorts?(workspaceId: string): readonly ForwardedPort[];
   log: Logger;
 }
 
@@ -79,6 +81,7 @@ export class PreviewService {
             : `${previewOrigin({ port: a.listener.port, session: sessionLabel(session), workspace: ws.name }, port)}/`,
         process: a.process,
         attributedBy: a.attributedBy,
+        label: a.label,
         loopbackOnly: a.listener.loopbackOnly,
       }));
     const note =
@@ -161,7 +164,8 @@ export class PreviewService {
           worktree: sessionPaths(this.d.config as SessionsConfig, s.id, s.name).worktree,
           ports: this.d.portsOf?.(s.id) ?? null,
         }));
-      return { at: Date.now(), sessions, attributed: attribute(parseListeners(r.stdout), places) };
+      const forwarded = this.d.forwardedPorts?.(ws.id) ?? [];
+      return { at: Date.now(), sessions, attributed: attribute(parseListeners(r.stdout), places, forwarded) };
     })();
     this.found.set(ws.id, p);
     p.catch(() => {

@@ -66,6 +66,7 @@ describe("a session's previews", () => {
         url: `http://${hostOf(3000, 'web')}/`,
         process: 'node',
         attributedBy: 'cwd',
+        label: null,
         loopbackOnly: false,
       },
     ]);

@@ -39,8 +39,12 @@ export function PreviewsPanel({
                   Port {p.port}
                 </a>{' '}
                 <span className="muted">
-                  {p.process ?? 'a process'} ·{' '}
-                  {p.attributedBy === 'cwd' ? 'runs in the worktree' : "in the session's ports"}
+                  {p.process ?? 'a process'} · {p.label ? `${p.label} · ` : ''}
+                  {p.attributedBy === 'cwd'
+                    ? 'runs in the worktree'
+                    : p.attributedBy === 'ports'
+                      ? "in the session's ports"
+                      : "the workspace's (forwardPorts)"}
                   {p.loopbackOnly ? ' · 127.0.0.1 only (slower)' : ''}
                 </span>
               </li>
