@@ -72,6 +72,16 @@ export const CoreConfig = z.object({
   sessions: SessionsConfig.prefault({}),
   /** The pinned agent CLI in workers, and where its model calls go. */
   agent: AgentConfig.prefault({}),
+  /** The approval rules (docs/permissions.md). */
+  rules: z
+    .object({
+      /** Hosts the default set lets an agent fetch from unasked (host globs); unset: docs and package registries. */
+      fetchHosts: z
+        .array(z.string().regex(/^[a-z0-9*?.-]{1,253}$/i, 'a host or host glob'))
+        .max(500)
+        .optional(),
+    })
+    .prefault({}),
   /** The model gateway every session's model traffic goes through (docs/gateway.md). */
   gateway: z
     .object({

@@ -158,6 +158,7 @@ export function createSessions(w: SessionsWiring): Promise<{
   // Approval rules decide a request before the operator sees it (docs/permissions.md).
   const rules = new RulesService({
     db: w.db,
+    fetchHosts: w.config.rules.fetchHosts,
     redactor: w.redactor,
     audit: (e) => w.audit.record(e),
     workspaceIdOf: (ref) => w.runtime.info(ref).id,

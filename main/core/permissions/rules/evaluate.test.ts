@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NexusError } from '../../../../shared/errors';
 import type { RuleAction, RuleTool } from '../../../../shared/contract/rules';
-import { DEFAULT_RULES } from './default-rules';
+import { DEFAULT_RULES, defaultRules } from './default-rules';
 import { compileRule, evaluate, type RuleLike } from './evaluate';
 import { toolCallOf } from './tool-call';
 
@@ -64,6 +64,37 @@ describe('the rule engine', () => {
     expect(decide(rules, 'Bash', { command: 'rm x' }).rule).toBeNull();
   });
 
+  it('reads a here-doc as input: its lines are no commands, and a body that expands is opaque', () => {
+    const rules = [r('allow', 'shell', 'inside:cat'), r('allow', 'shell', 'inside:ls'), r('ask', 'shell', 'git push')];
+    expect(bash(rules, "cat > notes.md <<'EOF'\ngit push\n$(id)\nEOF\nls")).toBe('allow');
+    expect(bash(rules, 'cat <<-EOF > notes.md\n\tplain text\n\tEOF')).toBe('allow');
+    expect(bash(rules, 'cat <<EOF > notes.md\n$(id)\nEOF')).toBe('ask');
+    expect(bash(rules, 'cat <<EOF > notes.md\nno end')).toBe('ask');
+    expect(bash(rules, 'cat <<< "$HOME"')).toBe('ask');
+    expect(bash(rules, 'cat <<< "just text"')).toBe('allow');
+  });
+
+  it('sees what a read-only looking command runs: env in front, git -c, sed scripts, flags that run or write', () => {
+    const rules = DEFAULT_RULES.map((d) => d);
+    for (const ok of ['CI=1 npm test', "sed -n '1,20p;/x/p' a.ts", "sed -i 's|a|b|g' a.ts", 'git -C src log'])
+      expect(bash(rules, ok), ok).toBe('allow');
+    for (const no of [
+      'PAGER=x git log',
+      'git -c core.pager=x log',
+      "sed -n '1w out' a.ts",
+      "sed 's/a/b/w out' a.ts",
+      'rg --pre=x y',
+      'sort -o/tmp/x a',
+      'cat $X',
+      'cd - && ls',
+      '/tmp/x/ls',
+      'make test deploy',
+    ])
+      expect(bash(rules, no), no).toBe('ask');
+    expect(decide(rules, 'exec_command', { cmd: 'ls', workdir: '/home/nexus' }).action).toBe('ask');
+    expect(decide(rules, 'exec_command', { cmd: 'ls', workdir: 'src' }).action).toBe('allow');
+  });
+
   it('matches file tools by inside / outside / path glob, fetches by host, MCP and other tools by name', () => {
     const rules = [
       r('allow', 'read', 'inside'),
@@ -86,6 +117,18 @@ describe('the rule engine', () => {
     expect(decide(rules, 'mcp__github__create_issue', {}).action).toBe('ask');
     expect(decide(rules, 'spawn_agent', {}).action).toBe('allow');
     expect(decide(rules, 'send_input', {}).action).toBe('ask');
+  });
+
+  it("takes the default set's fetch allow-list from the core config, the other defaults keeping their ids", () => {
+    const own = defaultRules(['docs.example.com', '*.docs.example.com']);
+    const fetch = (rules: RuleLike[], url: string) => decide(rules, 'WebFetch', { url }).action;
+    expect(fetch(own, 'https://docs.example.com/a')).toBe('allow');
+    expect(fetch(own, 'https://api.docs.example.com/a')).toBe('allow');
+    expect(fetch(own, 'https://registry.npmjs.org/zod')).toBe('ask');
+    expect(fetch([...DEFAULT_RULES], 'https://registry.npmjs.org/zod')).toBe('allow');
+    expect(fetch(own, 'http://169.254.169.254/latest/meta-data/')).toBe('deny');
+    const shared = DEFAULT_RULES.filter((r) => r.tool !== 'fetch' || r.action !== 'allow');
+    expect(own.slice(0, shared.length)).toEqual(shared);
   });
 
   it('refuses a pattern that cannot work with a typed error', () => {

@@ -4,7 +4,7 @@ import type { AutoDecision, Rule, RuleGrant, RuleInput } from '../../../../share
 import type { AuditEntry } from '../../audit/audit-log';
 import type { Redactor } from '../../redact';
 import type { Db } from '../../store/open';
-import { DEFAULT_RULES } from './default-rules';
+import { defaultRules } from './default-rules';
 import { compileRule, evaluate, ruleText, type CompiledRule, type RuleLike } from './evaluate';
 import { RuleSet } from './rule-set';
 import { draftRule, type Draft } from './rule-draft';
@@ -25,6 +25,8 @@ export type RulesAnswer = { action: 'allow' | 'deny'; rule: string } | { action:
 
 export interface RulesServiceDeps {
   db: Db;
+  /** The default set's fetch allow-list (core config `rules.fetchHosts`); unset: the shipped one. */
+  fetchHosts?: readonly string[] | undefined;
   redactor: Pick<Redactor, 'text'>;
   audit: (e: AuditEntry) => void;
   /** A workspace's id from its name or id (throws not_found). */
@@ -48,7 +50,7 @@ const MAX_CACHED_SETS = 1000;
  */
 export class RulesService {
   private readonly store: RuleStore;
-  private readonly defaults: CompiledRule<Held>[] = DEFAULT_RULES.map((r) => compileRule({ ...r, scope: 'default' }));
+  private readonly defaults: CompiledRule<Held>[];
   private stored: CompiledRule<Held>[] = [];
   private readonly counts = new Map<string, number>();
   /** Indexed rule sets per workspace and session, until the first of their rules runs out or a rule changes. */
@@ -58,6 +60,7 @@ export class RulesService {
 
   constructor(private readonly deps: RulesServiceDeps) {
     this.store = new RuleStore(deps.db);
+    this.defaults = defaultRules(deps.fetchHosts).map((r) => compileRule<Held>({ ...r, scope: 'default' }));
     this.now = deps.now ?? Date.now;
     this.reload();
   }

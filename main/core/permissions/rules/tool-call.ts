@@ -59,7 +59,10 @@ export function toolCallOf(toolName: string, input: unknown, worktree: string): 
   if (/^mcp__/.test(toolName)) return { ...base, tool: 'mcp', text: toolName };
   if (SHELL.has(toolName)) {
     const command = field(input, 'command', 'cmd') ?? str(input) ?? '';
-    return { ...base, tool: 'shell', text: command, parts: parseShell(command, worktree) };
+    // Codex's exec_command and ACP agents may name the directory it runs in.
+    const dir = field(input, 'workdir', 'cwd');
+    const start = dir ? resolvePath(dir, worktree) : worktree;
+    return { ...base, tool: 'shell', text: command, parts: parseShell(command, worktree, start) };
   }
   if (FETCH.has(toolName)) {
     const url = field(input, 'url');
