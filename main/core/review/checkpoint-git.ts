@@ -4,27 +4,47 @@ import { GIT_PRELUDE, runScript, type ReviewExec, type ReviewTarget } from './co
 
 /**
  * The git side of checkpoints, inside the workspace container. A checkpoint is the worktree's whole
- * state: `git add -A` into a throw-away index (a copy of the agent's, so unchanged files are not
- * hashed again), `write-tree`, `commit-tree`, `update-ref` on a hidden ref. The agent's index, its
- * branch and its files are never touched by taking one.
+ * state: `git add -A` into the session's own checkpoint index, `write-tree`, `commit-tree`, `update-ref`
+ * on a hidden ref. The agent's index, its branch and its files are never touched by taking one.
+ *
+ * The checkpoint index (`nexus-checkpoint-index` in the worktree's git dir, so it goes with the worktree)
+ * is kept from one checkpoint to the next: its stat data matches the files as the last checkpoint saw
+ * them, so `git add -A` hashes only what changed since (docs/performance.md: the agent's own index is
+ * stale for everything the agent changed and not staged, and a copy of it re-hashed all of that every
+ * turn). The first checkpoint seeds it from the agent's index (or HEAD). One case would make it drift from
+ * what a copy of the agent's index gives: a file it holds that a .gitignore now ignores (`add -A` keeps
+ * tracked files). So when its ignored entries are not exactly the agent's, it is seeded again.
  */
-
 const TAKE = `${GIT_PRELUDE}
 wt=$1; repo=$2; ref=$3; msg=$4; prev=$5
 cd "$wt" 2>/dev/null || { echo "The session's worktree is gone." >&2; exit 3; }
 idx=$(git rev-parse --path-format=absolute --git-path index) || exit 3
-head=$(git rev-parse -q --verify 'HEAD^{commit}') || head=
-parent=$prev
-if [ -z "$parent" ] && [ -n "$head" ]; then
-  base=$(git -C "$repo" symbolic-ref -q HEAD) && parent=$(git merge-base "$head" "$base" 2>/dev/null) || parent=$head
-fi
+keep=\${idx%/*}/nexus-checkpoint-index
 t=$(mktemp -d /tmp/nexus-checkpoint-XXXXXX) || exit 5
 trap 'rm -rf "$t"' EXIT
-cp "$idx" "$t/index" 2>/dev/null
-export GIT_INDEX_FILE="$t/index"
-[ -f "$t/index" ] || [ -z "$head" ] || git read-tree "$head" || exit 5
-git add -A >/dev/null 2>"$t/err" || { cat "$t/err" >&2; exit 5; }
+head_commit() { git rev-parse -q --verify 'HEAD^{commit}' || :; }
+seed() {
+  rm -f "$keep" "$keep.lock"
+  if [ -f "$idx" ]; then cp "$idx" "$keep" || exit 5
+  else h=$(head_commit); [ -z "$h" ] || GIT_INDEX_FILE="$keep" git read-tree "$h" || exit 5; fi
+}
+add() { git add -A >/dev/null 2>"$t/err" || { cat "$t/err" >&2; exit 5; }; }
+export GIT_INDEX_FILE="$keep"
+[ -f "$keep" ] && [ ! -e "$keep.lock" ] || seed
+git add -A >/dev/null 2>/dev/null || { seed; add; }
+git ls-files -z -c -i --exclude-standard > "$t/ign" || exit 5
+if [ -s "$t/ign" ]; then
+  GIT_INDEX_FILE="$idx" git ls-files -z -c -i --exclude-standard > "$t/ign-agent" 2>/dev/null
+  cmp -s "$t/ign" "$t/ign-agent" || { seed; add; }
+fi
 tree=$(git write-tree) || exit 5
+parent=$prev
+if [ -z "$parent" ]; then
+  h=$(head_commit)
+  if [ -n "$h" ]; then
+    base=$(git -C "$repo" symbolic-ref -q HEAD) && parent=$(git merge-base "$h" "$base" 2>/dev/null) || parent=$h
+  fi
+fi
 c=$(git commit-tree "$tree" \${parent:+-p "$parent"} -m "$msg") || exit 5
 git update-ref "$ref" "$c" "" 2>"$t/err" || { echo "The checkpoint ref $ref exists already." >&2; exit 4; }
 if [ -n "$parent" ]; then git diff-tree -r --no-renames --numstat "$parent" "$c"

@@ -110,6 +110,21 @@ describe('a checkpoint per turn', () => {
     expect(c).toMatchObject({ seq: 7, files: 1, additions: 1, deletions: 0 });
   });
 
+  it('keeps its own index between turns, and a file a .gitignore comes to ignore leaves the next checkpoint', async () => {
+    expect((await rig.sh(`cd ${wt}; ls "$(git rev-parse --git-path nexus-checkpoint-index)"`)).trim()).toMatch(
+      /nexus-checkpoint-index$/,
+    );
+    const tree = (c: Checkpoint) => rig.sh(`cd /workspace; git ls-tree -r --name-only ${c.commit}`);
+    const c5 = await turn(`mkdir -p build; echo out > build/out.txt`, 5);
+    expect(await tree(c5)).toContain('build/out.txt');
+    const c6 = await turn(`echo 'build/' >> .gitignore`, 6);
+    expect(await tree(c6)).not.toContain('build/out.txt');
+    expect((await rig.sh(`cd /workspace; git rev-parse '${c6.commit}^{tree}'`)).trim()).toBe(
+      (await stateTree()).trim(),
+    );
+    expect(c6).toMatchObject({ files: 2, additions: 1, deletions: 1 });
+  });
+
   it('refuses a checkpoint the session does not have, changing nothing', async () => {
     const tree = await stateTree();
     await expect(checkpoints.restore(sessionId, 99)).rejects.toMatchObject({ code: 'not_found' });
