@@ -16,6 +16,7 @@ import { serviceCommand } from './service-command';
 import { statusCommand } from './status-command';
 import { tokenCommand } from './token-command';
 import { unlockCommand } from './unlock-command';
+import { usageCommand } from './usage-command';
 
 // One line per paragraph: yargs wraps them to the terminal.
 const EPILOG = [
@@ -43,6 +44,7 @@ const names = new Set([
   'unlock',
   'token',
   'rules',
+  'usage',
   'service',
   'help',
   'completion',
@@ -110,6 +112,7 @@ export function nexusCli(ctx: CliContext, exit: (code: number) => void): Argv {
       ),
     unlockCommand(ctx),
     tokenCommand(ctx),
+    usageCommand(ctx),
     rulesCommand(ctx),
     (y: Argv) =>
       y.command('service', 'run nexus serve as a systemd user service (Linux; macOS: prints a launchd agent)', (s) =>

@@ -31,6 +31,7 @@ const COMMANDS = [
   ['rules', 'list'],
   ['rules', 'add'],
   ['rules', 'rm'],
+  ['usage'],
   ['service'],
   ['service', 'install'],
   ['service', 'uninstall'],
@@ -76,6 +77,7 @@ describe('nexus on the command line', () => {
       ],
       [['new', 'cli', 'one', '-m'], /Not enough arguments following: m/],
       [['ls', '--all'], /Unknown argument: all/],
+      [['usage', '--csv', '--json'], /Arguments csv and json are mutually exclusive/],
       [['allow', 'req', '--note', 'why'], /Unknown argument: note/],
       [['serve', '--port', '99999'], /--port must be 0\.\.65535/],
       [['token', 'create', '--class', 'operator', '--name', 'x'], /--class must be read, write or vault/],
@@ -114,6 +116,8 @@ describe('nexus on the command line', () => {
       ['deny', 'req-1', '--note', 'no'],
       ['attach', 'cli/one'],
       ['unlock'],
+      ['usage'],
+      ['usage', '--csv'],
     ];
     for (const argv of commands) {
       const r = await run(argv, { tty: true });

@@ -1,8 +1,9 @@
 import type { Argv } from 'yargs';
 import { deriveAttention, type SessionAttention } from '../../shared/attention';
 import { levelWords } from '../../shared/attention-words';
-import type { PermissionRequest, Session, Workspace } from '../../shared/contract';
+import type { PermissionRequest, Session, SessionUsage, Workspace } from '../../shared/contract';
 import { needsYouLine, whatNeedsYou, type NeedsYouItem } from '../../shared/needs-you';
+import { estimateShort, tokensShort } from '../../shared/usage-words';
 import { dataDirOf, type CliContext } from './cli-context';
 import { connectedApp } from './running-app';
 
@@ -12,20 +13,25 @@ import { connectedApp } from './running-app';
  */
 export interface FleetListing {
   needsYou: NeedsYouItem[];
-  workspaces: (Workspace & { sessions: (Session & { ref: string; attention: SessionAttention })[] })[];
+  workspaces: (Workspace & {
+    /** Each session with its model use (tokens and an estimate in USD; null before its first model answer). */
+    sessions: (Session & { ref: string; attention: SessionAttention; usage: Omit<SessionUsage, 'sessionId'> | null })[];
+  })[];
   permissionRequests: (PermissionRequest & { session: string })[];
 }
 
 /** The fleet as the UI shows it: workspaces.list, sessions.list, the attention roll-up and permissions.list. */
 export async function fleetListing(dataDir: string): Promise<FleetListing> {
   const app = await connectedApp(dataDir);
-  const [info, { workspaces }, { sessions }, attention, { requests }] = await Promise.all([
+  const [info, { workspaces }, { sessions }, attention, { requests }, usage] = await Promise.all([
     app.call('app.info', {}),
     app.call('workspaces.list', {}),
     app.call('sessions.list', {}),
     app.call('attention.get', {}),
     app.call('permissions.list', {}),
+    app.call('usage.sessions', {}),
   ]);
+  const usageOf = new Map(usage.sessions.map(({ sessionId, ...u }) => [sessionId, u]));
   const needsYou = whatNeedsYou({ app: info, fleet: attention, requests, review: attention.review });
   // A pending request makes its session need you even before the roll-up has seen the hook.
   const attentionOf = new Map(attention.sessions.map((a) => [a.sessionId, a]));
@@ -40,6 +46,7 @@ export async function fleetListing(dataDir: string): Promise<FleetListing> {
         .map((s) => ({
           ...s,
           ref: `${w.name}/${s.name}`,
+          usage: usageOf.get(s.id) ?? null,
           // The roll-up is a cache that may lag a session just made; the same derivation then answers.
           attention:
             attentionOf.get(s.id) ??
@@ -62,7 +69,10 @@ const oneLine = (value: unknown, max = 80): string => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
-/** The listing as text: what needs you, a block per workspace with a line per session, then the requests. */
+/**
+ * The listing as text: what needs you, a block per workspace with a line per session (its tokens and estimate last),
+ * then the requests.
+ */
 export function listingText(fleet: FleetListing): string {
   const lines: string[] = [];
   if (fleet.needsYou.length > 0) {
@@ -85,7 +95,10 @@ export function listingText(fleet: FleetListing): string {
       const level = levelWords[a.level];
       const why = a.reason !== level ? `  ${a.reason}` : '';
       const from = a.level === 'needs_you' ? since(a.since) : '';
-      lines.push(`  ${s.ref.padEnd(width)}  ${s.agent.padEnd(6)}  ${level.padEnd(9)}${why}${from}`.trimEnd());
+      const used = s.usage
+        ? `  (${tokensShort(s.usage.totals.total)} tokens, ${estimateShort(s.usage.estimate)} est.)`
+        : '';
+      lines.push(`  ${s.ref.padEnd(width)}  ${s.agent.padEnd(6)}  ${level.padEnd(9)}${why}${from}${used}`.trimEnd());
     }
   }
   if (fleet.permissionRequests.length > 0) {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeCoreDb, coreDb, repoRoot } from '../../test/helpers/core';
 import { insertSession } from '../../test/helpers/session-row';
 import { tempDir } from '../../test/helpers/temp-dir';
+import { UsageStore } from '../core/gateway/usage-store';
 import { serve, type Running } from '../serve';
 import { runCli } from './cli-app';
 import { testContext } from './cli-test-context';
@@ -82,5 +83,48 @@ describe('nexus ls, new, send, rm, allow and deny against the running app', () =
       expect(r.code, argv.join(' ')).toBe(1);
       expect(r.stderr, argv.join(' ')).toMatch(reason);
     }
+  });
+
+  it('shows a session’s tokens and estimate in ls, today’s in usage, and the ledger as CSV', async () => {
+    const db = coreDb(running.core);
+    const id = randomUUID();
+    const now = new Date();
+    db.prepare(
+      `INSERT INTO workspaces (id, name, repo_url, status, container_id, volume, created_at, updated_at)
+       VALUES (?, 'costs', 'https://example.com/costs.git', 'stopped', NULL, ?, 't', 't')`,
+    ).run(id, `${id}-vol`);
+    const s = insertSession(db, { workspace_id: id, name: 'spender' });
+    const counts = {
+      model: 'claude-sonnet-4-5-20250929',
+      input: 1_000_000,
+      output: 20_000,
+      cacheWrite: 0,
+      cacheRead: 0,
+    };
+    new UsageStore(db).record({
+      requestId: randomUUID(),
+      sessionId: s.id,
+      workspaceId: id,
+      agent: 'claude',
+      taskId: null,
+      counts,
+      at: now,
+    });
+    const ls = await run(['ls']);
+    // 1M input at $3 + 20k output at $15
+    expect(ls.stdout).toMatch(/^ {2}costs\/spender +claude +Offline .*\(1\.0M tokens, ≈\$3\.30 est\.\)$/m);
+    const json = JSON.parse((await run(['ls', '--json'])).stdout) as FleetListing;
+    const listed = json.workspaces.find((w) => w.name === 'costs')?.sessions[0];
+    expect(listed?.usage).toMatchObject({ totals: { total: 1_020_000 }, estimate: { usd: 3.3, unpricedModels: [] } });
+    const usage = await run(['usage']);
+    expect(usage).toMatchObject({ code: 0, stderr: '' });
+    expect(usage.stdout).toMatch(
+      /^Today \(UTC\): 1,020,000 model tokens .* in 1 requests\nCost: ≈ \$3\.30 \(estimate\)/,
+    );
+    const csv = await run(['usage', '--csv']);
+    expect(csv.stdout.split('\r\n').slice(1)).toEqual([
+      `costs,spender,claude,,${now.toISOString().slice(0, 10)},1000000,20000,0,0,1,3.300000,true`,
+      '',
+    ]);
   });
 });

@@ -1,8 +1,11 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpOutput } from '../../../shared/contract';
 import { coreDb, testCore } from '../../../test/helpers/core';
 import { insertSession } from '../../../test/helpers/session-row';
 import { operatorContext, type CallContext } from '../handlers';
+import { createMcpServer } from '../mcp/server';
 import { UsageStore } from './usage-store';
 
 const reader: CallContext = { transport: 'mcp', caller: { kind: 'token', tokenId: 't', name: 'r', access: 'read' } };
@@ -54,6 +57,22 @@ describe('usage operations', () => {
       totals: { requests: 2, total: 2_000_520 },
       estimate: { usd: 2.5, unpricedModels: ['house-model-7'] },
     });
+  });
+
+  it('tells an MCP client today’s tokens and their estimate in get_nexus_info', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(made.core, { kind: 'token', tokenId: 't', name: 'r', access: 'read' }).connect(serverSide);
+    const client = new Client({ name: 'in-memory', version: '1' });
+    await client.connect(clientSide);
+    const r = await client.callTool({ name: 'get_nexus_info', arguments: {} });
+    await client.close();
+    expect(r.structuredContent).toMatchObject({
+      modelUseToday: { requests: 4 },
+      modelCostTodayEstimate: { usd: 10, unpricedModels: ['house-model-7'], unpricedTokens: 520 },
+    });
+    expect(JSON.stringify(r.content)).toContain(
+      '4100520 model tokens today in 4 requests, ≈ $10.00 (estimate; no price for house-model-7: 520 tokens not in it)',
+    );
   });
 
   it('lets the operator price a model (audited), refuses a bad price or a reader and changes nothing', async () => {

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { ReviewCounts, SessionAttention } from '../../../../shared/attention';
-import { AgentCliInfo, AgentKind, DockerState, UsageTotals, NatsState, VaultState } from '../../../../shared/contract';
+import {
+  AgentCliInfo,
+  AgentKind,
+  DockerState,
+  UsageEstimate,
+  UsageTotals,
+  NatsState,
+  VaultState,
+} from '../../../../shared/contract';
+import { estimateWords } from '../../../../shared/usage-words';
 import { FleetSummary, SessionPage } from '../../../../shared/contract/attention';
 import { NeedsYouItem, needsYouLine, whatNeedsYou } from '../../../../shared/needs-you';
 import { defineTool } from '../tool';
@@ -13,6 +22,8 @@ export const NexusInfo = z.object({
   agentClis: z.array(z.object({ kind: AgentKind, label: z.string(), cli: AgentCliInfo })),
   /** Model tokens the gateway counted today (UTC), from the providers' own answers. */
   modelUseToday: UsageTotals,
+  /** What today's tokens cost at the price table's prices: an estimate in USD, with the models that have no price. */
+  modelCostTodayEstimate: UsageEstimate,
   startedAt: z.string(),
   uptimeSeconds: z.number().int(),
   docker: DockerState,
@@ -90,6 +101,7 @@ export const getNexusInfo = defineTool({
       version: info.version,
       agentClis: info.agentClis,
       modelUseToday: usage.totals,
+      modelCostTodayEstimate: usage.estimate,
       startedAt: info.startedAt,
       uptimeSeconds: info.uptimeSeconds,
       docker: info.docker,
@@ -121,7 +133,8 @@ export const getNexusInfo = defineTool({
     `up ${n.uptimeSeconds}s. ` +
     `Docker ${n.docker.state}, NATS ${n.nats.state}, vault ${n.vault.state}${n.vault.mode ? ` (${n.vault.mode})` : ''}. ` +
     `${n.quota.workspaces.used}/${n.quota.workspaces.limit} workspaces, ${n.fleet.sessions.total} session(s). ` +
-    `${n.modelUseToday.total} model tokens today in ${n.modelUseToday.requests} requests. ` +
+    `${n.modelUseToday.total} model tokens today in ${n.modelUseToday.requests} requests, ` +
+    `${estimateWords(n.modelCostTodayEstimate)}. ` +
     (n.needsYou.length === 0
       ? 'Nothing needs you.'
       : `${n.needsYou.length} thing(s) need you: ` +

@@ -3,6 +3,7 @@ import { agentReason } from '../../../../shared/attention-words';
 import type { Session } from '../../../../shared/contract/sessions';
 import type { SelectHow } from './session-filter';
 import { Banner } from '../../shell/ErrorBanner';
+import { SessionUsage } from './SessionUsage';
 import { StateChip } from './StateChip';
 import { useAgentLabel } from './agent-label';
 
@@ -43,6 +44,7 @@ export const SessionRow = memo(function SessionRow({
       </div>
       <div className="session-row-detail muted">
         <span data-testid="session-agent">{agentLabel(session.agent)}</span> · {session.branch}
+        <SessionUsage sessionId={session.id} />
         {detail ? <span data-testid="session-detail"> — {detail}</span> : null}
       </div>
       {session.status === 'error' && session.reason ? (

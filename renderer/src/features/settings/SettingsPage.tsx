@@ -5,6 +5,7 @@ import { ActivitySection } from './ActivitySection';
 import { AccessSection } from './AccessSection';
 import { AgentSection } from './AgentSection';
 import { ConnectSection } from './ConnectSection';
+import { PricesSection } from './PricesSection';
 import { RemoteAccessSection } from './RemoteAccessSection';
 import { RulesSection } from './RulesSection';
 import { SecretsSection } from './SecretsSection';
@@ -21,6 +22,7 @@ export function SettingsPage() {
       <AgentSection />
       <EnginesSection />
       <TrackerSection />
+      <PricesSection />
       <RulesSection />
       <AccessSection />
       <RemoteAccessSection />
