@@ -63,6 +63,15 @@ export function agentReason(agentState: AgentState, message: string | null): str
   return agentStateWords[agentState];
 }
 
+/** "14:05": a time of day on this machine's clock, 24-hour, rounded up to the minute (never earlier than it). */
+export function clockTime(iso: string): string {
+  const d = new Date(Math.ceil(Date.parse(iso) / 60_000) * 60_000);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+}
+
+/** A session its provider's usage limit holds (a 429 that named its reset): "Limited until 14:05". Not an error. */
+export const limitedReason = (until: string): string => `Limited until ${clockTime(until)}`;
+
 /** The reason for a session that is not running. */
 export function statusReason(status: Exclude<SessionStatus, 'running'>, reason: string | null): string {
   return status === 'error' ? `${sessionStatusWords.error}: ${reason ?? 'unknown error'}` : sessionStatusWords[status];

@@ -4,14 +4,22 @@
  * session whose container is down is offline, whatever its last hook said).
  */
 import { z } from 'zod';
-import { agentReason, statusReason } from './attention-words';
+import { agentReason, limitedReason, statusReason } from './attention-words';
 import type { AgentState, SessionStatus } from './contract/sessions';
 
 export const AttentionLevel = z.enum(['needs_you', 'working', 'idle', 'offline']);
 export type AttentionLevel = z.infer<typeof AttentionLevel>;
 
 export interface AttentionInput {
-  session: { id: string; name: string; workspaceName: string; status: SessionStatus; reason: string | null };
+  session: {
+    id: string;
+    name: string;
+    workspaceName: string;
+    status: SessionStatus;
+    reason: string | null;
+    /** Until when its provider's usage limit holds it (ISO), null or absent when it does not. */
+    limitedUntil?: string | null | undefined;
+  };
   health: { agentState: AgentState; at: string | null; message: string | null };
   workspaceRunning: boolean;
 }
@@ -25,6 +33,8 @@ export const SessionAttention = z.object({
   reason: z.string(),
   /** Since when (ISO time) the session has been in this state, when known. */
   since: z.string().nullable(),
+  /** Until when (ISO time) its provider's usage limit holds it; absent when it does not (docs/gateway.md). */
+  limitedUntil: z.string().optional(),
 });
 export type SessionAttention = z.infer<typeof SessionAttention>;
 
@@ -69,6 +79,9 @@ export function deriveAttention({ session, health, workspaceRunning }: Attention
     case 'exited':
       return at('offline', statusReason('exited', null));
     case 'running':
+      // A usage limit is not an error and needs no one: Nexus resumes it at the reset (a permission asked still wins).
+      if (session.limitedUntil && health.agentState !== 'waiting_permission')
+        return { ...at('working', limitedReason(session.limitedUntil)), limitedUntil: session.limitedUntil };
       return at(levelOf(health.agentState), agentReason(health.agentState, health.message));
   }
 }

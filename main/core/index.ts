@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acpHandlers, agentHandlers, AgentDrivers, AgentService, workspaceAgent } from './agents';
-import { gatewayHandlers, ModelGateway } from './gateway';
+import { gatewayHandlers, ModelGateway, RESUME_MESSAGE } from './gateway';
 import { appHandlers } from './app/app-handlers';
 import { StatusBoard } from './app/status';
 import { attentionHandlers } from './attention/attention-handlers';
@@ -181,6 +181,12 @@ export async function createCore(
         .sendMessage(sessionId, 'Nexus: the budget was raised; go on where you stopped.')
         .catch((e: unknown) => log.warn('resuming a session after its budget was raised failed', { error: e }));
     },
+    // A usage limit: the session's row keeps it; at the reset a CLI that gave up goes on through the message path.
+    limits: {
+      mark: (sessionId, limit) => sessions.setUsageLimit(sessionId, limit),
+      view: (sessionId) => sessions.usageLimitView(sessionId),
+      resume: (sessionId) => sessions.sendMessage(sessionId, RESUME_MESSAGE),
+    },
     portFile: join(dataDir, 'gateway-port'),
     config: {
       port: config.gateway.port,
@@ -220,6 +226,7 @@ export async function createCore(
   });
   disposables.add(autoStartFor({ db: toolsDb, platform, events, sessions, log }));
   disposables.add(toDisposable(() => gateway.close()));
+  gateway.limits?.rearm(sessions.usageLimited());
   const ship = new SessionShip({
     sessions,
     runtime: workspaces.runtime,

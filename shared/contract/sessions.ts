@@ -43,6 +43,12 @@ export const Session = z.object({
   taskId: z.string().nullable(),
   /** Why its agent has no platform tools (NEXUS_MCP_ENABLED=0, no nexus-mcp, NATS unavailable); null when it has them. */
   toolsReason: z.string().nullable(),
+  /**
+   * Until when (ISO time) its provider's usage limit holds it (a 429 that named its reset); null or absent when it is
+   * not limited. Not a state of its own: the agent's state goes on (its CLI may wait the limit out itself), and Nexus
+   * resumes it at the reset when the CLI gave up (docs/gateway.md, "Usage limits").
+   */
+  limitedUntil: z.string().nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -19,7 +19,16 @@ import { closeServer, listenOn, modelScript, readModelRequest, type ModelScript 
 export type ModelReply =
   | { text: string }
   | { toolUse: { name: string; input: Record<string, unknown>; id?: string }; text?: string }
-  | { error: { status: number; type: string; message: string } };
+  | {
+      /** A provider error: `headers` go on the answer (a 429's `retry-after`), `fields` into its `error` object. */
+      error: {
+        status: number;
+        type: string;
+        message: string;
+        headers?: Record<string, string>;
+        fields?: Record<string, unknown>;
+      };
+    };
 
 export interface ContentBlock {
   type: string;
@@ -143,10 +152,12 @@ export async function startModelApi(opts: ModelApiOptions = {}): Promise<ModelAp
     else reply = await standIn.nextReply(entry);
     standIn.record(entry);
     if ('error' in reply)
-      return json(res, reply.error.status, {
-        type: 'error',
-        error: { type: reply.error.type, message: reply.error.message },
-      });
+      return json(
+        res,
+        reply.error.status,
+        { type: 'error', error: { type: reply.error.type, message: reply.error.message, ...reply.error.fields } },
+        reply.error.headers,
+      );
     const model = body.model ?? 'claude-stand-in';
     const blocks: ContentBlock[] = [];
     if ('toolUse' in reply) {
@@ -220,8 +231,8 @@ export async function startModelApi(opts: ModelApiOptions = {}): Promise<ModelAp
   };
 }
 
-function json(res: ServerResponse, status: number, payload: object): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
+function json(res: ServerResponse, status: number, payload: object, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(payload));
 }
 

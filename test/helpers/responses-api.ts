@@ -48,6 +48,8 @@ export interface ResponsesRequest {
 }
 
 export interface ResponsesApi extends ModelScript<ResponsesRequest> {
+  /** Answers side requests (the thread title) with `fn` when it gives a reply (a provider's limit refuses them too). */
+  onSide(fn: ((req: ResponsesRequest) => ModelReply | null) | null): void;
   /** http://<host>:<port> (the provider's base_url is this + `/v1`). */
   url: string;
   close(): Promise<void>;
@@ -84,6 +86,7 @@ export const responseToolNames = (req: ResponsesRequest): string[] =>
 export async function startResponsesApi(opts: { host?: string; port?: number } = {}): Promise<ResponsesApi> {
   const host = opts.host ?? '127.0.0.1';
   const standIn = modelScript<ResponsesRequest>('the Responses stand-in');
+  let side: ((req: ResponsesRequest) => ModelReply | null) | null = null;
 
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch(() => {
@@ -122,12 +125,13 @@ export async function startResponsesApi(opts: { host?: string; port?: number } =
       return void res.end(JSON.stringify({ error: { type: 'not_found', message: `no ${path} here` } }));
     }
     let reply: ModelReply;
-    if (kind === 'side') reply = { text: 'Nexus session' };
+    if (kind === 'side') reply = side?.(entry) ?? { text: 'Nexus session' };
     else reply = await standIn.nextReply(entry);
     standIn.record(entry);
     if ('error' in reply) {
-      res.writeHead(reply.error.status, { 'content-type': 'application/json' });
-      return void res.end(JSON.stringify({ error: { type: reply.error.type, message: reply.error.message } }));
+      res.writeHead(reply.error.status, { 'content-type': 'application/json', ...reply.error.headers });
+      const error = { type: reply.error.type, message: reply.error.message, ...reply.error.fields };
+      return void res.end(JSON.stringify({ error }));
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const id = `resp_${randomBytes(12).toString('hex')}`;
@@ -186,5 +190,10 @@ export async function startResponsesApi(opts: { host?: string; port?: number } =
   }
 
   const port = await listenOn(server, host, opts.port);
-  return { ...standIn.script, url: `http://${host}:${port}`, close: closeServer(server) };
+  return {
+    ...standIn.script,
+    onSide: (fn) => void (side = fn),
+    url: `http://${host}:${port}`,
+    close: closeServer(server),
+  };
 }

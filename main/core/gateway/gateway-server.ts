@@ -24,7 +24,20 @@ export interface GatewayRoutes {
   refusal(caller: GatewayCaller): string | null;
   /** One answer's tokens, once per request id. */
   counted(caller: GatewayCaller, requestId: string, counts: TokenCounts): void;
+  /**
+   * The provider answered: a success as soon as it starts (body ''), a 429 once it ended, with the start of its body
+   * (a usage limit's reset is read from it: usage-limit-parse.ts). Other statuses are not told.
+   */
+  answered?(
+    caller: GatewayCaller,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+    body: string,
+  ): void;
 }
+
+/** How much of a 429's body is kept to read its reset from (the providers' are a few hundred bytes). */
+const LIMIT_BODY_MAX = 64 * 1024;
 
 /** Request headers never forwarded: the agent's credential, hop-by-hop ones, and what Node sets itself. */
 const DROP = new Set([
@@ -143,15 +156,25 @@ export class GatewayServer {
       { method: req.method, headers, ...(this.ca && target.protocol === 'https:' ? { ca: this.ca } : {}) },
       (answer) => {
         const streaming = /text\/event-stream/.test(String(answer.headers['content-type'] ?? ''));
-        const parser = answer.statusCode === 200 ? new UsageParser(up.wire, streaming) : null;
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        const status = answer.statusCode ?? 502;
+        const parser = status === 200 ? new UsageParser(up.wire, streaming) : null;
+        res.writeHead(status, answer.headers);
+        if (status < 300) this.routes.answered?.(caller, status, answer.headers, '');
+        const limitBody: Buffer[] = [];
+        let kept = 0;
         // Each chunk goes on as it comes (nothing buffered): streaming stays streaming.
         answer.on('data', (chunk: Buffer) => {
           parser?.push(chunk);
+          if (status === 429 && kept < LIMIT_BODY_MAX) {
+            limitBody.push(chunk);
+            kept += chunk.length;
+          }
           res.write(chunk);
         });
         answer.on('end', () => {
           res.end();
+          if (status === 429)
+            this.routes.answered?.(caller, status, answer.headers, Buffer.concat(limitBody).toString('utf8'));
           const counts = parser?.done();
           if (counts) this.routes.counted(caller, requestId, counts);
         });

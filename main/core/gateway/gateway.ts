@@ -10,6 +10,8 @@ import { GatewayCredentialStore, type GatewayCaller } from './gateway-credential
 import { GatewayServer } from './gateway-server';
 import type { TokenCounts } from './usage-parse';
 import { UsageLedger } from './usage-ledger';
+import { endsTurn, usageLimitReset } from './usage-limit-parse';
+import { UsageLimits, type UsageLimitsDeps } from './usage-limit';
 import { dayOf, UsageStore, type BudgetScope, type UsageTotals } from './usage-store';
 
 export interface ModelGatewayDeps {
@@ -31,6 +33,11 @@ export interface ModelGatewayDeps {
   budgetReached(sessionId: string, message: string): void;
   /** A session refused at a budget has room again (the cap was raised or removed): it goes on. */
   budgetCleared(sessionId: string): void;
+  /**
+   * Usage limits (usage-limit.ts): where a session's "limited until" is kept, how its resume reads it and sends the
+   * resume message (absent: 429s pass on unread).
+   */
+  limits?: Pick<UsageLimitsDeps, 'mark' | 'view' | 'resume'> | undefined;
   config: { port: number; upstreamCa?: string | undefined };
   /**
    * Where the port it listened on is kept (the data dir), so a restarted core listens where running agents' CLIs
@@ -49,6 +56,8 @@ export class ModelGateway {
   readonly credentials: GatewayCredentialStore;
   /** The ledger (its rows wait up to 200 ms to be written together) and, through it, the budgets' store. */
   readonly usage: UsageLedger;
+  /** Sessions held by their provider's usage limit, and their resume at its reset (null: not kept). */
+  readonly limits: UsageLimits | null;
   private readonly server: GatewayServer;
   private address: { host: string; port: number } | null = null;
   /** Sessions refused at a budget since, by id, with their workspace (to see when they have room again). */
@@ -60,12 +69,16 @@ export class ModelGateway {
   constructor(private readonly deps: ModelGatewayDeps) {
     this.credentials = new GatewayCredentialStore(deps.db);
     this.usage = new UsageLedger(new UsageStore(deps.db));
+    this.limits = deps.limits
+      ? new UsageLimits({ ...deps.limits, events: deps.events, log: deps.log.child({ component: 'usage-limits' }) })
+      : null;
     this.server = new GatewayServer(
       {
         verify: (c) => this.credentials.verify(c),
         upstream: (caller) => this.upstream(caller),
         refusal: (caller) => this.refusal(caller),
         counted: (caller, id, counts) => this.counted(caller, id, counts),
+        answered: (caller, status, headers, body) => this.answered(caller.sessionId, status, headers, body),
       },
       deps.log.child({ component: 'gateway' }),
       deps.config.upstreamCa,
@@ -102,6 +115,7 @@ export class ModelGateway {
   async close(): Promise<void> {
     this.address = null;
     await this.server.close();
+    this.limits?.dispose();
     this.usage.flush();
   }
 
@@ -222,6 +236,19 @@ export class ModelGateway {
       `used (${over.used.total}). Raise it in Nexus to go on.`;
     this.deps.budgetReached(caller.sessionId, message);
     return message;
+  }
+
+  /** A 429 that names its reset limits the session until then; any success ends a limit it had. */
+  private answered(
+    sessionId: string,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+    body: string,
+  ) {
+    if (!this.limits) return;
+    if (status < 300) return this.limits.answered(sessionId);
+    const until = usageLimitReset(status, headers, body, new Date());
+    if (until) this.limits.limited(sessionId, until, endsTurn(status, body));
   }
 
   private counted(caller: GatewayCaller, requestId: string, counts: TokenCounts): void {

@@ -4,3 +4,4 @@ export { ModelGateway, type ModelGatewayDeps } from './gateway';
 export { gatewayHandlers } from './gateway-handlers';
 export type { GatewayCaller } from './gateway-credential-store';
 export type { TokenCounts } from './usage-parse';
+export { RESUME_MESSAGE } from './usage-limit';

@@ -8,6 +8,7 @@ import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { Db } from '../store/open';
 import type { AcpSessionInfo } from '../agents';
+import type { LimitedView } from '../gateway/usage-limit';
 import { capturePane } from '../terminal/pane';
 import type { LiveWindow } from '../terminal/terminal';
 import type { WorkspaceRuntime } from '../workspaces/runtime';
@@ -250,6 +251,33 @@ export class SessionService {
       agent_state_at: new Date().toISOString(),
       agent_message: message.slice(0, 500),
     });
+  }
+
+  /** Saves (null: clears) the provider's usage limit on the session (gateway/usage-limit.ts); shown, not an error. */
+  setUsageLimit(id: string, limit: { until: string; at: string; endedTurn: boolean } | null): void {
+    const row = this.store.get(id);
+    if (!row) return;
+    const patch = {
+      limited_until: limit?.until ?? null,
+      limited_at: limit?.at ?? null,
+      limited_ended_turn: limit ? Number(limit.endedTurn) : null,
+    };
+    // Only a changed reset is told: a CLI's retries repeat the same 429.
+    if ((row.limited_until ?? null) === patch.limited_until) this.store.update(id, patch);
+    else this.updates.patch(id, patch);
+  }
+
+  /** A limited session as the resume at its reset reads it (null: gone or not limited). */
+  usageLimitView(id: string): LimitedView | null {
+    const row = this.store.get(id);
+    if (!row?.limited_at) return null;
+    const { status, agent_state: agentState, agent_state_at: agentStateAt, limited_at: limitedAt } = row;
+    return { status, agentState, agentStateAt, limitedAt, endedTurn: row.limited_ended_turn === 1 };
+  }
+
+  /** The sessions limited by their provider, with their reset (a restarted core re-arms them). */
+  usageLimited(): { sessionId: string; until: string }[] {
+    return this.store.limited().map((r) => ({ sessionId: r.id, until: r.limited_until }));
   }
 
   async get(ref: string): Promise<Session> {

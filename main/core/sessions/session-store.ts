@@ -27,6 +27,10 @@ export interface SessionRow {
   agent: AgentKind;
   /** The conversation id a kind's CLI chooses and reports in a hook (migration 023); null for kinds that take Nexus's. */
   agent_thread_id: string | null;
+  /** The provider's usage-limit reset, when its 429 came, whether it ended the turn (migration 034); null: not limited. */
+  limited_until?: string | null;
+  limited_at?: string | null;
+  limited_ended_turn?: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -43,6 +47,9 @@ export type SessionPatch = Partial<
     | 'run_id'
     | 'tools_reason'
     | 'agent_thread_id'
+    | 'limited_until'
+    | 'limited_at'
+    | 'limited_ended_turn'
   >
 >;
 
@@ -141,6 +148,14 @@ export class SessionStore {
       )
       .all({ id: sessionId }) as { id: string }[];
     return rows.map((r) => r.id);
+  }
+
+  /** Sessions limited by their provider (a restarted core re-arms their resume). */
+  limited(): { id: string; limited_until: string }[] {
+    return this.db.prepare(`SELECT id, limited_until FROM sessions WHERE limited_until IS NOT NULL`).all() as {
+      id: string;
+      limited_until: string;
+    }[];
   }
 
   delete(id: string): void {

@@ -48,6 +48,7 @@ export class SessionUpdates {
       agentMessage: row.agent_message,
       taskId: row.task_id,
       toolsReason: row.tools_reason,
+      limitedUntil: row.limited_until ?? null,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     };

@@ -21,6 +21,7 @@ import { migration031 } from './031_acp_sessions';
 import { migration030 } from './030_model_gateway';
 import { migration032 } from './032_repo_recipe';
 import { migration033 } from './033_model_prices';
+import { migration034 } from './034_usage_limits';
 import type { Migration } from './types';
 
 /**
@@ -51,4 +52,5 @@ export const migrations: readonly Migration[] = [
   migration031, // ACP sessions: core's link to each bridge, prompts waiting for a turn, the agent's updates; secrets' kind CHECK gone
   migration032, // the repo's recipe: devcontainer.json per workspace, session files, setup state, session ports
   migration033, // model prices: the operator's USD per million tokens per model (the usage estimate)
+  migration034, // usage limits: a session's "limited until" (the provider's reset) and when the 429 came
 ];

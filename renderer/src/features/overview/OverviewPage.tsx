@@ -16,6 +16,7 @@ import { useFirstRun } from './use-first-run';
 import { ErrorBanner } from '../../shell/ErrorBanner';
 import { WaitingConnectorsNotice } from '../settings/WaitingConnectorsNotice';
 import { UsageFacts } from '../sessions/UsageFacts';
+import { UsageLimited } from './UsageLimited';
 
 /** One empty list for every item without requests, so a memoised item sees the same one each time. */
 const NO_REQUESTS: readonly PermissionRequest[] = [];
@@ -70,6 +71,7 @@ export function OverviewPage({ onPhone = false }: { onPhone?: boolean }) {
               <NeedsYouList items={needsYou} pending={pending} minute={minute} />
             )}
           </section>
+          <UsageLimited sessions={fleet.sessions} />
           <section aria-label="Fleet" className="fleet-counts">
             <dl className="facts">
               <dt>{levelWords.working}</dt>

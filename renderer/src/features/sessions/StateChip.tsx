@@ -1,4 +1,4 @@
-import { agentStateWords, sessionStatusWords } from '../../../../shared/attention-words';
+import { agentStateWords, limitedReason, sessionStatusWords } from '../../../../shared/attention-words';
 import type { Session } from '../../../../shared/contract/sessions';
 
 const tones: Record<Session['agentState'], string> = {
@@ -25,6 +25,17 @@ export function StateChip({ session }: { session: Session }) {
       </span>
     );
   }
+  if (session.limitedUntil && session.agentState !== 'waiting_permission')
+    return (
+      <span
+        className="chip tone-warn"
+        data-testid="session-state"
+        data-state="limited"
+        title="The model provider's usage limit: Nexus resumes the session when it resets."
+      >
+        {limitedReason(session.limitedUntil)}
+      </span>
+    );
   return (
     <span
       className={`chip ${tones[session.agentState]}`}
