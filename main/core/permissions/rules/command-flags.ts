@@ -82,6 +82,8 @@ export function runsMore(words: string[]): boolean {
   const args = words.slice(1);
   const runs = RUNS[head];
   if (runs && args.some((a) => runs.test(a))) return true;
+  // pytest's debugger is a Python prompt: what Codex's write_stdin types into it no gate sees.
+  if (words.includes('pytest') && args.some((a) => /^--(pdb|trace|pdbcls)(=|$)/.test(a))) return true;
   if (head === 'sed') {
     const scripts = sedScripts(args);
     return scripts === null || scripts.length === 0 || !scripts.every(plainSed);

@@ -41,6 +41,8 @@ export const ADVERSARIAL: readonly CorpusCall[] = [
     'sort -o/home/nexus/.bashrc src/locales/en.txt',
     'tree -o../../other/x.txt',
     'less README.md',
+    'pytest --pdb tests/test_auth.py',
+    'python -m pytest --trace -k expiry',
     'go test -exec "sh -c" ./...',
     'cargo test --config \'target.x86_64-unknown-linux-gnu.runner="sh"\'',
     // paths the shell expands out of the worktree
