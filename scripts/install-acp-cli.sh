@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the pinned CLI of one ACP agent kind (gemini, opencode, qwen: the pin is in
+# Installs the pinned CLI of one ACP agent kind (gemini, opencode, qwen, copilot: the pin is in
 # main/core/agents/<kind>/cli.ts) for Linux workers into /var/cache/nexus-agent-cli/<kind>-<version>
 # (or $NEXUS_AGENT_CLI_CACHE/<kind>-<version>) and prints that directory. Idempotent: a complete install is left
 # alone. The pin file names the package (<KIND>_CLI_PACKAGE, <KIND>_CLI_VERSION) and where its entry point lands
@@ -30,3 +30,17 @@ PKG_VERSION=$VERSION
 # The workers' base is Debian (glibc): no musl builds of native parts.
 NPM_ARGS=--libc=glibc
 install_pinned_cli
+# Copilot CLI is one binary that unpacks 235 MB into ~/.cache/copilot at its first run: unpacked once here, into its
+# package's <COPILOT_PKG_CACHE> (mounted read-only; the kind points COPILOT_PKG_CACHE_HOME there). Its own marker,
+# written last, says the unpack is complete. Another CPU's binary cannot run here: its workers unpack at first run.
+if [ "$KIND" = copilot ] && [ "$CPU" = "$(cpu_of)" ]; then
+  CACHE=$DIR/node_modules/$ENTRY_PACKAGE/$(pin_value "$PIN" COPILOT_PKG_CACHE)
+  if [ ! -f "$CACHE/pkg/linux-$CPU/$VERSION/.extraction-complete" ]; then
+    sudo=""; [ -w "$DIR" ] || sudo=sudo
+    $sudo env -i PATH="$PATH" HOME=/nonexistent COPILOT_PKG_CACHE_HOME="$CACHE" COPILOT_SEA_EXTRACT_ONLY=1 \
+      "$DIR/$BIN" >&2
+    [ -f "$CACHE/pkg/linux-$CPU/$VERSION/.extraction-complete" ] ||
+      { echo "$NAME: Copilot CLI did not unpack" >&2; exit 1; }
+    $sudo chmod -R a+rX "$CACHE"
+  fi
+fi

@@ -17,10 +17,11 @@ NEXUS_TEST_BASE_IMAGE=$(bash scripts/build-base-image.sh)
 export NEXUS_TEST_BASE_IMAGE
 NEXUS_AGENT_CLI_DIR=$(bash scripts/install-agent-cli.sh) && export NEXUS_AGENT_CLI_DIR # the pinned real agent CLI
 NEXUS_CODEX_CLI_DIR=$(bash scripts/install-codex-cli.sh) && export NEXUS_CODEX_CLI_DIR # the pinned Codex CLI (~400 MB, ~15 s warm)
-# The ACP kinds' pinned CLIs (docs/agents.md "ACP kinds"): ~100, ~350 and ~150 MB, seconds each with a warm npm cache.
+# The ACP kinds' pinned CLIs (docs/agents.md "ACP kinds"): ~100, ~350, ~150, ~425 MB; seconds each, warm npm cache.
 NEXUS_GEMINI_CLI_DIR=$(bash scripts/install-acp-cli.sh gemini) && export NEXUS_GEMINI_CLI_DIR
 NEXUS_OPENCODE_CLI_DIR=$(bash scripts/install-acp-cli.sh opencode) && export NEXUS_OPENCODE_CLI_DIR
 NEXUS_QWEN_CLI_DIR=$(bash scripts/install-acp-cli.sh qwen) && export NEXUS_QWEN_CLI_DIR
+NEXUS_COPILOT_CLI_DIR=$(bash scripts/install-acp-cli.sh copilot) && export NEXUS_COPILOT_CLI_DIR
 npm run build
 # The worker image (resources/worker on the offline base), built once per content hash.
 node --import tsx scripts/build-worker-image.ts

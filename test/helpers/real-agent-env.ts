@@ -65,6 +65,7 @@ export async function startRealAgentEnv(opts: { repoToken?: string } = {}): Prom
   const chatApi = await startChatCompletionsApi({ host: gateway });
   const opencodeCliDir = testAcpCliDir('opencode');
   const qwenCliDir = testAcpCliDir('qwen');
+  const copilotCliDir = testAcpCliDir('copilot');
   const repo = await serveGitRepo(opts.repoToken ?? null).catch(async (e: unknown) => {
     await api.close();
     await codexApi.close();
@@ -101,6 +102,7 @@ export async function startRealAgentEnv(opts: { repoToken?: string } = {}): Prom
           gemini: { cliDir: geminiCliDir, baseUrl: geminiApi.url },
           opencode: { cliDir: opencodeCliDir, baseUrl: chatApi.url },
           qwen: { cliDir: qwenCliDir, baseUrl: chatApi.url },
+          copilot: { cliDir: copilotCliDir, baseUrl: chatApi.url },
         },
         startupTimeoutMs: 240_000,
       },
@@ -118,6 +120,8 @@ export async function startRealAgentEnv(opts: { repoToken?: string } = {}): Prom
       NEXUS_OPENCODE_BASE_URL: chatApi.url,
       NEXUS_QWEN_CLI_DIR: qwenCliDir,
       NEXUS_QWEN_BASE_URL: chatApi.url,
+      NEXUS_COPILOT_CLI_DIR: copilotCliDir,
+      NEXUS_COPILOT_BASE_URL: chatApi.url,
     },
     close: async () => {
       await api.close();
@@ -150,10 +154,11 @@ export async function giveGeminiCredential(call: OperatorCall, canary: string, n
   return secret.id;
 }
 
-/** Stores `canary` as an `openai_api_key` secret and makes it the default credential of OpenCode and Qwen Code. */
+/** Stores `canary` as an `openai_api_key` secret and makes it the default credential of the chat-completions kinds. */
 export async function giveChatCredential(call: OperatorCall, canary: string, name = 'chat-key'): Promise<string> {
   const secret = (await call('secrets.create', { name, kind: 'openai_api_key', value: canary })) as { id: string };
-  for (const kind of ['opencode', 'qwen']) await call('agent.setDefaultCredential', { kind, secretId: secret.id });
+  for (const kind of ['opencode', 'qwen', 'copilot'])
+    await call('agent.setDefaultCredential', { kind, secretId: secret.id });
   return secret.id;
 }
 

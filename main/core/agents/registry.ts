@@ -2,6 +2,7 @@ import { NexusError } from '../../../shared/errors';
 import { BASE_WORKER_PATH } from '../docker';
 import { claudeDriver } from './claude';
 import { codexDriver } from './codex';
+import { copilotDriver } from './copilot';
 import { geminiDriver } from './gemini';
 import { opencodeDriver } from './opencode';
 import { qwenDriver } from './qwen';
@@ -14,6 +15,7 @@ const DRIVERS = {
   gemini: geminiDriver,
   opencode: opencodeDriver,
   qwen: qwenDriver,
+  copilot: copilotDriver,
 } as const satisfies Record<
   string,
   ((deps: AgentDriverDeps) => AgentDriver) & { cliCredentialFiles: readonly string[] }
