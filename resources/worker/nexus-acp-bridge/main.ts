@@ -22,6 +22,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { HookTargetFile } from '../nats-credential';
 import { ID } from '../nexus-hook/event';
 import { Journal, type JournalLine } from './journal';
+import { sessionMcpServers } from './mcp-servers';
 import { paneForAgent, paneForClient } from './pane';
 
 /** A NATS message stays well under the server's 1 MB limit. */
@@ -36,13 +37,8 @@ async function main(): Promise<void> {
   if (!natsFile || !workspaceId || !sessionId || !ID.test(workspaceId) || argv.length === 0)
     throw new Error('usage: see nexus-acp-bridge/main.ts');
   let initial = opts.initial ?? null;
-  const mcpServers = (): unknown[] => {
-    try {
-      return opts.mcp ? (JSON.parse(readFileSync(opts.mcp, 'utf8')) as unknown[]) : [];
-    } catch {
-      return [];
-    }
-  };
+  // Ready beside the agent's start; a stdio server its kind takes only over HTTP gets a front (mcp-servers.ts).
+  const serversReady = sessionMcpServers(opts.mcp);
   const run = randomBytes(8).toString('hex');
   const out = `nexus.acp.${workspaceId}`;
   const journal = new Journal();
@@ -131,6 +127,7 @@ async function main(): Promise<void> {
     maxPingOut: 2,
   });
   nc = conn;
+  const mcpServers = await serversReady;
   conn.subscribe(`nexus.acp-in.${workspaceId}.${sessionId}`, {
     callback: (err, msg) => {
       if (err) return;

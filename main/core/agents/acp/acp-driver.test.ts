@@ -93,7 +93,7 @@ describe('acpDriver', () => {
     expect(driver.capabilities).toEqual({ unansweredPermission: 'denied', messageReceipts: false, structured: true });
   });
 
-  it("writes the session's servers in ACP's form, leaving out a transport the kind does not take", () => {
+  it("writes the session's servers in ACP's form: HTTP left out for a stdio-only kind, stdio fronted for an HTTP-only one", () => {
     const servers = {
       nexus: { command: '/opt/nexus/bin/nexus-mcp', args: [], env: { NEXUS_RUN_ID: 'r1' } },
       'nexus-fleet': { type: 'http', url: 'http://fleet/mcp', headers: { authorization: 'Bearer x' } },
@@ -107,6 +107,22 @@ describe('acpDriver', () => {
       url: 'http://fleet/mcp',
       headers: [{ name: 'authorization', value: 'Bearer x' }],
     });
+    // A kind that takes only HTTP (Copilot CLI): the stdio server goes marked for the bridge's HTTP front.
+    expect(acpMcpServers(servers, ['http'])).toEqual([
+      {
+        name: 'nexus',
+        command: '/opt/nexus/bin/nexus-mcp',
+        args: [],
+        env: [{ name: 'NEXUS_RUN_ID', value: 'r1' }],
+        front: 'http',
+      },
+      {
+        type: 'http',
+        name: 'nexus-fleet',
+        url: 'http://fleet/mcp',
+        headers: [{ name: 'authorization', value: 'Bearer x' }],
+      },
+    ]);
     const file = driver.mcpConfig({ stateDir: '/s', worktree: '/w', servers, trusted: [], gateway: null });
     expect(file?.file).toBe('/s/acp-mcp.json');
   });

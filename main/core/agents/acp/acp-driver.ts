@@ -128,8 +128,9 @@ fs.writeFileSync(f + '.nexus-tmp', JSON.stringify(v, null, 2) + '\\n', { mode: 0
 
 /**
  * Servers in Claude's `mcpServers` shape (sessions/launch/session-runs.ts) as ACP's `McpServer[]`: stdio
- * `{name, command, args, env:[{name,value}]}`, HTTP `{type:"http", name, url, headers:[{name,value}]}`; a transport
- * the kind does not take is left out.
+ * `{name, command, args, env:[{name,value}]}`, HTTP `{type:"http", name, url, headers:[{name,value}]}`; an HTTP server
+ * is left out for a kind that takes only stdio, and a stdio one is marked `front: "http"` for a kind that takes only
+ * HTTP (the bridge serves it over HTTP on loopback and gives the agent that).
  */
 export function acpMcpServers(servers: Record<string, unknown>, transports: readonly ('stdio' | 'http')[]): object[] {
   const pairs = (o: unknown): { name: string; value: string }[] =>
@@ -148,6 +149,9 @@ export function acpMcpServers(servers: Record<string, unknown>, transports: read
       out.push({ name, command: e.command, args: (e.args ?? []).map(String), env: pairs(e.env) });
     else if (e.url && transports.includes('http'))
       out.push({ type: 'http', name, url: e.url, headers: pairs(e.headers) });
+    // A kind that takes only HTTP gets a stdio server through the bridge's HTTP front (nexus-acp-bridge/mcp-front.ts).
+    else if (e.command && transports.includes('http'))
+      out.push({ name, command: e.command, args: (e.args ?? []).map(String), env: pairs(e.env), front: 'http' });
   }
   return out;
 }
