@@ -16,6 +16,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv): CoreConfigInput {
   const agentCommand = env.NEXUS_AGENT_COMMAND ? (JSON.parse(env.NEXUS_AGENT_COMMAND) as string[]) : undefined;
   // agent.kinds: NEXUS_<KIND>_CLI_DIR / NEXUS_<KIND>_BASE_URL per agent kind (agents/registry.ts)
   const kinds = agentKindsFromEnv(env);
+  // agent.startupTimeoutMs: how long a launched agent may take to start (tests on a loaded machine give it longer)
+  const startupTimeoutMs = env.NEXUS_AGENT_STARTUP_TIMEOUT_MS
+    ? { startupTimeoutMs: Number(env.NEXUS_AGENT_STARTUP_TIMEOUT_MS) }
+    : undefined;
   // sessions.permissionWaitMs: how long a permission request waits for the operator (milliseconds)
   const permissionWaitMs = env.NEXUS_PERMISSION_WAIT_MS ? Number(env.NEXUS_PERMISSION_WAIT_MS) : undefined;
   const sessions = {
@@ -31,7 +35,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): CoreConfigInput {
   return {
     ...(keyFile ? { vault: { keyFile } } : {}),
     ...(Object.keys(docker).length ? { docker } : {}),
-    ...(Object.keys(kinds).length ? { agent: { kinds } } : {}),
+    ...(Object.keys(kinds).length || startupTimeoutMs ? { agent: { kinds, ...startupTimeoutMs } } : {}),
     ...(Object.keys(nats).length ? { nats } : {}),
     ...(Object.keys(sessions).length ? { sessions } : {}),
   };

@@ -4,6 +4,7 @@ import type { ModelReply } from './model-api';
 import type { ModelScript, RecordedRequest } from './model-script';
 import { hostileCorpus } from './hostile-corpus';
 import { inspectJson } from './docker';
+import { acpCrashSteps, type AcpCrashKind } from './real-acp-kind-crash';
 import { startRealAgentFleet, type RealAgentFleet } from './real-agent-fleet';
 import { readUntil, waitFor } from './wait';
 
@@ -13,25 +14,17 @@ import { readUntil, waitFor } from './wait';
  * message of the hostile corpus arrive byte-exact, each as its own prompt; a shell call waits for the operator (Allow
  * runs it; a message sent meanwhile approves nothing and is its own turn; Deny with a note reaches the model and the
  * call never runs); the structured view has the turn, the tool card and both answers; the canary key is nowhere but
- * the stand-in's headers. What differs per kind is its wire: the adapter says how to read it.
+ * the stand-in's headers; last, on the same Nexus and container, core `kill -9` mid-turn and a container restart
+ * (real-acp-kind-crash.ts). What differs per kind is its wire: the adapter says how to read it.
  */
-export interface AcpKindAdapter<R extends RecordedRequest> {
-  kind: string;
+export interface AcpKindAdapter<R extends RecordedRequest> extends AcpCrashKind<R> {
   /** The speaker in "<speaker> needs your permission to use Bash". */
   speaker: string;
   api(fleet: RealAgentFleet): ModelScript<R>;
-  /** The canary the operator's credential holds. */
-  canary(fleet: RealAgentFleet): string;
-  /** The user texts of a request, in order. */
-  userTexts(req: R): string[];
   /** What the model was told about the tool calls of a request (their results), as text. */
   toolResults(req: R): string;
-  /** Whether the request's last message is a tool's result (the model is to go on after its call). */
-  afterTool(req: R): boolean;
   /** The tool names a request offers the model. */
   toolNames(req: R): string[];
-  /** The model's reply that makes the agent run `command` in its shell. */
-  shell(command: string): ModelReply;
   /**
    * Set when the pinned CLI does not offer the MCP servers of session/new to its model (measured): the platform-tool
    * test then pins that it still does not, with why, so a version that does fails it and is wired up.
@@ -63,7 +56,10 @@ export function realAcpKindSuite<R extends RecordedRequest>(a: AcpKindAdapter<R>
     });
     await fleet.createWorkspace(ws);
   }, 600_000);
-  afterAll(async () => fleet?.dispose(), 180_000);
+  afterAll(async () => {
+    await crash.tearDown();
+    await fleet?.dispose();
+  }, 180_000);
 
   it('takes the initial message and each message of the hostile corpus byte-exact, each as its own prompt', async () => {
     const [first, ...rest] = hostileCorpus;
@@ -212,4 +208,6 @@ export function realAcpKindSuite<R extends RecordedRequest>(a: AcpKindAdapter<R>
     expect(fleet.logText()).not.toContain(canary);
     expect(fleet.eventsText()).not.toContain(canary);
   }, 120_000);
+
+  const crash = acpCrashSteps(a, { fleet: () => fleet, workspace: ws, responders, turns });
 }
