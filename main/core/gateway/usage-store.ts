@@ -25,11 +25,13 @@ export interface UsageTotals {
 
 export type BudgetScope = 'session' | 'workspace' | 'day';
 
-const TOTALS = `COUNT(*) AS requests, COALESCE(SUM(input_tokens), 0) AS input, COALESCE(SUM(output_tokens), 0) AS output,
+// Sums of model_usage_daily (the ledger per session, day and model, kept by a trigger: migration 033), so a total reads
+// a few rows a session a day, not one a request.
+const SUMS = `COALESCE(SUM(input_tokens), 0) AS input, COALESCE(SUM(output_tokens), 0) AS output,
   COALESCE(SUM(cache_write_tokens), 0) AS cacheWrite, COALESCE(SUM(cache_read_tokens), 0) AS cacheRead`;
-
-const PER_MODEL = `model, COALESCE(SUM(input_tokens), 0) AS input, COALESCE(SUM(output_tokens), 0) AS output,
-  COALESCE(SUM(cache_write_tokens), 0) AS cacheWrite, COALESCE(SUM(cache_read_tokens), 0) AS cacheRead`;
+const TOTALS = `COALESCE(SUM(requests), 0) AS requests, ${SUMS}`;
+/** The daily table keeps '' for a model the provider did not name. */
+const MODEL = `NULLIF(model, '') AS model`;
 
 /** One session's tokens on one UTC day for one model, with the names a person reads (the CSV export). */
 export interface SessionDayModel extends ModelTokens {
@@ -49,7 +51,10 @@ const totals = (r: Omit<UsageTotals, 'total'>): UsageTotals => ({
   total: r.input + r.output + r.cacheWrite + r.cacheRead,
 });
 
-/** The usage ledger and the token budgets (tables model_usage, model_budgets; migration 030). */
+/**
+ * The usage ledger and the token budgets (tables model_usage, model_budgets: migration 030; the ledger's sums per
+ * session, day and model, model_usage_daily: migration 033).
+ */
 export class UsageStore {
   /** The price table the estimates use (the operator's rows beside the ledger). */
   readonly prices: PriceStore;
@@ -91,23 +96,25 @@ export class UsageStore {
   }
 
   session(sessionId: string): UsageTotals {
-    return totals(this.db.prepare(`SELECT ${TOTALS} FROM model_usage WHERE session_id = ?`).get(sessionId) as never);
+    return totals(
+      this.db.prepare(`SELECT ${TOTALS} FROM model_usage_daily WHERE session_id = ?`).get(sessionId) as never,
+    );
   }
 
   workspace(workspaceId: string): UsageTotals {
     return totals(
-      this.db.prepare(`SELECT ${TOTALS} FROM model_usage WHERE workspace_id = ?`).get(workspaceId) as never,
+      this.db.prepare(`SELECT ${TOTALS} FROM model_usage_daily WHERE workspace_id = ?`).get(workspaceId) as never,
     );
   }
 
   day(day: string): UsageTotals {
-    return totals(this.db.prepare(`SELECT ${TOTALS} FROM model_usage WHERE day = ?`).get(day) as never);
+    return totals(this.db.prepare(`SELECT ${TOTALS} FROM model_usage_daily WHERE day = ?`).get(day) as never);
   }
 
   /** Every session's totals (for the session list), by session id. */
   bySession(): Map<string, UsageTotals> {
     const rows = this.db
-      .prepare(`SELECT session_id AS sessionId, ${TOTALS} FROM model_usage GROUP BY session_id`)
+      .prepare(`SELECT session_id AS sessionId, ${TOTALS} FROM model_usage_daily GROUP BY session_id`)
       .all() as (Omit<UsageTotals, 'total'> & { sessionId: string })[];
     return new Map(rows.map(({ sessionId, ...r }) => [sessionId, totals(r)]));
   }
@@ -121,16 +128,14 @@ export class UsageStore {
           ? ['workspace_id', scope.workspaceId]
           : ['day', scope.day];
     return this.db
-      .prepare(`SELECT ${PER_MODEL} FROM model_usage WHERE ${column} = ? GROUP BY model`)
+      .prepare(`SELECT ${MODEL}, ${SUMS} FROM model_usage_daily WHERE ${column} = ? GROUP BY model`)
       .all(id) as ModelTokens[];
   }
 
   /** Every session's tokens per model (the session list's estimates). */
   bySessionModel(): (ModelTokens & { sessionId: string; requests: number })[] {
     return this.db
-      .prepare(
-        `SELECT session_id AS sessionId, COUNT(*) AS requests, ${PER_MODEL} FROM model_usage GROUP BY session_id, model`,
-      )
+      .prepare(`SELECT session_id AS sessionId, ${MODEL}, ${TOTALS} FROM model_usage_daily GROUP BY session_id, model`)
       .all() as never;
   }
 
@@ -142,14 +147,13 @@ export class UsageStore {
     return this.db
       .prepare(
         `SELECT u.session_id AS sessionId, s.name AS sessionName, u.workspace_id AS workspaceId,
-           w.name AS workspaceName, MAX(u.agent) AS agent, MAX(u.task_id) AS taskId, t.title AS taskTitle, u.day,
-           u.model, COUNT(*) AS requests, SUM(u.input_tokens) AS input, SUM(u.output_tokens) AS output,
-           SUM(u.cache_write_tokens) AS cacheWrite, SUM(u.cache_read_tokens) AS cacheRead
-         FROM model_usage u
+           w.name AS workspaceName, u.agent, u.task_id AS taskId, t.title AS taskTitle, u.day,
+           NULLIF(u.model, '') AS model, u.requests, u.input_tokens AS input, u.output_tokens AS output,
+           u.cache_write_tokens AS cacheWrite, u.cache_read_tokens AS cacheRead
+         FROM model_usage_daily u
            LEFT JOIN sessions s ON s.id = u.session_id
            LEFT JOIN workspaces w ON w.id = u.workspace_id
            LEFT JOIN tasks t ON t.id = u.task_id
-         GROUP BY u.session_id, u.day, u.model
          ORDER BY u.day, w.name, s.name, u.session_id, u.model`,
       )
       .all() as never;
