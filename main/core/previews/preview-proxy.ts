@@ -100,8 +100,7 @@ export class PreviewProxy {
       for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !HOP.has(k)) back[k] = v;
       if (up.headers['set-cookie']) back['set-cookie'] = up.headers['set-cookie'].map(hostOnlyCookie);
       res.writeHead(up.statusCode ?? 502, back);
-      up.pipe(res);
-      up.on('error', () => res.destroy());
+      forwardBody(up, res);
     });
     out.on('error', (e) => {
       if (!res.headersSent) plain(res, 502, `The preview's server did not answer: ${e.message}`);
@@ -149,6 +148,27 @@ export class PreviewProxy {
     for (const a of this.agents.values()) a.destroy();
     this.agents.clear();
   }
+}
+
+/**
+ * How much of an answer may wait in the browser's socket before the app's side is paused. A pipe pauses at the
+ * socket's 16 KiB mark, so every 64 KiB read of a large asset stopped and restarted the upstream read (a wake-up
+ * of each hop per chunk: docs/performance.md "Previews"); with room for a few MB the proxy reads and writes in
+ * runs. The bound keeps a slow browser from making core hold a whole asset.
+ */
+export const BODY_ALLOWANCE = 4 * 1024 * 1024;
+
+/** The app's answer body to the browser as it comes: each chunk written at once, paused past BODY_ALLOWANCE. */
+function forwardBody(up: IncomingMessage, res: ServerResponse): void {
+  const resume = (): void => void up.resume();
+  up.on('data', (chunk: Buffer) => {
+    if (!res.write(chunk) && res.writableLength > BODY_ALLOWANCE) {
+      up.pause();
+      res.once('drain', resume);
+    }
+  });
+  up.on('end', () => res.end());
+  up.on('error', () => res.destroy());
 }
 
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
