@@ -30,6 +30,7 @@ import { reviewCommentEvents, reviewCommentOperations } from './contract/review-
 import { attemptEvents, attemptOperations } from './contract/attempts';
 import { sessionSetupEvents, sessionSetupOperations } from './contract/session-setup';
 import { previewEvents, previewOperations } from './contract/previews';
+import { egressEvents, egressOperations } from './contract/egress';
 
 export * from './contract/define';
 export * from './contract/app';
@@ -59,6 +60,7 @@ export * from './contract/review-comments';
 export * from './contract/attempts';
 export * from './contract/session-setup';
 export * from './contract/previews';
+export * from './contract/egress';
 
 export const operations = {
   ...appOperations,
@@ -87,6 +89,7 @@ export const operations = {
   ...attemptOperations,
   ...sessionSetupOperations,
   ...previewOperations,
+  ...egressOperations,
 } as const;
 
 export const events = {
@@ -110,6 +113,7 @@ export const events = {
   ...attemptEvents,
   ...sessionSetupEvents,
   ...previewEvents,
+  ...egressEvents,
 } as const;
 
 export type Operations = typeof operations;

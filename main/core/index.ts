@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acpHandlers, agentHandlers, AgentDrivers, AgentService, workspaceAgent } from './agents';
+import { egressHandlers, EgressStore, WorkspaceEgress } from './egress';
 import { gatewayHandlers, ModelGateway, RESUME_MESSAGE } from './gateway';
 import { appHandlers } from './app/app-handlers';
 import { StatusBoard } from './app/status';
@@ -112,9 +113,24 @@ export async function createCore(
     resolve: (id) => vault.resolveSecret(id),
     engineArchitecture: async () => ((await docker.info()) as { Architecture: string }).Architecture,
   });
+  // Egress by allow-list: confined workspaces go out only through the gateway and this proxy (docs/security.md).
+  const egress = disposables.add(
+    new WorkspaceEgress({
+      store: new EgressStore(db),
+      docker,
+      network: config.docker.network,
+      log: log.child({ component: 'egress' }),
+      portFile: join(dataDir, 'egress-port'),
+      workspace: (ref) => workspaces.service.get(ref),
+      workspaceOfContainer: (id) => workspaces.service.list().find((w) => w.containerId === id) ?? null,
+      recipeHosts: (id) => workspaces.recipes.get(id)?.recipe.nexus.egress ?? [],
+      onRefused: (workspaceId) => events.emit('egress.refused', { workspaceId }),
+    }),
+  );
   const workspaces = createWorkspaces({
     ...base,
     docker,
+    egress,
     workerContextDir: ports.paths.workerContextDir,
     options: {
       secrets: vaultSecrets,
@@ -344,6 +360,7 @@ export async function createCore(
     activityHandler({ db, audit, tokens, remote }),
     engineHandlers(engines.service),
     tracker.handlers,
+    egressHandlers(egress),
     gatewayHandlers(gateway, {
       session: (ref) => sessions.ref(ref),
       workspace: (ref) => workspaces.runtime.info(ref),
@@ -364,6 +381,7 @@ export async function createCore(
         log,
         later: (address) => {
           void gateway.listen(address).catch((e: unknown) => log.warn('model gateway did not listen', { error: e }));
+          void egress.listen(address).catch((e: unknown) => log.warn('egress proxy did not listen', { error: e }));
           return platform.moveTo(address);
         },
       }),
@@ -372,6 +390,7 @@ export async function createCore(
     // ACP sessions' bridges that outlived a previous core say hello, then send what this core has not processed.
     acp.wake();
     if (workerHost.now) await gateway.listen(workerHost.now);
+    if (workerHost.now) await egress.listen(workerHost.now);
     fleetModule.start();
     tracker.start();
     void sessions.converge().catch((e: unknown) => log.warn('session converge at start-up failed', { error: e }));

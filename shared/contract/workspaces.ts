@@ -110,6 +110,13 @@ export const workspaceOperations = {
         fleet: FleetChoice.optional().describe(
           "The workspace's fleet credential (operator only): its sessions get Nexus's MCP server with this class",
         ),
+        egress: z
+          .enum(['open', 'allow-list'])
+          .optional()
+          .describe(
+            'allow-list: on an internal network, out only through the model gateway and a proxy with the ' +
+              "workspace's host allow-list (egress.setHosts); open (default): the workers' network as before",
+          ),
       })
       .strict(),
     output: Workspace,

@@ -40,6 +40,8 @@ export function workspaceContainerSpec(
    * it) mounted read-only at its target, and the PATH that puts them first (agents/registry.ts workerPath).
    */
   agents: { mounts: readonly AgentCliVolume[]; path: string } = { mounts: [], path: BASE_WORKER_PATH },
+  /** A confined workspace: the internal network instead of the workers', and the proxy's environment (egress/). */
+  egress: { network: string; env: readonly string[] } | null = null,
 ): Docker.ContainerCreateOptions {
   return {
     name: containerNameOf(w),
@@ -47,9 +49,9 @@ export function workspaceContainerSpec(
     User: WORKER_UID,
     WorkingDir: WORKSPACE_DIR,
     Labels: workspaceLabels(owner, w),
-    Env: ['HOME=/home/nexus', 'NEXUS_WORKER=1', `PATH=${agents.path}`, 'GIT_TERMINAL_PROMPT=0'],
+    Env: ['HOME=/home/nexus', 'NEXUS_WORKER=1', `PATH=${agents.path}`, 'GIT_TERMINAL_PROMPT=0', ...(egress?.env ?? [])],
     HostConfig: {
-      NetworkMode: limits.network,
+      NetworkMode: egress?.network ?? limits.network,
       Privileged: false,
       CapDrop: ['ALL'],
       CapAdd: [],

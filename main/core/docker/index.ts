@@ -22,7 +22,7 @@ export {
 } from './engine-port';
 export { attachIn, execIn, type AttachOptions, type ExecOptions, type ExecResult, type TtyProcess } from './exec';
 export { isOwnedBy, LABEL, ownerIdFor } from './labels';
-export { isLoopbackNetwork, learnWorkerHost, workerBridge, workerHostAddress } from './network';
+export { ensureConfinedNetwork, isLoopbackNetwork, learnWorkerHost, workerBridge, workerHostAddress } from './network';
 export { packTar, streamTar } from './tar';
 export {
   imageExists,

@@ -36,6 +36,32 @@ export async function ensureWorkerNetwork(docker: Docker, name: string): Promise
 }
 
 /**
+ * Makes sure a confined workspaces' network exists: a user-defined bridge created `--internal` (no route out that the
+ * engine forwards; the host's own addresses stay reachable, which is where the gateway, NATS and the egress proxy
+ * listen). An engine run with `--iptables=false` does not enforce it (docs/security.md, "Egress by allow-list").
+ */
+export async function ensureConfinedNetwork(docker: Docker, name: string): Promise<void> {
+  try {
+    const info = (await docker.getNetwork(name).inspect()) as { Internal?: boolean };
+    if (!info.Internal) throw new Error(`the network ${name} exists and is not internal: remove it or rename it`);
+    return;
+  } catch (e) {
+    if (statusOf(e) !== 404) throw dockerFailure(e, `look up the network ${name}`);
+  }
+  try {
+    await docker.createNetwork({
+      Name: name,
+      Driver: 'bridge',
+      Internal: true,
+      CheckDuplicate: true,
+      Labels: { [LABEL.managed]: '1' },
+    });
+  } catch (e) {
+    if (statusOf(e) !== 409) throw dockerFailure(e, `create the network ${name}`);
+  }
+}
+
+/**
  * The address workers on `network` use to reach the host, and so the one address host services
  * for workers (the managed nats-server) listen on: 127.0.0.1 for `host`, the gateway of a bridge
  * network (created when missing). Never a wildcard: nothing is offered beyond the workers' network.

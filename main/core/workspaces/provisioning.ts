@@ -52,6 +52,17 @@ export interface ProvisioningDeps {
   busy: Set<string>;
   /** The repository's devcontainer.json as its recipe (absent: never read). */
   recipes?: WorkspaceRecipes | undefined;
+  /** Egress by allow-list (core/egress): a confined workspace's network and proxy environment; absent: all open. */
+  egress?: WorkspaceEgressPort | undefined;
+}
+
+/** What provisioning asks of the egress rule (core/egress WorkspaceEgress). */
+export interface WorkspaceEgressPort {
+  /** Refuses a confined create that cannot be honoured (host networking, a remote engine). */
+  checkCreate(confined: boolean, engine: string): void;
+  choose(workspaceId: string, confined: boolean): void;
+  /** The internal network and the proxy's environment; null for an open workspace. */
+  containerOf(workspaceId: string): Promise<{ network: string; env: string[] } | null>;
 }
 
 const CLONE_TIMEOUT_MS = 10 * 60_000;
@@ -73,6 +84,8 @@ export class WorkspaceProvisioner {
     agentSecretId?: string;
     bypassPermissions?: boolean;
     defaultAgent?: AgentKind;
+    /** allow-list: on the internal network, out only through Nexus (docs/security.md); open (default): as before. */
+    egress?: 'open' | 'allow-list';
     /** The engine it is placed on (the workspace service chose it). */
     engine: string;
   }): Promise<Workspace> {
@@ -85,6 +98,10 @@ export class WorkspaceProvisioner {
     if (secret && input.secretId) checkSecretHost(secret.host, repoUrl, input.secretId);
     const agentSecretId = input.agentSecretId ? this.deps.agent?.checkCredential(input.agentSecretId) : undefined;
     if (input.defaultAgent) this.deps.agent?.checkKind(input.defaultAgent);
+    const confined = input.egress === 'allow-list';
+    if (confined && !this.deps.egress)
+      throw new NexusError('bad_request', 'Egress by allow-list is not available in this Nexus.');
+    this.deps.egress?.checkCreate(confined, input.engine);
     if (input.image && !(await this.deps.containersOf(input.engine).imageExists(input.image)))
       throw new NexusError('bad_request', `The image "${input.image}" does not exist in the Docker engine.`);
     let row: WorkspaceRecord;
@@ -106,6 +123,7 @@ export class WorkspaceProvisioner {
         throw new NexusError('conflict', `A workspace named "${input.name}" already exists.`);
       throw e;
     }
+    this.deps.egress?.choose(row.id, confined);
     this.deps.emit(row);
     this.deps.busy.add(row.id);
     void this.deps.runtime.run(row.id, () => this.provision(row, secret)).finally(() => this.deps.busy.delete(row.id));
@@ -150,6 +168,7 @@ export class WorkspaceProvisioner {
           });
       step('Creating the container', 0.55);
       await containers.ensureNetwork();
+      const egress = (await this.deps.egress?.containerOf(row.id)) ?? null;
       await containers.call('create the workspace volume', () =>
         containers.docker.createVolume({
           Name: row.volume,
@@ -158,10 +177,14 @@ export class WorkspaceProvisioner {
       );
       const container = await containers.call('create the container', () =>
         containers.docker.createContainer(
-          workspaceContainerSpec(row, image, this.deps.owner, this.deps.limits, {
-            mounts,
-            path: this.deps.agent?.workerPath() ?? BASE_WORKER_PATH,
-          }),
+          workspaceContainerSpec(
+            row,
+            image,
+            this.deps.owner,
+            this.deps.limits,
+            { mounts, path: this.deps.agent?.workerPath() ?? BASE_WORKER_PATH },
+            egress,
+          ),
         ),
       );
       containerId = container.id;
@@ -182,10 +205,14 @@ export class WorkspaceProvisioner {
       if (recipe && this.deps.recipes) {
         step(`Building from ${recipe.file}`, 0.65);
         const spec = (img: string) =>
-          workspaceContainerSpec(row, img, this.deps.owner, this.deps.limits, {
-            mounts,
-            path: this.deps.agent?.workerPath() ?? BASE_WORKER_PATH,
-          });
+          workspaceContainerSpec(
+            row,
+            img,
+            this.deps.owner,
+            this.deps.limits,
+            { mounts, path: this.deps.agent?.workerPath() ?? BASE_WORKER_PATH },
+            egress,
+          );
         const applied = await this.deps.recipes.apply(withContainer, recipe, { containers, spec }, step);
         containerId = applied.containerId;
         ready = emit(store.update(row.id, { containerId, ...(applied.image ? { image: applied.image } : {}) }));

@@ -25,6 +25,7 @@ import { WorkspaceRuntime } from './runtime';
 import { WorkspaceEvents } from './workspace-events';
 import { WorkspaceService } from './workspace-service';
 import { WorkspaceStore } from './workspace-store';
+import type { WorkspaceEgressPort } from './provisioning';
 
 /** The vault as the workspaces' SecretSource (`host: ''` in the vault means any host). */
 export const vaultSecretSource = (vault: {
@@ -57,6 +58,8 @@ export interface WorkspacesWiring {
   workerContextDir: string;
   disposables: DisposableStore;
   options?: WorkspaceOptions;
+  /** Egress by allow-list (core/egress): confined workspaces' network and proxy environment. */
+  egress?: WorkspaceEgressPort;
 }
 
 export interface Workspaces {
@@ -117,6 +120,7 @@ export function createWorkspaces(w: WorkspacesWiring): Workspaces {
     builder: new WorkerImageBuilder(docker, { network: config.docker.network }),
     secrets: w.options?.secrets ?? noSecrets,
     agent: w.options?.agent,
+    egress: w.egress,
   });
   const watch = new DockerWatch(docker, {
     status: w.status,

@@ -22,6 +22,7 @@ import { migration030 } from './030_model_gateway';
 import { migration032 } from './032_repo_recipe';
 import { migration033 } from './033_model_prices';
 import { migration034 } from './034_usage_limits';
+import { migration035 } from './035_egress';
 import type { Migration } from './types';
 
 /**
@@ -53,4 +54,5 @@ export const migrations: readonly Migration[] = [
   migration032, // the repo's recipe: devcontainer.json per workspace, session files, setup state, session ports
   migration033, // model prices: the operator's USD per million tokens per model (the usage estimate)
   migration034, // usage limits: a session's "limited until" (the provider's reset) and when the 429 came
+  migration035, // egress by allow-list: a workspace confined to the internal network, its allow-list, refusals
 ];

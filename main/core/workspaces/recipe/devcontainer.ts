@@ -26,7 +26,7 @@ export const NexusCustomizations = z
     setup: z.string().min(1).max(4000).optional(),
     /** What the session page's Run starts, in its own tmux window. */
     run: z.string().min(1).max(4000).optional(),
-    /** Hosts the workspace may reach (kept for the egress filter; not enforced yet). */
+    /** Hosts a workspace confined by allow-list may reach until the operator edits its list (core/egress). */
     egress: z.array(z.string().min(1).max(253)).max(100).default([]),
     /** Paths a preview opens at (the previews feature). */
     previews: z.array(z.string().regex(/^\//, 'a path starting with /').max(500)).max(20).default([]),

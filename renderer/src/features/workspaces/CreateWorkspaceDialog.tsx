@@ -31,6 +31,7 @@ export function CreateWorkspaceDialog({
   const [secretId, setSecretId] = useState('');
   const [agentSecretId, setAgentSecretId] = useState('');
   const [bypassPermissions, setBypassPermissions] = useState(false);
+  const [confined, setConfined] = useState(false);
   // '': this Nexus's default kind (the registry's first).
   const [defaultAgent, setDefaultAgent] = useState<'' | AgentKind>('');
   const [fleetAccess, setFleetAccess] = useState<FleetAccess>('none');
@@ -48,6 +49,7 @@ export function CreateWorkspaceDialog({
     ...(secretId.trim() ? { secretId: secretId.trim() } : {}),
     ...(agentSecretId ? { agentSecretId } : {}),
     ...(bypassPermissions ? { bypassPermissions } : {}),
+    ...(confined ? { egress: 'allow-list' as const } : {}),
     ...(defaultAgent && defaultAgent !== kinds[0]?.kind ? { defaultAgent } : {}),
     ...(engine ? { engine } : {}),
     ...(fleetAccess !== 'none' ? { fleet: { access: fleetAccess, allWorkspaces } } : {}),
@@ -151,6 +153,14 @@ export function CreateWorkspaceDialog({
         <small>
           The agent runs every tool without asking; the container is the only boundary. Inbox messages to these sessions
           are held, not delivered.
+        </small>
+      </label>
+      <label className="field">
+        <input type="checkbox" checked={confined} onChange={(e) => setConfined(e.target.checked)} />
+        Egress by allow-list
+        <small>
+          Out only through Nexus: the model gateway, and a proxy to the hosts you allow (the git host and npm to start;
+          edit them on the workspace). SSH remotes and tools that ignore HTTP_PROXY will not reach the network.
         </small>
       </label>
       <FleetAccessField

@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../../shell/ConfirmDialog';
 import { ErrorBanner } from '../../shell/ErrorBanner';
 import { AgentDialog } from './AgentDialog';
 import { DiskUse } from './DiskUse';
+import { EgressPanel } from './EgressPanel';
 import { EngineTag } from '../engines/EngineField';
 import { FleetAccessDialog } from './FleetAccessDialog';
 import { useAgentLabel } from '../sessions/agent-label';
@@ -102,6 +103,7 @@ export function WorkspaceRow({
         </div>
       ) : null}
       {w.reason ? <p className="workspace-reason">{w.reason}</p> : null}
+      {w.status === 'creating' ? null : <EgressPanel workspaceId={w.id} />}
       <ErrorBanner error={error} />
       {confirming === 'stop' ? (
         <ConfirmDialog
