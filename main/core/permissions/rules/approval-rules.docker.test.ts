@@ -2,13 +2,26 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelReply } from '../../../../test/helpers/model-api';
 import { toolNames } from '../../../../test/helpers/model-api';
-import { responseToolNames, sessionNameOf, type ResponsesRequest } from '../../../../test/helpers/responses-api';
+import {
+  exampleOf,
+  geminiFunctionResponses,
+  geminiToolNames,
+  geminiUserTexts,
+  type GeminiRequest,
+} from '../../../../test/helpers/gemini-api';
+import {
+  functionOutputs,
+  responseToolNames,
+  sessionNameOf,
+  userInputTexts,
+  type ResponsesRequest,
+} from '../../../../test/helpers/responses-api';
 import { startRealAgentFleet, type RealAgentFleet } from '../../../../test/helpers/real-agent-fleet';
 import { readUntil, waitFor } from '../../../../test/helpers/wait';
 
 /**
  * Approval rules with the real pinned CLIs through one whole Nexus (docs/permissions.md): Claude Code's
- * PermissionRequest hook and Codex's PreToolUse gate both reach the rules in core. A call an allow rule matches
+ * PermissionRequest hook, Codex's PreToolUse gate and Gemini CLI's ACP permission requests all reach the rules in core. A call an allow rule matches
  * runs with no Needs you; `git push` still asks with an allow-all rule present; a grant "for the session" ends with
  * the session; no session is offered a tool that changes a rule, and one it names anyway changes nothing.
  */
@@ -16,6 +29,10 @@ describe('approval rules with the real agent CLIs', () => {
   let fleet: RealAgentFleet;
   const ws = 'rules';
   const codexScripts = new Map<string, ModelReply[]>();
+  /** Codex replies by what a request holds, before any script: a marker its last user text starts with picks one. */
+  const codexResponders = new Map<string, (r: ResponsesRequest) => ModelReply>();
+  /** Gemini replies per marker in the session's first prompt. */
+  const geminiResponders = new Map<string, (r: GeminiRequest) => ModelReply | Promise<ModelReply>>();
   const codexTurns = (name: string): ResponsesRequest[] =>
     fleet.env.codexApi.turns().filter((r) => sessionNameOf(r) === name);
   const pending = (sessionId: string) =>
@@ -30,7 +47,15 @@ describe('approval rules with the real agent CLIs', () => {
 
   beforeAll(async () => {
     fleet = await startRealAgentFleet();
-    fleet.env.codexApi.onTurn((r) => codexScripts.get(sessionNameOf(r) ?? '')?.shift() ?? { text: 'OK.' });
+    fleet.env.codexApi.onTurn((r) => {
+      const last = userInputTexts(r.body.input).at(-1) ?? '';
+      const by = [...codexResponders].find(([m]) => last.startsWith(m))?.[1];
+      return by?.(r) ?? codexScripts.get(sessionNameOf(r) ?? '')?.shift() ?? { text: 'OK.' };
+    });
+    fleet.env.geminiApi.onTurn((r) => {
+      const texts = geminiUserTexts(r);
+      return [...geminiResponders].find(([m]) => texts.some((t) => t.includes(m)))?.[1](r) ?? { text: 'OK.' };
+    });
     await fleet.createWorkspace(ws);
   }, 600_000);
   afterAll(async () => fleet?.dispose(), 180_000);
@@ -167,6 +192,158 @@ describe('approval rules with the real agent CLIs', () => {
     }
     expect((await fleet.call('rules.decisions', { sessionId: s.id })).saved).toBe(0);
   }, 300_000);
+
+  it('Gemini CLI (ACP): an allowed call runs unasked, a session grant is used and goes with its session, git push asks despite allow-all, no rule tool offered', async () => {
+    const tag = randomBytes(3).toString('hex');
+    const marker = `gemini-rules-${tag}`;
+    const wt = `/workspace/.nexus-worktrees/g-${tag}`;
+    const before = await ownRules();
+    let pushMayCome!: () => void;
+    const allowAllSet = new Promise<void>((resolve) => (pushMayCome = resolve));
+    const shell = (command: string): ModelReply => ({
+      toolUse: { name: 'run_shell_command', input: { command, description: 'as asked' } },
+    });
+    // One step per tool result the request carries: each call waits for the one before it.
+    geminiResponders.set(marker, async (r) => {
+      const step = geminiFunctionResponses(r).length;
+      if (step === 0) return shell(`touch gemini-marker-${tag}`);
+      if (step === 1 || step === 2) return shell('node -e 1');
+      if (step === 3) {
+        await allowAllSet;
+        return shell('git push origin HEAD');
+      }
+      return { text: 'Done.' };
+    });
+    const s = await fleet.createSession(ws, { name: `g-${tag}`, initialMessage: `${marker}: go`, agent: 'gemini' });
+    // 1. `touch` inside the worktree: the default set allows it, so it runs with nobody asked.
+    await waitFor(
+      async () => {
+        if (await exists(`${wt}/gemini-marker-${tag}`)) return true;
+        const pendingNow = (await fleet.call('permissions.list', { sessionId: s.id })).requests.map((r) => r.toolName);
+        const seen = fleet.env.geminiApi.turns().filter((t) => geminiUserTexts(t).some((x) => x.includes(marker)));
+        throw new Error(`${seen.length} model requests of the session, asked: ${JSON.stringify(pendingNow)}`);
+      },
+      'the allowed touch',
+      360_000,
+    );
+    // 2. `node -e 1` has no rule: asked; granted for the session (the narrowest rule, shown first).
+    const asked = await pending(s.id);
+    expect(asked.toolName).toBe('Bash');
+    const { draft } = await fleet.call('rules.draft', { requestId: asked.id });
+    expect(draft?.text).toBe('allow shell inside:node -e 1');
+    const { rule } = await fleet.call('rules.grant', { requestId: asked.id, grant: 'session' });
+    // 3. The same call again runs by the grant (the request after it waits until allow-all is set, below).
+    const decisions = await readUntil(
+      () => fleet.call('rules.decisions', { sessionId: s.id }),
+      (d) => d.saved >= 2,
+      120_000,
+    );
+    expect(decisions.decisions.map((d) => d.rule)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^allow shell inside:touch/),
+        expect.stringMatching(/^allow shell inside:node -e 1 /),
+      ]),
+    );
+    expect(decisions.saved).toBe(2);
+    // 4. With allow-all in the workspace, git push still asks, naming the rule that insists.
+    await fleet.call('rules.set', { scope: 'workspace', workspace: ws, action: 'allow', tool: 'any', pattern: '*' });
+    pushMayCome();
+    const push = await readUntil(
+      () => fleet.call('permissions.list', { sessionId: s.id }),
+      (l) => l.requests.some((r) => JSON.stringify(r.toolInput).includes('git push')),
+      120_000,
+    ).then((l) => l.requests.find((r) => JSON.stringify(r.toolInput).includes('git push'))!);
+    expect(push.askedBy).toMatch(/ask shell git push/);
+    await fleet.call('permissions.decide', { id: push.id, behavior: 'deny', note: 'not from a test' });
+    for (const r of await ownRules()) if (r.tool === 'any') await fleet.call('rules.remove', { id: r.id });
+    // 5. The session goes: its grant goes with it.
+    await fleet.call('sessions.delete', { session: s.id, deleteBranch: true });
+    expect((await fleet.call('rules.list', {})).rules.some((r) => r.id === rule.id)).toBe(false);
+    expect(await ownRules()).toEqual(before);
+    // 6. No Gemini request offered the model a rule tool: a session cannot name one (Gemini CLI ends its turn on a
+    // call of a tool it does not have), and core refuses rules.set to every MCP token (mcp/server.test.ts).
+    const offered = fleet.env.geminiApi.turns().flatMap((t) => geminiToolNames(t));
+    expect(offered.length).toBeGreaterThan(0);
+    expect(offered.filter((n) => /rule/i.test(n))).toEqual([]);
+  }, 420_000);
+
+  it("Codex 0.169's grouped tools: every one of mcp__codex_tui and multi_agent_v1 reaches the rules, a sub-agent's own call too", async () => {
+    const tag = randomBytes(3).toString('hex');
+    const marker = `groups-${tag}`;
+    const sub = `sub-${tag}`;
+    const name = `k-${tag}`;
+    /** The tools inside Codex's own groups, as the model is offered them, with the least input each accepts. */
+    const grouped = (r: ResponsesRequest) =>
+      (r.body.tools ?? [])
+        .filter((t) => t.name === 'mcp__codex_tui' || t.name === 'multi_agent_v1')
+        .flatMap((t) =>
+          ((t.tools as { name: string; parameters?: unknown }[] | undefined) ?? []).map((x) => ({
+            call: `${t.name}__${x.name}`,
+            name: x.name,
+            input: exampleOf(x.parameters) as Record<string, unknown>,
+          })),
+        )
+        .filter((x) => x.name !== 'spawn_agent');
+    // The sub-agent: its first user text is the spawn's message; it runs one command of its own.
+    codexResponders.set(sub, (r) =>
+      functionOutputs(r).length === 0
+        ? { toolUse: { name: 'exec_command', input: { cmd: 'node -e 2' } } }
+        : { text: 'Sub done.' },
+    );
+    codexResponders.set(marker, (r) => {
+      const tools = grouped(r);
+      const step = functionOutputs(r).length;
+      if (step < tools.length) return { toolUse: { name: tools[step]!.call, input: tools[step]!.input } };
+      if (step === tools.length)
+        return { toolUse: { name: 'multi_agent_v1__spawn_agent', input: { message: `${sub}: check the tests` } } };
+      return { text: 'Done.' };
+    });
+    const s = await fleet.createSession(ws, { name, initialMessage: `${marker}: use your groups`, agent: 'codex' });
+    await fleet.call('rules.set', {
+      scope: 'session',
+      sessionId: s.id,
+      action: 'allow',
+      tool: 'other',
+      pattern: 'spawn_agent',
+    });
+    const parent = () => codexTurns(name).filter((t) => userInputTexts(t.body.input).at(-1)?.startsWith(marker));
+    const tools = grouped(await waitFor(() => parent()[0] ?? null, 'the first Codex request', 240_000));
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['create_thread', 'send_input']));
+    const seen: Record<string, string> = {};
+    for (const [i, tool] of tools.entries()) {
+      const next = await waitFor(
+        async () => {
+          const req = (await fleet.call('permissions.list', { sessionId: s.id })).requests[0];
+          if (req) return { req };
+          return parent().some((t) => functionOutputs(t).length > i) ? { req: null } : null;
+        },
+        `${tool.name} gated or answered`,
+        120_000,
+      );
+      seen[tool.name] = next.req ? `gated as ${next.req.toolName}` : 'ran with no gate';
+      if (next.req)
+        await fleet.call('permissions.decide', { id: next.req.id, behavior: 'deny', note: 'not in this test' });
+      await waitFor(
+        () => parent().some((t) => functionOutputs(t).length > i) || null,
+        `the answer to ${tool.name}`,
+        120_000,
+      );
+    }
+    console.info(`codex grouped tools: ${JSON.stringify(seen)}`);
+    expect(Object.entries(seen).filter(([, v]) => !v.startsWith('gated'))).toEqual([]);
+    // spawn_agent is allowed by the session's rule; the sub-agent's own exec_command reaches the same path.
+    const subCall = await readUntil(
+      () => fleet.call('permissions.list', { sessionId: s.id }),
+      (l) => l.requests.some((r) => JSON.stringify(r.toolInput).includes('node -e 2')),
+      180_000,
+    ).then((l) => l.requests.find((r) => JSON.stringify(r.toolInput).includes('node -e 2'))!);
+    expect(subCall.askedBy).toBeNull();
+    expect((await fleet.call('rules.decisions', { sessionId: s.id })).decisions[0]?.rule).toBe(
+      'allow other spawn_agent',
+    );
+    await fleet.call('permissions.decide', { id: subCall.id, behavior: 'deny', note: 'not in this test' });
+    await fleet.call('sessions.delete', { session: s.id, deleteBranch: true });
+  }, 600_000);
 
   it('offers no session a tool that changes a rule, and a rule tool a session names anyway changes nothing', async () => {
     const before = await ownRules();
