@@ -122,12 +122,15 @@ describe('usage limits: marked, cleared, resumed at the reset', () => {
     expect(rows.get('x')!.limitedUntil).toBeNull();
   });
 
-  it('an answer before the reset: a CLI that gave up goes on at once, the limit is gone', async () => {
+  it('an answer before the reset (a side request under another limit) changes nothing: one resume, at the reset', async () => {
     add('y');
     limits.limited('y', new Date(T0 + 20_000), true);
     limits.answered('y');
+    expect(resumed).toEqual([]);
+    expect(rows.get('y')!.limitedUntil).toBe(iso(T0 + 20_000));
+    await vi.advanceTimersByTimeAsync(20_000);
     expect(resumed).toEqual(['y']);
-    expect(rows.get('y')!.limitedUntil).toBeNull();
+    limits.answered('y');
     await vi.advanceTimersByTimeAsync(30_000);
     expect(resumed).toEqual(['y']);
   });

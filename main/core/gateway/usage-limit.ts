@@ -84,12 +84,14 @@ export class UsageLimits implements Disposable {
   }
 
   /**
-   * An answer got through: a limit the session had is over. A CLI that had given up at it goes on now (the provider
-   * answers again before the reset it named); one that holds its turn is simply no longer limited.
+   * An answer got through. Before the reset it changes nothing: it may be a side request under another limit (a title
+   * from a smaller model; measured: resuming on it made Codex ask again into the limit and be resumed twice). From the
+   * reset on, the limit is over: a CLI that had given up goes on (if the timer did not already), one still holding its
+   * turn is simply no longer limited.
    */
   answered(sessionId: string): void {
     const entry = this.limits.get(sessionId);
-    if (!entry) return;
+    if (!entry || this.now() < entry.until) return;
     entry.due = true;
     this.check(sessionId);
     if (this.limits.has(sessionId)) this.drop(sessionId);
