@@ -208,7 +208,9 @@ export async function startRealAgentFleet(
       const id = fleet.agentSessionId(session);
       return env.api.turns().filter((r) => r.headers['x-claude-code-session-id'] === id);
     },
-    firstTurn: (session) => waitFor(() => fleet.turnsOf(session)[0], `the first model request of ${session}`, 240_000),
+    // A launch waits its turn behind the others of a batch on a loaded machine (measured: ~220 s for the first of 5
+    // sessions created at once in a fresh workspace at load 45); the wait is long, the check is not weakened.
+    firstTurn: (session) => waitFor(() => fleet.turnsOf(session)[0], `the first model request of ${session}`, 480_000),
     sendWhenAnnounced: (session, text, ms = 180_000) =>
       waitFor(
         () =>

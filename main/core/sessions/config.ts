@@ -48,8 +48,12 @@ export const SessionsConfig = z
     toolsDir: z.string().default('/tmp/nexus-tools'),
     /** The workspace's hook relay listens on 127.0.0.1:<port> inside its container (sessions/hooks/hook-relay.ts). */
     hookRelayPort: z.number().int().min(1024).max(65535).default(47_631),
-    /** How long a send_message waits for the helper before reporting a timeout. */
-    sendTimeoutMs: z.number().int().positive().default(10_000),
+    /**
+     * How long a send_message waits for the agent's inbox to take the message before reporting a timeout. Measured:
+     * Claude Code 2.1.332 on a machine at load 30-50 took over 10 s to read and close the connection of a message it
+     * then held; 30 s leaves room for a loaded machine and still answers a dead inbox in reasonable time.
+     */
+    sendTimeoutMs: z.number().int().positive().default(30_000),
     /** How long a PermissionRequest waits for the operator before the dialog stays in the terminal. */
     permissionWaitMs: z.number().int().positive().max(3_600_000).default(120_000),
   })
