@@ -72,7 +72,7 @@ export function acpCrashSteps<R extends RecordedRequest>(
   /** The fleet's environment for `nexus serve`, with its agents' start time (the loaded machine's). */
   const env = (fleet: RealAgentFleet): Record<string, string> => ({
     ...fleet.env.env,
-    NEXUS_AGENT_STARTUP_TIMEOUT_MS: '240000',
+    NEXUS_AGENT_STARTUP_TIMEOUT_MS: '480000',
   });
   /** `pgrep -f` in the container; the bracket keeps the pattern from matching the shell that runs it. */
   const pids = async (pattern: string): Promise<string[]> =>
@@ -140,6 +140,10 @@ export function acpCrashSteps<R extends RecordedRequest>(
       minute.setSeconds(61, 0);
       await new Promise((r) => setTimeout(r, Math.max(0, minute.getTime() - Date.now())));
     }
+    // Only this session is to start again: every agent of the container starting at once is slow on a loaded machine.
+    const { sessions } = await rpc<{ sessions: { id: string }[] }>('sessions.list', { workspace: c.workspace });
+    for (const other of sessions.filter((x) => x.id !== sessionId))
+      await rpc('sessions.delete', { session: other.id, deleteBranch: true });
     const before = c.turns().length;
     const bridgeBefore = link()?.bridge;
     const container = (await rpc<{ containerId: string }>('workspaces.get', { workspace: c.workspace })).containerId;
