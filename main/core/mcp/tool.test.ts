@@ -48,6 +48,7 @@ describe('MCP tool inputs', () => {
       'bypass_permissions',
       'default_agent',
       'engine',
+      'egress',
     ]);
     expect(input.toOp({ name: 'alpha', repo_url: '/r.git', secret_id: undefined, bypass_permissions: false })).toEqual({
       name: 'alpha',

@@ -1,4 +1,4 @@
-import type { CorpusCall, CorpusLabel } from './tool-call-corpus';
+import type { CorpusCall, CorpusLabel } from './corpus-call';
 
 /**
  * Calls built to slip past the default set (docs/permissions.md, "The corpus"): each looks like an allowed read,

@@ -7,15 +7,11 @@
  * the seed's hardline list). Every call runs in the worktree `CORPUS_WORKTREE`.
  */
 import { ADVERSARIAL } from './adversarial';
+import type { CorpusCall, CorpusLabel } from './corpus-call';
 import { WORKING_DAY } from './working-day';
 import { WORKING_DAY_SERVICES } from './working-day-services';
 
-export type CorpusLabel = 'safe' | 'risky' | 'irreversible';
-export interface CorpusCall {
-  label: CorpusLabel;
-  toolName: string;
-  input: Record<string, unknown>;
-}
+export type { CorpusCall, CorpusLabel } from './corpus-call';
 
 export const CORPUS_WORKTREE = '/workspace/.nexus-worktrees/fix-login';
 const W = CORPUS_WORKTREE;

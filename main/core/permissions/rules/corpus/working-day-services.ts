@@ -1,4 +1,4 @@
-import type { CorpusCall } from './tool-call-corpus';
+import type { CorpusCall } from './corpus-call';
 
 /**
  * A second working day's ordinary calls (docs/permissions.md, "The corpus"): sessions in a Go service with a Rust

@@ -1,4 +1,4 @@
-import type { CorpusCall } from './tool-call-corpus';
+import type { CorpusCall } from './corpus-call';
 
 /**
  * A working day's ordinary calls (docs/permissions.md, "The corpus"): three sessions fixing a bug, adding a feature
