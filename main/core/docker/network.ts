@@ -15,24 +15,7 @@ const LOOPBACK_NETWORKS = new Set(['host', 'none']);
 
 /** Makes sure the worker network exists: a user-defined bridge, labelled as Nexus's, created when missing. */
 export async function ensureWorkerNetwork(docker: Docker, name: string): Promise<void> {
-  if (BUILT_IN.has(name)) return;
-  try {
-    await docker.getNetwork(name).inspect();
-    return;
-  } catch (e) {
-    if (statusOf(e) !== 404) throw dockerFailure(e, `look up the network ${name}`);
-  }
-  try {
-    await docker.createNetwork({
-      Name: name,
-      Driver: 'bridge',
-      CheckDuplicate: true,
-      Labels: { [LABEL.managed]: '1' },
-    });
-  } catch (e) {
-    // Another create (a second core on the same engine) got there first: the network is there.
-    if (statusOf(e) !== 409) throw dockerFailure(e, `create the network ${name}`);
-  }
+  if (!BUILT_IN.has(name)) await ensureBridge(docker, name, false);
 }
 
 /**
@@ -41,9 +24,15 @@ export async function ensureWorkerNetwork(docker: Docker, name: string): Promise
  * listen). An engine run with `--iptables=false` does not enforce it (docs/security.md, "Egress by allow-list").
  */
 export async function ensureConfinedNetwork(docker: Docker, name: string): Promise<void> {
+  await ensureBridge(docker, name, true);
+}
+
+/** A labelled user-defined bridge `name`, internal or not, created when missing; one that exists must match. */
+async function ensureBridge(docker: Docker, name: string, internal: boolean): Promise<void> {
   try {
     const info = (await docker.getNetwork(name).inspect()) as { Internal?: boolean };
-    if (!info.Internal) throw new Error(`the network ${name} exists and is not internal: remove it or rename it`);
+    if (internal && !info.Internal)
+      throw new Error(`the network ${name} exists and is not internal: remove it or rename it`);
     return;
   } catch (e) {
     if (statusOf(e) !== 404) throw dockerFailure(e, `look up the network ${name}`);
@@ -52,11 +41,12 @@ export async function ensureConfinedNetwork(docker: Docker, name: string): Promi
     await docker.createNetwork({
       Name: name,
       Driver: 'bridge',
-      Internal: true,
+      ...(internal ? { Internal: true } : {}),
       CheckDuplicate: true,
       Labels: { [LABEL.managed]: '1' },
     });
   } catch (e) {
+    // Another create (a second core on the same engine) got there first: the network is there.
     if (statusOf(e) !== 409) throw dockerFailure(e, `create the network ${name}`);
   }
 }
