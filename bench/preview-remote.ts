@@ -3,14 +3,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WORKER_NODE } from '../main/core/docker';
 import { copyImage } from '../main/core/engines/engine-copies';
-import { linkTo } from '../main/core/engines/engine-link';
 import { createLogger } from '../main/core/log';
 import { PreviewDialer } from '../main/core/previews/preview-dial';
 import { PreviewProxy } from '../main/core/previews/preview-proxy';
 import { Redactor } from '../main/core/redact';
 import { realDocker } from '../test/helpers/docker';
 import { PREVIEW_APP } from '../test/helpers/preview-app';
-import { startSecondEngine } from '../test/helpers/second-engine';
+import { linkToSecondEngine, startSecondEngine } from '../test/helpers/second-engine';
 
 /**
  * A session's app on a remote engine, previewed: a second dockerd behind sshd on 127.0.0.1 (what the engine tests
@@ -21,22 +20,7 @@ import { startSecondEngine } from '../test/helpers/second-engine';
  */
 export async function remotePreview(image: string, appPort: number) {
   const remote = await startSecondEngine({ pool: '10.203.0.0/16' });
-  const link = linkTo(
-    {
-      id: 'bench-preview',
-      name: 'bench-preview',
-      kind: 'ssh',
-      url: remote.url,
-      keySecretId: 'key',
-      caSecretId: null,
-      certSecretId: null,
-      tlsKeySecretId: null,
-      hostKey: remote.hostKey(),
-      hostKeyPinned: true,
-      createdAt: '',
-    },
-    () => Promise.resolve({ value: remote.privateKey, kind: 'ssh_private_key' }),
-  );
+  const link = linkToSecondEngine(remote, 'bench-preview');
   let front: Server | null = null;
   const proxy = new PreviewProxy(
     () => Promise.resolve({ key: 'remote', dial: () => dialer.dial(target) }),

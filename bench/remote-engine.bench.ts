@@ -7,7 +7,6 @@ import { pipeline } from 'node:stream';
 import type Docker from 'dockerode';
 import { Client } from 'ssh2';
 import { copyImage } from '../main/core/engines/engine-copies';
-import { linkTo } from '../main/core/engines/engine-link';
 import { onPath } from '../main/core/engines/join-platform';
 import { createLogger } from '../main/core/log';
 import { Redactor } from '../main/core/redact';
@@ -15,7 +14,7 @@ import { openStore } from '../main/core/store/open';
 import { WorkspaceRuntime } from '../main/core/workspaces/runtime';
 import { WorkspaceStore } from '../main/core/workspaces/workspace-store';
 import { realDocker, testBaseImage } from '../test/helpers/docker';
-import { startSecondEngine } from '../test/helpers/second-engine';
+import { linkToSecondEngine, startSecondEngine } from '../test/helpers/second-engine';
 import { tempDir } from '../test/helpers/temp-dir';
 import { compare, measure, measurePair, type Benchmark } from './lib';
 
@@ -127,22 +126,7 @@ const bench: Benchmark = async () => {
   const dir = tempDir('nexus-bench-remote-');
   const local = realDocker();
   const image = testBaseImage();
-  const link = linkTo(
-    {
-      id: 'bench',
-      name: 'bench',
-      kind: 'ssh',
-      url: remote.url,
-      keySecretId: 'key',
-      caSecretId: null,
-      certSecretId: null,
-      tlsKeySecretId: null,
-      hostKey: remote.hostKey(),
-      hostKeyPinned: true,
-      createdAt: '',
-    },
-    () => Promise.resolve({ value: remote.privateKey, kind: 'ssh_private_key' }),
-  );
+  const link = linkToSecondEngine(remote, 'bench');
   const db = openStore(join(dir.path, 'bench.db'));
   const containers: Docker.Container[] = [];
   try {

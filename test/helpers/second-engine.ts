@@ -5,6 +5,7 @@ import Docker from 'dockerode';
 import type { FleetChoice, OpInput, OpName, OpOutput } from '../../shared/contract';
 import type { CoreConfigInput } from '../../main/core/config';
 import { subjects } from '../../shared/platform-tools';
+import { linkTo, type EngineLink } from '../../main/core/engines/engine-link';
 import { runUserName } from '../../main/core/platform/permissions';
 import type { RunCredentials } from '../../main/core/platform/platform-service';
 import { startRealAgentFleet, type RealAgentFleet } from './real-agent-fleet';
@@ -466,4 +467,24 @@ export async function startRemoteFleet(opts: RemoteFleetOptions): Promise<Remote
     await dispose().catch(() => undefined);
     throw e;
   }
+}
+
+/** A direct SSH link to the second engine (no registry, no vault): what the benches dial it with. */
+export function linkToSecondEngine(remote: SecondEngine, id: string): EngineLink {
+  return linkTo(
+    {
+      id,
+      name: id,
+      kind: 'ssh',
+      url: remote.url,
+      keySecretId: 'key',
+      caSecretId: null,
+      certSecretId: null,
+      tlsKeySecretId: null,
+      hostKey: remote.hostKey(),
+      hostKeyPinned: true,
+      createdAt: '',
+    },
+    () => Promise.resolve({ value: remote.privateKey, kind: 'ssh_private_key' }),
+  );
 }
