@@ -167,13 +167,16 @@ export class EgressProxy {
     }
     const headers: http.OutgoingHttpHeaders = {};
     for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k) && v !== undefined) headers[k] = v;
+    // The Host the allow-list judged, whatever the client's header said: another Host would reach another site on a
+    // shared front (a CDN) that the list never named.
+    headers.host = url.host;
     const upstream = http.request({
       host: verdict.address,
       port,
       method,
       path: `${url.pathname}${url.search}`,
       headers,
-      // The name the allow-list matched, not the address, for virtual hosts; the address is pinned above.
+      // The Host set above (the name the allow-list matched, not the address); the address is pinned above.
       setHost: false,
       family: isIP(verdict.address) || undefined,
     });
