@@ -35,6 +35,7 @@ import { execIn, startSoakEngines, type SoakEngine } from './engines';
 import { ALL_FAULTS, FAULTS, inflict, REMOTE_FAULTS, schedule, type FaultKind, type FaultRecord } from './faults';
 import { internalAnswers } from './internal-answers';
 import { Ledger, type Cut, type StageRow } from './ledger';
+import { LEDGER_COUNTS_SQL, modelRequestRow } from './model-count';
 import { sampler, type ResourceSample } from './resources';
 import { countBy, print } from './table';
 import { decisionFor, Work, type DrivenSession } from './work';
@@ -422,6 +423,16 @@ async function main(): Promise<void> {
 
     const rows: StageRow[] = ledger.rows([...work.calls.values()], events.windows(), cuts, sessionWs);
     rows.push(ledger.messageRow(work.received, cuts, sessionWs), ledger.askRow());
+    // The gateway's ledger against the stand-in's answers (its 200 ms batch was written during the drain's wait).
+    refresh();
+    const counted = readDb(dataDir, (db) => db.prepare(LEDGER_COUNTS_SQL).all()) as { session: string; n: number }[];
+    const model = modelRequestRow({
+      requests: env.api.requests,
+      sessionOf: (agentSessionId) => byAgent.get(agentSessionId)?.id ?? null,
+      ledger: new Map(counted.map((c) => [c.session, c.n])),
+      coreDown: ledger.coreDown,
+    });
+    rows.push(model.row);
     const perEngine = byEngine({
       ledger,
       work,
@@ -489,7 +500,7 @@ async function main(): Promise<void> {
     const file = join(repoRoot, 'bench', 'results', `soak-${result.when.replace(/[:.]/g, '-')}.json`);
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
     log(`result: ${file}`);
-    if (rows.some((r) => r.lost > r.explained)) process.exitCode = 1;
+    if (rows.some((r) => r.lost > r.explained) || model.doubled > 0) process.exitCode = 1;
     // `internal` is core not knowing what went wrong: no caller can act on it, so one fails the run.
     if (internal.count > 0) process.exitCode = 1;
     // Core's log goes with the data dir: kept beside the result when something is to be diagnosed.

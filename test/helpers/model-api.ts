@@ -56,6 +56,8 @@ export interface MessagesBody {
 export interface ModelRequest {
   /** Arrival order, from 0. */
   seq: number;
+  /** When it arrived (Date.now()): the soak tells a request core's kill cut off from one it lost. */
+  at: number;
   method: string;
   /** Path without the query, e.g. `/v1/messages`. */
   path: string;
@@ -130,6 +132,7 @@ export async function startModelApi(opts: ModelApiOptions = {}): Promise<ModelAp
           : 'other';
     const entry: ModelRequest = {
       seq: standIn.nextSeq(),
+      at: Date.now(),
       method: req.method ?? '',
       path,
       query,
