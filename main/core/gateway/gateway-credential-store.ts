@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/open';
 
 /** Who a gateway credential speaks for. */
@@ -15,6 +16,8 @@ const hashOf = (credential: string): string => createHash('sha256').update(crede
  * session at a time (a new run replaces it); it goes with its session (ON DELETE CASCADE).
  */
 export class GatewayCredentialStore {
+  private byHash: Statement | undefined;
+
   constructor(private readonly db: Db) {}
 
   /** A fresh credential for the session, replacing any it had. The value is returned once and never stored. */
@@ -34,9 +37,10 @@ export class GatewayCredentialStore {
   /** The session a presented credential belongs to, or null (unknown, revoked, or its session gone). */
   verify(credential: string): GatewayCaller | null {
     if (!/^nxg_[A-Za-z0-9_-]{20,100}$/.test(credential)) return null;
-    const row = this.db
-      .prepare('SELECT session_id, workspace_id, agent FROM gateway_credentials WHERE hash = ?')
-      .get(hashOf(credential)) as { session_id: string; workspace_id: string; agent: string } | undefined;
+    // Prepared once: this runs on every model request (a prepare cost more than the lookup: docs/performance.md).
+    this.byHash ??= this.db.prepare('SELECT session_id, workspace_id, agent FROM gateway_credentials WHERE hash = ?');
+    const row = this.byHash.get(hashOf(credential)) as
+      { session_id: string; workspace_id: string; agent: string } | undefined;
     return row ? { sessionId: row.session_id, workspaceId: row.workspace_id, agent: row.agent } : null;
   }
 

@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/open';
 import type { TokenCounts } from './usage-parse';
 import { PriceStore } from './usage-price-store';
@@ -58,6 +59,8 @@ const totals = (r: Omit<UsageTotals, 'total'>): UsageTotals => ({
 export class UsageStore {
   /** The price table the estimates use (the operator's rows beside the ledger). */
   readonly prices: PriceStore;
+
+  private cap: Statement | undefined;
 
   constructor(private readonly db: Db) {
     this.prices = new PriceStore(db);
@@ -172,9 +175,9 @@ export class UsageStore {
   }
 
   budget(scope: BudgetScope, scopeId: string): number | null {
-    const r = this.db
-      .prepare('SELECT max_tokens AS max FROM model_budgets WHERE scope = ? AND scope_id = ?')
-      .get(scope, scopeId) as { max: number } | undefined;
+    // Prepared once: each model request reads up to three caps.
+    this.cap ??= this.db.prepare('SELECT max_tokens AS max FROM model_budgets WHERE scope = ? AND scope_id = ?');
+    const r = this.cap.get(scope, scopeId) as { max: number } | undefined;
     return r?.max ?? null;
   }
 
