@@ -46,7 +46,8 @@ if [ -z "$parent" ]; then
   fi
 fi
 c=$(git commit-tree "$tree" \${parent:+-p "$parent"} -m "$msg") || exit 5
-git update-ref "$ref" "$c" "" 2>"$t/err" || { echo "The checkpoint ref $ref exists already." >&2; exit 4; }
+# The seq comes from the rows in core: a ref with no row is one a core killed between the two made; it is replaced.
+git update-ref "$ref" "$c" 2>"$t/err" || { cat "$t/err" >&2; exit 5; }
 if [ -n "$parent" ]; then git diff-tree -r --no-renames --numstat "$parent" "$c"
 else git diff-tree -r --no-renames --numstat --root "$c"; fi > "$t/n" || exit 5
 printf '%s %s ' "$c" "\${parent:--}"

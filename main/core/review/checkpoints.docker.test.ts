@@ -125,6 +125,14 @@ describe('a checkpoint per turn', () => {
     expect(c6).toMatchObject({ files: 2, additions: 1, deletions: 1 });
   });
 
+  it('replaces a ref a killed core left without its row (the next turn is not refused from then on)', async () => {
+    const orphan = `refs/nexus/checkpoints/${sessionId}/10`;
+    await rig.sh(`cd /workspace; git update-ref ${orphan} HEAD`);
+    const c7 = await turn(`echo seven >> keep.txt`, 7);
+    expect(c7.seq).toBe(10);
+    expect((await rig.sh(`cd /workspace; git rev-parse ${orphan}`)).trim()).toBe(c7.commit);
+  });
+
   it('refuses a checkpoint the session does not have, changing nothing', async () => {
     const tree = await stateTree();
     await expect(checkpoints.restore(sessionId, 99)).rejects.toMatchObject({ code: 'not_found' });
