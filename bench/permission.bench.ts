@@ -142,7 +142,7 @@ const bench: Benchmark = async () => {
       await watch(detail, `${touch}-closed`, rows, DIALOG, false);
       const clicked = (await overview.evaluate(`(({ card, text }) => {
         const el = Array.from(document.querySelectorAll(card)).find((e) => (e.textContent || '').includes(text));
-        const allow = Array.from(el ? el.querySelectorAll('button') : []).find((b) => b.textContent === 'Allow');
+        const allow = Array.from(el ? el.querySelectorAll('button') : []).find((b) => (b.textContent || '').trim() === 'Allow once');
         const t = Date.now();
         allow.click();
         return t;
