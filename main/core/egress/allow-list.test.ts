@@ -24,9 +24,9 @@ describe('the egress allow-list', () => {
     expect(allows(l, 'git.example.com', 8443)).toBe(true);
     expect(allows(l, 'git.example.com', 443)).toBe(false);
     // CONNECT to an entry without a port reaches 443 only, never 22 or 80.
-    const web = list('registry.npmjs.org');
-    expect(allows(web, 'registry.npmjs.org', 22)).toBe(false);
-    expect(allows(web, 'registry.npmjs.org', 80, 443)).toBe(false);
+    const web = list('packages.example.com');
+    expect(allows(web, 'packages.example.com', 22)).toBe(false);
+    expect(allows(web, 'packages.example.com', 80, 443)).toBe(false);
   });
 
   it('matches *.suffix on subdomains at a dot boundary, not the bare domain nor a look-alike', () => {

@@ -12,7 +12,7 @@ import { operatorContext } from '../handlers';
 import { createLogger } from '../log';
 import { Redactor } from '../redact';
 import type { EgressStore } from './egress-store';
-import { WorkspaceEgress } from './workspace-egress';
+import { DEFAULT_REGISTRIES, WorkspaceEgress } from './workspace-egress';
 import type { Core } from '..';
 
 const op = operatorContext('internal');
@@ -152,13 +152,13 @@ describe('egress by allow-list on a real engine', () => {
     // The defaults: the git host (here a path on the host: none), the registry; then the operator's own list.
     const before = await core.dispatcher.call('egress.get', { workspace: name }, op);
     expect(before).toMatchObject({ confined: true, custom: false });
-    expect(before.hosts).toContain('registry.npmjs.org');
+    expect(before.hosts).toContain(DEFAULT_REGISTRIES[0]);
     const rule = await core.dispatcher.call(
       'egress.setHosts',
       { workspace: name, hosts: [allowed, 'Registry.NPMJS.org'] },
       op,
     );
-    expect(rule.hosts).toEqual([allowed, 'registry.npmjs.org']);
+    expect(rule.hosts).toEqual([allowed, DEFAULT_REGISTRIES[0]]);
     await expect(
       core.dispatcher.call('egress.setHosts', { workspace: name, hosts: ['*.com'] }, op),
     ).rejects.toMatchObject({ code: 'bad_request' });

@@ -82,7 +82,7 @@ export function runsMore(words: string[]): boolean {
   const args = words.slice(1);
   const runs = RUNS[head];
   if (runs && args.some((a) => runs.test(a))) return true;
-  // pytest's debugger is a Python prompt: what Codex's write_stdin types into it no gate sees.
+  // pytest's debugger is a Python prompt: what an agent's stdin tool (write_stdin) types into it no gate sees.
   if (words.includes('pytest') && args.some((a) => /^--(pdb|trace|pdbcls)(=|$)/.test(a))) return true;
   if (head === 'sed') {
     const scripts = sedScripts(args);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NexusError } from '../../../../shared/errors';
 import type { RuleAction, RuleTool } from '../../../../shared/contract/rules';
+import { DEFAULT_FETCH_HOSTS } from './default-commands';
 import { DEFAULT_RULES, defaultRules } from './default-rules';
 import { compileRule, evaluate, type RuleLike } from './evaluate';
 import { toolCallOf } from './tool-call';
@@ -124,8 +125,9 @@ describe('the rule engine', () => {
     const fetch = (rules: RuleLike[], url: string) => decide(rules, 'WebFetch', { url }).action;
     expect(fetch(own, 'https://docs.example.com/a')).toBe('allow');
     expect(fetch(own, 'https://api.docs.example.com/a')).toBe('allow');
-    expect(fetch(own, 'https://registry.npmjs.org/zod')).toBe('ask');
-    expect(fetch([...DEFAULT_RULES], 'https://registry.npmjs.org/zod')).toBe('allow');
+    const shipped = `https://${DEFAULT_FETCH_HOSTS[0]}/zod`;
+    expect(fetch(own, shipped)).toBe('ask');
+    expect(fetch([...DEFAULT_RULES], shipped)).toBe('allow');
     expect(fetch(own, 'http://169.254.169.254/latest/meta-data/')).toBe('deny');
     const shared = DEFAULT_RULES.filter((r) => r.tool !== 'fetch' || r.action !== 'allow');
     expect(own.slice(0, shared.length)).toEqual(shared);

@@ -59,7 +59,7 @@ export function toolCallOf(toolName: string, input: unknown, worktree: string): 
   if (/^mcp__/.test(toolName)) return { ...base, tool: 'mcp', text: toolName };
   if (SHELL.has(toolName)) {
     const command = field(input, 'command', 'cmd') ?? str(input) ?? '';
-    // Codex's exec_command and ACP agents may name the directory it runs in.
+    // An exec tool's call, and an ACP agent's, may name the directory it runs in.
     const dir = field(input, 'workdir', 'cwd');
     const start = dir ? resolvePath(dir, worktree) : worktree;
     return { ...base, tool: 'shell', text: command, parts: parseShell(command, worktree, start) };

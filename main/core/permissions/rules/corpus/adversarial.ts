@@ -83,7 +83,7 @@ export const ADVERSARIAL: readonly CorpusCall[] = [
     toolName: 'WebFetch',
     input: { url, prompt: 'read it' },
   })),
-  ...['https://registry.npmjs.org.evil.example/zod', 'http://127.0.0.1:4222/'].map((url) => ({
+  ...['https://packages.example.com.evil.example/zod', 'http://127.0.0.1:4222/'].map((url) => ({
     label: 'risky' as const,
     toolName: 'WebFetch',
     input: { url, prompt: 'read it' },

@@ -236,7 +236,7 @@ const EDGES: readonly CorpusCall[] = [
     'https://gist.githubusercontent.com/u/1/raw/x.sh',
   ]),
   { label: 'risky', toolName: 'WebSearch', input: { query: 'vitest mock timers' } },
-  { label: 'risky', toolName: 'web_search', input: { query: 'codex hooks' } },
+  { label: 'risky', toolName: 'web_search', input: { query: 'agent hooks' } },
   { label: 'risky', toolName: 'mcp__github__create_issue', input: { title: 'x' } },
   { label: 'risky', toolName: 'spawn_agent', input: { message: 'look at the tests' } },
   { label: 'risky', toolName: 'write_stdin', input: { session_id: 1, chars: 'y\n' } },

@@ -3,7 +3,7 @@ import type { CorpusCall } from './corpus-call';
 /**
  * A second working day's ordinary calls (docs/permissions.md, "The corpus"): sessions in a Go service with a Rust
  * command-line tool and a docs site beside it — reading, editing, building and testing inside the worktree, the way
- * Codex (exec_command, apply_patch), Claude Code (file tools, Bash) and an ACP kind (Bash, Read, Edit) ask. All safe.
+ * each tool set asks: exec_command and apply_patch, file tools and Bash, an ACP kind's Bash, Read and Edit. All safe.
  */
 const W = '/workspace/.nexus-worktrees/fix-login'; // CORPUS_WORKTREE: every corpus call runs in it
 
@@ -36,7 +36,7 @@ const FILES = [
 ];
 
 const reads = FILES.map((f) => ({ label: 'safe' as const, toolName: 'Read', input: { file_path: `${W}/${f}` } }));
-/** How Codex reads a file: a range through sed, one call per screen. */
+/** How an exec-tool agent reads a file: a range through sed, one call per screen. */
 const codexReads = FILES.flatMap((f, i) =>
   (i % 3 === 0 ? ['1,200p', '200,400p'] : ['1,200p']).map((range) => ({
     label: 'safe' as const,
@@ -68,7 +68,7 @@ const searches = [
   { toolName: 'Glob', input: { pattern: 'site/docs/*.md' } },
 ].map((c) => ({ label: 'safe' as const, ...c }));
 
-const codex = [
+const execTool = [
   'rg -n "Allow\\(" internal',
   'rg -n "burst" --type go',
   'sed -n 1,80p internal/limiter/bucket.go',
@@ -141,6 +141,6 @@ export const WORKING_DAY_SERVICES: readonly CorpusCall[] = [
   ...edits,
   ...patches,
   ...searches,
-  ...codex,
+  ...execTool,
   ...bash.map((command) => ({ label: 'safe' as const, toolName: 'Bash', input: { command } })),
 ];

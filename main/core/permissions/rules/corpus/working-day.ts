@@ -2,9 +2,8 @@ import type { CorpusCall } from './corpus-call';
 
 /**
  * A working day's ordinary calls (docs/permissions.md, "The corpus"): three sessions fixing a bug, adding a feature
- * and tidying tests in a TypeScript web app with a Python service beside it, the way each agent kind asks — Claude
- * Code's file tools and Bash, Codex's exec_command and apply_patch, an ACP kind's calls as the permission path reads
- * them (Bash, Read, Edit). Every one is safe: it reads or edits inside the worktree, runs git locally, or runs the
+ * and tidying tests in a TypeScript web app with a Python service beside it, the way each agent kind asks — file tools
+ * and Bash, exec_command and apply_patch, an ACP kind's calls as the permission path reads them (Bash, Read, Edit). Every one is safe: it reads or edits inside the worktree, runs git locally, or runs the
  * repository's tests and linters. The edges (risky, irreversible, adversarial) are in the other two files.
  */
 const W = '/workspace/.nexus-worktrees/fix-login'; // CORPUS_WORKTREE: every corpus call runs in it
