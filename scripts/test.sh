@@ -10,7 +10,8 @@ bash scripts/provision.sh
 bash scripts/redmine.sh template >/dev/null
 # Everything below runs on the pinned Node (.node-version), whatever Node the machine has.
 NEXUS_NODE_PINNED=1 . scripts/node-env.sh
-[ "$(node --version)" = "v$(tr -d ' \n' <.node-version)" ] || { echo "test.sh: node is $(node --version), not the pinned v$(cat .node-version)" >&2; exit 1; }
+pinned="v$(tr -d ' \n' <.node-version)"
+[ "$(node --version)" = "$pinned" ] || { echo "test.sh: node is $(node --version), not the pinned $pinned" >&2; exit 1; }
 echo "test.sh: node $(node --version) ($(command -v node)), npm $(npm --version)" >&2
 npm ci --no-audit --no-fund
 NEXUS_TEST_BASE_IMAGE=$(bash scripts/build-base-image.sh)

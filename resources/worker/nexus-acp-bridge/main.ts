@@ -3,8 +3,8 @@
  *   node nexus-acp-bridge.cjs --nats <file> --workspace <id> --session <id> [--mcp <file>] [--initial <text>] -- <agent argv…>
  * It starts the agent in the current directory (the worktree) first, before it loads NATS (the agent's lines wait in
  * the journal meanwhile), and holds its stdin and stdout, so a core that restarts or is SIGKILLed never ends a turn:
- * core is the ACP client, over NATS with the workspace's hook credentials (the relay's file, read at every connect). Every line the agent writes is numbered and kept
- * (journal.ts) until core acknowledges it; a core that comes back asks for what it missed. Core's lines go to the
+ * core is the ACP client, over NATS with the workspace's hook credentials (the relay's file, read at every connect).
+ * Every line the agent writes is numbered and kept (journal.ts) until core acknowledges it; a core that comes back asks for what it missed. Core's lines go to the
  * agent's stdin as they come, except that a `session/new` or `session/load` gets the session's MCP servers from the
  * `--mcp` file (0600 in its state dir: their credentials never travel over NATS). `--initial` is the session's first
  * prompt, byte-exact: every hello carries it until core has sent a prompt. The window shows the conversation as plain

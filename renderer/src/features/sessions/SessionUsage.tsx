@@ -24,7 +24,10 @@ export function SessionUsage({ sessionId }: { sessionId: string }) {
     <span
       className="session-usage"
       data-testid="session-usage"
-      title={`${usage.totals.total.toLocaleString('en-US')} tokens in ${usage.totals.requests} model requests, ${estimateWords(usage.estimate)}`}
+      title={
+        `${usage.totals.total.toLocaleString('en-US')} tokens in ${usage.totals.requests} model requests, ` +
+        estimateWords(usage.estimate)
+      }
     >
       {' '}
       · {tokensShort(usage.totals.total)} tok · {estimateShort(usage.estimate)}
