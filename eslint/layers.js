@@ -1,6 +1,7 @@
 // The house's layer rule, by path (like VS Code's code-layering): every import specifier that names a
 // file in the repo — relative or absolute — is resolved and checked against the importing file's layer.
 // Package imports are left to no-restricted-imports (see eslint.config.js).
+import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
@@ -29,9 +30,13 @@ export const layers = [
   },
 ];
 
-// Folders with a public face: a production file outside one imports it only through its index.ts
-// (docs/architecture.md, "Mechanisms below the features"); tests may reach inside to test the parts.
-export const faces = ['main/core/docker', 'main/core/agents'];
+// Every folder of main/core is a room with a public face: a production file outside it imports it only through its
+// index.ts (docs/architecture.md, "Rooms and faces"); tests may reach inside to test the parts. Read from the
+// tree, so a new folder has a face from its first file.
+export const faces = fs
+  .readdirSync(path.join(root, 'main/core'), { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => `main/core/${e.name}`);
 const product = ['main', 'shared', 'renderer', 'preload', 'resources'];
 
 const within = (file, entry) => file === entry || file.startsWith(`${entry}/`);

@@ -1,6 +1,6 @@
 import type { CoreConfigInput } from './core/config';
 import { agentKindsFromEnv } from './core/agents';
-import { keyFileFromEnv } from './core/vault/key-file';
+import { keyFileFromEnv } from './core/vault';
 
 /** Environment overrides for `nexus serve` (documented in README). Unset variables change nothing. */
 export function configFromEnv(env: NodeJS.ProcessEnv): CoreConfigInput {

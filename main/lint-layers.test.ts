@@ -65,6 +65,10 @@ describe('layer rules by path', () => {
     ['main/core/docker/x.ts', '../sessions/session-service', 'main/core/docker imports only'],
     ['main/core/sessions/x.ts', '../docker/containers', 'main/core/docker is imported through its face'],
     ['main/core/x.ts', './docker/exec', 'main/core/docker is imported through its face'],
+    ['main/core/review/x.ts', '../sessions/session-service', 'main/core/sessions is imported through its face'],
+    ['main/core/tracker/x.ts', '../platform/store/tasks', 'main/core/platform is imported through its face'],
+    ['main/host/x.ts', '../core/sessions/session-service', 'main/core/sessions is imported through its face'],
+    ['main/electron/x.ts', '../core/vault/os-keychain', 'main/core/vault is imported through its face'],
   ])('fails lint when %s imports %s', async (file, spec, said) => {
     const hits = await ruleHits(importing(spec), file);
     expect(hits.filter((m) => m.startsWith('Layer rule:') && m.includes(said))).toHaveLength(1);
@@ -84,7 +88,9 @@ describe('layer rules by path', () => {
 
   it.each([
     ['main/host/x.ts', '../core/index'],
-    ['main/electron/x.ts', '../core/vault/os-keychain'],
+    ['main/electron/x.ts', '../core/vault'],
+    ['main/core/sessions/launch/x.ts', '../session-service'],
+    ['main/core/sessions/x.ts', '../workspaces'],
     ['main/cli/x.ts', '../host/server'],
     ['main/serve.ts', './host/server'],
     ['main/core/vault/x.ts', '../../../shared/errors'],

@@ -4,10 +4,10 @@ import { createCore, type Core, type CoreApi } from './core';
 import type { CoreConfigInput } from './core/config';
 import { startHost, type Host } from './host/server';
 import { nodePorts, type ListeningAddress } from './host/node-ports';
-import { MCP_PATH } from './core/mcp/mcp-path';
+import { MCP_PATH } from './core/mcp';
 import { startFleetListener } from './host/fleet-listener';
 import { createPublicFront } from './host/public-origin';
-import { createPhoneFront } from './core/remote-ui/phone-front';
+import { createPhoneFront } from './core/remote-ui';
 import { loadStaticFiles } from './host/static-files';
 
 export interface ServeOptions {

@@ -2,10 +2,8 @@ import { errorMessage } from '../../shared/errors';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { STDIO_KEYCHAIN_SERVICE, stdioKeychainAccount, stdioTokenFile } from '../core/mcp/stdio-credential';
-import { MCP_PATH } from '../core/mcp/gate';
-import { withTimeout } from '../core/vault/operator-key';
-import { OsKeychain } from '../core/vault/os-keychain';
+import { STDIO_KEYCHAIN_SERVICE, stdioKeychainAccount, stdioTokenFile, MCP_PATH } from '../core/mcp';
+import { withTimeout, OsKeychain } from '../core/vault';
 import { CliError, readServeFile } from './running-app';
 
 /** How long the bridge waits for the OS keychain (a D-Bus call that can hang) before it gives up. */

@@ -1,30 +1,26 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentDrivers, AgentService } from './agents';
-import type { StatusBoard } from './app/status';
-import type { AttentionService } from './attention/attention-service';
-import type { AuditLog } from './audit/audit-log';
+import type { StatusBoard } from './app';
+import type { AttentionService } from './attention';
+import type { AuditLog } from './audit';
 import type { CoreConfig } from './config';
 import type { Dispatcher } from './dispatch';
-import type { EngineService } from './engines/engine-service';
+import type { EngineService } from './engines';
 import type { EventBus } from './events';
 import type { Logger } from './log';
-import type { ConnectService } from './mcp/connect';
-import type { FleetService } from './mcp/fleet/fleet';
-import type { McpGateOptions } from './mcp/gate';
-import type { RemoteService } from './oauth/remote-service';
-import type { PhoneService } from './remote-ui/phone-service';
-import type { PlatformService } from './platform/platform-service';
+import type { ConnectService, FleetService, McpGateOptions } from './mcp';
+import type { RemoteService } from './oauth';
+import type { PhoneService } from './remote-ui';
+import type { PlatformService, ReviewQueue } from './platform';
 import type { PreviewFront } from './previews';
 import type { CorePorts } from './ports';
 import type { Redactor } from './redact';
-import type { ReviewQueue } from './review/review-queue';
-import type { PermissionRequests } from './permissions/permission-requests';
-import type { RulesService } from './permissions/rules/rules-service';
-import type { SessionService } from './sessions/session-service';
-import type { SessionTerminals } from './terminal/terminal';
-import type { TokenService } from './tokens/tokens';
-import type { VaultService } from './vault/vault';
-import type { WorkspaceService } from './workspaces/workspace-service';
+import type { PermissionRequests, RulesService } from './permissions';
+import type { SessionService } from './sessions';
+import type { SessionTerminals } from './terminal';
+import type { TokenService } from './tokens';
+import type { VaultService } from './vault';
+import type { WorkspaceService } from './workspaces';
 
 /**
  * What the shells (main/host, main/electron, main/serve.ts, main/cli) use of core: the one way in

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { allows, isOpName, operations, type Operation, type OpName, type OpOutput } from '../../shared/contract';
 import { NexusError, type WireError } from '../../shared/errors';
-import type { AuditLog } from './audit/audit-log';
+import type { AuditLog } from './audit';
 import { announceInternal } from './internal-answers';
 import { accessOf, actorOf, type CallContext, type Handlers } from './handlers';
 import type { Logger } from './log';

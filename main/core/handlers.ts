@@ -1,5 +1,5 @@
 import type { Access, OpName, OpOutput, OpParsedInput } from '../../shared/contract';
-import type { WorkspaceInfo } from './workspaces/runtime';
+import type { WorkspaceInfo } from './workspace-info';
 
 export type Transport = 'ipc' | 'http' | 'mcp' | 'cli' | 'internal' | 'remote';
 

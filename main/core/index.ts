@@ -3,11 +3,9 @@ import { join } from 'node:path';
 import { acpHandlers, agentHandlers, AgentDrivers, AgentService, workspaceAgent } from './agents';
 import { egressHandlers, EgressStore, WorkspaceEgress } from './egress';
 import { gatewayHandlers, ModelGateway, RESUME_MESSAGE } from './gateway';
-import { appHandlers } from './app/app-handlers';
-import { StatusBoard } from './app/status';
-import { attentionHandlers } from './attention/attention-handlers';
-import { fleetAttention } from './attention/fleet-attention';
-import { AuditLog } from './audit/audit-log';
+import { appHandlers, StatusBoard } from './app';
+import { attentionHandlers, fleetAttention } from './attention';
+import { AuditLog } from './audit';
 import { CoreConfig, type CoreConfigInput } from './config';
 import type { Core } from './core-api';
 import { Dispatcher } from './dispatch';
@@ -15,46 +13,31 @@ import { DisposableStore, toDisposable } from './disposable';
 import { EventBus } from './events';
 import { mergeHandlers, type Handlers } from './handlers';
 import { createLogger, type Logger } from './log';
-import { ConnectService, connectHandlers } from './mcp/connect';
-import { createFleet, fleetHandlers, fleetStep } from './mcp/fleet/wire';
-import { createMcpGate } from './mcp/gate';
-import { permissionHandlers } from './permissions/permission-handlers';
-import { ruleHandlers } from './permissions/rules/rule-handlers';
-import { platformHandlers } from './platform/platform-handlers';
-import { platformRecords } from './platform/platform-records';
-import { PlatformService } from './platform/platform-service';
-import { openToolsDb } from './platform/store/tools-db';
+import { ConnectService, connectHandlers, createFleet, fleetHandlers, fleetStep, createMcpGate } from './mcp';
+import { permissionHandlers, ruleHandlers } from './permissions';
+import {
+  platformHandlers,
+  platformRecords,
+  PlatformService,
+  openToolsDb,
+  reviewHandlers,
+  ReviewQueue,
+} from './platform';
 import type { CorePorts } from './ports';
 import { Redactor } from './redact';
-import { reviewHandlers } from './review/review-handlers';
-import { ReviewQueue } from './review/review-queue';
-import { createReviewTalk } from './review/review-talk';
-import { createSessions } from './sessions/create-sessions';
-import { shipHandlers } from './ship/ship-handlers';
-import { SessionShip } from './ship/ship-service';
-import { sessionHandlers } from './sessions/session-handlers';
-import { autoStartFor, externalMcpFor } from './sessions/session-platform';
-import { openStore } from './store/open';
-import { tokenHandlers } from './tokens/token-handlers';
-import { TokenService } from './tokens/tokens';
-import { CoreSecrets } from './vault/core-secrets';
-import { SealedCoreSecrets } from './vault/sealed-core-secrets';
-import { VaultService } from './vault/vault';
-import { vaultHandlers } from './vault/vault-handlers';
+import { createReviewTalk } from './review';
+import { createSessions, sessionHandlers, autoStartFor, externalMcpFor, createSessionSetup } from './sessions';
+import { shipHandlers, SessionShip } from './ship';
+import { openStore } from './store';
+import { tokenHandlers, TokenService } from './tokens';
+import { CoreSecrets, SealedCoreSecrets, VaultService, vaultHandlers } from './vault';
 import { createDockerClient, learnWorkerHost, ownerIdFor, probeDocker, workerBridge } from './docker';
-import { workspaceHandlers } from './workspaces/workspace-handlers';
-import { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './workspaces/workspaces';
-import { RemoteService } from './oauth/remote-service';
-import { PhoneService } from './remote-ui/phone-service';
-import { phoneHandlers } from './remote-ui/phone-handlers';
-import { remoteHandlers } from './oauth/remote-handlers';
-import { activityHandler } from './audit/activity-handler';
-import { engineHandlers } from './engines/engine-handlers';
-import { createEngines } from './engines/wire';
-import { joinPlatform } from './engines/join-platform';
+import { workspaceHandlers, createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './workspaces';
+import { RemoteService, remoteHandlers, activityHandler } from './oauth';
+import { PhoneService, phoneHandlers } from './remote-ui';
+import { engineHandlers, createEngines, joinPlatform } from './engines';
 import { createTracker } from './tracker';
 import { createPreviews } from './previews';
-import { createSessionSetup } from './sessions/setup/create-session-setup';
 
 /** Collaborators a caller may replace (tests: the workspaces' secret source). */
 export interface CoreOptions {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createCore, type CoreApi } from '../core';
 import { operatorContext } from '../core/handlers';
-import { parseRemote } from '../core/ship/compare-link';
+import { parseRemote } from '../core/ship';
 import { startLoopback, type Loopback } from '../serve';
 import { electronStdioLauncher, runIfStdioBridge } from './stdio-bridge';
 import { version } from '../version';

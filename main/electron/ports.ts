@@ -2,7 +2,7 @@ import { app, Notification as ElectronNotification } from 'electron';
 import { join } from 'node:path';
 import { ListeningAddress, type ShellPorts } from '../host/node-ports';
 import type { Notification, Notifier } from '../core/ports';
-import { OsKeychain } from '../core/vault/os-keychain';
+import { OsKeychain } from '../core/vault';
 
 export class ElectronNotifier implements Notifier {
   constructor(private readonly onClick: (target: string | undefined) => void) {}

@@ -4,7 +4,7 @@ import type { Reply } from '../../shared/ipc';
 import { TERMINAL_IPC, TERMINAL_MAX_FRAME, TerminalClose, type TerminalIpcEvent } from '../../shared/terminal';
 import type { CoreApi } from '../core';
 import type { Disposable } from '../core/disposable';
-import { openTerminalChannel, type TerminalChannel } from '../core/terminal/terminal-channel';
+import { openTerminalChannel, type TerminalChannel } from '../core/terminal';
 import { isTrustedSender } from './ipc';
 
 /**

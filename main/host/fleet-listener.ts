@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { CoreApi } from '../core';
 import { sendJson } from '../core/http-json';
 import { announceInternal } from '../core/internal-answers';
-import { MCP_PATH } from '../core/mcp/mcp-path';
+import { MCP_PATH } from '../core/mcp';
 import { allowList, checkHostAndOrigin, type AllowList } from './guard';
 import { splitUrl } from './routes';
 

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { CorePorts, HostAddress, Notification, Notifier } from '../core/ports';
-import { OsKeychain } from '../core/vault/os-keychain';
+import { OsKeychain } from '../core/vault';
 
 /** Headless notifier: keeps the last notifications for the UI and tests; the browser shows its own. */
 export class MemoryNotifier implements Notifier {

@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseJsonBody, readBody, sendJson } from '../core/http-json';
-import type { RemoteService } from '../core/oauth/remote-service';
 import {
+  type RemoteService,
   AUTHORIZATION_SERVER_METADATA_PATH,
   MCP_RESOURCE_PATH,
   OAUTH_PATHS,
   PROTECTED_RESOURCE_METADATA_PATH,
-} from '../core/oauth/remote-urls';
-import type { PhoneFront } from '../core/remote-ui/phone-front';
+} from '../core/oauth';
+import type { PhoneFront } from '../core/remote-ui';
 import { splitUrl } from './routes';
 import type { TerminalAdmission } from './terminal';
 

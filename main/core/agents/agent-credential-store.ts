@@ -1,4 +1,4 @@
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 
 /** Each agent kind's default credential (table agent_credentials, migration 026): a vault secret id, or none. */
 export class AgentCredentialStore {

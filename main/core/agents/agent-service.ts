@@ -1,7 +1,7 @@
 import type { AgentKindInfo, AgentSettings, SecretSummary } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
 import type { EventBus } from '../events';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 import { AgentCredentialStore } from './agent-credential-store';
 import type { AgentDriver } from './driver';
 import { permissionModeFor, type PromptingMode } from './permission-mode';

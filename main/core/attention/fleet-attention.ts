@@ -2,9 +2,9 @@ import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { Notifier } from '../ports';
 import type { Redactor } from '../redact';
-import type { ReviewQueue } from '../review/review-queue';
-import type { SessionService } from '../sessions/session-service';
-import type { WorkspaceService } from '../workspaces/workspace-service';
+import type { ReviewQueue } from '../platform';
+import type { SessionService } from '../sessions';
+import type { WorkspaceService } from '../workspaces';
 import { AttentionService } from './attention-service';
 
 /** The attention service over the fleet: workspaces, sessions and the review queue's counts. */

@@ -1,5 +1,5 @@
 import type { ActivityCaller, ActivityEntry, CallerKind } from '../../../shared/contract';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 import type { AuditLog } from './audit-log';
 
 export interface ActivityFilter {

@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 import { AuditJournal, type JournalRow } from './audit-journal';
 
 /** Who did what, through which transport, and how it ended (the journal's row without its time). */

@@ -32,3 +32,4 @@ export {
   WorkerImageBuilder,
   type WorkerContext,
 } from './worker-image';
+export { DockerConfig } from './config';

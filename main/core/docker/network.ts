@@ -1,5 +1,5 @@
 import type Docker from 'dockerode';
-import type { StatusBoard } from '../app/status';
+import type { StatusBoard } from '../app';
 import type { Disposable } from '../disposable';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';

@@ -1,4 +1,4 @@
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 
 /** What the proxy refused a workspace. */
 export interface EgressRefusal {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type Docker from 'dockerode';
 import { NexusError } from '../../../shared/errors';
 import type { Logger } from '../log';
-import { leafNodeConfig, type LeafNodeInput, type NatsTrust } from '../platform/nats/leaf-node';
+import { leafNodeConfig, type LeafNodeInput, type NatsTrust } from '../platform';
 import { dockerUnavailable, LABEL, packTar } from '../docker';
 import { LeafTrust } from './leaf-trust';
 import type { SshConnection } from './ssh-connection';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 
 export interface EngineRecord {
   id: string;

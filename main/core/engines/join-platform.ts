@@ -1,10 +1,10 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { Logger } from '../log';
-import type { FleetService } from '../mcp/fleet/fleet';
-import type { PlatformService } from '../platform/platform-service';
+import type { FleetService } from '../mcp';
+import type { PlatformService } from '../platform';
 import { dockerUnavailable, LOCAL_ENGINE } from '../docker';
-import type { WorkspaceRuntime } from '../workspaces/runtime';
+import type { WorkspaceRuntime } from '../workspaces';
 import { errorMessage, NexusError } from '../../../shared/errors';
 import { bridgeGatewayOf, EngineLeaves, gatewayRelayBase, type Inspected } from './engine-leaf';
 import type { EngineRegistry } from './engine-registry';

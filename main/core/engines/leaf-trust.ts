@@ -1,6 +1,6 @@
 import type Docker from 'dockerode';
 import type { Logger } from '../log';
-import { leafNodeConfig, type LeafNodeInput, type NatsTrust } from '../platform/nats/leaf-node';
+import { leafNodeConfig, type LeafNodeInput, type NatsTrust } from '../platform';
 import { dockerUnavailable, packTar } from '../docker';
 
 const RELOAD_MS = 20_000;

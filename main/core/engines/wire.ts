@@ -4,7 +4,7 @@ import type Docker from 'dockerode';
 import type { AppStatus, SecretSummary } from '../../../shared/contract';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 import { ownerIdFor } from '../docker';
 import { EngineRegistry } from './engine-registry';
 import { EngineService } from './engine-service';

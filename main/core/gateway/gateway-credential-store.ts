@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 
 /** Who a gateway credential speaks for. */
 export interface GatewayCaller {

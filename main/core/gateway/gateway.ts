@@ -5,7 +5,7 @@ import type { AgentDrivers } from '../agents';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { Redactor } from '../redact';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 import { GatewayCredentialStore, type GatewayCaller } from './gateway-credential-store';
 import { GatewayServer } from './gateway-server';
 import type { TokenCounts } from './usage-parse';

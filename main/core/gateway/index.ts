@@ -5,3 +5,4 @@ export { gatewayHandlers } from './gateway-handlers';
 export type { GatewayCaller } from './gateway-credential-store';
 export type { TokenCounts } from './usage-parse';
 export { RESUME_MESSAGE } from './usage-limit';
+export type { LimitedView } from './usage-limit';

@@ -1,5 +1,5 @@
 import type { ModelPrice, TokenPrice } from '../../../shared/contract/usage';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 import { LIST_PRICES } from './price-list';
 
 const COLUMNS = `model, input_usd AS input, output_usd AS output, cache_write_usd AS cacheWrite,

@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 import type { TokenCounts } from './usage-parse';
 import { PriceStore } from './usage-price-store';
 import type { ModelTokens } from './usage-prices';

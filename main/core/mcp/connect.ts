@@ -2,8 +2,8 @@ import type { ConnectInfo, OpOutput, TokenClass } from '../../../shared/contract
 import type { Handlers } from '../handlers';
 import type { Logger } from '../log';
 import type { HostAddress } from '../ports';
-import type { TokenService } from '../tokens/tokens';
-import type { CoreSecrets } from '../vault/core-secrets';
+import type { TokenService } from '../tokens';
+import type { CoreSecrets } from '../vault';
 import {
   claudeDesktopConfigPath,
   readServerEntry,

@@ -4,11 +4,10 @@ import { allows } from '../../../shared/contract';
 import type { Caller } from '../handlers';
 import { parseJsonBody, readBody, sendJson } from '../http-json';
 import type { Logger } from '../log';
-import type { Authentication, TokenService } from '../tokens/tokens';
+import type { Authentication, TokenService } from '../tokens';
 import { firstMalformedRequest } from './request-shape';
 import { createMcpServer, type McpServerDeps } from './server';
-import type { FleetService } from './fleet/fleet';
-import { FLEET_SESSION_HEADER } from './fleet/fleet';
+import { type FleetService, FLEET_SESSION_HEADER } from './fleet/fleet';
 import { toolAccess } from './tool';
 import { toolsByName } from './tools';
 

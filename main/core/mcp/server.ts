@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
 import { allows, type OpName } from '../../../shared/contract';
-import type { AuditLog } from '../audit/audit-log';
+import type { AuditLog } from '../audit';
 import type { CoreConfig } from '../config';
 import type { Dispatcher } from '../dispatch';
 import { accessOf, actorOf, type CallContext, type Caller } from '../handlers';
@@ -10,7 +10,7 @@ import type { FleetCall } from './fleet/fleet';
 import { fleetScope } from './fleet/scope';
 import { runTool, toolAccess, toolError, type ToolDefinition } from './tool';
 import { tools } from './tools';
-import { sessionMemoryOf, sessionsMemoryHolds } from '../sessions/memory/memory-admission';
+import { sessionMemoryOf, sessionsMemoryHolds } from '../sessions';
 
 export const MCP_SERVER_NAME = 'nexus';
 

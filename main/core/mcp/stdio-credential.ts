@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { TokenClass } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
-import type { CoreSecret, SecretFallback } from '../vault/core-secret';
+import type { CoreSecret, SecretFallback } from '../vault';
 
 /**
  * Where `nexus mcp-stdio` finds its token when NEXUS_TOKEN is not set: the OS keychain, under an

@@ -2,7 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type * as OidcProvider from 'oidc-provider';
 import type { Provider, ProviderClient, ProviderInteraction } from 'oidc-provider';
-import type { AuditLog } from '../audit/audit-log';
+import type { AuditLog } from '../audit';
 import type { RemoteClass } from '../../../shared/contract';
 import type { Logger } from '../log';
 import type { OAuthEntries } from './oauth-entries';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 
 /**
  * Models whose payload keeps its id: a client (its id is public), and the authorization server's

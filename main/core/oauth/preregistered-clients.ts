@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { RemoteClient } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 import type { OAuthEntries } from './oauth-entries';
 import type { RemoteGrants } from './remote-grants';
 import { CLAUDE_CALLBACKS } from './remote-urls';

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { RemoteClass, RemoteGrant, RemotePending } from '../../../shared/contract';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 import { RemoteSettings } from './remote-settings';
 
 interface PendingRow {

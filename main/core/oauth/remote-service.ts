@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RemoteClass, RemoteClient, RemoteGrant, RemotePending, RemoteStatus } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
-import type { AuditLog } from '../audit/audit-log';
+import type { AuditLog } from '../audit';
 import type { Logger } from '../log';
-import type { Db } from '../store/open';
-import type { Authentication } from '../tokens/tokens';
-import { noVaultScope } from '../vault/call-key';
+import type { Db } from '../store';
+import type { Authentication } from '../tokens';
+import { noVaultScope } from '../vault';
 import { AuthorizationServer } from './authorization-server';
 import { sendConsentPage } from './consent-page';
 import { OAuthEntries } from './oauth-entries';

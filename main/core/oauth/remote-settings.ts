@@ -1,4 +1,4 @@
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 
 /** The remote features' key/value settings (`remote_settings`: the public origin, the phone UI switch, VAPID keys). */
 export class RemoteSettings {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { NexusError } from '../../../shared/errors';
 import type { AgentCapabilities, AgentKind } from '../../../shared/contract/agent-kind';
-import type { AuditEntry } from '../audit/audit-log';
+import type { AuditEntry } from '../audit';
 import type { Redactor } from '../redact';
 import type { AskedCall, RulesAnswer } from './rules/rules-service';
 

@@ -1,13 +1,12 @@
 import type { BoardTask } from '../../../shared/contract/platform';
 import { NexusError } from '../../../shared/errors';
-import type { Task } from './store/tasks';
-import type { Db } from '../store/open';
+import type { Task, TaskStore } from './store/tasks';
+import type { Db } from '../store';
 import type { BoardFeed } from './board-feed';
 import type { BoardMirrorSlot } from './board-mirror';
 import { Names } from './names';
 import type { BoardStore } from './store/board';
 import type { RunStore } from './store/runs';
-import type { TaskStore } from './store/tasks';
 
 /**
  * The board as a person reads it: every task by status with the workspace it belongs to, the

@@ -1,4 +1,4 @@
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 import type { Agent, AgentStore } from './store/agents';
 import type { Run, RunStore } from './store/runs';
 

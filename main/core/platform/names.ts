@@ -1,5 +1,5 @@
 import type { Actor } from '../../../shared/contract/platform';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 
 /**
  * Names a person reads for who did something: the agent's workspace and the session its run

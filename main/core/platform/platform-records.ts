@@ -1,6 +1,6 @@
 import type { DisposableStore } from '../disposable';
 import type { EventBus } from '../events';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 import { AgentRecords } from './agent-records';
 import { BoardService } from './board-service';
 import type { PlatformService } from './platform-service';

@@ -2,14 +2,15 @@ import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { NexusError } from '../../../shared/errors';
 import { subjects } from '../../../shared/platform-tools';
-import type { StatusBoard } from '../app/status';
-import type { AuditLog } from '../audit/audit-log';
-import type { CoreConfig } from '../config';
+import type { StatusBoard } from '../app';
+import type { AuditLog } from '../audit';
+import type { DockerConfig } from '../docker';
+import type { NatsConfig } from './config';
 import type { Disposable } from '../disposable';
 import type { Logger } from '../log';
 import type { Redactor } from '../redact';
-import type { ReviewQueue } from '../review/review-queue';
-import type { Db } from '../store/open';
+import type { ReviewQueue } from './review/review-queue';
+import type { Db } from '../store';
 import { connectionBack, ManagedNats } from './managed-server';
 import { relayMessage } from './message-relay';
 import type { NatsUser } from './permissions';
@@ -79,7 +80,7 @@ export class PlatformService implements Disposable {
   constructor(
     private readonly deps: {
       db: Db;
-      config: CoreConfig;
+      config: { nats: NatsConfig; docker: Pick<DockerConfig, 'network'> };
       dataDir: string;
       status: StatusBoard;
       redactor: Redactor;

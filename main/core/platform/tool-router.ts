@@ -1,7 +1,7 @@
 import { NexusError } from '../../../shared/errors';
 import { CATALOG_REQUEST, offeredTools, toolChecks, type Catalog } from '../../../shared/platform-gating';
 import { isToolName, platformTools, ToolRequest, type ToolName, type ToolReply } from '../../../shared/platform-tools';
-import type { AuditLog } from '../audit/audit-log';
+import type { AuditLog } from '../audit';
 import { toWireError } from '../dispatch';
 import type { Logger } from '../log';
 import type { Redactor } from '../redact';

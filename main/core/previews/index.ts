@@ -5,7 +5,7 @@ import type { EventPayload } from '../../../shared/contract';
 import { DisposableStore, toDisposable, type Disposable } from '../disposable';
 import type { EventBus } from '../events';
 import type { Handlers } from '../handlers';
-import type { SessionSignalMap } from '../sessions/session-signals';
+import type { SessionSignalMap } from '../sessions';
 import { parsePreviewHost, type PreviewName } from './preview-host';
 import { PreviewProxy } from './preview-proxy';
 import { PreviewService, type PreviewServiceDeps } from './preview-service';

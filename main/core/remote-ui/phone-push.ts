@@ -2,9 +2,8 @@ import type { FleetAttention, SessionAttention } from '../../../shared/attention
 import { agentStateWords } from '../../../shared/attention-words';
 import type { PermissionRequest } from '../../../shared/contract';
 import type { Logger } from '../log';
-import type { Db } from '../store/open';
-import { open, seal } from '../vault/crypto';
-import type { Dek } from '../vault/dek';
+import type { Db } from '../store';
+import { open, seal, type Dek } from '../vault';
 import type { PhoneStore } from './phone-store';
 
 const VAPID_SETTING = 'phoneVapid';

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { EventPayload, PhoneDevice, PhoneInvite, PhoneStatus } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
-import type { AuditLog } from '../audit/audit-log';
+import type { AuditLog } from '../audit';
 import type { Logger } from '../log';
-import type { RemoteService } from '../oauth/remote-service';
-import type { Db } from '../store/open';
+import type { RemoteService } from '../oauth';
+import type { Db } from '../store';
 import {
   authenticationOptions,
   Challenges,
@@ -16,7 +16,7 @@ import {
 } from './passkeys';
 import { PhonePush } from './phone-push';
 import { PhoneStore } from './phone-store';
-import type { Dek } from '../vault/dek';
+import type { Dek } from '../vault';
 import type { EventBus } from '../events';
 import { toDisposable, type Disposable } from '../disposable';
 

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { PhoneDevice } from '../../../shared/contract';
-import type { Db } from '../store/open';
-import { RemoteSettings } from '../oauth/remote-settings';
+import type { Db } from '../store';
+import { RemoteSettings } from '../oauth';
 
 export interface DeviceRow {
   id: string;

@@ -1,7 +1,7 @@
 import type { Attempt, AttemptGroup } from '../../../shared/contract/attempts';
 import { NexusError } from '../../../shared/errors';
 import { toDisposable, type Disposable } from '../disposable';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 import { AttemptStore, type GroupRow, type MemberRow } from './attempt-store';
 import type { Checkpoints } from './checkpoints';
 import { GIT_PRELUDE, runScript } from './container-git';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readSections } from '../ship/ship-git';
+import { readSections } from '../ship';
 import { GIT_PRELUDE, runScript, type ReviewExec, type ReviewTarget } from './container-git';
 
 /**

@@ -1,5 +1,5 @@
 import type { Checkpoint, CheckpointKind } from '../../../shared/contract/checkpoints';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 
 /** A session_checkpoints row (migration 028). */
 interface CheckpointRow {

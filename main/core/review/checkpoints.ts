@@ -2,9 +2,8 @@ import type { Checkpoint, CheckpointDiff, CheckpointKind, RestoreResult } from '
 import type { EventPayload } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
 import { DisposableStore, type Disposable } from '../disposable';
-import { DIFF_BOUNDS } from '../ship/ship-diff';
-import { boundPatches, changedFiles, splitPatch } from '../ship/ship-parse';
-import type { Db } from '../store/open';
+import { DIFF_BOUNDS, boundPatches, changedFiles, splitPatch } from '../ship';
+import type { Db } from '../store';
 import { CheckpointGit, checkpointRef } from './checkpoint-git';
 import { CheckpointStore } from './checkpoint-store';
 import { KeyedQueue, sessionTarget, type ReviewDeps } from './review-deps';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ReviewComment } from '../../../shared/contract/review-comments';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 
 /** A review_comments row (migration 028). */
 interface CommentRow {

@@ -1,5 +1,5 @@
 import { NexusError } from '../../../shared/errors';
-import type { ShipExec, ShipTarget } from '../ship/ship-git';
+import type { ShipExec, ShipTarget } from '../ship';
 
 /** The workspace container a review script runs in, and the runtime's one exec (as ship uses it). */
 export type ReviewTarget = ShipTarget;

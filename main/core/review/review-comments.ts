@@ -2,7 +2,7 @@ import type { MessageDelivery } from '../../../shared/contract/sessions';
 import type { ReviewComment } from '../../../shared/contract/review-comments';
 import { NexusError } from '../../../shared/errors';
 import type { Disposable } from '../disposable';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 import { CommentStore } from './comment-store';
 import { GIT_PRELUDE, runScript } from './container-git';
 import { sessionTarget, type ReviewDeps } from './review-deps';

@@ -3,9 +3,7 @@ import { NexusError } from '../../../shared/errors';
 import type { Disposable } from '../disposable';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
-import type { SessionsConfig } from '../sessions/config';
-import type { SessionSignalMap } from '../sessions/session-signals';
-import { sessionPaths } from '../sessions/session-paths';
+import { type SessionsConfig, type SessionSignalMap, sessionPaths } from '../sessions';
 import type { ReviewExec, ReviewTarget } from './container-git';
 
 /** What review-that-talks-back uses of the sessions module: reads, its signals, and its consent-free message path. */

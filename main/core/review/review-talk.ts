@@ -1,6 +1,6 @@
 import { DisposableStore, type Disposable } from '../disposable';
 import type { Handlers } from '../handlers';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 import { Attempts } from './attempts';
 import { Checkpoints } from './checkpoints';
 import { ConflictRadar } from './radar';

@@ -3,10 +3,8 @@ import { sessionNameForTask } from '../../../shared/contract/platform';
 import type { Disposable } from '../disposable';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
-import type { BoardChange } from '../platform/board-feed';
-import type { Agent } from '../platform/store/agents';
-import type { BoardRow } from '../platform/store/tasks';
-import type { Db } from '../store/open';
+import type { BoardChange, Agent, BoardRow } from '../platform';
+import type { Db } from '../store';
 import type { SessionService } from './session-service';
 
 export interface AutoStartDeps {

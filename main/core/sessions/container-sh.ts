@@ -1,6 +1,6 @@
 import { NexusError } from '../../../shared/errors';
 import type { ExecResult } from '../docker';
-import type { WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
+import type { WorkspaceInfo, WorkspaceRuntime } from '../workspaces';
 
 /** How sessions reach a workspace container: the runtime's one exec. */
 export type ContainerExec = Pick<WorkspaceRuntime, 'exec'>;

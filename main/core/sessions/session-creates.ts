@@ -1,8 +1,7 @@
 import type { AgentKind, Session } from '../../../shared/contract/sessions';
 import { errorMessage, NexusError } from '../../../shared/errors';
 import type { Logger } from '../log';
-import type { WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
-import type { WorkspaceStore } from '../workspaces/workspace-store';
+import type { WorkspaceInfo, WorkspaceRuntime, WorkspaceStore } from '../workspaces';
 import type { SessionsConfig } from './config';
 import type { LaunchPlan } from '../agents';
 import { launchMany } from './launch/launch-exec';

@@ -1,5 +1,5 @@
 import { NexusError } from '../../../shared/errors';
-import type { WorkspaceRuntime } from '../workspaces/runtime';
+import type { WorkspaceRuntime } from '../workspaces';
 import type { SessionRow, SessionStore } from './session-store';
 
 /**

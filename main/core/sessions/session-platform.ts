@@ -1,12 +1,11 @@
-import type { CoreConfig } from '../config';
+import type { SessionsConfig } from './config';
 import type { Disposable } from '../disposable';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
-import { workspaceAgentName } from '../platform/agent-records';
-import type { PlatformService } from '../platform/platform-service';
+import { workspaceAgentName, type PlatformService } from '../platform';
 import type { Redactor } from '../redact';
-import type { Db } from '../store/open';
-import type { VaultService } from '../vault/vault';
+import type { Db } from '../store';
+import type { VaultService } from '../vault';
 import { autoStartDelegated } from './auto-start';
 import { externalMcpEntries, type ExternalMcpOf } from './launch/external-mcp';
 import type { SessionService } from './session-service';
@@ -16,7 +15,7 @@ export function externalMcpFor(d: {
   platform: Pick<PlatformService, 'agents'>;
   vault: Pick<VaultService, 'secrets' | 'resolveSecret'>;
   redactor: Redactor;
-  config: CoreConfig;
+  config: { sessions: Pick<SessionsConfig, 'nexusMcpCommand'> };
   log: Logger;
 }): ExternalMcpOf {
   return externalMcpEntries({

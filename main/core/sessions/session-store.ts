@@ -1,7 +1,7 @@
 import type { AgentKind, AgentState, SessionStatus } from '../../../shared/contract/sessions';
 import { AGENT_KINDS } from '../agents';
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 import { sessionBranch } from './session-paths';
 
 /** A sessions row as stored (migration 005). */

@@ -1,6 +1,6 @@
 import type { Session } from '../../../shared/contract/sessions';
 import type { EventBus } from '../events';
-import type { WorkspaceRuntime } from '../workspaces/runtime';
+import type { WorkspaceRuntime } from '../workspaces';
 import type { SessionPatch, SessionRow, SessionStore } from './session-store';
 
 /**

@@ -2,8 +2,7 @@ import type { PushResult } from '../../../shared/contract/sessions';
 import { NexusError } from '../../../shared/errors';
 import type { Redactor } from '../redact';
 import { credentialPayload } from '../docker';
-import { checkSecretHost, credentialHost } from '../workspaces/repo-url';
-import { gitUsername, type SecretSource } from '../workspaces/secret-source';
+import { checkSecretHost, credentialHost, gitUsername, type SecretSource } from '../workspaces';
 import { compareLink } from './compare-link';
 import type { ShipTarget } from './ship-git';
 

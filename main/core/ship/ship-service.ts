@@ -4,13 +4,11 @@ import type { Disposable } from '../disposable';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { Redactor } from '../redact';
-import type { SecretSource } from '../workspaces/secret-source';
-import type { SessionsConfig } from '../sessions/config';
-import type { SessionSignalMap } from '../sessions/session-signals';
+import type { SecretSource } from '../workspaces';
+import { type SessionsConfig, type SessionSignalMap, sessionPaths } from '../sessions';
 import { ShipReader } from './ship-diff';
 import { ShipGit, type ShipExec, type ShipTarget } from './ship-git';
 import { ShipPusher, type PushExec } from './ship-push';
-import { sessionPaths } from '../sessions/session-paths';
 
 export interface ShipWorkspace extends ShipTarget {
   id: string;

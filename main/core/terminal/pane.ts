@@ -1,5 +1,5 @@
 import { NexusError } from '../../../shared/errors';
-import type { WorkspaceInfo, WorkspaceRuntime } from '../workspaces/runtime';
+import type { WorkspaceInfo, WorkspaceRuntime } from '../workspaces';
 
 /** The text on a session's tmux pane now (long lines joined). */
 export async function capturePane(

@@ -4,9 +4,8 @@ import { NexusError } from '../../../shared/errors';
 import { TerminalSessionId, type TerminalSize } from '../../../shared/terminal';
 import type { Logger } from '../log';
 import type { Redactor } from '../redact';
-import type { SessionsConfig } from '../sessions/config';
 import type { TtyProcess } from '../docker';
-import type { WorkspaceRuntime } from '../workspaces/runtime';
+import type { WorkspaceRuntime } from '../workspaces';
 
 /** Where a session's agent runs: its workspace container and tmux window. */
 export interface LiveWindow {
@@ -35,7 +34,8 @@ export interface SessionTerminalsDeps {
   liveWindow(sessionId: string): Promise<LiveWindow>;
   /** The workspaces' runtime: `exec` sets the viewer up, `attach` is its TTY. */
   runtime: Pick<WorkspaceRuntime, 'exec' | 'attach'>;
-  config: Pick<SessionsConfig, 'tmuxSession'>;
+  /** The tmux session each workspace's panes live in (sessions' config). */
+  config: { tmuxSession: string };
   redactor: Redactor;
   log: Logger;
 }

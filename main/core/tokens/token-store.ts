@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TokenClass, TokenInfo, TokenState } from '../../../shared/contract';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 import { claimedClass, hashSecret, hintOf, newTokenSecret, sameDigest } from './token-secret';
 
 interface TokenRow {

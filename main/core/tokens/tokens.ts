@@ -3,8 +3,8 @@ import { NexusError } from '../../../shared/errors';
 import type { EventBus } from '../events';
 import type { Caller } from '../handlers';
 import type { Logger } from '../log';
-import type { Db } from '../store/open';
-import { noVaultScope, type VaultCallScope } from '../vault/call-key';
+import type { Db } from '../store';
+import { noVaultScope, type VaultCallScope } from '../vault';
 import { TokenStore, type Verdict } from './token-store';
 
 /**

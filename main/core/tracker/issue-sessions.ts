@@ -1,9 +1,8 @@
-import type { AgentKind, Session } from '../../../shared/contract/sessions';
-import { SessionName } from '../../../shared/contract/sessions';
+import { type AgentKind, type Session, SessionName } from '../../../shared/contract/sessions';
 import { errorMessage } from '../../../shared/errors';
 import type { Disposable } from '../disposable';
 import type { Logger } from '../log';
-import type { WorkspaceInfo } from '../workspaces/runtime';
+import type { WorkspaceInfo } from '../workspaces';
 import type { TrackerIssue } from './tracker-port';
 import type { TrackerMirror } from './tracker-mirror';
 import type { TrackerService } from './tracker-service';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { MirrorState, OutboxEntry } from '../../../shared/contract/tracker';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 
 export type OutboxKind = OutboxEntry['kind'];
 

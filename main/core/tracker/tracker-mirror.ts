@@ -1,8 +1,7 @@
 import type { MirrorState, TaskIssue } from '../../../shared/contract/tracker';
 import type { z } from 'zod';
 import type { Task } from '../../../shared/platform-tools';
-import type { BoardMirror, MirroredComment } from '../platform/board-mirror';
-import type { Names } from '../platform/names';
+import type { BoardMirror, MirroredComment, Names } from '../platform';
 import type { OutboxStore } from './outbox-store';
 import type { TrackerService } from './tracker-service';
 import type { TrackerStore } from './tracker-store';

@@ -2,7 +2,7 @@ import type { SecretSummary } from '../../../shared/contract/vault';
 import type { TaskIssue, TrackerSettings } from '../../../shared/contract/tracker';
 import { NexusError } from '../../../shared/errors';
 import type { Logger } from '../log';
-import type { WorkspaceInfo } from '../workspaces/runtime';
+import type { WorkspaceInfo } from '../workspaces';
 import { trackerAdapters } from './adapters';
 import { TrackerError, type Tracker, type TrackerIssue } from './tracker-port';
 import type { TrackerStore } from './tracker-store';

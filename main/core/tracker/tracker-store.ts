@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TrackerSettings, type TaskIssue } from '../../../shared/contract/tracker';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 
 const SettingsRow = z.object({
   kind: z.string(),

@@ -1,4 +1,4 @@
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 import type { CoreSecretName } from './core-secret';
 
 export interface CoreSecretRow extends CoreSecretName {

@@ -1,6 +1,6 @@
 import type { PrincipalKind } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 import { coreSecretBinding, CoreSecretStore, type CoreSecretRow } from './core-secret-store';
 import { open, randomKey, seal, VaultError } from './crypto';
 import { newKeyPair, openPrivateKey, sealPrivateKey, unwrapDek, wrapDek, type KekParams } from './principal-keys';

@@ -1,5 +1,5 @@
 import { NexusError } from '../../../shared/errors';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 import type { CoreSecretName, SecretFallback } from './core-secret';
 import { coreSecretBinding, CoreSecretStore } from './core-secret-store';
 import { open, seal, VaultError } from './crypto';

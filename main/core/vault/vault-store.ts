@@ -1,5 +1,5 @@
 import type { PrincipalKind, SecretKind } from '../../../shared/contract';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 import { KekParams } from './principal-keys';
 
 /** The two principals with a fixed id; every other one is a machine with an id of its own (machine-principal.ts). */

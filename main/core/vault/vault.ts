@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { VaultMode, VaultStatus } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
-import type { StatusBoard } from '../app/status';
+import type { StatusBoard } from '../app';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { Keychain } from '../ports';
 import type { Redactor } from '../redact';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 import { CallKeys, type VaultCallScope } from './call-key';
 import { randomKey } from './crypto';
 import { principalRow, rotateDek, unwrapFor, type Dek } from './dek';

@@ -10,24 +10,11 @@ import {
   type ExecResult,
   type TtyProcess,
 } from '../docker';
+import type { WorkspaceInfo, WorkspaceTarget } from '../workspace-info';
 import type { WorkspaceEvents } from './workspace-events';
 import type { WorkspaceRecord, WorkspaceStore } from './workspace-store';
 
-/** A workspace as its users see it, read from the store (never from the engine). */
-export interface WorkspaceInfo {
-  id: string;
-  name: string;
-  containerId: string | null;
-  /** The store says `running` and there is a container. */
-  running: boolean;
-  /** Its sessions run in bypassPermissions (the operator's choice at create). */
-  bypassPermissions?: boolean;
-  /** The Docker engine it lives on (absent: the local one). */
-  engine?: string;
-}
-
-/** What exec and attach need of a workspace: its container, and the engine that holds it. */
-export type WorkspaceTarget = Pick<WorkspaceInfo, 'name' | 'containerId'> & { engine?: string };
+export type { WorkspaceInfo, WorkspaceTarget } from '../workspace-info';
 
 export const workspaceInfo = (
   w: Pick<WorkspaceRecord, 'id' | 'name' | 'containerId' | 'status'> & { bypassPermissions?: boolean; engine?: string },

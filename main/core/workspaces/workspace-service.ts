@@ -1,6 +1,6 @@
 import type { Orphan, Workspace } from '../../../shared/contract';
 import { errorMessage, NexusError } from '../../../shared/errors';
-import type { StatusBoard } from '../app/status';
+import type { StatusBoard } from '../app';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { Redactor } from '../redact';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentKind, Workspace, WorkspaceStatus } from '../../../shared/contract';
 import { AGENT_KINDS } from '../agents';
-import type { Db } from '../store/open';
+import type { Db } from '../store';
 
 interface Row {
   id: string;

@@ -1,14 +1,8 @@
 import { join } from 'node:path';
 import type Docker from 'dockerode';
-import type { StatusBoard } from '../app/status';
-import type { CoreConfig } from '../config';
-import { toDisposable, type DisposableStore } from '../disposable';
-import type { EventBus } from '../events';
-import type { Logger } from '../log';
-import type { Redactor } from '../redact';
-import type { WorkspaceAgent } from '../agents';
-import type { Db } from '../store/open';
+import type { StatusBoard } from '../app';
 import {
+  type DockerConfig,
   DockerWatch,
   isOwnedBy,
   LABEL,
@@ -18,6 +12,13 @@ import {
   WorkspaceContainers,
   type WorkspaceEngines,
 } from '../docker';
+import type { QuotaConfig } from './config';
+import { toDisposable, type DisposableStore } from '../disposable';
+import type { EventBus } from '../events';
+import type { Logger } from '../log';
+import type { Redactor } from '../redact';
+import type { WorkspaceAgent } from '../agents';
+import type { Db } from '../store';
 import { WorkspaceRecipes } from './recipe/recipe-apply';
 import { RecipeStore } from './recipe/recipe-store';
 import { noSecrets, type SecretSource } from './secret-source';
@@ -53,7 +54,8 @@ export interface WorkspacesWiring {
   status: StatusBoard;
   log: Logger;
   redactor: Redactor;
-  config: CoreConfig;
+  /** Core's config sections it reads (the sessions' directories: where repos and worktrees live on disk). */
+  config: { docker: DockerConfig; quota: QuotaConfig; sessions: { repoDir: string; worktreesDir: string } };
   dataDir: string;
   workerContextDir: string;
   disposables: DisposableStore;

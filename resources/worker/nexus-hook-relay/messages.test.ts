@@ -6,7 +6,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hookGrant } from '../../../main/core/platform/permissions';
 import { relayMessage } from '../../../main/core/platform/message-relay';
-import { inboxAddressFile, type DeliveryStatus } from '../../../main/core/sessions/inbox/inbox-protocol';
+import { inboxAddressFile, type DeliveryStatus } from '../../../shared/inbox-protocol';
 import { startRelayProcess } from '../../../test/helpers/hook-relay-process';
 import { startNats, type TestNats } from '../../../test/helpers/nats-server';
 import { tempDir } from '../../../test/helpers/temp-dir';

@@ -1,6 +1,6 @@
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import type { HelperReport } from '../../../main/core/sessions/inbox/inbox-protocol';
-import { RelayMessage } from '../../../main/core/sessions/inbox/relay-message';
+import type { HelperReport } from '../../../shared/inbox-protocol';
+import { RelayMessage } from '../../../shared/relay-message';
 import { deliverToInbox } from '../nexus-inbox-send/deliver';
 
 /** How long a delivery's report is kept for a repeat of its ask (core asks again for at most ~13 s). */

@@ -18,7 +18,7 @@ import {
   type DeliveryStatus,
   type HelperReport,
   type InboxAddress,
-} from '../../../main/core/sessions/inbox/inbox-protocol';
+} from '../../../shared/inbox-protocol';
 
 export interface DeliverOptions {
   /** The connection must close cleanly within this. */

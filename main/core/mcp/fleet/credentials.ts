@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fleetTokenName, type FleetAccess, type FleetCredential, type TokenInfo } from '../../../../shared/contract';
 import type { Logger } from '../../log';
-import type { Db } from '../../store/open';
-import type { TokenService } from '../../tokens/tokens';
-import type { CoreSecret } from '../../vault/core-secret';
-import type { CoreSecrets } from '../../vault/core-secrets';
+import type { Db } from '../../store';
+import type { TokenService } from '../../tokens';
+import type { CoreSecret, CoreSecrets } from '../../vault';
 
 /** The keychain entry that holds a workspace's fleet secret (core needs it again at each session launch). */
 export const FLEET_KEYCHAIN_SERVICE = 'Nexus Desktop fleet';

@@ -1,7 +1,7 @@
 import { operations } from '../../../../shared/contract';
 import { NexusError } from '../../../../shared/errors';
 import type { CallScope } from '../../handlers';
-import type { WorkspaceInfo } from '../../workspaces/runtime';
+import type { WorkspaceInfo } from '../../workspaces';
 import type { FleetScope } from './credentials';
 
 /** How the scope check finds the workspace an operation touches (from the stores: no engine call). */

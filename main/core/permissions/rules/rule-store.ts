@@ -1,5 +1,5 @@
 import type { RuleAction, RuleTool } from '../../../../shared/contract/rules';
-import type { Db } from '../../store/open';
+import type { Db } from '../../store';
 
 /** An approval_rules row (migration 029). */
 export interface StoredRule {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { NexusError } from '../../../../shared/errors';
 import type { AutoDecision, Rule, RuleGrant, RuleInput } from '../../../../shared/contract/rules';
-import type { AuditEntry } from '../../audit/audit-log';
+import type { AuditEntry } from '../../audit';
 import type { Redactor } from '../../redact';
-import type { Db } from '../../store/open';
+import type { Db } from '../../store';
 import { defaultRules } from './default-rules';
 import { compileRule, evaluate, ruleText, type CompiledRule, type RuleLike } from './evaluate';
 import { RuleSet } from './rule-set';

@@ -1,5 +1,5 @@
 import type { ToolArgs, ToolName, ToolResult } from '../../../../shared/platform-tools';
-import type { ReviewQueue } from '../../review/review-queue';
+import type { ReviewQueue } from '../review/review-queue';
 import type { BoardFeed } from '../board-feed';
 import type { BoardMirrorSlot } from '../board-mirror';
 import type { Agent } from '../store/agents';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { McpServerSpec } from '../../../../shared/contract/platform';
 import { allPermissions, type AgentPermission } from '../../../../shared/platform-gating';
-import type { Db } from '../../store/open';
+import type { Db } from '../../store';
 
 export interface Agent {
   id: string;

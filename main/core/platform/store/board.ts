@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Db } from '../../store/open';
+import type { Db } from '../../store';
 import type { BoardMirrorSlot } from '../board-mirror';
 
 export interface BoardComment {

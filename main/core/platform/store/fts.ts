@@ -1,4 +1,4 @@
-import type { Db } from '../../store/open';
+import type { Db } from '../../store';
 
 /**
  * Turns free text into safe FTS5 queries: each word becomes a quoted term (so FTS operators,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Task } from '../../../../shared/platform-tools';
-import type { Db } from '../../store/open';
+import type { Db } from '../../store';
 import type { BoardMirrorSlot } from '../board-mirror';
 
 export type Task = z.infer<typeof Task>;

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { Db } from '../../store/open';
+import type { Db } from '../../store';
 
 /**
  * A second connection to the app database for what agents write at tool-call rate (proposals,

@@ -1,6 +1,6 @@
 import type { Disposable } from '../../disposable';
 import type { Logger } from '../../log';
-import type { WorkspaceEvents } from '../../workspaces/workspace-events';
+import type { WorkspaceEvents } from '../../workspaces';
 import type { SessionService } from '../session-service';
 
 /**

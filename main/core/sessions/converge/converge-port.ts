@@ -1,5 +1,5 @@
 import type { AgentDrivers } from '../../agents';
-import type { WorkspaceRuntime } from '../../workspaces/runtime';
+import type { WorkspaceRuntime } from '../../workspaces';
 import type { SessionsConfig } from '../config';
 import { waitForLaunches } from '../launch/launch-exec';
 import type { SessionLauncher } from '../launch/session-launcher';

@@ -1,5 +1,5 @@
 import type { Logger } from '../../log';
-import type { WorkspaceInfo, WorkspaceRuntime } from '../../workspaces/runtime';
+import type { WorkspaceInfo, WorkspaceRuntime } from '../../workspaces';
 import type { SessionPatch, SessionRow } from '../session-store';
 
 export interface ConvergeReport {

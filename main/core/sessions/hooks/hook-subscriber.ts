@@ -1,6 +1,6 @@
 import type { Disposable } from '../../disposable';
 import type { Logger } from '../../log';
-import type { HookEvent } from '../../platform/platform-service';
+import type { HookEvent } from '../../platform';
 import { HookMessage, RelayNotice } from './hook-events';
 import type { SessionService } from '../session-service';
 

@@ -3,7 +3,7 @@ import { NexusError } from '../../../../shared/errors';
 import { WORKER_NODE } from '../../docker';
 import type { SessionsConfig } from '../config';
 import type { ContainerExec, ExecTarget } from '../container-sh';
-import { HelperOutcomes, type HelperReport } from './inbox-protocol';
+import { HelperOutcomes, type HelperReport } from '../../../../shared/inbox-protocol';
 
 type Config = Pick<SessionsConfig, 'toolsDir' | 'stateDir' | 'sendTimeoutMs'>;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ContainerExec } from '../container-sh';
 import { sendToInbox, type MessageRelay } from './inbox-send';
-import { RELAY_MAX_BYTES } from './relay-message';
+import { RELAY_MAX_BYTES } from '../../../../shared/relay-message';
 
 /**
  * Which way a message goes (the relay's side is pinned in resources/worker/nexus-hook-relay/messages.test.ts): to

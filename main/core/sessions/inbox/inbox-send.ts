@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { NexusError } from '../../../../shared/errors';
 import type { SessionsConfig } from '../config';
 import type { ContainerExec, ExecTarget } from '../container-sh';
-import type { HelperReport } from './inbox-protocol';
+import type { HelperReport } from '../../../../shared/inbox-protocol';
 import { helperSend } from './inbox-helper';
-import { RELAY_MAX_BYTES, RelayReport, type RelayMessage } from './relay-message';
+import { RELAY_MAX_BYTES, RelayReport, type RelayMessage } from '../../../../shared/relay-message';
 
 /** How the workspace's resident hook relay takes a message over NATS (core.platform.relayMessage). */
 export interface MessageRelay {

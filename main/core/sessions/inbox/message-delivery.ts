@@ -1,6 +1,6 @@
 import type { MessageDelivery } from '../../../../shared/contract/sessions';
 import { NexusError } from '../../../../shared/errors';
-import type { HelperReport } from './inbox-protocol';
+import type { HelperReport } from '../../../../shared/inbox-protocol';
 
 /** What sessions.sendMessage answers: the agent's own word on the message, or that it gave none. */
 export interface DeliveryResult {

@@ -1,5 +1,5 @@
 import { NexusError } from '../../../../shared/errors';
-import type { WorkspaceRuntime } from '../../workspaces/runtime';
+import type { WorkspaceRuntime } from '../../workspaces';
 import type { SessionsConfig } from '../config';
 import type { MemoryKills } from '../memory/memory-kills';
 import type { SessionRow, SessionStore } from '../session-store';

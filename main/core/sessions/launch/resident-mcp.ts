@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { RESIDENT_MCP_PATH, RESIDENT_SESSION_HEADER, type ResidentRunFile } from '../../../../shared/resident-mcp';
-import type { RunCredentials } from '../../platform/platform-service';
+import type { RunCredentials } from '../../platform';
 import type { SessionsConfig } from '../config';
 import { shellQuote } from '../../agents';
 import type { McpHttpEntry } from './session-runs';

@@ -2,7 +2,7 @@ import type { Logger } from '../../log';
 import { FLEET_MCP_SERVER } from '../../../../shared/contract/fleet';
 import { NexusError } from '../../../../shared/errors';
 import type { AgentDrivers, DriverExec, LaunchPlan, SessionGateway } from '../../agents';
-import type { WorkspaceInfo } from '../../workspaces/runtime';
+import type { WorkspaceInfo } from '../../workspaces';
 import type { SessionsConfig } from '../config';
 import { launchOne, type RunFileWrite } from './launch-exec';
 import type { ContainerExec } from '../container-sh';

@@ -1,8 +1,6 @@
 import { NexusError } from '../../../../shared/errors';
-import { nexusMcpEnv } from '../../platform/nexus-mcp-env';
+import { nexusMcpEnv, workspaceAgentName, type RunCredentials } from '../../platform';
 import type { McpStdioEntry } from './external-mcp';
-import { workspaceAgentName } from '../../platform/agent-records';
-import type { RunCredentials } from '../../platform/platform-service';
 import type { Logger } from '../../log';
 
 /**

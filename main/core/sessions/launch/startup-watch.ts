@@ -1,7 +1,7 @@
 import { startupFailureReason } from '../../agents';
 import type { Logger } from '../../log';
-import { capturePane } from '../../terminal/pane';
-import type { WorkspaceRuntime } from '../../workspaces/runtime';
+import { capturePane } from '../../terminal';
+import type { WorkspaceRuntime } from '../../workspaces';
 import type { SessionRow, SessionStore } from '../session-store';
 import type { SessionUpdates } from '../session-updates';
 

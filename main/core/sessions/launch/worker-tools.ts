@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { acpBridgePath, type AgentDriver } from '../../agents';
-import type { WorkspaceInfo } from '../../workspaces/runtime';
+import type { WorkspaceInfo } from '../../workspaces';
 import type { SessionsConfig } from '../config';
 import { mustSh, type ContainerExec, type ExecTarget } from '../container-sh';
 import { hookCommandScript } from '../hooks/hook-command';

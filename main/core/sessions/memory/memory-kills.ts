@@ -1,5 +1,5 @@
 import type { Logger } from '../../log';
-import type { WorkspaceInfo, WorkspaceRuntime } from '../../workspaces/runtime';
+import type { WorkspaceInfo, WorkspaceRuntime } from '../../workspaces';
 import type { ContainerExec } from '../container-sh';
 import { readContainerMemory, type ContainerMemory } from './container-memory';
 import { memoryText } from './memory-admission';

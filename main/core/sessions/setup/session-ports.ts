@@ -1,5 +1,5 @@
 import { NexusError } from '../../../../shared/errors';
-import type { Db } from '../../store/open';
+import type { Db } from '../../store';
 
 /** Each session's ports: `PORT` is the first of a block of PORTS_PER_SESSION, NEXUS_PORTS names the block. */
 export const PORTS_PER_SESSION = 10;

@@ -1,5 +1,5 @@
 import type { SetupState } from '../../../../shared/contract/session-setup';
-import type { Db } from '../../store/open';
+import type { Db } from '../../store';
 
 export interface SetupRecord {
   state: SetupState;

@@ -1,4 +1,4 @@
-import type { Db } from '../../store/open';
+import type { Db } from '../../store';
 import type { Recipe } from './devcontainer';
 
 /** A workspace's recipe as it was applied at create (migration 032): what sessions, Run and previews read. */

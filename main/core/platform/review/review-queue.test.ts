@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { actorLabel } from '../../../shared/contract/platform';
-import { connectRun } from '../../../test/helpers/run-client';
-import type { EventMessage } from '../../../shared/contract';
-import { operatorContext } from '../handlers';
-import { okResult, platformFixture } from '../../../test/helpers/platform-fixture';
-import { coreDb } from '../../../test/helpers/core';
-import { insertSession } from '../../../test/helpers/session-row';
+import { actorLabel } from '../../../../shared/contract/platform';
+import { connectRun } from '../../../../test/helpers/run-client';
+import type { EventMessage } from '../../../../shared/contract';
+import { operatorContext } from '../../handlers';
+import { okResult, platformFixture } from '../../../../test/helpers/platform-fixture';
+import { coreDb } from '../../../../test/helpers/core';
+import { insertSession } from '../../../../test/helpers/session-row';
 
 type Fixture = Awaited<ReturnType<typeof platformFixture>>;
 const op = operatorContext('http');

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { MemoryScope } from '../../../shared/platform-tools';
-import { searchAllThenAny } from '../platform/store/fts';
-import type { Db } from '../store/open';
+import { MemoryScope } from '../../../../shared/platform-tools';
+import { searchAllThenAny } from '../store/fts';
+import type { Db } from '../../store';
 
 export const MemoryStatus = z.enum(['pending', 'active', 'rejected']);
 

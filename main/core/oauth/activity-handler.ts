@@ -1,9 +1,8 @@
 import type { Handlers } from '../handlers';
-import type { RemoteService } from '../oauth/remote-service';
-import type { Db } from '../store/open';
-import type { TokenService } from '../tokens/tokens';
-import { listActivity } from './activity';
-import type { AuditLog } from './audit-log';
+import type { RemoteService } from './remote-service';
+import type { Db } from '../store';
+import type { TokenService } from '../tokens';
+import { listActivity, type AuditLog } from '../audit';
 
 /** `activity.list`: the audit with each token's and connector's name beside its id. */
 export function activityHandler(deps: {

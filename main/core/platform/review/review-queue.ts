@@ -1,10 +1,10 @@
-import type { DraftSkill, PendingMemory, ReviewCounts } from '../../../shared/contract';
-import { NexusError } from '../../../shared/errors';
-import type { MemoryScope } from '../../../shared/platform-tools';
-import type { AuditLog } from '../audit/audit-log';
-import type { EventBus } from '../events';
-import { Names } from '../platform/names';
-import type { Db } from '../store/open';
+import type { DraftSkill, PendingMemory, ReviewCounts } from '../../../../shared/contract';
+import { NexusError } from '../../../../shared/errors';
+import type { MemoryScope } from '../../../../shared/platform-tools';
+import type { AuditLog } from '../../audit';
+import type { EventBus } from '../../events';
+import { Names } from '../names';
+import type { Db } from '../../store';
 import { MemoryStore, type MemoryRecord } from './memory-store';
 import { scanSkill } from './skill-scanner';
 import { SkillStore, type SkillRecord } from './skill-store';

@@ -1,4 +1,4 @@
-import { actorOf, type Handlers } from '../handlers';
+import { actorOf, type Handlers } from '../../handlers';
 import type { ReviewQueue } from './review-queue';
 
 type ReviewHandlers = Pick<

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Db } from '../store/open';
+import type { Db } from '../../store';
 import { Finding } from './skill-scanner';
 
 export const SkillStatus = z.enum(['draft', 'active', 'rejected', 'superseded']);
