@@ -7,7 +7,7 @@ import { nodePorts, type ListeningAddress } from './host/node-ports';
 import { MCP_PATH } from './core/mcp';
 import { startFleetListener } from './host/fleet-listener';
 import { createPublicFront } from './host/public-origin';
-import { createPhoneFront } from './core/remote-ui';
+import { createPhoneFront } from './core/phone';
 import { loadStaticFiles } from './host/static-files';
 
 export interface ServeOptions {

@@ -9,8 +9,8 @@ import type { EngineService } from './engines';
 import type { EventBus } from './events';
 import type { Logger } from './log';
 import type { ConnectService, FleetService, McpGateOptions } from './mcp';
-import type { RemoteService } from './oauth';
-import type { PhoneService } from './remote-ui';
+import type { ConnectorService } from './connectors';
+import type { PhoneService } from './phone';
 import type { PlatformService, ReviewQueue } from './platform';
 import type { PreviewFront } from './previews';
 import type { CorePorts } from './ports';
@@ -42,7 +42,7 @@ export interface CoreApi {
   /** The HTTP gate in front of the MCP server, for a listener that has checked Host and Origin. */
   mcpGate(opts?: McpGateOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** Remote connectors: the public origin, Nexus's OAuth authorization server, its grants (docs/remote.md). */
-  remote: RemoteService;
+  remote: ConnectorService;
   /** The operator's phone on the public origin: passkeys, sessions (docs/remote.md, "From the phone"). */
   phone: PhoneService;
   /** Sessions' previews: a request whose Host is a preview origin goes here and nowhere else (docs/previews.md). */

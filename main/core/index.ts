@@ -33,8 +33,8 @@ import { tokenHandlers, TokenService } from './tokens';
 import { CoreSecrets, SealedCoreSecrets, VaultService, vaultHandlers } from './vault';
 import { createDockerClient, learnWorkerHost, ownerIdFor, probeDocker, workerBridge } from './docker';
 import { workspaceHandlers, createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './workspaces';
-import { RemoteService, remoteHandlers, activityHandler } from './oauth';
-import { PhoneService, phoneHandlers } from './remote-ui';
+import { ConnectorService, connectorHandlers, activityHandler } from './connectors';
+import { PhoneService, phoneHandlers } from './phone';
 import { engineHandlers, createEngines, joinPlatform } from './engines';
 import { createTracker } from './tracker';
 import { createPreviews } from './previews';
@@ -304,7 +304,7 @@ export async function createCore(
     claudeDesktopConfig: config.mcp.claudeDesktopConfig,
   });
 
-  const remote = new RemoteService(db, { log: log.child({ component: 'remote' }), audit });
+  const remote = new ConnectorService(db, { log: log.child({ component: 'remote' }), audit });
   const phone = new PhoneService(db, {
     remote,
     audit,
@@ -338,7 +338,7 @@ export async function createCore(
     agentHandlers(agent),
     permissionHandlers(permissions),
     ruleHandlers(rules, permissions),
-    remoteHandlers(remote),
+    connectorHandlers(remote),
     phoneHandlers(phone),
     activityHandler({ db, audit, tokens, remote }),
     engineHandlers(engines.service),

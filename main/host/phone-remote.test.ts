@@ -6,7 +6,7 @@ import { startRemoteNexus, type RemoteNexus } from '../../test/helpers/remote';
 import { SoftPasskey } from '../../test/helpers/soft-passkey';
 import { phoneKeys, startPushEndpoint } from '../../test/helpers/push-endpoint';
 import { waitFor } from '../../test/helpers/wait';
-import { PHONE_COOKIE } from '../core/remote-ui/phone-front';
+import { PHONE_COOKIE } from '../core/phone/phone-front';
 import type { PermissionRequestsDeps } from '../core/permissions/permission-requests';
 
 interface Signed {

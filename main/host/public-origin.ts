@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseJsonBody, readBody, sendJson } from '../core/http-json';
 import {
-  type RemoteService,
+  type ConnectorService,
   AUTHORIZATION_SERVER_METADATA_PATH,
   MCP_RESOURCE_PATH,
   OAUTH_PATHS,
   PROTECTED_RESOURCE_METADATA_PATH,
-} from '../core/oauth';
-import type { PhoneFront } from '../core/remote-ui';
+} from '../core/connectors';
+import type { PhoneFront } from '../core/phone';
 import { splitUrl } from './routes';
 import type { TerminalAdmission } from './terminal';
 
@@ -64,7 +64,7 @@ export interface PublicFront {
  * tunnel delivers from loopback, so the source address is never taken as proof of anything here.
  */
 export function createPublicFront(
-  remote: RemoteService,
+  remote: ConnectorService,
   mcp: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
   now: () => number = () => Date.now(),
   phone?: PhoneFront,

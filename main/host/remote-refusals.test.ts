@@ -8,7 +8,7 @@ import {
   type RemoteNexus,
 } from '../../test/helpers/remote';
 import { remoteNexusForSuite } from '../../test/helpers/suite';
-import { MAX_PENDING } from '../core/oauth/remote-grants';
+import { MAX_PENDING } from '../core/connectors/connector-grants';
 import { REGISTRATION_LIMIT } from './public-origin';
 
 const form = (fields: Record<string, string>) => ({

@@ -4,7 +4,7 @@ import { operation } from './define';
 /**
  * The operator's phone (docs/remote.md): the operator UI on the public origin, signed in with a passkey
  * registered from the local UI. Every operation here is operator-only and none of them is on the
- * phone's allow-list (main/core/remote-ui/phone-operations.ts): a phone cannot turn the phone UI on,
+ * phone's allow-list (main/core/phone/phone-operations.ts): a phone cannot turn the phone UI on,
  * invite another phone or revoke one.
  */
 

@@ -4,7 +4,7 @@ import type { EventPayload, PhoneDevice, PhoneInvite, PhoneStatus } from '../../
 import { NexusError } from '../../../shared/errors';
 import type { AuditLog } from '../audit';
 import type { Logger } from '../log';
-import type { RemoteService } from '../oauth';
+import type { ConnectorService } from '../connectors';
 import type { Db } from '../store';
 import {
   authenticationOptions,
@@ -49,7 +49,7 @@ export class PhoneService {
   constructor(
     db: Db,
     private readonly deps: {
-      remote: Pick<RemoteService, 'origin'>;
+      remote: Pick<ConnectorService, 'origin'>;
       audit?: Pick<AuditLog, 'record'>;
       log: Logger;
       /** The vault's data key while it is unlocked, else null (then no push). */

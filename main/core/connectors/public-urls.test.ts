@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAllowedRedirect, parsePublicOrigin } from './remote-urls';
+import { isAllowedRedirect, parsePublicOrigin } from './public-urls';
 
 describe('the public origin and the redirects registration accepts', () => {
   it('takes an https origin, normalised, and nothing with a path, query, credentials or plain http', () => {

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { RemoteClass, RemoteGrant, RemotePending } from '../../../shared/contract';
 import type { Db } from '../store';
-import { RemoteSettings } from './remote-settings';
+import { PublicOriginSettings } from './public-origin-settings';
 
 interface PendingRow {
   uid: string;
@@ -64,7 +64,7 @@ export interface PendingRequest {
  * by the authorization server's interaction id, with the short code the public page shows) and the
  * grants approved, with their class. The tokens themselves live in oauth_entries, hashed.
  */
-export class RemoteGrants {
+export class ConnectorGrants {
   constructor(
     private readonly db: Db,
     private readonly now: () => Date = () => new Date(),
@@ -181,11 +181,11 @@ export class RemoteGrants {
   }
 
   getSetting(key: string): string | null {
-    return new RemoteSettings(this.db).get(key);
+    return new PublicOriginSettings(this.db).get(key);
   }
 
   setSetting(key: string, value: string | null): void {
-    new RemoteSettings(this.db).set(key, value);
+    new PublicOriginSettings(this.db).set(key, value);
   }
 
   private info(r: GrantRow): RemoteGrant {

@@ -7,15 +7,15 @@ import type { RemoteClass } from '../../../shared/contract';
 import type { Logger } from '../log';
 import type { OAuthEntries } from './oauth-entries';
 import { matchesVerifier } from './preregistered-clients';
-import type { PendingRow, RemoteGrants } from './remote-grants';
-import { canonicalResource, isAllowedRedirect, OAUTH_PATHS, OPERATOR_ACCOUNT, REMOTE_SCOPES } from './remote-urls';
+import type { PendingRow, ConnectorGrants } from './connector-grants';
+import { canonicalResource, isAllowedRedirect, OAUTH_PATHS, OPERATOR_ACCOUNT, REMOTE_SCOPES } from './public-urls';
 
 const HOUR = 3600;
 const DAY = 24 * HOUR;
 
 export interface AuthorizationServerDeps {
   entries: OAuthEntries;
-  grants: RemoteGrants;
+  grants: ConnectorGrants;
   log: Logger;
   /** The audit: registrations, tokens issued and every refusal of the OAuth endpoints. */
   audit?: Pick<AuditLog, 'record'>;

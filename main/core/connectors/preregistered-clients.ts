@@ -3,8 +3,8 @@ import type { RemoteClient } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
 import type { Db } from '../store';
 import type { OAuthEntries } from './oauth-entries';
-import type { RemoteGrants } from './remote-grants';
-import { CLAUDE_CALLBACKS } from './remote-urls';
+import type { ConnectorGrants } from './connector-grants';
+import { CLAUDE_CALLBACKS } from './public-urls';
 
 /** How a stored client secret is marked as a verifier (a hash), not the secret itself. */
 const VERIFIER_PREFIX = 'nexus-sha256:';
@@ -39,7 +39,7 @@ export class PreregisteredClients {
   constructor(
     private readonly db: Db,
     private readonly entries: OAuthEntries,
-    private readonly grants: RemoteGrants,
+    private readonly grants: ConnectorGrants,
     private readonly now: () => Date = () => new Date(),
   ) {}
 

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { PhoneDevice } from '../../../shared/contract';
 import type { Db } from '../store';
-import { RemoteSettings } from '../oauth';
+import { PublicOriginSettings } from '../connectors';
 
 export interface DeviceRow {
   id: string;
@@ -41,11 +41,11 @@ export class PhoneStore {
   private iso = (): string => this.now().toISOString();
 
   getSetting(key: string): string | null {
-    return new RemoteSettings(this.db).get(key);
+    return new PublicOriginSettings(this.db).get(key);
   }
 
   setSetting(key: string, value: string | null): void {
-    new RemoteSettings(this.db).set(key, value);
+    new PublicOriginSettings(this.db).set(key, value);
   }
 
   addInvite(token: string, name: string, origin: string, expiresAt: Date): void {

@@ -1,5 +1,5 @@
 import type { Handlers } from '../handlers';
-import type { RemoteService } from './remote-service';
+import type { ConnectorService } from './connector-service';
 
 type RemoteOps =
   | 'remote.status'
@@ -13,7 +13,7 @@ type RemoteOps =
   | 'remote.clients'
   | 'remote.revokeClient';
 
-export function remoteHandlers(remote: RemoteService): Pick<Handlers, RemoteOps> {
+export function connectorHandlers(remote: ConnectorService): Pick<Handlers, RemoteOps> {
   return {
     'remote.status': () => remote.status(),
     'remote.setOrigin': (input) => remote.setOrigin(input.publicOrigin),

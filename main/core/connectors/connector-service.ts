@@ -10,14 +10,14 @@ import { AuthorizationServer } from './authorization-server';
 import { sendConsentPage } from './consent-page';
 import { OAuthEntries } from './oauth-entries';
 import { PreregisteredClients } from './preregistered-clients';
-import { RemoteGrants } from './remote-grants';
+import { ConnectorGrants } from './connector-grants';
 import {
   canonicalResource,
   OPERATOR_ACCOUNT,
   parsePublicOrigin,
   PROTECTED_RESOURCE_METADATA_PATH,
   REMOTE_SCOPES,
-} from './remote-urls';
+} from './public-urls';
 
 const ORIGIN_SETTING = 'publicOrigin';
 /** The class a request asks for by its scope (`nexus:write` → write; anything else → read). */
@@ -32,9 +32,9 @@ export const grantCallerId = (grantId: string): string => `oauth:${grantId}`;
  * Access. It owns the pending approvals and grants (operator operations) and tells the MCP gate who
  * an OAuth access token stands for.
  */
-export class RemoteService {
+export class ConnectorService {
   readonly entries: OAuthEntries;
-  readonly grants: RemoteGrants;
+  readonly grants: ConnectorGrants;
   readonly clients: PreregisteredClients;
   private pinned: string | null = null;
   /**
@@ -51,7 +51,7 @@ export class RemoteService {
     private readonly deps: { log: Logger; audit?: Pick<AuditLog, 'record'>; now?: () => Date },
   ) {
     this.entries = new OAuthEntries(db, deps.now);
-    this.grants = new RemoteGrants(db, deps.now);
+    this.grants = new ConnectorGrants(db, deps.now);
     this.clients = new PreregisteredClients(db, this.entries, this.grants, deps.now);
     this.entries.sweep();
     this.grants.sweep();

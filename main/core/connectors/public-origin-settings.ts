@@ -1,7 +1,7 @@
 import type { Db } from '../store';
 
 /** The remote features' key/value settings (`remote_settings`: the public origin, the phone UI switch, VAPID keys). */
-export class RemoteSettings {
+export class PublicOriginSettings {
   constructor(private readonly db: Db) {}
 
   get(key: string): string | null {

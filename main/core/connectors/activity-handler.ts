@@ -1,5 +1,5 @@
 import type { Handlers } from '../handlers';
-import type { RemoteService } from './remote-service';
+import type { ConnectorService } from './connector-service';
 import type { Db } from '../store';
 import type { TokenService } from '../tokens';
 import { listActivity, type AuditLog } from '../audit';
@@ -9,7 +9,7 @@ export function activityHandler(deps: {
   db: Db;
   audit: AuditLog;
   tokens: TokenService;
-  remote: RemoteService;
+  remote: ConnectorService;
 }): Pick<Handlers, 'activity.list'> {
   return {
     'activity.list': (input) => {
