@@ -1,5 +1,4 @@
 import type { ActivityCaller, ActivityEntry, CallerKind } from '../../../shared/contract';
-import type { Db } from '../store';
 import type { AuditLog } from './audit-log';
 
 export interface ActivityFilter {
@@ -13,17 +12,6 @@ export interface ActivityFilter {
 const TARGET_MAX = 120;
 /** Reading the activity is audited (an operator operation) but not listed, or every page view would fill it. */
 const OWN_OPERATION = 'activity.list';
-
-interface Row {
-  id: number;
-  at: string;
-  actor: string;
-  transport: string;
-  operation: string;
-  outcome: string;
-  durationMs: number;
-  detail: string | null;
-}
 
 const TOKEN_ACTOR = 'token:';
 const CONNECTOR_ACTOR = 'token:oauth:';
@@ -42,59 +30,18 @@ function callerOf(actor: string, names: (kind: 'token' | 'connector', id: string
   return { kind: 'other', id: actor, name: null };
 }
 
-const likePrefix = (s: string): string => `${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /**
  * The audit log as Settings → Activity shows it: newest first, paged by id, filtered by caller,
  * operation and outcome. Names of tokens and connectors come from `names`; the detail is cut to a
  * short target. Nothing else is read: the audit never holds inputs or results.
  */
 export function listActivity(
-  db: Db,
   audit: AuditLog,
   filter: ActivityFilter,
   names: (kind: 'token' | 'connector', id: string) => string | null,
 ): { entries: ActivityEntry[]; nextBefore: number | null } {
   audit.flush();
-  const where: string[] = ['operation <> ?'];
-  const args: (string | number)[] = [OWN_OPERATION];
-  if (filter.caller) {
-    const { kind, id } = filter.caller;
-    if (kind === 'operator' || kind === 'anonymous') {
-      where.push('actor = ?');
-      args.push(kind);
-    } else if (kind === 'other') {
-      where.push("actor NOT IN ('operator', 'anonymous') AND actor NOT LIKE 'token:%'");
-    } else if (id !== undefined) {
-      where.push('actor = ?');
-      args.push(`${kind === 'connector' ? CONNECTOR_ACTOR : TOKEN_ACTOR}${id}`);
-    } else {
-      where.push("actor LIKE ? ESCAPE '\\'");
-      args.push(likePrefix(kind === 'connector' ? CONNECTOR_ACTOR : TOKEN_ACTOR));
-      if (kind === 'token') {
-        where.push("actor NOT LIKE ? ESCAPE '\\'");
-        args.push(likePrefix(CONNECTOR_ACTOR));
-      }
-    }
-  }
-  if (filter.operation) {
-    where.push("(operation = ? OR operation LIKE ? ESCAPE '\\')");
-    args.push(filter.operation, likePrefix(filter.operation));
-  }
-  if (filter.outcome) {
-    where.push('outcome = ?');
-    args.push(filter.outcome);
-  }
-  if (filter.before !== undefined) {
-    where.push('id < ?');
-    args.push(filter.before);
-  }
-  const rows = db
-    .prepare(
-      'SELECT id, at, actor, transport, operation, outcome, duration_ms AS durationMs, detail FROM audit ' +
-        `WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`,
-    )
-    .all(...args, filter.limit + 1) as Row[];
+  const rows = audit.store.activity(filter, OWN_OPERATION, TOKEN_ACTOR, CONNECTOR_ACTOR);
   const page = rows.slice(0, filter.limit);
   return {
     entries: page.map((r) => ({

@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import type { Db } from '../store';
 import { AuditJournal, type JournalRow } from './audit-journal';
+import { AuditStore } from './audit-store';
 
 /** Who did what, through which transport, and how it ended (the journal's row without its time). */
 export interface AuditEntry extends Omit<JournalRow, 'at'> {
@@ -36,9 +37,8 @@ const READS_BATCH = 500;
 type Pending = AuditEntry & { at: string };
 
 export class AuditLog {
-  /** Built once (the insert and its transaction): a commit runs after every turn that recorded a change. */
-  private readonly writeBatch;
-  private readonly present;
+  /** The table: its statements built once, since a commit runs after every turn that recorded a change. */
+  readonly store: AuditStore;
   private readonly journal: AuditJournal | null;
   private pending: Pending[] = [];
   /** A commit at the end of this turn is scheduled. */
@@ -54,16 +54,7 @@ export class AuditLog {
     private readonly db: Db,
     journalDir: string | null = db.memory ? null : join(dirname(db.name), 'audit-journal'),
   ) {
-    const insert = db.prepare(
-      'INSERT INTO audit (at, actor, transport, operation, outcome, duration_ms, detail) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
-    this.writeBatch = db.transaction((batch: readonly JournalRow[]) => {
-      for (const e of batch)
-        insert.run(e.at, e.actor, e.transport, e.operation, e.outcome, Math.round(e.durationMs), e.detail ?? null);
-    });
-    this.present = db.prepare(
-      'SELECT 1 FROM audit WHERE at = ? AND actor = ? AND transport = ? AND operation = ? AND outcome = ? LIMIT 1',
-    );
+    this.store = new AuditStore(db);
     this.journal = journalDir ? AuditJournal.open(journalDir, (rows) => this.importRows(rows)) : null;
   }
 
@@ -89,16 +80,12 @@ export class AuditLog {
     this.pending = [];
     const nested = this.db.inTransaction;
     const unsynced = !nested && batch.every((e) => e.readOnly === true);
-    // exec, not a prepared statement: SQLite applies this pragma when it compiles it.
-    if (unsynced) this.db.exec('PRAGMA synchronous = NORMAL');
     try {
-      this.writeBatch(batch);
+      this.store.write(batch, unsynced);
     } catch (e) {
       // Kept for the next flush (bounded), so entries survive a full disk once space returns.
       this.pending = [...batch, ...this.pending].slice(-MAX_PENDING);
       throw e;
-    } finally {
-      if (unsynced) this.db.exec('PRAGMA synchronous = FULL');
     }
     // Inside someone's transaction the rows are not committed yet: the journal keeps them (an
     // import skips rows already present).
@@ -116,11 +103,7 @@ export class AuditLog {
 
   recent(limit = 100): AuditRow[] {
     this.flush();
-    return this.db
-      .prepare(
-        'SELECT id, at, actor, transport, operation, outcome, duration_ms AS durationMs, detail FROM audit ORDER BY id DESC LIMIT ?',
-      )
-      .all(limit) as AuditRow[];
+    return this.store.recent(limit) as AuditRow[];
   }
 
   private flushQuietly(): void {
@@ -133,8 +116,8 @@ export class AuditLog {
 
   /** Rows an earlier process left in its journal, less any its last commit already wrote. */
   private importRows(rows: readonly JournalRow[]): void {
-    const missing = rows.filter((r) => !this.present.get(r.at, r.actor, r.transport, r.operation, r.outcome));
-    if (missing.length > 0) this.writeBatch(missing);
+    const missing = rows.filter((r) => !this.store.has(r));
+    if (missing.length > 0) this.store.write(missing, false);
   }
 }
 

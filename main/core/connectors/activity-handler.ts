@@ -17,7 +17,7 @@ export function activityHandler(deps: {
       const grants = new Map(deps.remote.listGrants().map((g) => [g.id, g.clientName]));
       const names = (kind: 'token' | 'connector', id: string): string | null =>
         (kind === 'connector' ? grants.get(id) : tokens.get(id)) ?? null;
-      return listActivity(deps.db, deps.audit, input, names);
+      return listActivity(deps.audit, input, names);
     },
   };
 }
