@@ -52,7 +52,7 @@ export class ConnectorService {
   ) {
     this.entries = new OAuthEntries(db, deps.now);
     this.grants = new ConnectorGrants(db, deps.now);
-    this.clients = new PreregisteredClients(db, this.entries, this.grants, deps.now);
+    this.clients = new PreregisteredClients(this.entries, this.grants, deps.now);
     this.entries.sweep();
     this.grants.sweep();
   }

@@ -2,7 +2,7 @@
 export { activityHandler } from './activity-handler';
 export { connectorHandlers } from './connector-handlers';
 export { ConnectorService } from './connector-service';
-export { PublicOriginSettings } from './public-origin-settings';
+export { PublicOriginStore } from './public-origin-store';
 export {
   AUTHORIZATION_SERVER_METADATA_PATH,
   MCP_RESOURCE_PATH,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../store';
+import { OAuthEntryStore } from './oauth-entry-store';
 
 /**
  * Models whose payload keeps its id: a client (its id is public), and the authorization server's
@@ -24,10 +25,14 @@ export const idHash = (id: string): Buffer => createHash('sha256').update(id, 'u
  * an hour unless the operator approved a grant for it (`keepClient`).
  */
 export class OAuthEntries {
+  readonly store: OAuthEntryStore;
+
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.store = new OAuthEntryStore(db);
+  }
 
   /** The adapter class oidc-provider instantiates once per model name. */
   adapter(): new (model: string) => OAuthAdapter {
@@ -39,25 +44,14 @@ export class OAuthEntries {
     const stored = KEEPS_ID.has(model) ? payload : rest;
     let expires: number | null = expiresIn ? epoch(this.now) + expiresIn : null;
     if (model === 'Client' && expires === null) {
-      const kept = this.db
-        .prepare("SELECT 1 FROM oauth_entries WHERE model = 'Client' AND id_hash = ? AND expires_at IS NULL")
-        .get(idHash(id));
-      if (!kept) expires = epoch(this.now) + UNAPPROVED_CLIENT_SECONDS;
+      if (!this.store.isKeptClient(idHash(id))) expires = epoch(this.now) + UNAPPROVED_CLIENT_SECONDS;
     }
-    this.db
-      .prepare(
-        'INSERT INTO oauth_entries (model, id_hash, payload, grant_id, uid, expires_at) VALUES (?, ?, ?, ?, ?, ?) ' +
-          'ON CONFLICT (model, id_hash) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id, ' +
-          'uid = excluded.uid, expires_at = excluded.expires_at',
-      )
-      .run(model, idHash(id), JSON.stringify(stored), payload.grantId ?? null, payload.uid ?? null, expires);
+    this.store.put(model, idHash(id), JSON.stringify(stored), payload.grantId ?? null, payload.uid ?? null, expires);
     return Promise.resolve();
   }
 
   find(model: string, id: string): Promise<Payload | undefined> {
-    const row = this.db
-      .prepare('SELECT payload, expires_at FROM oauth_entries WHERE model = ? AND id_hash = ?')
-      .get(model, idHash(id)) as { payload: string; expires_at: number | null } | undefined;
+    const row = this.store.get(model, idHash(id));
     if (!row || (row.expires_at !== null && row.expires_at <= epoch(this.now))) return Promise.resolve(undefined);
     const payload = JSON.parse(row.payload) as Payload;
     return Promise.resolve(KEEPS_ID.has(model) ? payload : { ...payload, jti: id });
@@ -65,48 +59,39 @@ export class OAuthEntries {
 
   /** Sessions are looked up by uid when a second authorization comes from the same browser. */
   findByUid(model: string, uid: string): Promise<Payload | undefined> {
-    const row = this.db
-      .prepare('SELECT payload, expires_at FROM oauth_entries WHERE model = ? AND uid = ?')
-      .get(model, uid) as { payload: string; expires_at: number | null } | undefined;
+    const row = this.store.getByUid(model, uid);
     if (!row || (row.expires_at !== null && row.expires_at <= epoch(this.now))) return Promise.resolve(undefined);
     return Promise.resolve(JSON.parse(row.payload) as Payload);
   }
 
   consume(model: string, id: string): Promise<void> {
-    const row = this.db
-      .prepare('SELECT payload FROM oauth_entries WHERE model = ? AND id_hash = ?')
-      .get(model, idHash(id)) as { payload: string } | undefined;
+    const row = this.store.get(model, idHash(id));
     if (row) {
       const payload = { ...(JSON.parse(row.payload) as Payload), consumed: epoch(this.now) };
-      this.db
-        .prepare('UPDATE oauth_entries SET payload = ? WHERE model = ? AND id_hash = ?')
-        .run(JSON.stringify(payload), model, idHash(id));
+      this.store.replacePayload(model, idHash(id), JSON.stringify(payload));
     }
     return Promise.resolve();
   }
 
   destroy(model: string, id: string): Promise<void> {
-    this.db.prepare('DELETE FROM oauth_entries WHERE model = ? AND id_hash = ?').run(model, idHash(id));
+    this.store.delete(model, idHash(id));
     return Promise.resolve();
   }
 
   /** Deletes the grant and every code and token issued under it. */
   revokeByGrantId(grantId: string): Promise<void> {
-    this.db.prepare('DELETE FROM oauth_entries WHERE grant_id = ?').run(grantId);
-    this.db.prepare("DELETE FROM oauth_entries WHERE model = 'Grant' AND id_hash = ?").run(idHash(grantId));
+    this.store.deleteGrantAndIssued(grantId, idHash(grantId));
     return Promise.resolve();
   }
 
   /** An approved client no longer expires. */
   keepClient(clientId: string): void {
-    this.db
-      .prepare("UPDATE oauth_entries SET expires_at = NULL WHERE model = 'Client' AND id_hash = ?")
-      .run(idHash(clientId));
+    this.store.keepClient(idHash(clientId));
   }
 
   /** Drops every expired row (run now and then; lookups already ignore them). */
   sweep(): void {
-    this.db.prepare('DELETE FROM oauth_entries WHERE expires_at IS NOT NULL AND expires_at <= ?').run(epoch(this.now));
+    this.store.deleteExpiredAt(epoch(this.now));
   }
 }
 

@@ -1,7 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { RemoteClient } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
-import type { Db } from '../store';
 import type { OAuthEntries } from './oauth-entries';
 import type { ConnectorGrants } from './connector-grants';
 import { CLAUDE_CALLBACKS } from './public-urls';
@@ -37,7 +36,6 @@ type ClientPayload = { client_id: string; client_name?: string; nexus_preregiste
  */
 export class PreregisteredClients {
   constructor(
-    private readonly db: Db,
     private readonly entries: OAuthEntries,
     private readonly grants: ConnectorGrants,
     private readonly now: () => Date = () => new Date(),
@@ -64,13 +62,9 @@ export class PreregisteredClients {
   }
 
   list(): RemoteClient[] {
-    const rows = this.db
-      .prepare(
-        "SELECT payload FROM oauth_entries WHERE model = 'Client' AND json_extract(payload, '$.nexus_preregistered') IS NOT NULL",
-      )
-      .all() as { payload: string }[];
-    return rows
-      .map((r) => JSON.parse(r.payload) as ClientPayload)
+    return this.entries.store
+      .preregisteredClients()
+      .map((payload) => JSON.parse(payload) as ClientPayload)
       .map((p) => ({
         clientId: p.client_id,
         clientName: p.client_name ?? PREREGISTERED_NAME,

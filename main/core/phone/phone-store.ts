@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { PhoneDevice } from '../../../shared/contract';
 import type { Db } from '../store';
-import { PublicOriginSettings } from '../connectors';
+import { PublicOriginStore } from '../connectors';
 
 export interface DeviceRow {
   id: string;
@@ -33,19 +33,23 @@ export const sha256 = (s: string): Buffer => createHash('sha256').update(s).dige
 
 /** The phone's rows: devices (passkeys), one-time invites and sessions, the secrets among them hashed. */
 export class PhoneStore {
+  private readonly settings: PublicOriginStore;
+
   constructor(
     private readonly db: Db,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.settings = new PublicOriginStore(db);
+  }
 
   private iso = (): string => this.now().toISOString();
 
   getSetting(key: string): string | null {
-    return new PublicOriginSettings(this.db).get(key);
+    return this.settings.get(key);
   }
 
   setSetting(key: string, value: string | null): void {
-    new PublicOriginSettings(this.db).set(key, value);
+    this.settings.set(key, value);
   }
 
   addInvite(token: string, name: string, origin: string, expiresAt: Date): void {
