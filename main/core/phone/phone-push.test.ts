@@ -50,7 +50,7 @@ describe('push notifications to signed-in phones', () => {
     store = new PhoneStore(db);
     dek = { term: 1, key: randomBytes(32) };
     sent = [];
-    push = new PhonePush(db, {
+    push = new PhonePush({
       store,
       dek: () => dek,
       origin: () => 'https://nexus.example.test',

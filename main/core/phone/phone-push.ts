@@ -2,7 +2,6 @@ import type { FleetAttention, SessionAttention } from '../../../shared/attention
 import { agentStateWords } from '../../../shared/attention-words';
 import type { PermissionRequest } from '../../../shared/contract';
 import type { Logger } from '../log';
-import type { Db } from '../store';
 import { open, seal, type Dek } from '../vault';
 import type { PhoneStore } from './phone-store';
 
@@ -61,7 +60,6 @@ export class PhonePush {
   private needing = new Set<string>();
 
   constructor(
-    private readonly db: Db,
     private readonly deps: {
       store: PhoneStore;
       dek: () => Dek | null;
@@ -69,7 +67,6 @@ export class PhonePush {
       origin: () => string | null;
       log: Logger;
       send?: PushSender;
-      now?: () => Date;
       /** PERMISSION_GRACE_MS unless told (tests). */
       permissionGraceMs?: number;
     },
@@ -105,21 +102,16 @@ export class PhonePush {
     const fresh = generateVAPIDKeys();
     const sealed = seal(dek.key, dek.term, Buffer.from(fresh.privateKey), BINDING).toString('base64');
     this.deps.store.setSetting(VAPID_SETTING, JSON.stringify({ publicKey: fresh.publicKey, term: dek.term, sealed }));
-    if (stored) this.db.prepare('DELETE FROM phone_push').run();
+    if (stored) this.deps.store.forgetAllPush();
     return fresh;
   }
 
   subscribe(deviceId: string, sub: PushSubscriptionInput): void {
-    this.db
-      .prepare(
-        `INSERT INTO phone_push (endpoint, device_id, p256dh, auth, created_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (endpoint) DO UPDATE SET device_id = excluded.device_id, p256dh = excluded.p256dh, auth = excluded.auth`,
-      )
-      .run(sub.endpoint, deviceId, sub.keys.p256dh, sub.keys.auth, (this.deps.now?.() ?? new Date()).toISOString());
+    this.deps.store.savePushSubscription(deviceId, sub.endpoint, sub.keys.p256dh, sub.keys.auth);
   }
 
   unsubscribe(deviceId: string): void {
-    this.db.prepare('DELETE FROM phone_push WHERE device_id = ?').run(deviceId);
+    this.deps.store.forgetPushOf(deviceId);
   }
 
   /** The attention service's roll-up: a session that starts needing you is one notification. */
@@ -186,11 +178,7 @@ export class PhonePush {
     const keys = await this.keys();
     if (!keys) return this.deps.log.info('phone push skipped: the vault is sealed');
     const { generateRequestDetails } = (await import('web-push')).default;
-    const subs = this.db.prepare('SELECT endpoint, p256dh, auth FROM phone_push').all() as {
-      endpoint: string;
-      p256dh: string;
-      auth: string;
-    }[];
+    const subs = this.deps.store.pushSubscriptions();
     await Promise.all(
       subs.map(async (sub) => {
         const request = generateRequestDetails(
@@ -200,8 +188,7 @@ export class PhonePush {
         );
         const status = await (this.deps.send ?? fetchSender)(request).catch(() => 0);
         // Gone or not found: the phone unsubscribed (RFC 8030).
-        if (status === 404 || status === 410)
-          this.db.prepare('DELETE FROM phone_push WHERE endpoint = ?').run(sub.endpoint);
+        if (status === 404 || status === 410) this.deps.store.forgetPushEndpoint(sub.endpoint);
         else if (status < 200 || status >= 300) this.deps.log.warn('phone push refused', { status });
       }),
     );

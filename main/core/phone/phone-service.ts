@@ -58,12 +58,11 @@ export class PhoneService {
     },
   ) {
     this.store = new PhoneStore(db, deps.now);
-    this.push = new PhonePush(db, {
+    this.push = new PhonePush({
       store: this.store,
       dek: deps.dek ?? (() => null),
       origin: () => this.origin(),
       log: deps.log,
-      ...(deps.now ? { now: deps.now } : {}),
     });
     this.challenges = new Challenges(() => this.now().getTime());
     this.store.sweep();

@@ -172,4 +172,34 @@ export class PhoneStore {
     this.db.prepare('DELETE FROM phone_sessions WHERE expires_at <= ?').run(now);
     this.db.prepare('DELETE FROM phone_invites WHERE expires_at <= ?').run(now);
   }
+
+  /** Saves a phone's push subscription (a known endpoint moves to this device and its keys). */
+  savePushSubscription(deviceId: string, endpoint: string, p256dh: string, auth: string): void {
+    this.db
+      .prepare(
+        `INSERT INTO phone_push (endpoint, device_id, p256dh, auth, created_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (endpoint) DO UPDATE SET device_id = excluded.device_id, p256dh = excluded.p256dh, auth = excluded.auth`,
+      )
+      .run(endpoint, deviceId, p256dh, auth, this.iso());
+  }
+
+  pushSubscriptions(): { endpoint: string; p256dh: string; auth: string }[] {
+    return this.db.prepare('SELECT endpoint, p256dh, auth FROM phone_push').all() as {
+      endpoint: string;
+      p256dh: string;
+      auth: string;
+    }[];
+  }
+
+  forgetPushOf(deviceId: string): void {
+    this.db.prepare('DELETE FROM phone_push WHERE device_id = ?').run(deviceId);
+  }
+
+  forgetPushEndpoint(endpoint: string): void {
+    this.db.prepare('DELETE FROM phone_push WHERE endpoint = ?').run(endpoint);
+  }
+
+  forgetAllPush(): void {
+    this.db.prepare('DELETE FROM phone_push').run();
+  }
 }
