@@ -5,6 +5,7 @@ import type { Logger } from '../../log';
 import type { Db } from '../../store';
 import type { TokenService } from '../../tokens';
 import type { CoreSecret, CoreSecrets } from '../../vault';
+import { FleetCredentialStore, type FleetCredentialRow as Row } from './fleet-credential-store';
 
 /** The keychain entry that holds a workspace's fleet secret (core needs it again at each session launch). */
 export const FLEET_KEYCHAIN_SERVICE = 'Nexus Desktop fleet';
@@ -16,12 +17,6 @@ export const fleetSecret = (dataDir: string, workspaceId: string): CoreSecret =>
   account: fleetKeychainAccount(dataDir, workspaceId),
   fallback: 'vault',
 });
-
-interface Row {
-  workspace_id: string;
-  token_id: string;
-  all_workspaces: number;
-}
 
 /** Who a fleet token speaks for: its workspace, and whether the operator let it act on others. */
 export interface FleetScope {
@@ -45,18 +40,14 @@ export interface FleetCredentialsDeps {
  * never in the database in clear, a log or a result.
  */
 export class FleetCredentials {
-  /** `scopeOf` runs for every MCP request (is this token a fleet credential?): prepared once. */
-  private readonly byToken;
+  private readonly store: FleetCredentialStore;
 
   constructor(private readonly deps: FleetCredentialsDeps) {
-    this.byToken = deps.db.prepare('SELECT * FROM fleet_credentials WHERE token_id = ?');
+    this.store = new FleetCredentialStore(deps.db);
   }
 
   list(): FleetCredential[] {
-    const rows = this.deps.db
-      .prepare('SELECT * FROM fleet_credentials ORDER BY created_at, workspace_id')
-      .all() as Row[];
-    return rows.flatMap((r) => {
+    return this.store.all().flatMap((r) => {
       const token = this.deps.tokens.store.get(r.token_id);
       return token ? [credentialOf(r, token)] : [];
     });
@@ -70,7 +61,7 @@ export class FleetCredentials {
 
   /** The scope of a token, when it is a fleet credential. */
   scopeOf(tokenId: string): FleetScope | null {
-    const r = this.byToken.get(tokenId) as Row | undefined;
+    const r = this.store.ofToken(tokenId);
     return r ? { workspaceId: r.workspace_id, allWorkspaces: r.all_workspaces === 1 } : null;
   }
 
@@ -90,9 +81,7 @@ export class FleetCredentials {
       return null;
     }
     if (current && current.class === access && current.state === 'active') {
-      this.deps.db
-        .prepare('UPDATE fleet_credentials SET all_workspaces = ? WHERE workspace_id = ?')
-        .run(allWorkspaces ? 1 : 0, ws.id);
+      this.store.setAllWorkspaces(ws.id, allWorkspaces);
       return this.get(ws.id);
     }
     const kept = fleetSecret(this.deps.dataDir, ws.id);
@@ -106,12 +95,7 @@ export class FleetCredentials {
       throw e;
     }
     const old = this.row(ws.id);
-    this.deps.db
-      .prepare(
-        `INSERT INTO fleet_credentials (workspace_id, token_id, all_workspaces, created_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (workspace_id) DO UPDATE SET token_id = excluded.token_id, all_workspaces = excluded.all_workspaces`,
-      )
-      .run(ws.id, created.token.id, allWorkspaces ? 1 : 0, new Date().toISOString());
+    this.store.link(ws.id, created.token.id, allWorkspaces, new Date().toISOString());
     if (old) await this.revokeQuietly(old.token_id);
     this.deps.log.info('fleet credential set', { workspaceId: ws.id, class: access, tokenId: created.token.id });
     return this.get(ws.id);
@@ -122,7 +106,7 @@ export class FleetCredentials {
     const r = this.row(workspaceId);
     if (!r) return;
     await this.revokeQuietly(r.token_id);
-    this.deps.db.prepare('DELETE FROM fleet_credentials WHERE workspace_id = ?').run(workspaceId);
+    this.store.forget(workspaceId);
     await this.deps.secrets
       .delete(fleetSecret(this.deps.dataDir, workspaceId))
       .catch((e: unknown) => this.deps.log.warn('forgetting a fleet secret failed', { workspaceId, error: e }));
@@ -131,8 +115,7 @@ export class FleetCredentials {
 
   /** Removes the credentials of workspaces that are gone (a delete while core was down). */
   async sweep(exists: (workspaceId: string) => boolean): Promise<void> {
-    const rows = this.deps.db.prepare('SELECT * FROM fleet_credentials').all() as Row[];
-    for (const r of rows) if (!exists(r.workspace_id)) await this.remove(r.workspace_id);
+    for (const r of this.store.all()) if (!exists(r.workspace_id)) await this.remove(r.workspace_id);
   }
 
   /**
@@ -147,10 +130,7 @@ export class FleetCredentials {
   }
 
   private row(workspaceId: string): Row | null {
-    return (
-      (this.deps.db.prepare('SELECT * FROM fleet_credentials WHERE workspace_id = ?').get(workspaceId) as
-        Row | undefined) ?? null
-    );
+    return this.store.ofWorkspace(workspaceId);
   }
 
   private async revokeQuietly(tokenId: string): Promise<void> {
