@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SecretKind } from './vault';
+import { AgentCredentialKind } from './vault';
 
 /**
  * Which agent CLI a session runs: a kind of core's agent registry (`agents.kinds` in `agent.get` lists them with
@@ -42,8 +42,8 @@ export const AgentKindInfo = z.object({
   kind: AgentKind,
   label: z.string(),
   cli: AgentCliInfo,
-  /** The vault secret kinds that sign it in. */
-  credentialKinds: z.array(SecretKind),
+  /** The vault secret kinds that sign it in (their labels: AgentSettings.credentials). */
+  credentialKinds: z.array(AgentCredentialKind),
   /** The vault secret its sessions sign in with when the workspace names none; null: none chosen (or gone). */
   defaultCredentialId: z.string().nullable(),
   /** The model endpoint its sessions use (tests: the stand-in); null = the provider's own API. */
@@ -51,3 +51,14 @@ export const AgentKindInfo = z.object({
   capabilities: AgentCapabilities,
 });
 export type AgentKindInfo = z.infer<typeof AgentKindInfo>;
+
+/**
+ * An agent credential kind as the secret form and Settings → Agent show it: its label ("Anthropic API key") and the
+ * agent kinds it signs in, as the drivers declare it.
+ */
+export const AgentCredentialInfo = z.object({
+  kind: AgentCredentialKind,
+  label: z.string(),
+  agents: z.array(AgentKind),
+});
+export type AgentCredentialInfo = z.infer<typeof AgentCredentialInfo>;

@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { AgentKind, AgentKindInfo } from './agent-kind';
+import { AgentCredentialInfo, AgentKind, AgentKindInfo } from './agent-kind';
 import { operation } from './define';
 
 /** The agents in every workspace: each kind with its pinned CLI and default credential, and the mode sessions start in. */
 export const AgentSettings = z.object({
   /** Every agent kind this Nexus runs, in the registry's order (the first is the default kind). */
   kinds: z.array(AgentKindInfo),
+  /** Every agent credential kind a secret may have (beside the vault's own), in the registry's order. */
+  credentials: z.array(AgentCredentialInfo),
   /** The permission mode sessions of a non-bypass workspace start in, and why. */
   permissionMode: z.string(),
   permissionModeReason: z.string(),
@@ -16,7 +18,8 @@ export const agentOperations = {
   'agent.get': operation({
     summary:
       'The agent kinds this Nexus runs (label, pinned CLI, credential kinds, default credential, model endpoint, ' +
-      'capabilities) and the permission mode sessions start in.',
+      'capabilities), the credential kinds a secret may have (label, the agent kinds each signs in) and the ' +
+      'permission mode sessions start in.',
     access: 'read',
     fleet: 'refused',
     phone: false,

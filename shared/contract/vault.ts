@@ -40,22 +40,31 @@ export const VaultStatus = z.object({
 export type VaultStatus = z.infer<typeof VaultStatus>;
 
 /**
- * Provider tokens (github, gitlab, generic) clone and fetch repositories; the agent credentials
- * (an Anthropic API key, a Claude OAuth token from `claude setup-token`) sign the agent CLI in; an SSH
+ * The vault's own secret kinds: provider tokens (github, gitlab, generic) clone and fetch repositories; an SSH
  * private key and TLS material (PEM) reach remote Docker engines (Settings → Engines).
  */
-export const SecretKind = z.enum([
+export const VaultSecretKind = z.enum([
   'github',
   'gitlab',
   'generic',
-  'anthropic_api_key',
-  'claude_oauth_token',
   'ssh_private_key',
   'tls_certificate',
   'tls_private_key',
-  'openai_api_key',
-  'gemini_api_key',
 ]);
+export type VaultSecretKind = z.infer<typeof VaultSecretKind>;
+
+/**
+ * An agent credential's kind (an API key, an OAuth token): whatever core's agent drivers declare (`agent.get` lists
+ * them with their labels and the agent kinds each signs in). The contract checks the shape; core refuses a kind no
+ * driver declares, so a new agent kind with a new key needs no contract change (docs/agents.md).
+ */
+export const AgentCredentialKind = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{1,39}$/, 'a secret kind (see agent.get): lowercase letters, digits and underscores');
+export type AgentCredentialKind = z.infer<typeof AgentCredentialKind>;
+
+/** A secret's kind: one of the vault's own, or an agent credential kind a driver declares. */
+export const SecretKind = z.union([VaultSecretKind, AgentCredentialKind]);
 export type SecretKind = z.infer<typeof SecretKind>;
 
 /** What may be shown of a secret: metadata and at most its last 4 characters. Never the value. */

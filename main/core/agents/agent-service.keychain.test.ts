@@ -45,6 +45,12 @@ describe('Settings → Agent', () => {
       baseUrl: null,
       capabilities: { unansweredPermission: 'denied', messageReceipts: false, structured: false },
     });
+    // The credential kinds, each once with its label and every kind it signs in (the secret form's list).
+    expect(s.credentials).toContainEqual({ kind: 'anthropic_api_key', label: 'Anthropic API key', agents: ['claude'] });
+    expect(s.credentials.find((c) => c.kind === 'openai_api_key')?.agents).toEqual(
+      AGENT_KINDS.filter((k) => s.kinds.find((i) => i.kind === k)?.credentialKinds.includes('openai_api_key')),
+    );
+    expect(new Set(s.credentials.map((c) => c.kind)).size).toBe(s.credentials.length);
     expect(s.permissionMode).toBe('default');
     expect(s.permissionModeReason).toMatch(/auto mode cannot run its safety check/);
   });
@@ -83,6 +89,13 @@ describe('Settings → Agent', () => {
       message: expect.stringContaining(`it runs ${AGENT_KINDS.join(', ')}`),
     });
     await expect(set('claude', null, reader)).rejects.toMatchObject({ code: 'forbidden' });
+    // A well-formed kind no driver declares is refused by core (the contract checks only its shape).
+    await expect(
+      core.dispatcher.call('secrets.create', { name: 'Nope', kind: 'nope_api_key', value: 'nope-0000-abcd' }, op),
+    ).rejects.toMatchObject({ code: 'bad_request', message: expect.stringContaining('No secret kind "nope_api_key"') });
+    await expect(
+      core.dispatcher.call('secrets.create', { name: 'Bad', kind: 'Not A Kind', value: 'nope-0000-abcd' }, op),
+    ).rejects.toMatchObject({ code: 'bad_request' });
     expect((await claude())?.defaultCredentialId).toBe(key.id);
     const openai = await core.dispatcher.call(
       'secrets.create',

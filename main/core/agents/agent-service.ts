@@ -33,6 +33,7 @@ export class AgentService {
     });
     return {
       kinds: this.deps.drivers.all.map((d) => this.kindInfo(d)),
+      credentials: [...this.deps.drivers.credentials],
       permissionMode: mode.mode,
       permissionModeReason: mode.reason,
     };
@@ -43,7 +44,7 @@ export class AgentService {
       kind: d.kind,
       label: d.label,
       cli: d.cli.info(),
-      credentialKinds: [...d.credential.secretKinds],
+      credentialKinds: d.credential.secretKinds.map((s) => s.kind),
       defaultCredentialId: this.defaultCredentialId(d.kind),
       baseUrl: d.baseUrl,
       capabilities: d.capabilities,
@@ -54,9 +55,7 @@ export class AgentService {
   defaultCredentialId(kind: string): string | null {
     const driver = this.deps.drivers.get(kind);
     const id = this.credentials.get(kind);
-    return id && this.deps.secrets().some((s) => s.id === id && driver.credential.secretKinds.includes(s.kind))
-      ? id
-      : null;
+    return id && this.deps.secrets().some((s) => s.id === id && signsIn(driver, s.kind)) ? id : null;
   }
 
   /**
@@ -66,7 +65,7 @@ export class AgentService {
   hasCredential(workspaceSecretId: string | null, kind: string): boolean {
     const driver = this.deps.drivers.get(kind);
     const own = workspaceSecretId ? this.deps.secrets().find((s) => s.id === workspaceSecretId) : undefined;
-    return (own && driver.credential.secretKinds.includes(own.kind)) || this.defaultCredentialId(kind) !== null;
+    return (own && signsIn(driver, own.kind)) || this.defaultCredentialId(kind) !== null;
   }
 
   setDefaultCredential(kind: string, secretId: string | null): AgentSettings {
@@ -84,7 +83,7 @@ export class AgentService {
   checkCredential(secretId: string, driver: AgentDriver = this.deps.drivers.default): SecretSummary {
     const secret = this.deps.secrets().find((s) => s.id === secretId || s.name === secretId);
     if (!secret) throw new NexusError('not_found', `No secret "${secretId}" in the vault.`);
-    if (!driver.credential.secretKinds.includes(secret.kind))
+    if (!signsIn(driver, secret.kind))
       throw new NexusError(
         'bad_request',
         `Secret "${secret.name}" is a ${secret.kind} token; ${driver.label} needs ${driver.credential.describe}.`,
@@ -92,3 +91,7 @@ export class AgentService {
     return secret;
   }
 }
+
+/** Whether a secret of `kind` signs the driver's kind in. */
+const signsIn = (driver: AgentDriver, kind: string): boolean =>
+  driver.credential.secretKinds.some((s) => s.kind === kind);

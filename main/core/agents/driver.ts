@@ -4,6 +4,7 @@ import type { LaunchPlan } from './launch';
 import type { PromptingMode } from './permission-mode';
 import type { AcpKindDeclaration } from './acp/declaration';
 import type { ModelWire } from './model-wire';
+import type { AgentSecretKind } from './secret-kind';
 
 /**
  * One agent kind (Claude Code, Codex, …) as Nexus runs it: everything docs/agents.md's side-by-side table lists for
@@ -87,6 +88,7 @@ export interface AgentCliPort {
 }
 
 export type { ModelWire } from './model-wire';
+export type { AgentSecretKind } from './secret-kind';
 
 export interface AgentGatewaySpec {
   wire: ModelWire;
@@ -110,8 +112,8 @@ export interface SessionGateway {
 }
 
 export interface AgentCredentialSpec {
-  /** The vault secret kinds that sign it in (Settings offers these). */
-  readonly secretKinds: readonly SecretKind[];
+  /** The vault secret kinds that sign it in (the secret form and Settings → Agent offer these). */
+  readonly secretKinds: readonly AgentSecretKind[];
   /** "an Anthropic API key or a Claude OAuth token": what to add, in an error. */
   readonly describe: string;
   /** The tmpfs file (under /run/nexus) a secret of `kind` is written to, 0600, at workspace create and start. */

@@ -6,9 +6,24 @@ export { acpBridgePath, acpHandlers, AcpSessions, AcpStore, type AcpSessionInfo 
 export { AgentService } from './agent-service';
 export { cpuOf, type AgentCpu } from './agent-cpu';
 export { AgentConfig } from './config';
-export type { AgentDriver, DeliveryReport, DriverExec, DriverSession, ModelWire, SessionGateway } from './driver';
+export type {
+  AgentDriver,
+  AgentSecretKind,
+  DeliveryReport,
+  DriverExec,
+  DriverSession,
+  ModelWire,
+  SessionGateway,
+} from './driver';
 export { checkPrompt, launchScript, shellQuote, type LaunchCommand, type LaunchPlan } from './launch';
 export { permissionModeFor, type PromptingMode } from './permission-mode';
-export { AGENT_CLI_CREDENTIAL_FILES, AGENT_KINDS, agentKindsFromEnv, AgentDrivers } from './registry';
+export {
+  AGENT_CLI_CREDENTIAL_FILES,
+  AGENT_CREDENTIALS,
+  AGENT_KINDS,
+  agentKindsFromEnv,
+  AgentDrivers,
+  type AgentRegistry,
+} from './registry';
 export { startupFailureReason } from './startup-watchdog';
 export { workspaceAgent, type AgentCliMount, type WorkspaceAgent } from './workspace-agent';

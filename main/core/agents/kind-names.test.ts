@@ -9,7 +9,9 @@ import { testDrivers } from '../../../test/helpers/agent-drivers';
 /**
  * The agent seam (docs/agents.md): a kind is its folder `main/core/agents/<kind>/` plus one line in registry.ts.
  * No other production file names a kind's id as a string (the way a `row.agent === '<kind>'` branch would), so a
- * new kind touches no other file. History is exempt: migrations record the kinds that existed when they ran.
+ * new kind touches no other file. The same holds for the vault secret kinds a kind declares (its credentials: an API
+ * key, an OAuth token): only the folders of the kinds that declare one name it, so a kind with a new key type touches
+ * neither the contract nor the secret form. History is exempt: migrations record the kinds that existed when they ran.
  */
 const PRODUCTION = ['main', 'shared', 'renderer/src', 'preload', 'resources/worker'];
 
@@ -32,7 +34,7 @@ describe('the agent seam', () => {
       expect(d.credential.secretKinds.length).toBeGreaterThan(0);
       // A kind from before the gateway still names the tmpfs files its key was once in (removed at each start).
       if (d.credential.files.length)
-        for (const k of d.credential.secretKinds) expect(d.credential.files).toContain(d.credential.fileFor(k));
+        for (const k of d.credential.secretKinds) expect(d.credential.files).toContain(d.credential.fileFor(k.kind));
     }
   });
 
@@ -53,6 +55,21 @@ describe('the agent seam', () => {
           f !== 'main/core/agents/registry.ts' &&
           quoted.test(readFileSync(join(repoRoot, f), 'utf8'))
         )
+          offenders.push(`${f} names "${kind}"`);
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('names no credential kind outside the folders of the kinds that declare it', () => {
+    const files = productionFiles();
+    const credentials = testDrivers().credentials;
+    expect(credentials.length).toBeGreaterThan(0);
+    const offenders: string[] = [];
+    for (const { kind, agents } of credentials) {
+      const own = agents.map((a) => `main/core/agents/${a}/`);
+      const quoted = new RegExp(`(['"\`])${kind}\\1`);
+      for (const f of files)
+        if (!own.some((o) => f.startsWith(o)) && quoted.test(readFileSync(join(repoRoot, f), 'utf8')))
           offenders.push(`${f} names "${kind}"`);
     }
     expect(offenders).toEqual([]);

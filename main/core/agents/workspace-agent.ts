@@ -88,7 +88,7 @@ export function workspaceAgent(deps: {
     },
     async credential(agentSecretId, kind) {
       const d = deps.drivers.get(kind);
-      const kinds: readonly string[] = d.credential.secretKinds;
+      const kinds = d.credential.secretKinds.map((s) => s.kind);
       const own = agentSecretId ? await deps.resolve(agentSecretId) : null;
       if (own && kinds.includes(own.kind))
         return { kind: own.kind as SecretKind, value: own.value.trim(), name: own.name };

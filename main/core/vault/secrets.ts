@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SecretKind, SecretSummary } from '../../../shared/contract';
+import { VaultSecretKind, type SecretKind, type SecretSummary } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
 import type { EventBus } from '../events';
 import type { Redactor } from '../redact';
@@ -44,6 +44,8 @@ export class SecretStore {
     private readonly requireDek: () => Dek,
     private readonly redactor: Redactor,
     private readonly events: EventBus,
+    /** The agent credential kinds core's agent drivers declare: a secret's kind is one of them or the vault's own. */
+    private readonly agentCredentialKinds: () => readonly string[],
   ) {}
 
   /** Metadata only: works while the vault is locked. */
@@ -52,6 +54,7 @@ export class SecretStore {
   }
 
   create(input: NewSecret): SecretSummary {
+    this.checkKind(input.kind);
     const dek = this.requireDek();
     this.redactor.addSecret(input.value);
     if (this.store.secretByName(input.name))
@@ -75,6 +78,7 @@ export class SecretStore {
 
   update(changes: SecretChanges): SecretSummary {
     const existing = this.mustGet(changes.id);
+    if (changes.kind !== undefined && changes.kind !== existing.kind) this.checkKind(changes.kind);
     if (changes.name !== undefined && changes.name !== existing.name && this.store.secretByName(changes.name)) {
       throw new NexusError('conflict', `A secret named "${changes.name}" already exists.`);
     }
@@ -121,6 +125,17 @@ export class SecretStore {
         // A damaged row fails loudly when it is resolved; unlocking must still work for the others.
       }
     }
+  }
+
+  /** A kind neither the vault's own nor one a driver declares is a bad request naming those there are. */
+  private checkKind(kind: string): void {
+    const agents = this.agentCredentialKinds();
+    if (VaultSecretKind.safeParse(kind).success || agents.includes(kind)) return;
+    throw new NexusError(
+      'bad_request',
+      `No secret kind "${kind.slice(0, 40)}" in this Nexus: use one of ${VaultSecretKind.options.join(', ')}` +
+        `${agents.length ? `, or an agent credential kind its agents declare (${agents.join(', ')})` : ''}.`,
+    );
   }
 
   private mustGet(id: string): SecretRow {

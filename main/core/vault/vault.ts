@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { VaultMode, VaultStatus } from '../../../shared/contract';
 import { NexusError } from '../../../shared/errors';
+import { AGENT_CREDENTIALS } from '../agents';
 import type { StatusBoard } from '../app';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
@@ -27,6 +28,11 @@ export interface VaultDeps {
   dataDir: string;
   /** The key file for unattended unlock (--vault-key-file, NEXUS_VAULT_KEY_FILE, systemd credential). */
   keyFile?: string;
+  /**
+   * The agent credential kinds a secret may have beside the vault's own: what core's agent drivers declare
+   * (AgentDrivers.credentials; default: the shipped registry's).
+   */
+  agentCredentialKinds?: () => readonly string[];
 }
 
 /**
@@ -56,7 +62,14 @@ export class VaultService {
       keyFile: deps.keyFile,
       keychainUnreachable: () => void this.changed(),
     });
-    this.secrets = new SecretStore(this.store, () => this.requireDek(), deps.redactor, deps.events);
+    const shipped = AGENT_CREDENTIALS.map((c) => c.kind);
+    this.secrets = new SecretStore(
+      this.store,
+      () => this.requireDek(),
+      deps.redactor,
+      deps.events,
+      deps.agentCredentialKinds ?? (() => shipped),
+    );
   }
 
   status(): VaultStatus {

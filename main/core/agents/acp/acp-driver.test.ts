@@ -28,7 +28,7 @@ const decl: AcpKindDeclaration = {
   model: {
     wire: 'openai-chat',
     upstream: 'https://api.example.com',
-    secretKinds: ['openai_api_key'],
+    secretKinds: [{ kind: 'openai_api_key', label: 'OpenAI API key' }],
     describe: 'a key',
     headers: (_k, v) => ({ authorization: `Bearer ${v}` }),
   },

@@ -1,6 +1,7 @@
 import { NexusError } from '../../../../shared/errors';
 import { WORKER_NODE } from '../../docker';
 import type { AgentDriver, AgentDriverDeps } from '../driver';
+import type { AgentSecretKind } from '../secret-kind';
 import { checkPrompt, shellQuote, type LaunchCommand } from '../launch';
 import type { AcpKindDeclaration } from './declaration';
 import { PinnedNpmCli } from '../pinned-npm-cli';
@@ -19,6 +20,7 @@ const ACP_MCP_FILE = 'acp-mcp.json';
  */
 export function acpDriver(decl: AcpKindDeclaration): ((deps: AgentDriverDeps) => AgentDriver) & {
   cliCredentialFiles: readonly string[];
+  secretKinds: readonly AgentSecretKind[];
 } {
   const make = (deps: AgentDriverDeps): AgentDriver => {
     const cli = new PinnedNpmCli(decl.cli.spec, { cliDir: deps.config.cliDir });
@@ -110,7 +112,7 @@ export function acpDriver(decl: AcpKindDeclaration): ((deps: AgentDriverDeps) =>
       afterRelaunch: () => ({ state: 'starting' }),
     };
   };
-  return Object.assign(make, { cliCredentialFiles: decl.credentialFiles });
+  return Object.assign(make, { cliCredentialFiles: decl.credentialFiles, secretKinds: decl.model.secretKinds });
 }
 
 /** Merges `{file, merge}` (stdin) into ~/<file>, one level deep, keeping the operator's other keys (0600). */

@@ -1,4 +1,5 @@
 import type { SecretKind } from '../../../../shared/contract';
+import type { AgentSecretKind } from '../secret-kind';
 import type { ModelWire } from '../model-wire';
 import type { PinnedNpmCliSpec } from '../pinned-npm-cli';
 
@@ -17,7 +18,7 @@ export interface AcpKindDeclaration {
   model: {
     wire: ModelWire;
     upstream: string;
-    secretKinds: readonly SecretKind[];
+    secretKinds: readonly AgentSecretKind[];
     /** "a Gemini API key": what to add, in an error. */
     describe: string;
     headers(secretKind: SecretKind, value: string): Record<string, string>;

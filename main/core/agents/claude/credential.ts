@@ -15,7 +15,10 @@ export const AGENT_API_KEY_FILE = '/run/nexus/agent-api-key';
 export const AGENT_OAUTH_TOKEN_FILE = '/run/nexus/agent-oauth-token';
 
 export const claudeCredential: AgentCredentialSpec = {
-  secretKinds: ['anthropic_api_key', 'claude_oauth_token'],
+  secretKinds: [
+    { kind: 'anthropic_api_key', label: 'Anthropic API key' },
+    { kind: 'claude_oauth_token', label: 'Claude OAuth token (from claude setup-token)' },
+  ],
   describe: 'an Anthropic API key or a Claude OAuth token (from claude setup-token)',
   fileFor: (kind: SecretKind) => (kind === 'claude_oauth_token' ? AGENT_OAUTH_TOKEN_FILE : AGENT_API_KEY_FILE),
   files: [AGENT_API_KEY_FILE, AGENT_OAUTH_TOKEN_FILE],

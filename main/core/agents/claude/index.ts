@@ -85,3 +85,5 @@ export function claudeDriver(deps: AgentDriverDeps): AgentDriver {
 
 /** Files where the CLI keeps a sign-in of its own (a login on the host it might be handed): reads of them are asked. */
 claudeDriver.cliCredentialFiles = [String.raw`\.claude/\.credentials\.json`] as readonly string[];
+/** The vault secret kinds that sign it in, known before a driver is built (the vault checks a secret's kind). */
+claudeDriver.secretKinds = claudeCredential.secretKinds;

@@ -7,7 +7,7 @@ import type { AgentCredentialSpec } from '../driver';
 export const CODEX_OPENAI_KEY_FILE = '/run/nexus/openai-api-key';
 
 export const codexCredential: AgentCredentialSpec = {
-  secretKinds: ['openai_api_key'],
+  secretKinds: [{ kind: 'openai_api_key', label: 'OpenAI API key' }],
   describe: 'an OpenAI API key',
   fileFor: () => CODEX_OPENAI_KEY_FILE,
   files: [CODEX_OPENAI_KEY_FILE],

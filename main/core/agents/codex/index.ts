@@ -83,3 +83,5 @@ export function codexDriver(deps: AgentDriverDeps): AgentDriver {
 
 /** Files where the CLI keeps a sign-in of its own (`codex login`): reads of them are asked. */
 codexDriver.cliCredentialFiles = [String.raw`\.codex/auth\.json`] as readonly string[];
+/** The vault secret kinds that sign it in, known before a driver is built (the vault checks a secret's kind). */
+codexDriver.secretKinds = codexCredential.secretKinds;

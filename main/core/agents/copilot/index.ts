@@ -15,7 +15,7 @@ export const copilotDriver = acpDriver({
   label: 'Copilot CLI',
   speaker: 'Copilot',
   cli: { spec: COPILOT_CLI, mountTarget: COPILOT_CLI_MOUNT, argv: COPILOT_ACP_ARGV },
-  model: openAiCompatibleModel,
+  model: openAiCompatibleModel({ kind: 'openai_api_key', label: 'OpenAI API key' }),
   env: ({ gatewayUrl, model }) => ({
     COPILOT_PROVIDER_BASE_URL: `${gatewayUrl}/v1`,
     COPILOT_PROVIDER_TYPE: 'openai',

@@ -15,7 +15,7 @@ export const geminiDriver = acpDriver({
   model: {
     wire: 'google-generate',
     upstream: 'https://generativelanguage.googleapis.com',
-    secretKinds: ['gemini_api_key'],
+    secretKinds: [{ kind: 'gemini_api_key', label: 'Gemini API key' }],
     describe: 'a Gemini API key',
     headers: (_kind, value) => ({ 'x-goog-api-key': value }),
   },

@@ -14,7 +14,7 @@ export const opencodeDriver = acpDriver({
   label: 'OpenCode',
   speaker: 'OpenCode',
   cli: { spec: OPENCODE_CLI, mountTarget: OPENCODE_CLI_MOUNT, argv: OPENCODE_ACP_ARGV },
-  model: openAiCompatibleModel,
+  model: openAiCompatibleModel({ kind: 'openai_api_key', label: 'OpenAI API key' }),
   env: ({ gatewayUrl, model }) => ({
     OPENCODE_CONFIG_CONTENT: JSON.stringify({
       $schema: 'https://opencode.ai/config.json',

@@ -11,7 +11,7 @@ export const qwenDriver = acpDriver({
   label: 'Qwen Code',
   speaker: 'Qwen',
   cli: { spec: QWEN_CLI, mountTarget: QWEN_CLI_MOUNT, argv: QWEN_ACP_ARGV },
-  model: openAiCompatibleModel,
+  model: openAiCompatibleModel({ kind: 'openai_api_key', label: 'OpenAI API key' }),
   env: ({ gatewayUrl, model }) => ({
     OPENAI_BASE_URL: `${gatewayUrl}/v1`,
     ...(model ? { OPENAI_MODEL: model } : {}),
