@@ -58,7 +58,7 @@ test('a new operator follows the Overview checklist from an empty Nexus to a run
 
     // 2. The agent's credential: an Anthropic API key in Secrets, chosen under Agent.
     await overview.follow('Add an agent credential');
-    await settings.addSecret({ name: 'agent key', kind: 'Anthropic API key (agent)', value: env.canary });
+    await settings.addSecret({ name: 'agent key', kind: 'Anthropic API key (Claude Code)', value: env.canary });
     await expect(settings.secret('agent key')).toBeVisible();
     await settings.chooseAgentCredential('agent key');
     await overview.open();

@@ -3,7 +3,7 @@ import { AppPage } from './app-page';
 
 export interface NewSecret {
   name: string;
-  kind: 'GitHub' | 'GitLab' | 'Other' | 'Anthropic API key (agent)';
+  kind: 'GitHub' | 'GitLab' | 'Other' | 'Anthropic API key (Claude Code)';
   host?: string;
   value: string;
 }

@@ -21,6 +21,7 @@ const kind = (k: string, label: string, structured: boolean): AgentKindInfo => (
 });
 const agentSettings = {
   kinds: [kind('classic', 'Classic CLI', false), kind('acpish', 'ACP Agent', true)],
+  credentials: [],
   permissionMode: 'default',
   permissionModeReason: 'the workspace asks',
 };

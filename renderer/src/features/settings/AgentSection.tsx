@@ -23,16 +23,28 @@ export function AgentSection() {
         <dd data-testid="agent-permission-mode">{a ? `${a.permissionMode} — ${a.permissionModeReason}` : '…'}</dd>
       </dl>
       {(a?.kinds ?? []).map((k) => (
-        <AgentKindSettings key={k.kind} kind={k} secrets={secrets.data?.secrets ?? []} />
+        <AgentKindSettings
+          key={k.kind}
+          kind={k}
+          labels={new Map((a?.credentials ?? []).map((c) => [c.kind, c.label]))}
+          secrets={secrets.data?.secrets ?? []}
+        />
       ))}
     </SettingsSection>
   );
 }
 
 /** One kind: what runs, where its model is, and the vault secret its sessions sign in with. */
-function AgentKindSettings({ kind: k, secrets }: { kind: AgentKindInfo; secrets: SecretSummary[] }) {
+function AgentKindSettings(props: {
+  kind: AgentKindInfo;
+  /** Each credential kind's label (agent.get's credentials). */
+  labels: ReadonlyMap<string, string>;
+  secrets: SecretSummary[];
+}) {
+  const { kind: k, labels } = props;
   const choose = useOperation('agent.setDefaultCredential', [agentKey]);
-  const credentials = secrets.filter((s) => k.credentialKinds.includes(s.kind));
+  const credentials = props.secrets.filter((s) => k.credentialKinds.includes(s.kind));
+  const label = (kind: string) => labels.get(kind) ?? kind;
   return (
     <section className="agent-kind" data-agent-kind={k.kind} aria-label={k.label}>
       <h3>{k.label}</h3>
@@ -49,13 +61,13 @@ function AgentKindSettings({ kind: k, secrets }: { kind: AgentKindInfo; secrets:
         value={k.defaultCredentialId}
         disabled={choose.isPending}
         secrets={credentials}
-        describe={(s) => s.kind.replace(/_/g, ' ')}
+        describe={(s) => label(s.kind)}
         onChange={(secretId) => choose.mutate({ kind: k.kind, secretId })}
       />
       {credentials.length === 0 ? (
         <p className="muted">
-          Add one under Secrets ({k.credentialKinds.map((c) => c.replace(/_/g, ' ')).join(' or ')}). A workspace gets it
-          when it is created or started.
+          Add one under Secrets ({k.credentialKinds.map(label).join(' or ')}). A workspace gets it when it is created or
+          started.
         </p>
       ) : null}
       <ErrorBanner error={choose.error} />

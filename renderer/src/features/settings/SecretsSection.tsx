@@ -1,35 +1,40 @@
 import { useState, type FormEvent } from 'react';
-import type { SecretKind, SecretSummary } from '../../../../shared/contract';
+import { VaultSecretKind, type SecretKind, type SecretSummary } from '../../../../shared/contract';
+import { useOpQuery } from '../../api/use-op-query';
 import { Banner, ErrorBanner } from '../../shell/ErrorBanner';
 import { SettingsSection } from './SettingsSection';
 import { useSecrets, useVaultOp, useVaultStatus } from './use-vault';
 
-const kinds: { value: SecretKind; label: string }[] = [
-  { value: 'github', label: 'GitHub' },
-  { value: 'gitlab', label: 'GitLab' },
-  { value: 'generic', label: 'Other' },
-  { value: 'anthropic_api_key', label: 'Anthropic API key (agent)' },
-  { value: 'claude_oauth_token', label: 'Claude OAuth token (agent, from claude setup-token)' },
-  { value: 'ssh_private_key', label: 'SSH private key (remote engine)' },
-  { value: 'tls_certificate', label: 'TLS certificate, PEM (remote engine CA or client)' },
-  { value: 'tls_private_key', label: 'TLS private key, PEM (remote engine client)' },
-  { value: 'openai_api_key', label: 'OpenAI API key (Codex, OpenCode, Qwen Code)' },
-  { value: 'gemini_api_key', label: 'Gemini API key (Gemini CLI)' },
-];
-const defaultHost: Record<SecretKind, string> = {
-  github: 'github.com',
-  gitlab: 'gitlab.com',
-  generic: '',
-  anthropic_api_key: '',
-  claude_oauth_token: '',
-  ssh_private_key: '',
-  tls_certificate: '',
-  tls_private_key: '',
-  openai_api_key: '',
-  gemini_api_key: '',
+/** The vault's own kinds; the agent credential kinds come from agent.get (each agent kind's driver declares them). */
+const vaultKinds: Record<VaultSecretKind, { label: string; host: string; multiLine?: true }> = {
+  github: { label: 'GitHub', host: 'github.com' },
+  gitlab: { label: 'GitLab', host: 'gitlab.com' },
+  generic: { label: 'Other', host: '' },
+  ssh_private_key: { label: 'SSH private key (remote engine)', host: '', multiLine: true },
+  tls_certificate: { label: 'TLS certificate, PEM (remote engine CA or client)', host: '', multiLine: true },
+  tls_private_key: { label: 'TLS private key, PEM (remote engine client)', host: '', multiLine: true },
 };
+const isVaultKind = (kind: SecretKind): kind is VaultSecretKind => VaultSecretKind.safeParse(kind).success;
+const vaultKind = (kind: SecretKind) => (isVaultKind(kind) ? vaultKinds[kind] : undefined);
+const defaultHost = (kind: SecretKind) => vaultKind(kind)?.host ?? '';
 
-const MULTI_LINE = new Set<SecretKind>(['ssh_private_key', 'tls_certificate', 'tls_private_key']);
+interface KindOption {
+  value: SecretKind;
+  label: string;
+}
+
+/** Every kind a secret may have: the vault's own, then each agent credential with the agents it signs in. */
+function useSecretKinds(): KindOption[] {
+  const agent = useOpQuery('agent.get', {}, { retry: false });
+  const labelOf = new Map((agent.data?.kinds ?? []).map((k) => [k.kind, k.label]));
+  return [
+    ...Object.entries(vaultKinds).map(([value, k]) => ({ value, label: k.label })),
+    ...(agent.data?.credentials ?? []).map((c) => ({
+      value: c.kind,
+      label: `${c.label} (${c.agents.map((a) => labelOf.get(a) ?? a).join(', ')})`,
+    })),
+  ];
+}
 
 /** Provider tokens and other secrets. Values go in and are never shown again: only the last 4 characters. */
 export function SecretsSection() {
@@ -61,6 +66,7 @@ export function SecretsSection() {
 }
 
 function SecretItem({ secret, canEdit }: { secret: SecretSummary; canEdit: boolean }) {
+  const kinds = useSecretKinds();
   const [mode, setMode] = useState<'view' | 'edit' | 'delete'>('view');
   const remove = useVaultOp('secrets.delete');
   if (mode === 'edit') return <EditSecretForm secret={secret} onDone={() => setMode('view')} />;
@@ -117,17 +123,14 @@ function SecretFields(props: {
   valueLabel: string;
   onChange(patch: Partial<{ name: string; kind: SecretKind; host: string; value: string }>): void;
 }) {
+  const kinds = useSecretKinds();
   const id = (f: string) => `${props.prefix}-${f}`;
   return (
     <>
       <label htmlFor={id('name')}>Name</label>
       <input id={id('name')} value={props.name} onChange={(e) => props.onChange({ name: e.target.value })} />
       <label htmlFor={id('kind')}>Kind</label>
-      <select
-        id={id('kind')}
-        value={props.kind}
-        onChange={(e) => props.onChange({ kind: e.target.value as SecretKind })}
-      >
+      <select id={id('kind')} value={props.kind} onChange={(e) => props.onChange({ kind: e.target.value })}>
         {kinds.map((k) => (
           <option key={k.value} value={k.value}>
             {k.label}
@@ -142,7 +145,7 @@ function SecretFields(props: {
         onChange={(e) => props.onChange({ host: e.target.value })}
       />
       <label htmlFor={id('value')}>{props.valueLabel}</label>
-      {MULTI_LINE.has(props.kind) ? (
+      {vaultKind(props.kind)?.multiLine ? (
         // A PEM or OpenSSH key spans lines, which a password field would drop.
         <textarea
           id={id('value')}
@@ -167,7 +170,7 @@ function SecretFields(props: {
 }
 
 function AddSecretForm() {
-  const empty = { name: '', kind: 'github' as SecretKind, host: defaultHost.github, value: '' };
+  const empty = { name: '', kind: 'github' as SecretKind, host: defaultHost('github'), value: '' };
   const [form, setForm] = useState(empty);
   const create = useVaultOp('secrets.create', () => setForm(empty));
   const submit = (e: FormEvent) => {
@@ -178,7 +181,7 @@ function AddSecretForm() {
     setForm((f) => ({
       ...f,
       ...patch,
-      ...(patch.kind && f.host === defaultHost[f.kind] ? { host: defaultHost[patch.kind] } : {}),
+      ...(patch.kind && f.host === defaultHost(f.kind) ? { host: defaultHost(patch.kind) } : {}),
     }));
   return (
     <form className="form-grid" onSubmit={submit} aria-label="Add a secret">

@@ -40,8 +40,8 @@ export function CreateWorkspaceDialog({
   const secrets = useOpQuery('secrets.list', {}, { retry: false });
   const agent = useOpQuery('agent.get', {}, { retry: false });
   const kinds = agent.data?.kinds ?? [];
-  const credentialKinds: string[] = kinds.flatMap((k) => k.credentialKinds);
-  const agentCredentials = (secrets.data?.secrets ?? []).filter((s) => credentialKinds.includes(s.kind));
+  const credentialLabel = new Map((agent.data?.credentials ?? []).map((c) => [c.kind, c.label]));
+  const agentCredentials = (secrets.data?.secrets ?? []).filter((s) => credentialLabel.has(s.kind));
   const defaultCredential = agentCredentials.find((s) => s.id === kinds[0]?.defaultCredentialId);
   const input = {
     name: name.trim(),
@@ -140,12 +140,12 @@ export function CreateWorkspaceDialog({
           </option>
           {agentCredentials.map((s) => (
             <option key={s.id} value={s.id}>
-              {s.name} ({s.kind === 'anthropic_api_key' ? 'API key' : 'OAuth token'}
+              {s.name} ({credentialLabel.get(s.kind)}
               {s.last4 ? `, …${s.last4}` : ''})
             </option>
           ))}
         </select>
-        <small>An Anthropic API key or a Claude OAuth token (claude setup-token) from the vault.</small>
+        <small>An agent credential from the vault ({[...credentialLabel.values()].join(', ')}).</small>
       </label>
       <label className="field">
         <input type="checkbox" checked={bypassPermissions} onChange={(e) => setBypassPermissions(e.target.checked)} />
