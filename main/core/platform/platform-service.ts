@@ -20,7 +20,6 @@ import { AgentStore, type Agent } from './store/agents';
 import { BoardStore } from './store/board';
 import { RunStore, type RunStatus } from './store/runs';
 import { TaskStore, type NewTask, type Task } from './store/tasks';
-import { compactFts } from './store/fts';
 import { ToolRouter } from './tool-router';
 import { CallerLookup } from './caller-lookup';
 import { BoardFeed } from './board-feed';
@@ -93,8 +92,8 @@ export class PlatformService implements Disposable {
     this.runs = new RunStore(deps.db);
     this.tasks = new TaskStore(deps.db, this.mirror);
     this.board = new BoardStore(deps.db, this.mirror);
-    compactFts(deps.db, 'memories_fts');
-    compactFts(deps.db, 'runs_fts');
+    deps.review.memories.compact();
+    this.runs.compact();
     this.router = new ToolRouter(
       new CallerLookup(deps.db, this.runs, this.agents),
       {

@@ -6,6 +6,7 @@ import type { Logger } from '../log';
 import type { BoardChange, Agent, BoardRow } from '../platform';
 import type { Db } from '../store';
 import type { SessionService } from './session-service';
+import { SessionStore } from './session-store';
 
 export interface AutoStartDeps {
   db: Db;
@@ -15,7 +16,7 @@ export interface AutoStartDeps {
   agentOf(workspaceId: string): Agent | null;
   /** Workspaces whose agent has auto-start on (a removed session names no workspace: all of them get a look). */
   autoStartWorkspaces(): string[];
-  tasks: { board(project: string): BoardRow[]; project(id: string): string | null };
+  tasks: { board(project: string): BoardRow[]; project(id: string): string | null; delegated(id: string): boolean };
   sessions: Pick<SessionService, 'create'>;
   log: Logger;
 }
@@ -27,14 +28,14 @@ export interface AutoStartDeps {
  */
 export function autoStartDelegated(d: AutoStartDeps): Disposable {
   const queues = new Map<string, Promise<void>>();
-  const busy = d.db.prepare(
-    `SELECT count(*) AS n FROM sessions s JOIN tasks t ON t.id = s.task_id
-     WHERE s.workspace_id = ? AND t.created_by_run IS NOT NULL AND s.status IN ('creating', 'running')`,
-  );
+  const store = new SessionStore(d.db);
+  /** Live sessions on delegated tasks. */
+  const busy = (workspaceId: string): number =>
+    store.liveTaskIds(workspaceId).filter((taskId) => d.tasks.delegated(taskId)).length;
   const fill = async (workspaceId: string): Promise<void> => {
     const agent = d.agentOf(workspaceId);
     if (!agent?.autoStart) return;
-    let room = agent.maxAutoSessions - (busy.get(workspaceId) as { n: number }).n;
+    let room = agent.maxAutoSessions - busy(workspaceId);
     const ready = d.tasks
       .board(workspaceId)
       .filter((t) => t.status === 'ready_for_agent' && t.createdByRun)

@@ -130,24 +130,15 @@ export class SessionStore {
     return this.get(id);
   }
 
-  /** Runs still `running` that name a session no longer here (its workspace was deleted, say). */
-  orphanRunIds(): string[] {
-    const rows = this.db
-      .prepare(
-        `SELECT id FROM runs WHERE status = 'running' AND session_id IS NOT NULL AND session_id NOT IN (SELECT id FROM sessions)`,
-      )
-      .all() as { id: string }[];
-    return rows.map((r) => r.id);
-  }
-
-  /** Runs still `running` that were started for this session but are not its current run (a crash came between). */
-  strayRunIds(sessionId: string): string[] {
-    const rows = this.db
-      .prepare(
-        `SELECT id FROM runs WHERE status = 'running' AND session_id = @id AND id IS NOT (SELECT run_id FROM sessions WHERE id = @id)`,
-      )
-      .all({ id: sessionId }) as { id: string }[];
-    return rows.map((r) => r.id);
+  /** The tasks of a workspace's live sessions (creating or running), one entry per session that runs on a task. */
+  liveTaskIds(workspaceId: string): string[] {
+    return (
+      this.db
+        .prepare(
+          `SELECT task_id FROM sessions WHERE workspace_id = ? AND task_id IS NOT NULL AND status IN ('creating', 'running')`,
+        )
+        .all(workspaceId) as { task_id: string }[]
+    ).map((r) => r.task_id);
   }
 
   /** Sessions limited by their provider (a restarted core re-arms their resume). */

@@ -1,5 +1,3 @@
-import type { Db } from '../../store';
-
 /**
  * Turns free text into safe FTS5 queries: each word becomes a quoted term (so FTS operators,
  * quotes and column filters typed by an agent are plain words). `all` needs every word (precise,
@@ -29,12 +27,4 @@ export function searchAllThenAny<T>(text: string, limit: number, search: FtsSear
   const precise = probe.length > 0 ? search(q.all, limit, true) : [];
   if (precise.length > 0 || q.all === q.any) return precise;
   return search(q.any, limit, true);
-}
-
-/**
- * Merges an FTS5 index into a single segment. A query reads every segment of each term's doclist,
- * so an index written row by row answers about twice as slowly as a merged one; core merges at start.
- */
-export function compactFts(db: Db, table: 'memories_fts' | 'runs_fts'): void {
-  db.prepare(`INSERT INTO ${table}(${table}) VALUES ('optimize')`).run();
 }

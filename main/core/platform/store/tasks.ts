@@ -104,6 +104,11 @@ export class TaskStore {
     });
   }
 
+  /** Whether the task was made by an agent's run (delegated), not by the operator; false when there is no such task. */
+  delegated(id: string): boolean {
+    return this.db.prepare('SELECT 1 FROM tasks WHERE id = ? AND created_by_run IS NOT NULL').get(id) !== undefined;
+  }
+
   project(id: string): string | null {
     const r = this.db.prepare('SELECT project FROM tasks WHERE id = ?').get(id) as
       { project: string | null } | undefined;

@@ -322,15 +322,21 @@ export class SessionLauncher {
   /** Ends the session's runs other than its current one (started, then a crash before it was recorded). */
   async endStrayRuns(sessionId: string): Promise<void> {
     const { runs, store } = this.deps;
-    for (const id of runs ? store.strayRunIds(sessionId) : [])
-      await runs?.end(id, 'cancelled', 'Started for a session that never used it (interrupted by a restart).');
+    if (!runs) return;
+    const current = store.get(sessionId)?.run_id ?? null;
+    const stray = runs.runningForSessions().filter((r) => r.sessionId === sessionId && r.id !== current);
+    for (const { id } of stray)
+      await runs.end(id, 'cancelled', 'Started for a session that never used it (interrupted by a restart).');
   }
 
   /** Ends runs whose session is gone (a deleted workspace takes its sessions with it). */
   async endOrphanRuns(): Promise<number> {
     const { runs, store } = this.deps;
     if (!runs) return 0;
-    const ids = store.orphanRunIds();
+    const ids = runs
+      .runningForSessions()
+      .filter((r) => store.get(r.sessionId) === null)
+      .map((r) => r.id);
     for (const id of ids) await runs.end(id, 'cancelled', 'Its session was removed.');
     return ids.length;
   }

@@ -17,7 +17,11 @@ export interface PlatformRuns {
   /** Where this workspace's workers reach NATS (a remote engine's leaf node; absent: the run's own URL). */
   workerUrl?(workspaceId: string): Promise<string>;
   endRun(runId: string, status?: 'finished' | 'failed' | 'cancelled', summary?: string): Promise<void>;
-  runs: { get(id: string): { summary: string } | null; setSummary(id: string, summary: string): void };
+  runs: {
+    get(id: string): { summary: string } | null;
+    setSummary(id: string, summary: string): void;
+    runningForSessions(): { id: string; sessionId: string }[];
+  };
   tasks: {
     get(id: string): { id: string; status: string } | null;
     project(id: string): string | null;
@@ -136,6 +140,11 @@ export class SessionRuns {
   summarize(runId: string, lastAssistantMessage: string): void {
     const text = lastAssistantMessage.trim();
     if (text) this.platform.runs.setSummary(runId, text.slice(0, 20_000));
+  }
+
+  /** Runs still running that were started for a session, with their session. */
+  runningForSessions(): { id: string; sessionId: string }[] {
+    return this.platform.runs.runningForSessions();
   }
 
   /** Ends a run, keeping a summary its Stop hooks gave it; one already ended or gone is fine. */

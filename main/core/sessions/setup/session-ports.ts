@@ -1,5 +1,6 @@
 import { NexusError } from '../../../../shared/errors';
 import type { Db } from '../../store';
+import { SessionPortStore } from './session-port-store';
 
 /** Each session's ports: `PORT` is the first of a block of PORTS_PER_SESSION, NEXUS_PORTS names the block. */
 export const PORTS_PER_SESSION = 10;
@@ -16,31 +17,26 @@ export interface SessionPortBlock {
  * even on the host network) and kept across restarts (migration 032). A deleted session's block goes with its row.
  */
 export class SessionPorts {
-  constructor(private readonly db: Db) {}
+  private readonly store: SessionPortStore;
+
+  constructor(db: Db) {
+    this.store = new SessionPortStore(db);
+  }
 
   of(sessionId: string): SessionPortBlock | null {
-    const row = this.db.prepare('SELECT first_port FROM session_ports WHERE session_id = ?').get(sessionId) as
-      { first_port: number } | undefined;
-    return row ? block(row.first_port) : null;
+    const first = this.store.firstPortOf(sessionId);
+    return first === null ? null : block(first);
   }
 
   /** The session's block, allocated (the lowest free one on its engine) when it has none. */
   ensure(sessionId: string, engine: string): SessionPortBlock {
     const have = this.of(sessionId);
     if (have) return have;
-    const taken = new Set(
-      (
-        this.db.prepare('SELECT first_port FROM session_ports WHERE engine = ?').all(engine) as {
-          first_port: number;
-        }[]
-      ).map((r) => r.first_port),
-    );
+    const taken = this.store.takenOn(engine);
     for (let i = 0; i < BLOCKS; i++) {
       const first = FIRST_PORT + i * PORTS_PER_SESSION;
       if (taken.has(first)) continue;
-      this.db
-        .prepare('INSERT INTO session_ports (session_id, engine, first_port) VALUES (?, ?, ?)')
-        .run(sessionId, engine, first);
+      this.store.add(sessionId, engine, first);
       return block(first);
     }
     throw new NexusError('conflict', `Every one of the ${BLOCKS} port blocks on engine ${engine} is taken.`);

@@ -26,14 +26,18 @@ export class SessionSetupStore {
 
   /** Saves a session's setup state (a session deleted meanwhile: nothing, its row is gone). */
   saveSetup(sessionId: string, s: SetupRecord): void {
-    this.db
-      .prepare(
-        `INSERT INTO session_setups (session_id, state, exit_code, output, updated_at)
-         SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM sessions WHERE id = ?)
-         ON CONFLICT(session_id) DO UPDATE SET state = excluded.state, exit_code = excluded.exit_code,
-         output = excluded.output, updated_at = excluded.updated_at`,
-      )
-      .run(sessionId, s.state, s.exitCode, s.output, new Date().toISOString(), sessionId);
+    // The row's session is its foreign key (foreign keys are on, open.ts): a session gone refuses the insert.
+    try {
+      this.db
+        .prepare(
+          `INSERT INTO session_setups (session_id, state, exit_code, output, updated_at) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT(session_id) DO UPDATE SET state = excluded.state, exit_code = excluded.exit_code,
+           output = excluded.output, updated_at = excluded.updated_at`,
+        )
+        .run(sessionId, s.state, s.exitCode, s.output, new Date().toISOString());
+    } catch (e) {
+      if ((e as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_FOREIGNKEY') throw e;
+    }
   }
 
   files(workspaceId: string): SessionFileRow[] {
