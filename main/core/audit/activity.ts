@@ -1,13 +1,9 @@
-import type { ActivityCaller, ActivityEntry, CallerKind } from '../../../shared/contract';
+import type { ActivityCaller, ActivityEntry } from '../../../shared/contract';
 import type { AuditLog } from './audit-log';
 
-export interface ActivityFilter {
-  caller?: { kind: CallerKind; id?: string };
-  operation?: string;
-  outcome?: string;
-  before?: number;
-  limit: number;
-}
+import type { ActivityFilter } from './audit-store';
+
+export type { ActivityFilter };
 
 const TARGET_MAX = 120;
 /** Reading the activity is audited (an operator operation) but not listed, or every page view would fill it. */

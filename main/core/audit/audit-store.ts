@@ -1,6 +1,15 @@
 import type { Db } from '../store';
-import type { ActivityFilter } from './activity';
+import type { CallerKind } from '../../../shared/contract';
 import type { JournalRow } from './audit-journal';
+
+/** What the activity feed asks for: a caller, an operation (or its prefix), an outcome, a page before an id. */
+export interface ActivityFilter {
+  caller?: { kind: CallerKind; id?: string };
+  operation?: string;
+  outcome?: string;
+  before?: number;
+  limit: number;
+}
 
 /** An audit row as read back: the journal's row with its id. */
 export interface AuditStoreRow extends Omit<JournalRow, 'detail'> {
