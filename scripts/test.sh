@@ -26,8 +26,13 @@ NEXUS_COPILOT_CLI_DIR=$(bash scripts/install-acp-cli.sh copilot) && export NEXUS
 npm run build
 # The worker image (resources/worker on the offline base), built once per content hash.
 node --import tsx scripts/build-worker-image.ts
-npm run lint
-npm run typecheck
+# Lint and typecheck at once: each is one process on one core (~40 and ~70 s of CPU), the machine has two.
+npm run lint &
+lint_pid=$!
+typecheck=0
+npm run typecheck || typecheck=$?
+wait $lint_pid
+[ $typecheck -eq 0 ]
 set +e
 # Supply chain: high/critical advisories of runtime dependencies, minus audit-allowlist.json (docs/security.md).
 node scripts/audit-check.mjs
@@ -39,14 +44,21 @@ rm -rf test-results && mkdir -p test-results
 scripts/with-keychain.sh npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 unit=$?
 # The no-keychain tier (*.nokeychain.test.ts, vitest.nokeychain.config.ts): outside with-keychain.sh and with no
-# D-Bus session bus in the environment, the configuration `npm run serve` ships on a server.
+# D-Bus session bus in the environment, the configuration `npm run serve` ships on a server. It runs beside
+# Playwright (one worker, about one core busy): it waits on its core and containers far more than it computes
+# (~20 s of CPU in its ~70 s); its output is printed when both are done.
 env -u DBUS_SESSION_BUS_ADDRESS -u GNOME_KEYRING_CONTROL -u NEXUS_IN_KEYCHAIN \
-  npx vitest run --config vitest.nokeychain.config.ts --reporter=default --reporter=json --outputFile.json=test-results/vitest-nokeychain.json
-nokeychain=$?
+  npx vitest run --config vitest.nokeychain.config.ts \
+  --reporter=default --reporter=json --outputFile.json=test-results/vitest-nokeychain.json \
+  >test-results/vitest-nokeychain.log 2>&1 &
+nokeychain_pid=$!
 # Playwright after vitest, not beside it: run together on 2 cores (tried), timing-sensitive tests timed out under
 # the real agent CLIs' load (host/terminal.docker.test.ts, each passing alone).
 scripts/with-keychain.sh npx playwright test
 e2e=$?
+wait $nokeychain_pid
+nokeychain=$?
+cat test-results/vitest-nokeychain.log
 node scripts/summarize-tests.mjs
 summary=$?
 [ $audit -eq 0 ] && [ $unit -eq 0 ] && [ $nokeychain -eq 0 ] && [ $e2e -eq 0 ] && [ $summary -eq 0 ]
