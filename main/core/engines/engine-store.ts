@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { SessionStore } from '../sessions';
 import type { Db } from '../store';
+import { WorkspaceStore } from '../workspaces';
 
 export interface EngineRecord {
   id: string;
@@ -46,7 +48,14 @@ const toRecord = (r: Row): EngineRecord => ({
 
 /** The engines table: remote engines only (the local engine is not a row). */
 export class EngineStore {
-  constructor(private readonly db: Db) {}
+  /** The workspaces' and sessions' own stores answer what placement asks of their tables. */
+  private readonly workspaces: WorkspaceStore;
+  private readonly sessions: SessionStore;
+
+  constructor(private readonly db: Db) {
+    this.workspaces = new WorkspaceStore(db);
+    this.sessions = new SessionStore(db);
+  }
 
   list(): EngineRecord[] {
     return (this.db.prepare('SELECT * FROM engines ORDER BY created_at, name').all() as Row[]).map(toRecord);
@@ -90,24 +99,19 @@ export class EngineStore {
     this.db.prepare('DELETE FROM engines WHERE id = ?').run(id);
   }
 
-  /** Workspaces per engine id (a read of the workspaces table): all of them, and the running ones. */
+  /** Workspaces per engine id: all of them, and the running ones. */
   workspaceCounts(): Map<string, { all: number; running: number }> {
-    const rows = this.db
-      .prepare(
-        "SELECT engine, COUNT(*) AS n, SUM(CASE WHEN status = 'running' THEN 1 ELSE 0 END) AS r FROM workspaces GROUP BY engine",
-      )
-      .all() as { engine: string; n: number; r: number }[];
-    return new Map(rows.map((x) => [x.engine, { all: x.n, running: x.r }]));
+    return this.workspaces.countsByEngine();
   }
 
-  /** Running sessions per engine id (a read of the sessions and workspaces tables), for placement. */
+  /** Live sessions (creating or running) per engine id, for placement. */
   runningSessionsByEngine(): Map<string, number> {
-    const rows = this.db
-      .prepare(
-        `SELECT w.engine AS engine, COUNT(*) AS n FROM sessions s JOIN workspaces w ON w.id = s.workspace_id
-         WHERE s.status IN ('creating', 'running') GROUP BY w.engine`,
-      )
-      .all() as { engine: string; n: number }[];
-    return new Map(rows.map((x) => [x.engine, x.n]));
+    const engines = this.workspaces.engines();
+    const counts = new Map<string, number>();
+    for (const [workspaceId, n] of this.sessions.liveByWorkspace()) {
+      const engine = engines.get(workspaceId);
+      if (engine !== undefined) counts.set(engine, (counts.get(engine) ?? 0) + n);
+    }
+    return counts;
   }
 }

@@ -141,6 +141,16 @@ export class SessionStore {
     ).map((r) => r.task_id);
   }
 
+  /** Live sessions (creating or running) per workspace id. */
+  liveByWorkspace(): Map<string, number> {
+    const rows = this.db
+      .prepare(
+        `SELECT workspace_id AS workspaceId, COUNT(*) AS n FROM sessions WHERE status IN ('creating', 'running') GROUP BY workspace_id`,
+      )
+      .all() as { workspaceId: string; n: number }[];
+    return new Map(rows.map((r) => [r.workspaceId, r.n]));
+  }
+
   /** Sessions limited by their provider (a restarted core re-arms their resume). */
   limited(): { id: string; limited_until: string }[] {
     return this.db.prepare(`SELECT id, limited_until FROM sessions WHERE limited_until IS NOT NULL`).all() as {

@@ -52,6 +52,22 @@ export const publicWorkspace = ({ volume: _volume, ...w }: WorkspaceRecord): Wor
 export class WorkspaceStore {
   constructor(private readonly db: Db) {}
 
+  /** Workspaces per engine id: all of them, and the running ones. */
+  countsByEngine(): Map<string, { all: number; running: number }> {
+    const rows = this.db
+      .prepare(
+        "SELECT engine, COUNT(*) AS n, SUM(CASE WHEN status = 'running' THEN 1 ELSE 0 END) AS r FROM workspaces GROUP BY engine",
+      )
+      .all() as { engine: string; n: number; r: number }[];
+    return new Map(rows.map((x) => [x.engine, { all: x.n, running: x.r }]));
+  }
+
+  /** Each workspace's engine id, by workspace id. */
+  engines(): Map<string, string> {
+    const rows = this.db.prepare('SELECT id, engine FROM workspaces').all() as { id: string; engine: string }[];
+    return new Map(rows.map((r) => [r.id, r.engine]));
+  }
+
   list(): WorkspaceRecord[] {
     return (this.db.prepare(`${SELECT} ORDER BY w.created_at, w.name`).all() as Row[]).map(toRecord);
   }
