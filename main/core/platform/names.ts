@@ -1,5 +1,7 @@
 import type { Actor } from '../../../shared/contract/platform';
 import type { Db } from '../store';
+import { AgentStore } from './store/agents';
+import { RunStore } from './store/runs';
 
 /**
  * Names a person reads for who did something: the agent's workspace and the session its run
@@ -13,15 +15,16 @@ export class Names {
   private readonly runs = new Map<string, { sessionId: string | null } | null>();
   private readonly sessions = new Map<string, { name: string; workspaceId: string } | null>();
 
-  constructor(private readonly db: Db) {}
+  private readonly agentStore: AgentStore;
+  private readonly runStore: RunStore;
+
+  constructor(private readonly db: Db) {
+    this.agentStore = new AgentStore(db);
+    this.runStore = new RunStore(db);
+  }
 
   private agent(id: string): { name: string; project: string | null } | null {
-    if (!this.agents.has(id))
-      this.agents.set(
-        id,
-        (this.db.prepare('SELECT name, project FROM agents WHERE id = ?').get(id) as
-          { name: string; project: string | null } | undefined) ?? null,
-      );
+    if (!this.agents.has(id)) this.agents.set(id, this.agentStore.get(id));
     return this.agents.get(id) ?? null;
   }
 
@@ -48,12 +51,7 @@ export class Names {
   }
 
   private sessionOfRun(runId: string): string | null {
-    if (!this.runs.has(runId))
-      this.runs.set(
-        runId,
-        (this.db.prepare('SELECT session_id AS sessionId FROM runs WHERE id = ?').get(runId) as
-          { sessionId: string | null } | undefined) ?? null,
-      );
+    if (!this.runs.has(runId)) this.runs.set(runId, this.runStore.get(runId));
     return this.runs.get(runId)?.sessionId ?? null;
   }
 
