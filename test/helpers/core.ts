@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCore, type Core, type CoreOptions } from '../../main/core';
+import { composeCore, createCore, type Core, type CoreOptions } from '../../main/core';
 import { openStore, type Db } from '../../main/core/store/open';
 import type { CoreConfigInput } from '../../main/core/config';
 import { nodePorts } from '../../main/host/node-ports';
@@ -14,6 +14,11 @@ export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 export function openCore(dataDir: string, config: CoreConfigInput = {}, options: CoreOptions = {}): Promise<Core> {
   // Any free port for the model gateway: tests run many cores at once (the data dir keeps it across restarts).
   return createCore({ version: 'test', gateway: { port: 0 }, ...config }, nodePorts(dataDir, repoRoot), options);
+}
+
+/** The same core built and not started (`start()` brings it up), for a test of what building does. */
+export function composeTestCore(dataDir: string, config: CoreConfigInput = {}): ReturnType<typeof composeCore> {
+  return composeCore({ version: 'test', gateway: { port: 0 }, ...config }, nodePorts(dataDir, repoRoot));
 }
 
 const databases = new WeakMap<Pick<Core, 'ports'>, Db>();

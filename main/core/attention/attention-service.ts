@@ -45,14 +45,17 @@ export class AttentionService implements Disposable {
   private workspaces: { name: string; status: string }[] = [];
   private scheduled = false;
   private running: Promise<void> | null = null;
-  private readonly subscription: Disposable;
+  private subscription: Disposable | null = null;
 
-  /** Subscribes to the triggers and schedules the first computation. */
-  constructor(private readonly deps: AttentionDeps) {
-    this.subscription = deps.events.subscribe((event) => {
+  constructor(private readonly deps: AttentionDeps) {}
+
+  /** Subscribes to the triggers and schedules the first computation (core's start). */
+  follow(): Disposable {
+    this.subscription ??= this.deps.events.subscribe((event) => {
       if (TRIGGERS.has(event.name)) this.schedule();
     });
     this.schedule();
+    return this;
   }
 
   async get(): Promise<FleetAttention> {
@@ -128,7 +131,8 @@ export class AttentionService implements Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    this.subscription?.dispose();
+    this.subscription = null;
   }
 }
 

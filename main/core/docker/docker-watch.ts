@@ -32,7 +32,7 @@ export class DockerWatch implements Disposable {
   private backoffMs = 250;
   private disposed = false;
   private connecting = false;
-  private readonly lostSub: Disposable;
+  private lostSub: Disposable | null = null;
 
   constructor(
     private readonly docker: Docker,
@@ -49,14 +49,13 @@ export class DockerWatch implements Disposable {
       onReconnect: () => Promise<void>;
       maxBackoffMs?: number;
     },
-  ) {
-    this.lostSub = deps.signals.on('engineLost', ({ reason, engine }) => {
-      if (engine === deps.engine) this.lost(reason);
-    });
-  }
+  ) {}
 
-  /** Opens the stream now if the engine answers, else starts the reconnect timer. */
+  /** Hears `engineLost`, then opens the stream now if the engine answers, else starts the reconnect timer. */
   async start(): Promise<void> {
+    this.lostSub ??= this.deps.signals.on('engineLost', ({ reason, engine }) => {
+      if (engine === this.deps.engine) this.lost(reason);
+    });
     await this.connect();
   }
 
@@ -163,7 +162,7 @@ export class DockerWatch implements Disposable {
 
   dispose(): void {
     this.disposed = true;
-    this.lostSub.dispose();
+    this.lostSub?.dispose();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.dropStream();

@@ -2,4 +2,4 @@
 export { engineHandlers } from './engine-handlers';
 export type { EngineService } from './engine-service';
 export { joinPlatform } from './join-platform';
-export { createEngines } from './wire';
+export { createEngines, type Engines } from './wire';

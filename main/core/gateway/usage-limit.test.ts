@@ -74,6 +74,7 @@ describe('usage limits: marked, cleared, resumed at the reset', () => {
       events,
       log: createLogger({ redactor, stderr: false }),
     });
+    limits.follow();
   });
   afterEach(() => {
     limits.dispose();

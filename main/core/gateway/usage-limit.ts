@@ -57,12 +57,16 @@ export const RESUME_MESSAGE = 'Nexus: the usage limit has reset; go on where you
 export class UsageLimits implements Disposable {
   /** Each limited session's reset (ms) and, once the reset came and its CLI still held the turn, `due`. */
   private readonly limits = new Map<string, { until: number; due: boolean; timer: NodeJS.Timeout | null }>();
-  private readonly subscription: Disposable;
+  private subscription: Disposable | null = null;
   private readonly now: () => number;
 
   constructor(private readonly deps: UsageLimitsDeps) {
     this.now = deps.now ?? Date.now;
-    this.subscription = deps.events.subscribe((e) => {
+  }
+
+  /** Follows the sessions: a stopped or deleted one is never resumed, a due one is checked (core's start). */
+  follow(): Disposable {
+    this.subscription ??= this.deps.events.subscribe((e) => {
       if (e.name !== 'sessions.changed') return;
       const { session, removedId } = e.payload as EventPayload<'sessions.changed'>;
       if (!session) {
@@ -73,6 +77,12 @@ export class UsageLimits implements Disposable {
       if (entry?.due) this.check(session.id);
       else if (entry && (session.status !== 'running' || session.agentState === 'exited')) this.drop(session.id);
     });
+    return { dispose: () => this.unfollow() };
+  }
+
+  private unfollow(): void {
+    this.subscription?.dispose();
+    this.subscription = null;
   }
 
   /** The gateway passed on a 429 that names its reset: the session is limited until then. */
@@ -113,7 +123,7 @@ export class UsageLimits implements Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    this.unfollow();
     for (const id of [...this.limits.keys()]) this.cancel(id);
   }
 

@@ -1,17 +1,16 @@
-import type { DisposableStore } from '../disposable';
+import type { Disposable } from '../disposable';
 import type { EventBus } from '../events';
 import type { Db } from '../store';
 import { AgentRecords } from './agent-records';
 import { BoardService } from './board-service';
 import type { PlatformService } from './platform-service';
 
-/** Agent records and the board over core.platform's stores; board changes go out as `board.changed`. */
+/** Agent records and the board over core.platform's stores; board changes go out as `board.changed` (from `react`). */
 export function platformRecords(
   platform: PlatformService,
   db: Db,
   events: EventBus,
-  disposables: DisposableStore,
-): { records: AgentRecords; board: BoardService } {
+): { records: AgentRecords; board: BoardService; react(): Disposable[] } {
   const records = new AgentRecords({
     agents: platform.agents,
     runs: platform.runs,
@@ -26,6 +25,6 @@ export function platformRecords(
     feed: platform.feed,
     mirror: platform.mirror,
   });
-  disposables.add(platform.feed.on((c) => events.emit('board.changed', { taskId: c.taskId })));
-  return { records, board };
+  const react = (): Disposable[] => [platform.feed.on((c) => events.emit('board.changed', { taskId: c.taskId }))];
+  return { records, board, react };
 }

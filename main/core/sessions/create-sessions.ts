@@ -6,7 +6,7 @@ import type { DockerConfig } from '../docker';
 import { type RulesConfig, PermissionRequests, RulesService } from '../permissions';
 import type { QuotaConfig, WorkspaceEvents, WorkspaceRuntime } from '../workspaces';
 import type { SessionsConfig } from './config';
-import { type DisposableStore, toDisposable } from '../disposable';
+import type { Disposable } from '../disposable';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { PlatformService } from '../platform';
@@ -39,7 +39,6 @@ export interface SessionsWiring {
   };
   paths: AppPaths;
   redactor: Redactor;
-  disposables: DisposableStore;
   audit: Pick<AuditLog, 'record'>;
   /** The workspaces module's runtime: the only way sessions and terminals reach a container. */
   runtime: WorkspaceRuntime;
@@ -77,18 +76,26 @@ export interface SessionsWiring {
   setup?: SessionSetupHooks;
 }
 
-/**
- * Builds the sessions module: the service, its hook-event subscription, converge on workspace start,
- * the hook user's removal with its workspace, and the live terminals. The worker tools come from `npm run build`
- * (dist/worker). Everything is closed by `disposables`; call `sessions.converge()` once at start-up.
- */
-export function createSessions(w: SessionsWiring): Promise<{
+/** The sessions module as createSessions builds it: its services, its subscriptions, what closes it. */
+export interface SessionsModule {
   service: SessionService;
   terminals: SessionTerminals;
   permissions: PermissionRequests;
   rules: RulesService;
   acp: AcpSessions;
-}> {
+  /** Its subscriptions (hook events, converge on workspace start, the hook user's removal, …), made at core's start. */
+  react(): Disposable[];
+  /** Lets in-flight docker execs finish and ends the permission requests' timers. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Builds the sessions module: the service, its hook-event subscription, converge on workspace start,
+ * the hook user's removal with its workspace, and the live terminals. The worker tools come from `npm run build`
+ * (dist/worker). Nothing subscribes until `react()`; call `sessions.converge()` once at start-up.
+ */
+export function createSessions(w: SessionsWiring): SessionsModule {
+  const reactions: (() => Disposable)[] = [];
   const dist = resolve(w.paths.workerContextDir, '..', '..', 'dist', 'worker');
   const log = w.log.child({ feature: 'sessions' });
   const service = new SessionService({
@@ -127,11 +134,13 @@ export function createSessions(w: SessionsWiring): Promise<{
     external: w.external,
     setup: w.setup,
   });
-  w.disposables.add(forwardHookEvents(w.platform, service, log));
-  w.disposables.add(convergeOnWorkspaceStart(w.signals, service, log));
-  w.disposables.add(service.watchMemoryKills(w.signals));
+  reactions.push(
+    () => forwardHookEvents(w.platform, service, log),
+    () => convergeOnWorkspaceStart(w.signals, service, log),
+    () => service.watchMemoryKills(w.signals),
+  );
   // The operator sees a kill in Settings → Activity too, beside the session's own reason.
-  w.disposables.add(
+  reactions.push(() =>
     service.on('agentKilledForMemory', ({ sessionId, reason }) =>
       w.audit.record({
         actor: 'nexus',
@@ -143,15 +152,13 @@ export function createSessions(w: SessionsWiring): Promise<{
       }),
     ),
   );
-  w.disposables.add(
+  reactions.push(() =>
     w.signals.on('removed', ({ workspaceId }) => {
       w.platform
         .removeHookPublisher(workspaceId)
         .catch((e: unknown) => log.warn('removing the hook user failed', { workspaceId, error: e }));
     }),
   );
-  // Let in-flight docker execs finish before the engine and db go.
-  w.disposables.add(toDisposable(() => service.idle()));
   const terminals = new SessionTerminals({
     liveWindow: (id) => service.liveWindow(id),
     runtime: w.runtime,
@@ -171,7 +178,7 @@ export function createSessions(w: SessionsWiring): Promise<{
     decided: (d) => w.events.emit('rules.decided', d),
   });
   // A deleted session's grants went with its row; the service forgets them and its count.
-  w.disposables.add(
+  reactions.push(() =>
     w.events.subscribe((m) => {
       const gone =
         m.name === 'sessions.changed' ? (m.payload as EventPayload<'sessions.changed'>).removedId : undefined;
@@ -188,10 +195,30 @@ export function createSessions(w: SessionsWiring): Promise<{
     rules,
     worktreeOf: (id) => service.worktreeOf(id),
   });
-  w.disposables.add(w.platform.onPermissionAsk((ws, data, respond) => void permissions.ask(ws, data, respond)));
-  w.disposables.add(toDisposable(() => permissions.dispose()));
+  reactions.push(() => w.platform.onPermissionAsk((ws, data, respond) => void permissions.ask(ws, data, respond)));
   const acp = acpClient(w, service, permissions, log);
-  return Promise.resolve({ service, terminals, permissions, rules, acp });
+  reactions.push(() =>
+    w.platform.onAcpMessage(({ workspaceId, event }) => {
+      try {
+        acp.receive(workspaceId, event);
+      } catch (e) {
+        log.warn('an ACP bridge message was refused', { workspaceId, error: e });
+      }
+    }),
+  );
+  return {
+    service,
+    terminals,
+    permissions,
+    rules,
+    acp,
+    react: () => reactions.map((make) => make()),
+    dispose: async () => {
+      permissions.dispose();
+      // Let in-flight docker execs finish before the engine and db go.
+      await service.idle();
+    },
+  };
 }
 
 /**
@@ -224,14 +251,5 @@ function acpClient(
     changed: (sessionId) => w.events.emit('sessions.transcriptChanged', { sessionId }),
   });
   w.drivers.bindAcp(acp);
-  w.disposables.add(
-    w.platform.onAcpMessage(({ workspaceId, event }) => {
-      try {
-        acp.receive(workspaceId, event);
-      } catch (e) {
-        log.warn('an ACP bridge message was refused', { workspaceId, error: e });
-      }
-    }),
-  );
   return acp;
 }

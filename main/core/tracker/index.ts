@@ -1,6 +1,7 @@
 import type { Session } from '../../../shared/contract/sessions';
 import type { SecretSummary } from '../../../shared/contract/vault';
-import { toDisposable, type DisposableStore } from '../disposable';
+import type { CoreModule } from '../core-module';
+import { DisposableStore, toDisposable } from '../disposable';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import { Names, type PlatformService } from '../platform';
@@ -31,14 +32,14 @@ export interface TrackerModuleDeps {
   events: EventBus;
   config: TrackerConfig;
   log: Logger;
-  disposables: DisposableStore;
 }
 
 /**
  * The tracker module (docs/tracker.md): a workspace's tracker (Redmine, GitHub Issues), the board mirrored there
- * through an outbox, sessions started from issues. `build → { handlers, start }`; what it starts closes with core.
+ * through an outbox, sessions started from issues: one of core's modules (core-module.ts).
  */
-export function createTracker(d: TrackerModuleDeps) {
+export function createTracker(d: TrackerModuleDeps): CoreModule {
+  const closers = new DisposableStore();
   const log = d.log.child({ component: 'tracker' });
   const store = new TrackerStore(d.db);
   const outbox = new OutboxStore(d.db);
@@ -54,7 +55,7 @@ export function createTracker(d: TrackerModuleDeps) {
     changed,
     log,
   });
-  const sender = d.disposables.add(
+  const sender = closers.add(
     new OutboxSender({
       outbox,
       trackerFor: (id) => service.trackerFor(id),
@@ -72,7 +73,7 @@ export function createTracker(d: TrackerModuleDeps) {
     service,
   });
   d.platform.mirror.current = mirror;
-  d.disposables.add(toDisposable(() => void (d.platform.mirror.current = null)));
+  closers.add(toDisposable(() => void (d.platform.mirror.current = null)));
   const sessions = new IssueSessions({
     service,
     store,
@@ -81,15 +82,19 @@ export function createTracker(d: TrackerModuleDeps) {
     createSession: (input) => d.sessions.create(input),
     log,
   });
-  d.disposables.add(d.onPushed((r) => sessions.pushed(r)));
-  // An unlocked vault may let waiting rows go.
-  d.disposables.add(d.events.subscribe((e) => e.name === 'vault.changed' && sender.kick()));
   return {
+    name: 'tracker',
     handlers: trackerHandlers({ service, sessions, outbox, kick: () => sender.kick() }),
+    react: () => [
+      d.onPushed((r) => sessions.pushed(r)),
+      // An unlocked vault may let waiting rows go.
+      d.events.subscribe((e) => e.name === 'vault.changed' && sender.kick()),
+    ],
     /** What was stored before a crash goes now; pick-up rules are followed. */
     start: (): void => {
       sender.kick();
-      d.disposables.add(sessions.follow(d.config.pickupTickMs));
+      closers.add(sessions.follow(d.config.pickupTickMs));
     },
+    dispose: () => closers.dispose(),
   };
 }

@@ -9,4 +9,4 @@ export type { WorkspaceEvents } from './workspace-events';
 export { type WorkspaceFleetStep, workspaceHandlers } from './workspace-handlers';
 export type { WorkspaceService } from './workspace-service';
 export { publicWorkspace, WorkspaceStore } from './workspace-store';
-export { createWorkspaces, vaultSecretSource, type WorkspaceOptions } from './workspaces';
+export { createWorkspaces, vaultSecretSource, type WorkspaceOptions, type Workspaces } from './workspaces';

@@ -13,7 +13,7 @@ import {
   type WorkspaceEngines,
 } from '../docker';
 import type { QuotaConfig } from './config';
-import { toDisposable, type DisposableStore } from '../disposable';
+import { DisposableStore, toDisposable } from '../disposable';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { Redactor } from '../redact';
@@ -58,7 +58,6 @@ export interface WorkspacesWiring {
   config: { docker: DockerConfig; quota: QuotaConfig; sessions: { repoDir: string; worktreesDir: string } };
   dataDir: string;
   workerContextDir: string;
-  disposables: DisposableStore;
   options?: WorkspaceOptions;
   /** Egress by allow-list (core/egress): confined workspaces' network and proxy environment. */
   egress?: WorkspaceEgressPort;
@@ -74,13 +73,15 @@ export interface Workspaces {
   remoteOf(workspaceId: string): { repoUrl: string; secretId: string | null } | null;
   /** Starts the Docker events watch (which reconciles through the service). */
   start(): Promise<void>;
+  /** Closes the watches and lets in-flight docker calls finish. */
+  dispose(): Promise<void>;
   /** The recipes workspaces were built from (devcontainer.json): sessions' setup and run, previews' ports. */
   recipes: RecipeStore;
 }
 
 /**
  * Builds the workspaces module in constructor order: store, runtime, service, then the Docker
- * events watch (which reconciles through the service; `start()` starts it). Everything is closed by `disposables`.
+ * events watch (which reconciles through the service; `start()` starts it, `dispose()` closes it).
  */
 export function createWorkspaces(w: WorkspacesWiring): Workspaces {
   const { docker, config } = w;
@@ -136,8 +137,9 @@ export function createWorkspaces(w: WorkspacesWiring): Workspaces {
     },
     onReconnect: () => service.sweep(),
   });
-  w.disposables.add(toDisposable(() => service.idle()));
-  w.disposables.add(watch);
+  const closers = new DisposableStore();
+  closers.add(toDisposable(() => service.idle()));
+  closers.add(watch);
   const remoteOf = (id: string): { repoUrl: string; secretId: string | null } | null => {
     const row = store.find(id);
     return row ? { repoUrl: row.repoUrl, secretId: row.secretId } : null;
@@ -146,7 +148,7 @@ export function createWorkspaces(w: WorkspacesWiring): Workspaces {
     await watch.start();
     // Remote engines: each its own events watch, and a sweep of its workspaces after each reconnect.
     if (engines.follow)
-      w.disposables.add(
+      closers.add(
         engines.follow({
           owner,
           signals,
@@ -157,5 +159,5 @@ export function createWorkspaces(w: WorkspacesWiring): Workspaces {
         }),
       );
   };
-  return { service, runtime, signals, remoteOf, start, recipes: recipeStore };
+  return { service, runtime, signals, remoteOf, start, recipes: recipeStore, dispose: () => closers.dispose() };
 }

@@ -32,9 +32,9 @@ export interface FleetWiring {
 /**
  * Builds the fleet service: its scope finds workspaces and sessions in the stores (so it needs no
  * session service, and is built before it), credentials are revoked when their workspace is
- * removed, and `start()` sweeps those of workspaces deleted while core was down.
+ * removed (subscribed by `react()`), and `start()` sweeps those of workspaces deleted while core was down.
  */
-export function createFleet(w: FleetWiring): { fleet: FleetService; subscription: Disposable; start(): void } {
+export function createFleet(w: FleetWiring): { fleet: FleetService; react(): Disposable[]; start(): void } {
   const sessions = new SessionLookup(new SessionStore(w.db), w.runtime);
   const resolvers: FleetResolvers = {
     workspaceOf: (ref) => w.runtime.info(ref),
@@ -54,18 +54,20 @@ export function createFleet(w: FleetWiring): { fleet: FleetService; subscription
     rateLimit: w.config.mcp.fleetRateLimit,
     bridge: w.bridge,
   });
-  const subscription = w.signals.on('removed', ({ workspaceId }) => {
-    fleet
-      .removed(workspaceId)
-      .catch((e: unknown) => w.log.warn('revoking a fleet credential failed', { workspaceId, error: e }));
-  });
+  const react = (): Disposable[] => [
+    w.signals.on('removed', ({ workspaceId }) => {
+      fleet
+        .removed(workspaceId)
+        .catch((e: unknown) => w.log.warn('revoking a fleet credential failed', { workspaceId, error: e }));
+    }),
+  ];
   const start = (): void => {
     const known = new Set(w.workspaces.list().map((ws) => ws.id));
     void fleet.credentials
       .sweep((id) => known.has(id))
       .catch((e: unknown) => w.log.warn('fleet credential sweep failed', { error: e }));
   };
-  return { fleet, subscription, start };
+  return { fleet, react, start };
 }
 
 /** fleet.*: the operator's list and choice of workspaces' fleet credentials. */

@@ -1,3 +1,4 @@
+import type { Disposable } from '../../disposable';
 import type { Handlers } from '../../handlers';
 import type { EventBus } from '../../events';
 import type { Logger } from '../../log';
@@ -30,8 +31,8 @@ export interface SessionSetupWiring {
  */
 export function createSessionSetup(w: SessionSetupWiring): {
   setup: SessionSetup;
-  /** Closes a deleted session's run window; call on dispose. */
-  subscription: { dispose(): void };
+  /** Forgets a deleted session's setup state and closes its run window (subscribed at core's start). */
+  react(): Disposable[];
   ports: SessionPorts;
   handlers: Pick<
     Handlers,
@@ -61,13 +62,15 @@ export function createSessionSetup(w: SessionSetupWiring): {
   const listed = (workspaceId: string) => ({
     files: store.files(workspaceId).map((f) => ({ path: f.path, secretId: f.secretId, literal: f.content !== null })),
   });
-  const subscription = w.events.subscribe((m) => {
-    const gone = m.name === 'sessions.changed' ? (m.payload as { removedId?: string }).removedId : undefined;
-    if (gone) setup.sessionGone(gone);
-  });
+  const react = (): Disposable[] => [
+    w.events.subscribe((m) => {
+      const gone = m.name === 'sessions.changed' ? (m.payload as { removedId?: string }).removedId : undefined;
+      if (gone) setup.sessionGone(gone);
+    }),
+  ];
   return {
     setup,
-    subscription,
+    react,
     ports,
     handlers: {
       'sessions.setup': (input) => setup.view(input.session),

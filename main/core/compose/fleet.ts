@@ -1,0 +1,75 @@
+import type Docker from 'dockerode';
+import type { CoreConfig } from '../config';
+import type { CoreModule } from '../core-module';
+import { ownerIdFor, workerBridge } from '../docker';
+import { joinPlatform, type Engines } from '../engines';
+import { createFleet, fleetHandlers, fleetStep } from '../mcp';
+import type { PlatformService } from '../platform';
+import type { CorePorts } from '../ports';
+import type { TokenService } from '../tokens';
+import type { CoreSecrets } from '../vault';
+import { workspaceHandlers, type Workspaces } from '../workspaces';
+import type { Foundations } from './foundations';
+
+/**
+ * The fleet: sessions as MCP clients, each workspace's fleet credential (its scope reads sessions from the store, so
+ * it comes before them), and remote engines' leaf nodes, through which their workers reach NATS, the fleet listener
+ * and the model gateway.
+ */
+export function buildFleet(
+  d: Pick<Foundations, 'db' | 'log'> & {
+    config: CoreConfig;
+    dataDir: string;
+    ports: CorePorts;
+    docker: Docker;
+    tokens: TokenService;
+    coreSecrets: CoreSecrets;
+    workspaces: Workspaces;
+    engines: Engines;
+    platform: PlatformService;
+    /** The model gateway's address; asked only when a leaf starts (the gateway is built after the fleet). */
+    gatewayTarget: () => { host: string; port: number } | null;
+  },
+) {
+  const { config, workspaces } = d;
+  const fleet = createFleet({
+    db: d.db,
+    tokens: d.tokens,
+    secrets: d.coreSecrets,
+    host: d.ports.host,
+    dataDir: d.dataDir,
+    config,
+    log: d.log,
+    workspaces: workspaces.service,
+    runtime: workspaces.runtime,
+    signals: workspaces.signals,
+    bridge: () => workerBridge(d.docker, config.docker.network),
+  });
+  const leaves = joinPlatform({
+    registry: d.engines.registry,
+    platform: d.platform,
+    fleet: fleet.fleet,
+    runtime: workspaces.runtime,
+    gatewayTarget: d.gatewayTarget,
+    natsBinary: config.nats.binary,
+    leafForwarder: config.nats.leafForwarder,
+    owner: ownerIdFor(d.dataDir),
+    log: d.log,
+  });
+  const modules: CoreModule[] = [
+    {
+      name: 'fleet',
+      handlers: fleetHandlers(fleet.fleet, workspaces.service),
+      react: fleet.react,
+      start: fleet.start,
+    },
+    // workspaces.create's fleet choice is a step of its handler, so the workspace operations are answered here.
+    { name: 'workspace operations', handlers: workspaceHandlers(workspaces.service, fleetStep(fleet.fleet)) },
+  ];
+  const leavesModule: CoreModule = {
+    name: 'leaves',
+    start: () => void leaves.restore(),
+    dispose: () => leaves.dispose(),
+  };
+  return { fleet: fleet.fleet, leaves, modules, leavesModule };
+}
