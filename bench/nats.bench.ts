@@ -12,7 +12,7 @@ import { userAuth } from '../main/core/platform/nats/auth';
 import { NatsIdentity } from '../main/core/platform/nats/identity';
 import { coreGrant } from '../main/core/platform/permissions';
 import { connectRun } from '../test/helpers/run-client';
-import { compactFts } from '../main/core/platform/store/fts';
+import { MemoryStore } from '../main/core/platform/review/memory-store';
 import { nodePorts } from '../main/host/node-ports';
 import { compare, measure, type Benchmark, type Measurement } from './lib';
 import { coreDb } from '../test/helpers/core';
@@ -82,7 +82,7 @@ const bench: Benchmark = async () => {
       }
     })();
     // The seed bypasses the store; merge the index as core does at start, so it is the index at rest.
-    compactFts(coreDb(core), 'memories_fts');
+    new MemoryStore(coreDb(core)).compact();
 
     const agent = core.platform.createAgent({ name: 'bench' });
     const task = core.platform.createTask({ title: 'bench' });
