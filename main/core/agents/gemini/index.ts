@@ -4,8 +4,9 @@ import { GEMINI_ACP_ARGV, GEMINI_CLI, GEMINI_CLI_MOUNT } from './cli';
 /**
  * Gemini CLI (`gemini --acp`), an ACP kind: docs/agents.md, "ACP kinds". It reads its model endpoint from
  * GOOGLE_GEMINI_BASE_URL (the session's gateway) and its key from GEMINI_API_KEY (the session's gateway credential);
- * stdio MCP servers from session/new need the folder trusted (GEMINI_CLI_TRUST_WORKSPACE). Its `default` mode asks
- * before a shell call.
+ * MCP servers from session/new need the folder trusted (GEMINI_CLI_TRUST_WORKSPACE). It takes HTTP MCP servers
+ * (`mcpCapabilities.http` in its `initialize` answer), so its sessions call the container's resident nexus-mcp, with no
+ * nexus-mcp process per session. Its `default` mode asks before a shell call.
  */
 export const geminiDriver = acpDriver({
   kind: 'gemini',
@@ -26,7 +27,7 @@ export const geminiDriver = acpDriver({
   }),
   keyVar: 'GEMINI_API_KEY',
   askMode: 'default',
-  mcpTransports: ['stdio'],
+  mcpTransports: ['stdio', 'http'],
   sessionStore: '.gemini/tmp',
   credentialFiles: [String.raw`\.gemini/oauth_creds\.json`],
 });
