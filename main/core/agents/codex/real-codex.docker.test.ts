@@ -45,12 +45,20 @@ describe('the real Codex CLI through Nexus', () => {
 
   it('starts unattended (no first-run screen) and the first turn is the typed prompt, byte-exact, for the hostile corpus', async () => {
     const batch = 5;
-    for (let i = 0; i < hostileCorpus.length; i += batch) {
-      const prompts = hostileCorpus.slice(i, i + batch);
-      const sessions = await Promise.all(
-        prompts.map((p, j) => fleet.createSession(ws, { name: `c${i + j}`, initialMessage: p, agent: 'codex' })),
-      );
-      try {
+    const remove = (list: { id: string }[]) =>
+      Promise.all(list.map((s) => fleet.call('sessions.delete', { session: s.id, deleteBranch: true })));
+    // A batch is deleted while the next one's agents start (its deletes queue behind their launch on the workspace).
+    let last: { id: string }[] = [];
+    let removing: Promise<unknown> = Promise.resolve();
+    try {
+      for (let i = 0; i < hostileCorpus.length; i += batch) {
+        const prompts = hostileCorpus.slice(i, i + batch);
+        await removing; // two batches at most: the workspace's memory holds 12 sessions
+        const sessions = await Promise.all(
+          prompts.map((p, j) => fleet.createSession(ws, { name: `c${i + j}`, initialMessage: p, agent: 'codex' })),
+        );
+        removing = remove(last);
+        last = sessions;
         for (const [j, s] of sessions.entries()) {
           expect(s.agent).toBe('codex');
           const turn = await waitFor(() => turnsOf(s.name)[0], `the first turn of ${s.name}`, 240_000);
@@ -59,9 +67,10 @@ describe('the real Codex CLI through Nexus', () => {
         const pane = await fleet.pane(sessions[0]!.id);
         expect(pane).not.toMatch(/Hooks need review|Sign in with ChatGPT|Do you trust|Update available|login/i);
         expect(pane).toContain('OpenAI Codex');
-      } finally {
-        for (const s of sessions) await fleet.call('sessions.delete', { session: s.id, deleteBranch: true });
       }
+    } finally {
+      await removing;
+      await remove(last);
     }
   }, 1_200_000);
 
