@@ -52,11 +52,10 @@ export function composeCore(
   options: CoreOptions = {},
 ): { core: Core; start(): Promise<void> } {
   const config = CoreConfig.parse(configInput);
-  const startedAt = new Date();
   const dataDir = ports.paths.dataDir;
   const base = buildFoundations(config, dataDir);
   const { redactor, log, events, status, db, audit } = base;
-  const common = { db, redactor, log, events, status };
+  const common = { db, redactor, log, events, status, audit };
   const docker = createDockerClient(config.docker.socketPath);
 
   const drivers = buildDrivers(config, dataDir);
@@ -75,8 +74,7 @@ export function composeCore(
     workerContextDir: ports.paths.workerContextDir,
     options: options.workspaces,
   });
-  const runtime = workspaces.runtime;
-  const p = buildPlatform({ ...common, audit, config, dataDir, vault, runtime });
+  const p = buildPlatform({ ...common, config, dataDir, vault, runtime: workspaces.runtime });
   const f = buildFleet({
     db,
     log,
@@ -94,13 +92,22 @@ export function composeCore(
   let sessions: SessionService | null = null;
   const live = (): SessionService => sessions ?? failNotBuilt('sessions');
   const { agent, inWorkspaces } = agents;
-  const g = buildGateway({ ...common, config, dataDir, drivers, agent, inWorkspaces, workspaces, sessions: live });
+  const g = buildGateway({
+    ...common,
+    config,
+    dataDir,
+    drivers,
+    agent,
+    inWorkspaces,
+    workspaces,
+    sessions: live,
+    platform: p,
+  });
   const gateway = g.gateway;
   // Workers on a remote engine reach the gateway through their engine's link, relayed by its leaf (as NATS is).
   gateway.routeWorkers((workspaceId) => f.leaves.gatewayBase(workspaceId));
   const s = buildSessions({
     ...common,
-    audit,
     config,
     dataDir,
     ports,
@@ -111,17 +118,16 @@ export function composeCore(
     engines,
     platform: p.platform,
     toolsDb: p.toolsDb,
+    names: p.names,
     fleet: f.fleet,
     gateway,
   });
   sessions = s.sessions;
   const o = buildOperator({
     ...common,
-    audit,
     config,
     dataDir,
     ports,
-    startedAt,
     drivers,
     vault,
     coreSecrets,

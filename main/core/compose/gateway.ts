@@ -4,6 +4,7 @@ import type { AgentDrivers, AgentService, WorkspaceAgent } from '../agents';
 import type { CoreConfig } from '../config';
 import type { CoreModule } from '../core-module';
 import { gatewayHandlers, ModelGateway, RESUME_MESSAGE } from '../gateway';
+import type { NameLookup, PlatformService } from '../platform';
 import type { SessionService } from '../sessions';
 import type { Workspaces } from '../workspaces';
 import type { Foundations } from './foundations';
@@ -22,6 +23,8 @@ export function buildGateway(
     inWorkspaces: WorkspaceAgent;
     workspaces: Workspaces;
     sessions: () => SessionService;
+    /** Workspace and session names (their stores), and task titles (the platform's), for the usage export. */
+    platform: { names: NameLookup; platform: Pick<PlatformService, 'tasks'> };
   },
 ) {
   const { config, workspaces, sessions, log } = d;
@@ -61,6 +64,11 @@ export function buildGateway(
     handlers: gatewayHandlers(gateway, {
       session: (ref) => sessions().ref(ref),
       workspace: (ref) => workspaces.runtime.info(ref),
+      names: {
+        workspaceName: (id) => d.platform.names.workspaceName(id),
+        sessionName: (id) => d.platform.names.session(id)?.name ?? null,
+        taskTitle: (id) => d.platform.platform.tasks.get(id)?.title ?? null,
+      },
     }),
     react: () => (gateway.limits ? [gateway.limits.follow()] : []),
     // Limits a previous core set are timed again.

@@ -23,7 +23,6 @@ export function buildOperator(
     config: CoreConfig;
     dataDir: string;
     ports: CorePorts;
-    startedAt: Date;
     drivers: AgentDrivers;
     vault: VaultService;
     coreSecrets: CoreSecrets;
@@ -34,6 +33,7 @@ export function buildOperator(
   },
 ) {
   const { config, events, log, audit, vault } = d;
+  const startedAt = new Date();
   const attention = fleetAttention({
     workspaces: d.workspaces.service,
     sessions: d.sessions,
@@ -75,7 +75,7 @@ export function buildOperator(
       handlers: appHandlers({
         version: config.version,
         dataDir: d.dataDir,
-        startedAt: d.startedAt,
+        startedAt,
         status: d.status,
         agentClis: () => d.drivers.all.map((k) => ({ kind: k.kind, label: k.label, cli: k.cli.info() })),
       }),

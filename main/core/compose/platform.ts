@@ -13,6 +13,7 @@ import { TokenService, tokenHandlers } from '../tokens';
 import type { VaultService } from '../vault';
 import type { WorkspaceRuntime } from '../workspaces';
 import type { Foundations } from './foundations';
+import { nameLookup } from './names';
 
 /**
  * Platform tools over NATS (their server starts with the workers' host address: compose/worker-host.ts), the review
@@ -28,7 +29,8 @@ export function buildPlatform(
 ) {
   const { config, events, log, audit } = d;
   const toolsDb = openToolsDb(join(d.dataDir, 'nexus.db'));
-  const review = new ReviewQueue(toolsDb, events, audit);
+  const names = nameLookup(toolsDb);
+  const review = new ReviewQueue(toolsDb, events, audit, names);
   const platform = new PlatformService({
     db: toolsDb,
     config,
@@ -39,7 +41,7 @@ export function buildPlatform(
     audit,
     review,
   });
-  const { records, board, react } = platformRecords(platform, toolsDb, events);
+  const { records, board, react } = platformRecords(platform, toolsDb, events, names);
   const tokens = new TokenService(d.db, { vault: d.vault, events, log: log.child({ component: 'tokens' }) });
   const modules: CoreModule[] = [
     {
@@ -54,5 +56,5 @@ export function buildPlatform(
     { name: 'review queue', handlers: reviewHandlers(review) },
     { name: 'tokens', handlers: tokenHandlers(tokens) },
   ];
-  return { toolsDb, review, platform, tokens, modules };
+  return { toolsDb, review, platform, tokens, names, modules };
 }

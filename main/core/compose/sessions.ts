@@ -6,7 +6,7 @@ import type { Engines } from '../engines';
 import type { ModelGateway } from '../gateway';
 import type { FleetService } from '../mcp';
 import { permissionHandlers, ruleHandlers } from '../permissions';
-import type { PlatformService } from '../platform';
+import type { NameLookup, PlatformService } from '../platform';
 import type { CorePorts } from '../ports';
 import { createPreviews } from '../previews';
 import { createReviewTalk } from '../review';
@@ -34,6 +34,7 @@ export function buildSessions(
     engines: Engines;
     platform: PlatformService;
     toolsDb: Parameters<typeof autoStartFor>[0]['db'];
+    names: NameLookup;
     fleet: FleetService;
     gateway: ModelGateway;
   },
@@ -113,6 +114,7 @@ export function buildSessions(
     secrets: { list: () => vault.secrets.list(), resolve: (id) => vault.resolveSecret(id) },
     onPushed: (l) => ship.onPushed(l),
     events,
+    names: d.names,
     config: config.tracker,
     log,
   });

@@ -1,13 +1,15 @@
 import type { OpParsedInput } from '../../../shared/contract';
 import { dayOf } from './usage-store';
 import type { ModelGateway } from './gateway';
-import { usageCsv } from './usage-csv';
+import { named, usageCsv, type UsageNames } from './usage-csv';
 import { estimateOf } from './usage-prices';
 
 /** What the handlers need besides the gateway: session and workspace references resolved to ids. */
 export interface UsageRefs {
   session(ref: string): { id: string; workspaceId: string };
   workspace(ref: string): { id: string };
+  /** The export's names: the workspaces', sessions' and platform's stores (the gateway reads none of their tables). */
+  names: UsageNames;
 }
 
 /** usage.* operations. Typed by the contract alone; the composition root's mergeHandlers checks them. */
@@ -89,7 +91,7 @@ export function gatewayHandlers(gateway: ModelGateway, refs: UsageRefs) {
       return { prices: prices.table() };
     },
     'usage.export': () => {
-      const { csv, rows } = usageCsv(usage.bySessionDay(), prices.table());
+      const { csv, rows } = usageCsv(named(usage.bySessionDay(), refs.names), prices.table());
       return { csv, rows, filename: `nexus-usage-${dayOf(new Date())}.csv` };
     },
   };

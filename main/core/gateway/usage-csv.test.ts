@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelPrice } from '../../../shared/contract/usage';
-import { csvField, usageCsv } from './usage-csv';
+import { csvField, named, usageCsv } from './usage-csv';
 import type { SessionDayModel } from './usage-store';
 
 const price: ModelPrice = {
@@ -107,5 +107,33 @@ describe('the usage CSV', () => {
       ['ws', 'one', 'codex', '', '2026-12-02', '0', '100000', '0', '0', '1', '1.000000', 'true'],
       ['w1', 's-gone', 'claude', '', '2026-12-01', '1000000', '0', '0', '0', '1', '1.250000', 'true'],
     ]);
+  });
+});
+
+describe('usage rows named', () => {
+  it("puts each row's names in from their rooms' lookups and orders by day, workspace, session, model", () => {
+    const ids = ({ sessionName: _s, workspaceName: _w, taskTitle: _t, ...r }: SessionDayModel) => r;
+    const rows = [
+      row({ day: '2026-12-02', sessionId: 's1', workspaceId: 'w1' }),
+      row({ sessionId: 's2', workspaceId: 'w2', model: 'b', taskId: 't1' }),
+      row({ sessionId: 's2', workspaceId: 'w2', model: 'a' }),
+      row({ sessionId: 's1', workspaceId: 'w1' }),
+      row({ sessionId: 'gone', workspaceId: 'w1' }),
+    ].map(ids);
+    const calls: string[] = [];
+    const out = named(rows, {
+      workspaceName: (id) => (calls.push(id), ({ w1: 'zeta', w2: 'alpha' } as Record<string, string>)[id] ?? null),
+      sessionName: (id) => (({ s1: 'one', s2: 'two' }) as Record<string, string>)[id] ?? null,
+      taskTitle: (id) => (id === 't1' ? 'fix it' : null),
+    });
+    expect(out.map((r) => [r.day, r.workspaceName, r.sessionName, r.model, r.taskTitle])).toEqual([
+      ['2026-12-01', 'alpha', 'two', 'a', null],
+      ['2026-12-01', 'alpha', 'two', 'b', 'fix it'],
+      ['2026-12-01', 'zeta', null, 'gpt-5', null],
+      ['2026-12-01', 'zeta', 'one', 'gpt-5', null],
+      ['2026-12-02', 'zeta', 'one', 'gpt-5', null],
+    ]);
+    // Each workspace is looked up once for the whole export.
+    expect(calls.sort()).toEqual(['w1', 'w2']);
   });
 });

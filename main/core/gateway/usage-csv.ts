@@ -1,5 +1,5 @@
 import type { ModelPrice } from '../../../shared/contract/usage';
-import type { SessionDayModel } from './usage-store';
+import type { SessionDay, SessionDayModel } from './usage-store';
 import { estimateOf } from './usage-prices';
 
 /** A text cell a spreadsheet would run as a formula (OWASP "CSV Injection"): it starts with = + - @, a tab or a CR. */
@@ -14,6 +14,39 @@ export function csvField(value: string | number | boolean | null): string {
   if (typeof value !== 'string') return String(value);
   const text = FORMULA.test(value) ? `'${value}` : value;
   return /[",\r\n']/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Where the names of a usage row's workspace, session and task come from: their rooms' stores (core's composition). */
+export interface UsageNames {
+  workspaceName(id: string): string | null;
+  sessionName(id: string): string | null;
+  taskTitle(id: string): string | null;
+}
+
+/** The rows with their names, ordered by day, workspace, session (a gone one first, as SQL orders a null), model. */
+export function named(rows: readonly SessionDay[], names: UsageNames): SessionDayModel[] {
+  const cache = new Map<string, string | null>();
+  const once = (key: string, read: () => string | null): string | null => {
+    if (!cache.has(key)) cache.set(key, read());
+    return cache.get(key) ?? null;
+  };
+  const order = (a: string | null, b: string | null): number =>
+    a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1;
+  return rows
+    .map((r) => ({
+      ...r,
+      workspaceName: once(`w:${r.workspaceId}`, () => names.workspaceName(r.workspaceId)),
+      sessionName: once(`s:${r.sessionId}`, () => names.sessionName(r.sessionId)),
+      taskTitle: r.taskId ? once(`t:${r.taskId}`, () => names.taskTitle(r.taskId!)) : null,
+    }))
+    .sort(
+      (a, b) =>
+        order(a.day, b.day) ||
+        order(a.workspaceName, b.workspaceName) ||
+        order(a.sessionName, b.sessionName) ||
+        order(a.sessionId, b.sessionId) ||
+        order(a.model, b.model),
+    );
 }
 
 export const USAGE_CSV_HEADER = [

@@ -35,16 +35,20 @@ const TOTALS = `COALESCE(SUM(requests), 0) AS requests, ${SUMS}`;
 const MODEL = `NULLIF(model, '') AS model`;
 
 /** One session's tokens on one UTC day for one model, with the names a person reads (the CSV export). */
-export interface SessionDayModel extends ModelTokens {
+export interface SessionDay extends ModelTokens {
   sessionId: string;
-  sessionName: string | null;
   workspaceId: string;
-  workspaceName: string | null;
   agent: string;
   taskId: string | null;
-  taskTitle: string | null;
   day: string;
   requests: number;
+}
+
+/** A session's day with the names a person reads (null: the session, workspace or task is gone; its id stays). */
+export interface SessionDayModel extends SessionDay {
+  sessionName: string | null;
+  workspaceName: string | null;
+  taskTitle: string | null;
 }
 
 const totals = (r: Omit<UsageTotals, 'total'>): UsageTotals => ({
@@ -143,21 +147,16 @@ export class UsageStore {
   }
 
   /**
-   * Each session's tokens per UTC day and model, oldest day first, with its workspace's, its own and its task's names
-   * read beside them (as platform/names.ts reads them; a deleted session's or workspace's name is null, its id stays).
+   * Each session's tokens per UTC day and model, oldest day first, by ids: the names of its workspace, itself and its
+   * task are their rooms' (usage-csv.ts `named` puts them in).
    */
-  bySessionDay(): SessionDayModel[] {
+  bySessionDay(): SessionDay[] {
     return this.db
       .prepare(
-        `SELECT u.session_id AS sessionId, s.name AS sessionName, u.workspace_id AS workspaceId,
-           w.name AS workspaceName, u.agent, u.task_id AS taskId, t.title AS taskTitle, u.day,
-           NULLIF(u.model, '') AS model, u.requests, u.input_tokens AS input, u.output_tokens AS output,
-           u.cache_write_tokens AS cacheWrite, u.cache_read_tokens AS cacheRead
-         FROM model_usage_daily u
-           LEFT JOIN sessions s ON s.id = u.session_id
-           LEFT JOIN workspaces w ON w.id = u.workspace_id
-           LEFT JOIN tasks t ON t.id = u.task_id
-         ORDER BY u.day, w.name, s.name, u.session_id, u.model`,
+        `SELECT session_id AS sessionId, workspace_id AS workspaceId, agent, task_id AS taskId, day,
+           NULLIF(model, '') AS model, requests, input_tokens AS input, output_tokens AS output,
+           cache_write_tokens AS cacheWrite, cache_read_tokens AS cacheRead
+         FROM model_usage_daily ORDER BY day, session_id, model`,
       )
       .all() as never;
   }

@@ -4,7 +4,7 @@ import type { Task, TaskStore } from './store/tasks';
 import type { Db } from '../store';
 import type { BoardFeed } from './board-feed';
 import type { BoardMirrorSlot } from './board-mirror';
-import { Names } from './names';
+import { Names, type NameLookup } from './names';
 import type { BoardStore } from './store/board';
 import type { RunStore } from './store/runs';
 
@@ -16,6 +16,8 @@ export class BoardService {
   constructor(
     private readonly deps: {
       db: Db;
+      /** Workspace and session names (their rooms' stores). */
+      names: NameLookup;
       tasks: TaskStore;
       runs: RunStore;
       board: BoardStore;
@@ -25,7 +27,7 @@ export class BoardService {
   ) {}
 
   list(workspaceId?: string): BoardTask[] {
-    const names = new Names(this.deps.db);
+    const names = new Names(this.deps.db, this.deps.names);
     const mirror = this.deps.mirror.current;
     return this.deps.tasks.board(workspaceId).map((t) => {
       const { project, createdByRun, ...task } = t;

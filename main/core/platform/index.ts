@@ -3,7 +3,7 @@ export { workspaceAgentName } from './agent-records';
 export type { BoardChange } from './board-feed';
 export type { BoardMirror, MirroredComment } from './board-mirror';
 export { NatsConfig } from './config';
-export { Names } from './names';
+export { Names, type NameLookup } from './names';
 export { leafNodeConfig, type LeafNodeInput, type NatsTrust } from './nats/leaf-node';
 export { nexusMcpEnv } from './nexus-mcp-env';
 export { platformHandlers } from './platform-handlers';

@@ -4,6 +4,15 @@ import { AgentStore } from './store/agents';
 import { RunStore } from './store/runs';
 
 /**
+ * Where the names of workspaces and sessions come from: their rooms' stores, handed down by core's composition
+ * (platform sits below both rooms, so it never reads their tables).
+ */
+export interface NameLookup {
+  workspaceName(id: string): string | null;
+  session(id: string): { name: string; workspaceId: string } | null;
+}
+
+/**
  * Names a person reads for who did something: the agent's workspace and the session its run
  * belonged to ("flow · beta"), never bare ids. A workspace's agent is `workspace:<id>` with
  * project = the workspace id (sessions/launch/session-runs.ts). Reads only; one query per lookup, cached
@@ -18,7 +27,10 @@ export class Names {
   private readonly agentStore: AgentStore;
   private readonly runStore: RunStore;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    db: Db,
+    private readonly lookup: NameLookup,
+  ) {
     this.agentStore = new AgentStore(db);
     this.runStore = new RunStore(db);
   }
@@ -32,8 +44,7 @@ export class Names {
   workspaceName(id: string | null): string | null {
     if (!id) return null;
     if (!this.workspaces.has(id)) {
-      const row = this.db.prepare('SELECT name FROM workspaces WHERE id = ?').get(id) as { name: string } | undefined;
-      this.workspaces.set(id, row?.name ?? null);
+      this.workspaces.set(id, this.lookup.workspaceName(id));
     }
     return this.workspaces.get(id) ?? null;
   }
@@ -41,12 +52,7 @@ export class Names {
   /** A live session's name and workspace. */
   session(id: string | null): { name: string; workspaceId: string } | null {
     if (!id) return null;
-    if (!this.sessions.has(id))
-      this.sessions.set(
-        id,
-        (this.db.prepare('SELECT name, workspace_id AS workspaceId FROM sessions WHERE id = ?').get(id) as
-          { name: string; workspaceId: string } | undefined) ?? null,
-      );
+    if (!this.sessions.has(id)) this.sessions.set(id, this.lookup.session(id));
     return this.sessions.get(id) ?? null;
   }
 

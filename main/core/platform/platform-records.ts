@@ -3,6 +3,7 @@ import type { EventBus } from '../events';
 import type { Db } from '../store';
 import { AgentRecords } from './agent-records';
 import { BoardService } from './board-service';
+import type { NameLookup } from './names';
 import type { PlatformService } from './platform-service';
 
 /** Agent records and the board over core.platform's stores; board changes go out as `board.changed` (from `react`). */
@@ -10,6 +11,7 @@ export function platformRecords(
   platform: PlatformService,
   db: Db,
   events: EventBus,
+  names: NameLookup,
 ): { records: AgentRecords; board: BoardService; react(): Disposable[] } {
   const records = new AgentRecords({
     agents: platform.agents,
@@ -19,6 +21,7 @@ export function platformRecords(
   });
   const board = new BoardService({
     db,
+    names,
     tasks: platform.tasks,
     runs: platform.runs,
     board: platform.board,

@@ -63,18 +63,6 @@ const OWNERS: Record<string, string> = {
   workspaces: 'workspaces/workspace-store.ts',
 };
 
-/**
- * Reads of another room's table that are left, each for a reason, until a names port fixes them: a room low in the
- * DAG (platform, gateway) shows the names of workspaces, sessions and tasks, whose stores sit above it. The fix is a
- * lookup handed down from core's composition (main/core/index.ts). A line here that no longer happens fails the test.
- */
-const READS_ACROSS: Record<string, string[]> = {
-  // Names for who did something (the board, the review queue, the tracker): platform sits below both.
-  'platform/names.ts': ['workspaces', 'sessions'],
-  // The usage report's rows carry their session's, workspace's and task's names and are ordered by them.
-  'gateway/usage-store.ts': ['sessions', 'workspaces', 'tasks'],
-};
-
 const coreDir = join(repoRoot, 'main/core');
 
 /** Core's production files; the store room itself (migrations, the migration runner) is the schema's machinery. */
@@ -210,11 +198,7 @@ describe('who owns a table', () => {
     const found = productionFiles(coreDir).flatMap((path) =>
       strangers(relative(coreDir, path), readFileSync(path, 'utf8')),
     );
-    const across = (f: string): boolean =>
-      Object.entries(READS_ACROSS).some(([file, tables]) => tables.some((t) => f.startsWith(`${t} in ${file} `)));
-    expect(found.filter((f) => !across(f))).toEqual([]);
-    const left = Object.entries(READS_ACROSS).flatMap(([file, tables]) => tables.map((t) => `${t} in ${file} `));
-    expect(left.filter((l) => !found.some((f) => f.startsWith(l)))).toEqual([]);
+    expect(found).toEqual([]);
   });
 
   it('bites: a planted statement over another room’s table is named with its owner', () => {

@@ -4,7 +4,7 @@ import type { CoreModule } from '../core-module';
 import { DisposableStore, toDisposable } from '../disposable';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
-import { Names, type PlatformService } from '../platform';
+import { Names, type NameLookup, type PlatformService } from '../platform';
 import type { CreateSessionInput } from '../sessions';
 import type { Db } from '../store';
 import type { WorkspaceInfo } from '../workspaces';
@@ -30,6 +30,8 @@ export interface TrackerModuleDeps {
     dispose(): void;
   };
   events: EventBus;
+  /** Workspace and session names for who wrote a comment (their rooms' stores). */
+  names: NameLookup;
   config: TrackerConfig;
   log: Logger;
 }
@@ -68,7 +70,7 @@ export function createTracker(d: TrackerModuleDeps): CoreModule {
   const mirror = new TrackerMirror({
     store,
     outbox,
-    names: () => new Names(d.db),
+    names: () => new Names(d.db, d.names),
     kick: () => sender.kick(),
     service,
   });

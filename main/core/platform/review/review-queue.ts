@@ -3,7 +3,7 @@ import { NexusError } from '../../../../shared/errors';
 import type { MemoryScope } from '../../../../shared/platform-tools';
 import type { AuditLog } from '../../audit';
 import type { EventBus } from '../../events';
-import { Names } from '../names';
+import { Names, type NameLookup } from '../names';
 import type { Db } from '../../store';
 import { MemoryStore, type MemoryRecord } from './memory-store';
 import { scanSkill } from './skill-scanner';
@@ -27,6 +27,7 @@ export class ReviewQueue {
     private readonly db: Db,
     private readonly events: EventBus,
     private readonly audit: AuditLog,
+    private readonly lookup: NameLookup,
     private readonly allowedHosts?: readonly string[],
   ) {
     this.memories = new MemoryStore(db);
@@ -64,7 +65,7 @@ export class ReviewQueue {
   }
 
   list(): { memories: PendingMemory[]; skills: DraftSkill[]; counts: ReviewCounts } {
-    const names = new Names(this.db);
+    const names = new Names(this.db, this.lookup);
     const provenance = (r: { agentId: string | null; runId: string | null; createdAt: string }) => ({
       ...names.actor(r.agentId, r.runId),
       runId: r.runId,
