@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/helpers/temp-dir';
 import { bundleWorkerScripts, type WorkerScripts } from '../../../../test/helpers/worker-scripts';
-import { DeliveryStatuses, inboxAddressFile, type DeliveryStatus, type HelperReport } from '../../../../shared/inbox-protocol';
+import {
+  DeliveryStatuses,
+  inboxAddressFile,
+  type DeliveryStatus,
+  type HelperReport,
+} from '../../../../shared/inbox-protocol';
 import { deliveryOf } from './message-delivery';
 
 /**
