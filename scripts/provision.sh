@@ -21,7 +21,9 @@ fi
 if ! docker info >/dev/null 2>&1; then
   echo "provision: starting dockerd" >&2
   LOG=${NEXUS_DOCKERD_LOG:-/var/log/nexus-dockerd.log}
-  $SUDO bash -c "nohup dockerd --storage-driver=vfs --iptables=false --bridge=none >'$LOG' 2>&1 &"
+  # In a session of its own (setsid): a dockerd started from a shell whose job is later killed as a process group
+  # (a tool's command, a CI step) must outlive it; it died with its starter's group twice (December 2026).
+  $SUDO setsid bash -c "nohup dockerd --storage-driver=vfs --iptables=false --bridge=none >'$LOG' 2>&1 &" </dev/null
   for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 1; done
   docker info >/dev/null 2>&1 || { echo "provision: dockerd did not come up, see $LOG" >&2; tail -20 "$LOG" >&2; exit 1; }
 fi
