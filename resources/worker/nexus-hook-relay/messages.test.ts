@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hookGrant } from '../../../main/core/platform/permissions';
 import { relayMessage } from '../../../main/core/platform/message-relay';
 import { inboxAddressFile, type DeliveryStatus } from '../../../shared/inbox-protocol';
-import { startRelayProcess } from '../../../test/helpers/hook-relay-process';
+import { startRelayProcess, type RelayProcess } from '../../../test/helpers/hook-relay-process';
 import { startNats, type TestNats } from '../../../test/helpers/nats-server';
 import { tempDir } from '../../../test/helpers/temp-dir';
 
@@ -24,6 +24,7 @@ const stateDir = join(dir.path, 'state');
 let nats: TestNats;
 let core: NatsConnection;
 let inbox: Server;
+let relay: RelayProcess | undefined;
 /** What the stand-in inbox answers next: a status, or nothing. */
 let answer: DeliveryStatus | null = null;
 const received: string[] = [];
@@ -61,7 +62,7 @@ beforeAll(async () => {
   writeFileSync(inboxAddressFile(stateDir, 's1'), JSON.stringify({ socket, token: 't'.repeat(32) }));
   core = await connect({ servers: nats.url, user: nats.admin.user, pass: nats.admin.pass });
   const hook = nats.hookUser(WS);
-  await startRelayProcess(dir.path, WS, { url: nats.url, user: hook.user, pass: hook.pass, stateDir });
+  relay = await startRelayProcess(dir.path, WS, { url: nats.url, user: hook.user, pass: hook.pass, stateDir });
   // The relay subscribes right after it connects; the first request may come a moment early.
   for (let i = 0; i < 100 && (await request('none', 'probe', 500).catch(() => null)) === null; i++)
     await new Promise((r) => setTimeout(r, 100));
@@ -70,6 +71,8 @@ beforeAll(async () => {
 const replyTo = () => `nexus.message-replies.${WS}.${randomBytes(6).toString('hex')}`;
 
 afterAll(async () => {
+  // The relay would otherwise go on after the file, retrying a NATS server that is gone.
+  relay?.kill();
   await core?.close();
   inbox?.close();
   await nats?.stop();
