@@ -39,7 +39,10 @@ const get = (url) => new Promise((done) => {
 const tunnel = (target) => new Promise((done) => {
   const r = http.request({ host: proxy.hostname, port: proxy.port, method: 'CONNECT', path: target });
   r.on('connect', (res, socket, head) => {
-    if (res.statusCode !== 200) { let b = head.toString(); socket.on('data', (d) => (b += d)); socket.on('end', () => done(res.statusCode + ' ' + b.trim())); return; }
+    if (res.statusCode !== 200) {
+      let b = head.toString(); socket.on('data', (d) => (b += d));
+      socket.on('end', () => done(res.statusCode + ' ' + b.trim())); return;
+    }
     socket.write('GET / HTTP/1.1\\r\\nhost: ' + target + '\\r\\nconnection: close\\r\\n\\r\\n');
     let b = ''; socket.on('data', (d) => (b += d)); socket.on('end', () => done('200 ' + b.split('\\r\\n\\r\\n')[1]));
   });

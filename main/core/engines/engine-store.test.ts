@@ -10,7 +10,8 @@ describe('what an engine carries, as its store reads it from the workspaces and 
   it('counts workspaces per engine (all, running) and live sessions per engine', () => {
     const db = openStore(join(dir.path, 'nexus.db'));
     const workspace = db.prepare(
-      "INSERT INTO workspaces (id, name, repo_url, status, volume, engine, created_at, updated_at) VALUES (?, ?, 'https://x/r.git', ?, 'v', ?, 'now', 'now')",
+      'INSERT INTO workspaces (id, name, repo_url, status, volume, engine, created_at, updated_at) ' +
+        "VALUES (?, ?, 'https://x/r.git', ?, 'v', ?, 'now', 'now')",
     );
     workspace.run('w1', 'one', 'running', 'local');
     workspace.run('w2', 'two', 'stopped', 'local');

@@ -32,7 +32,10 @@ export interface McpGateOptions {
   remote?: RemoteGateAuth;
 }
 
-/** How the gate on the public origin knows its callers (the public front checked Host and Origin) (main/core/connectors/connector-service.ts). */
+/**
+ * How the gate on the public origin knows its callers (the public front checked Host and Origin):
+ * main/core/connectors/connector-service.ts.
+ */
 export interface RemoteGateAuth {
   publicHost(): string | null;
   origin(): string | null;
