@@ -12,7 +12,7 @@ export interface LimitedView {
   agentStateAt: string | null;
   /** When the gateway last passed on a 429 naming the reset (ISO). */
   limitedAt: string;
-  /** That 429 ended the CLI's turn by itself (usage-limit-parse.ts `endsTurn`: Codex's usage limit, no hook). */
+  /** That 429 ended the CLI's turn by itself (usage-limit-parse.ts `endsTurn`: a CLI whose usage limit ends its turn with no hook). */
   endedTurn: boolean;
 }
 
@@ -95,7 +95,7 @@ export class UsageLimits implements Disposable {
 
   /**
    * An answer got through. Before the reset it changes nothing: it may be a side request under another limit (a title
-   * from a smaller model; measured: resuming on it made Codex ask again into the limit and be resumed twice). From the
+   * from a smaller model; measured: resuming on it made the CLI ask again into the limit and be resumed twice). From the
    * reset on, the limit is over: a CLI that had given up goes on (if the timer did not already), one still holding its
    * turn is simply no longer limited.
    */
