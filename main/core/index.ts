@@ -182,8 +182,8 @@ function exposed(c: {
   s: ReturnType<typeof buildSessions>;
   o: ReturnType<typeof buildOperator>;
 }): Core {
-  const { base, dispatcher, p, f, s, o } = c;
-  const { log, audit, config } = { ...base, config: c.config };
+  const { base, dispatcher, config, p, f, s, o } = c;
+  const { log, audit } = base;
   return {
     config,
     ports: c.ports,

@@ -139,10 +139,8 @@ export function buildSessions(
       dispose: () => created.dispose(),
     },
     { name: 'ACP sessions', handlers: acpHandlers(created.acp, (ref) => sessions.ref(ref)) },
-    {
-      name: 'permissions',
-      handlers: { ...permissionHandlers(created.permissions), ...ruleHandlers(created.rules, created.permissions) },
-    },
+    { name: 'permissions', handlers: permissionHandlers(created.permissions) },
+    { name: 'approval rules', handlers: ruleHandlers(created.rules, created.permissions) },
     { name: 'session setup', handlers: setup.handlers },
     { name: 'ship', handlers: shipHandlers(ship) },
     {
