@@ -120,6 +120,7 @@ export async function execIn(
   });
   if (opts.stdin !== undefined) stream.end(opts.stdin);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -132,18 +133,29 @@ export async function execIn(
   } finally {
     clearTimeout(timer);
   }
-  let info = await exec.inspect();
-  // The stream can end a moment before the engine records the exit code.
-  for (let i = 0; info.Running && i < 50; i++) {
-    await new Promise((r) => setTimeout(r, 10));
-    info = await exec.inspect();
-  }
+  const exitCode = await recordedExit(exec, deadline, timeoutMs);
   return {
-    exitCode: info.ExitCode ?? -1,
+    exitCode,
     stdout: out.text(),
     stderr: err.text(),
     cut: { stdout: out.cut(), stderr: err.cut() },
   };
+}
+
+/**
+ * The exit code the engine recorded. The stream ends when the process closes its output, a moment before the engine
+ * records the exit: on a loaded machine more than half a second later, and while it runs the engine reports no code
+ * (null). An exit not recorded by the command's deadline fails with `timeout`: never a made-up code (a -1 here once
+ * read as "tmux lists no windows", and a restart relaunched live agents: docs/sessions.md).
+ */
+async function recordedExit(exec: Docker.Exec, deadline: number, timeoutMs: number): Promise<number> {
+  for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
+    const info = await exec.inspect();
+    if (!info.Running && typeof info.ExitCode === 'number') return info.ExitCode;
+    if (Date.now() >= deadline)
+      throw new NexusError('timeout', `A command in the workspace did not finish within ${timeoutMs} ms.`);
+    await new Promise((r) => setTimeout(r, wait));
+  }
 }
 
 /** Keeps the first and the last `max / 2` bytes of a stream; the text says how much was cut between them. */

@@ -79,6 +79,15 @@ describe('WorkspaceRuntime.exec and info (a real container)', () => {
     expect(codes).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
+  it('waits for the exit the engine records after the output ends, and never makes one up', async () => {
+    // The output closes at once; the exit comes 1.5 s later (a loaded engine records exits this late, and an
+    // unrecorded one once read as exit -1).
+    const late = ['sh', '-c', 'printf out; exec >&- 2>&-; sleep 1.5; exit 7'];
+    const r = await runtime.exec(ws, late);
+    expect(r).toMatchObject({ exitCode: 7, stdout: 'out' });
+    await expect(runtime.exec(ws, late, { timeoutMs: 500 })).rejects.toMatchObject({ code: 'timeout' });
+  });
+
   it('streams stderr to the callback, passes env, user and working dir', async () => {
     const chunks: string[] = [];
     const r = await runtime.exec(ws, ['sh', '-c', 'echo "$GREETING from $(id -u) in $(pwd)" >&2'], {

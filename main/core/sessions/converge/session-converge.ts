@@ -58,10 +58,15 @@ export async function convergeSessions(d: ConvergeDeps, workspaceId?: string): P
   for (const ws of workspaces) {
     if (!ws?.running || !ws.containerId) continue;
     d.sessions.forgetContainer(ws.containerId);
-    await d.runtime.run(ws.id, async () => {
-      const cur = d.runtime.find(ws.id);
-      if (cur?.running) await convergeWorkspace(d.sessions, cur, report);
-    });
+    // One workspace that cannot be asked (its engine busy or gone) leaves its sessions as they are, not the others.
+    await d.runtime
+      .run(ws.id, async () => {
+        const cur = d.runtime.find(ws.id);
+        if (cur?.running) await convergeWorkspace(d.sessions, cur, report);
+      })
+      .catch((e: unknown) =>
+        d.log.warn('session converge left a workspace as it was', { workspaceId: ws.id, error: e }),
+      );
   }
   return report;
 }

@@ -67,6 +67,29 @@ describe('converge (a real workspace container; the fixture as the agent)', () =
     expect((await service.converge()).relaunched).toEqual([]);
   });
 
+  it('leaves every session as it is when tmux cannot be asked (an error is not "no windows")', async () => {
+    const all = ['alive', 'gone', 'started', 'exited'].map(session);
+    const before = await Promise.all(all.map((s) => launches(s.id).then((l) => l.length)));
+    const runs = () =>
+      all.map((s) => (rig.db.prepare('SELECT run_id AS r FROM sessions WHERE id = ?').get(s.id) as { r: string }).r);
+    const runsBefore = runs();
+    const dir = (await rig.sh(container(), 'dirname "$(tmux display -p "#{socket_path}")"')).trim();
+    // tmux refuses a socket directory others may write ("unsafe permissions"): listing fails, the agents live on.
+    await rig.sh(container(), `chmod 777 '${dir}'`);
+    try {
+      const report = await rig.restart().converge(ws.id);
+      expect(report).toMatchObject({ alive: [], relaunched: [], exited: [] });
+    } finally {
+      await rig.sh(container(), `chmod 700 '${dir}'`);
+    }
+    expect(await Promise.all(all.map((s) => launches(s.id).then((l) => l.length)))).toEqual(before);
+    // Nothing was started again, not even a run (a relaunch gives each a new one before it reaches tmux).
+    expect(runs()).toEqual(runsBefore);
+    expect(await Promise.all(all.map((s) => rig.service.get(s.id).then((x) => x.status)))).toEqual(
+      all.map(() => 'running'),
+    );
+  });
+
   it('converges when a workspace starts: a session whose window is gone is resumed, once', async () => {
     const s = session('started');
     const log = createLogger({ redactor: new Redactor() });

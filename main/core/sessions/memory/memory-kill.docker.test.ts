@@ -44,16 +44,28 @@ describe('an agent killed for memory (real CLI, docker)', () => {
       (await fleet.sh(ws, `echo 1000 > /proc/${pid}/oom_score_adj && cat /proc/${pid}/oom_score_adj`)).stdout.trim(),
     ).toBe('1000');
 
-    // 8 MiB at a time, each page written, until the agent is gone (or 90 s): then the hog leaves too.
+    // 8 MiB at a time, each page written, until the agent is gone or a zombie (killed, not yet reaped: kill(pid, 0)
+    // still succeeds on one), or 90 s: then the hog leaves too.
+    const gone = `(()=>{try{return require("fs").readFileSync("/proc/${pid}/stat","utf8").split(") ")[1][0]==="Z"}catch{return true}})()`;
     const hog =
-      `const a=[];const t=setInterval(()=>{try{process.kill(${pid},0)}catch{clearInterval(t);process.exit(0)}` +
+      `const a=[];const t=setInterval(()=>{if(${gone}){clearInterval(t);process.exit(0)}` +
       'a.push(Buffer.alloc(8<<20,1))},20);setTimeout(()=>process.exit(3),90000)';
     // 3: the agent outlived 90 s of it. The hog may itself be killed (137): at the limit its score nears the
     // agent's (seen in CI), so while the agent lives it is started again, three times at most.
-    const alive = async () => (await fleet.sh(ws, `test -e /proc/${pid} && echo alive || echo gone`)).stdout.trim();
-    for (let i = 0; i < 3 && (await alive()) === 'alive'; i++)
-      expect((await fleet.sh(ws, `${WORKER_NODE} -e '${hog}'`)).exitCode).not.toBe(3);
-    expect(await alive()).toBe('gone');
+    const alive = async () =>
+      (
+        await fleet.sh(
+          ws,
+          `s=$(sed 's/.*) //' /proc/${pid}/stat 2>/dev/null | cut -c1); [ -n "$s" ] && [ "$s" != Z ] && echo alive || echo gone`,
+        )
+      ).stdout.trim();
+    const hogs: string[] = [];
+    for (let i = 0; i < 3 && (await alive()) === 'alive'; i++) {
+      const r = await fleet.sh(ws, `${WORKER_NODE} -e '${hog}'`);
+      hogs.push(`exit ${r.exitCode} ${r.stderr.slice(0, 200)}`);
+      expect(r.exitCode, hogs.join('; ')).not.toBe(3);
+    }
+    expect(await alive(), hogs.join('; ')).toBe('gone');
     expect(
       Number((await fleet.sh(ws, "sed -n 's/^oom_kill //p' /sys/fs/cgroup/memory/memory.oom_control")).stdout),
     ).toBeGreaterThan(0);
