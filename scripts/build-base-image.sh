@@ -9,7 +9,7 @@
 set -euo pipefail
 PACKAGES="ca-certificates,git,tmux,nodejs,procps,socat"
 # Bump REVISION when the way the root filesystem is made changes (the tag must change with it).
-REVISION=2
+REVISION=3
 TAG="nexus-base:$(printf '%s' "$PACKAGES" | sha256sum | cut -c1-12)-r$REVISION"
 if [ "${1:-}" = "--tag" ]; then echo "$TAG"; exit 0; fi
 if docker image inspect "$TAG" >/dev/null 2>&1; then echo "$TAG"; exit 0; fi
@@ -22,6 +22,9 @@ trap 'rm -rf "$ROOT"' EXIT
 echo "debootstrap $SUITE from $MIRROR" >&2
 debootstrap --variant=minbase --include="$PACKAGES" "$SUITE" "$ROOT" "$MIRROR" >&2
 rm -rf "$ROOT"/var/cache/apt/archives/*.deb "$ROOT"/var/lib/apt/lists/*
+# Documentation, manual pages and translations: 72 of its 324 MB, and with the vfs storage driver every container
+# is a whole copy of its image (git and tmux speak English; a repo's own image keeps all of its files).
+rm -rf "$ROOT"/usr/share/doc/* "$ROOT"/usr/share/man/* "$ROOT"/usr/share/locale/* "$ROOT"/usr/share/info/*
 # mktemp made the root 0700: without this, non-root users in containers cannot reach anything.
 chmod 0755 "$ROOT"
 tar -C "$ROOT" -c . | docker import -c 'CMD ["/bin/bash"]' - "$TAG" >&2

@@ -16,10 +16,10 @@ import { freePort } from './free-port';
  * A second Docker engine on this machine, reached over SSH on loopback — what a remote engine is,
  * made by the test (Docker's "run multiple daemons" recipe). Needs root: it starts a dockerd (own
  * --data-root, a short --exec-root for containerd's socket, --pidfile, a unix socket,
- * `--bridge=none --iptables=false`, its own address pool and containerd namespaces) and Debian's
- * sshd on 127.0.0.1 with its own host key, config and an authorized key for root, whose sessions get
- * `DOCKER_HOST` pointing at the second daemon (for `docker system dial-stdio`). `dispose()` kills
- * both and removes every file.
+ * `--bridge=none --iptables=false`, the local engine's storage driver, its own address pool and
+ * containerd namespaces) and Debian's sshd on 127.0.0.1 with its own host key, config and an
+ * authorized key for root, whose sessions get `DOCKER_HOST` pointing at the second daemon (for
+ * `docker system dial-stdio`). `dispose()` kills both and removes every file.
  */
 export interface SecondEngine {
   /** The second daemon's socket on this machine (the test's own look at it). */
@@ -70,6 +70,8 @@ export async function startSecondEngine(opts: { pool?: string; tls?: boolean } =
     .toLowerCase()
     .replace(/[^a-z0-9]/g, 'x');
 
+  // The machine's own engine's storage driver (scripts/provision.sh: overlay2 where the kernel mounts it, else vfs).
+  const driver = ((await new Docker().info()) as { Driver: string }).Driver;
   const startDaemon = async (): Promise<void> => {
     dockerd = spawn(
       'dockerd',
@@ -87,7 +89,7 @@ export async function startSecondEngine(opts: { pool?: string; tls?: boolean } =
         '--bridge=none',
         '--iptables=false',
         '--ip-masq=false',
-        '--storage-driver=vfs',
+        `--storage-driver=${driver}`,
         '--default-address-pool',
         `base=${opts.pool ?? '10.201.0.0/16'},size=24`,
         '--containerd-namespace',
