@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentConfig } from './agents';
 import { DockerConfig } from './docker';
+import { EgressConfig } from './egress';
 import { RulesConfig } from './permissions';
 import { NatsConfig } from './platform';
 import { QuotaConfig } from './workspaces';
@@ -20,6 +21,8 @@ export const CoreConfig = z.object({
   agent: AgentConfig.prefault({}),
   /** The approval rules (docs/permissions.md). */
   rules: RulesConfig.prefault({}),
+  /** Egress by allow-list: the registries confined workspaces reach by default (docs/security.md). */
+  egress: EgressConfig.prefault({}),
   /** The model gateway every session's model traffic goes through (docs/gateway.md). */
   gateway: z
     .object({

@@ -46,6 +46,7 @@ export function buildWorkspaces(
     store: new EgressStore(d.db),
     docker,
     network: config.docker.network,
+    registries: config.egress.registries,
     log: log.child({ component: 'egress' }),
     portFile: join(d.dataDir, 'egress-port'),
     workspace: (ref) => workspaces.service.get(ref),

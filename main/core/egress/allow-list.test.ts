@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatAllowEntry, matchAllowList, parseAllowEntry, parseAllowList, type AllowEntry } from './allow-list';
+import { EgressConfig } from './config';
 
 const list = (...raw: string[]): AllowEntry[] => {
   const { entries, errors } = parseAllowList(raw);
@@ -79,5 +80,17 @@ describe('the egress allow-list', () => {
     expect(parseAllowList(['ok.example', 'no way']).errors).toEqual([
       '"no way" is not a host name, *.domain or IP address',
     ]);
+  });
+});
+
+describe('egress.registries in core config', () => {
+  it('ships npm’s registry, takes a mirror, and refuses what is not an allow-list entry, naming the setting', () => {
+    expect(EgressConfig.parse({}).registries).toEqual(['registry.npmjs.org']);
+    expect(EgressConfig.parse({ registries: ['npm.corp.test:8443', '*.pkg.corp.test'] }).registries).toHaveLength(2);
+    for (const bad of ['*.com', 'https://registry.npmjs.org', 'a b', 'host:99999']) {
+      const r = EgressConfig.safeParse({ registries: [bad] });
+      expect(r.success, bad).toBe(false);
+      expect(r.error?.issues[0]?.path).toEqual(['registries', 0]);
+    }
   });
 });

@@ -12,10 +12,12 @@ import { operatorContext } from '../handlers';
 import { createLogger } from '../log';
 import { Redactor } from '../redact';
 import type { EgressStore } from './egress-store';
-import { DEFAULT_REGISTRIES, WorkspaceEgress } from './workspace-egress';
+import { WorkspaceEgress } from './workspace-egress';
 import type { Core } from '..';
 
 const op = operatorContext('internal');
+/** `egress.registries`: the shipped registry and a mirror the operator added once, for every confined workspace. */
+const REGISTRIES = ['registry.npmjs.org', 'npm.mirror.test:8443'];
 const run = promisify(execFile);
 
 /**
@@ -123,7 +125,7 @@ describe('egress by allow-list on a real engine', () => {
     await ensureTestWorkerImage();
     repo = await serveGitRepo(null);
     outside = startOutside(hits);
-    env = await testCore(workspaceTestConfig());
+    env = await testCore({ ...workspaceTestConfig(), egress: { registries: REGISTRIES } });
     core = env.core;
     dataDir = env.dataDir;
   }, 600_000);
@@ -152,16 +154,16 @@ describe('egress by allow-list on a real engine', () => {
     const proxyVar = inspect.Config.Env.find((e) => e.startsWith('HTTPS_PROXY=')) ?? '';
     expect(proxyVar).toMatch(/^HTTPS_PROXY=http:\/\/\d+\.\d+\.\d+\.\d+:\d+$/);
 
-    // The defaults: the git host (here a path on the host: none), the registry; then the operator's own list.
+    // The defaults: the git host (here a path on the host: none), the configured registries; then the operator's list.
     const before = await core.dispatcher.call('egress.get', { workspace: name }, op);
     expect(before).toMatchObject({ confined: true, custom: false });
-    expect(before.hosts).toContain(DEFAULT_REGISTRIES[0]);
+    expect(before.hosts).toEqual(expect.arrayContaining(REGISTRIES));
     const rule = await core.dispatcher.call(
       'egress.setHosts',
       { workspace: name, hosts: [allowed, 'Registry.NPMJS.org'] },
       op,
     );
-    expect(rule.hosts).toEqual([allowed, DEFAULT_REGISTRIES[0]]);
+    expect(rule.hosts).toEqual([allowed, 'registry.npmjs.org']);
     await expect(
       core.dispatcher.call('egress.setHosts', { workspace: name, hosts: ['*.com'] }, op),
     ).rejects.toMatchObject({ code: 'bad_request' });
@@ -214,6 +216,7 @@ describe('egress by allow-list on a real engine', () => {
       store: {} as EgressStore,
       docker: realDocker(),
       network: 'host',
+      registries: [],
       log: createLogger({ stderr: false, redactor: new Redactor() }),
       portFile: join(dataDir, 'unused-port'),
       workspace: () => ({ id: 'w', name: 'w', repoUrl: '', engine: 'local' }),

@@ -2,4 +2,5 @@
 export { matchAllowList, parseAllowEntry, parseAllowList, type AllowEntry } from './allow-list';
 export { egressHandlers } from './egress-handlers';
 export { EgressStore, REFUSALS_KEPT, type EgressRefusal } from './egress-store';
-export { DEFAULT_REGISTRIES, gitHostEntry, WorkspaceEgress, type EgressWorkspace } from './workspace-egress';
+export { EgressConfig } from './config';
+export { gitHostEntry, WorkspaceEgress, type EgressWorkspace } from './workspace-egress';

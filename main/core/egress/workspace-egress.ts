@@ -8,12 +8,6 @@ import { formatAllowEntry, parseAllowList, type AllowEntry } from './allow-list'
 import { EgressProxy, type EgressCaller } from './egress-proxy';
 import type { EgressRefusal, EgressStore } from './egress-store';
 
-/**
- * What a confined workspace may reach before the operator edits its list: the package registry its image's tools
- * use (npm; the worker image has no pip and no root for apt) besides its git host and its recipe's `egress`.
- */
-export const DEFAULT_REGISTRIES = ['registry.npmjs.org'] as const;
-
 /** A workspace as the egress rule needs it. */
 export interface EgressWorkspace {
   id: string;
@@ -27,6 +21,11 @@ export interface WorkspaceEgressDeps {
   docker: Docker;
   /** The workers' network (docker.network); confined workspaces use `<it>-confined`. */
   network: string;
+  /**
+   * `egress.registries`: what a confined workspace may reach before the operator edits its list, beside its git host
+   * and its recipe's `egress` (shipped: npm's registry; the worker image has no pip and no root for apt).
+   */
+  registries: readonly string[];
   log: Logger;
   /** Where the proxy's port is kept, so containers made before a restart keep a working HTTP_PROXY. */
   portFile: string;
@@ -183,7 +182,11 @@ export class WorkspaceEgress implements Disposable {
 
   private defaultsOf(w: EgressWorkspace): string[] {
     const git = gitHostEntry(w.repoUrl);
-    const { entries } = parseAllowList([...(git ? [git] : []), ...DEFAULT_REGISTRIES, ...this.deps.recipeHosts(w.id)]);
+    const { entries } = parseAllowList([
+      ...(git ? [git] : []),
+      ...this.deps.registries,
+      ...this.deps.recipeHosts(w.id),
+    ]);
     return [...new Set(entries.map(formatAllowEntry))];
   }
 
