@@ -32,6 +32,18 @@ export interface AcpKindAdapter<R extends RecordedRequest> extends AcpCrashKind<
   mcpToolsNotOffered?: string;
   /** What the agent makes of a typed prompt (null: it never reaches the model, e.g. a command of its own). */
   asSeen?(typed: string): string | null;
+  /**
+   * For a kind whose CLI states its plan as ACP `plan` updates: the model's reply that makes it write this todo list
+   * (its own todo tool). Measured on the pinned CLIs: Qwen Code's `todo_write` does; Gemini CLI 0.61, OpenCode and
+   * Copilot CLI send none (OpenCode's todowrite is a tool card), so they leave this unset.
+   */
+  plan?(todos: PlanTodo[]): ModelReply;
+}
+
+export interface PlanTodo {
+  id: string;
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed';
 }
 
 export function realAcpKindSuite<R extends RecordedRequest>(a: AcpKindAdapter<R>): void {
@@ -196,6 +208,45 @@ export function realAcpKindSuite<R extends RecordedRequest>(a: AcpKindAdapter<R>
     expect(queue.memories.filter((m) => m.content === lesson)).toHaveLength(1);
     await fleet.call('sessions.delete', { session: s.id, deleteBranch: true });
   }, 600_000);
+
+  // Registered only for a kind that sends plans (no skipped test for the others: they have no plan to show).
+  if (a.plan)
+    it('shows the plan the agent states, each new one replacing the last, in the structured view', async () => {
+      const marker = `plan-${randomBytes(3).toString('hex')}`;
+      const first: PlanTodo[] = [
+        { id: '1', content: `${marker} read the failing test`, status: 'in_progress' },
+        { id: '2', content: `${marker} fix the parser`, status: 'pending' },
+      ];
+      const second: PlanTodo[] = [
+        { id: '1', content: `${marker} read the failing test`, status: 'completed' },
+        { id: '2', content: `${marker} fix the parser`, status: 'in_progress' },
+      ];
+      // Its first turn writes the list, its tool result brings the second list, the next result ends the turn.
+      let written = 0;
+      responders.set(marker, (r) => {
+        if (!a.afterTool(r)) return written === 0 ? (written++, a.plan!(first)) : { text: 'OK.' };
+        return written === 1 ? (written++, a.plan!(second)) : { text: 'Planned.' };
+      });
+      const s = await fleet.createSession(ws, { name: 'plan', initialMessage: `${marker}: plan it`, agent: a.kind });
+      const view = await readUntil(
+        async () => {
+          // An agent that asks before its todo tool asks the operator like for any other call.
+          for (const r of (await fleet.call('permissions.list', { sessionId: s.id })).requests)
+            await fleet.call('permissions.decide', { id: r.id, behavior: 'allow' });
+          return fleet.call('sessions.transcript', { session: s.id });
+        },
+        (t) => t.items.some((i) => i.type === 'turn_end'),
+        240_000,
+      );
+      const plans = view.items.filter((i) => i.type === 'plan');
+      const asked = turns().filter((t) => a.userTexts(t).some((x) => x.includes(marker)));
+      const seen = `${JSON.stringify(view.items)}\ntools offered: ${a.toolNames(asked[0]!).join(', ')}\nresults: ${asked.map((t) => a.toolResults(t)).join(' | ')}`;
+      expect(plans, seen).toHaveLength(1);
+      expect((plans[0] as { entries: { content: string; status: string }[] }).entries).toEqual(
+        second.map((t) => ({ content: t.content, status: t.status, priority: expect.any(String) })),
+      );
+      await fleet.call('sessions.delete', { session: s.id, deleteBranch: true });
+    }, 600_000);
 
   it('keeps the canary key out of the container: the stand-in saw it only from the gateway', async () => {
     const api = a.api(fleet);

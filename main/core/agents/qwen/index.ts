@@ -21,9 +21,13 @@ export const qwenDriver = acpDriver({
   mcpTransports: ['stdio'],
   sessionStore: '.qwen/projects',
   // Its managed memory is a subagent with shell and write tools that runs after every turn (measured: docs/agents.md).
+  // Its todo tool is off by default (0.24.4: "disabled by default"); on, its list is the session's plan (ACP `plan`).
   userSettings: {
     file: '.qwen/settings.json',
-    merge: { memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false } },
+    merge: {
+      memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false },
+      tools: { todoWrite: { enabled: true } },
+    },
   },
   credentialFiles: [String.raw`\.qwen/oauth_creds\.json`],
 });

@@ -22,5 +22,7 @@ describe('the real Qwen through Nexus (ACP)', () => {
     // neither its tool list nor its deferred tools (tool_search / tool_call) name the server's tools.
     mcpToolsNotOffered: 'Qwen Code 0.24.4 offers no tool of the MCP servers given in session/new',
     shell: (command) => ({ toolUse: { name: 'run_shell_command', input: { command, description: 'as asked' } } }),
+    // Its todo tool; Qwen Code sends the list as an ACP plan update (`PlanEmitter`, 0.24.4).
+    plan: (todos) => ({ toolUse: { name: 'todo_write', input: { todos } } }),
   });
 });
