@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { Session } from '../../shared/contract/sessions';
 import type { Transcript } from '../../shared/contract/transcript';
@@ -80,6 +82,31 @@ export function acpCrashSteps<R extends RecordedRequest>(
       .split('\n')
       .filter(Boolean);
 
+  /** What a crash step that waited in vain saw: the model requests since the kill, the pane, core's warnings. */
+  const diagnosis = async (since: number): Promise<string> => {
+    const asked = c
+      .turns()
+      .slice(since)
+      .filter((t) => a.userTexts(t).some((x) => x.includes(marker)))
+      .map((t) => (a.afterTool(t) ? 'after its tool' : `last user text ${JSON.stringify(a.userTexts(t).at(-1))}`));
+    const pane = await c
+      .fleet()
+      .sh(c.workspace, "tmux capture-pane -p -J -S -60 -t '=nexus:=crash' 2>&1 | tail -40")
+      .then((r) => r.stdout)
+      .catch((e: unknown) => String(e));
+    const log = join(c.fleet().dataDir, 'logs', 'nexus.log');
+    const warnings = `${nexus?.output() ?? ''}\n${existsSync(log) ? readFileSync(log, 'utf8').slice(-400_000) : ''}`
+      .split('\n')
+      .filter((l) => /warn|error|fail/i.test(l))
+      .slice(-30);
+    return [
+      `model requests of ${marker} since the kill: ${JSON.stringify(asked)}`,
+      `the link: ${JSON.stringify(link())}`,
+      `the pane:\n${pane}`,
+      `core's warnings:\n${warnings.join('\n')}`,
+    ].join('\n');
+  };
+
   it('core kill -9 mid-turn: the same agent finishes the turn, its words, tool card and end are in the view after the restart', async () => {
     const fleet = c.fleet();
     c.responders.set(marker, (r) => {
@@ -112,11 +139,14 @@ export function acpCrashSteps<R extends RecordedRequest>(
     await nexus.kill('SIGKILL');
     nexus = await startNexusProcess(fleet.dataDir, env(fleet), { fromSource: true });
     expect((await fleet.sh(c.workspace, `touch ${worktree}/${go}`)).exitCode).toBe(0);
+    const killedAt = c.turns().length;
     const after = await readUntil(
       view,
       (t) => texts(t, 'agent').some((x) => x.includes(done)) && t.items.some((i) => i.type === 'turn_end'),
       480_000,
-    );
+    ).catch(async (e: unknown) => {
+      throw new Error(`${(e as Error).message.slice(0, 600)}\n${await diagnosis(killedAt)}`);
+    });
     savedAt = Date.now();
     expect(after.items.filter((i) => i.type === 'turn_end')).toHaveLength(1);
     expect(texts(after, 'user')).toEqual([firstTask]);
