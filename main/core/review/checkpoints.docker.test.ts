@@ -51,7 +51,12 @@ describe('a checkpoint per turn', () => {
   it('records three turns as three checkpoints, untracked files in, ignored ones out, the agent side untouched', async () => {
     const c1 = await turn(`printf 'one\\nTWO\\n' > keep.txt; echo fresh > new.txt; echo noise > debug.log`, 1);
     trees.push((await stateTree()).trim());
-    expect(c1).toMatchObject({ seq: 1, kind: 'turn', files: 2, additions: 2, deletions: 1 });
+    // What git saw of keep.txt, should the checkpoint miss its change (seen once in CI, never alone).
+    const keep = await rig.sh(
+      `cd ${wt}; cat keep.txt; stat -c '%y %s %i' keep.txt; git ls-files --debug keep.txt; ` +
+        `GIT_INDEX_FILE="$(git rev-parse --path-format=absolute --git-path nexus-checkpoint-index)" git ls-files --debug keep.txt`,
+    );
+    expect(c1, keep).toMatchObject({ seq: 1, kind: 'turn', files: 2, additions: 2, deletions: 1 });
     const c2 = await turn(`git add -A; git commit -qm 'turn two'; echo three >> keep.txt`, 2);
     trees.push((await stateTree()).trim());
     expect(c2).toMatchObject({ seq: 2, parent: c1.commit, files: 1, additions: 1, deletions: 0 });
