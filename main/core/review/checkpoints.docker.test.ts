@@ -54,7 +54,8 @@ describe('a checkpoint per turn', () => {
     // What git saw of keep.txt, should the checkpoint miss its change (seen once in CI, never alone).
     const keep = await rig.sh(
       `cd ${wt}; cat keep.txt; stat -c '%y %s %i' keep.txt; git ls-files --debug keep.txt; ` +
-        `GIT_INDEX_FILE="$(git rev-parse --path-format=absolute --git-path nexus-checkpoint-index)" git ls-files --debug keep.txt`,
+        'k=$(git rev-parse --path-format=absolute --git-path nexus-checkpoint-index); ' +
+        'GIT_INDEX_FILE="$k" git ls-files --debug keep.txt',
     );
     expect(c1, keep).toMatchObject({ seq: 1, kind: 'turn', files: 2, additions: 2, deletions: 1 });
     const c2 = await turn(`git add -A; git commit -qm 'turn two'; echo three >> keep.txt`, 2);

@@ -46,7 +46,8 @@ describe('an agent killed for memory (real CLI, docker)', () => {
 
     // 8 MiB at a time, each page written, until the agent is gone or a zombie (killed, not yet reaped: kill(pid, 0)
     // still succeeds on one), or 90 s: then the hog leaves too.
-    const gone = `(()=>{try{return require("fs").readFileSync("/proc/${pid}/stat","utf8").split(") ")[1][0]==="Z"}catch{return true}})()`;
+    const state = `require("fs").readFileSync("/proc/${pid}/stat","utf8").split(") ")[1][0]`;
+    const gone = `(()=>{try{return ${state}==="Z"}catch{return true}})()`;
     const hog =
       `const a=[];const t=setInterval(()=>{if(${gone}){clearInterval(t);process.exit(0)}` +
       'a.push(Buffer.alloc(8<<20,1))},20);setTimeout(()=>process.exit(3),90000)';
