@@ -82,7 +82,7 @@ export function acpCrashSteps<R extends RecordedRequest>(
       .split('\n')
       .filter(Boolean);
 
-  /** What a crash step that waited in vain saw: the model requests since the kill, the pane, core's warnings. */
+  /** What a crash step that waited in vain saw: the model requests since the restart, the pane, core's warnings. */
   const diagnosis = async (since: number): Promise<string> => {
     const asked = c
       .turns()
@@ -100,7 +100,7 @@ export function acpCrashSteps<R extends RecordedRequest>(
       .filter((l) => /warn|error|fail/i.test(l))
       .slice(-30);
     return [
-      `model requests of ${marker} since the kill: ${JSON.stringify(asked)}`,
+      `model requests of ${marker} since the restart: ${JSON.stringify(asked)}`,
       `the link: ${JSON.stringify(link())}`,
       `the pane:\n${pane}`,
       `core's warnings:\n${warnings.join('\n')}`,
@@ -139,13 +139,13 @@ export function acpCrashSteps<R extends RecordedRequest>(
     await nexus.kill('SIGKILL');
     nexus = await startNexusProcess(fleet.dataDir, env(fleet), { fromSource: true });
     expect((await fleet.sh(c.workspace, `touch ${worktree}/${go}`)).exitCode).toBe(0);
-    const killedAt = c.turns().length;
+    const turnsAtRestart = c.turns().length;
     const after = await readUntil(
       view,
       (t) => texts(t, 'agent').some((x) => x.includes(done)) && t.items.some((i) => i.type === 'turn_end'),
       480_000,
     ).catch(async (e: unknown) => {
-      throw new Error(`${(e as Error).message.slice(0, 600)}\n${await diagnosis(killedAt)}`);
+      throw new Error(`${(e as Error).message.slice(0, 600)}\n${await diagnosis(turnsAtRestart)}`);
     });
     savedAt = Date.now();
     expect(after.items.filter((i) => i.type === 'turn_end')).toHaveLength(1);
