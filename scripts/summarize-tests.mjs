@@ -1,6 +1,7 @@
 // Prints one closing line for the whole run, "N passed, N failed, N skipped", from the JSON reports
 // of vitest and Playwright, preceded by one line per failed test (file › name) so the tail of a CI log says what
-// broke, and exits non-zero when anything failed or a report is missing.
+// broke and the first line of why (CI shows only the tail of its log), and exits non-zero when anything failed or a
+// report is missing. A file counts as failed on its own only when it failed outside its tests (an import, a hook).
 import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
@@ -16,14 +17,17 @@ for (const file of ['test-results/vitest.json', 'test-results/vitest-nokeychain.
   const unit = read(file);
   if (!unit) continue;
   passed += unit.numPassedTests;
-  failed += unit.numFailedTests + (unit.numFailedTestSuites ?? 0);
+  failed += unit.numFailedTests;
   skipped += unit.numPendingTests + unit.numTodoTests;
   for (const suite of unit.testResults ?? []) {
     const where = relative(process.cwd(), suite.name);
     const broken = (suite.assertionResults ?? []).filter((t) => t.status === 'failed');
-    for (const t of broken) failures.push(`${where} › ${t.fullName ?? t.title}`);
-    if (suite.status === 'failed' && broken.length === 0)
+    for (const t of broken)
+      failures.push(`${where} › ${t.fullName ?? t.title}\n    ${firstLine(t.failureMessages?.[0])}`);
+    if (suite.status === 'failed' && broken.length === 0) {
+      failed++;
       failures.push(`${where} › (the file) ${firstLine(suite.message)}`);
+    }
   }
 }
 const e2e = read('test-results/e2e.json');
@@ -34,7 +38,9 @@ if (e2e) {
   const walk = (suite, file) => {
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests ?? []) {
-        if (test.status === 'unexpected') failures.push(`${spec.file ?? file} › ${spec.title}`);
+        if (test.status !== 'unexpected') continue;
+        const error = test.results?.at(-1)?.error?.message;
+        failures.push(`${spec.file ?? file} › ${spec.title}\n    ${firstLine(error)}`);
       }
     }
     for (const child of suite.suites ?? []) walk(child, child.file ?? file);
@@ -48,6 +54,9 @@ process.exit(failed > 0 || missing.length > 0 || passed === 0 ? 1 : 0);
 
 function firstLine(text) {
   return String(text ?? '')
-    .split('\n')[0]
-    .slice(0, 200);
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .find((l) => l.trim())
+    ?.trim()
+    .slice(0, 300);
 }
