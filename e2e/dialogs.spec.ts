@@ -63,7 +63,7 @@ test('every workspace dialog closes on Escape and gives the focus back to its bu
   await expect(workspaces.status(fixture.name)).toHaveText('running');
   await escapeCloses(page, workspaces.newButton, 'New workspace');
   await escapeCloses(page, row.getByRole('button', { name: 'Agent' }), `Agent of ${fixture.name}`);
-  await escapeCloses(page, row.getByRole('button', { name: 'Fleet access' }), `Fleet access for ${fixture.name}`);
+  await escapeCloses(page, row.getByRole('button', { name: 'Delegation' }), `Delegation for ${fixture.name}`);
   await escapeCloses(page, row.getByRole('button', { name: 'Stop' }), `Stop ${fixture.name}?`);
   await escapeCloses(page, row.getByRole('button', { name: 'Delete' }), `Delete ${fixture.name}?`);
   await escapeCloses(page, workspaces.orphan(orphan).getByRole('button', { name: 'Remove' }), `Remove ${orphan}?`);

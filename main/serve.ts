@@ -5,7 +5,7 @@ import type { CoreConfigInput } from './core/config';
 import { startHost, type Host } from './host/server';
 import { nodePorts, type ListeningAddress } from './host/node-ports';
 import { MCP_PATH } from './core/mcp';
-import { startFleetListener } from './host/fleet-listener';
+import { startDelegationListener } from './host/delegation-listener';
 import { createPublicFront } from './host/public-origin';
 import { createPhoneFront } from './core/phone';
 import { loadStaticFiles } from './host/static-files';
@@ -69,7 +69,7 @@ export interface Loopback {
 /**
  * The loopback host for a running core: UI, /api/rpc, /api/events and the MCP endpoint at
  * /api/mcp, and beside it the worker-facing MCP listener on the workers' bridge gateway
- * (host/fleet-listener.ts, port `mcp.fleetPort`); fills in `address`, core's host port (so
+ * (host/delegation-listener.ts, port `mcp.delegationPort`); fills in `address`, core's host port (so
  * Settings → Connect knows the URL), and writes `<dataDir>/serve.json` (0600), which
  * `nexus mcp-stdio` and `nexus token` use to find the app. Used by `nexus serve` and by the
  * Electron shell (which serves MCP on the same port for Claude Desktop).
@@ -102,12 +102,12 @@ export async function startLoopback(
     { mode: 0o600 },
   );
   renameSync(`${serveFile}.tmp`, serveFile);
-  const fleet = await startFleetListener(core, { port: core.config.mcp.fleetPort });
+  const delegation = await startDelegationListener(core, { port: core.config.mcp.delegationPort });
   return {
     host,
     close: async () => {
       rmSync(serveFile, { force: true });
-      await fleet.close();
+      await delegation.close();
       await host.close();
     },
   };

@@ -54,7 +54,7 @@ process.exit(failed > 0 || missing.length > 0 || passed === 0 ? 1 : 0);
 
 function firstLine(text) {
   return String(text ?? '')
-    .replace(/\x1b\[[0-9;]*m/g, '')
+    .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
     .split('\n')
     .find((l) => l.trim())
     ?.trim()

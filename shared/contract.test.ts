@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accessLevels, allows, eventNames, events, fleetReaches, opNames, operations } from './contract';
+import { accessLevels, allows, eventNames, events, delegatedReaches, opNames, operations } from './contract';
 
 describe('contract', () => {
   it('names every operation <area>.<verb> and gives it schemas, a class and a summary', () => {
@@ -16,17 +16,17 @@ describe('contract', () => {
   it('decides for every operation its fleet reach, whether a phone may call it and who audits it', () => {
     for (const name of opNames) {
       const op = operations[name];
-      expect(fleetReaches, name).toContain(op.fleet);
+      expect(delegatedReaches, name).toContain(op.delegated);
       expect(typeof op.phone, name).toBe('boolean');
       expect(['dispatcher', 'service'], name).toContain(op.audit);
     }
   });
 
-  it('opens to a fleet credential only operations its class already allows, and to a phone only what is not set-up', () => {
+  it('opens to a delegated credential only operations its class already allows, and to a phone only what is not set-up', () => {
     for (const name of opNames) {
       const op = operations[name];
-      // A fleet credential is an MCP token: never operator class.
-      if (op.fleet !== 'refused') expect(op.access, name).not.toBe('operator');
+      // A delegated credential is an MCP token: never operator class.
+      if (op.delegated !== 'refused') expect(op.access, name).not.toBe('operator');
       if (op.phone) expect(name, name).not.toMatch(/^(vault|secrets|tokens|connect|engines|remote|phone|fleet)\./);
     }
   });

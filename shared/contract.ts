@@ -20,7 +20,7 @@ import { agentEvents, agentOperations } from './contract/agent';
 import { usageEvents, usageOperations } from './contract/usage';
 import { permissionEvents, permissionOperations } from './contract/permissions';
 import { ruleEvents, ruleOperations } from './contract/rules';
-import { fleetOperations } from './contract/fleet';
+import { delegationOperations } from './contract/delegation';
 import { engineEvents, engineOperations } from './contract/engines';
 import { trackerOperations } from './contract/tracker';
 import { checkpointEvents, checkpointOperations } from './contract/checkpoints';
@@ -47,7 +47,7 @@ export * from './contract/agent-kind';
 export * from './contract/usage';
 export * from './contract/permissions';
 export * from './contract/rules';
-export * from './contract/fleet';
+export * from './contract/delegation';
 export * from './contract/remote';
 export * from './contract/remote-ui';
 export * from './contract/activity';
@@ -76,7 +76,7 @@ export const operations = {
   ...usageOperations,
   ...permissionOperations,
   ...ruleOperations,
-  ...fleetOperations,
+  ...delegationOperations,
   ...remoteOperations,
   ...phoneOperations,
   ...activityOperations,

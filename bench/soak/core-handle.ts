@@ -12,7 +12,7 @@ import type { ChildReport } from './reports';
 export interface SoakCore {
   readonly url: string;
   readonly pid: number;
-  readonly fleetUrl: string | null;
+  readonly delegationUrl: string | null;
   /** An operation as the operator over HTTP; throws with core's code and message. */
   rpc<T = unknown>(op: string, input?: unknown): Promise<T>;
   /** Every answer of `rpc` whose code was `internal` (internal-answers.ts: each fails the run). */
@@ -81,8 +81,8 @@ export async function startSoakCore(
     get pid() {
       return now().pid;
     },
-    get fleetUrl() {
-      return now().fleetUrl;
+    get delegationUrl() {
+      return now().delegationUrl;
     },
     internalAnswers: internals,
     async rpc<T>(op: string, input: unknown = {}): Promise<T> {

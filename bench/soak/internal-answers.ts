@@ -19,7 +19,7 @@ export interface InternalAnswers {
   first: InternalAnswer[];
 }
 
-/** How an agent's tool result names its code: nexus-mcp's `internal: …`, the fleet server's `[internal] …`. */
+/** How an agent's tool result names its code: nexus-mcp's `internal: …`, the delegated server's `[internal] …`. */
 const INTERNAL_TOOL_TEXT = /^(internal:|\[internal\])/;
 /** How the soak records a send_message answer that was an error (soak.ts): `error <code>: <message>`. */
 const INTERNAL_MESSAGE = /^error internal: ?/;

@@ -14,7 +14,7 @@ export type DbOutcome =
   | 'missed';
 
 export type ChildReport =
-  | { kind: 'ready'; url: string; pid: number; fleetUrl: string | null }
+  | { kind: 'ready'; url: string; pid: number; delegationUrl: string | null }
   | {
       kind: 'hook';
       workspaceId: string;

@@ -106,8 +106,8 @@ async function main(): Promise<void> {
   const dataDir = join(dir.path, 'data');
   const token = randomBytes(24).toString('hex');
   const ledger = new Ledger();
-  const fleetPort = 20_000 + Math.floor(Math.random() * 20_000);
-  const core = await startSoakCore(dataDir, { version: 'soak', ...env.config, mcp: { fleetPort } }, token, (r) =>
+  const delegationPort = 20_000 + Math.floor(Math.random() * 20_000);
+  const core = await startSoakCore(dataDir, { version: 'soak', ...env.config, mcp: { delegationPort } }, token, (r) =>
     ledger.take(r),
   ).catch(async (e: unknown) => {
     await env.close();
@@ -156,7 +156,7 @@ async function main(): Promise<void> {
           name,
           repoUrl: env.repo.url,
           ...(ENGINES > 1 ? { engine: engineOf.get(name)!.name } : {}),
-          ...(i === 1 ? { fleet: { access: 'read' } } : {}),
+          ...(i === 1 ? { delegation: { access: 'read' } } : {}),
         }),
       ),
     );
@@ -174,7 +174,7 @@ async function main(): Promise<void> {
         await sleep(1000);
       }
     }
-    const fleetWs = containers.get(workspaces[1]!)!.id;
+    const delegatedWs = containers.get(workspaces[1]!)!.id;
 
     // Which session a model request is: the CLI's conversation id, looked up in core's database.
     const byAgent = new Map<string, DrivenSession>();
@@ -187,7 +187,7 @@ async function main(): Promise<void> {
           id: r.id,
           name: r.name,
           workspace: r.workspace_id,
-          fleet: r.workspace_id === fleetWs,
+          delegated: r.workspace_id === delegatedWs,
         });
     };
     const work = new Work((req) => {

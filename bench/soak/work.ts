@@ -3,11 +3,11 @@ import { type ContentBlock, type ModelReply, type ModelRequest } from '../../tes
 /**
  * The scripted model's side of the soak: each session's turns answered with a loop of real work
  * (a Bash command that asks permission, allowed or denied; a platform tool through nexus-mcp; a
- * commit; a fleet call where the workspace holds a credential), a few tools per turn, then a text
+ * commit; a delegated call where the workspace holds a delegated credential), a few tools per turn, then a text
  * answer; the next turn starts when a message from outside arrives. Every tool call gets an id the
  * soak knows, so the tool_result the CLI sends back (or its absence) is counted.
  */
-export type CallKind = 'bash-allow' | 'bash-deny' | 'commit' | 'memory' | 'board' | 'subtask' | 'fleet' | 'search';
+export type CallKind = 'bash-allow' | 'bash-deny' | 'commit' | 'memory' | 'board' | 'subtask' | 'delegated' | 'search';
 
 export interface ToolCall {
   id: string;
@@ -24,12 +24,12 @@ export interface DrivenSession {
   id: string;
   name: string;
   workspace: string;
-  /** Its workspace holds a fleet credential: it also calls nexus-fleet. */
-  fleet: boolean;
+  /** Its workspace holds a delegated credential: it also calls nexus-delegated. */
+  delegated: boolean;
 }
 
 const NEXUS_TOOLS = ['mcp__nexus__memory_search', 'mcp__nexus__board_comment', 'mcp__nexus__task_subtask'];
-const FLEET_TOOL = 'mcp__nexus-fleet__list_sessions';
+const DELEGATED_TOOL = 'mcp__nexus-delegated__list_sessions';
 const TOOLS_PER_TURN = 4;
 /** The marker every message from outside carries; the model's requests show which arrived. */
 export const MESSAGE_MARK = /soak-msg-(\d+)/g;
@@ -89,15 +89,15 @@ export class Work {
     st.inTurn++;
     const offered = new Set((req.body.tools ?? []).map((t) => t.name));
     const kinds: CallKind[] = ['bash-allow', 'memory', 'commit', 'bash-deny', 'board', 'subtask'];
-    if (s.fleet) kinds.push('fleet');
+    if (s.delegated) kinds.push('delegated');
     let kind = kinds[st.k++ % kinds.length]!;
-    const needs = kind === 'fleet' ? [FLEET_TOOL] : ['memory', 'board', 'subtask'].includes(kind) ? NEXUS_TOOLS : [];
+    const needs = kind === 'delegated' ? [DELEGATED_TOOL] : ['memory', 'board', 'subtask'].includes(kind) ? NEXUS_TOOLS : [];
     if (needs.some((t) => !offered.has(t))) {
       // Deferred MCP tools load through tool search; a server still connecting offers nothing yet.
       if (now - st.lastSearch < 10_000) kind = 'bash-allow';
       else {
         st.lastSearch = now;
-        const names = [...NEXUS_TOOLS, ...(s.fleet ? [FLEET_TOOL] : [])];
+        const names = [...NEXUS_TOOLS, ...(s.delegated ? [DELEGATED_TOOL] : [])];
         return this.call(s, 'search', 'ToolSearch', { query: `select:${names.join(',')}`, max_results: names.length });
       }
     }
@@ -119,7 +119,7 @@ export class Work {
       case 'subtask':
         return this.call(s, kind, NEXUS_TOOLS[2]!, { title: `Soak step ${n}`, body: '' });
       default:
-        return this.call(s, 'fleet', FLEET_TOOL, {});
+        return this.call(s, 'delegated', DELEGATED_TOOL, {});
     }
   }
 

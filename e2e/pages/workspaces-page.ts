@@ -24,7 +24,7 @@ export class WorkspacesPage {
     agent: {
       credentialLabel?: string;
       bypassPermissions?: boolean;
-      fleet?: 'none' | 'read' | 'write' | 'vault';
+      delegation?: 'none' | 'read' | 'write' | 'vault';
       defaultAgent?: 'Claude Code' | 'Codex';
     } = {},
   ): Promise<void> {
@@ -36,7 +36,7 @@ export class WorkspacesPage {
     if (agent.credentialLabel)
       await dialog.getByLabel('Agent credential').selectOption({ label: agent.credentialLabel });
     if (agent.bypassPermissions) await dialog.getByLabel('Run sessions in bypassPermissions').check();
-    if (agent.fleet) await dialog.getByLabel('Fleet access').selectOption(agent.fleet);
+    if (agent.delegation) await dialog.getByLabel('Delegation').selectOption(agent.delegation);
     if (agent.defaultAgent) await dialog.getByLabel('Default agent').selectOption({ label: agent.defaultAgent });
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expect(dialog).toBeHidden();
@@ -77,16 +77,16 @@ export class WorkspacesPage {
     await expect(this.row(name)).toHaveCount(0, { timeout: 90_000 });
   }
 
-  /** Workspaces → Fleet access on one row: the dialog, its current choice, then a new one saved. */
-  async setFleetAccess(
+  /** Workspaces → Delegation on one row: the dialog, its current choice, then a new one saved. */
+  async setDelegation(
     name: string,
     access: 'none' | 'read' | 'write' | 'vault',
     expectCurrent?: string,
   ): Promise<void> {
-    await this.row(name).getByRole('button', { name: 'Fleet access' }).click();
-    const dialog = this.page.getByRole('dialog', { name: `Fleet access for ${name}` });
-    if (expectCurrent) await expect(dialog.getByLabel('Fleet access')).toHaveValue(expectCurrent);
-    await dialog.getByLabel('Fleet access').selectOption(access);
+    await this.row(name).getByRole('button', { name: 'Delegation' }).click();
+    const dialog = this.page.getByRole('dialog', { name: `Delegation for ${name}` });
+    if (expectCurrent) await expect(dialog.getByLabel('Delegation')).toHaveValue(expectCurrent);
+    await dialog.getByLabel('Delegation').selectOption(access);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(dialog).toBeHidden();
   }

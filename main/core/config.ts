@@ -46,9 +46,9 @@ export const CoreConfig = z.object({
       /** Claude Desktop's config file; the platform's path by default. */
       claudeDesktopConfig: z.string().optional(),
       /** The worker-facing MCP listener on the workers' bridge gateway (0: any free port). */
-      fleetPort: z.number().int().min(0).max(65535).default(4781),
-      /** Calls per workspace from its fleet credential: a burst, refilled per minute. */
-      fleetRateLimit: z
+      delegationPort: z.number().int().min(0).max(65535).default(4781),
+      /** Calls per workspace from its delegated credential: a burst, refilled per minute. */
+      delegationRateLimit: z
         .object({ perMinute: z.number().int().min(1).default(60), burst: z.number().int().min(1).default(20) })
         .prefault({}),
     })

@@ -8,7 +8,7 @@ import type { Dispatcher } from './dispatch';
 import type { EngineService } from './engines';
 import type { EventBus } from './events';
 import type { Logger } from './log';
-import type { ConnectService, FleetService, McpGateOptions } from './mcp';
+import type { ConnectService, DelegationService, McpGateOptions } from './mcp';
 import type { ConnectorService } from './connectors';
 import type { PhoneService } from './phone';
 import type { PlatformService, ReviewQueue } from './platform';
@@ -38,7 +38,7 @@ export interface CoreApi {
   /** The fleet roll-up the tray shows. */
   attention: AttentionService;
   /** Sessions as MCP clients: where the worker listener binds, and telling core where it listens. */
-  fleet: Pick<FleetService, 'overBridge' | 'bridge' | 'listening' | 'relayHosts'>;
+  delegation: Pick<DelegationService, 'overBridge' | 'bridge' | 'listening' | 'relayHosts'>;
   /** The HTTP gate in front of the MCP server, for a listener that has checked Host and Origin. */
   mcpGate(opts?: McpGateOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** Remote connectors: the public origin, Nexus's OAuth authorization server, its grants (docs/remote.md). */
@@ -77,8 +77,8 @@ export interface Core extends CoreApi {
   tokens: TokenService;
   /** The MCP endpoint URL (from the host port), Claude Desktop's config entry and the Claude Code line. */
   connect: ConnectService;
-  /** Sessions as MCP clients: each workspace's fleet credential and the worker listener's URL. */
-  fleet: FleetService;
+  /** Sessions as MCP clients: each workspace's delegated credential and the worker listener's URL. */
+  delegation: DelegationService;
   /** Docker engines workspaces live on: the local one and remote ones (SSH, TLS). */
   engines: EngineService;
 }

@@ -17,7 +17,7 @@ export interface CallContext {
    * row (`mcp:<tool>`, written by the MCP server) stands for every operation the tool calls.
    */
   tool?: string;
-  /** Holds the call to a narrower reach than its class (a fleet credential's own workspace); see `CallScope`. */
+  /** Holds the call to a narrower reach than its class (a delegated credential's own workspace); see `CallScope`. */
   scope?: CallScope;
   /** The workspace the scope already resolved from `input.workspace`: handlers hand it on instead of looking again. */
   workspace?: WorkspaceInfo;

@@ -1,7 +1,7 @@
 import {
   buildAgents,
   buildDrivers,
-  buildFleet,
+  buildDelegation,
   buildFoundations,
   buildGateway,
   buildOperator,
@@ -32,7 +32,7 @@ export interface CoreOptions {
  * (compose/) from what it names, in the order they start. Building one subscribes to nothing and starts nothing;
  * `start()` makes every module's subscriptions, then starts each in order (the engine probe, the vault, the
  * workspaces' Docker watch, the workers' host address with the platform's NATS server, the gateway and the egress
- * proxy on it, the fleet's credential sweep, the tracker, the sessions' converge, review and previews, the remote
+ * proxy on it, the delegations' credential sweep, the tracker, the sessions' converge, review and previews, the remote
  * engines' leaves). A failed start closes everything built; `dispose` closes the list in reverse.
  */
 export async function createCore(
@@ -75,7 +75,7 @@ export function composeCore(
     options: options.workspaces,
   });
   const p = buildPlatform({ ...common, config, dataDir, vault, runtime: workspaces.runtime });
-  const f = buildFleet({
+  const f = buildDelegation({
     db,
     log,
     config,
@@ -119,7 +119,7 @@ export function composeCore(
     platform: p.platform,
     toolsDb: p.toolsDb,
     names: p.names,
-    fleet: f.fleet,
+    delegation: f.delegation,
     gateway,
   });
   sessions = s.sessions;
@@ -178,7 +178,7 @@ function exposed(c: {
   engines: { service: Core['engines'] };
   workspaces: { service: Core['workspaces'] };
   p: ReturnType<typeof buildPlatform>;
-  f: ReturnType<typeof buildFleet>;
+  f: ReturnType<typeof buildDelegation>;
   s: ReturnType<typeof buildSessions>;
   o: ReturnType<typeof buildOperator>;
 }): Core {
@@ -206,12 +206,13 @@ function exposed(c: {
     platform: p.platform,
     review: p.review,
     tokens: p.tokens,
-    fleet: f.fleet,
+    delegation: f.delegation,
     attention: o.attention,
     connect: o.connect,
     remote: o.remote,
     phone: o.phone,
-    mcpGate: (opts) => createMcpGate({ dispatcher, audit, config, tokens: p.tokens, log, fleet: f.fleet }, opts),
+    mcpGate: (opts) =>
+      createMcpGate({ dispatcher, audit, config, tokens: p.tokens, log, delegation: f.delegation }, opts),
     dispose: async () => {
       log.info('core stopping');
       await c.modules.dispose();

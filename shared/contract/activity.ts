@@ -5,7 +5,7 @@ import { operation } from './define';
  * Activity (docs/security.md): the audit log made visible. Only who did what, to what, and how it ended —
  * never the input or the result of a call.
  */
-/** Who called: the operator, an MCP token (or a workspace's fleet credential), a connector's OAuth grant, nobody known. */
+/** Who called: the operator, an MCP token (or a workspace's delegated credential), a connector's OAuth grant, nobody known. */
 export const CallerKind = z.enum(['operator', 'token', 'connector', 'anonymous', 'other']);
 export type CallerKind = z.infer<typeof CallerKind>;
 
@@ -37,7 +37,7 @@ export const activityOperations = {
   'activity.list': operation({
     summary: 'The audit log, newest first, paged: caller, operation, target and outcome (never inputs or results).',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z

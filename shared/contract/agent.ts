@@ -21,7 +21,7 @@ export const agentOperations = {
       'capabilities), the credential kinds a secret may have (label, the agent kinds each signs in) and the ' +
       'permission mode sessions start in.',
     access: 'read',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({}).strict(),
@@ -32,7 +32,7 @@ export const agentOperations = {
       "Choose the vault secret an agent kind's sessions sign in with when the workspace names none (it must be one " +
       "of the kind's credential kinds); null clears it. Takes effect at the next workspace start.",
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ kind: AgentKind, secretId: z.string().min(1).max(100).nullable() }).strict(),

@@ -44,7 +44,7 @@ export const appOperations = {
   'app.info': operation({
     summary: 'Version, data directory and the state of the vault, Docker and NATS.',
     access: 'read',
-    fleet: 'fleet-wide',
+    delegated: 'fleet-wide',
     phone: false,
     audit: 'dispatcher',
     input: z.object({}).strict(),

@@ -46,7 +46,7 @@ export const attemptOperations = {
       'Try a prompt N ways: start 2–10 sessions (any mix of agent kinds) in a workspace as one group, each with the ' +
       'same initial message; compare them, then keep one.',
     access: 'write',
-    fleet: 'own-workspace',
+    delegated: 'own-workspace',
     phone: false,
     audit: 'dispatcher',
     input: z
@@ -62,7 +62,7 @@ export const attemptOperations = {
   'attempts.list': operation({
     summary: "A workspace's attempt groups (or all), each with its attempts side by side: diff stat, turns, state.",
     access: 'read',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'dispatcher',
     input: z.object({ workspace: WorkspaceRef.optional() }).strict(),
@@ -71,7 +71,7 @@ export const attemptOperations = {
   'attempts.get': operation({
     summary: 'One attempt group with its attempts side by side: diff stat, turns, state.',
     access: 'read',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'dispatcher',
     input: z.object({ group: GroupId }).strict(),
@@ -82,7 +82,7 @@ export const attemptOperations = {
       "Keep one attempt: its session and branch stay; the group's other sessions are deleted, their branches kept " +
       'for a week, then deleted.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ group: GroupId, session: z.string().min(1).max(200).describe('The session to keep') }).strict(),

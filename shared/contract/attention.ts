@@ -32,7 +32,7 @@ export const attentionOperations = {
       'The fleet attention roll-up: what needs the operator (oldest first), what works, what idles, what ' +
       'is offline, and review-queue counts.',
     access: 'read',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'dispatcher',
     input: z.object({}).strict(),
@@ -43,7 +43,7 @@ export const attentionOperations = {
       'The fleet at a glance: attention counts, the sessions that need the operator with reasons, ' +
       'review-queue counts, workspaces by status and sessions per workspace.',
     access: 'read',
-    fleet: 'fleet-wide',
+    delegated: 'fleet-wide',
     phone: true,
     audit: 'dispatcher',
     input: z.object({}).strict(),
@@ -52,7 +52,7 @@ export const attentionOperations = {
   'attention.sessions': operation({
     summary: 'One page of the per-session attention roll-up (level, reason, since), in roll-up order.',
     access: 'read',
-    fleet: 'fleet-wide',
+    delegated: 'fleet-wide',
     phone: true,
     audit: 'dispatcher',
     input: z

@@ -59,7 +59,7 @@ export const checkpointOperations = {
     summary:
       "A session's checkpoints, one per turn of its agent (and one before each restore), with what each changed.",
     access: 'read',
-    fleet: 'own-session',
+    delegated: 'own-session',
     phone: true,
     audit: 'dispatcher',
     input: z.object({ session: SessionRef }).strict(),
@@ -68,7 +68,7 @@ export const checkpointOperations = {
   'checkpoints.diff': operation({
     summary: 'What one checkpoint changed against the one before it: files and a bounded unified diff.',
     access: 'read',
-    fleet: 'own-session',
+    delegated: 'own-session',
     phone: true,
     audit: 'dispatcher',
     input: z
@@ -85,7 +85,7 @@ export const checkpointOperations = {
       "Restore a session's files to a checkpoint: the current state is checkpointed first (nothing is lost), the " +
       'index and branch stay, and the agent is told in a message.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'dispatcher',
     input: z.object({ session: SessionRef, seq: Seq }).strict(),

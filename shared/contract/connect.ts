@@ -23,7 +23,7 @@ export const connectOperations = {
   'connect.info': operation({
     summary: 'The MCP endpoint, the `claude mcp add` line for Claude Code and the Claude Desktop state.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({}).strict(),
@@ -34,7 +34,7 @@ export const connectOperations = {
       'Connect Claude Desktop: keep a token in the OS keychain (a 0600 data-dir file without one) ' +
       "and write Nexus's entry in its config (with a backup).",
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z

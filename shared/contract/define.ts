@@ -12,10 +12,10 @@ export const allows = (held: Access, needed: Access): boolean =>
   accessLevels.indexOf(held) >= accessLevels.indexOf(needed);
 
 /**
- * What a workspace's fleet credential (one not widened to all workspaces) may do with an operation
- * (docs/mcp.md, "Fleet access"); the MCP call scope reads it, no list beside the contract does.
+ * What a workspace's delegated credential (one not widened to all workspaces) may do with an operation
+ * (docs/mcp.md, "Delegation"); the MCP call scope reads it, no list beside the contract does.
  */
-export const fleetReaches = [
+export const delegatedReaches = [
   /** Reads Nexus as a whole (the fleet summary, what needs the operator). */
   'fleet-wide',
   /** Names one workspace by `workspace`: only its own. */
@@ -29,7 +29,7 @@ export const fleetReaches = [
   /** Not open to it. */
   'refused',
 ] as const;
-export type FleetReach = (typeof fleetReaches)[number];
+export type DelegatedReach = (typeof delegatedReaches)[number];
 
 /**
  * Who writes an operation's audit row: the dispatcher (one row per call), or the service itself, with what
@@ -45,8 +45,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   readonly input: I;
   readonly output: O;
   readonly access: Access;
-  /** What a narrowed fleet credential may do with it. */
-  readonly fleet: FleetReach;
+  /** What a narrowed delegated credential may do with it. */
+  readonly delegated: DelegatedReach;
   /**
    * Whether a phone signed in on the public origin may call it (POST /api/rpc/<op> on the public Host); for any
    * other operation there is no route there (404). A phone sees what needs you, decides permission requests,

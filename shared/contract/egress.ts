@@ -32,7 +32,7 @@ export const egressOperations = {
   'egress.get': operation({
     summary: "A workspace's egress rule: whether it is confined, and the hosts its proxy lets it reach.",
     access: 'read',
-    fleet: 'own-workspace',
+    delegated: 'own-workspace',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ workspace: WorkspaceRef }).strict(),
@@ -43,7 +43,7 @@ export const egressOperations = {
       "Set a workspace's egress allow-list (host, host:port, *.domain or an IP address; null: back to the defaults). " +
       'Takes effect at its next connection.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ workspace: WorkspaceRef, hosts: z.array(AllowEntry).max(200).nullable() }).strict(),
@@ -52,7 +52,7 @@ export const egressOperations = {
   'egress.refusals': operation({
     summary: "What a confined workspace's egress proxy refused, newest first (the last 200 are kept).",
     access: 'read',
-    fleet: 'own-workspace',
+    delegated: 'own-workspace',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ workspace: WorkspaceRef, limit: z.number().int().min(1).max(200).default(50) }).strict(),

@@ -58,7 +58,7 @@ export const engineOperations = {
   'engines.list': operation({
     summary: 'Docker engines workspaces can live on: the local one and remote ones, with reachability and size.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({}).strict(),
@@ -68,7 +68,7 @@ export const engineOperations = {
     summary:
       'Add a remote engine by ssh://user@host[:port] (private key from the vault; the host key is returned to confirm) or tcp://host:2376 with TLS material from the vault.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z
@@ -86,7 +86,7 @@ export const engineOperations = {
   'engines.confirmHostKey': operation({
     summary: 'Pin the SSH host key shown at first contact; the engine is used only once its key is pinned.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ engine: EngineRef, fingerprint: z.string().min(1).max(200) }).strict(),
@@ -95,7 +95,7 @@ export const engineOperations = {
   'engines.remove': operation({
     summary: 'Forget a remote engine; refused while a workspace lives on it.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ engine: EngineRef }).strict(),
@@ -104,7 +104,7 @@ export const engineOperations = {
   'engines.contexts': operation({
     summary: 'Docker contexts found in ~/.docker/contexts, to import one as an engine.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({}).strict(),

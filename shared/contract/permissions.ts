@@ -36,7 +36,7 @@ export const permissionOperations = {
   'permissions.list': operation({
     summary: 'Permission requests waiting for the operator, optionally for one session.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'dispatcher',
     input: z.object({ sessionId: z.string().max(100).optional() }).strict(),
@@ -45,7 +45,7 @@ export const permissionOperations = {
   'permissions.decide': operation({
     summary: 'Answers a pending permission request: allow, deny, or deny with a note for the agent.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'service',
     input: PermissionDecisionInput,

@@ -21,7 +21,7 @@ export const McpServerSpec = z
     name: z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, dashes and underscores')
-      .refine((n) => n !== 'nexus' && n !== 'nexus-fleet', 'that name is reserved'),
+      .refine((n) => n !== 'nexus' && n !== 'nexus-delegated', 'that name is reserved'),
     command: z.string().trim().min(1).max(500),
     args: z.array(z.string().max(2_000)).max(50).default([]),
     env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,100}$/), McpEnvValue).default({}),
@@ -117,7 +117,7 @@ export const platformOperations = {
   'agents.create': operation({
     summary: 'Create an agent record: its project and tool allow-list (empty = every available platform tool).',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z
@@ -132,7 +132,7 @@ export const platformOperations = {
   'agents.list': operation({
     summary: 'Agent records with their projects and tool allow-lists.',
     access: 'read',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({}).strict(),
@@ -141,7 +141,7 @@ export const platformOperations = {
   'agents.forWorkspace': operation({
     summary: "The workspace's agent record (created on first use): allow-list, permissions, MCP servers, auto-start.",
     access: 'read',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ workspace: z.string().min(1).max(200) }).strict(),
@@ -152,7 +152,7 @@ export const platformOperations = {
       'Change an agent record: tool allow-list (empty = every gated-available tool), permissions, MCP ' +
       'servers, auto-start. Running sessions follow at once.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z
@@ -170,7 +170,7 @@ export const platformOperations = {
   'board.list': operation({
     summary: 'The board: every task with its status, workspace, the sessions on it and the comments, newest first.',
     access: 'read',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'dispatcher',
     input: z.object({ workspace: z.string().min(1).max(200).optional() }).strict(),
@@ -179,7 +179,7 @@ export const platformOperations = {
   'tasks.setStatus': operation({
     summary: 'Move a task on the board (e.g. to done or cancelled).',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'dispatcher',
     input: z.object({ id: Id, status: Task.shape.status }).strict(),
@@ -188,7 +188,7 @@ export const platformOperations = {
   'tasks.create': operation({
     summary: 'Create a task (a goal, or a step under one) that runs can work on.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z
@@ -203,7 +203,7 @@ export const platformOperations = {
   'runs.create': operation({
     summary: 'Start a run of an agent: creates its own NATS user, allowed to call platform tools only as itself.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ agentId: Id, taskId: Id.optional(), sessionId: Id.optional() }).strict(),
@@ -212,7 +212,7 @@ export const platformOperations = {
   'runs.end': operation({
     summary: 'End a run: records its status and summary and removes its NATS user (its connection is dropped).',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z

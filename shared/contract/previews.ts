@@ -41,7 +41,7 @@ export const previewOperations = {
     summary:
       "A session's live previews: the ports its processes listen on in the workspace, each at an origin of its own.",
     access: 'read',
-    fleet: 'own-session',
+    delegated: 'own-session',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ session: SessionRef }).strict(),
@@ -50,7 +50,7 @@ export const previewOperations = {
   'previews.screenshots': operation({
     summary: "The last screenshots of a session's previews, one per preview and turn end, newest first.",
     access: 'read',
-    fleet: 'own-session',
+    delegated: 'own-session',
     phone: true,
     audit: 'dispatcher',
     input: z.object({ session: SessionRef }).strict(),

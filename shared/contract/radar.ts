@@ -56,7 +56,7 @@ export const radarOperations = {
       "A workspace's conflict radar: which session branches would conflict with each other or the base, in which " +
       'files and hunks, and a suggested landing order.',
     access: 'read',
-    fleet: 'own-workspace',
+    delegated: 'own-workspace',
     phone: true,
     audit: 'dispatcher',
     input: z.object({ workspace: WorkspaceRef }).strict(),
@@ -67,7 +67,7 @@ export const radarOperations = {
       "Land a session: merge its branch into the workspace's base branch (fast-forward or a merge commit), refused " +
       'with the conflicting files when it would conflict. Push as usual afterwards.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ session: SessionRef }).strict(),

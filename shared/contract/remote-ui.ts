@@ -43,7 +43,7 @@ export const phoneOperations = {
   'phone.status': operation({
     summary: 'The phone UI on the public origin: whether it is on, and the URL a phone opens.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({}).strict(),
@@ -52,7 +52,7 @@ export const phoneOperations = {
   'phone.setEnabled': operation({
     summary: 'Turn the operator UI on the public origin on or off (off signs every phone out).',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ enabled: z.boolean() }).strict(),
@@ -61,7 +61,7 @@ export const phoneOperations = {
   'phone.invite': operation({
     summary: 'Make a one-time link (10 minutes) that registers one phone passkey on the public origin.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ name: z.string().trim().min(1).max(60) }).strict(),
@@ -70,7 +70,7 @@ export const phoneOperations = {
   'phone.devices': operation({
     summary: 'Every registered phone: name, created, last sign-in, revoked, sessions signed in.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({}).strict(),
@@ -79,7 +79,7 @@ export const phoneOperations = {
   'phone.revoke': operation({
     summary: 'Revoke a phone: its passkey is refused and its sessions end at once.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ id: Id }).strict(),

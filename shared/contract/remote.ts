@@ -59,7 +59,7 @@ export const remoteOperations = {
   'remote.status': operation({
     summary: 'Public origin mode: the origin in force, where it comes from, and the connector URL.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({}).strict(),
@@ -68,7 +68,7 @@ export const remoteOperations = {
   'remote.setOrigin': operation({
     summary: 'Turn public origin mode on with an https origin (a tunnel you run), or off with null.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ publicOrigin: z.string().max(300).nullable() }).strict(),
@@ -77,7 +77,7 @@ export const remoteOperations = {
   'remote.pending': operation({
     summary: 'Connectors waiting for your approval: client, redirect host, the code their page shows.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({}).strict(),
@@ -86,7 +86,7 @@ export const remoteOperations = {
   'remote.approve': operation({
     summary: 'Approve a waiting connector with a class (read by default; write lets it act).',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ id: Id, class: RemoteClass.default('read') }).strict(),
@@ -95,7 +95,7 @@ export const remoteOperations = {
   'remote.deny': operation({
     summary: 'Refuse a waiting connector; its page tells the client it was denied.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ id: Id }).strict(),
@@ -104,7 +104,7 @@ export const remoteOperations = {
   'remote.grants': operation({
     summary: 'Every connector grant: client, class, created, last used, revoked.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({}).strict(),
@@ -113,7 +113,7 @@ export const remoteOperations = {
   'remote.revoke': operation({
     summary: 'Revoke a connector grant and every token issued under it, at once.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ id: Id }).strict(),
@@ -123,7 +123,7 @@ export const remoteOperations = {
     summary:
       "Make a client id and secret for Claude's advanced settings (redirects: Claude's callbacks). The secret is shown this once.",
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({}).strict(),
@@ -133,7 +133,7 @@ export const remoteOperations = {
   'remote.clients': operation({
     summary: 'The pre-registered clients: id, name, created (never the secret).',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({}).strict(),
@@ -142,7 +142,7 @@ export const remoteOperations = {
   'remote.revokeClient': operation({
     summary: 'Delete a pre-registered client and revoke its grants and every token issued under them.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ clientId: Id }).strict(),

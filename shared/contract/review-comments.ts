@@ -31,7 +31,7 @@ export const reviewCommentOperations = {
     summary:
       "A session's review comments on its diff lines: the drafts and those sent, with whether their lines changed.",
     access: 'read',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'dispatcher',
     input: z.object({ session: SessionRef }).strict(),
@@ -40,7 +40,7 @@ export const reviewCommentOperations = {
   'comments.add': operation({
     summary: 'Comment on lines of a changed file of a session (a draft until the review is sent).',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'dispatcher',
     input: z
@@ -57,7 +57,7 @@ export const reviewCommentOperations = {
   'comments.delete': operation({
     summary: 'Delete a draft review comment.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'dispatcher',
     input: z.object({ id: CommentId }).strict(),
@@ -68,7 +68,7 @@ export const reviewCommentOperations = {
       "Send a session's draft comments to its agent as one message (each with file, line range and the quoted code) " +
       'through its inbox; a message never answers a permission prompt.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'dispatcher',
     input: z.object({ session: SessionRef }).strict(),

@@ -54,7 +54,7 @@ export const reviewOperations = {
   'review.list': operation({
     summary: 'The review queue: pending memories and draft skills with provenance and scanner findings.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'dispatcher',
     input: z.object({}).strict(),
@@ -63,7 +63,7 @@ export const reviewOperations = {
   'review.counts': operation({
     summary: 'How many memories and skills wait for review.',
     access: 'read',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'dispatcher',
     input: z.object({}).strict(),
@@ -72,7 +72,7 @@ export const reviewOperations = {
   'review.approveMemory': operation({
     summary: 'Approve a pending memory, optionally after editing its text; it becomes searchable.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'service',
     input: z
@@ -86,7 +86,7 @@ export const reviewOperations = {
   'review.rejectMemory': operation({
     summary: 'Reject a pending memory; it is never searchable.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'service',
     input: z.object({ id: ItemId, reason: Reason.optional() }).strict(),
@@ -97,7 +97,7 @@ export const reviewOperations = {
       'Approve a draft skill (it supersedes the active version). A flagged draft needs an override with a ' +
       'reason, recorded in the audit log.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'service',
     input: z.object({ id: ItemId, override: z.object({ reason: Reason }).strict().optional() }).strict(),
@@ -106,7 +106,7 @@ export const reviewOperations = {
   'review.rejectSkill': operation({
     summary: 'Reject a draft skill.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'service',
     input: z.object({ id: ItemId, reason: Reason.optional() }).strict(),

@@ -88,7 +88,7 @@ export const ruleOperations = {
   'rules.list': operation({
     summary: 'The approval rules in force: the shipped defaults, global ones, and those of a workspace or session.',
     access: 'read',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'dispatcher',
     input: z
@@ -103,7 +103,7 @@ export const ruleOperations = {
   'rules.set': operation({
     summary: 'Adds an approval rule (operator only: no MCP token or session may widen its own permissions).',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: RuleInput,
@@ -112,7 +112,7 @@ export const ruleOperations = {
   'rules.remove': operation({
     summary: 'Revokes an approval rule (the shipped defaults cannot be removed).',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'dispatcher',
     input: z.object({ id: z.string().min(1).max(100) }).strict(),
@@ -121,7 +121,7 @@ export const ruleOperations = {
   'rules.draft': operation({
     summary: 'The narrowest rule a grant from this pending request would save, or why it cannot have one.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'dispatcher',
     input: z.object({ requestId: z.string().min(1).max(100) }).strict(),
@@ -130,7 +130,7 @@ export const ruleOperations = {
   'rules.grant': operation({
     summary: 'Allows a pending request and saves the narrowest rule for the rest of the session or the workspace.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'dispatcher',
     input: z.object({ requestId: z.string().min(1).max(100), grant: RuleGrant }).strict(),
@@ -139,7 +139,7 @@ export const ruleOperations = {
   'rules.decisions': operation({
     summary: "A session's automatic decisions (newest first) and how many asks the rules saved it.",
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'dispatcher',
     input: z.object({ sessionId: z.string().min(1).max(100) }).strict(),

@@ -58,7 +58,7 @@ export const sessionSetupOperations = {
   'sessions.setup': operation({
     summary: "A session's setup (its state and output), its run command and window, and its ports (PORT, NEXUS_PORTS).",
     access: 'read',
-    fleet: 'own-session',
+    delegated: 'own-session',
     phone: true,
     audit: 'dispatcher',
     input: z.object({ session: SessionRef }).strict(),
@@ -69,7 +69,7 @@ export const sessionSetupOperations = {
       'After a failed setup: run it again in the session’s window (skip: true starts the agent without it), ' +
       'then the agent starts.',
     access: 'write',
-    fleet: 'own-session',
+    delegated: 'own-session',
     phone: true,
     audit: 'dispatcher',
     input: z.object({ session: SessionRef, skip: z.boolean().default(false) }).strict(),
@@ -80,7 +80,7 @@ export const sessionSetupOperations = {
       "Start the repository's run command (customizations.nexus.run) in its own tmux window of the session, with " +
       'its PORT and NEXUS_PORTS; a run already going is stopped first.',
     access: 'write',
-    fleet: 'own-session',
+    delegated: 'own-session',
     phone: true,
     audit: 'dispatcher',
     input: z.object({ session: SessionRef }).strict(),
@@ -89,7 +89,7 @@ export const sessionSetupOperations = {
   'workspaces.sessionFiles': operation({
     summary: 'The files put into each new session worktree of a workspace (paths, and which secret; no content).',
     access: 'read',
-    fleet: 'own-workspace',
+    delegated: 'own-workspace',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ workspace: WorkspaceRef }).strict(),
@@ -102,7 +102,7 @@ export const sessionSetupOperations = {
       'Set the files put (0600) into each new session worktree of a workspace, e.g. .env.local: literal content or ' +
       'a vault secret’s value. Replaces the list.',
     access: 'vault',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ workspace: WorkspaceRef, files: z.array(SessionFile).max(20) }).strict(),

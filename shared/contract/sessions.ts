@@ -155,7 +155,7 @@ export const sessionOperations = {
   'sessions.defaultAgent': operation({
     summary: "The agent (claude or codex) a workspace's new sessions run when the create names none.",
     access: 'read',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ workspace: WorkspaceRef }).strict(),
@@ -164,7 +164,7 @@ export const sessionOperations = {
   'sessions.setDefaultAgent': operation({
     summary: "Choose the agent (claude or codex) a workspace's new sessions run when the create names none.",
     access: 'write',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ workspace: WorkspaceRef, agent: AgentKind }).strict(),
@@ -173,7 +173,7 @@ export const sessionOperations = {
   'sessions.list': operation({
     summary: 'Sessions, of one workspace or of all.',
     access: 'read',
-    fleet: 'own-sessions-listed',
+    delegated: 'own-sessions-listed',
     phone: true,
     audit: 'dispatcher',
     input: z
@@ -188,7 +188,7 @@ export const sessionOperations = {
   'sessions.get': operation({
     summary: 'One session by id (or <workspace>/<name>).',
     access: 'read',
-    fleet: 'own-session',
+    delegated: 'own-session',
     phone: true,
     audit: 'dispatcher',
     input: bySession,
@@ -198,7 +198,7 @@ export const sessionOperations = {
     summary:
       'Create a session (git worktree + tmux window running the agent) in a workspace. Returns at once with status creating.',
     access: 'write',
-    fleet: 'own-workspace',
+    delegated: 'own-workspace',
     phone: false,
     audit: 'dispatcher',
     input: z
@@ -228,7 +228,7 @@ export const sessionOperations = {
       'Delete a session: end its window, remove its worktree and the row. Its branch stays unless ' +
       'deleteBranch; a branch with unpushed commits also needs force.',
     access: 'write',
-    fleet: 'own-session',
+    delegated: 'own-session',
     phone: false,
     audit: 'dispatcher',
     input: z
@@ -243,7 +243,7 @@ export const sessionOperations = {
   'sessions.sendMessage': operation({
     summary: 'Send a message to a running session through its inbox socket (never typed into the terminal).',
     access: 'write',
-    fleet: 'own-session',
+    delegated: 'own-session',
     phone: true,
     audit: 'dispatcher',
     input: z
@@ -259,7 +259,7 @@ export const sessionOperations = {
   'sessions.pane': operation({
     summary: "A read-only snapshot of the session's terminal pane.",
     access: 'read',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: true,
     audit: 'dispatcher',
     input: bySession,
@@ -268,7 +268,7 @@ export const sessionOperations = {
   'sessions.changes': operation({
     summary: "A session's branch beside its base: ahead/behind, changed files and line counts.",
     access: 'read',
-    fleet: 'own-session',
+    delegated: 'own-session',
     phone: true,
     audit: 'dispatcher',
     input: bySession,
@@ -279,7 +279,7 @@ export const sessionOperations = {
       "The session's commits since its base and its changes (committed and not): files with counts, paged, " +
       'and a bounded unified diff; `file` gives one file whole.',
     access: 'read',
-    fleet: 'own-session',
+    delegated: 'own-session',
     phone: true,
     audit: 'dispatcher',
     input: z
@@ -295,7 +295,7 @@ export const sessionOperations = {
   'workspaces.disk': operation({
     summary: "A running workspace's disk use: its volume (clone and session worktrees) and each worktree.",
     access: 'read',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ workspace: WorkspaceRef }).strict(),
@@ -310,7 +310,7 @@ export const sessionOperations = {
     summary:
       "Push the session's branch to the workspace's remote with the workspace's vault secret; returns the provider's compare/new-PR link.",
     access: 'vault',
-    fleet: 'own-session',
+    delegated: 'own-session',
     phone: false,
     audit: 'dispatcher',
     input: bySession,

@@ -46,7 +46,7 @@ export const tokenOperations = {
   'tokens.create': operation({
     summary: 'Create an MCP token of a class; the secret is returned this once and never again.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ name: TokenName, class: TokenClass, expiresInDays: TokenDays.optional() }).strict(),
@@ -56,7 +56,7 @@ export const tokenOperations = {
   'tokens.list': operation({
     summary: 'Every MCP token: class, state, expiry and when it was last used (never the secret).',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({}).strict(),
@@ -65,7 +65,7 @@ export const tokenOperations = {
   'tokens.revoke': operation({
     summary: 'Revoke an MCP token at once; a vault token also loses its vault principal (the data key rotates).',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ id: z.string().min(1).max(100) }).strict(),

@@ -90,7 +90,7 @@ export const trackerOperations = {
   'tracker.get': operation({
     summary: "A workspace's tracker: kind, address, project, the vault secret's id, status mapping and pick-up rule.",
     access: 'read',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ workspace: WorkspaceRef }).strict(),
@@ -101,7 +101,7 @@ export const trackerOperations = {
       "Set (or with null, clear) a workspace's tracker. Needs a vault credential: it decides where a vault " +
       "secret's value is sent.",
     access: 'vault',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z
@@ -117,7 +117,7 @@ export const trackerOperations = {
   'tracker.link': operation({
     summary: "Link a task to an issue of its workspace's tracker: its comments and status changes are mirrored there.",
     access: 'write',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ taskId: TaskId.describe("The board task (a session's taskId)"), issue: IssueRef }).strict(),
@@ -128,7 +128,7 @@ export const trackerOperations = {
       'Start a session on a tracker issue: its title and body are the first message, its number is in the branch, ' +
       "and the issue is linked to the session's task.",
     access: 'write',
-    fleet: 'own-workspace',
+    delegated: 'own-workspace',
     phone: false,
     audit: 'dispatcher',
     input: z
@@ -146,7 +146,7 @@ export const trackerOperations = {
   'tracker.outbox': operation({
     summary: 'What waits to reach the trackers (pending, failed) and what recently did, oldest first.',
     access: 'read',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ taskId: TaskId.optional() }).strict(),

@@ -73,7 +73,7 @@ export const transcriptOperations = {
       "A session's structured view: its messages, plan, tool calls (status, files, output) and permission asks, " +
       'as items (for kinds that report them; others have their terminal).',
     access: 'read',
-    fleet: 'own-session',
+    delegated: 'own-session',
     phone: true,
     audit: 'dispatcher',
     input: z.object({ session: SessionRef, last: z.number().int().positive().max(2000).optional() }).strict(),
@@ -84,7 +84,7 @@ export const transcriptOperations = {
       "Stop the agent's running turn (its pending permission asks are withdrawn); the session stays and takes the " +
       'next message.',
     access: 'write',
-    fleet: 'own-session',
+    delegated: 'own-session',
     phone: true,
     audit: 'dispatcher',
     input: z.object({ session: SessionRef }).strict(),

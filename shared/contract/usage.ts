@@ -101,8 +101,8 @@ export const usageOperations = {
       'Model tokens the gateway counted (input, output, cache write, cache read) for a session, a workspace or today, ' +
       'and the budgets that apply.',
     access: 'read',
-    // Token counts, no content: a fleet credential may read them as it reads the fleet summary (get_nexus_info).
-    fleet: 'fleet-wide',
+    // Token counts, no content: a delegated credential may read them as it reads the fleet summary (get_nexus_info).
+    delegated: 'fleet-wide',
     phone: true,
     audit: 'dispatcher',
     input: UsageScope,
@@ -113,7 +113,7 @@ export const usageOperations = {
       'Set a token cap for a session, a workspace or each day (null removes it). At the cap the gateway refuses the ' +
       'next model request with a message the agent shows; raising it lets the session go on.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z
@@ -131,7 +131,7 @@ export const usageOperations = {
   'usage.sessions': operation({
     summary: "Every session's model tokens and their estimated cost (USD, at the price table's prices).",
     access: 'read',
-    fleet: 'fleet-wide',
+    delegated: 'fleet-wide',
     phone: true,
     audit: 'dispatcher',
     input: z.object({}).strict(),
@@ -142,7 +142,7 @@ export const usageOperations = {
       'The price table the usage estimate uses: USD per million input, output, cache-write and cache-read tokens ' +
       "per model (shipped list prices with their source and date, and the operator's own).",
     access: 'read',
-    fleet: 'fleet-wide',
+    delegated: 'fleet-wide',
     phone: true,
     audit: 'dispatcher',
     input: z.object({}).strict(),
@@ -153,7 +153,7 @@ export const usageOperations = {
       "Set a model's price (USD per million tokens of each kind) for the usage estimate; null removes the operator's " +
       'row (the shipped list price, if any, applies again).',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ model: ModelPattern, price: TokenPrice.nullable() }).strict(),
@@ -164,8 +164,8 @@ export const usageOperations = {
       'The usage ledger as CSV: one row per session and UTC day (workspace, session, agent kind, task, day, the four ' +
       'token counts, requests, estimated USD, whether every model had a price).',
     access: 'read',
-    // Names every workspace's sessions and tasks: the operator's, not a workspace's fleet credential's.
-    fleet: 'refused',
+    // Names every workspace's sessions and tasks: the operator's, not a workspace's delegated credential's.
+    delegated: 'refused',
     phone: true,
     audit: 'dispatcher',
     input: z.object({}).strict(),

@@ -101,7 +101,7 @@ export const vaultOperations = {
   'vault.status': operation({
     summary: 'State of the vault (uninitialized, locked, unlocked) with the reason, key term and principals.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: empty,
@@ -112,7 +112,7 @@ export const vaultOperations = {
       'Set up the vault: a new data key, wrapped for the operator (the OS keychain, a passphrase when no keychain ' +
       'can take it, or the configured key file) and optionally for a recovery passphrase.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z
@@ -128,7 +128,7 @@ export const vaultOperations = {
   'vault.lock': operation({
     summary: 'Forget the data key in memory until the next unlock.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: empty,
@@ -139,7 +139,7 @@ export const vaultOperations = {
       'Unlock with the passphrase (the vault passphrase or the recovery one), or retry the OS keychain or key file ' +
       'when no passphrase is given.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ passphrase: z.string().min(1).max(1024).optional() }).strict(),
@@ -150,7 +150,7 @@ export const vaultOperations = {
       'Set or change the recovery passphrase (for a passphrase vault: the vault passphrase); only that copy of the ' +
       'data key is rewrapped.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z
@@ -169,7 +169,7 @@ export const vaultOperations = {
   'secrets.list': operation({
     summary: 'Secrets in the vault: name, kind, host and the last 4 characters. Values never leave core.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: empty,
@@ -178,7 +178,7 @@ export const vaultOperations = {
   'secrets.create': operation({
     summary: 'Store a provider token or other secret, sealed with the data key. The value is write-only.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ name: SecretName, kind: SecretKind, host: SecretHost.default(''), value: SecretValue }).strict(),
@@ -187,7 +187,7 @@ export const vaultOperations = {
   'secrets.update': operation({
     summary: 'Rename a secret, change its host or kind, or replace its value (write-only).',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z
@@ -204,7 +204,7 @@ export const vaultOperations = {
   'secrets.delete': operation({
     summary: 'Delete a secret and its sealed value.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ id: z.string().min(1).max(100) }).strict(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AgentKind } from './agent-kind';
 import { operation } from './define';
-import { FleetChoice } from './fleet';
+import { DelegationChoice } from './delegation';
 
 export const WorkspaceStatus = z.enum(['creating', 'running', 'stopped', 'error', 'missing']);
 export type WorkspaceStatus = z.infer<typeof WorkspaceStatus>;
@@ -49,7 +49,7 @@ export const workspaceOperations = {
   'workspaces.list': operation({
     summary: 'Every workspace, reconciled with the Docker engine.',
     access: 'read',
-    fleet: 'own-workspace-listed',
+    delegated: 'own-workspace-listed',
     phone: true,
     audit: 'dispatcher',
     input: z.object({}).strict(),
@@ -58,7 +58,7 @@ export const workspaceOperations = {
   'workspaces.get': operation({
     summary: 'One workspace by id or name, reconciled with the Docker engine.',
     access: 'read',
-    fleet: 'own-workspace',
+    delegated: 'own-workspace',
     phone: false,
     audit: 'dispatcher',
     input: byRef,
@@ -68,7 +68,7 @@ export const workspaceOperations = {
     summary:
       'Create a workspace: a container from the worker image holding a clone of the repository. Returns at once with status creating.',
     access: 'vault',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z
@@ -107,8 +107,8 @@ export const workspaceOperations = {
           .describe(
             'Docker engine (id or name) to place it on; default: the reachable engine with the fewest running sessions',
           ),
-        fleet: FleetChoice.optional().describe(
-          "The workspace's fleet credential (operator only): its sessions get Nexus's MCP server with this class",
+        delegation: DelegationChoice.optional().describe(
+          "The workspace's delegated credential (operator only): its sessions get Nexus's MCP server with this class",
         ),
         egress: z
           .enum(['open', 'allow-list'])
@@ -124,7 +124,7 @@ export const workspaceOperations = {
   'workspaces.start': operation({
     summary: 'Start a stopped workspace, re-injecting its secrets.',
     access: 'vault',
-    fleet: 'own-workspace',
+    delegated: 'own-workspace',
     phone: false,
     audit: 'dispatcher',
     input: byRef,
@@ -133,7 +133,7 @@ export const workspaceOperations = {
   'workspaces.stop': operation({
     summary: 'Stop a running workspace; its sessions go offline.',
     access: 'write',
-    fleet: 'own-workspace',
+    delegated: 'own-workspace',
     phone: false,
     audit: 'dispatcher',
     input: byRef,
@@ -143,7 +143,7 @@ export const workspaceOperations = {
     summary:
       'Delete a workspace: its container, its volume and its row. Refused while a session of it is being created.',
     access: 'write',
-    fleet: 'own-workspace',
+    delegated: 'own-workspace',
     phone: false,
     audit: 'dispatcher',
     input: byRef,
@@ -152,7 +152,7 @@ export const workspaceOperations = {
   'workspaces.orphans': operation({
     summary: 'Containers labelled as Nexus workspaces that have no workspace row.',
     access: 'read',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({}).strict(),
@@ -161,7 +161,7 @@ export const workspaceOperations = {
   'workspaces.removeOrphan': operation({
     summary: 'Remove a labelled container that has no workspace row.',
     access: 'operator',
-    fleet: 'refused',
+    delegated: 'refused',
     phone: false,
     audit: 'dispatcher',
     input: z.object({ containerId: z.string().min(1) }).strict(),

@@ -1,7 +1,7 @@
 /**
  * Test child: opens a real core (real OS keychain port) on a data dir (argv[2]) whose passphrase
  * vault the parent set up, in a process the parent started without a session bus; unlocks with
- * argv[3], sets a workspace's fleet access, reads its secret back and connects Claude Desktop.
+ * argv[3], sets a workspace's delegation, reads its secret back and connects Claude Desktop.
  * Prints what it saw as JSON, secrets by their class prefix only.
  */
 import { readFileSync } from 'node:fs';
@@ -24,9 +24,9 @@ try {
   );
   out.keychainAnswers = keychainAnswers;
   await core.dispatcher.call('vault.unlock', { passphrase }, op);
-  const { credential } = await core.dispatcher.call('fleet.set', { workspace: 'alpha', access: 'write' }, op);
+  const { credential } = await core.dispatcher.call('delegation.set', { workspace: 'alpha', access: 'write' }, op);
   out.set = { class: credential?.class, state: credential?.state };
-  out.secret = (await core.fleet.credentials.secretOf('ws-a'))?.slice(0, 6) ?? null;
+  out.secret = (await core.delegation.credentials.secretOf('ws-a'))?.slice(0, 6) ?? null;
   out.sealedRows = (coreDb(core).prepare('SELECT count(*) AS n FROM core_secrets').get() as { n: number }).n;
   const connected = await core.dispatcher.call('connect.claudeDesktop', { class: 'read' }, op);
   out.connect = {

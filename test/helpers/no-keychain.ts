@@ -26,7 +26,7 @@ export async function closeCore(core: Core): Promise<void> {
   await core.dispose();
 }
 
-/** A workspace row, as if created earlier (fleet access needs a workspace; no engine is asked). */
+/** A workspace row, as if created earlier (delegation needs a workspace; no engine is asked). */
 export function plantWorkspace(core: Core, id: string, name: string): void {
   const now = new Date().toISOString();
   coreDb(core)

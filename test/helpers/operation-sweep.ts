@@ -59,7 +59,7 @@ export function describeEveryOperation(
       'workspaces.setSessionFiles': { workspace, files: [{ path: '.env.local', content: 'A=1\n' }] },
       'agents.forWorkspace': { workspace },
       'board.list': { workspace },
-      'fleet.set': { workspace, access: 'write' },
+      'delegation.set': { workspace, access: 'write' },
       'connect.claudeDesktop': { class: 'write' },
       'secrets.update': { id: ids.secret, name: 'every-op-renamed' },
       'secrets.delete': { id: ids.secret },

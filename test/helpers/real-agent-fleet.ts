@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FleetChoice, OpInput, OpName, OpOutput } from '../../shared/contract';
+import type { DelegationChoice, OpInput, OpName, OpOutput } from '../../shared/contract';
 import type { CoreConfigInput } from '../../main/core/config';
 import type { Session } from '../../shared/contract/sessions';
 import type { Workspace } from '../../shared/contract/workspaces';
@@ -43,7 +43,7 @@ export interface RealAgentFleet {
   /** Creates a workspace on the served repository and waits until it is running. */
   createWorkspace(
     name: string,
-    opts?: { bypass?: boolean; fleet?: FleetChoice; engine?: string; secretId?: string },
+    opts?: { bypass?: boolean; delegation?: DelegationChoice; engine?: string; secretId?: string },
   ): Promise<Workspace>;
   /** Creates a session (name generated unless given); returns at once, as the operation does. */
   createSession(
@@ -168,7 +168,7 @@ export async function startRealAgentFleet(
         name,
         repoUrl: env.repo.url,
         ...(opts.bypass ? { bypassPermissions: true } : {}),
-        ...(opts.fleet ? { fleet: opts.fleet } : {}),
+        ...(opts.delegation ? { delegation: opts.delegation } : {}),
         ...(opts.engine ? { engine: opts.engine } : {}),
         ...(opts.secretId ? { secretId: opts.secretId } : {}),
       });

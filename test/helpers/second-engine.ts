@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Docker from 'dockerode';
-import type { FleetChoice, OpInput, OpName, OpOutput } from '../../shared/contract';
+import type { DelegationChoice, OpInput, OpName, OpOutput } from '../../shared/contract';
 import type { CoreConfigInput } from '../../main/core/config';
 import { subjects } from '../../shared/platform-tools';
 import { linkTo, type EngineLink } from '../../main/core/engines/engine-link';
@@ -410,8 +410,8 @@ export interface RemoteFleet extends RemoteWorkspace {
 export interface RemoteFleetOptions {
   /** The workspace's name (made on the engine, running before this resolves). */
   workspace: string;
-  /** How the workspace is made: its permission mode, its fleet access. */
-  create?: { bypass?: boolean; fleet?: FleetChoice };
+  /** How the workspace is made: its permission mode, its delegation. */
+  create?: { bypass?: boolean; delegation?: DelegationChoice };
   /**
    * Makes the served repository private: the vault holds this token as the repository host's GitHub secret and the
    * workspace clones (and pushes) with it.

@@ -38,7 +38,7 @@ export interface AgentDriver {
   /** The session's launch and relaunch, checked once (throws bad_request for a prompt it cannot carry). */
   plan(input: AgentLaunchInput): LaunchPlan;
   /**
-   * The session's MCP servers (nexus, nexus-fleet, external) as the file this kind reads, written 0600 into its
+   * The session's MCP servers (nexus, nexus-delegated, external) as the file this kind reads, written 0600 into its
    * state dir; null when the kind needs no file (no servers).
    */
   mcpConfig(input: AgentMcpInput): { file: string; content: string } | null;
@@ -161,7 +161,7 @@ export interface AgentMcpInput {
   /** The session's state dir (run files are written there, 0600). */
   stateDir: string;
   worktree: string;
-  /** Servers in Claude's `mcpServers` shape (the common form): `nexus`, `nexus-fleet`, the agent's external ones. */
+  /** Servers in Claude's `mcpServers` shape (the common form): `nexus`, `nexus-delegated`, the agent's external ones. */
   servers: Record<string, unknown>;
   /** Servers whose tool calls need no gate (Core authorises platform tools itself). */
   trusted: readonly string[];

@@ -1,6 +1,6 @@
 // The compose room's public face: the builders the composition root (main/core/index.ts) lists core's modules from.
 export { buildFoundations, type Foundations } from './foundations';
-export { buildFleet } from './fleet';
+export { buildDelegation } from './delegation';
 export { buildGateway } from './gateway';
 export { buildOperator } from './operator';
 export { buildPlatform } from './platform';

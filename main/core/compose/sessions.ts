@@ -4,7 +4,7 @@ import type { CoreModule } from '../core-module';
 import { toDisposable } from '../disposable';
 import type { Engines } from '../engines';
 import type { ModelGateway } from '../gateway';
-import type { FleetService } from '../mcp';
+import type { DelegationService } from '../mcp';
 import { permissionHandlers, ruleHandlers } from '../permissions';
 import type { NameLookup, PlatformService } from '../platform';
 import type { CorePorts } from '../ports';
@@ -35,7 +35,7 @@ export function buildSessions(
     platform: PlatformService;
     toolsDb: Parameters<typeof autoStartFor>[0]['db'];
     names: NameLookup;
-    fleet: FleetService;
+    delegation: DelegationService;
     gateway: ModelGateway;
   },
 ) {
@@ -63,7 +63,7 @@ export function buildSessions(
     drivers: d.drivers,
     gateway: d.gateway,
     platform,
-    fleet: (workspaceId, sessionId) => d.fleet.mcpEntry(workspaceId, sessionId),
+    delegatedEntry: (workspaceId, sessionId) => d.delegation.mcpEntry(workspaceId, sessionId),
     external: externalMcpFor({ platform, vault, redactor, config, log }),
     setup: setup.setup,
   });

@@ -86,7 +86,7 @@ describe('the leaf node of a remote engine', () => {
           hubPort: 4248,
           trust: { operatorJwt: 'o', account: 'A', accountJwt: 'h.e30.s' },
         }),
-      fleetTarget: () => Promise.resolve(null),
+      delegationTarget: () => Promise.resolve(null),
       gatewayTarget,
       trust: () => null,
       // ssh2's forward on the engine's connection (the stand-in's forwardIn).
@@ -167,7 +167,7 @@ describe('the leaf node of a remote engine', () => {
         natsTrust: null,
         onTrustChanged: () => ({ dispose: () => undefined }),
       },
-      fleet: {
+      delegation: {
         routeWorkers: () => undefined,
         listenerAddress: () => ({ host: '127.0.0.1', port: 4300 }),
         relayHosts: new Set<string>(),
@@ -209,7 +209,7 @@ describe('the leaf node of a remote engine', () => {
         onRemoving: () => undefined,
       } as unknown as EngineRegistry,
       platform: { routeWorkers: () => undefined, onTrustChanged: () => ({ dispose: () => undefined }) },
-      fleet: { routeWorkers: () => undefined, listenerAddress: () => null, relayHosts: new Set<string>() },
+      delegation: { routeWorkers: () => undefined, listenerAddress: () => null, relayHosts: new Set<string>() },
       runtime: {
         find: (id: string) => ({ id, name: id, running: true, containerId: 'ws-container', engine: id }),
         list: () => [],

@@ -7,9 +7,9 @@ import { dockerUnavailable, LABEL, packTar } from '../docker';
 import { LeafTrust } from './leaf-trust';
 import type { SshConnection } from './ssh-connection';
 
-/** Where the leaf (and the fleet and model gateway relays beside it) listens on the engine's bridge gateway. */
+/** Where the leaf (and the delegation and model gateway relays beside it) listens on the engine's bridge gateway. */
 export const LEAF_WORKER_PORT = 4224;
-export const FLEET_RELAY_PORT = 4225;
+export const DELEGATION_RELAY_PORT = 4225;
 export const GATEWAY_RELAY_PORT = 4226;
 const DIR = '/tmp/nexus-leaf';
 const READY_MS = 20_000;
@@ -21,8 +21,8 @@ export interface LeafDeps {
   ssh(engine: string): SshConnection | null;
   /** core.platform.leafCredentials: a creds file for the leaf's one connection, the hub's leaf port, the trust. */
   leafCredentials(engineId: string): Promise<{ creds: string; hubPort: number; trust: NatsTrust }>;
-  /** core's worker MCP listener on this machine (null: no fleet server for workers). */
-  fleetTarget(): Promise<{ host: string; port: number } | null>;
+  /** core's worker MCP listener on this machine (null: no delegated server for workers). */
+  delegationTarget(): Promise<{ host: string; port: number } | null>;
   /** core's model gateway on this machine (null: it does not listen; no relay). */
   gatewayTarget(): { host: string; port: number } | null;
   /**
@@ -38,10 +38,10 @@ export interface LeafDeps {
   log: Logger;
 }
 
-/** Where one engine's workers reach Nexus: the leaf's NATS URL, the fleet and model gateway relays (null: none). */
+/** Where one engine's workers reach Nexus: the leaf's NATS URL, the delegation and model gateway relays (null: none). */
 export interface EngineLeaf {
   natsUrl: string;
-  fleetBase: string | null;
+  delegationBase: string | null;
   gatewayBase: string | null;
 }
 
@@ -49,7 +49,7 @@ export interface EngineLeaf {
  * One leaf nats-server per remote engine, in a container of that engine (host networking, so it
  * can listen on the workers' bridge gateway and reach the remote host's loopback) started from the
  * workspace's worker image with this machine's nats-server copied in. It dials the hub through a
- * remote forward of the engine's SSH connection (the remote host's 127.0.0.1 only); the fleet MCP
+ * remote forward of the engine's SSH connection (the remote host's 127.0.0.1 only); the delegated MCP
  * listener and core's model gateway reach the engine the same way, each relayed onto the bridge gateway by socat
  * in the same container. No NATS, MCP or gateway port is opened on any network. Workers on that engine are handed the leaf's URL.
  * When the SSH connection comes back the forwards come back on the same ports, and the leaf
@@ -133,14 +133,18 @@ export class EngineLeaves {
     const ws = (await docker.getContainer(containerId).inspect()) as Inspected & { Config: { Image: string } };
     const gateway = bridgeGatewayOf(ws, engine);
     const { creds, hubPort, trust } = await this.deps.leafCredentials(engine);
-    const fleet = await this.deps.fleetTarget();
+    const delegated = await this.deps.delegationTarget();
     const model = this.deps.gatewayTarget();
-    const targets = [{ host: '127.0.0.1', port: hubPort }, ...(fleet ? [fleet] : []), ...(model ? [model] : [])];
+    const targets = [
+      { host: '127.0.0.1', port: hubPort },
+      ...(delegated ? [delegated] : []),
+      ...(model ? [model] : []),
+    ];
     const ports: number[] = [];
     if (this.deps.sshBinary) ports.push(...(await ssh.forwardInOpenSsh(targets, this.deps.sshBinary, this.deps.log)));
     else for (const t of targets) ports.push(await ssh.forwardIn(t));
     const [hubForward] = ports;
-    const fleetForward = fleet ? ports[1] : undefined;
+    const delegationForward = delegated ? ports[1] : undefined;
     const modelForward = model ? ports[targets.length - 1] : undefined;
     const input: LeafNodeInput = {
       hubUrl: `nats://127.0.0.1:${hubForward}`,
@@ -156,8 +160,8 @@ export class EngineLeaves {
       .catch(() => undefined);
     // The model gateway's relay sends each chunk at once (nodelay): a streamed answer is not held for Nagle.
     const relay =
-      (fleetForward
-        ? `socat TCP-LISTEN:${FLEET_RELAY_PORT},bind=${gateway},fork,reuseaddr TCP:127.0.0.1:${fleetForward} & `
+      (delegationForward
+        ? `socat TCP-LISTEN:${DELEGATION_RELAY_PORT},bind=${gateway},fork,reuseaddr TCP:127.0.0.1:${delegationForward} & `
         : '') +
       (modelForward
         ? `socat TCP-LISTEN:${GATEWAY_RELAY_PORT},bind=${gateway},fork,reuseaddr,nodelay TCP:127.0.0.1:${modelForward},nodelay & `
@@ -186,14 +190,14 @@ export class EngineLeaves {
       engine,
       gateway,
       hubForward,
-      fleetForward,
+      delegationForward,
       modelForward,
       forwarder: this.deps.sshBinary ? 'openssh' : 'ssh2',
     });
     this.trust.started(engine, container, input);
     return {
       natsUrl: `nats://${gateway}:${LEAF_WORKER_PORT}`,
-      fleetBase: fleetForward ? `http://${gateway}:${FLEET_RELAY_PORT}` : null,
+      delegationBase: delegationForward ? `http://${gateway}:${DELEGATION_RELAY_PORT}` : null,
       gatewayBase: modelForward ? gatewayRelayBase(gateway) : null,
     };
   }

@@ -1,7 +1,7 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { Logger } from '../log';
-import type { FleetService } from '../mcp';
+import type { DelegationService } from '../mcp';
 import type { PlatformService } from '../platform';
 import { dockerUnavailable, LOCAL_ENGINE } from '../docker';
 import type { WorkspaceRuntime } from '../workspaces';
@@ -27,13 +27,13 @@ export function onPath(binary: string): string {
 /**
  * Joins remote engines to the platform: workers of a workspace on a remote engine are handed that
  * engine's leaf node (NATS: hooks, permission asks, inbox, platform tools) and its relay of the
- * fleet MCP listener, both reached through the engine's SSH connection (engine-leaf.ts), and the model gateway's
+ * delegated MCP listener, both reached through the engine's SSH connection (engine-leaf.ts), and the model gateway's
  * relay there (`gatewayBase`). Workspaces on the local engine are not touched.
  */
 export function joinPlatform(w: {
   registry: EngineRegistry;
   platform: Pick<PlatformService, 'routeWorkers' | 'leafCredentials' | 'natsTrust' | 'onTrustChanged'>;
-  fleet: Pick<FleetService, 'routeWorkers' | 'listenerAddress' | 'relayHosts'>;
+  delegation: Pick<DelegationService, 'routeWorkers' | 'listenerAddress' | 'relayHosts'>;
   runtime: Pick<WorkspaceRuntime, 'find' | 'list'>;
   /** core's model gateway on this machine (null: it does not listen): each leaf relays it to its engine's workers. */
   gatewayTarget: () => { host: string; port: number } | null;
@@ -56,7 +56,7 @@ export function joinPlatform(w: {
     docker: (engine) => w.registry.docker(engine),
     ssh: (engine) => w.registry.sshOf(engine),
     leafCredentials: (engine) => w.platform.leafCredentials(engine),
-    fleetTarget: () => Promise.resolve(w.fleet.listenerAddress()),
+    delegationTarget: () => Promise.resolve(w.delegation.listenerAddress()),
     gatewayTarget: () => w.gatewayTarget(),
     trust: () => w.platform.natsTrust,
     natsServerBinary: onPath(w.natsBinary),
@@ -75,9 +75,9 @@ export function joinPlatform(w: {
   // A run ended (or any user revoked) on core's server: each leaf drops it too, not at its JWT's expiry.
   w.platform.onTrustChanged(() => leaves.trustChanged());
   w.platform.routeWorkers(async (id) => (await leafOf(id))?.natsUrl ?? null);
-  w.fleet.routeWorkers(async (id) => {
-    const base = (await leafOf(id))?.fleetBase ?? null;
-    if (base) w.fleet.relayHosts.add(new URL(base).host);
+  w.delegation.routeWorkers(async (id) => {
+    const base = (await leafOf(id))?.delegationBase ?? null;
+    if (base) w.delegation.relayHosts.add(new URL(base).host);
     return base;
   });
   // Between session starts too: a leaf removed or dead under running sessions (`docker rm -f`, the soak's
@@ -122,7 +122,7 @@ export function joinPlatform(w: {
     leaves,
     gatewayBase,
     restore: async () => {
-      await restoreLeaves(leaves, w.runtime, w.fleet, w.log);
+      await restoreLeaves(leaves, w.runtime, w.delegation, w.log);
       timer ??= setInterval(check, w.leafCheckMs ?? LEAF_CHECK_MS);
       timer.unref();
     },
@@ -146,11 +146,11 @@ const LEAF_CHECK_MS = 10_000;
 async function restoreLeaves(
   leaves: EngineLeaves,
   runtime: Pick<WorkspaceRuntime, 'list'>,
-  fleet: Pick<FleetService, 'listenerAddress'>,
+  delegation: Pick<DelegationService, 'listenerAddress'>,
   log: Logger,
 ): Promise<void> {
   if (remoteEngines(runtime).size === 0) return;
-  for (let t = 0; t < 30 && !fleet.listenerAddress(); t++) await new Promise((r) => setTimeout(r, 1000));
+  for (let t = 0; t < 30 && !delegation.listenerAddress(); t++) await new Promise((r) => setTimeout(r, 1000));
   await ensureLeaves(leaves, runtime, log);
 }
 

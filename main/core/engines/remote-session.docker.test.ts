@@ -9,7 +9,7 @@ import { okResult } from '../../../test/helpers/platform-fixture';
 import { remoteFleetForSuite } from '../../../test/helpers/suite';
 import { loadTools, offered, toolResult } from '../../../test/helpers/tool-search';
 import { readUntil, waitFor } from '../../../test/helpers/wait';
-import { FLEET_RELAY_PORT, GATEWAY_RELAY_PORT, LEAF_WORKER_PORT } from './engine-leaf';
+import { DELEGATION_RELAY_PORT, GATEWAY_RELAY_PORT, LEAF_WORKER_PORT } from './engine-leaf';
 
 async function nextServerError(nc: NatsConnection): Promise<Error> {
   for await (const s of nc.status()) if (s.type === 'error') return s.error;
@@ -42,7 +42,7 @@ const OVERHEAD_PROBE = [
 // removed afterwards, with the leaf container and the workspace.
 describe('a real Claude Code session on a remote engine', () => {
   const ws = `rs-${randomBytes(3).toString('hex')}`;
-  const remote = remoteFleetForSuite({ workspace: ws, create: { fleet: { access: 'read' } } });
+  const remote = remoteFleetForSuite({ workspace: ws, create: { delegation: { access: 'read' } } });
 
   it('starts the session there; its hooks reach attention through the leaf node on that engine’s gateway', async () => {
     const s = await remote.fleet.createSession(ws, { name: 'first', initialMessage: 'say hello from afar' });
@@ -91,15 +91,15 @@ describe('a real Claude Code session on a remote engine', () => {
     );
   }, 600_000);
 
-  it('the fleet MCP server answers a remote session at the relay on its engine’s gateway', async () => {
+  it('the delegated MCP server answers a remote session at the relay on its engine’s gateway', async () => {
     const s = await remote.fleet.createSession(ws, { name: 'fleet', initialMessage: 'hello fleet' });
     await remote.fleet.waitForSession(s.id, 'idle');
     const config = await remote.sh(`cat $(find /tmp/nexus-sessions -name mcp.json | grep ${s.id} | head -1)`);
     const entry = (JSON.parse(config.stdout) as { mcpServers: Record<string, { url?: string; headers?: object }> })
-      .mcpServers['nexus-fleet'];
+      .mcpServers['nexus-delegated'];
     const { url } = await remote.hookTarget();
     const gateway = new URL(url).hostname;
-    expect(entry?.url).toBe(`http://${gateway}:${FLEET_RELAY_PORT}/api/mcp`);
+    expect(entry?.url).toBe(`http://${gateway}:${DELEGATION_RELAY_PORT}/api/mcp`);
     // From inside the remote worker, as its CLI would: an MCP initialize through the relay.
     const probe = `fetch(${JSON.stringify(entry?.url)}, { method: 'POST', headers: { ...${JSON.stringify(entry?.headers)}, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } }) }).then(async (r) => console.log(r.status, await r.text()))`;
     const runtime = remote.fleet.running.core.workspaces.runtime;

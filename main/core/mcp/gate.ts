@@ -7,7 +7,7 @@ import type { Logger } from '../log';
 import type { Authentication, TokenService } from '../tokens';
 import { firstMalformedRequest } from './request-shape';
 import { createMcpServer, type McpServerDeps } from './server';
-import { type FleetService, FLEET_SESSION_HEADER } from './fleet/fleet';
+import { type DelegationService, DELEGATED_SESSION_HEADER } from './delegation/delegation-service';
 import { toolAccess } from './tool';
 import { toolsByName } from './tools';
 
@@ -20,14 +20,14 @@ type TokenCaller = Extract<Caller, { kind: 'token' }>;
 export interface McpGateDeps extends McpServerDeps {
   tokens: TokenService;
   log: Logger;
-  /** Workspaces' fleet credentials: their scope, calling session and rate limit. */
-  fleet?: Pick<FleetService, 'callFor'>;
+  /** Workspaces' delegated credentials: their scope, calling session and rate limit. */
+  delegation?: Pick<DelegationService, 'callFor'>;
 }
 
 /** Where this gate serves: the loopback host (default), or the worker listener on the workers' bridge gateway. */
 export interface McpGateOptions {
-  /** Accept only workspaces' fleet credentials (the worker listener). */
-  fleetOnly?: boolean;
+  /** Accept only workspaces' delegated credentials (the worker listener). */
+  delegatedOnly?: boolean;
   /** Remote connectors (docs/remote.md): the public Host, its Origin, OAuth access tokens, the resource_metadata challenge. */
   remote?: RemoteGateAuth;
 }
@@ -106,11 +106,16 @@ export function createMcpGate(
     // A vault token's data key lives for this request only (the operator's vault state is untouched).
     res.on('close', () => auth.vault.end());
     const actor = `token:${caller.tokenId}`;
-    const fleet = core.fleet?.callFor(caller, req.headers[FLEET_SESSION_HEADER]) ?? null;
-    if (opts.fleetOnly && !fleet) {
+    const delegated = core.delegation?.callFor(caller, req.headers[DELEGATED_SESSION_HEADER]) ?? null;
+    if (opts.delegatedOnly && !delegated) {
       auth.vault.end();
       audit(actor, 'mcp:gate', 'forbidden');
-      return refuse(res, 403, 'forbidden', "Only a workspace's fleet credential is accepted on the workers' endpoint.");
+      return refuse(
+        res,
+        403,
+        'forbidden',
+        "Only a workspace's delegated credential is accepted on the workers' endpoint.",
+      );
     }
 
     if (req.method !== 'POST') {
@@ -137,8 +142,8 @@ export function createMcpGate(
       });
     }
 
-    // The class check of a token's tools/call (a session's fleet credential gets the dispatcher's refusal as a tool error its model reads).
-    const denied = fleet ? null : firstDeniedTool(body, caller);
+    // The class check of a token's tools/call (a session's delegated credential gets the dispatcher's refusal as a tool error its model reads).
+    const denied = delegated ? null : firstDeniedTool(body, caller);
     if (denied) {
       audit(actor, `mcp:${denied.tool}`, 'forbidden');
       res.setHeader('www-authenticate', `Bearer realm="${REALM}", error="insufficient_scope", scope="${denied.needs}"`);
@@ -154,7 +159,7 @@ export function createMcpGate(
     }
 
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    const server = createMcpServer(core, caller, fleet);
+    const server = createMcpServer(core, caller, delegated);
     res.on('close', () => {
       void transport.close();
       void server.close();

@@ -6,8 +6,8 @@ import type { AuditLog } from '../audit';
 import type { CoreConfig } from '../config';
 import type { Dispatcher } from '../dispatch';
 import { accessOf, actorOf, type CallContext, type Caller } from '../handlers';
-import type { FleetCall } from './fleet/fleet';
-import { fleetScope } from './fleet/scope';
+import type { DelegatedCall } from './delegation/delegation-service';
+import { delegatedScope } from './delegation/scope';
 import { runTool, toolAccess, toolError, type ToolDefinition } from './tool';
 import { tools } from './tools';
 import { sessionMemoryOf, sessionsMemoryHolds } from '../sessions';
@@ -44,11 +44,11 @@ const inputObjectOf = (tool: ToolDefinition): z.ZodObject => {
  * filtered); the class of a call is checked by the gate (before any tool code) and by the
  * dispatcher, never here. Every tool call is audited once, as `mcp:<tool>` with its outcome and
  * duration: its operations carry the tool's name in their call context, so the dispatcher writes
- * no second row. A workspace's fleet credential (`fleet`) sees every tool (the dispatcher answers
+ * no second row. A workspace's delegated credential (`fleet`) sees every tool (the dispatcher answers
  * one above its class with a typed `forbidden` the model can read), is rate-limited per
  * workspace, held to its own workspace unless widened, and audited with its calling session.
  */
-export function createMcpServer(core: McpServerDeps, caller: Caller, fleet: FleetCall | null = null): McpServer {
+export function createMcpServer(core: McpServerDeps, caller: Caller, fleet: DelegatedCall | null = null): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER_NAME, title: 'Nexus Desktop', version: core.config.version },
     {
@@ -65,7 +65,7 @@ export function createMcpServer(core: McpServerDeps, caller: Caller, fleet: Flee
   };
   const actor = actorOf(caller);
   const dispatch = (op: OpName, input: unknown, c: CallContext): Promise<unknown> => core.dispatcher.call(op, input, c);
-  const scope = fleet ? fleetScope(fleet, fleet.resolvers) : undefined;
+  const scope = fleet ? delegatedScope(fleet, fleet.resolvers) : undefined;
   const detail = fleet
     ? fleet.sessionId
       ? `session:${fleet.sessionId}`

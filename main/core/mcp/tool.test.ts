@@ -8,7 +8,7 @@ import { tools } from './tools';
 const mcpOnly: Record<string, string[]> = { get_nexus_info: ['detail', 'cursor', 'limit'] };
 /** Contract fields a tool does not publish: the operator's or the UI's to set. */
 const hidden: Record<string, string[]> = {
-  create_workspace: ['fleet'],
+  create_workspace: ['delegation'],
   create_session: ['taskId'],
   // It reads today's usage only (usage.get naming neither a session nor a workspace).
   get_nexus_info: ['session', 'workspace'],
@@ -38,7 +38,7 @@ describe('MCP tool inputs', () => {
   });
 
   it('publishes snake_case names and hands the operation its camelCase input, leaving out what was not given', () => {
-    const input = inputFrom('workspaces.create', { omit: ['fleet'] });
+    const input = inputFrom('workspaces.create', { omit: ['delegation'] });
     expect(Object.keys(input.shape)).toEqual([
       'name',
       'repo_url',
@@ -55,7 +55,7 @@ describe('MCP tool inputs', () => {
       repoUrl: '/r.git',
       bypassPermissions: false,
     });
-    expect(input.toOp({ name: 'alpha', repo_url: '/r.git', fleet: 'vault' })).not.toHaveProperty('fleet');
+    expect(input.toOp({ name: 'alpha', repo_url: '/r.git', delegation: 'vault' })).not.toHaveProperty('delegation');
     expect(input.toOp({ name: 'alpha', repo_url: '/r.git', default_agent: 'codex' })).toMatchObject({
       defaultAgent: 'codex',
     });

@@ -23,7 +23,7 @@ import type { SessionSetupHooks } from './setup/session-setup';
 import { SessionTerminals } from '../terminal';
 import type { SessionGatewayPort } from './launch/session-launcher';
 import type { AuditLog } from '../audit';
-import type { FleetEntryOf } from './launch/session-runs';
+import type { DelegatedEntryOf } from './launch/session-runs';
 import { sessionMemoryOf } from './memory/memory-admission';
 
 export interface SessionsWiring {
@@ -68,8 +68,8 @@ export interface SessionsWiring {
     | 'relayMessage'
     | 'feed'
   >;
-  /** core.fleet: each session's `nexus-fleet` MCP entry when its workspace has a fleet credential. */
-  fleet?: FleetEntryOf;
+  /** core.delegation: each session's `nexus-delegated` MCP entry when its workspace has a delegated credential. */
+  delegatedEntry?: DelegatedEntryOf;
   /** The workspace agent's external MCP servers, env secrets resolved (see external-mcp.ts). */
   external?: ExternalMcpOf;
   /** Each session's ports, files and setup before its agent (setup/create-session-setup.ts). */
@@ -130,7 +130,7 @@ export function createSessions(w: SessionsWiring): SessionsModule {
     drivers: w.drivers,
     gateway: w.gateway,
     startupTimeoutMs: w.config.agent.startupTimeoutMs,
-    fleet: w.fleet,
+    delegatedEntry: w.delegatedEntry,
     external: w.external,
     setup: w.setup,
   });

@@ -14,7 +14,7 @@ import type { SessionUpdates } from './session-updates';
 import type { SessionSetupHooks } from './setup/session-setup';
 
 export interface CreateSessionInput {
-  /** A name or id, or the workspace the caller already resolved (the fleet scope hands it on). */
+  /** A name or id, or the workspace the caller already resolved (the delegated scope hands it on). */
   workspace: string | WorkspaceInfo;
   name: string;
   initialMessage?: string | undefined;

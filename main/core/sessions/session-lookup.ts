@@ -4,7 +4,7 @@ import type { SessionRow, SessionStore } from './session-store';
 
 /**
  * Finding a session from the store alone (no engine call): by id, or by `<workspace>/<name>`.
- * The session service uses it, and so does the fleet scope, which needs no session service.
+ * The session service uses it, and so does the delegated scope, which needs no session service.
  */
 export class SessionLookup {
   constructor(

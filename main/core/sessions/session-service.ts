@@ -20,7 +20,7 @@ import type { DeliveryResult } from './inbox/message-delivery';
 import { SessionMessages } from './inbox/session-messages';
 import type { ExternalMcpOf } from './launch/external-mcp';
 import { SessionLauncher, type SessionGatewayPort } from './launch/session-launcher';
-import { SessionRuns, type FleetEntryOf, type PlatformRuns } from './launch/session-runs';
+import { SessionRuns, type DelegatedEntryOf, type PlatformRuns } from './launch/session-runs';
 import { StartupWatch, startupTimedOut } from './launch/startup-watch';
 import { listWindows } from './launch/tmux';
 import type { HookTarget, WorkerTools } from './launch/worker-tools';
@@ -60,8 +60,8 @@ export interface SessionServiceDeps {
   gateway?: SessionGatewayPort | undefined;
   /** agent.startupTimeoutMs: a launched agent with no SessionStart by then goes to error (unset: never). */
   startupTimeoutMs?: number | undefined;
-  /** core.fleet: the workspace's `nexus-fleet` MCP entry for each launched session. */
-  fleet?: FleetEntryOf | undefined;
+  /** core.delegation: the workspace's `nexus-delegated` MCP entry for each launched session. */
+  delegatedEntry?: DelegatedEntryOf | undefined;
   /** The workspace agent's external MCP servers for each launched session. */
   external?: ExternalMcpOf | undefined;
   /** Each session's ports, files and setup before its agent (setup/session-setup.ts; absent: none). */
@@ -111,7 +111,7 @@ export class SessionService {
       runs: deps.platform ? new SessionRuns(deps.platform, log) : null,
       drivers: deps.drivers,
       gateway: deps.gateway,
-      fleet: deps.fleet,
+      delegatedEntry: deps.delegatedEntry,
       external: deps.external,
       log,
       setup: deps.setup,

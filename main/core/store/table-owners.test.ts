@@ -23,7 +23,7 @@ const OWNERS: Record<string, string> = {
   egress_refusals: 'egress/egress-store.ts',
   engines: 'engines/engine-store.ts',
   expiring_branches: 'review/attempt-store.ts',
-  fleet_credentials: 'mcp/fleet/fleet-credential-store.ts',
+  delegations: 'mcp/delegation/delegation-store.ts',
   gateway_credentials: 'gateway/gateway-credential-store.ts',
   memories: 'platform/review/memory-store.ts',
   memories_fts: 'platform/review/memory-store.ts',

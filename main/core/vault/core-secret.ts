@@ -22,4 +22,6 @@ export interface SecretFallback {
  */
 export interface CoreSecret extends CoreSecretName {
   fallback: 'vault' | SecretFallback;
+  /** The name it was kept under before a rename: read once when the current name holds nothing, then moved. */
+  formerly?: CoreSecretName;
 }

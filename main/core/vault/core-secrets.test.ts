@@ -69,6 +69,34 @@ describe('core secrets: the OS keychain where it answers, else sealed in the vau
     expect(await secrets.get(secret('b'))).toBeNull();
   });
 
+  it('moves a secret kept under its former name to the new one on first read, in the keychain and in the vault', async () => {
+    const secrets = build({ retryMs: 0 });
+    const renamed = (account: string): CoreSecret => ({
+      ...secret(`new-${account}`),
+      formerly: { service: 'Nexus Desktop former', account },
+    });
+    keychain.entries.set('Nexus Desktop former/k', `${VALUE}k`);
+    expect(await secrets.get(renamed('k'))).toBe(`${VALUE}k`);
+    expect(keychain.entries.get('Nexus Desktop test/new-k')).toBe(`${VALUE}k`);
+    expect(keychain.entries.has('Nexus Desktop former/k')).toBe(false);
+    expect(await secrets.get(renamed('k'))).toBe(`${VALUE}k`);
+    // Without a keychain the former copy is sealed in the vault: it moves there too, one row before and after.
+    keychain.state = 'down';
+    await secrets.set({ service: 'Nexus Desktop former', account: 'v', fallback: 'vault' }, `${VALUE}v`);
+    expect(sealedRows()).toBe(1);
+    expect(await secrets.get(renamed('v'))).toBe(`${VALUE}v`);
+    expect(sealedRows()).toBe(1);
+    expect(await secrets.get({ service: 'Nexus Desktop former', account: 'v', fallback: 'vault' })).toBeNull();
+    // Deleting under the new name forgets the former one as well.
+    await secrets.set({ service: 'Nexus Desktop former', account: 'd', fallback: 'vault' }, `${VALUE}d`);
+    await secrets.delete(renamed('d'));
+    expect(await secrets.get(renamed('d'))).toBeNull();
+    expect(sealedRows()).toBe(1);
+    await secrets.delete(renamed('v'));
+    expect(sealedRows()).toBe(0);
+    keychain.state = 'up';
+  });
+
   it('gives up on a keychain that never answers within its bound, and remembers that', async () => {
     const secrets = build({ timeoutMs: 200 });
     keychain.state = 'hang';

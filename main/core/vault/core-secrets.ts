@@ -21,11 +21,12 @@ const TIMEOUT_MS = 5_000;
 const RETRY_MS = 5 * 60_000;
 
 /**
- * The one place core keeps its own secrets (fleet secrets, Claude Desktop's token): the OS keychain
+ * The one place core keeps its own secrets (delegated secrets, Claude Desktop's token): the OS keychain
  * where it answers, else the secret's fallback. Whether the keychain answers is probed once (a
  * throwaway entry, bounded in time) and believed until a call fails, or for `retryMs` when it did
  * not answer. An entry in the fallback is always the newer one: a keychain write removes it, so a
- * read looks there first, then in the keychain (where secrets kept before the fallback existed are).
+ * read looks there first, then in the keychain (where secrets kept before the fallback existed are). A secret
+ * renamed since (`formerly`) is found under its old name once and moved to the new one.
  */
 export class CoreSecrets {
   private answers: { ok: boolean; at: number } | null = null;
@@ -39,6 +40,18 @@ export class CoreSecrets {
   }
 
   async get(secret: CoreSecret): Promise<string | null> {
+    const found = await this.read(secret);
+    if (found !== null || !secret.formerly) return found;
+    const former: CoreSecret = { ...secret.formerly, fallback: secret.fallback };
+    const old = await this.read(former);
+    if (old === null) return null;
+    await this.set(secret, old);
+    await this.delete(former);
+    this.deps.log.info('a core secret moved to its new name', { from: former.service, to: secret.service });
+    return old;
+  }
+
+  private async read(secret: CoreSecret): Promise<string | null> {
     const kept = this.fallbackOf(secret).read();
     if (kept !== null) return this.known(kept);
     if (!(await this.keychainAnswers())) return null;
@@ -72,6 +85,7 @@ export class CoreSecrets {
   }
 
   async delete(secret: CoreSecret): Promise<void> {
+    if (secret.formerly) await this.delete({ ...secret.formerly, fallback: secret.fallback });
     this.fallbackOf(secret).remove();
     if (!(await this.keychainAnswers())) return;
     try {

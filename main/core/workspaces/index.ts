@@ -6,7 +6,7 @@ export { checkSecretHost, credentialHost } from './repo-url';
 export type { WorkspaceInfo, WorkspaceRuntime, WorkspaceTarget } from './runtime';
 export { gitUsername, type SecretSource } from './secret-source';
 export type { WorkspaceEvents } from './workspace-events';
-export { type WorkspaceFleetStep, workspaceHandlers } from './workspace-handlers';
+export { type WorkspaceDelegationStep, workspaceHandlers } from './workspace-handlers';
 export type { WorkspaceService } from './workspace-service';
 export { publicWorkspace, WorkspaceStore } from './workspace-store';
 export { createWorkspaces, vaultSecretSource, type WorkspaceOptions, type Workspaces } from './workspaces';

@@ -3,14 +3,14 @@ import type { Workspace } from '../../../shared/contract/workspaces';
 import type { CallContext, Handlers } from '../handlers';
 import type { WorkspaceService } from './workspace-service';
 
-type FleetChoice = OpParsedInput<'workspaces.create'>['fleet'];
+type DelegationChoice = OpParsedInput<'workspaces.create'>['delegation'];
 
-/** The fleet step of workspaces.create (core: mcp/fleet): who may choose, then the credential for the new workspace. */
-export interface WorkspaceFleetStep {
+/** The delegation step of workspaces.create (core: mcp/delegation): who may choose, then the credential for the new workspace. */
+export interface WorkspaceDelegationStep {
   /** Before anything is made: throws when this caller may not make the choice. */
-  check(choice: FleetChoice, ctx: CallContext): void;
+  check(choice: DelegationChoice, ctx: CallContext): void;
   /** After the workspace exists: gives it the chosen credential (throws, saying the workspace exists, when it cannot). */
-  apply(workspace: Workspace, choice: FleetChoice): Promise<void>;
+  apply(workspace: Workspace, choice: DelegationChoice): Promise<void>;
 }
 
 type WorkspaceOps =
@@ -24,15 +24,18 @@ type WorkspaceOps =
   | 'workspaces.removeOrphan'
   | 'workspaces.disk';
 
-/** The workspaces.* operations, each a thin call into the workspace service; create takes the fleet step too. */
-export function workspaceHandlers(service: WorkspaceService, fleet: WorkspaceFleetStep): Pick<Handlers, WorkspaceOps> {
+/** The workspaces.* operations, each a thin call into the workspace service; create takes the delegation step too. */
+export function workspaceHandlers(
+  service: WorkspaceService,
+  delegation: WorkspaceDelegationStep,
+): Pick<Handlers, WorkspaceOps> {
   return {
     'workspaces.list': () => ({ workspaces: service.list() }),
     'workspaces.get': (input) => service.get(input.workspace),
-    'workspaces.create': async ({ fleet: choice, ...input }, ctx) => {
-      fleet.check(choice, ctx);
+    'workspaces.create': async ({ delegation: choice, ...input }, ctx) => {
+      delegation.check(choice, ctx);
       const workspace = await service.create(input);
-      await fleet.apply(workspace, choice);
+      await delegation.apply(workspace, choice);
       return workspace;
     },
     'workspaces.start': (input) => service.start(input.workspace),

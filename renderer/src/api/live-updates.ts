@@ -80,9 +80,9 @@ export function applyEvent(client: QueryClient, message: EventMessage): void {
     case 'secrets.changed':
       return refresh(client, opKey('secrets.list'));
     case 'tokens.changed':
-      // Every fleet credential is a token, so a token change may be a fleet change.
+      // Every delegated credential is a token, so a token change may be a delegation change.
       refresh(client, opKey('tokens.list'));
-      return refresh(client, opKey('fleet.list'));
+      return refresh(client, opKey('delegation.list'));
     case 'agent.changed':
       client.setQueryData(opKey('agent.get'), event.payload);
       return;

@@ -19,7 +19,7 @@ const digestServer = {
   env: [{ name: 'API_TOKEN', value: TOKEN }],
   front: 'http',
 };
-const httpServer = { type: 'http', name: 'fleet', url: 'http://192.0.2.1/mcp', headers: [] };
+const httpServer = { type: 'http', name: 'nexus-delegated', url: 'http://192.0.2.1/mcp', headers: [] };
 type HttpEntry = { type: string; name: string; url: string; headers: { name: string; value: string }[] };
 
 /** Status of a raw POST initialize to `url` with these headers. */

@@ -31,7 +31,7 @@ export function isToolGate(input: Record<string, unknown>, gateEvent: string | u
   return (
     gateEvent !== undefined &&
     input.hook_event_name === gateEvent &&
-    !/^mcp__nexus(-fleet)?__/.test(typeof input.tool_name === 'string' ? input.tool_name : '')
+    !/^mcp__nexus(-delegated)?__/.test(typeof input.tool_name === 'string' ? input.tool_name : '')
   );
 }
 

@@ -10,7 +10,7 @@ describe("a permission gate (NEXUS_HOOK_GATE, set by a gated kind's launch)", ()
     expect(isToolGate(call, 'PreToolUse')).toBe(true);
     expect(isToolGate(call, undefined)).toBe(false);
     expect(isToolGate({ ...call, tool_name: 'mcp__nexus__memory_propose' }, 'PreToolUse')).toBe(false);
-    expect(isToolGate({ ...call, tool_name: 'mcp__nexus-fleet__list_sessions' }, 'PreToolUse')).toBe(false);
+    expect(isToolGate({ ...call, tool_name: 'mcp__nexus-delegated__list_sessions' }, 'PreToolUse')).toBe(false);
     expect(isToolGate({ ...call, tool_name: 'mcp__other__x' }, 'PreToolUse')).toBe(true);
     expect(isToolGate({ ...call, hook_event_name: 'PostToolUse' }, 'PreToolUse')).toBe(false);
   });

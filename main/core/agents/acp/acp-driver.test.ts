@@ -96,14 +96,14 @@ describe('acpDriver', () => {
   it("writes the session's servers in ACP's form: HTTP left out for a stdio-only kind, stdio fronted for an HTTP-only one", () => {
     const servers = {
       nexus: { command: '/opt/nexus/bin/nexus-mcp', args: [], env: { NEXUS_RUN_ID: 'r1' } },
-      'nexus-fleet': { type: 'http', url: 'http://fleet/mcp', headers: { authorization: 'Bearer x' } },
+      'nexus-delegated': { type: 'http', url: 'http://fleet/mcp', headers: { authorization: 'Bearer x' } },
     };
     expect(acpMcpServers(servers, ['stdio'])).toEqual([
       { name: 'nexus', command: '/opt/nexus/bin/nexus-mcp', args: [], env: [{ name: 'NEXUS_RUN_ID', value: 'r1' }] },
     ]);
     expect(acpMcpServers(servers, ['stdio', 'http'])[1]).toEqual({
       type: 'http',
-      name: 'nexus-fleet',
+      name: 'nexus-delegated',
       url: 'http://fleet/mcp',
       headers: [{ name: 'authorization', value: 'Bearer x' }],
     });
@@ -118,7 +118,7 @@ describe('acpDriver', () => {
       },
       {
         type: 'http',
-        name: 'nexus-fleet',
+        name: 'nexus-delegated',
         url: 'http://fleet/mcp',
         headers: [{ name: 'authorization', value: 'Bearer x' }],
       },

@@ -32,7 +32,7 @@ describe('agent first-run state', () => {
     const s = readJson(join(home, '.claude', 'settings.json'));
     expect(s).toMatchObject({
       env: { DISABLE_AUTOUPDATER: '1' },
-      permissions: { allow: ['mcp__nexus', 'mcp__nexus-fleet'] },
+      permissions: { allow: ['mcp__nexus', 'mcp__nexus-delegated'] },
     });
     expect(s).not.toHaveProperty('skipDangerousModePermissionPrompt');
     // The one sign-in a session has: its gateway credential, from the file its launch names.
@@ -80,7 +80,7 @@ describe('agent first-run state', () => {
     expect(s).toMatchObject({
       model: 'opus',
       env: { FOO: 'bar', DISABLE_AUTOUPDATER: '1' },
-      permissions: { allow: ['Bash(git status)', 'mcp__nexus', 'mcp__nexus-fleet'], deny: ['WebFetch'] },
+      permissions: { allow: ['Bash(git status)', 'mcp__nexus', 'mcp__nexus-delegated'], deny: ['WebFetch'] },
       skipDangerousModePermissionPrompt: true,
     });
     expect((s.hooks as Record<string, unknown[]>).Stop).toEqual([theirs, ...hooks.entries.Stop]);

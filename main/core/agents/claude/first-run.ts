@@ -1,4 +1,4 @@
-import { FLEET_MCP_SERVER } from '../../../../shared/contract/fleet';
+import { DELEGATED_MCP_SERVER } from '../../../../shared/contract/delegation';
 import { NexusError } from '../../../../shared/errors';
 import { GATEWAY_KEY_HELPER } from './credential';
 import { WORKER_NODE } from '../../docker';
@@ -13,7 +13,7 @@ import { WORKER_NODE } from '../../docker';
  *  - bypass-mode warning            → settings `skipDangerousModePermissionPrompt: true` (bypass workspaces)
  *  - auto-mode opt-in               → settings `skipAutoPermissionPrompt: true` (sessions in auto mode)
  *  - MCP tool permission dialogs    → settings `permissions.allow` holds `mcp__nexus` (Core authorises platform tools)
- *    and `mcp__nexus-fleet` (Nexus's own server, present only when the operator gave the workspace a credential)
+ *    and `mcp__nexus-delegated` (Nexus's own server, present only when the operator gave the workspace a credential)
  * Auto-update is off both ways the CLI knows (~/.claude.json `autoUpdates: false`, settings
  * `env.DISABLE_AUTOUPDATER`). Everything is merged into what is there: keys the operator added stay.
  * One `node -e` in the container does it all, with the payload on stdin.
@@ -48,7 +48,7 @@ export const firstRunPayload = (o: FirstRunOptions): FirstRunPayload => ({
   autoMode: o.autoMode ?? false,
   hooks: o.hooks ?? null,
   apiKeyHelper: GATEWAY_KEY_HELPER,
-  allow: ['mcp__nexus', `mcp__${FLEET_MCP_SERVER}`],
+  allow: ['mcp__nexus', `mcp__${DELEGATED_MCP_SERVER}`],
 });
 
 /**

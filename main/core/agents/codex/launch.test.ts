@@ -64,9 +64,9 @@ describe('the Codex launch', () => {
       model: 'nexus-model',
       mcpServers: {
         nexus: { command: '/opt/nexus/bin/nexus-mcp', args: [], env: { NEXUS_RUN_ID: 'r1', 'A"B': 'x\ny' } },
-        'nexus-fleet': { type: 'http', url: 'http://h/api/mcp', headers: { Authorization: 'Bearer t' } },
+        'nexus-delegated': { type: 'http', url: 'http://h/api/mcp', headers: { Authorization: 'Bearer t' } },
       },
-      autoApproveServers: ['nexus', 'nexus-fleet'],
+      autoApproveServers: ['nexus', 'nexus-delegated'],
     });
     expect(toml).toContain('[projects."/workspace/.nexus-worktrees/one"]\ntrust_level = "trusted"');
     for (const line of [
@@ -82,7 +82,7 @@ describe('the Codex launch', () => {
       'request_max_retries = 10',
       '[mcp_servers.nexus]\ncommand = "/opt/nexus/bin/nexus-mcp"',
       'env = { NEXUS_RUN_ID = "r1", "A\\"B" = "x\\ny" }',
-      '[mcp_servers.nexus-fleet]\nurl = "http://h/api/mcp"\nhttp_headers = { Authorization = "Bearer t" }',
+      '[mcp_servers.nexus-delegated]\nurl = "http://h/api/mcp"\nhttp_headers = { Authorization = "Bearer t" }',
     ])
       expect(toml).toContain(line);
   });

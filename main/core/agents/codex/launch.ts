@@ -10,7 +10,7 @@ import { checkPrompt, shellQuote, type LaunchPlan } from '../launch';
  *  - `--no-daemon` (otherwise the TUI starts a shared app-server daemon that copies itself into `$CODEX_HOME`),
  *    `--dangerously-bypass-hook-trust` (the "Hooks need review" screen: the hooks are Nexus's own);
  *  - `$CODEX_HOME` per session, outside temp dirs (Codex refuses to make helper binaries under one), holding
- *    config.toml (written 0600 from the session's run files: it may carry the fleet bearer) and hooks.json; the
+ *    config.toml (written 0600 from the session's run files: it may carry the delegated bearer) and hooks.json; the
  *    model provider is Nexus's gateway, signed in with the session's gateway credential (`env_key`), never a key;
  *  - full access (`danger-full-access`: its bubblewrap sandbox fails under Docker's default seccomp profile; the
  *    container is the sandbox) with `approval_policy = "never"`; Nexus gates every tool call in the PreToolUse
@@ -124,7 +124,7 @@ const inline = (o: Record<string, string>): string =>
 export interface CodexConfigInput {
   /** The session's worktree: trusted, so no trust screen. */
   worktree: string;
-  /** The servers of the Claude `--mcp-config` map (nexus, nexus-fleet, the agent's external ones). */
+  /** The servers of the Claude `--mcp-config` map (nexus, nexus-delegated, the agent's external ones). */
   mcpServers: Record<string, unknown>;
   /** The session's gateway URL for this kind (its Responses API under `/v1`); null: none (no model). */
   gatewayUrl: string | null;

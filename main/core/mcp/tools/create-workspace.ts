@@ -1,8 +1,8 @@
 import { Workspace } from '../../../../shared/contract';
 import { defineTool, inputFrom } from '../tool';
 
-// The fleet credential is the operator's to give (Workspaces → Fleet access): not on the MCP surface.
-const input = inputFrom('workspaces.create', { omit: ['fleet'] });
+// The delegated credential is the operator's to give (Workspaces → Delegation): not on the MCP surface.
+const input = inputFrom('workspaces.create', { omit: ['delegation'] });
 
 export const createWorkspace = defineTool({
   name: 'create_workspace',

@@ -28,7 +28,7 @@ export interface LaunchItem {
   paths: SessionPaths;
   cmd: LaunchCommand;
   addWorktree: boolean;
-  /** Absent: the session has no run files (no platform tools, no fleet, no external servers). */
+  /** Absent: the session has no run files (no platform tools, no delegation, no external servers). */
   runFiles?: RunFileWrite | undefined;
 }
 export type LaunchResult = { name: string; windowId: string } | { name: string; error: string };

@@ -1,5 +1,5 @@
 import type { Logger } from '../../log';
-import { FLEET_MCP_SERVER } from '../../../../shared/contract/fleet';
+import { DELEGATED_MCP_SERVER } from '../../../../shared/contract/delegation';
 import { NexusError } from '../../../../shared/errors';
 import type { AgentDrivers, DriverExec, LaunchPlan, SessionGateway } from '../../agents';
 import type { WorkspaceInfo } from '../../workspaces';
@@ -10,7 +10,7 @@ import { isExecutable } from './is-executable';
 import { installWorkerTools, natsFile, type HookTarget, type WorkerTools } from './worker-tools';
 import { hookHandler } from '../hooks/hook-relay';
 import { sessionPaths } from '../session-paths';
-import { mcpServers, runFiles, type FleetEntryOf, type SessionRuns } from './session-runs';
+import { mcpServers, runFiles, type DelegatedEntryOf, type SessionRuns } from './session-runs';
 import type { SessionRow, SessionStore } from '../session-store';
 import type { ExternalMcpOf } from './external-mcp';
 import { newBearer, residentMcpEntry, residentRunFile } from './resident-mcp';
@@ -52,8 +52,8 @@ export interface SessionLauncherDeps {
   drivers: AgentDrivers;
   /** core.gateway: where a kind's model requests go, and each session's credential for it (absent: no gateway). */
   gateway?: SessionGatewayPort | undefined;
-  /** The workspace's `nexus-fleet` server entry (absent or null: its sessions get none). */
-  fleet?: FleetEntryOf | undefined;
+  /** The workspace's `nexus-delegated` server entry (absent or null: its sessions get none). */
+  delegatedEntry?: DelegatedEntryOf | undefined;
   /** The workspace agent's external MCP servers (absent: none). */
   external?: ExternalMcpOf | undefined;
   /** Where a container whose resident nexus-mcp did not start is said (absent: not said). */
@@ -235,7 +235,7 @@ export class SessionLauncher {
   /**
    * Gives the session a fresh platform run (ending the one it had) and says which run files its
    * launch writes into its state dir, 0600: the run's password file and the MCP config (with the
-   * workspace's `nexus-fleet` server, when it has one). Writing them is the launch's job (one exec
+   * workspace's `nexus-delegated` server, when it has one). Writing them is the launch's job (one exec
    * with the worktree and window, see launch-exec.ts). Nothing to write when there is neither.
    */
   async startRun(ws: WorkspaceInfo, row: SessionRow): Promise<LaunchRun> {
@@ -248,7 +248,7 @@ export class SessionLauncher {
       creds = run.creds;
       store.update(row.id, { run_id: creds?.runId ?? null, tools_reason: run.reason });
     } else store.update(row.id, { tools_reason: 'Platform tools are off: this Nexus has no platform service.' });
-    const fleet = (await this.deps.fleet?.(ws.id, row.id)) ?? null;
+    const delegated = (await this.deps.delegatedEntry?.(ws.id, row.id)) ?? null;
     const external = (await this.deps.external?.(ws.id).catch(() => ({}))) ?? {};
     const driver = this.deps.drivers.get(row.agent);
     const paths = sessionPaths(config, row.id, row.name);
@@ -266,7 +266,7 @@ export class SessionLauncher {
             resident: bearer ? residentMcpEntry(config.residentMcpPort, row.id, bearer) : null,
           }
         : null,
-      fleet ? { name: FLEET_MCP_SERVER, entry: fleet } : null,
+      delegated ? { name: DELEGATED_MCP_SERVER, entry: delegated } : null,
       external,
     );
     const gateway = this.gatewayOf(row);
@@ -274,7 +274,7 @@ export class SessionLauncher {
       stateDir: paths.stateDir,
       worktree: paths.worktree,
       servers,
-      trusted: ['nexus', FLEET_MCP_SERVER],
+      trusted: ['nexus', DELEGATED_MCP_SERVER],
       gateway,
     });
     // A fresh gateway credential with each run: the one a relaunched agent's last run held stops working.

@@ -44,27 +44,27 @@ export const runFiles = (stateDir: string): RunFiles => ({
   mcpConfig: `${stateDir}/mcp.json`,
 });
 
-/** An HTTP MCP server entry (the workspace's `nexus-fleet`: Nexus's own server, with its bearer header). */
+/** An HTTP MCP server entry (the workspace's `nexus-delegated`: Nexus's own server, with its bearer header). */
 export interface McpHttpEntry {
   type: 'http';
   url: string;
   headers: Record<string, string>;
 }
 
-/** The `nexus-fleet` entry for a session, when its workspace has a fleet credential (core.fleet). */
-export type FleetEntryOf = (workspaceId: string, sessionId: string) => Promise<McpHttpEntry | null>;
+/** The `nexus-delegated` entry for a session, when its workspace has a delegated credential (core.delegation). */
+export type DelegatedEntryOf = (workspaceId: string, sessionId: string) => Promise<McpHttpEntry | null>;
 
 /**
  * A session's MCP servers (each agent kind's driver writes them in its own format): the resident nexus-mcp over HTTP with the session's bearer (resident-mcp.ts),
- * or a stdio nexus-mcp reading the password from the file (never carrying it), the fleet server when the
+ * or a stdio nexus-mcp reading the password from the file (never carrying it), the delegated server when the
  * workspace has one, and the agent's external stdio servers. The file is 0600 in the session's state dir.
  */
 export function mcpServers(
   run: { creds: RunCredentials; files: RunFiles; command: string; resident?: McpHttpEntry | null } | null,
-  fleet: { name: string; entry: McpHttpEntry } | null = null,
+  delegated: { name: string; entry: McpHttpEntry } | null = null,
   external: Record<string, McpStdioEntry> = {},
 ): Record<string, unknown> {
-  // The agent's external servers first: their names can never be `nexus` or `nexus-fleet` (contract).
+  // The agent's external servers first: their names can never be `nexus` or `nexus-delegated` (contract).
   const servers: Record<string, unknown> = { ...external };
   if (run?.resident) servers.nexus = run.resident;
   else if (run)
@@ -73,7 +73,7 @@ export function mcpServers(
       args: [],
       env: nexusMcpEnv(run.creds, run.creds.password ? { passwordFile: run.files.passwordFile } : {}),
     };
-  if (fleet) servers[fleet.name] = fleet.entry;
+  if (delegated) servers[delegated.name] = delegated.entry;
   return servers;
 }
 

@@ -23,6 +23,7 @@ import { migration032 } from './032_repo_recipe';
 import { migration033 } from './033_model_prices';
 import { migration034 } from './034_usage_limits';
 import { migration035 } from './035_egress';
+import { migration036 } from './036_delegations';
 import type { Migration } from './types';
 
 /**
@@ -38,13 +39,13 @@ export const migrations: readonly Migration[] = [
   migration006, // tokens
   migration007, // session runs (platform tools for sessions)
   migration008, // agent credentials, per-workspace agent options
-  migration009, // fleet credentials (a workspace's sessions as MCP clients)
+  migration009, // delegated credentials, now delegations (036): a workspace's sessions as MCP clients
   migration010, // platform agents: permissions, MCP servers, auto-start; sessions' tools reason
   migration020, // remote connectors: OAuth entries (hashed), pending approvals, grants, public origin
   migration021, // engines: remote Docker engines, a workspace's engine, SSH/TLS secret kinds
   migration023, // agent kinds: a session's agent (claude | codex), Codex's thread id, workspace defaults
   migration024, // the operator's phone: passkeys, one-time invites, signed-in sessions (hashed)
-  migration025, // core's own secrets (fleet) sealed with the data key where the OS keychain does not answer
+  migration025, // core's own secrets (delegated ones) sealed with the data key where the OS keychain does not answer
   migration026, // agent kinds as drivers: one default credential per kind, no kind CHECKs
   migration027, // the tracker: settings per workspace, a task's issue, the outbox, issues picked up
   migration028, // review that talks back: a session's checkpoints (one per turn) and comments on its diff lines
@@ -55,4 +56,5 @@ export const migrations: readonly Migration[] = [
   migration033, // model prices: the operator's USD per million tokens per model (the usage estimate)
   migration034, // usage limits: a session's "limited until" (the provider's reset) and when the 429 came
   migration035, // egress by allow-list: a workspace confined to the internal network, its allow-list, refusals
+  migration036, // delegations: fleet_credentials renamed (a workspace's delegation to Nexus's own MCP server)
 ];

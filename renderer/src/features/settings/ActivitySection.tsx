@@ -7,7 +7,7 @@ import { useActivity, type ActivityFilters } from './use-activity';
 const kinds: { value: CallerKind | ''; label: string }[] = [
   { value: '', label: 'Everyone' },
   { value: 'operator', label: 'You (operator)' },
-  { value: 'token', label: 'MCP tokens and fleet credentials' },
+  { value: 'token', label: 'MCP tokens and delegated credentials' },
   { value: 'connector', label: 'Connectors (OAuth)' },
   { value: 'anonymous', label: 'Refused, no credential' },
 ];
@@ -33,8 +33,8 @@ export function ActivitySection() {
   return (
     <SettingsSection id="activity" title="Activity">
       <p className="muted">
-        Every call by the operator, MCP tokens, fleet credentials and connectors, and every refusal. Only the operation,
-        its target and how it ended are kept — never what was sent or returned.
+        Every call by the operator, MCP tokens, delegated credentials and connectors, and every refusal. Only the
+        operation, its target and how it ended are kept — never what was sent or returned.
       </p>
       <form className="form-grid" aria-label="Filter activity" onSubmit={(e) => e.preventDefault()}>
         <label htmlFor="activity-caller">Caller</label>

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { operations, type AgentKind, type FleetAccess, type Workspace } from '../../../../shared/contract';
+import { operations, type AgentKind, type DelegationAccess, type Workspace } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
 import { useOpQuery } from '../../api/use-op-query';
 import { FormDialog } from '../../shell/FormDialog';
@@ -8,14 +8,14 @@ import { useSchemaForm } from '../../shell/schema-form';
 import { useFieldError } from '../../shell/use-field-error';
 import { EngineField } from '../engines/EngineField';
 import { AgentKindSelect } from '../sessions/AgentKindSelect';
-import { FleetAccessField } from './FleetAccessField';
-import { fleetKey } from './use-workspaces';
+import { DelegationField } from './DelegationField';
+import { delegationsKey } from './use-workspaces';
 
 /**
  * Create dialog: name, repository URL, the vault secret holding the provider token (picked from
  * `secrets.list`), its default agent kind (Claude Code or Codex), the agent's credential (default: the one chosen in
  * Settings → Agent), bypassPermissions
- * and the fleet credential (none by default; vault only with a warning).
+ * and the delegated credential (none by default; vault only with a warning).
  */
 export function CreateWorkspaceDialog({
   onClose,
@@ -34,7 +34,7 @@ export function CreateWorkspaceDialog({
   const [confined, setConfined] = useState(false);
   // '': this Nexus's default kind (the registry's first).
   const [defaultAgent, setDefaultAgent] = useState<'' | AgentKind>('');
-  const [fleetAccess, setFleetAccess] = useState<FleetAccess>('none');
+  const [delegationAccess, setDelegationAccess] = useState<DelegationAccess>('none');
   const [allWorkspaces, setAllWorkspaces] = useState(false);
   const [engine, setEngine] = useState('');
   const secrets = useOpQuery('secrets.list', {}, { retry: false });
@@ -52,7 +52,7 @@ export function CreateWorkspaceDialog({
     ...(confined ? { egress: 'allow-list' as const } : {}),
     ...(defaultAgent && defaultAgent !== kinds[0]?.kind ? { defaultAgent } : {}),
     ...(engine ? { engine } : {}),
-    ...(fleetAccess !== 'none' ? { fleet: { access: fleetAccess, allWorkspaces } } : {}),
+    ...(delegationAccess !== 'none' ? { delegation: { access: delegationAccess, allWorkspaces } } : {}),
   };
   // The contract's schema judges the form (the name rule lives in shared/contract/workspaces.ts only).
   const form = useSchemaForm(operations['workspaces.create'].input, input);
@@ -63,7 +63,7 @@ export function CreateWorkspaceDialog({
     mutationFn: () => api['workspaces.create'](input),
     onSuccess: (w) => {
       // The credential is in place once the create answers (its token event came before its link).
-      if (fleetAccess !== 'none') void client.invalidateQueries({ queryKey: fleetKey });
+      if (delegationAccess !== 'none') void client.invalidateQueries({ queryKey: delegationsKey });
       onCreated(w);
       onClose();
     },
@@ -163,11 +163,11 @@ export function CreateWorkspaceDialog({
           edit them on the workspace). SSH remotes and tools that ignore HTTP_PROXY will not reach the network.
         </small>
       </label>
-      <FleetAccessField
-        access={fleetAccess}
+      <DelegationField
+        access={delegationAccess}
         allWorkspaces={allWorkspaces}
         onChange={(a, all) => {
-          setFleetAccess(a);
+          setDelegationAccess(a);
           setAllWorkspaces(all);
         }}
       />

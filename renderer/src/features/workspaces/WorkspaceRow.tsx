@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { FleetCredential, Progress, Workspace } from '../../../../shared/contract';
+import type { Delegation, Progress, Workspace } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
 import { ConfirmDialog } from '../../shell/ConfirmDialog';
 import { ErrorBanner } from '../../shell/ErrorBanner';
@@ -8,7 +8,7 @@ import { AgentDialog } from './AgentDialog';
 import { DiskUse } from './DiskUse';
 import { EgressPanel } from './EgressPanel';
 import { EngineTag } from '../engines/EngineField';
-import { FleetAccessDialog } from './FleetAccessDialog';
+import { DelegationDialog } from './DelegationDialog';
 import { useAgentLabel } from '../sessions/agent-label';
 
 const tone: Record<Workspace['status'], string> = {
@@ -19,20 +19,20 @@ const tone: Record<Workspace['status'], string> = {
   missing: 'bad',
 };
 
-/** One workspace: status chip, fleet access, live progress while it is being created, start/stop/delete. */
+/** One workspace: status chip, delegation, live progress while it is being created, start/stop/delete. */
 export function WorkspaceRow({
   workspace: w,
   progress,
-  fleet,
+  delegation,
 }: {
   workspace: Workspace;
   progress?: Progress;
-  /** Its active fleet credential, if any. */
-  fleet?: FleetCredential | undefined;
+  /** Its active delegated credential, if any. */
+  delegation?: Delegation | undefined;
 }) {
   const api = useApi();
   const agentLabel = useAgentLabel();
-  const [confirming, setConfirming] = useState<'stop' | 'delete' | 'fleet' | 'agent' | null>(null);
+  const [confirming, setConfirming] = useState<'stop' | 'delete' | 'delegation' | 'agent' | null>(null);
   const start = useMutation({ mutationFn: () => api['workspaces.start']({ workspace: w.id }) });
   const stop = useMutation({
     mutationFn: () => api['workspaces.stop']({ workspace: w.id }),
@@ -55,14 +55,14 @@ export function WorkspaceRow({
         <span className="chip" data-testid="workspace-agent" title="What its sessions run unless they pick another">
           agent: {agentLabel(w.defaultAgent)}
         </span>
-        {fleet ? (
+        {delegation ? (
           <span
             className="chip"
-            data-testid="workspace-fleet"
-            title="Its sessions get Nexus's MCP server (nexus-fleet)"
+            data-testid="workspace-delegation"
+            title="Its sessions get Nexus's MCP server (nexus-delegated)"
           >
-            fleet: {fleet.class}
-            {fleet.allWorkspaces ? ', all workspaces' : ''}
+            delegated: {delegation.class}
+            {delegation.allWorkspaces ? ', all workspaces' : ''}
           </span>
         ) : null}
         <span className="workspace-repo">{w.repoUrl}</span>
@@ -81,8 +81,8 @@ export function WorkspaceRow({
           <button type="button" onClick={() => setConfirming('agent')} disabled={busy}>
             Agent
           </button>
-          <button type="button" onClick={() => setConfirming('fleet')} disabled={busy}>
-            Fleet access
+          <button type="button" onClick={() => setConfirming('delegation')} disabled={busy}>
+            Delegation
           </button>
           <button type="button" className="danger" onClick={() => setConfirming('delete')} disabled={busy}>
             Delete
@@ -118,8 +118,8 @@ export function WorkspaceRow({
         </ConfirmDialog>
       ) : null}
       {confirming === 'agent' ? <AgentDialog workspace={w} onClose={() => setConfirming(null)} /> : null}
-      {confirming === 'fleet' ? (
-        <FleetAccessDialog workspace={w} current={fleet} onClose={() => setConfirming(null)} />
+      {confirming === 'delegation' ? (
+        <DelegationDialog workspace={w} current={delegation} onClose={() => setConfirming(null)} />
       ) : null}
       {confirming === 'delete' ? (
         <ConfirmDialog

@@ -4,14 +4,14 @@ import { useAppInfo } from '../../shell/use-app-info';
 import { CreateWorkspaceDialog } from './CreateWorkspaceDialog';
 import { OrphanList } from './OrphanList';
 import { WorkspaceRow } from './WorkspaceRow';
-import { useFleetCredentials, useWorkspaceProgress, useWorkspaces } from './use-workspaces';
+import { useDelegations, useWorkspaceProgress, useWorkspaces } from './use-workspaces';
 import './workspaces.css';
 import { ErrorBanner } from '../../shell/ErrorBanner';
 
 export function WorkspacesPage() {
   const list = useWorkspaces();
   const progress = useWorkspaceProgress();
-  const fleet = useFleetCredentials();
+  const delegations = useDelegations();
   const info = useAppInfo();
   const [creating, setCreating] = useState(false);
   const workspaces = list.data?.workspaces ?? [];
@@ -39,7 +39,7 @@ export function WorkspacesPage() {
               key={w.id}
               workspace={w}
               progress={progress[w.id]}
-              fleet={fleet.data?.credentials.find((c) => c.workspaceId === w.id && c.state === 'active')}
+              delegation={delegations.data?.credentials.find((c) => c.workspaceId === w.id && c.state === 'active')}
             />
           ))}
         </ul>

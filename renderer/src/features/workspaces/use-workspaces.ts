@@ -5,7 +5,7 @@ import { useOpQuery } from '../../api/use-op-query';
 
 export const workspacesKey = opKey('workspaces.list');
 export const orphansKey = opKey('workspaces.orphans');
-export const fleetKey = opKey('fleet.list');
+export const delegationsKey = opKey('delegation.list');
 
 /** The workspace list, kept live by `workspaces.changed` events (api/live-updates.ts; no polling). */
 export function useWorkspaces() {
@@ -32,7 +32,7 @@ export function useOrphans() {
   return useOpQuery('workspaces.orphans', {}, { retry: false });
 }
 
-/** Each workspace's fleet credential (fleet.list), refreshed whenever a token changes (every fleet change is one). */
-export function useFleetCredentials() {
-  return useOpQuery('fleet.list', {}, { retry: false });
+/** Each workspace's delegated credential (delegation.list), refreshed whenever a token changes (every delegation change is one). */
+export function useDelegations() {
+  return useOpQuery('delegation.list', {}, { retry: false });
 }

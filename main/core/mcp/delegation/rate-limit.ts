@@ -1,9 +1,9 @@
 /**
- * A token bucket per workspace for calls from fleet credentials: `burst` calls at once, refilled at
+ * A token bucket per workspace for calls from delegated credentials: `burst` calls at once, refilled at
  * `perMinute`. A session that loops (creating, messaging, deleting) is stopped with a tool error it
  * can read, and the operator sees the refusals in the audit log.
  */
-export class FleetRateLimit {
+export class DelegationRateLimit {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
   constructor(

@@ -3,7 +3,7 @@ import type { CoreConfig } from '../config';
 import type { CoreModule } from '../core-module';
 import { ownerIdFor, workerBridge } from '../docker';
 import { joinPlatform, type Engines } from '../engines';
-import { createFleet, fleetHandlers, fleetStep } from '../mcp';
+import { createDelegation, delegationHandlers, delegationStep } from '../mcp';
 import type { PlatformService } from '../platform';
 import type { CorePorts } from '../ports';
 import type { TokenService } from '../tokens';
@@ -12,11 +12,11 @@ import { workspaceHandlers, type Workspaces } from '../workspaces';
 import type { Foundations } from './foundations';
 
 /**
- * The fleet: sessions as MCP clients, each workspace's fleet credential (its scope reads sessions from the store, so
- * it comes before them), and remote engines' leaf nodes, through which their workers reach NATS, the fleet listener
+ * Delegations: sessions as MCP clients, each workspace's delegated credential (its scope reads sessions from the store, so
+ * it comes before them), and remote engines' leaf nodes, through which their workers reach NATS, the delegation listener
  * and the model gateway.
  */
-export function buildFleet(
+export function buildDelegation(
   d: Pick<Foundations, 'db' | 'log'> & {
     config: CoreConfig;
     dataDir: string;
@@ -27,12 +27,12 @@ export function buildFleet(
     workspaces: Workspaces;
     engines: Engines;
     platform: PlatformService;
-    /** The model gateway's address; asked only when a leaf starts (the gateway is built after the fleet). */
+    /** The model gateway's address; asked only when a leaf starts (the gateway is built after the delegations). */
     gatewayTarget: () => { host: string; port: number } | null;
   },
 ) {
   const { config, workspaces } = d;
-  const fleet = createFleet({
+  const built = createDelegation({
     db: d.db,
     tokens: d.tokens,
     secrets: d.coreSecrets,
@@ -48,7 +48,7 @@ export function buildFleet(
   const leaves = joinPlatform({
     registry: d.engines.registry,
     platform: d.platform,
-    fleet: fleet.fleet,
+    delegation: built.delegation,
     runtime: workspaces.runtime,
     gatewayTarget: d.gatewayTarget,
     natsBinary: config.nats.binary,
@@ -58,18 +58,18 @@ export function buildFleet(
   });
   const modules: CoreModule[] = [
     {
-      name: 'fleet',
-      handlers: fleetHandlers(fleet.fleet, workspaces.service),
-      react: fleet.react,
-      start: fleet.start,
+      name: 'delegation',
+      handlers: delegationHandlers(built.delegation, workspaces.service),
+      react: built.react,
+      start: built.start,
     },
-    // workspaces.create's fleet choice is a step of its handler, so the workspace operations are answered here.
-    { name: 'workspace operations', handlers: workspaceHandlers(workspaces.service, fleetStep(fleet.fleet)) },
+    // workspaces.create's delegation choice is a step of its handler, so the workspace operations are answered here.
+    { name: 'workspace operations', handlers: workspaceHandlers(workspaces.service, delegationStep(built.delegation)) },
   ];
   const leavesModule: CoreModule = {
     name: 'leaves',
     start: () => void leaves.restore(),
     dispose: () => leaves.dispose(),
   };
-  return { fleet: fleet.fleet, leaves, modules, leavesModule };
+  return { delegation: built.delegation, leaves, modules, leavesModule };
 }

@@ -3,7 +3,7 @@ import { testCore } from '../../../../test/helpers/core';
 import type { Core } from '../..';
 import { operatorContext, type CallContext } from '../../handlers';
 
-describe("workspaces.create's fleet step", () => {
+describe("workspaces.create's delegation step", () => {
   let core: Core;
   let cleanup: () => Promise<void>;
   beforeAll(async () => ({ core, cleanup } = await testCore()));
@@ -14,8 +14,8 @@ describe("workspaces.create's fleet step", () => {
     caller: { kind: 'token', tokenId: 't1', name: 'ci', access: 'vault' },
   };
 
-  it('refuses a token that chooses a fleet credential, before any workspace is made', async () => {
-    const input = { name: 'fleet-choice', repoUrl: '/nonexistent/repo', fleet: { access: 'read' as const } };
+  it('refuses a token that chooses a delegated credential, before any workspace is made', async () => {
+    const input = { name: 'fleet-choice', repoUrl: '/nonexistent/repo', delegation: { access: 'read' as const } };
     await expect(core.dispatcher.call('workspaces.create', input, vaultToken)).rejects.toMatchObject({
       code: 'forbidden',
       message: expect.stringMatching(/Only the operator chooses/) as unknown,

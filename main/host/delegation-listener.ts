@@ -7,7 +7,7 @@ import { MCP_PATH } from '../core/mcp';
 import { allowList, checkHostAndOrigin, type AllowList } from './guard';
 import { splitUrl } from './routes';
 
-export interface FleetListener {
+export interface DelegationListener {
   /** `http://<gateway>:<port>` while it listens; null while the workers' bridge is not known. */
   url(): string | null;
   close(): Promise<void>;
@@ -36,13 +36,13 @@ function toInt(ip: string): number | null {
  * The worker-facing MCP listener: the same gate, server, tools, classes and audit as the loopback
  * `/api/mcp`, bound to the workers' bridge gateway only, taking connections from that bridge's
  * subnet only, Host checked against the gateway and port, and serving nothing but `POST /api/mcp`
- * with a workspace's fleet credential (no UI, no /api/rpc, no /api/events, no terminal). With
+ * with a workspace's delegated credential (no UI, no /api/rpc, no /api/events, no terminal). With
  * `host` networking there is no bridge: the loopback endpoint serves workers and this does nothing.
  * When Docker does not answer at start, it binds as soon as the status board says Docker is back.
  */
-export async function startFleetListener(core: CoreApi, opts: { port: number }): Promise<FleetListener> {
-  const log = core.log.child({ component: 'fleet-listener' });
-  if (!core.fleet.overBridge) return { url: () => null, close: () => Promise.resolve() };
+export async function startDelegationListener(core: CoreApi, opts: { port: number }): Promise<DelegationListener> {
+  const log = core.log.child({ component: 'delegation-listener' });
+  if (!core.delegation.overBridge) return { url: () => null, close: () => Promise.resolve() };
   let server: Server | null = null;
   let url: string | null = null;
   let closed = false;
@@ -52,9 +52,9 @@ export async function startFleetListener(core: CoreApi, opts: { port: number }):
     if (server || closed || binding) return;
     binding = true;
     try {
-      const { gateway, subnet } = await core.fleet.bridge();
+      const { gateway, subnet } = await core.delegation.bridge();
       if (closed) return;
-      const gate = core.mcpGate({ fleetOnly: true });
+      const gate = core.mcpGate({ delegatedOnly: true });
       let allowed: AllowList = allowList([], 0);
       const s = createServer((req, res) => void serve(req, res, subnet, allowed, gate));
       s.on('connection', (socket: Socket) => {
@@ -67,16 +67,16 @@ export async function startFleetListener(core: CoreApi, opts: { port: number }):
       s.keepAliveTimeout = 5000;
       const port = await listen(s, gateway, opts.port).catch((e: unknown) => {
         if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || opts.port === 0) throw e;
-        log.warn('the fleet port is taken; using a free one', { port: opts.port });
+        log.warn('the delegation port is taken; using a free one', { port: opts.port });
         return listen(s, gateway, 0);
       });
       allowed = allowList([gateway], port);
       server = s;
       url = `http://${gateway}:${port}`;
-      core.fleet.listening(url);
-      log.info('fleet listener listening', { url, subnet });
+      core.delegation.listening(url);
+      log.info('delegation listener listening', { url, subnet });
     } catch (e) {
-      log.warn('the fleet listener is not listening yet', { error: e });
+      log.warn('the delegation listener is not listening yet', { error: e });
     } finally {
       binding = false;
     }
@@ -93,15 +93,15 @@ export async function startFleetListener(core: CoreApi, opts: { port: number }):
     if (!inSubnet(req.socket.remoteAddress, subnet)) return void req.socket.destroy();
     if (splitUrl(req.url ?? '/').path !== MCP_PATH)
       return sendJson(res, 404, { error: { code: 'not_found', message: 'Only /api/mcp is served here.' } });
-    // Remote engines' relays (core.fleet.relayHosts) carry their workers' Host to this listener.
-    const relayed = core.fleet.relayHosts.has(req.headers.host ?? '') && req.headers.origin === undefined;
+    // Remote engines' relays (core.delegation.relayHosts) carry their workers' Host to this listener.
+    const relayed = core.delegation.relayHosts.has(req.headers.host ?? '') && req.headers.origin === undefined;
     const guard = relayed ? { ok: true as const } : checkHostAndOrigin(req, allowed);
     if (!guard.ok) return sendJson(res, 403, { error: { code: 'forbidden', message: `${guard.reason}.` } });
     try {
       await gate(req, res);
     } catch (e) {
-      log.warn('fleet request failed', { error: e });
-      announceInternal({ operation: 'fleet listener', message: 'Internal error.' });
+      log.warn('delegated request failed', { error: e });
+      announceInternal({ operation: 'delegation listener', message: 'Internal error.' });
       if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal', message: 'Internal error.' } });
       else res.destroy();
     }
@@ -116,7 +116,7 @@ export async function startFleetListener(core: CoreApi, opts: { port: number }):
     close: async () => {
       closed = true;
       sub.dispose();
-      core.fleet.listening(null);
+      core.delegation.listening(null);
       const s = server;
       server = null;
       if (!s) return;

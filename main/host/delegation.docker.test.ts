@@ -13,7 +13,7 @@ import { readUntil } from '../../test/helpers/wait';
 
 /**
  * Sessions drive the fleet: the worker listener on the `nexus` bridge gateway, each workspace's
- * fleet credential, the guard rails, and the real CLI calling `mcp__nexus-fleet__*` tools against
+ * delegated credential, the guard rails, and the real CLI calling `mcp__nexus-delegated__*` tools against
  * the scripted model. One fleet, two workspaces: A (write) and B (read).
  */
 const tag = randomBytes(3).toString('hex');
@@ -101,15 +101,17 @@ describe('sessions drive the fleet through the worker listener', { timeout: 400_
     (r._meta?.['nexus/error'] as { code: string; message: string } | undefined) ?? null;
 
   beforeAll(async () => {
-    fleet = await startRealAgentFleet({ mcp: { fleetPort: 0, fleetRateLimit: { perMinute: 1, burst: BURST } } });
-    wsA = await fleet.createWorkspace(A, { fleet: { access: 'write' } });
-    wsB = await fleet.createWorkspace(B, { fleet: { access: 'read' } });
-    const url = fleet.running.core.fleet.endpoint();
+    fleet = await startRealAgentFleet({
+      mcp: { delegationPort: 0, delegationRateLimit: { perMinute: 1, burst: BURST } },
+    });
+    wsA = await fleet.createWorkspace(A, { delegation: { access: 'write' } });
+    wsB = await fleet.createWorkspace(B, { delegation: { access: 'read' } });
+    const url = fleet.running.core.delegation.endpoint();
     if (!url) throw new Error('the worker listener is not listening');
     endpoint = new URL(url);
-    secretA = (await fleet.running.core.fleet.credentials.secretOf(wsA.id)) ?? '';
-    secretB = (await fleet.running.core.fleet.credentials.secretOf(wsB.id)) ?? '';
-    other = await testBridgeNetwork('nexus-fleet-other');
+    secretA = (await fleet.running.core.delegation.credentials.secretOf(wsA.id)) ?? '';
+    secretB = (await fleet.running.core.delegation.credentials.secretOf(wsB.id)) ?? '';
+    other = await testBridgeNetwork('nexus-delegated-other');
   }, 900_000);
   afterAll(async () => {
     for (const c of clients) await c.close().catch(() => undefined);
@@ -119,17 +121,17 @@ describe('sessions drive the fleet through the worker listener', { timeout: 400_
 
   it('gives each workspace a credential named after it, listed with the other tokens', async () => {
     const { tokens } = await fleet.call('tokens.list', {});
-    const a = tokens.find((t) => t.name === `workspace ${A} (fleet)`);
-    const b = tokens.find((t) => t.name === `workspace ${B} (fleet)`);
+    const a = tokens.find((t) => t.name === `workspace ${A} (delegated)`);
+    const b = tokens.find((t) => t.name === `workspace ${B} (delegated)`);
     expect(a).toMatchObject({ class: 'write', state: 'active' });
     expect(b).toMatchObject({ class: 'read', state: 'active' });
-    const { credentials } = await fleet.call('fleet.list', {});
+    const { credentials } = await fleet.call('delegation.list', {});
     expect(credentials.find((c) => c.workspaceId === wsA.id)).toMatchObject({ tokenId: a?.id, allWorkspaces: false });
     expect(secretA).toMatch(/^nxs_w_/);
     expect(secretB).toMatch(/^nxs_r_/);
   });
 
-  it('listens on the bridge gateway only and serves nothing but /api/mcp with a fleet credential', async () => {
+  it('listens on the bridge gateway only and serves nothing but /api/mcp with a delegated credential', async () => {
     expect(endpoint.hostname).toBe(fleet.env.gateway);
     const port = Number(endpoint.port);
     const at = { address: endpoint.hostname };
@@ -201,26 +203,26 @@ describe('sessions drive the fleet through the worker listener', { timeout: 400_
     }
     expect((await fleet.call('workspaces.get', { workspace: B })).status).toBe('running');
     const audit = fleet.running.core.audit.recent(50);
-    const tokenA = fleet.running.core.fleet.credentials.get(wsA.id)?.tokenId;
+    const tokenA = fleet.running.core.delegation.credentials.get(wsA.id)?.tokenId;
     expect(audit.find((e) => e.operation === 'mcp:delete_workspace')).toMatchObject({
       actor: `token:${tokenA}`,
       outcome: 'forbidden',
       detail: `workspace:${wsA.id}`,
     });
 
-    await fleet.call('fleet.set', { workspace: A, access: 'write', allWorkspaces: true });
-    expect(fleet.running.core.fleet.credentials.get(wsA.id)?.tokenId).toBe(tokenA);
+    await fleet.call('delegation.set', { workspace: A, access: 'write', allWorkspaces: true });
+    expect(fleet.running.core.delegation.credentials.get(wsA.id)?.tokenId).toBe(tokenA);
     expect(errorOf(await a.callTool({ name: 'get_workspace', arguments: { workspace: B } }))).toBeNull();
-    await fleet.call('fleet.set', { workspace: A, access: 'write', allWorkspaces: false });
+    await fleet.call('delegation.set', { workspace: A, access: 'write', allWorkspaces: false });
   });
 
-  it('a write session calls get_nexus_info and creates a sibling session through mcp__nexus-fleet__*', async () => {
+  it('a write session calls get_nexus_info and creates a sibling session through mcp__nexus-delegated__*', async () => {
     fleet.env.api.onTurn((req): ModelReply => {
       if (!startedBy(req, 'LEAD')) return { text: 'OK.' };
       const n = toolUses(req);
-      if (n === 0) return { toolUse: { name: 'mcp__nexus-fleet__get_nexus_info', input: {} } };
+      if (n === 0) return { toolUse: { name: 'mcp__nexus-delegated__get_nexus_info', input: {} } };
       if (n === 1)
-        return { toolUse: { name: 'mcp__nexus-fleet__create_session', input: { workspace: A, name: 'helper' } } };
+        return { toolUse: { name: 'mcp__nexus-delegated__create_session', input: { workspace: A, name: 'helper' } } };
       return { text: 'Done: the helper session is starting.' };
     });
     const lead = await fleet.createSession(A, { name: 'lead', initialMessage: 'LEAD: look at Nexus, open a helper.' });
@@ -236,11 +238,11 @@ describe('sessions drive the fleet through the worker listener', { timeout: 400_
       120_000,
     );
     const results = toolResults(last);
-    const info = results.find((r) => r.name === 'mcp__nexus-fleet__get_nexus_info');
+    const info = results.find((r) => r.name === 'mcp__nexus-delegated__get_nexus_info');
     expect(info?.isError).toBe(false);
     // The CLI hands the model the structured result: the fleet summary, both workspaces counted.
     expect(JSON.parse(info?.text ?? '{}')).toMatchObject({ fleet: { workspaces: { total: 2 } } });
-    const created = results.find((r) => r.name === 'mcp__nexus-fleet__create_session');
+    const created = results.find((r) => r.name === 'mcp__nexus-delegated__create_session');
     expect(created).toMatchObject({ isError: false });
     expect(JSON.parse(created?.text ?? '{}')).toMatchObject({ workspaceName: A, name: 'helper' });
     // Audited with the calling session.
@@ -251,7 +253,7 @@ describe('sessions drive the fleet through the worker listener', { timeout: 400_
     // The secret is in the session's 0600 --mcp-config only: not in docker inspect, the log or the events.
     const mode = await fleet.sh(A, `stat -c '%a' /tmp/nexus-sessions/${lead.id}/mcp.json`);
     expect(mode.stdout.trim()).toBe('600');
-    expect((await fleet.sh(A, `cat /tmp/nexus-sessions/${lead.id}/mcp.json`)).stdout).toContain('"nexus-fleet"');
+    expect((await fleet.sh(A, `cat /tmp/nexus-sessions/${lead.id}/mcp.json`)).stdout).toContain('"nexus-delegated"');
     expect(inspectJson(wsA.containerId ?? '')).not.toContain(secretA);
     expect(fleet.logText()).not.toContain(secretA);
     expect(fleet.eventsText()).not.toContain(secretA);
@@ -262,7 +264,7 @@ describe('sessions drive the fleet through the worker listener', { timeout: 400_
     fleet.env.api.onTurn((req): ModelReply => {
       if (!startedBy(req, 'READER')) return { text: 'OK.' };
       return toolUses(req) === 0
-        ? { toolUse: { name: 'mcp__nexus-fleet__create_session', input: { workspace: B, name: 'helper' } } }
+        ? { toolUse: { name: 'mcp__nexus-delegated__create_session', input: { workspace: B, name: 'helper' } } }
         : { text: 'I cannot open sessions here.' };
     });
     const reader = await fleet.createSession(B, { name: 'reader', initialMessage: 'READER: open a helper session.' });
@@ -272,7 +274,7 @@ describe('sessions drive the fleet through the worker listener', { timeout: 400_
       300_000,
     );
     fleet.env.api.onTurn(null);
-    const refused = toolResults(after).find((r) => r.name === 'mcp__nexus-fleet__create_session');
+    const refused = toolResults(after).find((r) => r.name === 'mcp__nexus-delegated__create_session');
     expect(refused?.isError).toBe(true);
     expect(refused?.text).toContain('[forbidden] create_session needs a write credential');
     expect((await fleet.call('sessions.list', { workspace: B })).sessions.map((s) => s.name)).toEqual(['reader']);
@@ -303,22 +305,24 @@ describe('sessions drive the fleet through the worker listener', { timeout: 400_
     expect((await a.callTool({ name: 'list_workspaces', arguments: {} })).isError).toBeFalsy();
   });
 
-  it('a vault credential needs the vault open: with it locked the create says the workspace has no fleet access', async () => {
+  it('a vault credential needs the vault open: with it locked the create says the workspace has no delegation', async () => {
     const C = `fleet-c-${tag}`;
     await fleet.call('vault.lock', {});
     try {
       await expect(
-        fleet.call('workspaces.create', { name: C, repoUrl: fleet.env.repo.url, fleet: { access: 'vault' } }),
+        fleet.call('workspaces.create', { name: C, repoUrl: fleet.env.repo.url, delegation: { access: 'vault' } }),
       ).rejects.toMatchObject({
         code: 'vault_locked',
-        message: expect.stringContaining(`Workspace ${C} was created without fleet access`),
+        message: expect.stringContaining(`Workspace ${C} was created without delegation`),
       });
     } finally {
       await fleet.call('vault.unlock', {});
     }
     const c = await fleet.call('workspaces.get', { workspace: C });
-    expect(fleet.running.core.fleet.credentials.get(c.id)).toBeNull();
-    expect((await fleet.call('tokens.list', {})).tokens.some((t) => t.name === `workspace ${C} (fleet)`)).toBe(false);
+    expect(fleet.running.core.delegation.credentials.get(c.id)).toBeNull();
+    expect((await fleet.call('tokens.list', {})).tokens.some((t) => t.name === `workspace ${C} (delegated)`)).toBe(
+      false,
+    );
     await readUntil(
       () => fleet.call('workspaces.get', { workspace: C }),
       (w) => w.status !== 'creating',
@@ -329,7 +333,7 @@ describe('sessions drive the fleet through the worker listener', { timeout: 400_
 
   it('revoking the token stops the next call; deleting the workspace revokes its token', async () => {
     const a = await client(secretA);
-    const tokenA = fleet.running.core.fleet.credentials.get(wsA.id)?.tokenId ?? '';
+    const tokenA = fleet.running.core.delegation.credentials.get(wsA.id)?.tokenId ?? '';
     await fleet.call('tokens.revoke', { id: tokenA });
     await expect(a.callTool({ name: 'list_workspaces', arguments: {} })).rejects.toThrow();
     const raw = await rawRequest(Number(endpoint.port), {
@@ -340,7 +344,7 @@ describe('sessions drive the fleet through the worker listener', { timeout: 400_
     });
     expect(raw.status).toBe(401);
 
-    const tokenB = fleet.running.core.fleet.credentials.get(wsB.id)?.tokenId ?? '';
+    const tokenB = fleet.running.core.delegation.credentials.get(wsB.id)?.tokenId ?? '';
     await fleet.running.core.dispatcher.call('workspaces.delete', { workspace: B }, operatorContext('http'));
     const { tokens } = await readUntil(
       () => fleet.call('tokens.list', {}),
@@ -348,6 +352,6 @@ describe('sessions drive the fleet through the worker listener', { timeout: 400_
       60_000,
     );
     expect(tokens.find((t) => t.id === tokenB)?.state).toBe('revoked');
-    expect(fleet.running.core.fleet.credentials.get(wsB.id)).toBeNull();
+    expect(fleet.running.core.delegation.credentials.get(wsB.id)).toBeNull();
   });
 });

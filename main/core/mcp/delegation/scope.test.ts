@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { OpName } from '../../../../shared/contract';
 import { NexusError } from '../../../../shared/errors';
 import { operatorContext, type CallContext } from '../../handlers';
-import { fleetScope, type FleetResolvers } from './scope';
+import { delegatedScope, type DelegatedResolvers } from './scope';
 
 const workspaces: Record<string, string> = { alpha: 'w-alpha', beta: 'w-beta' };
 const sessions: Record<string, string> = { 'alpha/one': 'w-alpha', 'beta/two': 'w-beta' };
-const resolvers: FleetResolvers = {
+const resolvers: DelegatedResolvers = {
   workspaceOf: (ref) => {
     const id = workspaces[ref];
     if (!id) throw new NexusError('not_found', `No workspace ${ref}.`);
@@ -20,7 +20,7 @@ const resolvers: FleetResolvers = {
 };
 const calls: string[] = [];
 const contexts: CallContext[] = [];
-const scope = fleetScope({ workspaceId: 'w-alpha', allWorkspaces: false }, resolvers);
+const scope = delegatedScope({ workspaceId: 'w-alpha', allWorkspaces: false }, resolvers);
 // As the dispatcher runs it: around the handler, which records what reached it.
 const dispatch = (op: OpName, input: unknown, c: CallContext): Promise<unknown> =>
   scope
@@ -37,7 +37,7 @@ const code = (p: Promise<unknown>) =>
     (e: NexusError) => e.code,
   );
 
-describe("a fleet credential's scope", () => {
+describe("a delegated credential's scope", () => {
   it('lets its own workspace and sessions through', async () => {
     expect(await code(dispatch('sessions.create', { workspace: 'alpha' }, ctx))).toBe('ok');
     expect(await code(dispatch('sessions.sendMessage', { session: 'alpha/one', text: 'hi' }, ctx))).toBe('ok');
@@ -50,7 +50,7 @@ describe("a fleet credential's scope", () => {
   });
 
   it('has no scope once widened to all workspaces', () => {
-    expect(fleetScope({ workspaceId: 'w-alpha', allWorkspaces: true }, resolvers)).toBeUndefined();
+    expect(delegatedScope({ workspaceId: 'w-alpha', allWorkspaces: true }, resolvers)).toBeUndefined();
   });
 
   it('refuses another workspace and one that does not exist alike: existence is not probed', async () => {

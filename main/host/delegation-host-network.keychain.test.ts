@@ -2,14 +2,14 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, startNexus } from '../../test/helpers/mcp';
 
-/** With `host` networking workers reach the loopback host, so its /api/mcp serves fleet credentials too. */
-describe('the fleet on host networking', () => {
+/** With `host` networking workers reach the loopback host, so its /api/mcp serves delegated credentials too. */
+describe('delegation on host networking', () => {
   let nexus: Awaited<ReturnType<typeof startNexus>>;
   let client: Client;
   beforeAll(async () => {
-    nexus = await startNexus({ docker: { network: 'host' }, mcp: { fleetRateLimit: { perMinute: 1, burst: 3 } } });
-    await nexus.running.core.fleet.credentials.set({ id: 'ws-host', name: 'hosted' }, 'read');
-    const secret = (await nexus.running.core.fleet.credentials.secretOf('ws-host')) ?? '';
+    nexus = await startNexus({ docker: { network: 'host' }, mcp: { delegationRateLimit: { perMinute: 1, burst: 3 } } });
+    await nexus.running.core.delegation.credentials.set({ id: 'ws-host', name: 'hosted' }, 'read');
+    const secret = (await nexus.running.core.delegation.credentials.secretOf('ws-host')) ?? '';
     client = await connectClient(nexus.mcpUrl, secret);
   });
   afterAll(async () => {
@@ -18,8 +18,8 @@ describe('the fleet on host networking', () => {
   });
 
   it('hands sessions the loopback endpoint and applies the same guard rails there', async () => {
-    expect(nexus.running.core.fleet.endpoint()).toBe(nexus.mcpUrl);
-    const entry = await nexus.running.core.fleet.mcpEntry('ws-host', 'session-1');
+    expect(nexus.running.core.delegation.endpoint()).toBe(nexus.mcpUrl);
+    const entry = await nexus.running.core.delegation.mcpEntry('ws-host', 'session-1');
     expect(entry).toMatchObject({ type: 'http', url: nexus.mcpUrl, headers: { 'x-nexus-session': 'session-1' } });
     expect(entry?.headers.Authorization).toMatch(/^Bearer nxs_r_/);
 

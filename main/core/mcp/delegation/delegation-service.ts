@@ -2,26 +2,26 @@ import type { Caller } from '../../handlers';
 import type { Logger } from '../../log';
 import type { HostAddress } from '../../ports';
 import { MCP_PATH } from '../mcp-path';
-import { FleetCredentials, type FleetCredentialsDeps, type FleetScope } from './credentials';
-import { FleetRateLimit } from './rate-limit';
-import type { FleetResolvers } from './scope';
+import { Delegations, type DelegationsDeps, type DelegatedScope } from './delegations';
+import { DelegationRateLimit } from './rate-limit';
+import type { DelegatedResolvers } from './scope';
 
 /** The header a session's entry names itself with (for the audit; checked against the workspace). */
-export const FLEET_SESSION_HEADER = 'x-nexus-session';
+export const DELEGATED_SESSION_HEADER = 'x-nexus-session';
 
-/** A tool call made with a fleet credential: its scope, its calling session when known, its rate limit. */
-export interface FleetCall extends FleetScope {
+/** A tool call made with a delegated credential: its scope, its calling session when known, its rate limit. */
+export interface DelegatedCall extends DelegatedScope {
   sessionId: string | null;
-  resolvers: FleetResolvers;
+  resolvers: DelegatedResolvers;
   take(): { ok: true } | { ok: false; retryAfterSeconds: number };
 }
 
-export interface FleetDeps extends FleetCredentialsDeps {
+export interface DelegationDeps extends DelegationsDeps {
   /** How workers reach the host: over a bridge (the worker listener), on loopback (`host`), or not at all (`none`). */
   reach: 'bridge' | 'loopback' | 'none';
   /** The loopback host (for `host` networking, where the ordinary endpoint serves workers). */
   host: HostAddress;
-  resolvers: FleetResolvers;
+  resolvers: DelegatedResolvers;
   sessionInWorkspace(sessionId: string, workspaceId: string): boolean;
   rateLimit: { perMinute: number; burst: number };
   /** The workers' bridge: its gateway (where the worker listener binds) and subnet (who may connect). */
@@ -34,16 +34,16 @@ export interface FleetDeps extends FleetCredentialsDeps {
  * server (the worker listener's URL, which the host fills in once it listens), the per-workspace
  * rate limit, and the entry written into each session's --mcp-config.
  */
-export class FleetService {
-  readonly credentials: FleetCredentials;
-  private readonly limit: FleetRateLimit;
+export class DelegationService {
+  readonly credentials: Delegations;
+  private readonly limit: DelegationRateLimit;
   private workerUrl: string | null = null;
   /** Where a workspace's workers reach the listener when not on this host (a remote engine's relay). */
   private remoteBaseOf: ((workspaceId: string) => Promise<string | null>) | null = null;
 
-  constructor(private readonly deps: FleetDeps) {
-    this.credentials = new FleetCredentials(deps);
-    this.limit = new FleetRateLimit(deps.rateLimit);
+  constructor(private readonly deps: DelegationDeps) {
+    this.credentials = new Delegations(deps);
+    this.limit = new DelegationRateLimit(deps.rateLimit);
   }
 
   /** The worker listener says where it listens (`http://<gateway>:<port>`), or that it stopped. */
@@ -70,7 +70,7 @@ export class FleetService {
 
   /**
    * The Host names (`<gateway>:<port>`) remote engines' relays present: what remote workers put in
-   * their requests' Host, which the worker listener accepts beside its own (main/host/fleet-listener.ts).
+   * their requests' Host, which the worker listener accepts beside its own (main/host/delegation-listener.ts).
    */
   readonly relayHosts = new Set<string>();
 
@@ -88,8 +88,8 @@ export class FleetService {
     return { host: u.hostname, port: Number(u.port) };
   }
 
-  /** The fleet context of a token caller, when its token is a workspace's credential. */
-  callFor(caller: Caller, sessionHeader: string | string[] | undefined): FleetCall | null {
+  /** The delegation context of a token caller, when its token is a workspace's credential. */
+  callFor(caller: Caller, sessionHeader: string | string[] | undefined): DelegatedCall | null {
     if (caller.kind !== 'token') return null;
     const scope = this.credentials.scopeOf(caller.tokenId);
     if (!scope) return null;
@@ -99,7 +99,7 @@ export class FleetService {
     return { ...scope, sessionId, resolvers: this.deps.resolvers, take: () => this.limit.take(scope.workspaceId) };
   }
 
-  /** The `nexus-fleet` entry for a session's --mcp-config, or null (no credential, nothing listening, no secret). */
+  /** The `nexus-delegated` entry for a session's --mcp-config, or null (no credential, nothing listening, no secret). */
   async mcpEntry(
     workspaceId: string,
     sessionId: string,
@@ -109,7 +109,7 @@ export class FleetService {
     try {
       remote = await this.remoteBaseOf?.(workspaceId);
     } catch (e) {
-      this.deps.log.warn('session starts without the fleet server: its engine cannot relay it', {
+      this.deps.log.warn('session starts without the delegated server: its engine cannot relay it', {
         workspaceId,
         error: e,
       });
@@ -117,21 +117,21 @@ export class FleetService {
     }
     const url = remote ? `${remote}${MCP_PATH}` : this.endpoint();
     if (!url) {
-      this.deps.log.warn('session starts without the fleet server: nothing serves workers yet', { workspaceId });
+      this.deps.log.warn('session starts without the delegated server: nothing serves workers yet', { workspaceId });
       return null;
     }
     let secret: string | null;
     try {
       secret = await this.credentials.secretOf(workspaceId);
     } catch (e) {
-      this.deps.log.warn('session starts without the fleet server: its secret could not be read', {
+      this.deps.log.warn('session starts without the delegated server: its secret could not be read', {
         workspaceId,
         error: e,
       });
       return null;
     }
     if (!secret) return null;
-    return { type: 'http', url, headers: { Authorization: `Bearer ${secret}`, [FLEET_SESSION_HEADER]: sessionId } };
+    return { type: 'http', url, headers: { Authorization: `Bearer ${secret}`, [DELEGATED_SESSION_HEADER]: sessionId } };
   }
 
   /** A workspace is gone: its token is revoked, its secret forgotten. */

@@ -13,7 +13,7 @@ import { operatorContext } from '../../handlers';
 const PASS = 'vault passphrase for the no-keychain fleet test';
 const op = operatorContext('http');
 
-describe('fleet access on a machine without an OS keychain (a passphrase vault)', () => {
+describe('delegation on a machine without an OS keychain (a passphrase vault)', () => {
   const dir = noKeychainDataDir();
   let core: Core;
   /** Every operation result, as the UI or an MCP client would receive it. */
@@ -37,7 +37,7 @@ describe('fleet access on a machine without an OS keychain (a passphrase vault)'
   });
 
   it('before the vault is set up, answers vault_locked saying to set it up, and mints no token', async () => {
-    await expect(call('fleet.set', { workspace: 'alpha', access: 'write' })).rejects.toMatchObject({
+    await expect(call('delegation.set', { workspace: 'alpha', access: 'write' })).rejects.toMatchObject({
       code: 'vault_locked',
       message: expect.stringMatching(/set up the vault in Settings → Vault/),
     });
@@ -46,9 +46,9 @@ describe('fleet access on a machine without an OS keychain (a passphrase vault)'
 
   it('once the passphrase vault is set up, gives the workspace access with its secret sealed in the database', async () => {
     await call('vault.init', { passphrase: PASS });
-    const { credential } = await call('fleet.set', { workspace: 'alpha', access: 'write' });
+    const { credential } = await call('delegation.set', { workspace: 'alpha', access: 'write' });
     expect(credential).toMatchObject({ workspaceId: 'ws-a', class: 'write', state: 'active' });
-    first = (await core.fleet.credentials.secretOf('ws-a')) ?? '';
+    first = (await core.delegation.credentials.secretOf('ws-a')) ?? '';
     expect(first).toMatch(/^nxs_w_/);
     const auth = await core.tokens.authenticate(first);
     expect(auth.ok && auth.caller.tokenId).toBe(credential?.tokenId);
@@ -59,49 +59,49 @@ describe('fleet access on a machine without an OS keychain (a passphrase vault)'
     expect(rows[0]!.sealed_value.includes(first)).toBe(false);
   });
 
-  it('with the vault sealed, answers vault_locked saying how to unlock, and a session launches without the fleet server', async () => {
+  it('with the vault sealed, answers vault_locked saying how to unlock, and a session launches without the delegated server', async () => {
     await call('vault.lock', {});
     const before = await tokenCount();
-    await expect(call('fleet.set', { workspace: 'beta', access: 'read' })).rejects.toMatchObject({
+    await expect(call('delegation.set', { workspace: 'beta', access: 'read' })).rejects.toMatchObject({
       code: 'vault_locked',
       message: expect.stringMatching(/unlock it in Settings → Vault or with `nexus unlock`/),
     });
     expect(await tokenCount()).toBe(before);
-    await expect(core.fleet.credentials.secretOf('ws-a')).rejects.toMatchObject({ code: 'vault_locked' });
-    core.fleet.listening('http://127.0.0.1:9');
-    expect(await core.fleet.mcpEntry('ws-a', 'session-1')).toBeNull();
+    await expect(core.delegation.credentials.secretOf('ws-a')).rejects.toMatchObject({ code: 'vault_locked' });
+    core.delegation.listening('http://127.0.0.1:9');
+    expect(await core.delegation.mcpEntry('ws-a', 'session-1')).toBeNull();
     await call('vault.unlock', { passphrase: PASS });
-    expect((await core.fleet.mcpEntry('ws-a', 'session-1'))?.headers.Authorization).toBe(`Bearer ${first}`);
+    expect((await core.delegation.mcpEntry('ws-a', 'session-1'))?.headers.Authorization).toBe(`Bearer ${first}`);
   });
 
   it('keeps the secret across a restart of Nexus: sealed until the passphrase unlocks the vault', async () => {
     await closeCore(core);
     core = await dir.open();
-    expect(core.fleet.credentials.get('ws-a')).toMatchObject({ state: 'active' });
-    await expect(core.fleet.credentials.secretOf('ws-a')).rejects.toMatchObject({ code: 'vault_locked' });
+    expect(core.delegation.credentials.get('ws-a')).toMatchObject({ state: 'active' });
+    await expect(core.delegation.credentials.secretOf('ws-a')).rejects.toMatchObject({ code: 'vault_locked' });
     await call('vault.unlock', { passphrase: PASS });
-    expect(await core.fleet.credentials.secretOf('ws-a')).toBe(first);
+    expect(await core.delegation.credentials.secretOf('ws-a')).toBe(first);
   });
 
   it('still opens the secret after the vault key is rotated', async () => {
     const term = (await call('vault.status', {})).keyTerm ?? 0;
     await core.vault.rotate();
     expect((await call('vault.status', {})).keyTerm).toBe(term + 1);
-    expect(await core.fleet.credentials.secretOf('ws-a')).toBe(first);
+    expect(await core.delegation.credentials.secretOf('ws-a')).toBe(first);
   });
 
   it('changing the class seals a new secret; removing access forgets it', async () => {
-    await call('fleet.set', { workspace: 'alpha', access: 'read' });
-    const second = await core.fleet.credentials.secretOf('ws-a');
+    await call('delegation.set', { workspace: 'alpha', access: 'read' });
+    const second = await core.delegation.credentials.secretOf('ws-a');
     expect(second).toMatch(/^nxs_r_/);
     expect((await core.tokens.authenticate(first)).ok).toBe(false);
-    await call('fleet.set', { workspace: 'alpha', access: 'none' });
+    await call('delegation.set', { workspace: 'alpha', access: 'none' });
     expect(coreDb(core).prepare('SELECT count(*) AS n FROM core_secrets').get()).toEqual({ n: 0 });
-    expect(await core.fleet.credentials.secretOf('ws-a')).toBeNull();
+    expect(await core.delegation.credentials.secretOf('ws-a')).toBeNull();
     first = `${first}|${second ?? ''}`;
   });
 
-  it('never shows a fleet secret in the database in clear, in a log line or in an operation result', async () => {
+  it('never shows a delegated secret in the database in clear, in a log line or in an operation result', async () => {
     const needles = first.split('|');
     expect(needles).toHaveLength(2);
     const haystacks = [
@@ -118,7 +118,7 @@ describe('fleet access on a machine without an OS keychain (a passphrase vault)'
   });
 });
 
-describe('fleet access with the real OS keychain and no session bus', () => {
+describe('delegation with the real OS keychain and no session bus', () => {
   it('sets, reads and keeps access through the vault in a process that has no D-Bus', async () => {
     const dir = noKeychainDataDir();
     try {

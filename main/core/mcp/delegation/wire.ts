@@ -9,14 +9,14 @@ import type { TokenService } from '../../tokens';
 import type { CoreSecrets } from '../../vault';
 import { SessionLookup, SessionStore } from '../../sessions';
 import { isLoopbackNetwork } from '../../docker';
-import type { WorkspaceRuntime, WorkspaceEvents, WorkspaceFleetStep, WorkspaceService } from '../../workspaces';
-import { FleetService } from './fleet';
-import type { FleetResolvers } from './scope';
+import type { WorkspaceRuntime, WorkspaceEvents, WorkspaceDelegationStep, WorkspaceService } from '../../workspaces';
+import { DelegationService } from './delegation-service';
+import type { DelegatedResolvers } from './scope';
 
-export interface FleetWiring {
+export interface DelegationWiring {
   db: Db;
   tokens: TokenService;
-  /** Where fleet secrets are kept: the OS keychain, else sealed in the vault. */
+  /** Where delegated secrets are kept: the OS keychain, else sealed in the vault. */
   secrets: CoreSecrets;
   host: HostAddress;
   dataDir: string;
@@ -30,78 +30,82 @@ export interface FleetWiring {
 }
 
 /**
- * Builds the fleet service: its scope finds workspaces and sessions in the stores (so it needs no
+ * Builds the delegation service: its scope finds workspaces and sessions in the stores (so it needs no
  * session service, and is built before it), credentials are revoked when their workspace is
  * removed (subscribed by `react()`), and `start()` sweeps those of workspaces deleted while core was down.
  */
-export function createFleet(w: FleetWiring): { fleet: FleetService; react(): Disposable[]; start(): void } {
+export function createDelegation(w: DelegationWiring): {
+  delegation: DelegationService;
+  react(): Disposable[];
+  start(): void;
+} {
   const sessions = new SessionLookup(new SessionStore(w.db), w.runtime);
-  const resolvers: FleetResolvers = {
+  const resolvers: DelegatedResolvers = {
     workspaceOf: (ref) => w.runtime.info(ref),
     sessionWorkspaceOf: (ref) => sessions.row(ref).workspace_id,
   };
   const network = w.config.docker.network;
-  const fleet = new FleetService({
+  const delegation = new DelegationService({
     db: w.db,
     tokens: w.tokens,
     secrets: w.secrets,
     dataDir: w.dataDir,
     host: w.host,
-    log: w.log.child({ component: 'fleet' }),
+    log: w.log.child({ component: 'delegation' }),
     reach: network === 'none' ? 'none' : isLoopbackNetwork(network) ? 'loopback' : 'bridge',
     resolvers,
     sessionInWorkspace: (id, workspaceId) => sessions.inWorkspace(id, workspaceId),
-    rateLimit: w.config.mcp.fleetRateLimit,
+    rateLimit: w.config.mcp.delegationRateLimit,
     bridge: w.bridge,
   });
   const react = (): Disposable[] => [
     w.signals.on('removed', ({ workspaceId }) => {
-      fleet
+      delegation
         .removed(workspaceId)
-        .catch((e: unknown) => w.log.warn('revoking a fleet credential failed', { workspaceId, error: e }));
+        .catch((e: unknown) => w.log.warn('revoking a delegated credential failed', { workspaceId, error: e }));
     }),
   ];
   const start = (): void => {
     const known = new Set(w.workspaces.list().map((ws) => ws.id));
-    void fleet.credentials
+    void delegation.credentials
       .sweep((id) => known.has(id))
-      .catch((e: unknown) => w.log.warn('fleet credential sweep failed', { error: e }));
+      .catch((e: unknown) => w.log.warn('delegated credential sweep failed', { error: e }));
   };
-  return { fleet, react, start };
+  return { delegation, react, start };
 }
 
-/** fleet.*: the operator's list and choice of workspaces' fleet credentials. */
-export function fleetHandlers(
-  fleet: FleetService,
+/** delegation.*: the operator's list and choice of workspaces' delegated credentials. */
+export function delegationHandlers(
+  delegation: DelegationService,
   workspaces: Pick<WorkspaceService, 'get'>,
-): Pick<Handlers, 'fleet.list' | 'fleet.set'> {
+): Pick<Handlers, 'delegation.list' | 'delegation.set'> {
   return {
-    'fleet.list': () => ({ credentials: fleet.credentials.list() }),
-    'fleet.set': async ({ workspace, access, allWorkspaces }) => {
+    'delegation.list': () => ({ credentials: delegation.credentials.list() }),
+    'delegation.set': async ({ workspace, access, allWorkspaces }) => {
       const ws = workspaces.get(workspace);
-      return { credential: await fleet.credentials.set(ws, access, allWorkspaces ?? false) };
+      return { credential: await delegation.credentials.set(ws, access, allWorkspaces ?? false) };
     },
   };
 }
 
-/** workspaces.create's fleet step: only the operator chooses a credential (no token mints a token), set once the workspace exists. */
-export function fleetStep(fleet: FleetService): WorkspaceFleetStep {
+/** workspaces.create's delegation step: only the operator chooses a credential (no token mints a token), set once the workspace exists. */
+export function delegationStep(delegation: DelegationService): WorkspaceDelegationStep {
   return {
     check: (choice, ctx) => {
       if (choice && choice.access !== 'none' && ctx.caller.kind !== 'operator')
-        throw new NexusError('forbidden', "Only the operator chooses a workspace's fleet credential.");
+        throw new NexusError('forbidden', "Only the operator chooses a workspace's delegated credential.");
     },
     apply: async (ws, choice) => {
       if (!choice || choice.access === 'none') return;
       try {
-        await fleet.credentials.set(ws, choice.access, choice.allWorkspaces ?? false);
+        await delegation.credentials.set(ws, choice.access, choice.allWorkspaces ?? false);
       } catch (e) {
         // The workspace exists either way: say so, and keep the cause's code (vault_locked, unavailable, …).
         const cause =
           e instanceof NexusError ? e : new NexusError('internal', 'the keychain or the token store failed.');
         throw new NexusError(
           cause.code,
-          `Workspace ${ws.name} was created without fleet access: ${cause.message} Set it under Workspaces → Fleet access.`,
+          `Workspace ${ws.name} was created without delegation: ${cause.message} Set it under Workspaces → Delegation.`,
         );
       }
     },

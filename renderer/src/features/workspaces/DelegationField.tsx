@@ -1,29 +1,29 @@
-import type { FleetAccess } from '../../../../shared/contract';
+import type { DelegationAccess } from '../../../../shared/contract';
 import { Banner } from '../../shell/ErrorBanner';
 
-/** The fleet credential choice: what the workspace's sessions may do with Nexus's own MCP server. */
-export function FleetAccessField({
+/** The delegated credential choice: what the workspace's sessions may do with Nexus's own MCP server. */
+export function DelegationField({
   access,
   allWorkspaces,
   onChange,
 }: {
-  access: FleetAccess;
+  access: DelegationAccess;
   allWorkspaces: boolean;
-  onChange: (access: FleetAccess, allWorkspaces: boolean) => void;
+  onChange: (access: DelegationAccess, allWorkspaces: boolean) => void;
 }) {
   return (
     <>
       <label className="field">
-        Fleet access
-        <select value={access} onChange={(e) => onChange(e.target.value as FleetAccess, allWorkspaces)}>
+        Delegation
+        <select value={access} onChange={(e) => onChange(e.target.value as DelegationAccess, allWorkspaces)}>
           <option value="none">None: its sessions get no Nexus server</option>
           <option value="read">Read: list and inspect sessions, get_nexus_info</option>
           <option value="write">Write: also create, message and delete sessions</option>
           <option value="vault">Vault: also create and start workspaces, push branches</option>
         </select>
         <small>
-          Sessions get Nexus&apos;s MCP server as <code>nexus-fleet</code> with a token of this class (Settings → Access
-          lists it).
+          Sessions get Nexus&apos;s MCP server as <code>nexus-delegated</code> with a token of this class (Settings →
+          Access lists it).
         </small>
       </label>
       {access === 'vault' ? (

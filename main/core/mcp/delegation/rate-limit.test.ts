@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { FleetRateLimit } from './rate-limit';
+import { DelegationRateLimit } from './rate-limit';
 
-describe('the fleet rate limit', () => {
+describe('the delegation rate limit', () => {
   it('allows a burst per workspace, then says when to retry, and refills over time', () => {
     let now = 0;
-    const limit = new FleetRateLimit({ perMinute: 6, burst: 3 }, () => now);
+    const limit = new DelegationRateLimit({ perMinute: 6, burst: 3 }, () => now);
     expect([1, 2, 3].map(() => limit.take('a').ok)).toEqual([true, true, true]);
     expect(limit.take('a')).toEqual({ ok: false, retryAfterSeconds: 10 });
     expect(limit.take('b').ok).toBe(true);

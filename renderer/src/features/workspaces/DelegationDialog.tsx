@@ -1,40 +1,40 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { FleetAccess, FleetCredential, Workspace } from '../../../../shared/contract';
+import type { DelegationAccess, Delegation, Workspace } from '../../../../shared/contract';
 import { useApi } from '../../api/context';
 import { FormDialog } from '../../shell/FormDialog';
-import { FleetAccessField } from './FleetAccessField';
-import { fleetKey } from './use-workspaces';
+import { DelegationField } from './DelegationField';
+import { delegationsKey } from './use-workspaces';
 
-/** Edits a workspace's fleet credential (fleet.set); sessions launched from now on get the new one. */
-export function FleetAccessDialog({
+/** Edits a workspace's delegated credential (delegation.set); sessions launched from now on get the new one. */
+export function DelegationDialog({
   workspace: w,
   current,
   onClose,
 }: {
   workspace: Workspace;
-  /** Its active credential, if any (from fleet.list). */
-  current: FleetCredential | undefined;
+  /** Its active credential, if any (from delegation.list). */
+  current: Delegation | undefined;
   onClose: () => void;
 }) {
   const api = useApi();
   const client = useQueryClient();
-  const [access, setAccess] = useState<FleetAccess>('none');
+  const [access, setAccess] = useState<DelegationAccess>('none');
   const [allWorkspaces, setAllWorkspaces] = useState(false);
   useEffect(() => {
     setAccess(current?.class ?? 'none');
     setAllWorkspaces(current?.allWorkspaces ?? false);
   }, [current?.class, current?.allWorkspaces]);
   const save = useMutation({
-    mutationFn: () => api['fleet.set']({ workspace: w.id, access, allWorkspaces }),
+    mutationFn: () => api['delegation.set']({ workspace: w.id, access, allWorkspaces }),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: fleetKey });
+      await client.invalidateQueries({ queryKey: delegationsKey });
       onClose();
     },
   });
   return (
     <FormDialog
-      title={<>Fleet access for {w.name}</>}
+      title={<>Delegation for {w.name}</>}
       onSubmit={() => save.mutate()}
       onCancel={onClose}
       pending={save.isPending}
@@ -42,7 +42,7 @@ export function FleetAccessDialog({
       action="Save"
       pendingAction="Saving…"
     >
-      <FleetAccessField
+      <DelegationField
         access={access}
         allWorkspaces={allWorkspaces}
         onChange={(a, all) => {

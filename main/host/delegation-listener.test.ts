@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inSubnet } from './fleet-listener';
+import { inSubnet } from './delegation-listener';
 
 describe('the worker listener subnet check', () => {
   it('takes addresses inside the bridge subnet only, IPv4-mapped forms too', () => {
