@@ -4,7 +4,9 @@ import { QWEN_ACP_ARGV, QWEN_CLI, QWEN_CLI_MOUNT } from './cli';
 /**
  * Qwen Code (`qwen --acp`), an ACP kind: docs/agents.md, "ACP kinds". It speaks OpenAI chat completions to
  * OPENAI_BASE_URL (the session's gateway) with OPENAI_API_KEY (the session's gateway credential). Its own default mode
- * (`auto`) lets a model classifier decide; Nexus sets `default`, in which it asks before a shell call.
+ * (`auto`) lets a model classifier decide; Nexus sets `default`, in which it asks before a shell call. It takes HTTP MCP
+ * servers (0.24.4 answers `mcpCapabilities {http, sse}`), so its sessions get the container's resident nexus-mcp and no
+ * nexus-mcp process each (docs/performance.md, "ACP sessions").
  */
 export const qwenDriver = acpDriver({
   kind: 'qwen',
@@ -18,7 +20,7 @@ export const qwenDriver = acpDriver({
   }),
   keyVar: 'OPENAI_API_KEY',
   askMode: 'default',
-  mcpTransports: ['stdio'],
+  mcpTransports: ['stdio', 'http'],
   sessionStore: '.qwen/projects',
   // Its managed memory is a subagent with shell and write tools that runs after every turn (measured: docs/agents.md).
   // Its todo tool is off by default (0.24.4: "disabled by default"); on, its list is the session's plan (ACP `plan`).
