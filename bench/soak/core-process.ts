@@ -71,7 +71,12 @@ running.core.events.subscribe((m) => {
   });
 });
 
-tell({ kind: 'ready', url: running.host.url, pid: process.pid, delegationUrl: running.core.delegation.endpoint() ?? null });
+tell({
+  kind: 'ready',
+  url: running.host.url,
+  pid: process.pid,
+  delegationUrl: running.core.delegation.endpoint() ?? null,
+});
 
 const stop = (): void => {
   void running.stop().finally(() => process.exit(0));

@@ -91,7 +91,8 @@ export class Work {
     const kinds: CallKind[] = ['bash-allow', 'memory', 'commit', 'bash-deny', 'board', 'subtask'];
     if (s.delegated) kinds.push('delegated');
     let kind = kinds[st.k++ % kinds.length]!;
-    const needs = kind === 'delegated' ? [DELEGATED_TOOL] : ['memory', 'board', 'subtask'].includes(kind) ? NEXUS_TOOLS : [];
+    const needs =
+      kind === 'delegated' ? [DELEGATED_TOOL] : ['memory', 'board', 'subtask'].includes(kind) ? NEXUS_TOOLS : [];
     if (needs.some((t) => !offered.has(t))) {
       // Deferred MCP tools load through tool search; a server still connecting offers nothing yet.
       if (now - st.lastSearch < 10_000) kind = 'bash-allow';
