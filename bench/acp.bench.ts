@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { COPILOT_ACP_ARGV, COPILOT_CLI } from '../main/core/agents/copilot/cli';
 import { GEMINI_ACP_ARGV, GEMINI_CLI } from '../main/core/agents/gemini/cli';
 import { OPENCODE_ACP_ARGV, OPENCODE_CLI } from '../main/core/agents/opencode/cli';
 import type { PinnedNpmCliSpec } from '../main/core/agents/pinned-npm-cli';
@@ -12,7 +13,7 @@ import { compare, percentiles, type Benchmark, type Figure, type Measurement } f
 /**
  * ACP sessions (issue #41) through a whole Nexus running the real pinned CLIs (test/helpers/real-agent-fleet.ts: the
  * `nexus` bridge, the Gemini and Chat Completions stand-ins behind the session's gateway):
- *  - per kind (Gemini CLI always; OpenCode and Qwen Code when their installs are there), `sessions.create` with an
+ *  - per kind (Gemini CLI always; OpenCode, Qwen Code and Copilot CLI when their installs are there), `sessions.create` with an
  *    initial message -> the first `session/update` core records for the session (`sessions.transcriptChanged`, the
  *    row in acp_updates), against the bare CLI in the same container: `docker exec` of the bridge's agent argv with
  *    the environment a Nexus-launched agent of that kind has (its gateway URL and key: the same model path) and a
@@ -38,6 +39,7 @@ const KINDS: Kind[] = [
   { kind: 'gemini', spec: GEMINI_CLI, argv: GEMINI_ACP_ARGV },
   { kind: 'opencode', spec: OPENCODE_CLI, argv: OPENCODE_ACP_ARGV },
   { kind: 'qwen', spec: QWEN_CLI, argv: QWEN_ACP_ARGV },
+  { kind: 'copilot', spec: COPILOT_CLI, argv: COPILOT_ACP_ARGV },
 ];
 
 /** Its install is there: NEXUS_<KIND>_CLI_DIR, or the install script's cache (scripts/install-acp-cli.sh). */
