@@ -142,7 +142,8 @@ export function createMcpGate(
       });
     }
 
-    // The class check of a token's tools/call (a session's delegated credential gets the dispatcher's refusal as a tool error its model reads).
+    // The class check of a token's tools/call (a session's delegated credential gets the dispatcher's refusal as a
+    // tool error its model reads).
     const denied = delegated ? null : firstDeniedTool(body, caller);
     if (denied) {
       audit(actor, `mcp:${denied.tool}`, 'forbidden');

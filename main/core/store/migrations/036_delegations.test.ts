@@ -13,10 +13,8 @@ describe('migration 036 delegations', () => {
     const file = join(dir.path, 'a.db');
     const before = openStore(file, migrations, 35);
     before
-      .prepare(
-        "INSERT INTO tokens (id, name, class, hash, hint, created_at, expires_at) VALUES ('t1', 'workspace w (fleet)', 'write', ?, 'h', 'now', 'later')",
-      )
-      .run(Buffer.alloc(32, 1));
+      .prepare('INSERT INTO tokens (id, name, class, hash, hint, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run('t1', 'workspace w (fleet)', 'write', Buffer.alloc(32, 1), 'h', 'now', 'later');
     before
       .prepare(
         "INSERT INTO fleet_credentials (workspace_id, token_id, all_workspaces, created_at) VALUES ('ws1', 't1', 1, 'now')",
