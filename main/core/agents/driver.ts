@@ -83,8 +83,6 @@ export interface AgentCliPort {
   readonly mountTarget: string;
   /** Directories under the mount put on the worker's PATH. */
   readonly pathEntries: readonly string[];
-  /** Whether a remote engine gets a copy of the install (false: this kind runs on the local engine only). */
-  readonly remote: boolean;
 }
 
 export type { ModelWire } from './model-wire';

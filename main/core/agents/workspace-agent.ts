@@ -9,8 +9,6 @@ import type { AgentDrivers } from './registry';
 export interface AgentCliMount {
   dir: string;
   target: string;
-  /** Whether a remote engine gets a copy (false: mounted on the local engine only). */
-  remote: boolean;
 }
 
 /** What workspaces need of the agents: the CLIs to mount, and the credentials to put in at create and start. */
@@ -19,6 +17,8 @@ export interface WorkspaceAgent {
   clis(
     progress: (step: string, fraction?: number) => void,
   ): Promise<{ mounts: AgentCliMount[]; problem: string | null }>;
+  /** The host directory of a kind's CLI (what its mount holds), or null when it is not installed. */
+  cliOf(kind: string): Promise<string | null>;
   /** The worker's PATH with every kind's CLI first. */
   workerPath(): string;
   /** At create: the kind must be one this Nexus runs (throws bad_request naming those it does). */
@@ -63,12 +63,15 @@ export function workspaceAgent(deps: {
       for (const d of deps.drivers.all) {
         try {
           const dir = await d.cli.locate(cpu, progress);
-          if (dir) mounts.push({ dir, target: d.cli.mountTarget, remote: d.cli.remote });
+          if (dir) mounts.push({ dir, target: d.cli.mountTarget });
         } catch (e) {
           problems.push(`${d.label} is not available, so its sessions cannot start here: ${errorMessage(e)}`);
         }
       }
       return { mounts, problem: problems.length ? problems.join(' ') : null };
+    },
+    async cliOf(kind) {
+      return deps.drivers.get(kind).cli.locate(cpuOf(await deps.engineArchitecture()), () => undefined);
     },
     workerPath: () => deps.drivers.workerPath(),
     checkKind: (kind) => deps.drivers.get(kind).kind,

@@ -66,6 +66,10 @@ export function buildSessions(
     delegatedEntry: (workspaceId, sessionId) => d.delegation.mcpEntry(workspaceId, sessionId),
     external: externalMcpFor({ platform, vault, redactor, config, log }),
     setup: setup.setup,
+    agentCli: {
+      present: (ws, kind) => workspaces.agentCli.present(ws.id, kind),
+      bring: (ws, kind, progress) => workspaces.agentCli.bring(ws.id, kind, progress),
+    },
   });
   const sessions = created.service;
   const ship = new SessionShip({
@@ -93,6 +97,10 @@ export function buildSessions(
     sessions,
     runtime: workspaces.runtime,
     docker: (engine) => d.engines.registry.docker(engine),
+    tunnel: (engine) => {
+      const ssh = d.engines.registry.sshOf(engine);
+      return ssh ? (host, port) => ssh.forwardOut(host, port) : null;
+    },
     config: config.sessions,
     hostUrl: () => d.ports.host.url(),
     // A port in the session's reserved block (PORT, NEXUS_PORTS) is its preview even when no cwd says so.

@@ -27,8 +27,15 @@ export interface WorkspaceEngines {
   place(ref: string | undefined): string;
   /** Makes `image` (built on the local engine) present on `engine`. */
   ensureImage(engine: string, image: string, progress: EngineProgress): Promise<void>;
-  /** The agent CLI for a container on `engine`, from the host directory that holds it. */
-  agentCli(engine: string, dir: string, image: string, progress: EngineProgress): Promise<AgentCliSource>;
+  /**
+   * The agent CLI for a container on `engine`, from the host directory that holds it: the directory itself on the
+   * local engine; on a remote one its volume there, empty until the first session of its kind fills it (fillAgentCli).
+   */
+  agentCli(engine: string, dir: string): Promise<AgentCliSource>;
+  /** Whether the agent CLI's files are on `engine` (the local one: always). */
+  hasAgentCli(engine: string, dir: string): Promise<boolean>;
+  /** Makes the agent CLI's files present in its volume on `engine` (a copy once per engine and version; local: none). */
+  fillAgentCli(engine: string, dir: string, image: string, progress: EngineProgress): Promise<void>;
   /** Watches every remote engine (now and as they are added): its container events and each (re)connect. */
   follow?(deps: RemoteWatchDeps): Disposable;
 }
@@ -58,5 +65,7 @@ export function localEngineOnly(docker: Docker, status: () => AppStatus['docker'
     place: (ref) => (ref === undefined ? LOCAL_ENGINE : (only(ref), LOCAL_ENGINE)),
     ensureImage: async (engine) => only(engine),
     agentCli: async (engine, dir) => (only(engine), { bind: dir }),
+    hasAgentCli: async (engine) => (only(engine), true),
+    fillAgentCli: async (engine) => only(engine),
   };
 }

@@ -23,7 +23,7 @@ export {
 export { attachIn, execIn, type AttachOptions, type ExecOptions, type ExecResult, type TtyProcess } from './exec';
 export { isOwnedBy, LABEL, ownerIdFor } from './labels';
 export { ensureConfinedNetwork, isLoopbackNetwork, learnWorkerHost, workerBridge, workerHostAddress } from './network';
-export { packTar, streamTar } from './tar';
+export { packTar, streamTar, type TarFile } from './tar';
 export {
   imageExists,
   statusOf,

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 
-/** A minimal, deterministic ustar writer for Docker build contexts (regular files only). */
+/** A minimal, deterministic ustar writer for Docker build contexts and copies (regular files and symlinks). */
 export interface TarEntry {
   /** Path inside the archive, with forward slashes. */
   path: string;
@@ -10,7 +10,16 @@ export interface TarEntry {
 
 const BLOCK = 512;
 
-function header(entry: { path: string; mode: number; size: number }): Buffer {
+/** A file on disk to archive, or (`link`) a symbolic link to that target, archived as a link. */
+export interface TarFile {
+  path: string;
+  file: string;
+  mode: number;
+  size: number;
+  link?: string;
+}
+
+function header(entry: { path: string; mode: number; size: number; link?: string | undefined }): Buffer {
   const h = Buffer.alloc(BLOCK, 0);
   let name = entry.path;
   let prefix = '';
@@ -29,7 +38,11 @@ function header(entry: { path: string; mode: number; size: number }): Buffer {
   h.write(octal(entry.size, 12), 124, 12, 'ascii');
   h.write(octal(0, 12), 136, 12, 'ascii'); // mtime fixed: the archive hashes the same for the same content
   h.write('        ', 148, 8, 'ascii');
-  h.write('0', 156, 1, 'ascii');
+  if (entry.link !== undefined) {
+    if (Buffer.byteLength(entry.link) > 100) throw new Error(`link target too long for tar: ${entry.path}`);
+    h.write('2', 156, 1, 'ascii');
+    h.write(entry.link, 157, 100, 'utf8');
+  } else h.write('0', 156, 1, 'ascii');
   h.write('ustar\0', 257, 6, 'ascii');
   h.write('00', 263, 2, 'ascii');
   h.write(prefix, 345, 155, 'utf8');
@@ -52,10 +65,12 @@ export function packTar(entries: readonly TarEntry[]): Buffer {
 }
 
 /** The same archive for files on disk, streamed (a 400 MB binary never sits in memory whole). */
-export async function* streamTar(
-  files: readonly { path: string; file: string; mode: number; size: number }[],
-): AsyncGenerator<Buffer> {
+export async function* streamTar(files: readonly TarFile[]): AsyncGenerator<Buffer> {
   for (const f of files) {
+    if (f.link !== undefined) {
+      yield header({ ...f, size: 0 });
+      continue;
+    }
     yield header(f);
     for await (const chunk of createReadStream(f.file)) yield chunk as Buffer;
     const pad = (BLOCK - (f.size % BLOCK)) % BLOCK;

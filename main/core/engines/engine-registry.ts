@@ -13,7 +13,13 @@ import {
   type RemoteWatchDeps,
   type WorkspaceEngines,
 } from '../docker';
-import { copyImage, ensureAgentCliVolume } from './engine-copies';
+import {
+  agentCliVolumeFilled,
+  agentCliVolumeName,
+  copyImage,
+  ensureAgentCliVolume,
+  fillAgentCliVolume,
+} from './engine-copies';
 import { linkTo, type EngineLink, type ResolveSecret } from './engine-link';
 import type { EngineRecord, EngineStore } from './engine-store';
 import type { SshConnection } from './ssh-connection';
@@ -96,12 +102,25 @@ export class EngineRegistry implements WorkspaceEngines, Disposable {
     );
   }
 
-  async agentCli(engine: string, dir: string, image: string, progress: EngineProgress): Promise<AgentCliSource> {
+  async agentCli(engine: string, dir: string): Promise<AgentCliSource> {
     if (engine === LOCAL_ENGINE) return { bind: dir };
-    const volume = await this.once(`cli:${engine}:${dir}`, () =>
-      ensureAgentCliVolume(this.docker(engine), dir, image, this.deps.owner, progress),
+    const { name } = agentCliVolumeName(dir);
+    await this.once(`cli-volume:${engine}:${name}`, () =>
+      ensureAgentCliVolume(this.docker(engine), name, this.deps.owner),
     );
-    return { volume };
+    return { volume: name };
+  }
+
+  async hasAgentCli(engine: string, dir: string): Promise<boolean> {
+    return engine === LOCAL_ENGINE || agentCliVolumeFilled(this.docker(engine), agentCliVolumeName(dir).name);
+  }
+
+  async fillAgentCli(engine: string, dir: string, image: string, progress: EngineProgress): Promise<void> {
+    if (engine === LOCAL_ENGINE) return;
+    const cli = agentCliVolumeName(dir);
+    await this.once(`cli:${engine}:${cli.name}`, () =>
+      fillAgentCliVolume(this.docker(engine), cli, image, this.deps.owner, progress),
+    );
   }
 
   follow(deps: RemoteWatchDeps): Disposable {

@@ -7,8 +7,10 @@ import { mcpToolName } from '../../../resources/worker/nexus-mcp/bridge-server';
 import { connectRun } from '../../../test/helpers/run-client';
 import { okResult } from '../../../test/helpers/platform-fixture';
 import { remoteFleetForSuite } from '../../../test/helpers/suite';
+import { geminiUserTexts } from '../../../test/helpers/gemini-api';
 import { loadTools, offered, toolResult } from '../../../test/helpers/tool-search';
 import { readUntil, waitFor } from '../../../test/helpers/wait';
+import { agentCliVolumeName } from './engine-copies';
 import { DELEGATION_RELAY_PORT, GATEWAY_RELAY_PORT, LEAF_WORKER_PORT } from './engine-leaf';
 
 async function nextServerError(nc: NatsConnection): Promise<Error> {
@@ -204,6 +206,32 @@ describe('a real Claude Code session on a remote engine', () => {
     client.nc.publish(other.subject, JSON.stringify({ tool: 'memory.propose', args: { content: 'as another run' } }));
     expect((await error).message).toMatch(/Permissions Violation for Publish to "tools\.invoke\./);
     await client.close();
+  }, 600_000);
+
+  it('an ACP kind runs there too: the Gemini CLI copied to the engine at its first session, its turn over the link', async () => {
+    const dir = process.env.NEXUS_GEMINI_CLI_DIR;
+    if (!dir) throw new Error('NEXUS_GEMINI_CLI_DIR is not set: scripts/test.sh installs the pinned Gemini CLI');
+    const volume = agentCliVolumeName(dir).name;
+    const volumes = async () => (await remote.engine.docker.listVolumes()).Volumes.map((v) => v.Name);
+    // The workspace mounts the kind's volume from its create, empty: no Gemini session has run on this engine yet.
+    expect(await volumes()).toContain(volume);
+    expect(await volumes()).not.toContain(`${volume}-complete`);
+
+    const marker = `from afar ${randomBytes(3).toString('hex')}`;
+    const s = await remote.fleet.createSession(ws, { name: 'gemini', initialMessage: marker, agent: 'gemini' });
+    const { geminiApi, geminiCanary } = remote.fleet.env;
+    await waitFor(
+      () => geminiApi.turns().find((r) => geminiUserTexts(r).some((t) => t.includes(marker))),
+      'the prompt at the Gemini stand-in',
+      240_000,
+    );
+    // The bridge's updates reach core through the leaf: the turn's end makes the session idle.
+    await remote.fleet.waitForSession(s.id, 'idle');
+    expect(await volumes()).toContain(`${volume}-complete`);
+    const procs = await remote.sh('for p in /proc/[0-9]*; do cat $p/cmdline $p/environ 2>/dev/null; echo; done');
+    expect(procs.stdout).toContain('--acp');
+    expect(procs.stdout.includes(geminiCanary)).toBe(false);
+    expect(geminiApi.sawCredential(geminiCanary)).toBe(true);
   }, 600_000);
 
   it('the SSH connection cut mid-session comes back with its forwards: the next message and its hooks arrive', async () => {

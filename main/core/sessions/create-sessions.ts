@@ -21,7 +21,7 @@ import type { ExternalMcpOf } from './launch/external-mcp';
 import { SessionService } from './session-service';
 import type { SessionSetupHooks } from './setup/session-setup';
 import { SessionTerminals } from '../terminal';
-import type { SessionGatewayPort } from './launch/session-launcher';
+import type { AgentCliPresence, SessionGatewayPort } from './launch/session-launcher';
 import type { AuditLog } from '../audit';
 import type { DelegatedEntryOf } from './launch/session-runs';
 import { sessionMemoryOf } from './memory/memory-admission';
@@ -74,6 +74,8 @@ export interface SessionsWiring {
   external?: ExternalMcpOf;
   /** Each session's ports, files and setup before its agent (setup/create-session-setup.ts). */
   setup?: SessionSetupHooks;
+  /** Makes a kind's CLI present where the workspace runs (core.workspaces.agentCli; absent: it always is). */
+  agentCli?: AgentCliPresence;
 }
 
 /** The sessions module as createSessions builds it: its services, its subscriptions, what closes it. */
@@ -133,6 +135,7 @@ export function createSessions(w: SessionsWiring): SessionsModule {
     delegatedEntry: w.delegatedEntry,
     external: w.external,
     setup: w.setup,
+    agentCli: w.agentCli,
   });
   reactions.push(
     () => forwardHookEvents(w.platform, service, log),

@@ -31,7 +31,7 @@ export interface SessionCreatesDeps {
   config: SessionsConfig;
   launcher: Pick<
     SessionLauncher,
-    'plan' | 'checkAgentReady' | 'routeModel' | 'taskFor' | 'ensureTools' | 'startRun' | 'hooksLive'
+    'plan' | 'checkAgentReady' | 'bringAgentCli' | 'routeModel' | 'taskFor' | 'ensureTools' | 'startRun' | 'hooksLive'
   >;
   startup: Pick<StartupWatch, 'arm'>;
   updates: SessionUpdates;
@@ -127,17 +127,32 @@ export class SessionCreates {
       const ws = d.runtime.find(workspaceId);
       if (!ws?.running) throw new NexusError('conflict', 'The workspace stopped before the session could start.');
       await d.launcher.ensureTools(ws);
+      // A kind's first session on a remote engine copies its CLI there first (minutes over a slow link): said on them.
+      const brought = new Set<string>();
+      for (const kind of new Set(live.map((c) => c.row.agent))) {
+        const mine = live.filter((c) => c.row.agent === kind);
+        try {
+          await d.launcher.bringAgentCli(ws, kind, (step) => {
+            for (const c of mine) if (d.store.get(c.row.id)) d.updates.patch(c.row.id, { reason: step });
+          });
+          brought.add(kind);
+        } catch (e) {
+          for (const c of mine) fail(c, errorMessage(e));
+        }
+      }
       // The runs start together (their NATS users land in one server reload); the launch writes their files.
       const started = await Promise.all(
-        live.map((c) =>
-          d.launcher.startRun(ws, c.row).then(
-            (run) => ({ c, run }),
-            (e: unknown) => {
-              fail(c, `Platform tools could not be set up: ${errorMessage(e)}`);
-              return null;
-            },
+        live
+          .filter((c) => brought.has(c.row.agent))
+          .map((c) =>
+            d.launcher.startRun(ws, c.row).then(
+              (run) => ({ c, run }),
+              (e: unknown) => {
+                fail(c, `Platform tools could not be set up: ${errorMessage(e)}`);
+                return null;
+              },
+            ),
           ),
-        ),
       );
       const ready = started.filter((r) => r !== null);
       const items = ready.map(({ c, run }) => ({

@@ -19,7 +19,7 @@ import type { MessageRelay } from './inbox/inbox-send';
 import type { DeliveryResult } from './inbox/message-delivery';
 import { SessionMessages } from './inbox/session-messages';
 import type { ExternalMcpOf } from './launch/external-mcp';
-import { SessionLauncher, type SessionGatewayPort } from './launch/session-launcher';
+import { SessionLauncher, type AgentCliPresence, type SessionGatewayPort } from './launch/session-launcher';
 import { SessionRuns, type DelegatedEntryOf, type PlatformRuns } from './launch/session-runs';
 import { StartupWatch, startupTimedOut } from './launch/startup-watch';
 import { listWindows } from './launch/tmux';
@@ -66,6 +66,8 @@ export interface SessionServiceDeps {
   external?: ExternalMcpOf | undefined;
   /** Each session's ports, files and setup before its agent (setup/session-setup.ts; absent: none). */
   setup?: SessionSetupHooks | undefined;
+  /** Makes a kind's CLI present where the workspace runs (absent: it always is). */
+  agentCli?: AgentCliPresence | undefined;
 }
 
 export type { ConvergeReport } from './converge/session-converge';
@@ -115,6 +117,7 @@ export class SessionService {
       external: deps.external,
       log,
       setup: deps.setup,
+      agentCli: deps.agentCli,
     }));
     const startup = (this.startup = new StartupWatch(
       deps.startupTimeoutMs,

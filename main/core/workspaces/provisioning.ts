@@ -159,13 +159,9 @@ export class WorkspaceProvisioner {
       if (cli?.problem)
         this.deps.log.warn('workspace without an agent CLI', { workspace: row.id, reason: cli.problem });
       const mounts: AgentCliVolume[] = [];
-      // A kind whose install stays on this machine (remote: false) has no sessions on a remote engine.
+      // Every installed kind's CLI: on a remote engine its volume, filled at the first session of that kind.
       for (const m of cli?.mounts ?? [])
-        if (!remote || m.remote)
-          mounts.push({
-            source: await engines.agentCli(row.engine, m.dir, image, (s) => step(s, 0.52)),
-            target: m.target,
-          });
+        mounts.push({ source: await engines.agentCli(row.engine, m.dir), target: m.target });
       step('Creating the container', 0.55);
       await containers.ensureNetwork();
       const egress = (await this.deps.egress?.containerOf(row.id)) ?? null;

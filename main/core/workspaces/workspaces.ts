@@ -3,9 +3,11 @@ import type Docker from 'dockerode';
 import type { StatusBoard } from '../app';
 import {
   type DockerConfig,
+  type EngineProgress,
   DockerWatch,
   isOwnedBy,
   LABEL,
+  LOCAL_ENGINE,
   localEngineOnly,
   ownerIdFor,
   WorkerImageBuilder,
@@ -77,6 +79,14 @@ export interface Workspaces {
   dispose(): Promise<void>;
   /** The recipes workspaces were built from (devcontainer.json): sessions' setup and run, previews' ports. */
   recipes: RecipeStore;
+  /**
+   * A kind's CLI where the workspace runs: on a remote engine the first session of a kind copies its install into the
+   * volume every workspace there mounts (once per engine and version).
+   */
+  agentCli: {
+    present(workspaceId: string, kind: string): Promise<boolean>;
+    bring(workspaceId: string, kind: string, progress: EngineProgress): Promise<void>;
+  };
 }
 
 /**
@@ -159,5 +169,31 @@ export function createWorkspaces(w: WorkspacesWiring): Workspaces {
         }),
       );
   };
-  return { service, runtime, signals, remoteOf, start, recipes: recipeStore, dispose: () => closers.dispose() };
+  /** A kind's install and where a workspace on a remote engine needs it (null: the local engine's bind mount). */
+  const cliOf = async (workspaceId: string, kind: string) => {
+    const row = store.find(workspaceId);
+    if (!row?.image || row.engine === LOCAL_ENGINE) return null;
+    const dir = await w.options?.agent?.cliOf(kind);
+    return dir ? { engine: row.engine, image: row.image, dir } : null;
+  };
+  const agentCli: Workspaces['agentCli'] = {
+    present: async (id, kind) => {
+      const c = await cliOf(id, kind);
+      return !c || engines.hasAgentCli(c.engine, c.dir);
+    },
+    bring: async (id, kind, progress) => {
+      const c = await cliOf(id, kind);
+      if (c) await engines.fillAgentCli(c.engine, c.dir, c.image, progress);
+    },
+  };
+  return {
+    service,
+    runtime,
+    signals,
+    remoteOf,
+    start,
+    recipes: recipeStore,
+    agentCli,
+    dispose: () => closers.dispose(),
+  };
 }

@@ -35,7 +35,6 @@ export function acpDriver(decl: AcpKindDeclaration): ((deps: AgentDriverDeps) =>
         locate: async (cpu) => cli.find(cpu)?.mountDir ?? null,
         mountTarget: decl.cli.mountTarget,
         pathEntries: [],
-        remote: false,
       },
       credential: {
         secretKinds: decl.model.secretKinds,

@@ -27,7 +27,6 @@ export function claudeDriver(deps: AgentDriverDeps): AgentDriver {
       locate: async (cpu, progress) => (await cli.ensure(cpu, progress)).binaryDir,
       mountTarget: AGENT_CLI_MOUNT,
       pathEntries: [AGENT_CLI_MOUNT],
-      remote: true,
     },
     credential: claudeCredential,
     gateway: {

@@ -9,7 +9,7 @@ import { queueForCodex } from './queue';
  * Codex CLI (`codex`), pinned in cli.ts; what differs from Claude Code and why is docs/agents.md's table. Its
  * sessions: full access gated by Nexus in the PreToolUse command hook (fails closed), platform tools in config.toml
  * over stdio, messages through Codex's own durable queue (no receipt: `queued`), and the thread id Codex chooses,
- * learned from SessionStart. It runs on the local engine only (the install is ~400 MB).
+ * learned from SessionStart. On a remote engine its ~400 MB install is copied at the first Codex session there.
  */
 export function codexDriver(deps: AgentDriverDeps): AgentDriver {
   const cli = new CodexCli({ cliDir: deps.config.cliDir });
@@ -24,7 +24,6 @@ export function codexDriver(deps: AgentDriverDeps): AgentDriver {
       locate: async (cpu) => cli.find(cpu)?.binaryDir ?? null,
       mountTarget: CODEX_CLI_MOUNT,
       pathEntries: [`${CODEX_CLI_MOUNT}/bin`, `${CODEX_CLI_MOUNT}/codex-path`],
-      remote: false,
     },
     credential: codexCredential,
     gateway: {

@@ -53,17 +53,31 @@ export function leafNodeConfig(input: LeafNodeInput): string {
 
 /**
  * The hub-side user of one engine's leaf: it may bring in tool requests, hook events, permission
- * asks and message receipts (`publish`) and receive replies on runs' inboxes, hook permission replies and the
- * messages for its relays (`subscribe`),
- * nothing else. So a leaf taken over (any local config, the same credential) can neither read
- * requests nor forge a reply into a run's inbox on core's side: leaf-node.test.ts.
+ * asks, message receipts and what ACP agents write (`publish`), and receive replies on runs' inboxes, hook permission
+ * replies, the messages for its relays and what core writes to ACP agents (`subscribe`), nothing else. So a leaf
+ * taken over (any local config, the same credential) can neither read requests nor forge a reply into a run's inbox
+ * on core's side: leaf-node.test.ts. (Like the relays' messages, the ACP subjects are every workspace's: the grant is
+ * the engine's, made before its workspaces; the workspace users at the leaf keep each relay and bridge to its own.)
  */
 export const leafGrant = (engineId: string): NatsGrant => ({
   user: `leaf-${engineId}`,
   permissions: {
     publish: {
-      allow: [subjects.toolsAll, subjects.hooksAll, subjects.permissionsAll, `${subjects.messageRepliesFor('*')}.>`],
+      allow: [
+        subjects.toolsAll,
+        subjects.hooksAll,
+        subjects.permissionsAll,
+        `${subjects.messageRepliesFor('*')}.>`,
+        subjects.acpAll,
+      ],
     },
-    subscribe: { allow: ['_INBOX.*.>', `${subjects.permissionRepliesFor('*')}.>`, subjects.messagesAll] },
+    subscribe: {
+      allow: [
+        '_INBOX.*.>',
+        `${subjects.permissionRepliesFor('*')}.>`,
+        subjects.messagesAll,
+        `${subjects.acpInPrefixFor('*')}.>`,
+      ],
+    },
   },
 });

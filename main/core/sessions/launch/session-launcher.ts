@@ -29,6 +29,13 @@ export interface SessionGatewayPort {
   hasCredential(workspaceId: string, kind: string): boolean;
 }
 
+/** A kind's CLI where the workspace runs (a remote engine gets a copy at the first session of the kind there). */
+export interface AgentCliPresence {
+  present(ws: WorkspaceInfo, kind: string): Promise<boolean>;
+  /** Copies it there, saying how far it is (once per engine and version: it may take minutes over a slow link). */
+  bring(ws: WorkspaceInfo, kind: string, progress: (step: string) => void): Promise<void>;
+}
+
 /** The session's gateway credential file, in its state dir (0600, written with its other run files). */
 const gatewayKeyFile = (stateDir: string): string => `${stateDir}/gateway-key`;
 
@@ -60,6 +67,8 @@ export interface SessionLauncherDeps {
   log?: Pick<Logger, 'warn'> | undefined;
   /** Each session's ports and, for a new one, its files and setup before the agent (setup/session-setup.ts). */
   setup?: Pick<SessionSetupHooks, 'env' | 'prelude'> | undefined;
+  /** Absent: every kind's CLI is where its workspaces run (the local engine's bind mounts). */
+  agentCli?: AgentCliPresence | undefined;
 }
 
 /**
@@ -152,9 +161,18 @@ export class SessionLauncher {
         `Workspace ${ws.name} has no credential for ${driver.label}. Add ${driver.credential.describe} under ` +
           'Settings → Secrets and pick it in Settings → Agent (or name it when creating the workspace).',
       );
+    // Not copied to the workspace's engine yet: the create's bring-up copies it, then checks (bringAgentCli).
+    if (this.deps.agentCli && !(await this.deps.agentCli.present(ws, kind))) return;
     await driver.ready(this.execIn(ws), ws.name);
     const ready = this.agentReady.get(containerId) ?? new Set<string>();
     this.agentReady.set(containerId, ready.add(kind));
+  }
+
+  /** In a create's bring-up: the kind's CLI copied to the workspace's engine if it is not there yet, then checked. */
+  async bringAgentCli(ws: WorkspaceInfo, kind: string, progress: (step: string) => void): Promise<void> {
+    if (this.agentReady.get(ws.containerId ?? '')?.has(kind)) return;
+    await this.deps.agentCli?.bring(ws, kind, progress);
+    await this.checkAgentReady(ws, kind);
   }
 
   async ensureTools(ws: WorkspaceInfo): Promise<void> {
