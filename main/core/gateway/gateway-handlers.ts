@@ -15,7 +15,7 @@ export interface UsageRefs {
 /** usage.* operations. Typed by the contract alone; the composition root's mergeHandlers checks them. */
 export function gatewayHandlers(gateway: ModelGateway, refs: UsageRefs) {
   const { usage } = gateway;
-  const prices = usage.store.prices;
+  const prices = usage.prices;
   const estimate = (scope: Parameters<typeof usage.models>[0]) => estimateOf(usage.models(scope), prices.table());
   const report = (scope: OpParsedInput<'usage.get'>) => {
     if (scope.session) {
@@ -30,7 +30,7 @@ export function gatewayHandlers(gateway: ModelGateway, refs: UsageRefs) {
     }
     if (scope.workspace) {
       const w = refs.workspace(scope.workspace);
-      const max = usage.store.budget('workspace', w.id);
+      const max = usage.budget('workspace', w.id);
       const totals = usage.workspace(w.id);
       return {
         totals,
@@ -40,7 +40,7 @@ export function gatewayHandlers(gateway: ModelGateway, refs: UsageRefs) {
     }
     const day = dayOf(new Date());
     const totals = usage.day(day);
-    const max = usage.store.budget('day', '');
+    const max = usage.budget('day', '');
     return {
       totals,
       estimate: estimate({ day }),

@@ -172,11 +172,12 @@ export class GatewayServer {
           res.write(chunk);
         });
         answer.on('end', () => {
+          // Counted before the answer's end goes on: an answer the agent has whole is in the ledger.
+          const counts = parser?.done();
+          if (counts) this.routes.counted(caller, requestId, counts);
           res.end();
           if (status === 429)
             this.routes.answered?.(caller, status, answer.headers, Buffer.concat(limitBody).toString('utf8'));
-          const counts = parser?.done();
-          if (counts) this.routes.counted(caller, requestId, counts);
         });
         answer.on('error', () => res.destroy());
       },

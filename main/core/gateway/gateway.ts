@@ -9,7 +9,6 @@ import type { Db } from '../store';
 import { GatewayCredentialStore, type GatewayCaller } from './gateway-credential-store';
 import { GatewayServer } from './gateway-server';
 import type { TokenCounts } from './usage-parse';
-import { UsageLedger } from './usage-ledger';
 import { endsTurn, usageLimitReset } from './usage-limit-parse';
 import { UsageLimits, type UsageLimitsDeps } from './usage-limit';
 import { dayOf, UsageStore, type BudgetScope, type UsageTotals } from './usage-store';
@@ -54,8 +53,8 @@ export interface ModelGatewayDeps {
  */
 export class ModelGateway {
   readonly credentials: GatewayCredentialStore;
-  /** The ledger (its rows wait up to 200 ms to be written together) and, through it, the budgets' store. */
-  readonly usage: UsageLedger;
+  /** The ledger (a row per answer, written before the answer ends) and the budgets. */
+  readonly usage: UsageStore;
   /** Sessions held by their provider's usage limit, and their resume at its reset (null: not kept). */
   readonly limits: UsageLimits | null;
   private readonly server: GatewayServer;
@@ -68,7 +67,7 @@ export class ModelGateway {
 
   constructor(private readonly deps: ModelGatewayDeps) {
     this.credentials = new GatewayCredentialStore(deps.db);
-    this.usage = new UsageLedger(new UsageStore(deps.db));
+    this.usage = new UsageStore(deps.db);
     this.limits = deps.limits
       ? new UsageLimits({ ...deps.limits, events: deps.events, log: deps.log.child({ component: 'usage-limits' }) })
       : null;
@@ -116,7 +115,6 @@ export class ModelGateway {
     this.address = null;
     await this.server.close();
     this.limits?.dispose();
-    this.usage.flush();
   }
 
   /** Where it listens on this machine (null: it does not): a remote engine's link forwards to it. */
@@ -178,7 +176,7 @@ export class ModelGateway {
   }
 
   setBudget(scope: BudgetScope, scopeId: string, maxTokens: number | null): void {
-    this.usage.store.setBudget(scope, scopeId, maxTokens);
+    this.usage.setBudget(scope, scopeId, maxTokens);
     this.deps.events.emit('usage.changed', { scope, scopeId });
     for (const [sessionId, workspaceId] of this.stopped)
       if (!this.over({ sessionId, workspaceId })) {
@@ -199,7 +197,7 @@ export class ModelGateway {
     const day = dayOf(new Date());
     const out: { scope: BudgetScope; max: number; used: UsageTotals }[] = [];
     const check = (scope: BudgetScope, id: string, used: () => UsageTotals) => {
-      const max = this.usage.store.budget(scope, id);
+      const max = this.usage.budget(scope, id);
       if (max !== null) out.push({ scope, max, used: used() });
     };
     check('session', caller.sessionId, () => this.usage.session(caller.sessionId));
@@ -252,7 +250,7 @@ export class ModelGateway {
   }
 
   private counted(caller: GatewayCaller, requestId: string, counts: TokenCounts): void {
-    this.usage.add({
+    this.usage.record({
       requestId,
       sessionId: caller.sessionId,
       workspaceId: caller.workspaceId,

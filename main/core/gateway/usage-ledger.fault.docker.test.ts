@@ -10,17 +10,14 @@ import { giveAgentCredential, startRealAgentEnv, type RealAgentEnv } from '../..
 import { tempDir } from '../../../test/helpers/temp-dir';
 import { readUntil } from '../../../test/helpers/wait';
 
-// Issue 40, the ledger's durability: its rows wait up to 200 ms and are written together (usage-ledger.ts). A core
-// `kill -9` under a stream of answered model requests loses at most the answers of that last batch, and the ledger
-// never counts one twice, before or after the restart. Each request names its own model, which the stand-in echoes
-// and the ledger keeps, so every row is matched to the request it counts.
+// Issue 40, the ledger's durability: each answer's row is committed before the answer's end goes on to the agent
+// (usage-store.ts record, gateway-server.ts). A core `kill -9` under a stream of answered model requests loses no
+// answer the client received whole, and the ledger never counts one twice, before or after the restart. Each request
+// names its own model, which the stand-in echoes and the ledger keeps, so every row is matched to the request it counts.
 
 const dir = tempDir('nexus-ledger-kill-');
 const dataDir = join(dir.path, 'data');
 const workspace = `ledger-kill-${process.pid}`;
-/** The batch's wait (usage-ledger.ts FLUSH_MS), and what a loaded machine may add to a timer's firing. */
-const FLUSH_MS = 200;
-const TIMER_SLACK_MS = 800;
 let env: RealAgentEnv;
 let nexus: NexusProcess;
 let sessionId = '';
@@ -78,7 +75,7 @@ const rows = (): { model: string; n: number }[] =>
   );
 
 describe('the usage ledger across a core kill -9', () => {
-  it('loses at most the last batch of answers, and counts none twice before or after the restart', async () => {
+  it('loses no answer the client received whole, and counts none twice before or after the restart', async () => {
     // Two streams of requests, each answered at once; core is killed while they run.
     const ended = new Map<string, number>();
     let stop = false;
@@ -91,14 +88,11 @@ describe('the usage ledger across a core kill -9', () => {
       }
     };
     const streams = [stream(), stream()];
-    // Killed mid-stream with batches behind it: 40 answers ended and at least one batch written (on a quick engine
-    // 40 answers can end inside the first batch's wait, and a kill then has nothing written to keep).
     await readUntil(
-      () => Promise.resolve(ended.size >= 40 && rows().length > 0),
+      () => Promise.resolve(ended.size >= 40),
       (ready) => ready,
       60_000,
     );
-    const killedAt = Date.now();
     await nexus.kill('SIGKILL');
     stop = true;
     await Promise.all(streams);
@@ -108,15 +102,13 @@ describe('the usage ledger across a core kill -9', () => {
     expect(kept.every((r) => r.n === 1)).toBe(true);
     const keptModels = new Set(kept.map((r) => r.model));
     expect([...keptModels].every((m) => m.startsWith('probe-') && Number(m.slice(6)) <= seq)).toBe(true);
-    // What is missing of the answers that ended is one batch: the newest, all within the batch's wait of the kill.
-    const lost = [...ended].filter(([m]) => !keptModels.has(m));
-    const lastKept = Math.max(...[...ended].filter(([m]) => keptModels.has(m)).map(([, at]) => at));
-    // (Times are the client's: an answer's end reaches it a few ms after the gateway counted it.)
-    for (const [model, at] of lost) {
-      expect(at, model).toBeGreaterThanOrEqual(lastKept - 50);
-      expect(at, model).toBeGreaterThan(killedAt - FLUSH_MS - TIMER_SLACK_MS);
-    }
-    expect(keptModels.size).toBeGreaterThan(0);
+    // Every answer that ended at the client is counted; at most the two in flight at the kill were counted without
+    // their end arriving (the row is written first), which the client's retry would be counted beside, as the
+    // provider answered both.
+    const lost = [...ended.keys()].filter((m) => !keptModels.has(m));
+    expect(lost).toEqual([]);
+    expect(keptModels.size - ended.size).toBeLessThanOrEqual(2);
+    expect(ended.size).toBeGreaterThanOrEqual(40);
 
     // The restarted core (same port, the credential in the database) counts new answers once each, and the lost
     // ones stay lost: nothing is replayed.

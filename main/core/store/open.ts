@@ -8,6 +8,26 @@ import type { Migration } from './migrations/types';
 export type Db = Database.Database;
 
 /**
+ * Runs `write` (statements outside a transaction, or one transaction) committed without an fsync. In WAL mode its
+ * frames are written to the WAL file before the commit returns, so the write survives the process's death (`kill -9`,
+ * a crash) but not the machine's before the next synced commit or checkpoint takes it to disk. For rows whose loss
+ * on a power cut is tolerable and whose fsync per write is not (the gateway's ledger: a row per model answer, written
+ * before the answer ends). Every other write stays synchronous=FULL.
+ */
+export function committedUnsynced<T>(db: Db, write: () => T): T {
+  // Inside a transaction its commit decides (and the setting cannot change there).
+  if (db.inTransaction) return write();
+  // Each time through pragma(): SQLite applies this pragma when the statement is compiled, so a prepared one re-run
+  // would change nothing.
+  db.pragma('synchronous = NORMAL');
+  try {
+    return write();
+  } finally {
+    db.pragma('synchronous = FULL');
+  }
+}
+
+/**
  * Opens (creating if needed) the app database: WAL for concurrent readers, synchronous=FULL because
  * the vault tables live here and a committed rotation must survive power loss, foreign keys on,
  * and a busy timeout so a second connection waits rather than fails.
