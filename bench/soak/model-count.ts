@@ -8,9 +8,9 @@ export type LedgerCounts = ReadonlyMap<string, number>;
  * 7. model requests: the answers with usage the stand-in gave (each `/v1/messages` request, a turn or a side one;
  * count_tokens reports none) against the gateway's ledger rows of the same session. Lost: answered, not counted;
  * doubled: counted more often than answered (a retried request counted twice, or a row with no answer). A request that
- * arrived from a second before core was killed until it was back may have been answered into a dead connection or
- * counted in the last 200 ms batch a kill -9 loses (docs/gateway.md, "The ledger and budgets"): those are explained by
- * the kill. A request no session's conversation id names is listed apart.
+ * arrived from a second before core was killed until it was back may have been answered into a dead connection (the
+ * gateway counts an answer when its end passes, before passing it on: docs/gateway.md, "The ledger and budgets"):
+ * those are explained by the kill. A request no session's conversation id names is listed apart.
  */
 export function modelRequestRow(input: {
   requests: readonly ModelRequest[];
