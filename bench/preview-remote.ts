@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { WORKER_NODE } from '../main/core/docker';
 import { copyImage } from '../main/core/engines/engine-copies';
 import { createLogger } from '../main/core/log';
-import { PreviewDialer } from '../main/core/previews/preview-dial';
+import { PreviewDialer, type DialTarget } from '../main/core/previews/preview-dial';
 import { PreviewProxy } from '../main/core/previews/preview-proxy';
 import { Redactor } from '../main/core/redact';
 import { realDocker } from '../test/helpers/docker';
@@ -14,26 +14,31 @@ import { linkToSecondEngine, startSecondEngine } from '../test/helpers/second-en
 /**
  * A session's app on a remote engine, previewed: a second dockerd behind sshd on 127.0.0.1 (what the engine tests
  * make, test/helpers/second-engine.ts), reached over Nexus's one SSH connection (engine-link.ts), the worker image
- * copied there, the preview app in a container of it, and the preview proxy in front of it as core routes a remote
- * session's preview: `PreviewService.resolve` gives a target with `local: false`, which the dialer reaches by a
- * `docker exec` of the pinned Node through the engine's own dockerode (the SSH link). Needs root.
+ * copied there, the preview app in a container of it on a bridge of that engine, and the preview proxy in front of it
+ * as core routes a remote session's preview: `PreviewService.resolve` gives a target with `local: false` and the
+ * engine's SSH tunnel (compose/sessions.ts: `SshConnection.forwardOut`), which the dialer takes to the container's
+ * address on the remote host. `dial` is that path; `dialExec` the exec path (an app on its container's 127.0.0.1, a
+ * TLS engine, an SSH server that forwards nothing). Needs root.
  */
 export async function remotePreview(image: string, appPort: number) {
   const remote = await startSecondEngine({ pool: '10.203.0.0/16' });
   const link = linkToSecondEngine(remote, 'bench-preview');
+  const ssh = link.ssh;
+  if (!ssh) throw new Error('the second engine is not linked by SSH');
   let front: Server | null = null;
   const proxy = new PreviewProxy(
     () => Promise.resolve({ key: 'remote', dial: () => dialer.dial(target) }),
     createLogger({ redactor: new Redactor() }),
   );
   const dialer = new PreviewDialer();
-  let target = {
+  let target: DialTarget = {
     docker: link.docker,
     containerId: '',
     port: appPort,
     local: false,
     loopbackOnly: false,
     ipv6Only: false,
+    tunnel: (host, port) => ssh.forwardOut(host, port),
   };
   const dispose = async (): Promise<void> => {
     proxy.dispose();
@@ -44,12 +49,14 @@ export async function remotePreview(image: string, appPort: number) {
   };
   try {
     await copyImage(realDocker(), remote.docker, image, () => undefined, 'bench-preview');
+    // A workspace's network on that engine (the second dockerd has no default bridge): its bridge is on the remote host.
+    await remote.docker.createNetwork({ Name: 'nexus', Driver: 'bridge' });
     const c = await remote.docker.createContainer({
       Image: image,
       Entrypoint: [WORKER_NODE, '-e', PREVIEW_APP, String(appPort), '0.0.0.0'],
       Labels: { 'nexus.bench': `preview-${randomBytes(3).toString('hex')}` },
       User: '1000:1000',
-      HostConfig: { NetworkMode: 'none' },
+      HostConfig: { NetworkMode: 'nexus' },
     });
     await c.start();
     target = { ...target, containerId: c.id };
@@ -79,9 +86,13 @@ export async function remotePreview(image: string, appPort: number) {
     const port = (front.address() as AddressInfo).port;
     return {
       target: { host: '127.0.0.1', port, hostHeader: `${appPort}-web.r.localhost:${port}` },
-      /** A new exec connection's first byte over the link (no pool), for the cold figure. */
+      /** A new connection as the proxy opens one (the SSH tunnel), no pool: the cold figure. */
       dial: () => dialer.dial(target),
-      sshConnections: () => link.ssh?.connects ?? 0,
+      /** A new connection by the exec path over the same link (what an app on its container's 127.0.0.1 gets). */
+      dialExec: () => dialer.dial({ ...target, loopbackOnly: true }),
+      /** Connections the dialer opened by each path so far. */
+      opened: () => ({ ...dialer.opened }),
+      sshConnections: () => ssh.connects,
       dispose,
     };
   } catch (e) {

@@ -34,6 +34,25 @@ const unreachable = (e: unknown): Error => {
   return err;
 };
 
+/**
+ * The SSH server answered no to a TCP connection asked of it (a `direct-tcpip` channel): `prohibited` when it
+ * forwards nothing (sshd `AllowTcpForwarding no`, a `PermitOpen` that leaves the address out), `connect_failed`
+ * when nothing answers at the address on its side, `other` for any other refusal. The connection itself is fine.
+ */
+export class ForwardRefused extends Error {
+  constructor(
+    readonly reason: 'prohibited' | 'connect_failed' | 'other',
+    readonly to: { host: string; port: number },
+    description: string,
+  ) {
+    super(`The engine's SSH server refused a connection to ${to.host}:${to.port}: ${description || reason}`);
+    this.name = 'ForwardRefused';
+  }
+}
+
+/** RFC 4254 5.1's reason codes of a channel the server would not open. */
+const OPEN_FAILURE: Record<number, ForwardRefused['reason']> = { 1: 'prohibited', 2: 'connect_failed' };
+
 export const hostKeyChanged = (pinned: string, offered: string): NexusError =>
   new NexusError(
     'host_key_changed',
@@ -138,6 +157,22 @@ export class SshConnection {
         reject(unreachable(e));
       }
     });
+  }
+
+  /**
+   * A TCP connection from the engine's host to `host:port` (a `direct-tcpip` channel over the one connection): what
+   * reaches a container's address there with no process started for it. Like channel(), asked once more on a new
+   * connection when the one it had just died; a refusal by the server (ForwardRefused) is its answer, not retried.
+   */
+  async forwardOut(host: string, port: number): Promise<Duplex> {
+    const c = await this.connect();
+    try {
+      return await openForward(c, host, port);
+    } catch (e) {
+      if (e instanceof ForwardRefused || this.closed || this.hostKeyFailure) throw e;
+      if (this.client === c) this.drop();
+      return openForward(await this.connect(), host, port);
+    }
   }
 
   /**
@@ -290,4 +325,22 @@ function requestForward(c: Client, port: number): Promise<number> {
   return new Promise((resolve, reject) =>
     c.forwardIn('127.0.0.1', port, (err, bound) => (err ? reject(unreachable(err)) : resolve(bound || port))),
   );
+}
+
+function openForward(c: Client, host: string, port: number): Promise<Duplex> {
+  return new Promise((resolve, reject) => {
+    try {
+      // The originator's address is informational (sshd logs it); nothing listens there.
+      c.forwardOut('127.0.0.1', 0, host, port, (err, stream) => {
+        if (!err) return resolve(stream);
+        const code = (err as { reason?: unknown }).reason;
+        // A numeric reason is the server's CHANNEL_OPEN_FAILURE; without one the connection went away under the ask.
+        if (typeof code !== 'number') return reject(unreachable(err));
+        const description = err.message.replace(/^\(SSH\) Channel open failure: /, '');
+        reject(new ForwardRefused(OPEN_FAILURE[code] ?? 'other', { host, port }, description));
+      });
+    } catch (e) {
+      reject(unreachable(e));
+    }
+  });
 }

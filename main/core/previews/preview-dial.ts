@@ -1,7 +1,18 @@
 import type Docker from 'dockerode';
 import { connect } from 'node:net';
-import { Duplex, PassThrough } from 'node:stream';
+import { PassThrough, type Duplex } from 'node:stream';
 import { WORKER_NODE } from '../docker';
+import type { Logger } from '../log';
+import { StreamSocket, type PreviewSocket } from './stream-socket';
+
+export type { PreviewSocket } from './stream-socket';
+
+/**
+ * A TCP connection from a remote engine's host to `host:port` over the engine's SSH connection (its
+ * `SshConnection.forwardOut`). It rejects with `reason: 'prohibited'` when the SSH server forwards nothing (sshd
+ * `AllowTcpForwarding no`) and `reason: 'connect_failed'` when nothing answers there; any other rejection is the link's.
+ */
+export type Tunnel = (host: string, port: number) => Promise<Duplex>;
 
 /** Where a preview's bytes go: the container's port, on the engine that holds it. */
 export interface DialTarget {
@@ -12,35 +23,55 @@ export interface DialTarget {
   local: boolean;
   loopbackOnly: boolean;
   ipv6Only: boolean;
+  /** A remote engine over SSH: its container's address is reached through this, not by an exec. */
+  tunnel?: Tunnel;
 }
 
-export type Via = 'bridge' | 'exec';
-export const viaOf = (t: Pick<DialTarget, 'local' | 'loopbackOnly' | 'ipv6Only'>): Via =>
-  t.local && !t.loopbackOnly && !t.ipv6Only ? 'bridge' : 'exec';
-
-/** A stream the HTTP client can pool like a socket (it asks these of its sockets). */
-export interface PreviewSocket extends Duplex {
-  setKeepAlive(enable?: boolean, delay?: number): unknown;
-  setNoDelay(noDelay?: boolean): unknown;
-  setTimeout(ms: number, cb?: () => void): unknown;
-  ref(): unknown;
-  unref(): unknown;
-}
+export type Via = 'bridge' | 'tunnel' | 'exec';
+/** How a port is reached; only an app listening beyond its container's loopback has an address to go to. */
+export const viaOf = (t: Pick<DialTarget, 'local' | 'loopbackOnly' | 'ipv6Only' | 'tunnel'>): Via =>
+  t.loopbackOnly || t.ipv6Only ? 'exec' : t.local ? 'bridge' : t.tunnel ? 'tunnel' : 'exec';
 
 const CONNECT_TIMEOUT_MS = 5_000;
+/** How long an engine whose tunnel did not open in time is served by exec before its tunnel is tried again. */
+const TUNNEL_RETRY_MS = 5 * 60_000;
+
+const reasonOf = (e: unknown): unknown => (e instanceof Error ? (e as { reason?: unknown }).reason : undefined);
 
 /**
- * Opens a connection to a preview's port. On the local engine a port the container listens on beyond its
- * loopback is reached at the container's bridge address (a plain TCP connection: what the bench measures);
- * otherwise (a remote engine through its link, SSH or TLS; an app bound to 127.0.0.1 in its container) a
- * `docker exec` of the helpers' pinned Node pipes the connection's bytes (one exec per connection; the proxy
- * keeps them alive and reuses them).
+ * Opens a connection to a preview's port. A port the container listens on beyond its loopback is reached at the
+ * container's address: on the local engine by a plain TCP connection to its bridge address (what the bench
+ * measures), on a remote engine over SSH by a `direct-tcpip` channel of the engine's one SSH connection to that
+ * address on the remote host (no process started, no exec framing, dockerd not on the byte path). Otherwise (an app
+ * bound to 127.0.0.1 or ::1 in its container, a TLS engine, an SSH server that forwards nothing) a `docker exec` of
+ * the helpers' pinned Node pipes the connection's bytes (one exec per connection; the proxy keeps them alive and
+ * reuses them).
  */
 export class PreviewDialer {
   private readonly addresses = new Map<string, string>();
+  /**
+   * Engines (by their dockerode) whose tunnel is not tried before a time, the exec pipe serving them meanwhile: never
+   * again when their SSH server forwards nothing, a while when a tunnel did not open in time.
+   */
+  private readonly noTunnelUntil = new WeakMap<Docker, number>();
+  /** Connections opened by each path (tests and the bench read it). */
+  readonly opened: Record<Via, number> = { bridge: 0, tunnel: 0, exec: 0 };
+
+  constructor(private readonly log?: Logger) {}
 
   async dial(t: DialTarget): Promise<PreviewSocket> {
-    return viaOf(t) === 'bridge' ? this.bridge(t) : execPipe(t);
+    const via = viaOf(t);
+    if (via === 'bridge') return this.count('bridge', await this.bridge(t));
+    if (via === 'tunnel' && t.tunnel && (this.noTunnelUntil.get(t.docker) ?? 0) <= Date.now()) {
+      const s = await this.tunnel(t, t.tunnel).catch((e: unknown) => this.refused(t, e));
+      if (s) return this.count('tunnel', s);
+    }
+    return this.count('exec', await execPipe(t));
+  }
+
+  private count(via: Via, s: PreviewSocket): PreviewSocket {
+    this.opened[via] += 1;
+    return s;
   }
 
   private async bridge(t: DialTarget): Promise<PreviewSocket> {
@@ -51,6 +82,54 @@ export class PreviewDialer {
       s.once('connect', () => (clearTimeout(timer), s.setNoDelay(true), resolve(s)));
       s.once('error', (e) => (clearTimeout(timer), this.addresses.delete(t.containerId), reject(e)));
     });
+  }
+
+  /** A channel to the container's address on the engine's host; one that opens too late is closed when it comes. */
+  private async tunnel(t: DialTarget, open: Tunnel): Promise<PreviewSocket> {
+    const opening = open(await this.addressOf(t), t.port);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(Object.assign(new Error(`the tunnel to port ${t.port} did not open`), { reason: 'timeout' })),
+        CONNECT_TIMEOUT_MS,
+      );
+    });
+    try {
+      return new StreamSocket(await Promise.race([opening, late]));
+    } catch (e) {
+      void opening.then(
+        (s) => s.destroy(),
+        () => undefined,
+      );
+      throw e;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * A tunnel not had: the exec pipe serves instead (null). On that engine for good (said once) when its SSH server
+   * forwards nothing; for a while when it did not open in time (a host with no route to its containers' addresses, as
+   * with rootless Docker, would stall every connection; a link that was only slow gets its tunnel back); for this
+   * connection only when refused at the address (the app restarting). The link's own failure is thrown: an exec would
+   * go over the same link.
+   */
+  private refused(t: DialTarget, e: unknown): null {
+    const reason = reasonOf(e);
+    if (reason === 'prohibited' || reason === 'timeout') {
+      const prohibited = reason === 'prohibited';
+      this.noTunnelUntil.set(t.docker, prohibited ? Infinity : Date.now() + TUNNEL_RETRY_MS);
+      const why = prohibited
+        ? "the engine's SSH server forwards no TCP"
+        : "a tunnel to the engine's container did not open";
+      this.log?.debug(`${why}: its previews go by docker exec`, { error: e });
+      return null;
+    }
+    if (reason === 'connect_failed' || reason === 'other') {
+      this.addresses.delete(t.containerId);
+      return null;
+    }
+    throw e;
   }
 
   /** The container's address on its first network with one; a host-network container shares loopback. */
@@ -90,65 +169,8 @@ async function execPipe(t: DialTarget): Promise<PreviewSocket> {
   const stream = (await exec.start({ hijack: true, stdin: true })) as Duplex;
   const out = new PassThrough();
   t.docker.modem.demuxStream(stream, out, new PassThrough().resume());
-  return new ExecPipe(stream, out);
-}
-
-/** The exec's hijacked stream as a socket: writes go to the process's stdin, its demuxed stdout is read. */
-class ExecPipe extends Duplex implements PreviewSocket {
-  private timeoutCb: (() => void) | null = null;
-  private idle: NodeJS.Timeout | null = null;
-
-  constructor(
-    private readonly stream: Duplex,
-    private readonly out: PassThrough,
-  ) {
-    super();
-    out.on('data', (d: Buffer) => {
-      if (!this.push(d)) out.pause();
-    });
-    out.on('end', () => this.push(null));
-    stream.on('end', () => out.end());
-    stream.on('close', () => (out.end(), this.destroy()));
-    stream.on('error', (e) => this.destroy(e));
-  }
-  override _read(): void {
-    this.out.resume();
-  }
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: (e?: Error | null) => void): void {
-    this.stream.write(chunk, done);
-  }
-  override _final(done: (e?: Error | null) => void): void {
-    this.stream.end();
-    done();
-  }
-  override _destroy(e: Error | null, done: (e?: Error | null) => void): void {
-    if (this.idle) clearTimeout(this.idle);
-    this.stream.destroy();
-    done(e);
-  }
-  setKeepAlive(): this {
-    return this;
-  }
-  setNoDelay(): this {
-    return this;
-  }
-  /** Like a socket's: 'timeout' after `ms` idle (0: never); a newer callback replaces the one before it. */
-  setTimeout(ms: number, cb?: () => void): this {
-    if (this.timeoutCb) this.removeListener('timeout', this.timeoutCb);
-    this.timeoutCb = cb ?? null;
-    if (cb) this.once('timeout', cb);
-    if (this.idle) clearTimeout(this.idle);
-    this.idle = null;
-    if (ms > 0) {
-      this.idle = setTimeout(() => this.emit('timeout'), ms);
-      this.idle.unref();
-    }
-    return this;
-  }
-  ref(): this {
-    return this;
-  }
-  unref(): this {
-    return this;
-  }
+  // The demuxed stdout ends with the exec's stream (registered before the socket's own 'close' handler).
+  stream.on('end', () => out.end());
+  stream.on('close', () => out.end());
+  return new StreamSocket(stream, out);
 }

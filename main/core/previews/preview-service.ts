@@ -8,7 +8,7 @@ import { type SessionsConfig, sessionPaths } from '../sessions';
 import type { WorkspaceInfo, WorkspaceTarget } from '../workspaces';
 import { attribute, type Attributed, type ForwardedPort } from './attribution';
 import { LISTENERS_SCRIPT, parseListeners } from './listeners';
-import { PreviewDialer, type DialTarget } from './preview-dial';
+import { PreviewDialer, type DialTarget, type Tunnel } from './preview-dial';
 import { previewOrigin, sessionLabel, type PreviewName } from './preview-host';
 import type { PreviewUpstream } from './preview-proxy';
 
@@ -25,6 +25,8 @@ export interface PreviewServiceDeps {
   };
   /** The dockerode of an engine (the local one, or a remote one through its link). */
   docker(engine: string): Docker;
+  /** A remote engine's SSH tunnel to addresses on its host (null: its link is TLS). */
+  tunnel?(engine: string): Tunnel | null;
   config: Pick<SessionsConfig, 'worktreesDir' | 'stateDir'>;
   /** The loopback host's URL (`http://127.0.0.1:<port>`), null while none listens. */
   hostUrl(): string | null;
@@ -54,9 +56,11 @@ interface Found {
 export class PreviewService {
   private readonly found = new Map<string, Promise<Found>>();
   private readonly resolved = new Map<string, { at: number; upstream: PreviewUpstream }>();
-  readonly dialer = new PreviewDialer();
+  readonly dialer: PreviewDialer;
 
-  constructor(private readonly d: PreviewServiceDeps) {}
+  constructor(private readonly d: PreviewServiceDeps) {
+    this.dialer = new PreviewDialer(d.log);
+  }
 
   nexusPort(): number | null {
     const url = this.d.hostUrl();
@@ -112,6 +116,7 @@ export class PreviewService {
     if (!session || !a)
       throw new NexusError('not_found', `Nothing of session "${name.session}" listens on port ${name.port}.`);
     const engine = ws.engine ?? LOCAL_ENGINE;
+    const tunnel = engine === LOCAL_ENGINE ? null : (this.d.tunnel?.(engine) ?? null);
     const target: DialTarget = {
       docker: this.d.docker(engine),
       containerId: ws.containerId,
@@ -119,6 +124,7 @@ export class PreviewService {
       local: engine === LOCAL_ENGINE,
       loopbackOnly: a.listener.loopbackOnly,
       ipv6Only: a.listener.ipv6Only,
+      ...(tunnel ? { tunnel } : {}),
     };
     const upstream: PreviewUpstream = {
       key: `${ws.containerId}/${session.id}/${name.port}`,

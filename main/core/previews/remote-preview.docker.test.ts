@@ -1,0 +1,167 @@
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { ensureTestWorkerImage, realDocker } from '../../../test/helpers/docker';
+import { PREVIEW_APP } from '../../../test/helpers/preview-app';
+import { linkToSecondEngine, startSecondEngine, type SecondEngine } from '../../../test/helpers/second-engine';
+import { waitFor } from '../../../test/helpers/wait';
+import { WORKER_NODE } from '../docker';
+import { copyImage } from '../engines/engine-copies';
+import type { EngineLink } from '../engines/engine-link';
+import { ForwardRefused } from '../engines/ssh-connection';
+import { createLogger, type Logger } from '../log';
+import { Redactor } from '../redact';
+import { PreviewDialer, type DialTarget } from './preview-dial';
+import { PreviewProxy } from './preview-proxy';
+
+// Issue 42 item 3: a session's app on a remote engine, previewed over the engine's one SSH connection. Needs root: a
+// second dockerd behind an sshd on 127.0.0.1 (test/helpers/second-engine.ts), the worker image copied there, the
+// preview app in one container on a bridge of that engine, the preview proxy in front of it as core routes it.
+const PORT = 3000;
+let remote: SecondEngine;
+let link: EngineLink;
+let containerId = '';
+let front: Server | null = null;
+let frontPort = 0;
+const debug: string[] = [];
+const log: Logger = { ...createLogger({ redactor: new Redactor(), stderr: false }), debug: (m) => void debug.push(m) };
+// `web`: the engine's SSH tunnel, as compose/sessions.ts hands it; `refused`: an SSH server that forwards nothing.
+const dialers = { web: new PreviewDialer(log), refused: new PreviewDialer(log) };
+let refusals = 0;
+const targetOf = (session: keyof typeof dialers): DialTarget => ({
+  docker: link.docker,
+  containerId,
+  port: PORT,
+  local: false,
+  loopbackOnly: false,
+  ipv6Only: false,
+  tunnel:
+    session === 'web'
+      ? (host, port) => (link.ssh ? link.ssh.forwardOut(host, port) : Promise.reject(new Error('no SSH')))
+      : (host, port) => {
+          refusals += 1;
+          return Promise.reject(new ForwardRefused('prohibited', { host, port }, 'open failed'));
+        },
+});
+
+beforeAll(async () => {
+  const image = await ensureTestWorkerImage();
+  remote = await startSecondEngine({ pool: '10.205.0.0/16' });
+  link = linkToSecondEngine(remote, 'preview-test');
+  await copyImage(realDocker(), remote.docker, image, () => undefined, 'preview-test');
+  // A workspace network on that engine (the second dockerd has no default bridge): its bridge is on the remote host.
+  await remote.docker.createNetwork({ Name: 'nexus', Driver: 'bridge' });
+  const c = await remote.docker.createContainer({
+    Image: image,
+    Entrypoint: [WORKER_NODE, '-e', PREVIEW_APP, String(PORT), '0.0.0.0'],
+    User: '1000:1000',
+    HostConfig: { NetworkMode: 'nexus' },
+  });
+  await c.start();
+  containerId = c.id;
+  const proxy = new PreviewProxy(
+    (name) =>
+      Promise.resolve({
+        key: name.session,
+        dial: () => dialers[name.session as keyof typeof dialers].dial(targetOf(name.session as 'web' | 'refused')),
+      }),
+    log,
+  );
+  front = createServer((req, res) => void proxy.handle(req, res, nameOf(req.headers.host)));
+  front.on('upgrade', (req, socket, head) => proxy.upgrade(req, socket, head, nameOf(req.headers.host)));
+  front.on('close', () => proxy.dispose());
+  await new Promise<void>((r) => front?.listen(0, '127.0.0.1', () => r()));
+  frontPort = (front.address() as AddressInfo).port;
+}, 300_000);
+
+afterAll(async () => {
+  // The second engine goes whatever happened: its daemons and files must not outlive the test.
+  try {
+    front?.closeAllConnections();
+    await new Promise((r) => (front ? front.close(r) : r(undefined)));
+    link?.dispose();
+  } finally {
+    await remote?.dispose();
+  }
+}, 120_000);
+
+const nameOf = (host: string | undefined) => ({
+  port: PORT,
+  session: (host ?? '').split('.')[0] ?? '',
+  workspace: 'r',
+});
+
+function get(session: string, path: string) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request({ port: frontPort, host: '127.0.0.1', path, headers: { host: `${session}.r` } }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function hotMessage(session: string): Promise<string[]> {
+  const ws = new WebSocket(`ws://127.0.0.1:${frontPort}/hmr`, { headers: { host: `${session}.r` } });
+  const got: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    ws.on('message', (m) => {
+      got.push(String(m));
+      if (got.length === 1) ws.send('saved src/app.tsx');
+      else resolve();
+    });
+    ws.on('error', reject);
+  });
+  ws.close();
+  return got;
+}
+
+/** Execs the remote engine holds for the container (each `docker exec` made there leaves one). */
+const execsOnEngine = async (): Promise<number> =>
+  ((await remote.docker.getContainer(containerId).inspect()).ExecIDs ?? []).length;
+
+describe('a preview on a remote engine over SSH', () => {
+  it('tells a port nothing listens on from a forbidden forward: the server refuses it as connect_failed', async () => {
+    const ssh = link.ssh;
+    if (!ssh) throw new Error('the second engine is not linked by SSH');
+    const { NetworkSettings } = await remote.docker.getContainer(containerId).inspect();
+    const address = Object.values(NetworkSettings.Networks ?? {})[0]?.IPAddress ?? '';
+    await expect(ssh.forwardOut(address, PORT + 1)).rejects.toMatchObject({ reason: 'connect_failed' });
+    // Until the app listens (its container's Node takes a moment to start).
+    await waitFor(
+      () =>
+        ssh.forwardOut(address, PORT).then(
+          (s) => (s.destroy(), true),
+          () => false,
+        ),
+      'the preview app to listen',
+      30_000,
+    );
+  }, 60_000);
+
+  it("serves the page, a 10 MB asset and the hot-reload WebSocket through an SSH tunnel to the container's address", async () => {
+    const execs = await execsOnEngine();
+    const page = await get('web', '/');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('The previewed app');
+    expect((await get('web', '/big')).body.length).toBe(10 * 1024 * 1024);
+    expect(await hotMessage('web')).toEqual(['reload', 'saved src/app.tsx']);
+    expect(dialers.web.opened.tunnel).toBeGreaterThanOrEqual(2);
+    expect(dialers.web.opened.exec).toBe(0);
+    expect(await execsOnEngine()).toBe(execs);
+  }, 60_000);
+
+  it("falls back to a docker exec, for good, when the engine's SSH server forwards nothing", async () => {
+    const execs = await execsOnEngine();
+    expect((await get('refused', '/')).body).toContain('The previewed app');
+    expect(await hotMessage('refused')).toEqual(['reload', 'saved src/app.tsx']);
+    expect(dialers.refused.opened).toEqual({ bridge: 0, tunnel: 0, exec: 2 });
+    expect(await execsOnEngine()).toBe(execs + 2);
+    // Asked once; said once at debug.
+    expect(refusals).toBe(1);
+    expect(debug.filter((m) => m.includes('forwards no TCP'))).toHaveLength(1);
+  }, 60_000);
+});
