@@ -48,13 +48,13 @@ export type LaunchResult = { name: string; windowId: string } | { name: string; 
  * the passes (`eval` only names them: their values are never parsed).
  */
 const SCRIPT = `${WORKTREE_FNS}
-  take() { # file mode length
-    [ "$3" -gt 0 ] || return 0
-    dd bs="$3" count=1 iflag=fullblock 2>/dev/null | { umask 077 && cat > "$1.tmp" && chmod "$2" "$1.tmp" && mv "$1.tmp" "$1"; }
+  take() { # file length (under umask 077: the file is 0600; it is run with sh, so needs no x bit)
+    [ "$2" -gt 0 ] || return 0
+    dd bs="$2" count=1 iflag=fullblock of="$1.tmp" 2>/dev/null && mv "$1.tmp" "$1"
   }
-  step() { # file mode length: take it, or once a step failed only drain its bytes
-    if [ -z "$msg" ]; then take "$1" "$2" "$3" || msg="cannot write $1"
-    elif [ "$3" -gt 0 ]; then dd bs="$3" count=1 iflag=fullblock of=/dev/null 2>/dev/null; fi
+  step() { # file length: take it, or once a step failed only drain its bytes
+    if [ -z "$msg" ]; then take "$1" "$2" || msg="cannot write $1"
+    elif [ "$2" -gt 0 ]; then dd bs="$2" count=1 iflag=fullblock of=/dev/null 2>/dev/null; fi
   }
   repo=$1 tmuxs=$2 mcpstart=$3
   shift 3
@@ -64,13 +64,16 @@ const SCRIPT = `${WORKTREE_FNS}
     gwf=\${14} gwlen=\${15}
     shift 15
     msg=
-    dir=$(dirname "$file")
-    (umask 077 && mkdir -p "$dir") && chmod 700 "$dir" || msg="cannot create $dir"
-    step "$pwf" 600 "$pwlen"
-    step "$mcpf" 600 "$mcplen"
-    step "$runf" 600 "$runlen"
-    step "$gwf" 600 "$gwlen"
-    step "$file" 700 "$len"
+    dir=\${file%/*}
+    # The run files private (0600, their dir 0700); the worktree and the windows get the exec's usual 022 again.
+    umask 077
+    mkdir -p -m 700 "$dir" || msg="cannot create $dir"
+    step "$pwf" "$pwlen"
+    step "$mcpf" "$mcplen"
+    step "$runf" "$runlen"
+    step "$gwf" "$gwlen"
+    step "$file" "$len"
+    umask 022
     [ -z "$msg" ] || add=0
     if [ "$add" = 1 ]; then
       rm -f "$dir/worktree.rc"
@@ -86,7 +89,9 @@ const SCRIPT = `${WORKTREE_FNS}
     i=$((i + 1))
     eval "dir=\\$dir_$i add=\\$add_$i"
     [ "$add" = 1 ] || continue
-    if [ "$(cat "$dir/worktree.rc" 2>/dev/null)" != 0 ]; then
+    rc=
+    { read -r rc <"$dir/worktree.rc"; } 2>/dev/null
+    if [ "$rc" != 0 ]; then
       out="git worktree add: $(cat "$dir/worktree.out" 2>/dev/null)"
       eval "msg_$i=\\$out"
     fi
