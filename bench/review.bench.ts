@@ -26,8 +26,9 @@ const timed = async (fn: () => Promise<unknown>): Promise<number> => {
  * Review that talks back, in a worker container over the runtime's one exec:
  * - a checkpoint of a 10,000-file worktree with 100 changed files (what each turn end costs) against the same git
  *   work by a bare exec: `git add -A && git write-tree` into a kept temporary index (as the checkpoint keeps its
- *   own); beside it, the same pair into a fresh copy of the agent's index (what checkpoints did before) and a bare
- *   `docker exec true` (the round trip every figure here pays);
+ *   own), sent the same way (the runtime's exec of one `sh -c`, the same 100 files changed for both, who goes
+ *   first alternating); beside it, the same pair into a fresh copy of the agent's index (what checkpoints did
+ *   before) and a bare `docker exec true` (the round trip every figure here pays);
  * - the radar's check of one moved branch against 9 other live branches and the base against the same 10 bare
  *   `git merge-tree --write-tree` calls in one exec;
  * - the eight-session scenario of radar.docker.test.ts (overlaps known in advance), five rounds: from a commit's exec

@@ -14,30 +14,38 @@ import { GIT_PRELUDE, runScript, type ReviewExec, type ReviewTarget } from './co
  * turn). The first checkpoint seeds it from the agent's index (or HEAD). One case would make it drift from
  * what a copy of the agent's index gives: a file it holds that a .gitignore now ignores (`add -A` keeps
  * tracked files). So when its ignored entries are not exactly the agent's, it is seeded again.
+ *
+ * Each process costs milliseconds to start in a container, so the script starts git and nothing else
+ * (docs/performance.md, "Review"): the git dir comes from the worktree's `.git` file and outputs go to shell
+ * variables. What does not wait on another runs side by side: once `git add -A` is done, `write-tree`, the
+ * ignored-entries check and the turn's stats (`diff-index --cached` against the parent, the same as the tree's
+ * diff) read the checkpoint index at once, then `commit-tree` and `update-ref` run while the stats finish. The
+ * two outputs made in the background go to scratch files beside the checkpoint index (a session takes one
+ * checkpoint at a time).
  */
 const TAKE = `${GIT_PRELUDE}
 wt=$1; repo=$2; ref=$3; msg=$4; prev=$5
 cd "$wt" 2>/dev/null || { echo "The session's worktree is gone." >&2; exit 3; }
-idx=$(git rev-parse --path-format=absolute --git-path index) || exit 3
+# The agent's index is in the git dir the worktree's .git names; git is asked when that is not an absolute path.
+gd=
+if [ -d .git ]; then gd=$PWD/.git
+elif [ -f .git ]; then IFS= read -r gd < .git || :; case $gd in 'gitdir: /'*) gd=\${gd#gitdir: } ;; *) gd= ;; esac; fi
+if [ -n "$gd" ] && [ -d "$gd" ]; then idx=$gd/index
+else idx=$(git rev-parse --path-format=absolute --git-path index) || exit 3; fi
 keep=\${idx%/*}/nexus-checkpoint-index
-t=$(mktemp -d /tmp/nexus-checkpoint-XXXXXX) || exit 5
-trap 'rm -rf "$t"' EXIT
+fail() { wait; exit 5; }
 head_commit() { git rev-parse -q --verify 'HEAD^{commit}' || :; }
+# cp -p keeps the index's date: git reads again a file not older than its index (racy git), and a copy dated
+# now would pass a file changed in the second the agent's index was written as unchanged.
 seed() {
   rm -f "$keep" "$keep.lock"
-  if [ -f "$idx" ]; then cp "$idx" "$keep" || exit 5
+  if [ -f "$idx" ]; then cp -p "$idx" "$keep" || exit 5
   else h=$(head_commit); [ -z "$h" ] || GIT_INDEX_FILE="$keep" git read-tree "$h" || exit 5; fi
 }
-add() { git add -A >/dev/null 2>"$t/err" || { cat "$t/err" >&2; exit 5; }; }
+add() { e=$(git add -A 2>&1 >/dev/null) || { printf '%s\\n' "$e" >&2; exit 5; }; }
 export GIT_INDEX_FILE="$keep"
 [ -f "$keep" ] && [ ! -e "$keep.lock" ] || seed
-git add -A >/dev/null 2>/dev/null || { seed; add; }
-git ls-files -z -c -i --exclude-standard > "$t/ign" || exit 5
-if [ -s "$t/ign" ]; then
-  GIT_INDEX_FILE="$idx" git ls-files -z -c -i --exclude-standard > "$t/ign-agent" 2>/dev/null
-  cmp -s "$t/ign" "$t/ign-agent" || { seed; add; }
-fi
-tree=$(git write-tree) || exit 5
+git add -A >/dev/null 2>&1 || { seed; add; }
 parent=$prev
 if [ -z "$parent" ]; then
   h=$(head_commit)
@@ -45,13 +53,27 @@ if [ -z "$parent" ]; then
     base=$(git -C "$repo" symbolic-ref -q HEAD) && parent=$(git merge-base "$h" "$base" 2>/dev/null) || parent=$h
   fi
 fi
-c=$(git commit-tree "$tree" \${parent:+-p "$parent"} -m "$msg") || exit 5
+if [ -n "$parent" ]; then from=$parent; else from=$(git hash-object -t tree /dev/null); fi
+# In the C locale's words, read at the end.
+stats() { LC_ALL=C git diff-index --cached --shortstat "$from" > "$keep.stat" & d=$!; }
+git write-tree > "$keep.tree" & w=$!
+stats
+# Quoted (not -z) names: a newline in one is escaped, so the lists compare as strings.
+ign=$(git ls-files -c -i --exclude-standard) || fail
+wait $w || fail
+IFS= read -r tree < "$keep.tree" || fail
+if [ -n "$ign" ] && [ "$ign" != "$(GIT_INDEX_FILE="$idx" git ls-files -c -i --exclude-standard 2>/dev/null)" ]; then
+  wait; seed; add; tree=$(git write-tree) || exit 5; stats
+fi
+c=$(git commit-tree "$tree" \${parent:+-p "$parent"} -m "$msg") || fail
 # The seq comes from the rows in core: a ref with no row is one a core killed between the two made; it is replaced.
-git update-ref "$ref" "$c" 2>"$t/err" || { cat "$t/err" >&2; exit 5; }
-if [ -n "$parent" ]; then git diff-tree -r --no-renames --numstat "$parent" "$c"
-else git diff-tree -r --no-renames --numstat --root "$c"; fi > "$t/n" || exit 5
-printf '%s %s ' "$c" "\${parent:--}"
-awk -F'\\t' '{ f++; if ($1 != "-") { a += $1; d += $2 } } END { printf "%d %d %d\\n", f, a, d }' "$t/n"
+git update-ref "$ref" "$c" || fail
+wait $d || exit 5
+# " 3 files changed, 10 insertions(+), 2 deletions(-)", a part left out when it is 0; nothing when nothing changed.
+IFS= read -r s < "$keep.stat" || s=
+f=0; a=0; x=0; n=0
+for word in $s; do case $word in file*) f=$n ;; insertion*) a=$n ;; deletion*) x=$n ;; esac; n=$word; done
+printf '%s %s %d %d %d\\n' "$c" "\${parent:--}" "$f" "$a" "$x"
 `;
 
 /** Writes the target's files where they differ from the current state, removes what the target lacks. */
