@@ -1,3 +1,6 @@
+import { request } from 'node:http';
+import { WebSocket } from 'ws';
+
 /**
  * A dev server as a session would start one, in plain Node (the worker image has no npm packages): a page that
  * opens a hot-reload WebSocket at /hmr and tries to reach Nexus (its /api/rpc on the UI's origin and on its own,
@@ -62,3 +65,32 @@ server.on('upgrade', (req, socket) => {
 });
 server.listen(port, host);
 `;
+
+/** A GET of `path` through a front on 127.0.0.1:`port` (a preview proxy) with the preview origin's Host. */
+export function previewGet(port: number, host: string, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ port, host: '127.0.0.1', path, headers: { host } }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The app's hot-reload exchange through the front: its `reload`, then the echo of what the test sends. */
+export async function previewHotReload(port: number, host: string): Promise<string[]> {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/hmr`, { headers: { host } });
+  const got: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    ws.on('message', (m) => {
+      got.push(String(m));
+      if (got.length === 1) ws.send('saved src/app.tsx');
+      else resolve();
+    });
+    ws.on('error', reject);
+  });
+  ws.close();
+  return got;
+}

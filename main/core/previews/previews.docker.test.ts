@@ -1,6 +1,5 @@
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
+import { previewGet, previewHotReload } from '../../../test/helpers/preview-app';
 import { previewRig } from '../../../test/helpers/preview-rig';
 
 // One worker container on the `nexus` bridge; two sessions' dev servers (the preview app) started in their
@@ -29,33 +28,8 @@ afterAll(async () => {
 });
 
 const hostOf = (port: number, session: string) => `${port}-${session}.${rig.workspace.name}.localhost:${rig.frontPort}`;
-
-function get(host: string, path: string) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = request({ port: rig.frontPort, host: '127.0.0.1', path, headers: { host } }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-async function hotMessage(host: string): Promise<string[]> {
-  const ws = new WebSocket(`ws://127.0.0.1:${rig.frontPort}/hmr`, { headers: { host } });
-  const got: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    ws.on('message', (m) => {
-      got.push(String(m));
-      if (got.length === 1) ws.send('saved src/app.tsx');
-      else resolve();
-    });
-    ws.on('error', reject);
-  });
-  ws.close();
-  return got;
-}
+const get = (host: string, path: string) => previewGet(rig.frontPort, host, path);
+const hotMessage = (host: string) => previewHotReload(rig.frontPort, host);
 
 describe("a session's previews", () => {
   it('lists the ports its processes listen on in its worktree, each at its own origin', async () => {

@@ -1,9 +1,8 @@
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { ensureTestWorkerImage, realDocker } from '../../../test/helpers/docker';
-import { PREVIEW_APP } from '../../../test/helpers/preview-app';
+import { PREVIEW_APP, previewGet, previewHotReload } from '../../../test/helpers/preview-app';
 import { linkToSecondEngine, startSecondEngine, type SecondEngine } from '../../../test/helpers/second-engine';
 import { waitFor } from '../../../test/helpers/wait';
 import { WORKER_NODE } from '../docker';
@@ -92,32 +91,8 @@ const nameOf = (host: string | undefined) => ({
   workspace: 'r',
 });
 
-function get(session: string, path: string) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = request({ port: frontPort, host: '127.0.0.1', path, headers: { host: `${session}.r` } }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-async function hotMessage(session: string): Promise<string[]> {
-  const ws = new WebSocket(`ws://127.0.0.1:${frontPort}/hmr`, { headers: { host: `${session}.r` } });
-  const got: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    ws.on('message', (m) => {
-      got.push(String(m));
-      if (got.length === 1) ws.send('saved src/app.tsx');
-      else resolve();
-    });
-    ws.on('error', reject);
-  });
-  ws.close();
-  return got;
-}
+const get = (session: string, path: string) => previewGet(frontPort, `${session}.r`, path);
+const hotMessage = (session: string) => previewHotReload(frontPort, `${session}.r`);
 
 /** Execs the remote engine holds for the container (each `docker exec` made there leaves one). */
 const execsOnEngine = async (): Promise<number> =>
