@@ -167,6 +167,13 @@ export type ToolResult<K extends ToolName> = z.output<PlatformTools[K]['result']
 export const toolNames = Object.keys(platformTools) as ToolName[];
 export const isToolName = (s: string): s is ToolName => Object.hasOwn(platformTools, s);
 
+/**
+ * A platform tool's name on MCP: `_` instead of `.` (`memory.search` → `memory_search`), since model APIs accept only
+ * [A-Za-z0-9_-] in tool names. Agents prefix it with the server's name (Claude Code and Qwen Code as
+ * `mcp__nexus__<name>`).
+ */
+export const mcpToolName = (tool: ToolName): string => tool.replace('.', '_');
+
 export const ToolRequest = z.object({ tool: z.string().min(1).max(100), args: z.unknown().optional() });
 export type ToolRequest = z.infer<typeof ToolRequest>;
 export const ToolReply = replyOf(z.unknown());

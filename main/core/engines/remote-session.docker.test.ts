@@ -3,13 +3,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { mcpToolName } from '../../../resources/worker/nexus-mcp/bridge-server';
 import { connectRun } from '../../../test/helpers/run-client';
 import { okResult } from '../../../test/helpers/platform-fixture';
 import { remoteFleetForSuite } from '../../../test/helpers/suite';
 import { geminiUserTexts } from '../../../test/helpers/gemini-api';
 import { loadTools, offered, toolResult } from '../../../test/helpers/tool-search';
 import { readUntil, waitFor } from '../../../test/helpers/wait';
+import { mcpToolName } from '../../../shared/platform-tools';
 import { agentCliVolumeName } from './engine-copies';
 import { DELEGATION_RELAY_PORT, GATEWAY_RELAY_PORT, LEAF_WORKER_PORT } from './engine-leaf';
 

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcpToolName } from '../../../resources/worker/nexus-mcp/bridge-server';
-import type { ToolName } from '../../../shared/platform-tools';
+import { mcpToolName, type ToolName } from '../../../shared/platform-tools';
 import type { ModelReply, ModelRequest } from '../../../test/helpers/model-api';
 import { startRealAgentFleet, type RealAgentFleet } from '../../../test/helpers/real-agent-fleet';
 import { loadTools, toolReferences, toolResult } from '../../../test/helpers/tool-search';

@@ -1,15 +1,9 @@
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { platformTools, toolNames, type ToolName, type ToolReply } from '../../../shared/platform-tools';
+import { mcpToolName, platformTools, toolNames, type ToolName, type ToolReply } from '../../../shared/platform-tools';
 
 /** Sends one platform-tool call to Core and returns its reply. */
 export type ForwardCall = (tool: ToolName, args: unknown) => Promise<ToolReply>;
-
-/**
- * MCP tool names use `_` instead of `.` (`memory.search` → `memory_search`): model APIs accept
- * only [A-Za-z0-9_-] in tool names, and Claude Code prefixes them as mcp__nexus__<name>.
- */
-export const mcpToolName = (tool: ToolName): string => tool.replace('.', '_');
 
 export interface GatedBridge {
   server: McpServer;

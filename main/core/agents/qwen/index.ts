@@ -1,5 +1,14 @@
+import { mcpToolName, toolNames } from '../../../../shared/platform-tools';
 import { acpDriver, openAiCompatibleModel } from '../acp';
 import { QWEN_ACP_ARGV, QWEN_CLI, QWEN_CLI_MOUNT } from './cli';
+
+/**
+ * Qwen Code defers every MCP tool behind its `tool_search` / `tool_call` bridge and names the deferred tools in a
+ * reminder built when the session starts, before it connects the servers of `session/new`: so its model is never told
+ * they exist (measured on 0.24.4: the tools are listed and found by `tool_search`, but named nowhere in a request).
+ * `tools.visible` declares Nexus's platform tools up front, as every other kind sees them (docs/acp.md).
+ */
+export const QWEN_VISIBLE_TOOLS: readonly string[] = toolNames.map((t) => `mcp__nexus__${mcpToolName(t)}`);
 
 /**
  * Qwen Code (`qwen --acp`), an ACP kind: docs/agents.md, "ACP kinds". It speaks OpenAI chat completions to
@@ -28,7 +37,7 @@ export const qwenDriver = acpDriver({
     file: '.qwen/settings.json',
     merge: {
       memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false },
-      tools: { todoWrite: { enabled: true } },
+      tools: { todoWrite: { enabled: true }, visible: QWEN_VISIBLE_TOOLS },
     },
   },
   credentialFiles: [String.raw`\.qwen/oauth_creds\.json`],

@@ -18,9 +18,6 @@ describe('the real Qwen through Nexus (ACP)', () => {
     toolResults: (req) => JSON.stringify(chatToolResults(req)),
     toolNames: chatToolNames,
     afterTool: (req) => req.body.messages?.at(-1)?.role === 'tool',
-    // Measured on 0.24.4 (and in ../shared/reference/acp-agents.md): it starts the stdio server of session/new, but
-    // neither its tool list nor its deferred tools (tool_search / tool_call) name the server's tools.
-    mcpToolsNotOffered: 'Qwen Code 0.24.4 offers no tool of the MCP servers given in session/new',
     shell: (command) => ({ toolUse: { name: 'run_shell_command', input: { command, description: 'as asked' } } }),
     // Its todo tool; Qwen Code sends the list as an ACP plan update (`PlanEmitter`, 0.24.4).
     plan: (todos) => ({ toolUse: { name: 'todo_write', input: { todos } } }),
