@@ -13,7 +13,9 @@ import { GIT_PRELUDE, runScript, type ReviewExec, type ReviewTarget } from './co
  * stale for everything the agent changed and not staged, and a copy of it re-hashed all of that every
  * turn). The first checkpoint seeds it from the agent's index (or HEAD). One case would make it drift from
  * what a copy of the agent's index gives: a file it holds that a .gitignore now ignores (`add -A` keeps
- * tracked files). So when its ignored entries are not exactly the agent's, it is seeded again.
+ * tracked files), or one the agent force-added (`git add -f`, which `add -A` into this index never picks up). So
+ * when its ignored entries are not exactly the agent's, it is seeded again; the agent's list is read when this index
+ * holds ignored entries or the agent's index was written since the last checkpoint (a test builtin, no process).
  *
  * Each process costs milliseconds to start in a container, so the script starts git and nothing else
  * (docs/performance.md, "Review"): the git dir comes from the worktree's `.git` file and outputs go to shell
@@ -56,13 +58,15 @@ fi
 if [ -n "$parent" ]; then from=$parent; else from=$(git hash-object -t tree /dev/null); fi
 # In the C locale's words, read at the end.
 stats() { LC_ALL=C git diff-index --cached --shortstat "$from" > "$keep.stat" & d=$!; }
+# The agent's index written since the last checkpoint (its .tree): it may hold a file it force-added (test builtin).
+moved=; [ "$idx" -nt "$keep.tree" ] && moved=1
 git write-tree > "$keep.tree" & w=$!
 stats
 # Quoted (not -z) names: a newline in one is escaped, so the lists compare as strings.
 ign=$(git ls-files -c -i --exclude-standard) || fail
 wait $w || fail
 IFS= read -r tree < "$keep.tree" || fail
-if [ -n "$ign" ] && [ "$ign" != "$(GIT_INDEX_FILE="$idx" git ls-files -c -i --exclude-standard 2>/dev/null)" ]; then
+if [ -n "$ign$moved" ] && [ "$ign" != "$(GIT_INDEX_FILE="$idx" git ls-files -c -i --exclude-standard 2>/dev/null)" ]; then
   wait; seed; add; tree=$(git write-tree) || exit 5; stats
 fi
 c=$(git commit-tree "$tree" \${parent:+-p "$parent"} -m "$msg") || fail

@@ -129,14 +129,18 @@ describe('a checkpoint per turn', () => {
       (await stateTree()).trim(),
     );
     expect(c6).toMatchObject({ files: 2, additions: 1, deletions: 1 });
+    // A file the agent force-adds is tracked though ignored: the next checkpoint holds it.
+    const c7 = await turn(`echo trace > run.log; git add -f run.log`, 7);
+    expect(await tree(c7)).toContain('run.log');
+    expect(c7).toMatchObject({ files: 1, additions: 1 });
   });
 
   it('replaces a ref a killed core left without its row (the next turn is not refused from then on)', async () => {
-    const orphan = `refs/nexus/checkpoints/${sessionId}/10`;
+    const orphan = `refs/nexus/checkpoints/${sessionId}/11`;
     await rig.sh(`cd /workspace; git update-ref ${orphan} HEAD`);
-    const c7 = await turn(`echo seven >> keep.txt`, 7);
-    expect(c7.seq).toBe(10);
-    expect((await rig.sh(`cd /workspace; git rev-parse ${orphan}`)).trim()).toBe(c7.commit);
+    const c8 = await turn(`echo eight >> keep.txt`, 8);
+    expect(c8.seq).toBe(11);
+    expect((await rig.sh(`cd /workspace; git rev-parse ${orphan}`)).trim()).toBe(c8.commit);
   });
 
   it('refuses a checkpoint the session does not have, changing nothing', async () => {
