@@ -299,12 +299,8 @@ export class SessionService {
     opts: DeleteSessionOptions = {},
   ): Promise<{ deleted: true; id: string; branchDeleted?: boolean }> {
     const row = this.lookup.row(ref);
-    const { store, updates, launcher, branches } = this;
-    return deleteSession(
-      { store, runtime: this.deps.runtime, config: this.deps.config, branches, launcher, updates },
-      row,
-      opts,
-    );
+    const { store, updates, launcher } = this;
+    return deleteSession({ store, runtime: this.deps.runtime, config: this.deps.config, launcher, updates }, row, opts);
   }
 
   /** The agent a workspace's new sessions run when the create names none. */

@@ -42,21 +42,23 @@ export const WORKTREE_FNS = `
     git -C "$1" worktree add -q -b "$3" "$2" HEAD
   }`;
 
-/** Removes exactly this session's worktree; its branch stays (a delete removes it only when asked). */
-export async function removeWorktree(
+/**
+ * Removes exactly this session's worktree (its branch stays: a delete removes it only when asked) and its state dir
+ * (launch script, inbox address, run files), in one exec.
+ */
+export async function removeWorkArea(
   runtime: ContainerExec,
   config: Pick<SessionsConfig, 'repoDir'>,
   ws: ExecTarget,
   p: SessionPaths,
 ): Promise<void> {
-  await sh(runtime, ws, `${WORKTREE_FNS}\nremove_worktree "$1" "$2"`, [config.repoDir, p.worktree]);
+  await sh(runtime, ws, `${WORKTREE_FNS}\nremove_worktree "$1" "$2"; rm -rf -- "$3"`, [
+    config.repoDir,
+    p.worktree,
+    p.stateDir,
+  ]);
 }
 
 export async function worktreeExists(runtime: ContainerExec, ws: ExecTarget, p: SessionPaths): Promise<boolean> {
   return (await sh(runtime, ws, 'test -d "$1"', [p.worktree])).exitCode === 0;
-}
-
-/** Removes the session's state dir (launch script, inbox address, run files). */
-export async function removeSessionState(runtime: ContainerExec, ws: ExecTarget, p: SessionPaths): Promise<void> {
-  await sh(runtime, ws, 'rm -rf -- "$1"', [p.stateDir]);
 }

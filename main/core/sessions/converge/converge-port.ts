@@ -8,7 +8,7 @@ import { listWindows } from '../launch/tmux';
 import { sessionPaths } from '../session-paths';
 import type { SessionRow, SessionStore } from '../session-store';
 import type { SessionUpdates } from '../session-updates';
-import { removeSessionState, removeWorktree, worktreeExists } from '../worktrees';
+import { removeWorkArea, worktreeExists } from '../worktrees';
 import type { ConvergeSessions } from './session-converge';
 
 export interface ConvergePortDeps {
@@ -61,10 +61,7 @@ export function convergePort(d: ConvergePortDeps): ConvergeSessions {
       });
       if (d.launcher.hooksLive(ws)) d.startup.arm(row.id, launchedAt);
     },
-    removeWorkArea: async (ws, row) => {
-      await removeWorktree(runtime, config, ws, paths(row));
-      await removeSessionState(runtime, ws, paths(row));
-    },
+    removeWorkArea: (ws, row) => removeWorkArea(runtime, config, ws, paths(row)),
     runs: {
       endOrphans: () => d.launcher.endOrphanRuns(),
       endStray: (id) => d.launcher.endStrayRuns(id),
