@@ -88,7 +88,10 @@ export function composeCore(
     engines,
     platform: p.platform,
     gatewayTarget: () => gateway.listenerAddress(),
+    egressTarget: () => egress.listenerAddress(),
   });
+  // Confined workspaces on a remote engine reach the egress proxy through their engine's link, relayed by its leaf.
+  egress.routeRemote(f.leaves.egress);
   let sessions: SessionService | null = null;
   const live = (): SessionService => sessions ?? failNotBuilt('sessions');
   const { agent, inWorkspaces } = agents;

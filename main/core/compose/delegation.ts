@@ -13,8 +13,8 @@ import type { Foundations } from './foundations';
 
 /**
  * Delegations: sessions as MCP clients, each workspace's delegated credential (its scope reads sessions from the store, so
- * it comes before them), and remote engines' leaf nodes, through which their workers reach NATS, the delegation listener
- * and the model gateway.
+ * it comes before them), and remote engines' leaf nodes, through which their workers reach NATS, the delegation listener,
+ * the model gateway and the egress proxy.
  */
 export function buildDelegation(
   d: Pick<Foundations, 'db' | 'log'> & {
@@ -29,6 +29,8 @@ export function buildDelegation(
     platform: PlatformService;
     /** The model gateway's address; asked only when a leaf starts (the gateway is built after the delegations). */
     gatewayTarget: () => { host: string; port: number } | null;
+    /** The egress proxy's address, asked when a leaf starts: confined workspaces on remote engines go out through it. */
+    egressTarget: () => { host: string; port: number } | null;
   },
 ) {
   const { config, workspaces } = d;
@@ -51,6 +53,8 @@ export function buildDelegation(
     delegation: built.delegation,
     runtime: workspaces.runtime,
     gatewayTarget: d.gatewayTarget,
+    egressTarget: d.egressTarget,
+    network: config.docker.network,
     natsBinary: config.nats.binary,
     leafForwarder: config.nats.leafForwarder,
     owner: ownerIdFor(d.dataDir),

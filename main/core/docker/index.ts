@@ -22,7 +22,14 @@ export {
 } from './engine-port';
 export { attachIn, execIn, type AttachOptions, type ExecOptions, type ExecResult, type TtyProcess } from './exec';
 export { isOwnedBy, LABEL, ownerIdFor } from './labels';
-export { ensureConfinedNetwork, isLoopbackNetwork, learnWorkerHost, workerBridge, workerHostAddress } from './network';
+export {
+  confinedNetworkOf,
+  ensureConfinedNetwork,
+  isLoopbackNetwork,
+  learnWorkerHost,
+  workerBridge,
+  workerHostAddress,
+} from './network';
 export { packTar, streamTar, type TarFile } from './tar';
 export {
   imageExists,

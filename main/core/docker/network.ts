@@ -18,6 +18,9 @@ export async function ensureWorkerNetwork(docker: Docker, name: string): Promise
   if (!BUILT_IN.has(name)) await ensureBridge(docker, name, false);
 }
 
+/** The network of confined workspaces beside the workers' network `network` (on every engine). */
+export const confinedNetworkOf = (network: string): string => `${network}-confined`;
+
 /**
  * Makes sure a confined workspaces' network exists: a user-defined bridge created `--internal` (no route out that the
  * engine forwards; the host's own addresses stay reachable, which is where the gateway, NATS and the egress proxy
@@ -27,8 +30,22 @@ export async function ensureConfinedNetwork(docker: Docker, name: string): Promi
   await ensureBridge(docker, name, true);
 }
 
+/** Ensures in flight, per engine and network: two creates at once on a new engine would make two of one name. */
+const ensuring = new WeakMap<Docker, Map<string, Promise<void>>>();
+
 /** A labelled user-defined bridge `name`, internal or not, created when missing; one that exists must match. */
-async function ensureBridge(docker: Docker, name: string, internal: boolean): Promise<void> {
+function ensureBridge(docker: Docker, name: string, internal: boolean): Promise<void> {
+  let inFlight = ensuring.get(docker);
+  if (!inFlight) ensuring.set(docker, (inFlight = new Map()));
+  const key = `${name}\0${internal}`;
+  const known = inFlight.get(key);
+  if (known) return known;
+  const p = makeBridge(docker, name, internal).finally(() => inFlight.delete(key));
+  inFlight.set(key, p);
+  return p;
+}
+
+async function makeBridge(docker: Docker, name: string, internal: boolean): Promise<void> {
   try {
     const info = (await docker.getNetwork(name).inspect()) as { Internal?: boolean };
     if (internal && !info.Internal)

@@ -9,9 +9,18 @@ import { canonicalHost, matchAllowList, type AllowEntry } from './allow-list';
 /** The workspace a connection comes from, and its allow-list; null: the address is no confined workspace's. */
 export type EgressCaller = { workspaceId: string; name: string; entries: readonly AllowEntry[] } | null;
 
+/** Who a request says it is: its source address, and the proxy credential it presents (null: none presented). */
+export interface EgressWho {
+  address: string;
+  credential: string | null;
+}
+
 export interface EgressProxyDeps {
-  /** Who is calling, by the connection's source address on the confined network. */
-  callerAt(address: string): Promise<EgressCaller>;
+  /**
+   * Who is calling: the confined workspace whose proxy credential the request presents (a workspace on a remote
+   * engine, whose address the engine's link hides), else the one at its source address on the confined network.
+   */
+  callerOf(who: EgressWho): Promise<EgressCaller>;
   /** A refused attempt, to record and show. */
   refused(workspaceId: string, r: { method: string; host: string; port: number; reason: string }): void;
   log: Logger;
@@ -39,6 +48,28 @@ const HOP_BY_HOP = new Set([
   'transfer-encoding',
   'upgrade',
 ]);
+
+/** The proxy credential of a `Proxy-Authorization: Basic` header (its password); '' for any other header. */
+export function proxyCredentialOf(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  const basic = /^Basic\s+([A-Za-z0-9+/=]{1,400})$/i.exec(header.trim());
+  if (!basic?.[1]) return '';
+  const pair = Buffer.from(basic[1], 'base64').toString('utf8');
+  const colon = pair.indexOf(':');
+  return colon < 0 ? '' : pair.slice(colon + 1);
+}
+
+const whoOf = (req: IncomingMessage): EgressWho => ({
+  address: req.socket.remoteAddress ?? '',
+  credential: proxyCredentialOf(req.headers['proxy-authorization']),
+});
+
+/** Why an unknown caller is turned away (407: a client that sends its credential only when asked asks again). */
+const unknownReason = (who: EgressWho): string =>
+  who.credential === null
+    ? 'this address is not a confined Nexus workspace, and no proxy credential was presented'
+    : 'the proxy credential is not a confined Nexus workspace\u2019s';
+const UNKNOWN_HEADERS = { 'content-type': 'text/plain', 'proxy-authenticate': 'Basic realm="Nexus egress"' };
 
 /**
  * The egress proxy of confined workspaces: CONNECT tunnels (https, no TLS interception) and plain http forwarding,
@@ -81,12 +112,11 @@ export class EgressProxy {
 
   /** The target's address when the caller may reach it, else the reason it may not. */
   private async decide(
-    caller: EgressCaller,
+    caller: NonNullable<EgressCaller>,
     host: string,
     port: number,
     defaultPort: 80 | 443,
   ): Promise<{ address: string } | { reason: string }> {
-    if (!caller) return { reason: 'this address is not a confined Nexus workspace' };
     const entry = matchAllowList(caller.entries, host, port, defaultPort);
     if (!entry) return { reason: `${host}:${port} is not on the allow-list of workspace ${caller.name}` };
     const canonical = canonicalHost(host);
@@ -106,7 +136,9 @@ export class EgressProxy {
   private refuse(caller: EgressCaller, method: string, host: string, port: number, reason: string): string {
     if (caller) this.deps.refused(caller.workspaceId, { method, host, port, reason });
     this.deps.log.info('egress refused', { workspace: caller?.workspaceId ?? null, method, host, port, reason });
-    return `Refused by Nexus egress: ${reason}. Add the host in the workspace's settings (Egress) to allow it.\n`;
+    return caller
+      ? `Refused by Nexus egress: ${reason}. Add the host in the workspace's settings (Egress) to allow it.\n`
+      : `Refused by Nexus egress: ${reason}.\n`;
   }
 
   private async tunnel(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
@@ -115,7 +147,16 @@ export class EgressProxy {
     const target = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(req.url ?? '');
     const host = target?.[1]?.replace(/^\[|\]$/g, '') ?? '';
     const port = Number(target?.[2] ?? 0);
-    const caller = await this.deps.callerAt(req.socket.remoteAddress ?? '');
+    const who = whoOf(req);
+    const caller = await this.deps.callerOf(who);
+    if (!caller) {
+      const body = this.refuse(null, 'CONNECT', host, port, unknownReason(who));
+      const headers = Object.entries({ ...UNKNOWN_HEADERS, 'content-length': Buffer.byteLength(body) });
+      client.end(
+        `HTTP/1.1 407 Proxy Authentication Required\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${body}`,
+      );
+      return;
+    }
     const verdict = target
       ? await this.decide(caller, host, port, 443)
       : { reason: `"${req.url ?? ''}" is not a host:port` };
@@ -151,7 +192,8 @@ export class EgressProxy {
     } catch {
       url = null;
     }
-    const caller = await this.deps.callerAt(req.socket.remoteAddress ?? '');
+    const who = whoOf(req);
+    const caller = await this.deps.callerOf(who);
     const method = req.method ?? 'GET';
     if (!url || url.protocol !== 'http:') {
       const body = `Nexus egress forwards absolute http:// URLs; use CONNECT for https (got "${req.url ?? ''}").\n`;
@@ -160,6 +202,10 @@ export class EgressProxy {
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const port = Number(url.port || 80);
+    if (!caller) {
+      res.writeHead(407, UNKNOWN_HEADERS).end(this.refuse(null, method, host, port, unknownReason(who)));
+      return;
+    }
     const verdict = await this.decide(caller, host, port, 80);
     if ('reason' in verdict) {
       res.writeHead(403, { 'content-type': 'text/plain' }).end(this.refuse(caller, method, host, port, verdict.reason));

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../store';
 
 /** What the proxy refused a workspace. */
@@ -12,7 +13,11 @@ export interface EgressRefusal {
 /** Refusals kept per workspace: the newest; a loop of refused requests cannot fill the disk. */
 export const REFUSALS_KEPT = 200;
 
-/** A workspace's egress rule and its refusals (migration 035). */
+/** A proxy credential's shape: `nxe_` and 256 random bits (base64url). */
+const PROXY_CREDENTIAL = /^nxe_[A-Za-z0-9_-]{43}$/;
+const hashOf = (credential: string): string => createHash('sha256').update(credential, 'utf8').digest('hex');
+
+/** A workspace's egress rule and its refusals (migration 035), and its proxy credential's hash (037). */
 export class EgressStore {
   constructor(private readonly db: Db) {}
 
@@ -38,6 +43,28 @@ export class EgressStore {
         rule.hosts === null ? null : JSON.stringify(rule.hosts),
         new Date().toISOString(),
       );
+  }
+
+  /**
+   * A fresh proxy credential for a confined workspace, replacing the one it had (a container made before holds a
+   * worthless one from now on). The value is returned once and never stored: only its SHA-256.
+   */
+  issueCredential(workspaceId: string): string {
+    const credential = `nxe_${randomBytes(32).toString('base64url')}`;
+    const changed = this.db
+      .prepare('UPDATE workspace_egress SET proxy_hash = ? WHERE workspace_id = ? AND confined = 1')
+      .run(hashOf(credential), workspaceId).changes;
+    if (changed !== 1) throw new Error(`workspace ${workspaceId} is not confined: no proxy credential`);
+    return credential;
+  }
+
+  /** The confined workspace a presented proxy credential is, or null (unknown, revoked, or its workspace gone). */
+  workspaceOfCredential(credential: string): string | null {
+    if (!PROXY_CREDENTIAL.test(credential)) return null;
+    const row = this.db
+      .prepare('SELECT workspace_id FROM workspace_egress WHERE proxy_hash = ? AND confined = 1')
+      .get(hashOf(credential)) as { workspace_id: string } | undefined;
+    return row?.workspace_id ?? null;
   }
 
   refuse(workspaceId: string, r: EgressRefusal): void {

@@ -1,4 +1,4 @@
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCore } from '../../../test/helpers/core';
 import { ensureTestWorkerImage, realDocker, workspaceTestConfig } from '../../../test/helpers/docker';
 import { serveGitRepo } from '../../../test/helpers/git-http-server';
+import { engineEnforcesInternal, startOutside } from '../../../test/helpers/outside';
 import { waitFor } from '../../../test/helpers/wait';
 import { operatorContext } from '../handlers';
 import { createLogger } from '../log';
@@ -68,47 +69,6 @@ const direct = (host, port) => new Promise((done) => {
   console.log(JSON.stringify(out));
 })();
 `;
-
-/** The engine enforces `--internal` only when it manages iptables (dockerd without `--iptables=false`). */
-function engineEnforcesInternal(): boolean {
-  const pid = execFileSync('pidof', ['dockerd'], { encoding: 'utf8' }).trim().split(/\s+/)[0] ?? '';
-  return !readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--iptables=false');
-}
-
-/**
- * A stand-in for the outside: a network namespace behind a veth pair (root), a server in it, reached from a bridge
- * only by forwarding through the host (the way to the internet), never as one of the host's own addresses.
- */
-function startOutside(hits: string[]): { address: string; stop(): void } {
-  const tag = randomBytes(3).toString('hex');
-  const ns = `nexus-out-${tag}`;
-  const host = `nxo${tag}h`;
-  const ip = (...args: string[]): string => execFileSync('ip', args, { encoding: 'utf8' });
-  ip('netns', 'add', ns);
-  ip('link', 'add', host, 'type', 'veth', 'peer', 'name', `nxo${tag}n`);
-  ip('link', 'set', `nxo${tag}n`, 'netns', ns);
-  ip('addr', 'add', '198.51.100.1/30', 'dev', host);
-  ip('link', 'set', host, 'up');
-  ip('-n', ns, 'addr', 'add', '198.51.100.2/30', 'dev', `nxo${tag}n`);
-  ip('-n', ns, 'link', 'set', `nxo${tag}n`, 'up');
-  ip('-n', ns, 'route', 'add', 'default', 'via', '198.51.100.1');
-  // Two web servers out there: 8080 the test allows, 8081 it does not; each line it prints is a request it got.
-  const servers = `for (const [port, label] of [[8080, 'allowed'], [8081, 'refused']])
-    require('http').createServer((q, s) => { console.log(label, q.method, q.url); s.end(label); }).listen(port);`;
-  const server: ChildProcess = spawn('ip', ['netns', 'exec', ns, process.execPath, '-e', servers], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-    detached: true, // `ip netns exec` waits for its child: the group is stopped, not only `ip`
-  });
-  server.stdout?.on('data', (d: Buffer) => hits.push(...d.toString().trim().split('\n')));
-  return {
-    address: '198.51.100.2',
-    stop: () => {
-      if (server.pid) process.kill(-server.pid);
-      execFileSync('ip', ['link', 'del', host]);
-      execFileSync('ip', ['netns', 'del', ns]);
-    },
-  };
-}
 
 describe('egress by allow-list on a real engine', () => {
   const name = `egr-${randomBytes(3).toString('hex')}`;

@@ -1,11 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type Docker from 'dockerode';
 import { NexusError } from '../../../shared/errors';
-import { dockerFailure, ensureConfinedNetwork, isLoopbackNetwork, LOCAL_ENGINE } from '../docker';
+import { confinedNetworkOf, dockerFailure, ensureConfinedNetwork, isLoopbackNetwork, LOCAL_ENGINE } from '../docker';
 import type { Disposable } from '../disposable';
 import type { Logger } from '../log';
 import { formatAllowEntry, parseAllowList, type AllowEntry } from './allow-list';
-import { EgressProxy, type EgressCaller } from './egress-proxy';
+import { EgressProxy, type EgressCaller, type EgressWho } from './egress-proxy';
 import type { EgressRefusal, EgressStore } from './egress-store';
 
 /** A workspace as the egress rule needs it. */
@@ -38,6 +38,21 @@ export interface WorkspaceEgressDeps {
   onRefused?(workspaceId: string): void;
 }
 
+/**
+ * How confined workspaces on a remote engine reach the proxy: through the engine's SSH link, relayed by its leaf on
+ * the workers' bridge gateway there (engines/engine-leaf.ts), as the model gateway and NATS are.
+ */
+export interface RemoteEgressRoute {
+  /** Why the engine cannot carry the proxy (a TLS engine has no way back to core), or null. */
+  refusal(engine: string): string | null;
+  /** The engine's Docker, where its confined network is made. */
+  docker(engine: string): Docker;
+  /** Where the engine's workers reach the proxy's relay (their bridge gateway), known before the leaf runs. */
+  relay(engine: string): Promise<{ host: string; port: number }>;
+  /** Resolves once the relay runs: the engine's leaf, made (or made again) for this container when need be. */
+  up(engine: string, containerId: string): Promise<void>;
+}
+
 /** The git host of a clone URL as an entry (`host` or `host:port`); null for a local path or SSH. */
 export function gitHostEntry(repoUrl: string): string | null {
   try {
@@ -48,6 +63,30 @@ export function gitHostEntry(repoUrl: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * A confined container's environment: the proxy for every tool that reads the variables, with the workspace's proxy
+ * credential in its URL on a remote engine (null: a local one, known by its address). The gateway and NATS listen on
+ * the proxy's host: straight there, never through the proxy.
+ */
+function proxyEnv(at: { host: string; port: number }, credential: string | null): string[] {
+  const proxy = `http://${credential ? `nexus:${credential}@` : ''}${at.host}:${at.port}`;
+  const noProxy = `${at.host},localhost,127.0.0.1`;
+  return [
+    `HTTP_PROXY=${proxy}`,
+    `HTTPS_PROXY=${proxy}`,
+    `http_proxy=${proxy}`,
+    `https_proxy=${proxy}`,
+    `NO_PROXY=${noProxy}`,
+    `no_proxy=${noProxy}`,
+    // Node 24's own http and fetch take the variables above only when asked (Node ignores them otherwise).
+    'NODE_USE_ENV_PROXY=1',
+    // git's http.proxy from the environment, so no config file is needed (git 2.31+).
+    'GIT_CONFIG_COUNT=1',
+    'GIT_CONFIG_KEY_0=http.proxy',
+    `GIT_CONFIG_VALUE_0=${proxy}`,
+  ];
 }
 
 /** How long the proxy trusts its map of confined containers' addresses before asking the engine again. */
@@ -62,12 +101,13 @@ export class WorkspaceEgress implements Disposable {
   private readonly proxy: EgressProxy;
   private address: { host: string; port: number } | null = null;
   private addresses: { at: number; byIp: Map<string, string> } = { at: 0, byIp: new Map() };
+  private remote: RemoteEgressRoute | null = null;
 
   constructor(private readonly deps: WorkspaceEgressDeps) {
-    this.confinedNetwork = `${deps.network}-confined`;
+    this.confinedNetwork = confinedNetworkOf(deps.network);
     this.proxy = new EgressProxy({
       log: deps.log,
-      callerAt: (ip) => this.callerAt(ip),
+      callerOf: (who) => this.callerOf(who),
       refused: (workspaceId, r) => {
         deps.store.refuse(workspaceId, { at: new Date().toISOString(), ...r });
         deps.onRefused?.(workspaceId);
@@ -89,6 +129,16 @@ export class WorkspaceEgress implements Disposable {
     this.deps.log.info('egress proxy listening', this.address);
   }
 
+  /** Confined workspaces on remote engines go out through this route (set once the engines' leaves are built). */
+  routeRemote(route: RemoteEgressRoute): void {
+    this.remote = route;
+  }
+
+  /** Where the proxy listens on this machine (null: not yet): each remote engine's leaf relays it. */
+  listenerAddress(): { host: string; port: number } | null {
+    return this.address;
+  }
+
   /** Refuses a confined create that cannot be honoured; before the workspace exists. */
   checkCreate(confined: boolean, engine: string): void {
     if (!confined) return;
@@ -98,12 +148,10 @@ export class WorkspaceEgress implements Disposable {
         `Egress by allow-list needs a bridge network: the workers' network is "${this.deps.network}", which shares ` +
           "the host's network and cannot be confined.",
       );
-    if (engine !== LOCAL_ENGINE)
-      throw new NexusError(
-        'bad_request',
-        'Egress by allow-list is for workspaces on this machine\u2019s engine; a remote engine has no way to the ' +
-          'egress proxy yet.',
-      );
+    if (engine === LOCAL_ENGINE) return;
+    const refusal = this.remote ? this.remote.refusal(engine) : 'remote engines are not joined to this Nexus';
+    if (refusal)
+      throw new NexusError('bad_request', `Egress by allow-list cannot confine a workspace there: ${refusal}.`);
   }
 
   /** Records the create's choice. */
@@ -111,36 +159,34 @@ export class WorkspaceEgress implements Disposable {
     if (confined) this.deps.store.set(workspaceId, { confined: true, hosts: null });
   }
 
-  /** The network and environment of a workspace's container: null for an open workspace. */
+  /**
+   * The network and environment of a workspace's container: null for an open workspace. On a remote engine the proxy
+   * is its leaf's relay, and the workspace presents a fresh proxy credential there (its address does not cross the
+   * link); one made before, in a container this replaces, is worthless from now on.
+   */
   async containerOf(workspaceId: string): Promise<{ network: string; env: string[] } | null> {
     if (!this.deps.store.get(workspaceId)?.confined) return null;
     if (!this.address)
       throw new NexusError('unavailable', 'The egress proxy is not listening yet (Docker was not answering at start).');
+    const { engine } = this.deps.workspace(workspaceId);
+    const remote = engine === LOCAL_ENGINE ? null : this.remote;
+    if (engine !== LOCAL_ENGINE && !remote)
+      throw new NexusError('unavailable', 'Remote engines are not joined to this Nexus: no way to the egress proxy.');
     try {
-      await ensureConfinedNetwork(this.deps.docker, this.confinedNetwork);
+      await ensureConfinedNetwork(remote ? remote.docker(engine) : this.deps.docker, this.confinedNetwork);
     } catch (e) {
       throw dockerFailure(e, `create the network ${this.confinedNetwork}`);
     }
-    const proxy = `http://${this.address.host}:${this.address.port}`;
-    // The gateway and NATS listen on the proxy's address: straight there, never through the proxy.
-    const noProxy = `${this.address.host},localhost,127.0.0.1`;
-    return {
-      network: this.confinedNetwork,
-      env: [
-        `HTTP_PROXY=${proxy}`,
-        `HTTPS_PROXY=${proxy}`,
-        `http_proxy=${proxy}`,
-        `https_proxy=${proxy}`,
-        `NO_PROXY=${noProxy}`,
-        `no_proxy=${noProxy}`,
-        // Node 24's own http and fetch take the variables above only when asked (Node ignores them otherwise).
-        'NODE_USE_ENV_PROXY=1',
-        // git's http.proxy from the environment, so no config file is needed (git 2.31+).
-        'GIT_CONFIG_COUNT=1',
-        'GIT_CONFIG_KEY_0=http.proxy',
-        `GIT_CONFIG_VALUE_0=${proxy}`,
-      ],
-    };
+    if (!remote) return { network: this.confinedNetwork, env: proxyEnv(this.address, null) };
+    const relay = await remote.relay(engine);
+    return { network: this.confinedNetwork, env: proxyEnv(relay, this.deps.store.issueCredential(workspaceId)) };
+  }
+
+  /** A confined workspace's container started: on a remote engine, its way to the proxy is up before it goes out. */
+  async started(workspaceId: string, containerId: string): Promise<void> {
+    if (!this.deps.store.get(workspaceId)?.confined) return;
+    const { engine } = this.deps.workspace(workspaceId);
+    if (engine !== LOCAL_ENGINE) await this.remote?.up(engine, containerId);
   }
 
   /** The workspace's rule: confined or not, the allow-list in force, and whether it is the defaults. */
@@ -192,6 +238,20 @@ export class WorkspaceEgress implements Disposable {
 
   private entriesOf(w: EgressWorkspace): AllowEntry[] {
     return parseAllowList(this.deps.store.get(w.id)?.hosts ?? this.defaultsOf(w)).entries;
+  }
+
+  /** A presented proxy credential decides (a remote workspace); without one, the source address (a local one). */
+  private async callerOf(who: EgressWho): Promise<EgressCaller> {
+    if (who.credential === null) return this.callerAt(who.address);
+    const id = this.deps.store.workspaceOfCredential(who.credential);
+    if (!id) return null;
+    let w: EgressWorkspace;
+    try {
+      w = this.deps.workspace(id);
+    } catch {
+      return null;
+    }
+    return { workspaceId: w.id, name: w.name, entries: this.entriesOf(w) };
   }
 
   private async callerAt(ip: string): Promise<EgressCaller> {

@@ -6,7 +6,13 @@ import { tempDir } from '../../../test/helpers/temp-dir';
 import { waitFor } from '../../../test/helpers/wait';
 import { createLogger } from '../log';
 import { Redactor } from '../redact';
-import { EngineLeaves, GATEWAY_RELAY_PORT, LEAF_WORKER_PORT, leafContainerName } from './engine-leaf';
+import {
+  EGRESS_RELAY_PORT,
+  EngineLeaves,
+  GATEWAY_RELAY_PORT,
+  LEAF_WORKER_PORT,
+  leafContainerName,
+} from './engine-leaf';
 import type { EngineRegistry } from './engine-registry';
 import { joinPlatform } from './join-platform';
 import type { SshConnection } from './ssh-connection';
@@ -36,17 +42,28 @@ function fakeEngine() {
     },
     remove: () => Promise.resolve(void (engine.leaf = null)),
   };
+  // A workspace on the workers' network, and a confined one on the internal network only (its own gateway).
+  const workspaces: Record<string, Record<string, { Gateway: string }>> = {
+    'ws-container': { nexus: { Gateway: '10.201.0.1' } },
+    'confined-container': { 'nexus-confined': { Gateway: '10.201.1.1' } },
+  };
   const docker = {
     getContainer: (id: string) =>
-      id === 'ws-container'
+      workspaces[id]
         ? {
             inspect: () =>
               Promise.resolve({
                 Config: { Image: 'nexus-worker:test' },
-                NetworkSettings: { Networks: { nexus: { Gateway: '10.201.0.1' } } },
+                NetworkSettings: { Networks: workspaces[id] },
               }),
           }
         : leafContainer,
+    getNetwork: (name: string) => ({
+      inspect: () =>
+        name === 'nexus'
+          ? Promise.resolve({ IPAM: { Config: [{ Gateway: '10.201.0.1', Subnet: '10.201.0.0/24' }] } })
+          : Promise.reject(Object.assign(new Error('no such network'), { statusCode: 404 })),
+    }),
     createContainer: (opts: { Entrypoint: string[] }) =>
       (engine.entrypoint = opts.Entrypoint) && engine.down
         ? Promise.reject(new Error('connect ENOENT docker.sock'))
@@ -64,8 +81,9 @@ function fakeEngine() {
   return { engine, docker };
 }
 
-/** Core's model gateway on this machine, as the leaves are told. */
+/** Core's model gateway and egress proxy on this machine, as the leaves are told. */
 const GATEWAY = { host: '172.30.0.1', port: 4782 };
+const EGRESS = { host: '172.30.0.1', port: 4790 };
 
 describe('the leaf node of a remote engine', () => {
   const dir = tempDir('nexus-engine-leaf-');
@@ -73,12 +91,17 @@ describe('the leaf node of a remote engine', () => {
   writeFileSync(binary, 'not a real binary');
   afterAll(() => dir.remove());
 
-  const leavesOn = (docker: Docker, gatewayTarget: () => { host: string; port: number } | null = () => GATEWAY) =>
+  const leavesOn = (
+    docker: Docker,
+    gatewayTarget: () => { host: string; port: number } | null = () => GATEWAY,
+    egressTarget: () => { host: string; port: number } | null = () => null,
+  ) =>
     new EngineLeaves({
       docker: () => docker,
       ssh: () =>
         ({
-          forwardIn: (to: { port: number }) => Promise.resolve(to.port === 4782 ? 40_003 : 40_001),
+          forwardIn: (to: { port: number }) =>
+            Promise.resolve(to.port === 4782 ? 40_003 : to.port === 4790 ? 40_004 : 40_001),
         }) as unknown as SshConnection,
       leafCredentials: () =>
         Promise.resolve({
@@ -88,6 +111,8 @@ describe('the leaf node of a remote engine', () => {
         }),
       delegationTarget: () => Promise.resolve(null),
       gatewayTarget,
+      egressTarget,
+      network: 'nexus',
       trust: () => null,
       // ssh2's forward on the engine's connection (the stand-in's forwardIn).
       sshBinary: null,
@@ -140,6 +165,32 @@ describe('the leaf node of a remote engine', () => {
     expect(engine.started).toBe(2);
   });
 
+  it('relays the egress proxy on the workers’ gateway, also when a confined workspace (on its own internal network) asks first', async () => {
+    const { engine, docker } = fakeEngine();
+    let target: typeof EGRESS | null = null;
+    const leaves = leavesOn(
+      docker,
+      () => GATEWAY,
+      () => target,
+    );
+    expect((await leaves.forContainer('e1', 'confined-container')).egressBase).toBeNull();
+    target = EGRESS;
+    // Made again once the proxy listens; every relay on the workers' bridge gateway, not the internal network's.
+    const leaf = await leaves.forContainer('e1', 'confined-container');
+    expect(engine.started).toBe(2);
+    expect(leaf.egressBase).toBe(`http://10.201.0.1:${EGRESS_RELAY_PORT}`);
+    expect(leaf.natsUrl).toBe(`nats://10.201.0.1:${LEAF_WORKER_PORT}`);
+    expect(leaf.gatewayBase).toBe(`http://10.201.0.1:${GATEWAY_RELAY_PORT}`);
+    const command = engine.entrypoint.join(' ');
+    expect(command).toContain(
+      `socat TCP-LISTEN:${EGRESS_RELAY_PORT},bind=10.201.0.1,fork,reuseaddr TCP:127.0.0.1:40004 &`,
+    );
+    expect(command).toContain(
+      `TCP-LISTEN:${GATEWAY_RELAY_PORT},bind=10.201.0.1,fork,reuseaddr,nodelay TCP:127.0.0.1:40003`,
+    );
+    expect(command).not.toContain('10.201.1.1');
+  });
+
   it('keeps the known leaf while the engine does not answer (its daemon restarting), and uses it when it is back', async () => {
     const { engine, docker } = fakeEngine();
     const leaves = leavesOn(docker);
@@ -177,6 +228,8 @@ describe('the leaf node of a remote engine', () => {
         list: () => [{ id: 'w1', name: 'w', running: true, containerId: 'ws-container', engine: 'e1' }],
       },
       gatewayTarget: () => null,
+      egressTarget: () => null,
+      network: 'nexus',
       natsBinary: binary,
       leafForwarder: 'ssh2',
       owner: 'own',
@@ -215,6 +268,8 @@ describe('the leaf node of a remote engine', () => {
         list: () => [],
       },
       gatewayTarget: () => ({ host: '172.30.0.1', port: 4782 }),
+      egressTarget: () => null,
+      network: 'nexus',
       natsBinary: binary,
       owner: 'own',
       log: createLogger({ redactor: new Redactor() }),

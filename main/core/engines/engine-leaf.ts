@@ -3,14 +3,18 @@ import type Docker from 'dockerode';
 import { NexusError } from '../../../shared/errors';
 import type { Logger } from '../log';
 import { leafNodeConfig, type LeafNodeInput, type NatsTrust } from '../platform';
-import { dockerUnavailable, LABEL, packTar } from '../docker';
+import { confinedNetworkOf, dockerUnavailable, LABEL, packTar, workerBridge } from '../docker';
 import { LeafTrust } from './leaf-trust';
 import type { SshConnection } from './ssh-connection';
 
-/** Where the leaf (and the delegation and model gateway relays beside it) listens on the engine's bridge gateway. */
+/**
+ * Where the leaf (and the delegation, model gateway and egress proxy relays beside it) listens on the engine's bridge
+ * gateway.
+ */
 export const LEAF_WORKER_PORT = 4224;
 export const DELEGATION_RELAY_PORT = 4225;
 export const GATEWAY_RELAY_PORT = 4226;
+export const EGRESS_RELAY_PORT = 4227;
 const DIR = '/tmp/nexus-leaf';
 const READY_MS = 20_000;
 
@@ -25,6 +29,10 @@ export interface LeafDeps {
   delegationTarget(): Promise<{ host: string; port: number } | null>;
   /** core's model gateway on this machine (null: it does not listen; no relay). */
   gatewayTarget(): { host: string; port: number } | null;
+  /** core's egress proxy on this machine (null: it does not listen; no relay): confined workspaces go out by it. */
+  egressTarget(): { host: string; port: number } | null;
+  /** The workers' network (docker.network): the leaf listens on its bridge gateway on every engine. */
+  network: string;
   /**
    * OpenSSH's `ssh` on this machine: the leaf link's forward runs as its child process (openssh-forward.ts);
    * null: ssh2's forward on the engine's connection, in core's process (measured slower: docs/performance.md).
@@ -43,6 +51,8 @@ export interface EngineLeaf {
   natsUrl: string;
   delegationBase: string | null;
   gatewayBase: string | null;
+  /** The egress proxy's relay (null: none). */
+  egressBase: string | null;
 }
 
 /**
@@ -76,6 +86,7 @@ export class EngineLeaves {
       this.leaves.get(engine) === known ? this.begin(engine, containerId) : this.forContainer(engine, containerId);
     return known.then(async (leaf) => {
       if (leaf.gatewayBase === null && this.deps.gatewayTarget()) return again();
+      if (leaf.egressBase === null && this.deps.egressTarget()) return again();
       return (await this.running(engine)) === false ? again() : leaf;
     }, again);
   }
@@ -131,21 +142,24 @@ export class EngineLeaves {
       );
     const docker = this.deps.docker(engine);
     const ws = (await docker.getContainer(containerId).inspect()) as Inspected & { Config: { Image: string } };
-    const gateway = bridgeGatewayOf(ws, engine);
+    const gateway = await workersGatewayOf(docker, ws, this.deps.network, engine);
     const { creds, hubPort, trust } = await this.deps.leafCredentials(engine);
     const delegated = await this.deps.delegationTarget();
     const model = this.deps.gatewayTarget();
+    const egress = this.deps.egressTarget();
     const targets = [
       { host: '127.0.0.1', port: hubPort },
       ...(delegated ? [delegated] : []),
       ...(model ? [model] : []),
+      ...(egress ? [egress] : []),
     ];
     const ports: number[] = [];
     if (this.deps.sshBinary) ports.push(...(await ssh.forwardInOpenSsh(targets, this.deps.sshBinary, this.deps.log)));
     else for (const t of targets) ports.push(await ssh.forwardIn(t));
     const [hubForward] = ports;
     const delegationForward = delegated ? ports[1] : undefined;
-    const modelForward = model ? ports[targets.length - 1] : undefined;
+    const modelForward = model ? ports[1 + (delegated ? 1 : 0)] : undefined;
+    const egressForward = egress ? ports[targets.length - 1] : undefined;
     const input: LeafNodeInput = {
       hubUrl: `nats://127.0.0.1:${hubForward}`,
       credentials: `${DIR}/leaf.creds`,
@@ -165,6 +179,9 @@ export class EngineLeaves {
         : '') +
       (modelForward
         ? `socat TCP-LISTEN:${GATEWAY_RELAY_PORT},bind=${gateway},fork,reuseaddr,nodelay TCP:127.0.0.1:${modelForward},nodelay & `
+        : '') +
+      (egressForward
+        ? `socat TCP-LISTEN:${EGRESS_RELAY_PORT},bind=${gateway},fork,reuseaddr TCP:127.0.0.1:${egressForward} & `
         : '');
     const container = await docker.createContainer({
       name,
@@ -192,6 +209,7 @@ export class EngineLeaves {
       hubForward,
       delegationForward,
       modelForward,
+      egressForward,
       forwarder: this.deps.sshBinary ? 'openssh' : 'ssh2',
     });
     this.trust.started(engine, container, input);
@@ -199,6 +217,7 @@ export class EngineLeaves {
       natsUrl: `nats://${gateway}:${LEAF_WORKER_PORT}`,
       delegationBase: delegationForward ? `http://${gateway}:${DELEGATION_RELAY_PORT}` : null,
       gatewayBase: modelForward ? gatewayRelayBase(gateway) : null,
+      egressBase: egressForward ? `http://${gateway}:${EGRESS_RELAY_PORT}` : null,
     };
   }
 
@@ -229,6 +248,28 @@ export function bridgeGatewayOf(ws: Inspected, engine: string): string {
   const gateway = Object.values(ws.NetworkSettings.Networks).find((n) => n.Gateway)?.Gateway;
   if (!gateway) throw dockerUnavailable(`the workspace on engine ${engine} has no bridge gateway`);
   return gateway;
+}
+
+/**
+ * The workers' bridge gateway on a workspace container's engine: the container's own on the workers' network, or for
+ * a confined container (on the internal network only) that network's, which is the engine host's address there too:
+ * the leaf's relays listen there for both kinds (docs/security.md, "Egress by allow-list").
+ */
+export async function workersGatewayOf(
+  docker: Docker,
+  ws: Inspected,
+  network: string,
+  engine: string,
+): Promise<string> {
+  const networks = ws.NetworkSettings.Networks;
+  const own = networks[network]?.Gateway;
+  if (own) return own;
+  if (!networks[confinedNetworkOf(network)]) return bridgeGatewayOf(ws, engine);
+  try {
+    return (await workerBridge(docker, network)).gateway;
+  } catch (e) {
+    throw dockerUnavailable(`engine ${engine}: the workers' network ${network}: ${(e as Error).message}`);
+  }
 }
 
 /** Where workers of an engine reach core's model gateway: the leaf container's relay on their bridge gateway. */

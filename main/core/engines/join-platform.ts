@@ -1,12 +1,13 @@
 import { accessSync, constants } from 'node:fs';
+import type Docker from 'dockerode';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { Logger } from '../log';
 import type { DelegationService } from '../mcp';
 import type { PlatformService } from '../platform';
-import { dockerUnavailable, LOCAL_ENGINE } from '../docker';
+import { dockerUnavailable, LOCAL_ENGINE, workerBridge } from '../docker';
 import type { WorkspaceRuntime } from '../workspaces';
 import { errorMessage, NexusError } from '../../../shared/errors';
-import { bridgeGatewayOf, EngineLeaves, gatewayRelayBase, type Inspected } from './engine-leaf';
+import { EGRESS_RELAY_PORT, EngineLeaves, gatewayRelayBase, workersGatewayOf, type Inspected } from './engine-leaf';
 import type { EngineRegistry } from './engine-registry';
 
 /** A program name as the shell would find it on PATH (an absolute path is kept). */
@@ -37,6 +38,10 @@ export function joinPlatform(w: {
   runtime: Pick<WorkspaceRuntime, 'find' | 'list'>;
   /** core's model gateway on this machine (null: it does not listen): each leaf relays it to its engine's workers. */
   gatewayTarget: () => { host: string; port: number } | null;
+  /** core's egress proxy (null: it does not listen): each leaf relays it to its engine's confined workspaces. */
+  egressTarget: () => { host: string; port: number } | null;
+  /** The workers' network (docker.network), on every engine. */
+  network: string;
   natsBinary: string;
   /** What carries the leaf link back to core: OpenSSH's `ssh -R` (when `ssh` is on PATH), or ssh2 in-process. */
   leafForwarder?: 'openssh' | 'ssh2';
@@ -48,6 +53,13 @@ export function joinPlatform(w: {
   leaves: EngineLeaves;
   /** Where a workspace's workers reach the model gateway: its engine's relay (null: this machine's address). */
   gatewayBase(workspaceId: string): Promise<string | null>;
+  /** How confined workspaces on these engines reach the egress proxy (egress/ RemoteEgressRoute). */
+  egress: {
+    refusal(engine: string): string | null;
+    docker(engine: string): Docker;
+    relay(engine: string): Promise<{ host: string; port: number }>;
+    up(engine: string, containerId: string): Promise<void>;
+  };
   restore(): Promise<void>;
   dispose(): void;
 } {
@@ -58,6 +70,8 @@ export function joinPlatform(w: {
     leafCredentials: (engine) => w.platform.leafCredentials(engine),
     delegationTarget: () => Promise.resolve(w.delegation.listenerAddress()),
     gatewayTarget: () => w.gatewayTarget(),
+    egressTarget: () => w.egressTarget(),
+    network: w.network,
     trust: () => w.platform.natsTrust,
     natsServerBinary: onPath(w.natsBinary),
     // No OpenSSH client on this machine: ssh2's forward on the engine's connection.
@@ -110,7 +124,7 @@ export function joinPlatform(w: {
         .getContainer(containerId)
         .inspect()
         .then(
-          (i) => gatewayRelayBase(bridgeGatewayOf(i as Inspected, engine)),
+          (i) => workersGatewayOf(w.registry.docker(engine), i as Inspected, w.network, engine).then(gatewayRelayBase),
           (e: unknown) => Promise.reject(dockerUnavailable(`engine ${engine}: ${errorMessage(e)}`)),
         );
       relays.set(containerId, base);
@@ -118,9 +132,25 @@ export function joinPlatform(w: {
     }
     return base;
   };
+  const egress = {
+    refusal: (engine: string): string | null =>
+      w.registry.sshOf(engine)
+        ? null
+        : 'a TLS engine has no way back to Nexus\u2019s egress proxy without opening a port (an SSH engine has one)',
+    docker: (engine: string) => w.registry.docker(engine),
+    relay: async (engine: string) => ({
+      host: (await workerBridge(w.registry.docker(engine), w.network)).gateway,
+      port: EGRESS_RELAY_PORT,
+    }),
+    up: async (engine: string, containerId: string): Promise<void> => {
+      const leaf = await leaves.forContainer(engine, containerId);
+      if (!leaf.egressBase) throw new NexusError('unavailable', 'The egress proxy is not listening: no relay for it.');
+    },
+  };
   return {
     leaves,
     gatewayBase,
+    egress,
     restore: async () => {
       await restoreLeaves(leaves, w.runtime, w.delegation, w.log);
       timer ??= setInterval(check, w.leafCheckMs ?? LEAF_CHECK_MS);

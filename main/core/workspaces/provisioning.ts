@@ -58,11 +58,13 @@ export interface ProvisioningDeps {
 
 /** What provisioning asks of the egress rule (core/egress WorkspaceEgress). */
 export interface WorkspaceEgressPort {
-  /** Refuses a confined create that cannot be honoured (host networking, a remote engine). */
+  /** Refuses a confined create that cannot be honoured (host networking, a TLS engine). */
   checkCreate(confined: boolean, engine: string): void;
   choose(workspaceId: string, confined: boolean): void;
   /** The internal network and the proxy's environment; null for an open workspace. */
   containerOf(workspaceId: string): Promise<{ network: string; env: string[] } | null>;
+  /** Its container started: resolves once its way to the proxy is up (a remote engine's relay), before git goes out. */
+  started(workspaceId: string, containerId: string): Promise<void>;
 }
 
 const CLONE_TIMEOUT_MS = 10 * 60_000;
@@ -186,6 +188,7 @@ export class WorkspaceProvisioner {
       containerId = container.id;
       const withContainer = emit(store.update(row.id, { containerId }));
       await containers.call('start the container', () => container.start());
+      await this.deps.egress?.started(row.id, container.id);
       step('Cloning the repository', 0.65);
       await this.git(withContainer, secret, ['clone', '--progress', '--', row.repoUrl, WORKSPACE_DIR], {
         timeoutMs: CLONE_TIMEOUT_MS,
@@ -229,6 +232,11 @@ export class WorkspaceProvisioner {
       progress({ step: 'Failed', done: true, error: reason });
       this.deps.log.warn('workspace create failed', { workspace: row.id, reason });
     }
+  }
+
+  /** A started container's way out (egress): up before its first git (a confined workspace on a remote engine). */
+  async egressStarted(w: WorkspaceRecord): Promise<void> {
+    if (w.containerId) await this.deps.egress?.started(w.id, w.containerId);
   }
 
   /**

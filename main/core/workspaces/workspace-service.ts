@@ -157,6 +157,10 @@ export class WorkspaceService {
         }
         if (statusOf(e) !== 304) throw containers.failure(e, 'start the container');
       }
+      const wayOut = await this.provisioner.egressStarted(cur).then(
+        () => null,
+        (e: unknown) => `Started, but its way out is not up: ${this.deps.redactor.text(errorMessage(e))}`,
+      );
       const fetched = await this.provisioner
         .git(cur, secret, ['-C', WORKSPACE_DIR, 'fetch', '--prune', 'origin'], { timeoutMs: FETCH_TIMEOUT_MS })
         .then(
@@ -180,7 +184,7 @@ export class WorkspaceService {
           () => null,
           (e: unknown) => this.deps.redactor.text(errorMessage(e)),
         );
-      const reason = [fetched, agentProblem, poststart].filter(Boolean).join(' ') || null;
+      const reason = [wayOut, fetched, agentProblem, poststart].filter(Boolean).join(' ') || null;
       return publicWorkspace(this.emit(this.store.update(cur.id, { status: 'running', reason })));
     });
   }

@@ -24,6 +24,7 @@ import { migration033 } from './033_model_prices';
 import { migration034 } from './034_usage_limits';
 import { migration035 } from './035_egress';
 import { migration036 } from './036_delegations';
+import { migration037 } from './037_egress_credentials';
 import type { Migration } from './types';
 
 /**
@@ -57,4 +58,5 @@ export const migrations: readonly Migration[] = [
   migration034, // usage limits: a session's "limited until" (the provider's reset) and when the 429 came
   migration035, // egress by allow-list: a workspace confined to the internal network, its allow-list, refusals
   migration036, // delegations: fleet_credentials renamed (a workspace's delegation to Nexus's own MCP server)
+  migration037, // egress on remote engines: a confined workspace's proxy credential (hashed)
 ];
