@@ -25,6 +25,7 @@ import { migration034 } from './034_usage_limits';
 import { migration035 } from './035_egress';
 import { migration036 } from './036_delegations';
 import { migration037 } from './037_egress_credentials';
+import { migration038 } from './038_ledger_indexes';
 import type { Migration } from './types';
 
 /**
@@ -59,4 +60,5 @@ export const migrations: readonly Migration[] = [
   migration035, // egress by allow-list: a workspace confined to the internal network, its allow-list, refusals
   migration036, // delegations: fleet_credentials renamed (a workspace's delegation to Nexus's own MCP server)
   migration037, // egress on remote engines: a confined workspace's proxy credential (hashed)
+  migration038, // the ledger's indexes by workspace and by day dropped (its reads use the daily sums)
 ];
