@@ -2,7 +2,7 @@ import { acpHandlers, type AgentDrivers } from '../agents';
 import type { CoreConfig } from '../config';
 import type { CoreModule } from '../core-module';
 import { toDisposable } from '../disposable';
-import type { Engines } from '../engines';
+import { openSshBinary, type Engines } from '../engines';
 import type { ModelGateway } from '../gateway';
 import type { DelegationService } from '../mcp';
 import { permissionHandlers, ruleHandlers } from '../permissions';
@@ -93,13 +93,18 @@ export function buildSessions(
     },
     d.db,
   );
+  // OpenSSH's `ssh` carries remote previews' tunnels when this machine has it (ssh2's channel when not).
+  const sshBinary = openSshBinary();
+  const previewLog = log.child({ feature: 'previews' });
   const previews = createPreviews({
     sessions,
     runtime: workspaces.runtime,
     docker: (engine) => d.engines.registry.docker(engine),
     tunnel: (engine) => {
       const ssh = d.engines.registry.sshOf(engine);
-      return ssh ? (host, port) => ssh.forwardOut(host, port) : null;
+      return ssh
+        ? (host, port) => ssh.tunnel(host, port, sshBinary ? { binary: sshBinary, log: previewLog } : null)
+        : null;
     },
     config: config.sessions,
     hostUrl: () => d.ports.host.url(),
@@ -111,7 +116,7 @@ export function buildSessions(
     // The recipe's forwardPorts (devcontainer.json) are previews of every session of the workspace.
     forwardedPorts: (id) => workspaces.recipes.get(id)?.recipe.forwardPorts ?? [],
     events,
-    log: log.child({ feature: 'previews' }),
+    log: previewLog,
     dataDir: d.dataDir,
   });
   const tracker = createTracker({

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { connect as tcpConnect } from 'node:net';
+import { connect as tcpConnect, isIPv4 } from 'node:net';
 import { pipeline } from 'node:stream';
 import type { Duplex } from 'node:stream';
 import { Client } from 'ssh2';
@@ -7,6 +7,8 @@ import { NexusError } from '../../../shared/errors';
 import type { Logger } from '../log';
 import type { DockerEndpoint } from './engine-url';
 import { OpenSshForward, type ForwardTarget } from './openssh-forward';
+import { OpenSshSocks } from './openssh-socks';
+import { SocksConnectFailed } from './socks5-connect';
 
 export interface SshTarget {
   host: string;
@@ -49,6 +51,14 @@ export class ForwardRefused extends Error {
     this.name = 'ForwardRefused';
   }
 }
+
+/** What carried a tunnel (SshConnection.tunnel): OpenSSH's child process, or ssh2 on core's event loop. */
+export type TunnelCarrier = 'openssh' | 'ssh2';
+
+/** How long a tunnel through the OpenSSH child may take to open (the preview dialer's own bound is the same). */
+const TUNNEL_OPEN_MS = 5_000;
+/** How long the first tunnel waits for the OpenSSH child to start before ssh2 carries it instead. */
+const SOCKS_START_WAIT_MS = 3_000;
 
 /** RFC 4254 5.1's reason codes of a channel the server would not open. */
 const OPEN_FAILURE: Record<number, ForwardRefused['reason']> = { 1: 'prohibited', 2: 'connect_failed' };
@@ -114,6 +124,10 @@ export class SshConnection {
   private hostKeyBlob: Buffer | null = null;
   /** Forwards carried by OpenSSH child processes (forwardInOpenSsh), by their targets; ended with this connection. */
   private readonly openSsh = new Map<string, { forward: OpenSshForward; ports: Promise<number[]> }>();
+  /** The OpenSSH child carrying tunnels (openssh-socks.ts), made at the first tunnel asked with a binary. */
+  private socks: OpenSshSocks | null = null;
+  /** Set once the SSH server refused a tunnel as prohibited: no OpenSSH child is kept for tunnels it refuses. */
+  private socksRefused = false;
 
   constructor(
     private readonly target: SshTarget,
@@ -173,6 +187,68 @@ export class SshConnection {
       if (this.client === c) this.drop();
       return openForward(await this.connect(), host, port);
     }
+  }
+
+  /**
+   * A TCP connection from the engine's host to `host:port`, as forwardOut, carried by a resident OpenSSH child
+   * (`ssh -N -D`, openssh-socks.ts) when `openssh` names the `ssh` program: the tunnel's bytes are framed and
+   * decrypted in ssh, not on core's event loop. ssh2's channel (forwardOut) carries it instead when there is no
+   * `ssh`, when the child is not up (its first start waits at most SOCKS_START_WAIT_MS), and when the child's SOCKS
+   * server closed without opening it (OpenSSH's SOCKS says no reason): ssh2's answer then tells a refused address
+   * from a server that forwards nothing (ForwardRefused). A tunnel the child did not open in time is a timeout.
+   */
+  async tunnel(
+    host: string,
+    port: number,
+    openssh: { binary: string; log: Logger } | null,
+  ): Promise<{ stream: Duplex; carrier: TunnelCarrier }> {
+    const socks = openssh && isIPv4(host) && !this.socksRefused ? await this.socksChild(openssh) : null;
+    if (socks) {
+      const started = await withinMs(socks.ready(), SOCKS_START_WAIT_MS).then(
+        (ok) => ok,
+        () => false,
+      );
+      if (started) {
+        try {
+          return { stream: await socks.connect(host, port, TUNNEL_OPEN_MS), carrier: 'openssh' };
+        } catch (e) {
+          // Its `reason: 'timeout'` is the dialer's: that engine's tunnels wait a while (ssh2 would stall the same).
+          if (e instanceof SocksConnectFailed && e.reason === 'timeout') throw e;
+        }
+      }
+    }
+    try {
+      return { stream: await this.forwardOut(host, port), carrier: 'ssh2' };
+    } catch (e) {
+      if (socks && e instanceof ForwardRefused && e.reason === 'prohibited') {
+        this.socksRefused = true;
+        this.socks?.dispose();
+        this.socks = null;
+      }
+      throw e;
+    }
+  }
+
+  /** The OpenSSH child for tunnels (started by its first connect), pinned to the key this connection verified. */
+  private async socksChild(openssh: { binary: string; log: Logger }): Promise<OpenSshSocks | null> {
+    if (this.socks) return this.socks;
+    await this.connect();
+    if (!this.hostKeyBlob || this.closed) return null;
+    this.socks ??= new OpenSshSocks({
+      binary: openssh.binary,
+      host: this.target.host,
+      port: this.target.port,
+      username: this.target.username,
+      privateKey: this.deps.privateKey,
+      hostKey: this.hostKeyBlob,
+      log: openssh.log,
+    });
+    return this.socks;
+  }
+
+  /** The OpenSSH child carrying tunnels, once one was asked (the bench reads its process). */
+  get openSshTunnels(): OpenSshSocks | null {
+    return this.socks;
   }
 
   /**
@@ -239,6 +315,8 @@ export class SshConnection {
     this.closed = true;
     for (const f of this.openSsh.values()) f.forward.dispose();
     this.openSsh.clear();
+    this.socks?.dispose();
+    this.socks = null;
     this.drop();
   }
 
@@ -319,6 +397,13 @@ export class SshConnection {
       });
     });
   }
+}
+
+/** Whether `p` settles within `ms` (its rejection is thrown). */
+function withinMs(p: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  return Promise.race([p.then(() => true), late]).finally(() => clearTimeout(timer));
 }
 
 function requestForward(c: Client, port: number): Promise<number> {

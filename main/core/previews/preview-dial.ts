@@ -1,5 +1,5 @@
 import type Docker from 'dockerode';
-import { connect } from 'node:net';
+import { connect, Socket } from 'node:net';
 import { PassThrough, type Duplex } from 'node:stream';
 import { WORKER_NODE } from '../docker';
 import type { Logger } from '../log';
@@ -7,12 +7,17 @@ import { StreamSocket, type PreviewSocket } from './stream-socket';
 
 export type { PreviewSocket } from './stream-socket';
 
+/** What carried a tunnel: the engine's resident OpenSSH child process, or ssh2's channel on core's event loop. */
+export type Carrier = 'openssh' | 'ssh2';
+
 /**
- * A TCP connection from a remote engine's host to `host:port` over the engine's SSH connection (its
- * `SshConnection.forwardOut`). It rejects with `reason: 'prohibited'` when the SSH server forwards nothing (sshd
- * `AllowTcpForwarding no`) and `reason: 'connect_failed'` when nothing answers there; any other rejection is the link's.
+ * A TCP connection from a remote engine's host to `host:port` over the engine's SSH link (its `SshConnection.tunnel`:
+ * an OpenSSH child's SOCKS forward, else a `direct-tcpip` channel of ssh2's connection), with what carried it. It
+ * rejects with `reason: 'prohibited'` when the SSH server forwards nothing (sshd `AllowTcpForwarding no`),
+ * `reason: 'connect_failed'` when nothing answers there, `reason: 'timeout'` when it did not open in time; any other
+ * rejection is the link's.
  */
-export type Tunnel = (host: string, port: number) => Promise<Duplex>;
+export type Tunnel = (host: string, port: number) => Promise<{ stream: Duplex; carrier: Carrier }>;
 
 /** Where a preview's bytes go: the container's port, on the engine that holds it. */
 export interface DialTarget {
@@ -41,8 +46,9 @@ const reasonOf = (e: unknown): unknown => (e instanceof Error ? (e as { reason?:
 /**
  * Opens a connection to a preview's port. A port the container listens on beyond its loopback is reached at the
  * container's address: on the local engine by a plain TCP connection to its bridge address (what the bench
- * measures), on a remote engine over SSH by a `direct-tcpip` channel of the engine's one SSH connection to that
- * address on the remote host (no process started, no exec framing, dockerd not on the byte path). Otherwise (an app
+ * measures), on a remote engine over SSH by a tunnel to that address on the remote host (the engine's resident
+ * OpenSSH child, else a `direct-tcpip` channel of its ssh2 connection: no process started per connection, no exec
+ * framing, dockerd not on the byte path). Otherwise (an app
  * bound to 127.0.0.1 or ::1 in its container, a TLS engine, an SSH server that forwards nothing) a `docker exec` of
  * the helpers' pinned Node pipes the connection's bytes (one exec per connection; the proxy keeps them alive and
  * reuses them).
@@ -56,6 +62,8 @@ export class PreviewDialer {
   private readonly noTunnelUntil = new WeakMap<Docker, number>();
   /** Connections opened by each path (tests and the bench read it). */
   readonly opened: Record<Via, number> = { bridge: 0, tunnel: 0, exec: 0 };
+  /** Tunnels opened by what carried them (tests and the bench read it). */
+  readonly carried: Record<Carrier, number> = { openssh: 0, ssh2: 0 };
 
   constructor(private readonly log?: Logger) {}
 
@@ -84,7 +92,10 @@ export class PreviewDialer {
     });
   }
 
-  /** A channel to the container's address on the engine's host; one that opens too late is closed when it comes. */
+  /**
+   * A tunnel to the container's address on the engine's host; one that opens too late is closed when it comes. The
+   * OpenSSH child's is a unix socket, pooled as it is; ssh2's channel is wrapped as one.
+   */
   private async tunnel(t: DialTarget, open: Tunnel): Promise<PreviewSocket> {
     const opening = open(await this.addressOf(t), t.port);
     let timer: NodeJS.Timeout | undefined;
@@ -95,10 +106,12 @@ export class PreviewDialer {
       );
     });
     try {
-      return new StreamSocket(await Promise.race([opening, late]));
+      const { stream, carrier } = await Promise.race([opening, late]);
+      this.carried[carrier] += 1;
+      return stream instanceof Socket ? stream : new StreamSocket(stream);
     } catch (e) {
       void opening.then(
-        (s) => s.destroy(),
+        (s) => s.stream.destroy(),
         () => undefined,
       );
       throw e;

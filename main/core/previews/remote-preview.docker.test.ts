@@ -1,5 +1,7 @@
+import { statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTestWorkerImage, realDocker } from '../../../test/helpers/docker';
 import { PREVIEW_APP, previewGet, previewHotReload } from '../../../test/helpers/preview-app';
@@ -8,15 +10,17 @@ import { waitFor } from '../../../test/helpers/wait';
 import { WORKER_NODE } from '../docker';
 import { copyImage } from '../engines/engine-copies';
 import type { EngineLink } from '../engines/engine-link';
+import { openSshBinary } from '../engines/openssh-binary';
 import { ForwardRefused } from '../engines/ssh-connection';
 import { createLogger, type Logger } from '../log';
 import { Redactor } from '../redact';
 import { PreviewDialer, type DialTarget } from './preview-dial';
 import { PreviewProxy } from './preview-proxy';
 
-// Issue 42 item 3: a session's app on a remote engine, previewed over the engine's one SSH connection. Needs root: a
-// second dockerd behind an sshd on 127.0.0.1 (test/helpers/second-engine.ts), the worker image copied there, the
-// preview app in one container on a bridge of that engine, the preview proxy in front of it as core routes it.
+// Issue 42 item 3: a session's app on a remote engine, previewed over the engine's SSH link. Needs root: a second
+// dockerd behind an sshd on 127.0.0.1 (test/helpers/second-engine.ts), the worker image copied there, the preview app
+// in one container on a bridge of that engine, the preview proxy in front of it as core routes it. The tunnels go
+// through the engine's resident OpenSSH child (`ssh -D` on a unix socket), as core has them when `ssh` is on PATH.
 const PORT = 3000;
 let remote: SecondEngine;
 let link: EngineLink;
@@ -25,10 +29,14 @@ let front: Server | null = null;
 let frontPort = 0;
 const debug: string[] = [];
 const log: Logger = { ...createLogger({ redactor: new Redactor(), stderr: false }), debug: (m) => void debug.push(m) };
-// `web`: the engine's SSH tunnel, as compose/sessions.ts hands it; `refused`: an SSH server that forwards nothing.
-const dialers = { web: new PreviewDialer(log), refused: new PreviewDialer(log) };
+const binary = openSshBinary();
+const openssh = binary ? { binary, log } : null;
+// `web`: the engine's tunnel as compose/sessions.ts hands it (OpenSSH's `ssh` found); `plain`: the same on a machine
+// without `ssh` (ssh2's channel); `refused`: an SSH server that forwards nothing.
+const dialers = { web: new PreviewDialer(log), plain: new PreviewDialer(log), refused: new PreviewDialer(log) };
+type Session = keyof typeof dialers;
 let refusals = 0;
-const targetOf = (session: keyof typeof dialers): DialTarget => ({
+const targetOf = (session: Session): DialTarget => ({
   docker: link.docker,
   containerId,
   port: PORT,
@@ -36,15 +44,19 @@ const targetOf = (session: keyof typeof dialers): DialTarget => ({
   loopbackOnly: false,
   ipv6Only: false,
   tunnel:
-    session === 'web'
-      ? (host, port) => (link.ssh ? link.ssh.forwardOut(host, port) : Promise.reject(new Error('no SSH')))
-      : (host, port) => {
+    session === 'refused'
+      ? (host, port) => {
           refusals += 1;
           return Promise.reject(new ForwardRefused('prohibited', { host, port }, 'open failed'));
-        },
+        }
+      : (host, port) =>
+          link.ssh
+            ? link.ssh.tunnel(host, port, session === 'web' ? openssh : null)
+            : Promise.reject(new Error('no SSH')),
 });
 
 beforeAll(async () => {
+  if (!openssh) throw new Error('this test needs OpenSSH `ssh` on PATH (the tunnels are its)');
   const image = await ensureTestWorkerImage();
   remote = await startSecondEngine({ pool: '10.205.0.0/16' });
   link = linkToSecondEngine(remote, 'preview-test');
@@ -63,7 +75,7 @@ beforeAll(async () => {
     (name) =>
       Promise.resolve({
         key: name.session,
-        dial: () => dialers[name.session as keyof typeof dialers].dial(targetOf(name.session as 'web' | 'refused')),
+        dial: () => dialers[name.session as Session].dial(targetOf(name.session as Session)),
       }),
     log,
   );
@@ -117,7 +129,7 @@ describe('a preview on a remote engine over SSH', () => {
     );
   }, 60_000);
 
-  it("serves the page, a 10 MB asset and the hot-reload WebSocket through an SSH tunnel to the container's address", async () => {
+  it("serves the page, a 10 MB asset and the hot-reload WebSocket through the OpenSSH child's tunnel to the container's address", async () => {
     const execs = await execsOnEngine();
     const page = await get('web', '/');
     expect(page.status).toBe(200);
@@ -126,8 +138,32 @@ describe('a preview on a remote engine over SSH', () => {
     expect(await hotMessage('web')).toEqual(['reload', 'saved src/app.tsx']);
     expect(dialers.web.opened.tunnel).toBeGreaterThanOrEqual(2);
     expect(dialers.web.opened.exec).toBe(0);
+    // Every tunnel carried by the OpenSSH child, none by ssh2's channel on core's event loop.
+    expect(dialers.web.carried.openssh).toBe(dialers.web.opened.tunnel);
+    expect(dialers.web.carried.ssh2).toBe(0);
     expect(await execsOnEngine()).toBe(execs);
+    // Its SOCKS listener is a unix socket only core's user may open, in a directory only it may enter.
+    const socks = link.ssh?.openSshTunnels;
+    expect(socks?.pid).toBeGreaterThan(0);
+    expect(socks?.starts).toBe(1);
+    expect(statSync(socks?.path ?? '').isSocket()).toBe(true);
+    expect(statSync(socks?.path ?? '').mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(socks?.path ?? '')).mode & 0o777).toBe(0o700);
   }, 60_000);
+
+  it("tells a port nothing listens on through the OpenSSH child's tunnel as connect_failed, as ssh2's would", async () => {
+    const ssh = link.ssh;
+    if (!ssh) throw new Error('the second engine is not linked by SSH');
+    const { NetworkSettings } = await remote.docker.getContainer(containerId).inspect();
+    const address = Object.values(NetworkSettings.Networks ?? {})[0]?.IPAddress ?? '';
+    await expect(ssh.tunnel(address, PORT + 1, openssh)).rejects.toMatchObject({ reason: 'connect_failed' });
+  }, 30_000);
+
+  it("is carried by ssh2's channel on a machine without OpenSSH's `ssh`", async () => {
+    expect((await get('plain', '/')).body).toContain('The previewed app');
+    expect(dialers.plain.opened).toEqual({ bridge: 0, tunnel: 1, exec: 0 });
+    expect(dialers.plain.carried).toEqual({ openssh: 0, ssh2: 1 });
+  }, 30_000);
 
   it("falls back to a docker exec, for good, when the engine's SSH server forwards nothing", async () => {
     const execs = await execsOnEngine();
