@@ -36,7 +36,3 @@ export async function listWindows(
   }
   return map;
 }
-
-export async function killWindow(runtime: ContainerExec, ws: ExecTarget, windowId: string): Promise<void> {
-  await runtime.exec(ws, ['tmux', 'kill-window', '-t', windowId]);
-}
