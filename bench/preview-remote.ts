@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WORKER_NODE } from '../main/core/docker';
 import { copyImage } from '../main/core/engines/engine-copies';
-import { openSshBinary } from '../main/core/engines/openssh-binary';
+import { openSshBinary } from '../main/core/engines/programs';
 import { createLogger } from '../main/core/log';
 import { PreviewDialer, type Carrier, type DialTarget } from '../main/core/previews/preview-dial';
 import { PreviewProxy } from '../main/core/previews/preview-proxy';

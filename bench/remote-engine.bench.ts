@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream';
 import type Docker from 'dockerode';
 import { Client } from 'ssh2';
 import { copyImage } from '../main/core/engines/engine-copies';
-import { onPath } from '../main/core/engines/join-platform';
+import { onPath } from '../main/core/engines/programs';
 import { createLogger } from '../main/core/log';
 import { Redactor } from '../main/core/redact';
 import { openStore } from '../main/core/store/open';

@@ -2,5 +2,5 @@
 export { engineHandlers } from './engine-handlers';
 export type { EngineService } from './engine-service';
 export { joinPlatform } from './join-platform';
-export { openSshBinary } from './openssh-binary';
+export { openSshBinary } from './programs';
 export { createEngines, type Engines } from './wire';

@@ -1,6 +1,4 @@
-import { accessSync, constants } from 'node:fs';
 import type Docker from 'dockerode';
-import { delimiter, isAbsolute, join } from 'node:path';
 import type { Logger } from '../log';
 import type { DelegationService } from '../mcp';
 import type { PlatformService } from '../platform';
@@ -9,21 +7,7 @@ import type { WorkspaceRuntime } from '../workspaces';
 import { errorMessage, NexusError } from '../../../shared/errors';
 import { EGRESS_RELAY_PORT, EngineLeaves, gatewayRelayBase, workersGatewayOf, type Inspected } from './engine-leaf';
 import type { EngineRegistry } from './engine-registry';
-
-/** A program name as the shell would find it on PATH (an absolute path is kept). */
-export function onPath(binary: string): string {
-  if (isAbsolute(binary)) return binary;
-  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    const p = join(dir, binary);
-    try {
-      accessSync(p, constants.X_OK);
-      return p;
-    } catch {
-      // not here
-    }
-  }
-  return binary;
-}
+import { onPath, openSshBinary } from './programs';
 
 /**
  * Joins remote engines to the platform: workers of a workspace on a remote engine are handed that
@@ -63,7 +47,6 @@ export function joinPlatform(w: {
   restore(): Promise<void>;
   dispose(): void;
 } {
-  const ssh = (w.leafForwarder ?? 'openssh') === 'openssh' ? onPath('ssh') : null;
   const leaves = new EngineLeaves({
     docker: (engine) => w.registry.docker(engine),
     ssh: (engine) => w.registry.sshOf(engine),
@@ -75,7 +58,7 @@ export function joinPlatform(w: {
     trust: () => w.platform.natsTrust,
     natsServerBinary: onPath(w.natsBinary),
     // No OpenSSH client on this machine: ssh2's forward on the engine's connection.
-    sshBinary: ssh && isAbsolute(ssh) ? ssh : null,
+    sshBinary: (w.leafForwarder ?? 'openssh') === 'openssh' ? openSshBinary() : null,
     owner: w.owner,
     log: w.log.child({ component: 'leaf' }),
   });

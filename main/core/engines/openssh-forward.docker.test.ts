@@ -7,7 +7,7 @@ import { freePort } from '../../../test/helpers/free-port';
 import { waitFor } from '../../../test/helpers/wait';
 import { createLogger } from '../log';
 import { Redactor } from '../redact';
-import { onPath } from './join-platform';
+import { onPath } from './programs';
 import { knownHostsLine, OpenSshForward } from './openssh-forward';
 
 const log = createLogger({ redactor: new Redactor() });

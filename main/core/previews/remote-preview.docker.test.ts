@@ -10,7 +10,7 @@ import { waitFor } from '../../../test/helpers/wait';
 import { WORKER_NODE } from '../docker';
 import { copyImage } from '../engines/engine-copies';
 import type { EngineLink } from '../engines/engine-link';
-import { openSshBinary } from '../engines/openssh-binary';
+import { openSshBinary } from '../engines/programs';
 import { ForwardRefused } from '../engines/ssh-connection';
 import { createLogger, type Logger } from '../log';
 import { Redactor } from '../redact';
