@@ -71,6 +71,12 @@ const unknownReason = (who: EgressWho): string =>
     : 'the proxy credential is not a confined Nexus workspace\u2019s';
 const UNKNOWN_HEADERS = { 'content-type': 'text/plain', 'proxy-authenticate': 'Basic realm="Nexus egress"' };
 
+/** An answer written on a CONNECT's raw socket (no ServerResponse there): the status, the headers, the body's length. */
+const rawAnswer = (status: string, headers: Record<string, string>, body: string): string =>
+  `HTTP/1.1 ${status}\r\n${Object.entries({ ...headers, 'content-length': String(Buffer.byteLength(body)) })
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}\r\n${body}`;
+
 /**
  * The egress proxy of confined workspaces: CONNECT tunnels (https, no TLS interception) and plain http forwarding,
  * each only to a host:port on the calling workspace's allow-list; everything else gets 403 with the reason, and is
@@ -151,21 +157,14 @@ export class EgressProxy {
     const caller = await this.deps.callerOf(who);
     if (!caller) {
       const body = this.refuse(null, 'CONNECT', host, port, unknownReason(who));
-      const headers = Object.entries({ ...UNKNOWN_HEADERS, 'content-length': Buffer.byteLength(body) });
-      client.end(
-        `HTTP/1.1 407 Proxy Authentication Required\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${body}`,
-      );
-      return;
+      return void client.end(rawAnswer('407 Proxy Authentication Required', UNKNOWN_HEADERS, body));
     }
     const verdict = target
       ? await this.decide(caller, host, port, 443)
       : { reason: `"${req.url ?? ''}" is not a host:port` };
     if ('reason' in verdict) {
       const body = this.refuse(caller, 'CONNECT', host, port, verdict.reason);
-      client.end(
-        `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      );
-      return;
+      return void client.end(rawAnswer('403 Forbidden', { 'content-type': 'text/plain' }, body));
     }
     const upstream = connect({ host: verdict.address, port });
     this.track(upstream);
