@@ -31,14 +31,19 @@ interface Probe {
 const probes = (requests: Probe[], direct: Record<string, [string, boolean]>): string => `
 const http = require('http'), net = require('net');
 const proxy = new URL(process.env.HTTP_PROXY);
-const auth = (c) => c === null ? {} : { 'proxy-authorization': 'Basic ' + Buffer.from('nexus:' + (c === undefined ? decodeURIComponent(proxy.password) : c)).toString('base64') };
+const basic = (c) => 'Basic ' + Buffer.from('nexus:' + c).toString('base64');
+const auth = (c) =>
+  c === null ? {} : { 'proxy-authorization': basic(c === undefined ? decodeURIComponent(proxy.password) : c) };
 const ask = (p) => new Promise((done) => {
   const r = http.request({ host: proxy.hostname, port: proxy.port, method: p.method, agent: false,
     path: p.method === 'GET' ? 'http://' + p.target + '/' : p.target, headers: { host: p.target, ...auth(p.credential) } });
   const answered = (res, body) => done(res.statusCode + ' ' + body.trim());
   r.on('response', (res) => { let b = ''; res.on('data', (d) => (b += d)); res.on('end', () => answered(res, b)); });
   r.on('connect', (res, socket, head) => {
-    if (res.statusCode !== 200) { let b = head.toString(); socket.on('data', (d) => (b += d)); socket.on('end', () => answered(res, b)); return; }
+    if (res.statusCode !== 200) {
+      let b = head.toString(); socket.on('data', (d) => (b += d)); socket.on('end', () => answered(res, b));
+      return;
+    }
     socket.write('GET / HTTP/1.1\\r\\nhost: ' + p.target + '\\r\\nconnection: close\\r\\n\\r\\n');
     let b = ''; socket.on('data', (d) => (b += d)); socket.on('end', () => done('200 ' + b.split('\\r\\n\\r\\n')[1]));
   });

@@ -57,7 +57,8 @@ export function socks5Answered(got: Buffer): number | Error | null {
 /**
  * A TCP connection to `host:port` made by the SOCKS5 server on the unix socket `path` (OpenSSH's `ssh -D <path>`),
  * without authentication (the socket's file mode is the gate). The greeting and the request go in one write; the
- * socket is handed over once the server says it is connected, with any bytes that came after the reply put back. OpenSSH answers only when the SSH server has opened the channel, so a resolved socket is a connection.
+ * socket is handed over once the server says it is connected, with any bytes that came after the reply put back.
+ * OpenSSH answers only when the SSH server has opened the channel, so a resolved socket is a connection.
  */
 export function socks5Connect(path: string, host: string, port: number, timeoutMs: number): Promise<Socket> {
   const to = { host, port };
