@@ -21,6 +21,8 @@ await build({
   format: 'cjs',
   target: ELECTRON_NODE,
   external,
+  // store/statement-thread.ts reads import.meta.resolve where it exists (ESM) and Node's require where not (here).
+  logOverride: { 'empty-import-meta': 'silent' },
 });
 await build({
   ...common,

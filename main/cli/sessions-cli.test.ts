@@ -101,7 +101,8 @@ describe('nexus ls, new, send, rm, allow and deny against the running app', () =
       cacheWrite: 0,
       cacheRead: 0,
     };
-    new UsageStore(db).record({
+    const ledger = new UsageStore(db);
+    await ledger.record({
       requestId: randomUUID(),
       sessionId: s.id,
       workspaceId: id,
@@ -110,6 +111,7 @@ describe('nexus ls, new, send, rm, allow and deny against the running app', () =
       counts,
       at: now,
     });
+    await ledger.close();
     const ls = await run(['ls']);
     // 1M input at $3 + 20k output at $15
     expect(ls.stdout).toMatch(/^ {2}costs\/spender +claude +Offline .*\(1\.0M tokens, ≈\$3\.30 est\.\)$/m);

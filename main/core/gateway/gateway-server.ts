@@ -22,8 +22,8 @@ export interface GatewayRoutes {
   >;
   /** Why the next request of this caller is refused (a budget reached), or null. */
   refusal(caller: GatewayCaller): string | null;
-  /** One answer's tokens, once per request id. */
-  counted(caller: GatewayCaller, requestId: string, counts: TokenCounts): void;
+  /** One answer's tokens, once per request id; resolves once they are in the ledger. */
+  counted(caller: GatewayCaller, requestId: string, counts: TokenCounts): Promise<void>;
   /**
    * The provider answered: a success as soon as it starts (body ''), a 429 once it ended, with the start of its body
    * (a usage limit's reset is read from it: usage-limit-parse.ts). Other statuses are not told.
@@ -172,12 +172,21 @@ export class GatewayServer {
           res.write(chunk);
         });
         answer.on('end', () => {
+          const end = () => {
+            res.end();
+            if (status === 429)
+              this.routes.answered?.(caller, status, answer.headers, Buffer.concat(limitBody).toString('utf8'));
+          };
           // Counted before the answer's end goes on: an answer the agent has whole is in the ledger.
           const counts = parser?.done();
-          if (counts) this.routes.counted(caller, requestId, counts);
-          res.end();
-          if (status === 429)
-            this.routes.answered?.(caller, status, answer.headers, Buffer.concat(limitBody).toString('utf8'));
+          if (!counts) return end();
+          this.routes.counted(caller, requestId, counts).then(end, (e: unknown) => {
+            this.log.error('model gateway: an answer could not be counted', {
+              agent: caller.agent,
+              error: errorMessage(e),
+            });
+            end();
+          });
         });
         answer.on('error', () => res.destroy());
       },

@@ -44,7 +44,10 @@ describe('the gateway on the Gemini and Chat Completions wires', () => {
           return Promise.resolve({ wire: w.wire, base: w.base, sign: () => w.headers(real) });
         },
         refusal: () => refuse,
-        counted: (caller, _id, counts) => void counted.push({ agent: caller.agent, counts }),
+        counted: (caller, _id, counts) => {
+          counted.push({ agent: caller.agent, counts });
+          return Promise.resolve();
+        },
       },
       createLogger({ redactor: new Redactor() }),
     );

@@ -67,7 +67,9 @@ export class ModelGateway {
 
   constructor(private readonly deps: ModelGatewayDeps) {
     this.credentials = new GatewayCredentialStore(deps.db);
-    this.usage = new UsageStore(deps.db);
+    this.usage = new UsageStore(deps.db, (why) =>
+      deps.log.warn("model gateway: the ledger's thread failed, rows are written on core's own", { why }),
+    );
     this.limits = deps.limits
       ? new UsageLimits({ ...deps.limits, events: deps.events, log: deps.log.child({ component: 'usage-limits' }) })
       : null;
@@ -114,6 +116,7 @@ export class ModelGateway {
   async close(): Promise<void> {
     this.address = null;
     await this.server.close();
+    await this.usage.close();
     this.limits?.dispose();
   }
 
@@ -249,8 +252,8 @@ export class ModelGateway {
     if (until) this.limits.limited(sessionId, until, endsTurn(status, body));
   }
 
-  private counted(caller: GatewayCaller, requestId: string, counts: TokenCounts): void {
-    this.usage.record({
+  private async counted(caller: GatewayCaller, requestId: string, counts: TokenCounts): Promise<void> {
+    const added = await this.usage.record({
       requestId,
       sessionId: caller.sessionId,
       workspaceId: caller.workspaceId,
@@ -259,6 +262,6 @@ export class ModelGateway {
       counts,
       at: new Date(),
     });
-    this.deps.events.emit('usage.changed', { scope: 'session', scopeId: caller.sessionId });
+    if (added) this.deps.events.emit('usage.changed', { scope: 'session', scopeId: caller.sessionId });
   }
 }

@@ -37,10 +37,11 @@ describe('usage operations', () => {
     });
     const row = (requestId: string, sessionId: string, agent: string, c: ReturnType<typeof counts>) =>
       ledger.record({ requestId, sessionId, workspaceId: 'w1', agent, taskId: null, counts: c, at: today });
-    row('r1', 's1', 'claude', counts('claude-sonnet-4-5-20250929', 1_000_000, 100_000));
-    row('r2', 's1', 'claude', counts('claude-sonnet-4-5-20250929', 1_000_000, 0));
-    row('r3', 's2', 'codex', counts('gpt-5-codex', 2_000_000, 0));
-    row('r4', 's2', 'codex', counts('house-model-7', 500, 20));
+    await row('r1', 's1', 'claude', counts('claude-sonnet-4-5-20250929', 1_000_000, 100_000));
+    await row('r2', 's1', 'claude', counts('claude-sonnet-4-5-20250929', 1_000_000, 0));
+    await row('r3', 's2', 'codex', counts('gpt-5-codex', 2_000_000, 0));
+    await row('r4', 's2', 'codex', counts('house-model-7', 500, 20));
+    await ledger.close();
   });
   afterAll(async () => made.cleanup());
 

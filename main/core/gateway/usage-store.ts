@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import { committedUnsynced, type Db } from '../store';
+import { StatementThread, type Db } from '../store';
 import type { TokenCounts } from './usage-parse';
 import { PriceStore } from './usage-price-store';
 import type { ModelTokens } from './usage-prices';
@@ -51,6 +51,9 @@ export interface SessionDayModel extends SessionDay {
   taskTitle: string | null;
 }
 
+const INSERT_ROW = `INSERT OR IGNORE INTO model_usage (request_id, session_id, workspace_id, agent, task_id, day, model,
+  input_tokens, output_tokens, cache_write_tokens, cache_read_tokens, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
 const totals = (r: Omit<UsageTotals, 'total'>): UsageTotals => ({
   ...r,
   total: r.input + r.output + r.cacheWrite + r.cacheRead,
@@ -65,42 +68,46 @@ export class UsageStore {
   readonly prices: PriceStore;
 
   private cap: Statement | undefined;
-  private insert: Statement | undefined;
+  /** The ledger's INSERT, run on its own thread (store's StatementThread): its commit never holds the event loop. */
+  private readonly insert: StatementThread;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** Told when the ledger's thread fails (its rows are then written on this connection). */
+    onThreadFailure?: (why: string) => void,
+  ) {
     this.prices = new PriceStore(db);
+    this.insert = new StatementThread(db, INSERT_ROW, onThreadFailure);
   }
 
   /**
-   * Records one answer's tokens, committed before it returns: the gateway calls it before the answer's end reaches the
-   * agent, so an answer the agent has whole is counted, whenever core dies. Committed without an fsync (store's
-   * committedUnsynced: it survives core's death, not the machine's), as an fsync per answer cost a quarter of the
-   * gateway's CPU. A request id already recorded is not counted again (returns false).
+   * Records one answer's tokens; resolves once the row is committed. The gateway waits for it before the answer's end
+   * reaches the agent, so an answer the agent has whole is counted, whenever core dies. Committed without an fsync
+   * (store's committedUnsynced: it survives core's death, not the machine's), as an fsync per answer cost a quarter of
+   * the gateway's CPU, and on a thread of its own, as the commit on the event loop held every other answer in flight
+   * (docs/performance.md, "The model gateway"). A request id already recorded is not counted again (resolves false).
    */
-  record(row: UsageRow): boolean {
-    this.insert ??= this.db.prepare(
-      `INSERT OR IGNORE INTO model_usage (request_id, session_id, workspace_id, agent, task_id, day, model,
-         input_tokens, output_tokens, cache_write_tokens, cache_read_tokens, at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const insert = this.insert;
-    const r = committedUnsynced(this.db, () =>
-      insert.run(
-        row.requestId,
-        row.sessionId,
-        row.workspaceId,
-        row.agent,
-        row.taskId,
-        dayOf(row.at),
-        row.counts.model,
-        row.counts.input,
-        row.counts.output,
-        row.counts.cacheWrite,
-        row.counts.cacheRead,
-        row.at.toISOString(),
-      ),
-    );
-    return r.changes === 1;
+  async record(row: UsageRow): Promise<boolean> {
+    const changes = await this.insert.run([
+      row.requestId,
+      row.sessionId,
+      row.workspaceId,
+      row.agent,
+      row.taskId,
+      dayOf(row.at),
+      row.counts.model,
+      row.counts.input,
+      row.counts.output,
+      row.counts.cacheWrite,
+      row.counts.cacheRead,
+      row.at.toISOString(),
+    ]);
+    return changes === 1;
+  }
+
+  /** Waits for the rows being written, and ends the ledger's thread. */
+  close(): Promise<void> {
+    return this.insert.close();
   }
 
   session(sessionId: string): UsageTotals {

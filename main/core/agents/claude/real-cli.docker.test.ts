@@ -53,7 +53,7 @@ describe('the real agent CLI in a worker, through the model gateway', () => {
               anthropicHeaders(real.kind, real.value, incoming),
           }),
         refusal: () => null,
-        counted: () => undefined,
+        counted: () => Promise.resolve(),
       },
       createLogger({ redactor: new Redactor() }),
     );

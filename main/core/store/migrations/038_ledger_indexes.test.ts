@@ -16,7 +16,7 @@ describe('migration 038 ledger indexes', () => {
   const dir = tempDir();
   afterEach(() => dir.remove());
 
-  it('drops the ledger indexes no read uses, keeps the session one, and the sums still follow each row', () => {
+  it('drops the ledger indexes no read uses, keeps the session one, and the sums still follow each row', async () => {
     const file = join(dir.path, 'a.db');
     const before = openStore(file, migrations, 37);
     expect(indexes(before)).toEqual([
@@ -38,9 +38,10 @@ describe('migration 038 ledger indexes', () => {
       counts: { model: 'm', input: 10, output: 5, cacheWrite: 1, cacheRead: 2 },
       at: new Date('2026-12-06T10:00:00Z'),
     });
-    expect(usage.record(row('r1'))).toBe(true);
-    expect(usage.record(row('r1'))).toBe(false);
-    expect(usage.record(row('r2'))).toBe(true);
+    expect(await usage.record(row('r1'))).toBe(true);
+    expect(await usage.record(row('r1'))).toBe(false);
+    expect(await usage.record(row('r2'))).toBe(true);
+    await usage.close();
     expect(usage.workspace('w1')).toMatchObject({ requests: 2, input: 20, output: 10, total: 36 });
     expect(usage.day('2026-12-06')).toMatchObject({ requests: 2, total: 36 });
     db.close();
