@@ -1,4 +1,3 @@
-import type { Statement } from 'better-sqlite3';
 import { StatementThread, type Db } from '../store';
 import type { TokenCounts } from './usage-parse';
 import { PriceStore } from './usage-price-store';
@@ -54,6 +53,8 @@ export interface SessionDayModel extends SessionDay {
 const INSERT_ROW = `INSERT OR IGNORE INTO model_usage (request_id, session_id, workspace_id, agent, task_id, day, model,
   input_tokens, output_tokens, cache_write_tokens, cache_read_tokens, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
+const capKey = (scope: BudgetScope, scopeId: string): string => `${scope}\u0000${scopeId}`;
+
 const totals = (r: Omit<UsageTotals, 'total'>): UsageTotals => ({
   ...r,
   total: r.input + r.output + r.cacheWrite + r.cacheRead,
@@ -67,7 +68,7 @@ export class UsageStore {
   /** The price table the estimates use (the operator's rows beside the ledger). */
   readonly prices: PriceStore;
 
-  private cap: Statement | undefined;
+  private capsByKey: Map<string, number> | undefined;
   /** The ledger's INSERT, run on its own thread (store's StatementThread): its commit never holds the event loop. */
   private readonly insert: StatementThread;
 
@@ -182,10 +183,7 @@ export class UsageStore {
   }
 
   budget(scope: BudgetScope, scopeId: string): number | null {
-    // Prepared once: each model request reads up to three caps.
-    this.cap ??= this.db.prepare('SELECT max_tokens AS max FROM model_budgets WHERE scope = ? AND scope_id = ?');
-    const r = this.cap.get(scope, scopeId) as { max: number } | undefined;
-    return r?.max ?? null;
+    return this.caps().get(capKey(scope, scopeId)) ?? null;
   }
 
   setBudget(scope: BudgetScope, scopeId: string, maxTokens: number | null): void {
@@ -198,6 +196,26 @@ export class UsageStore {
            ON CONFLICT(scope, scope_id) DO UPDATE SET max_tokens = excluded.max_tokens, updated_at = excluded.updated_at`,
         )
         .run(scope, scopeId, maxTokens, new Date().toISOString());
+    const caps = this.caps();
+    if (maxTokens === null) caps.delete(capKey(scope, scopeId));
+    else caps.set(capKey(scope, scopeId), maxTokens);
+  }
+
+  /**
+   * Every cap, read once and then kept with each change: each model request asks for up to three, and only this store
+   * writes them (core's one UsageStore: the gateway's).
+   */
+  private caps(): Map<string, number> {
+    this.capsByKey ??= new Map(
+      (
+        this.db.prepare('SELECT scope, scope_id AS id, max_tokens AS max FROM model_budgets').all() as {
+          scope: BudgetScope;
+          id: string;
+          max: number;
+        }[]
+      ).map((r) => [capKey(r.scope, r.id), r.max]),
+    );
+    return this.capsByKey;
   }
 }
 
