@@ -77,7 +77,9 @@ export class UsageParser {
   }
 
   private event(data: string): void {
-    if (!data.startsWith('{')) return;
+    // Every wire's usage sits under a key starting "usage (`usage`, Google's `usageMetadata`): the many events without
+    // one (each text delta of an answer) are not parsed.
+    if (!data.startsWith('{') || !data.includes('"usage')) return;
     let e: Record<string, unknown>;
     try {
       e = obj(JSON.parse(data));
