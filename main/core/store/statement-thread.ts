@@ -55,10 +55,10 @@ interface Pending {
  * is why the statement must be idempotent (`INSERT OR IGNORE` keyed by its own id).
  */
 export class StatementThread {
-  private worker: Worker | null = null;
+  /** The thread now, with the runs it has not answered yet. */
+  private current: { worker: Worker; pending: Map<number, Pending> } | null = null;
   private failed = false;
   private next = 0;
-  private readonly pending = new Map<number, Pending>();
   private readonly inflight = new Set<Promise<number>>();
   private inline: Statement<StatementParams> | undefined;
 
@@ -69,8 +69,8 @@ export class StatementThread {
   ) {}
 
   run(params: StatementParams): Promise<number> {
-    const worker = this.thread();
-    if (!worker) {
+    const thread = this.thread();
+    if (!thread) {
       try {
         return Promise.resolve(this.runHere(params));
       } catch (e) {
@@ -79,8 +79,8 @@ export class StatementThread {
     }
     const id = this.next++;
     const run = new Promise<number>((resolve, reject) => {
-      this.pending.set(id, { params, resolve, reject });
-      worker.postMessage({ id, params });
+      thread.pending.set(id, { params, resolve, reject });
+      thread.worker.postMessage({ id, params });
     });
     this.inflight.add(run);
     const settled = () => void this.inflight.delete(run);
@@ -90,18 +90,18 @@ export class StatementThread {
 
   /** Waits for the runs sent so far, then ends the thread (a later run starts another). */
   async close(): Promise<void> {
-    const worker = this.worker;
-    if (!worker) return;
+    const thread = this.current;
+    if (!thread) return;
+    this.current = null;
     await Promise.allSettled([...this.inflight]);
-    this.worker = null;
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    worker.ref(); // its exit is awaited: it holds the process until then
-    worker.postMessage('close');
+    const exited = new Promise<void>((resolve) => thread.worker.once('exit', () => resolve()));
+    thread.worker.ref(); // its exit is awaited: it holds the process until then
+    thread.worker.postMessage('close');
     await exited;
   }
 
-  private thread(): Worker | null {
-    if (this.worker) return this.worker;
+  private thread(): { worker: Worker; pending: Map<number, Pending> } | null {
+    if (this.current) return this.current;
     if (this.failed || this.db.memory) return null;
     let worker: Worker;
     try {
@@ -115,31 +115,34 @@ export class StatementThread {
       return null;
     }
     worker.unref();
+    const thread = { worker, pending: new Map<number, Pending>() };
     worker.on('message', (m: { id: number; changes?: number; error?: string } | { fatal: string }) => {
-      if ('fatal' in m) return this.fail(worker, m.fatal);
-      const p = this.pending.get(m.id);
+      if ('fatal' in m) return this.fail(thread, m.fatal);
+      const p = thread.pending.get(m.id);
       if (!p) return;
-      this.pending.delete(m.id);
+      thread.pending.delete(m.id);
       if (m.error === undefined) p.resolve(m.changes ?? 0);
       else p.reject(new Error(m.error));
     });
-    worker.on('error', (e) => this.fail(worker, errorMessage(e)));
-    worker.on('exit', (code) => {
-      if (this.worker === worker) this.fail(worker, `its thread exited (${code})`);
-    });
-    this.worker = worker;
-    return worker;
+    worker.on('error', (e) => this.fail(thread, errorMessage(e)));
+    worker.on('exit', (code) => this.fail(thread, `its thread exited (${code})`));
+    this.current = thread;
+    return thread;
   }
 
-  /** The thread is gone: what it had not answered, and every later run, is written on the caller's connection. */
-  private fail(worker: Worker, why: string): void {
-    if (this.worker !== worker) return;
-    this.worker = null;
-    this.failed = true;
-    this.onFailure(why);
-    void worker.terminate();
-    for (const [id, p] of this.pending) {
-      this.pending.delete(id);
+  /**
+   * A thread is gone: what it had not answered is written on the caller's connection, and so is every later run when
+   * it was the thread in use (one closed on purpose has nothing left unanswered).
+   */
+  private fail(thread: { worker: Worker; pending: Map<number, Pending> }, why: string): void {
+    if (this.current === thread) {
+      this.current = null;
+      this.failed = true;
+      this.onFailure(why);
+      void thread.worker.terminate();
+    }
+    for (const [id, p] of thread.pending) {
+      thread.pending.delete(id);
       try {
         p.resolve(this.runHere(p.params));
       } catch (e) {
