@@ -34,18 +34,17 @@ export interface LaunchItem {
 export type LaunchResult = { name: string; windowId: string } | { name: string; error: string };
 
 /**
- * Three passes. First, per item, in order: its run files and launch script, read off stdin, and its
- * worktree's add started in the background (adds of different sessions may run at once, see
- * worktrees.ts; each one's output and status go to its own state dir). Then, once every add is done,
- * each one's status. Last, every window opens in ONE tmux command (`new-window … ; new-window …`): the
- * server forks the agents back to back, before the first ones take the CPU that a `tmux` client per
- * window would wait for (docs/performance.md, "Nexus's part of ten starts"). tmux stops a command list
- * at its first failure, so an item the list gave no window is opened alone, which opens it or says why
- * not. No argument ends in `;` (tmux's separator): session names cannot, paths end in them, commands
- * in a path. `take` reads exactly one item's bytes (dd reads its whole block before it writes), so a
- * file that cannot be written, or one skipped after a failure, never leaves bytes for the next. Each
- * item's name, worktree, command, state dir, failure and window are kept in numbered variables between
- * the passes (`eval` only names them: their values are never parsed).
+ * Three passes. First, per item, in order: its worktree's add started in the background (adds of different sessions may
+ * run at once, see worktrees.ts; each one's output and status go to its own state dir), then its run files and launch
+ * script, read off stdin while git checks out; beside them, the resident nexus-mcp's check and the tmux session's.
+ * Then, once every add (and both checks) is done, each add's status. Last, every window opens in ONE tmux command
+ * (`new-window … ; new-window …`): the server forks the agents back to back, before the first ones take the CPU that a
+ * `tmux` client per window would wait for (docs/performance.md, "Nexus's part of ten starts"). tmux stops a command
+ * list at its first failure, so an item the list gave no window is opened alone, which opens it or says why not. No
+ * argument ends in `;` (tmux's separator): session names cannot, paths end in them, commands in a path. `take` reads
+ * exactly one item's bytes (dd reads its whole block before it writes), so a file that cannot be written, or one
+ * skipped after a failure, never leaves bytes for the next. Each item's name, worktree, command, state dir, failure and
+ * window are kept in numbered variables between the passes (`eval` only names them: their values are never parsed).
  */
 const SCRIPT = `${WORKTREE_FNS}
   take() { # file length (under umask 077: the file is 0600; it is run with sh, so needs no x bit)
@@ -58,6 +57,10 @@ const SCRIPT = `${WORKTREE_FNS}
   }
   repo=$1 tmuxs=$2 mcpstart=$3
   shift 3
+  # Beside the files and worktrees (the first pass's wait waits for them too): the resident nexus-mcp's loop, started
+  # again if it is gone (resident-mcp.ts), and the agents' tmux session, both there before any window opens.
+  [ ! -f "$mcpstart" ] || sh "$mcpstart" </dev/null >/dev/null 2>&1 &
+  { tmux has-session -t "=$tmuxs" 2>/dev/null || tmux new-session -d -s "$tmuxs" -n home; } </dev/null &
   n=0
   while [ $# -ge 15 ]; do
     name=$1 wt=$2 branch=$3 file=$4 add=$5 len=$6 cmd=$7 pwf=$8 pwlen=$9 mcpf=\${10} mcplen=\${11} runf=\${12} runlen=\${13}
@@ -65,21 +68,24 @@ const SCRIPT = `${WORKTREE_FNS}
     shift 15
     msg=
     dir=\${file%/*}
-    # The run files private (0600, their dir 0700); the worktree and the windows get the exec's usual 022 again.
+    # The run files private (0600, their dir 0700); the worktree and the windows get the exec's usual 022.
     umask 077
     mkdir -p -m 700 "$dir" || msg="cannot create $dir"
+    umask 022
+    [ -z "$msg" ] || add=0
+    # The add first: git checks out while the files are written.
+    if [ "$add" = 1 ]; then
+      : >"$dir/worktree.rc"
+      hide_worktree "$repo" "$wt"
+      { add_worktree "$repo" "$wt" "$branch" >"$dir/worktree.out" 2>&1; echo $? >"$dir/worktree.rc"; } </dev/null &
+    fi
+    umask 077
     step "$pwf" "$pwlen"
     step "$mcpf" "$mcplen"
     step "$runf" "$runlen"
     step "$gwf" "$gwlen"
     step "$file" "$len"
     umask 022
-    [ -z "$msg" ] || add=0
-    if [ "$add" = 1 ]; then
-      rm -f "$dir/worktree.rc"
-      hide_worktree "$repo" "$wt"
-      { add_worktree "$repo" "$wt" "$branch" >"$dir/worktree.out" 2>&1; echo $? >"$dir/worktree.rc"; } </dev/null &
-    fi
     n=$((n + 1))
     eval "name_$n=\\$name wt_$n=\\$wt cmd_$n=\\$cmd msg_$n=\\$msg dir_$n=\\$dir add_$n=\\$add id_$n="
   done
@@ -87,19 +93,15 @@ const SCRIPT = `${WORKTREE_FNS}
   i=0
   while [ $i -lt $n ]; do
     i=$((i + 1))
-    eval "dir=\\$dir_$i add=\\$add_$i"
-    [ "$add" = 1 ] || continue
+    eval "dir=\\$dir_$i add=\\$add_$i msg=\\$msg_$i"
+    [ "$add" = 1 ] && [ -z "$msg" ] || continue
     rc=
     { read -r rc <"$dir/worktree.rc"; } 2>/dev/null
     if [ "$rc" != 0 ]; then
       out="git worktree add: $(cat "$dir/worktree.out" 2>/dev/null)"
       eval "msg_$i=\\$out"
     fi
-    rm -f "$dir/worktree.out" "$dir/worktree.rc"
   done
-  # The resident nexus-mcp's loop, started again if it is gone, before any agent starts (resident-mcp.ts).
-  [ ! -f "$mcpstart" ] || sh "$mcpstart" </dev/null >/dev/null 2>&1
-  tmux has-session -t "=$tmuxs" 2>/dev/null || tmux new-session -d -s "$tmuxs" -n home
   set --
   i=0
   while [ $i -lt $n ]; do
@@ -130,7 +132,16 @@ EOF
       msg="tmux new-window: $id"
     fi
     printf 'err %s\\n' "$(printf '%s' "$msg" | tr '\\n' ' ')"
-  done`;
+  done
+  # Once the windows are open: the adds' status files, in one rm.
+  set --
+  i=0
+  while [ $i -lt $n ]; do
+    i=$((i + 1))
+    eval "dir=\\$dir_$i add=\\$add_$i"
+    [ "$add" = 1 ] && set -- "$@" "$dir/worktree.out" "$dir/worktree.rc"
+  done
+  [ $# -eq 0 ] || rm -f "$@"`;
 
 /**
  * For each session: write its run files and launch script, add its worktree when asked (retry-once, see
