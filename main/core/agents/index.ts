@@ -2,7 +2,7 @@
 // each kind, and what a session's launch is. What a kind does is behind AgentDriver; nothing outside
 // agents/<kind>/ names a kind.
 export { agentHandlers } from './agent-handlers';
-export { acpBridgePath, acpHandlers, AcpSessions, AcpStore, type AcpSessionInfo } from './acp';
+export { ACP_BRIDGE_FILES, acpBridgePath, acpHandlers, AcpSessions, AcpStore, type AcpSessionInfo } from './acp';
 export { AgentService } from './agent-service';
 export { cpuOf, type AgentCpu } from './agent-cpu';
 export { AgentConfig } from './config';

@@ -1,8 +1,9 @@
 /**
  * nexus-acp-bridge: owns an ACP agent's stdio for one session, in the session's tmux window.
  *   node nexus-acp-bridge.cjs --nats <file> --workspace <id> --session <id> [--mcp <file>] [--initial <text>] -- <agent argv…>
- * It starts the agent in the current directory (the worktree) first, before it loads NATS (the agent's lines wait in
- * the journal meanwhile), and holds its stdin and stdout, so a core that restarts or is SIGKILLed never ends a turn:
+ * It starts the agent in the current directory (the worktree) first, before it loads NATS or anything else it needs
+ * later (core-link.ts and mcp-front.ts are bundles of their own; the agent's lines wait in the journal meanwhile),
+ * and holds its stdin and stdout, so a core that restarts or is SIGKILLed never ends a turn:
  * core is the ACP client, over NATS with the workspace's hook credentials (the relay's file, read at every connect).
  * Every line the agent writes is numbered and kept (journal.ts) until core acknowledges it; a core that comes back asks for what it missed. Core's lines go to the
  * agent's stdin as they come, except that a `session/new` or `session/load` gets the session's MCP servers from the
@@ -15,7 +16,6 @@
  * {stop: true}). When the agent exits the bridge says so, waits a little for core, and exits with its code.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -37,9 +37,8 @@ async function main(): Promise<void> {
   if (!natsFile || !workspaceId || !sessionId || !ID.test(workspaceId) || argv.length === 0)
     throw new Error('usage: see nexus-acp-bridge/main.ts');
   let initial = opts.initial ?? null;
-  // Ready beside the agent's start; a stdio server its kind takes only over HTTP gets a front (mcp-servers.ts).
-  const serversReady = sessionMcpServers(opts.mcp);
-  const run = randomBytes(8).toString('hex');
+  // The bridge run's id, drawn once crypto is loaded (after the spawn; nothing is published before).
+  let run = '';
   const out = `nexus.acp.${workspaceId}`;
   const journal = new Journal();
   const startedAt = new Date().toISOString();
@@ -108,11 +107,14 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
   process.on('SIGHUP', stop);
 
+  // Ready beside the agent's start; a stdio server its kind takes only over HTTP gets a front (mcp-servers.ts).
+  const serversReady = sessionMcpServers(opts.mcp);
   // NATS is loaded only now: the agent's start (most of a session's) runs while this one loads and connects.
-  const [{ connect }, { hookFileAuth }] = await Promise.all([
-    import('@nats-io/transport-node'),
-    import('../nats-credential'),
+  const [{ connect, hookFileAuth }, { randomBytes }] = await Promise.all([
+    import('./core-link'),
+    import('node:crypto'),
   ]);
+  run = randomBytes(8).toString('hex');
   const read = (): HookTargetFile => JSON.parse(readFileSync(natsFile, 'utf8')) as HookTargetFile;
   const first = read();
   const conn = await connect({

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 /**
  * The session's MCP servers for `session/new` / `session/load`, from the `--mcp` file (ACP's `McpServer[]`, 0600 in
  * the session's state dir), read at each call. A stdio server marked `front: "http"` (its kind takes only HTTP) is
- * served by an HTTP front the bridge starts once, here, before the agent (mcp-front.ts; loaded only when one is
- * marked), and given as that front.
+ * served by an HTTP front the bridge starts once, here, beside the agent's start (mcp-front.ts, a bundle of its own
+ * loaded only when one is marked), and given as that front.
  */
 export async function sessionMcpServers(file: string | undefined): Promise<() => unknown[]> {
   const read = (): unknown[] => {

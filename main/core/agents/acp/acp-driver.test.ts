@@ -83,7 +83,7 @@ describe('acpDriver', () => {
     ]);
     expect(cmd.env).toMatchObject({ TEST_BASE: 'http://gw:4782/acp-test/v1', TEST_MODEL: 'nexus-model' });
     // The key is read at launch from the session's gateway credential file: never in the script or its env.
-    expect(cmd.preludeLines).toEqual(['export TEST_KEY="$(cat "$NEXUS_GATEWAY_KEY_FILE")"']);
+    expect(cmd.preludeLines).toEqual(['IFS= read -r TEST_KEY <"$NEXUS_GATEWAY_KEY_FILE"', 'export TEST_KEY']);
     expect(JSON.stringify(cmd)).not.toMatch(/nxg_/);
   });
 

@@ -9,6 +9,13 @@ import { PinnedNpmCli } from '../pinned-npm-cli';
 /** The bridge in every worker (installed with the worker tools; resources/worker/nexus-acp-bridge). */
 export const acpBridgePath = (toolsDir: string): string => `${toolsDir}/nexus-acp-bridge.cjs`;
 
+/** The bridge's files, side by side: its entry, then what it loads once the agent is spawned (worker-bundles.mjs). */
+export const ACP_BRIDGE_FILES = [
+  'nexus-acp-bridge.cjs',
+  'nexus-acp-bridge-link.cjs',
+  'nexus-acp-bridge-front.cjs',
+] as const;
+
 /** The session's MCP servers in ACP's form, a run file the bridge puts into session/new (never sent over NATS). */
 const ACP_MCP_FILE = 'acp-mcp.json';
 
@@ -88,8 +95,11 @@ export function acpDriver(decl: AcpKindDeclaration): ((deps: AgentDriverDeps) =>
                 NEXUS_SESSION_ID: input.sessionId,
               },
               shellLine: `exec ${argv.map(shellQuote).join(' ')}`,
-              // The session's gateway credential (useless anywhere else) into the variable the agent reads.
-              preludeLines: gateway ? [`export ${decl.keyVar}="$(cat "$NEXUS_GATEWAY_KEY_FILE")"`] : [],
+              // The session's gateway credential (useless anywhere else) into the variable the agent reads, by the
+              // shell's own `read` (no subshell and `cat` before the bridge starts; the file has no newline).
+              preludeLines: gateway
+                ? [`IFS= read -r ${decl.keyVar} <"$NEXUS_GATEWAY_KEY_FILE"`, `export ${decl.keyVar}`]
+                : [],
               permissionMode: decl.askMode ?? 'default',
               promptGuarded: false,
             };

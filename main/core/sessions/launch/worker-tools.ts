@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { acpBridgePath, type AgentDriver } from '../../agents';
+import { dirname, join } from 'node:path';
+import { ACP_BRIDGE_FILES, type AgentDriver } from '../../agents';
 import type { WorkspaceInfo } from '../../workspaces';
 import type { SessionsConfig } from '../config';
 import { mustSh, type ContainerExec, type ExecTarget } from '../container-sh';
@@ -20,7 +21,7 @@ export interface WorkerTools {
   inboxSendScript: string;
   /** The resident hook relay (see hook-relay.ts). */
   relayScript: string;
-  /** The bridge of ACP sessions (agents/acp/); absent: this core runs no ACP session. */
+  /** The bridge of ACP sessions (agents/acp/), beside the files it loads later; absent: no ACP session here. */
   acpBridgeScript?: string | undefined;
 }
 
@@ -62,7 +63,9 @@ export async function installWorkerTools(
     [`${toolsDir}/nexus-inbox-send.cjs`, '755', readFileSync(tools.inboxSendScript)],
     [relayScriptPath(toolsDir), '755', readFileSync(tools.relayScript)],
   ];
-  if (tools.acpBridgeScript) files.push([acpBridgePath(toolsDir), '755', readFileSync(tools.acpBridgeScript)]);
+  const bridgeDir = tools.acpBridgeScript ? dirname(tools.acpBridgeScript) : null;
+  if (bridgeDir)
+    for (const f of ACP_BRIDGE_FILES) files.push([`${toolsDir}/${f}`, '755', readFileSync(join(bridgeDir, f))]);
   if (hookTarget)
     files.push(
       // stateDir: where the relay finds the sessions' inbox addresses when it delivers a message.
