@@ -84,8 +84,8 @@ export class UsageStore {
   /**
    * Records one answer's tokens; resolves once the row is committed. The gateway waits for it before the answer's end
    * reaches the agent, so an answer the agent has whole is counted, whenever core dies. Committed without an fsync
-   * (store's committedUnsynced: it survives core's death, not the machine's), as an fsync per answer cost a quarter of
-   * the gateway's CPU, and on a thread of its own, as the commit on the event loop held every other answer in flight
+   * (it survives core's death, not the machine's), as an fsync per answer cost a quarter of the gateway's CPU, and on
+   * a thread of its own (store's StatementThread), as the commit on the event loop held every other answer in flight
    * (docs/performance.md, "The model gateway"). A request id already recorded is not counted again (resolves false).
    */
   async record(row: UsageRow): Promise<boolean> {
