@@ -94,6 +94,10 @@ export async function startRealAgentEnv(opts: { repoToken?: string } = {}): Prom
       // 3 GiB: room for the 10 sessions the agent-start and agent-idle benches put in one workspace at
       // quota.sessionMemoryBytes (256 MiB each; a create beyond what the container holds is refused).
       docker: { network: TEST_NETWORK, baseImage, memoryBytes: 3 * 1024 ** 3, pidsLimit: 1024 },
+      // Any free port, kept in the data dir for a restart: the default (4782) is the one every other test file's
+      // `nexus serve` asks for, so a core stopped and started again (the crash steps) lost it to them in between,
+      // and its running agents, pointed at it, lost their model.
+      gateway: { port: 0 },
       // The real CLI is slow to start on a loaded 2-core machine; the watchdog must not fire first.
       agent: {
         kinds: {
