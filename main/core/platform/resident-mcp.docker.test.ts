@@ -85,13 +85,26 @@ describe('the real agent CLI through the resident nexus-mcp', () => {
     await fleet.waitForSession(a!.id, 'idle');
     await fleet.waitForSession(b!.id, 'idle');
 
-    // The server dies under both: its loop starts it again, and each session's next call still lands as itself.
+    // The server dies under both: its loop starts it again, each CLI reconnects by itself (on its own backoff: a
+    // call made before that is answered "not connected", as with any MCP server that restarts), and each
+    // session's next call still lands as itself.
     const before = (await fleet.sh(ws, `cat ${TOOLS}/mcp.pid`)).stdout.trim();
+    const logged = (await fleet.sh(ws, `cat ${TOOLS}/mcp.log`)).stdout.split('\n').length;
     expect((await fleet.sh(ws, `kill -9 ${before}`)).exitCode).toBe(0);
     await readUntil(
       async () => (await fleet.sh(ws, `cat ${TOOLS}/mcp.pid 2>/dev/null`)).stdout.trim(),
       (pid) => pid !== '' && pid !== before,
       30_000,
+    );
+    const reconnected = (log: string, session: string): boolean =>
+      log
+        .split('\n')
+        .slice(logged - 1)
+        .some((l) => l.includes(`session ${session}: took up`) || l.includes(`session ${session}: opened`));
+    await readUntil(
+      async () => (await fleet.sh(ws, `cat ${TOOLS}/mcp.log`)).stdout,
+      (log) => reconnected(log, a!.id) && reconnected(log, b!.id),
+      120_000,
     );
     const again = [propose(a!.id, 'again from A', false), propose(b!.id, 'again from B', false)];
     await fleet.call('sessions.sendMessage', { session: a!.id, text: 'propose another' });
