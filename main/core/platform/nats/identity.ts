@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { accountJwt, credsFile, operatorJwt, userJwt } from './jwt';
 import { bearerUserKey, NkeySigner } from './nkey-codec';
 import type { NatsGrant, NatsUser } from '../permissions';
+import { safeJson } from '../../safe-json';
 
 const revocationSchema = z.object({ at: z.number().int(), until: z.number().int().nullable() });
 const fileSchema = z.object({
@@ -145,12 +146,4 @@ export class NatsIdentity {
 
 function seedOf(kp: KeyPair): string {
   return new TextDecoder().decode(kp.getSeed());
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }

@@ -5,6 +5,7 @@ import type { ContainerExec, ExecTarget } from '../container-sh';
 import type { HelperReport } from '../../../../shared/inbox-protocol';
 import { helperSend } from './inbox-helper';
 import { RELAY_MAX_BYTES, RelayReport, type RelayMessage } from '../../../../shared/relay-message';
+import { safeJson } from '../../safe-json';
 
 /** How the workspace's resident hook relay takes a message over NATS (core.platform.relayMessage). */
 export interface MessageRelay {
@@ -61,12 +62,4 @@ export async function sendToInbox(
     statusWaitMs: STATUS_WAIT_MS,
   });
   return reinstalled ? { ...report, toolsLost: true } : report;
-}
-
-function safeJson(s: string): unknown {
-  try {
-    return JSON.parse(s);
-  } catch {
-    return null;
-  }
 }
