@@ -195,6 +195,11 @@ export const subjects = {
   messagesAll: 'nexus.messages.*',
   /** The relay answers a message's delivery under this prefix, the only subject its user may publish besides hooks. */
   messageRepliesFor: (workspaceId: string) => `nexus.message-replies.${workspaceId}`,
+  /** Core asks a workspace's hook relay for a session's checkpoint here (shared/relay-checkpoint.ts); only core may publish. */
+  checkpointsFor: (workspaceId: string) => `nexus.checkpoints.${workspaceId}`,
+  checkpointsAll: 'nexus.checkpoints.*',
+  /** The relay answers a checkpoint under this prefix. */
+  checkpointRepliesFor: (workspaceId: string) => `nexus.checkpoint-replies.${workspaceId}`,
   /** An ACP session's bridge publishes what its agent writes here (resources/worker/nexus-acp-bridge). */
   acpFor: (workspaceId: string) => `nexus.acp.${workspaceId}`,
   acpAll: 'nexus.acp.*',

@@ -89,6 +89,7 @@ export function buildSessions(
       events,
       log: log.child({ feature: 'review' }),
       config: config.sessions,
+      relayCheckpoint: (workspaceId, payload, timeoutMs) => platform.relayCheckpoint(workspaceId, payload, timeoutMs),
       changes: (ref) => ship.summary(ref),
     },
     d.db,

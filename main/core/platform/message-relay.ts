@@ -50,6 +50,7 @@ export async function relayMessage(
   throw new NexusError('timeout', "The workspace's hook relay did not report the message's delivery in time.");
 }
 
-const isNoResponders = (e: unknown): boolean =>
+/** A NATS request that nobody subscribed to (the server says so at once). */
+export const isNoResponders = (e: unknown): boolean =>
   typeof (e as { isNoResponders?: unknown }).isNoResponders === 'function' &&
   (e as { isNoResponders(): boolean }).isNoResponders();

@@ -35,9 +35,10 @@ export const runUserName = (runId: string): string => `run-${runId}`;
 
 /**
  * A workspace's hook relay (and its ACP sessions' bridges): publishes its hook subject, its permission-request
- * subject, answers to the messages core hands it (under its own message-replies prefix) and what its ACP agents
- * write; subscribes to its permission replies, its workspace's messages and what core writes to its ACP agents, on
- * none of which it may publish (only core can answer a permission, send a message or prompt an agent).
+ * subject, answers to the messages and checkpoints core asks of it (under its own reply prefixes) and what its ACP
+ * agents write; subscribes to its permission replies, its workspace's messages and checkpoint asks and what core
+ * writes to its ACP agents, on none of which it may publish (only core can answer a permission, send a message, ask
+ * a checkpoint or prompt an agent).
  */
 export const hookGrant = (workspaceId: string): NatsGrant => ({
   user: hookUserName(workspaceId),
@@ -47,6 +48,7 @@ export const hookGrant = (workspaceId: string): NatsGrant => ({
         subjects.hooksFor(workspaceId),
         subjects.permissionsFor(workspaceId),
         `${subjects.messageRepliesFor(workspaceId)}.>`,
+        `${subjects.checkpointRepliesFor(workspaceId)}.>`,
         subjects.acpFor(workspaceId),
       ],
     },
@@ -54,6 +56,7 @@ export const hookGrant = (workspaceId: string): NatsGrant => ({
       allow: [
         `${subjects.permissionRepliesFor(workspaceId)}.>`,
         subjects.messagesFor(workspaceId),
+        subjects.checkpointsFor(workspaceId),
         `${subjects.acpInPrefixFor(workspaceId)}.>`,
       ],
     },

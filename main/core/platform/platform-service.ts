@@ -12,6 +12,7 @@ import type { Redactor } from '../redact';
 import type { ReviewQueue } from './review/review-queue';
 import type { Db } from '../store';
 import { connectionBack, ManagedNats } from './managed-server';
+import { relayCheckpoint } from './checkpoint-relay';
 import { relayMessage } from './message-relay';
 import type { NatsUser } from './permissions';
 import { jwtSecret, userAuth } from './nats/auth';
@@ -226,6 +227,11 @@ export class PlatformService implements Disposable {
   /** Hands one message to a workspace's hook relay (message-relay.ts); null: no relay listens, or no NATS. */
   relayMessage(workspaceId: string, payload: string, timeoutMs: number): Promise<string | null> {
     return this.nc ? relayMessage(this.nc, workspaceId, payload, timeoutMs) : Promise.resolve(null);
+  }
+
+  /** Asks a workspace's hook relay for a checkpoint (checkpoint-relay.ts); null: no relay listens, or no NATS. */
+  relayCheckpoint(workspaceId: string, payload: string, timeoutMs: number): Promise<string | null> {
+    return this.nc ? relayCheckpoint(this.nc, workspaceId, payload, timeoutMs) : Promise.resolve(null);
   }
 
   /** The managed nats-server's process id (null with an external server or none). */

@@ -4,7 +4,8 @@ import { toDisposable, type Disposable } from '../disposable';
 import type { Db } from '../store';
 import { AttemptStore, type GroupRow, type MemberRow } from './attempt-store';
 import type { Checkpoints } from './checkpoints';
-import { GIT_PRELUDE, runScript } from './container-git';
+import { GIT_PRELUDE } from '../../../shared/git-scripts';
+import { runScript } from './container-git';
 import type { ReviewDeps } from './review-deps';
 
 /** How long the branches of attempts not kept stay, and how often Nexus looks for ones due. */

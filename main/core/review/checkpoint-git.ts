@@ -1,84 +1,24 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { NexusError } from '../../../shared/errors';
+import { CHECKPOINT_TAKE, GIT_PRELUDE } from '../../../shared/git-scripts';
+import { RelayCheckpointAnswer, type RelayCheckpoint } from '../../../shared/relay-checkpoint';
+import {
+  SCRIPT_TIMEOUT_MS,
+  runScript,
+  scriptOutput,
+  type ReviewExec,
+  type ReviewTarget,
+  type ScriptRun,
+} from './container-git';
+import { safeJson } from '../safe-json';
 import { readSections } from '../ship';
-import { GIT_PRELUDE, runScript, type ReviewExec, type ReviewTarget } from './container-git';
+import type { CheckpointRelay } from './review-deps';
 
 /**
- * The git side of checkpoints, inside the workspace container. A checkpoint is the worktree's whole
- * state: `git add -A` into the session's own checkpoint index, `write-tree`, `commit-tree`, `update-ref`
- * on a hidden ref. The agent's index, its branch and its files are never touched by taking one.
- *
- * The checkpoint index (`nexus-checkpoint-index` in the worktree's git dir, so it goes with the worktree)
- * is kept from one checkpoint to the next: its stat data matches the files as the last checkpoint saw
- * them, so `git add -A` hashes only what changed since (docs/performance.md: the agent's own index is
- * stale for everything the agent changed and not staged, and a copy of it re-hashed all of that every
- * turn). The first checkpoint seeds it from the agent's index (or HEAD). One case would make it drift from
- * what a copy of the agent's index gives: a file it holds that a .gitignore now ignores (`add -A` keeps
- * tracked files), or one the agent force-added (`git add -f`, which `add -A` into this index never picks up). So
- * when its ignored entries are not exactly the agent's, it is seeded again; the agent's list is read when this index
- * holds ignored entries or the agent's index was written since the last checkpoint (a test builtin, no process).
- *
- * Each process costs milliseconds to start in a container, so the script starts git and nothing else
- * (docs/performance.md, "Review"): the git dir comes from the worktree's `.git` file and outputs go to shell
- * variables. What does not wait on another runs side by side: once `git add -A` is done, `write-tree`, the
- * ignored-entries check and the turn's stats (`diff-index --cached` against the parent, the same as the tree's
- * diff) read the checkpoint index at once, then `commit-tree` and `update-ref` run while the stats finish. The
- * two outputs made in the background go to scratch files beside the checkpoint index (a session takes one
- * checkpoint at a time).
+ * The git side of checkpoints, inside the workspace container: taking one (shared/git-scripts.ts CHECKPOINT_TAKE, run by
+ * the workspace's hook relay when it answers, else through the runtime's exec), restoring one, its diff, and the refs'
+ * removal.
  */
-const TAKE = `${GIT_PRELUDE}
-wt=$1; repo=$2; ref=$3; msg=$4; prev=$5
-cd "$wt" 2>/dev/null || { echo "The session's worktree is gone." >&2; exit 3; }
-# The agent's index is in the git dir the worktree's .git names; git is asked when that is not an absolute path.
-gd=
-if [ -d .git ]; then gd=$PWD/.git
-elif [ -f .git ]; then IFS= read -r gd < .git || :; case $gd in 'gitdir: /'*) gd=\${gd#gitdir: } ;; *) gd= ;; esac; fi
-if [ -n "$gd" ] && [ -d "$gd" ]; then idx=$gd/index
-else idx=$(git rev-parse --path-format=absolute --git-path index) || exit 3; fi
-keep=\${idx%/*}/nexus-checkpoint-index
-fail() { wait; exit 5; }
-head_commit() { git rev-parse -q --verify 'HEAD^{commit}' || :; }
-# cp -p keeps the index's date: git reads again a file not older than its index (racy git), and a copy dated
-# now would pass a file changed in the second the agent's index was written as unchanged.
-seed() {
-  rm -f "$keep" "$keep.lock"
-  if [ -f "$idx" ]; then cp -p "$idx" "$keep" || exit 5
-  else h=$(head_commit); [ -z "$h" ] || GIT_INDEX_FILE="$keep" git read-tree "$h" || exit 5; fi
-}
-add() { e=$(git add -A 2>&1 >/dev/null) || { printf '%s\\n' "$e" >&2; exit 5; }; }
-export GIT_INDEX_FILE="$keep"
-[ -f "$keep" ] && [ ! -e "$keep.lock" ] || seed
-git add -A >/dev/null 2>&1 || { seed; add; }
-parent=$prev
-if [ -z "$parent" ]; then
-  h=$(head_commit)
-  if [ -n "$h" ]; then
-    base=$(git -C "$repo" symbolic-ref -q HEAD) && parent=$(git merge-base "$h" "$base" 2>/dev/null) || parent=$h
-  fi
-fi
-if [ -n "$parent" ]; then from=$parent; else from=$(git hash-object -t tree /dev/null); fi
-# In the C locale's words, read at the end.
-stats() { LC_ALL=C git diff-index --cached --shortstat "$from" > "$keep.stat" & d=$!; }
-# The agent's index written since the last checkpoint (its .tree): it may hold a file it force-added (test builtin).
-moved=; [ "$idx" -nt "$keep.tree" ] && moved=1
-git write-tree > "$keep.tree" & w=$!
-stats
-# Quoted (not -z) names: a newline in one is escaped, so the lists compare as strings.
-ign=$(git ls-files -c -i --exclude-standard) || fail
-wait $w || fail
-IFS= read -r tree < "$keep.tree" || fail
-if [ -n "$ign$moved" ] && [ "$ign" != "$(GIT_INDEX_FILE="$idx" git ls-files -c -i --exclude-standard 2>/dev/null)" ]; then
-  wait; seed; add; tree=$(git write-tree) || exit 5; stats
-fi
-c=$(git commit-tree "$tree" \${parent:+-p "$parent"} -m "$msg") || fail
-# The seq comes from the rows in core: a ref with no row is one a core killed between the two made; it is replaced.
-git update-ref "$ref" "$c" || fail
-wait $d || exit 5
-# " 3 files changed, 10 insertions(+), 2 deletions(-)", a part left out when it is 0; nothing when nothing changed.
-IFS= read -r s < "$keep.stat" || s=
-f=0; a=0; x=0; n=0
-for word in $s; do case $word in file*) f=$n ;; insertion*) a=$n ;; deletion*) x=$n ;; esac; n=$word; done
-printf '%s %s %d %d %d\\n' "$c" "\${parent:--}" "$f" "$a" "$x"
-`;
 
 /** Writes the target's files where they differ from the current state, removes what the target lacks. */
 const RESTORE = `${GIT_PRELUDE}
@@ -119,6 +59,10 @@ cd "$repo" 2>/dev/null || exit 0
 git for-each-ref --format='delete %(refname)' "$prefix" | git update-ref --stdin
 `;
 
+const WHAT = 'checkpoint';
+/** Names the script text core means; a relay whose bundle holds another answers `stale` (shared/relay-checkpoint.ts). */
+const TAKE_SHA256 = createHash('sha256').update(CHECKPOINT_TAKE).digest('hex');
+
 export interface TakenCheckpoint {
   commit: string;
   parent: string | null;
@@ -133,19 +77,61 @@ export class CheckpointGit {
   constructor(
     private readonly exec: ReviewExec,
     private readonly repoDir: string,
+    private readonly relay?: CheckpointRelay,
   ) {}
 
-  /** Records the worktree's state on `ref`, its parent the previous checkpoint (or the branch's fork point). */
-  async take(ws: ReviewTarget, worktree: string, ref: string, message: string, prev: string | null) {
-    const out = await runScript(this.exec, ws, TAKE, [worktree, this.repoDir, ref, message, prev ?? ''], 'checkpoint');
+  /**
+   * Records the worktree's state on `ref`, its parent the previous checkpoint (or the branch's fork point): by the
+   * workspace's hook relay when one answers (no `docker exec`), else through the runtime's exec.
+   */
+  async take(ws: ReviewTarget & { id?: string }, worktree: string, ref: string, message: string, prev: string | null) {
+    const relayed = ws.id ? await this.takeByRelay(ws.id, worktree, ref, message, prev) : null;
+    const out =
+      relayed === null
+        ? await runScript(this.exec, ws, CHECKPOINT_TAKE, [worktree, this.repoDir, ref, message, prev ?? ''], WHAT)
+        : scriptOutput(relayed, WHAT);
     const [commit = '', parent = '-', files = '0', additions = '0', deletions = '0'] = out.trim().split(/\s+/);
-    return {
+    const taken: TakenCheckpoint = {
       commit,
       parent: parent === '-' ? null : parent,
       files: Number(files),
       additions: Number(additions),
       deletions: Number(deletions),
-    } satisfies TakenCheckpoint;
+    };
+    return { taken, via: relayed === null ? ('exec' as const) : ('relay' as const) };
+  }
+
+  /** The relay's run of the script; null: no relay answered, or one of another build (`stale`). */
+  private async takeByRelay(
+    workspaceId: string,
+    worktree: string,
+    ref: string,
+    message: string,
+    prev: string | null,
+  ): Promise<ScriptRun | null> {
+    if (!this.relay) return null;
+    const ask: RelayCheckpoint = {
+      scriptSha256: TAKE_SHA256,
+      worktree,
+      repo: this.repoDir,
+      ref,
+      message,
+      prev,
+      timeoutMs: SCRIPT_TIMEOUT_MS,
+    };
+    // The relay's own timeout first: its answer (exit 124) says what ran out, ours only that none came.
+    const raw = await this.relay(workspaceId, JSON.stringify(ask), SCRIPT_TIMEOUT_MS + 5000);
+    if (raw === null) return null;
+    const answer = RelayCheckpointAnswer.safeParse(safeJson(raw));
+    if (!answer.success)
+      throw new NexusError(
+        'unavailable',
+        "The workspace's hook relay answered the checkpoint in words it cannot read.",
+      );
+    if ('stale' in answer.data) return null;
+    if ('bad_input' in answer.data)
+      throw new NexusError('internal', `The hook relay refused the checkpoint: ${answer.data.bad_input}`);
+    return answer.data;
   }
 
   /** Makes the worktree's files those of `target`, given `current` (a checkpoint of them just taken). */

@@ -32,7 +32,7 @@ export class Checkpoints {
     db: Db,
   ) {
     this.store = new CheckpointStore(db);
-    this.git = new CheckpointGit(d.runtime, d.config.repoDir);
+    this.git = new CheckpointGit(d.runtime, d.config.repoDir, d.relayCheckpoint);
   }
 
   /** Checkpoints every turn end; drops a deleted session's refs and rows. */
@@ -66,13 +66,14 @@ export class Checkpoints {
     const seq = (last.checkpoint?.seq ?? 0) + 1;
     const turn = kind === 'turn' ? last.turn + 1 : null;
     const what = turn ? `turn ${turn}` : `before restoring checkpoint ${restoredTo}`;
-    const taken = await this.git.take(
+    const { taken, via } = await this.git.take(
       t.ws,
       t.worktree,
       checkpointRef(sessionId, seq),
       `nexus checkpoint ${seq} of session ${t.session.name}: ${what}`,
       this.parentAfter(last.checkpoint),
     );
+    this.d.log.debug('checkpoint taken', { sessionId, seq, via });
     const checkpoint: Checkpoint = { sessionId, seq, kind, turn, restoredTo, ...taken, at: new Date().toISOString() };
     this.store.insert(t.ws.id, checkpoint);
     this.d.events.emit('checkpoints.changed', { sessionId, checkpoint });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ConflictFile, ConflictHunk } from '../../../shared/contract/radar';
-import { GIT_PRELUDE, runScript, type ReviewExec, type ReviewTarget } from './container-git';
+import { GIT_PRELUDE } from '../../../shared/git-scripts';
+import { runScript, type ReviewExec, type ReviewTarget } from './container-git';
 
 /**
  * The git side of the conflict radar, in the workspace's clone: a watch that answers when a branch

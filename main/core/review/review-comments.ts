@@ -4,7 +4,8 @@ import { NexusError } from '../../../shared/errors';
 import type { Disposable } from '../disposable';
 import type { Db } from '../store';
 import { CommentStore } from './comment-store';
-import { GIT_PRELUDE, runScript } from './container-git';
+import { GIT_PRELUDE } from '../../../shared/git-scripts';
+import { runScript } from './container-git';
 import { sessionTarget, type ReviewDeps } from './review-deps';
 
 /** Most lines one comment may quote, and the characters of a quote carried in the message. */

@@ -18,6 +18,8 @@ export interface ReviewSessions {
   delete(ref: string, opts?: { deleteBranch?: boolean; force?: boolean }): Promise<unknown>;
 }
 
+export type CheckpointRelay = (workspaceId: string, payload: string, timeoutMs: number) => Promise<string | null>;
+
 /** A workspace as the runtime's store has it (no engine call). */
 export interface ReviewWorkspace extends ReviewTarget {
   id: string;
@@ -34,6 +36,8 @@ export interface ReviewDeps {
   events: EventBus;
   log: Logger;
   config: SessionsConfig;
+  /** Asks the workspace's hook relay for a checkpoint (platform/checkpoint-relay.ts); null or absent: the exec takes it. */
+  relayCheckpoint?: CheckpointRelay;
   /** Ship's summary of a session's branch beside its base (absent: attempts show no diff stat). */
   changes?: (ref: string) => Promise<ChangesSummary>;
 }

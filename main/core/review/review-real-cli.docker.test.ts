@@ -123,6 +123,14 @@ describe.each(kinds)('review that talks back, with the real $agent CLI', (kind) 
     expect(await sh(`cat ${wt}/notes.txt`)).toBe('v2\nv3\n');
     await fleet.call('checkpoints.restore', { session: s.id, seq: 2 });
     expect(await sh(`cat ${wt}/notes.txt`)).toBe('v2\n');
+    // Each was taken by the workspace's hook relay, with no docker exec (platform/checkpoint-relay.ts).
+    const taken = fleet
+      .logText()
+      .split('\n')
+      .filter((l) => l.includes('"checkpoint taken"') && l.includes(s.id))
+      .map((l) => (JSON.parse(l) as { via: string }).via);
+    expect(taken.length).toBeGreaterThanOrEqual(7);
+    expect(new Set(taken)).toEqual(new Set(['relay']));
   }, 600_000);
 
   it('a review of two comments reaches the model as one user turn with file and lines; during a dialog it approves nothing', async () => {

@@ -10,12 +10,14 @@
  * (a nats-server restart) events wait in order and go out once core listens again. Core answers each
  * event; one it did not answer goes again (core keeps the first copy). SIGHUP: the file
  * names another server → exit 75 (a planned restart, not counted as a crash). It also delivers the messages
- * core sends the workspace's sessions (messages.ts), without a process per message.
+ * core sends the workspace's sessions (messages.ts), without a process per message, and takes their checkpoints at
+ * core's ask (checkpoints.ts), without a `docker exec` per turn.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { hookFileAuth } from '../nats-credential';
 import { ID } from '../nexus-hook/event';
+import { serveCheckpoints } from './checkpoints';
 import { serveMessages } from './messages';
 import { createRelayServer } from './relay';
 
@@ -152,6 +154,7 @@ async function main(): Promise<void> {
   // The state dir from the loop's arguments, or from the credentials file (a loop an older core started passes none).
   const inboxes = stateDir || first.stateDir;
   if (inboxes) serveMessages(conn, workspaceId, inboxes);
+  serveCheckpoints(conn, workspaceId);
   // A connection that gives up for good ends the relay: its loop starts a new one, which says so.
   void conn.closed().then(() => process.exit(1));
   const crashes = Number(crashesArg) || 0;

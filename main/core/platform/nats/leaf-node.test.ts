@@ -238,6 +238,9 @@ describe('a leaf node for a remote engine', () => {
     spy.publish(`${bob.creds.inboxPrefix}.forged`, 'not from core');
     await spy.flush();
     expect(okResult(await bob.client.call('skill.list', {}))).toHaveProperty('skills');
+    // A checkpoint ask never crosses a leaf (its grant leaves the subjects out): nobody there reads it or can answer
+    // it with a made-up commit; no responder, so core takes the exec (docs/sessions.md, "Review that talks back").
+    expect(await f.core.platform.relayCheckpoint('w-elsewhere', '{}', 2000)).toBeNull();
     await new Promise((r) => setTimeout(r, 300));
     expect(forged).toEqual([]);
     expect(seen.filter((s) => s === bob.creds.subject || s.startsWith('nexus.'))).toEqual([]);
