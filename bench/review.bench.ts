@@ -2,7 +2,12 @@ import type { WorkspaceRadar } from '../shared/contract/radar';
 import { SessionsConfig } from '../main/core/sessions/config';
 import { CheckpointGit, checkpointRef } from '../main/core/review/checkpoint-git';
 import { ConflictRadar } from '../main/core/review/radar';
+import { connect } from '@nats-io/transport-node';
+import { relayCheckpoint } from '../main/core/platform/checkpoint-relay';
+import { hookGrant } from '../main/core/platform/permissions';
+import { startNats } from '../test/helpers/nats-server';
 import { reviewRig } from '../test/helpers/review-rig';
+import { tempDir } from '../test/helpers/temp-dir';
 import { compare, percentiles, type Benchmark, type Measurement } from './lib';
 
 const RUNS = 20;
@@ -23,12 +28,13 @@ const timed = async (fn: () => Promise<unknown>): Promise<number> => {
 };
 
 /**
- * Review that talks back, in a worker container over the runtime's one exec:
- * - a checkpoint of a 10,000-file worktree with 100 changed files (what each turn end costs) against the same git
- *   work by a bare exec: `git add -A && git write-tree` into a kept temporary index (as the checkpoint keeps its
- *   own), sent the same way (the runtime's exec of one `sh -c`, the same 100 files changed for both, who goes
- *   first alternating); beside it, the same pair into a fresh copy of the agent's index (what checkpoints did
- *   before) and a bare `docker exec true` (the round trip every figure here pays);
+ * Review that talks back, in a worker container:
+ * - a checkpoint of a 10,000-file worktree with 100 changed files (what each turn end costs), taken as core takes it
+ *   (by the workspace's hook relay over this run's nats-server, no exec), against the same git work by a bare exec:
+ *   `git add -A && git write-tree` into a kept temporary index (as the checkpoint keeps its own), sent by the
+ *   runtime's exec of one `sh -c` (the same 100 files changed for both, who goes first alternating), and that pair's
+ *   own time inside the container; beside them, the same pair into a fresh copy of the agent's index (what
+ *   checkpoints did before) and a bare `docker exec true` (the round trip an exec pays);
  * - the radar's check of one moved branch against 9 other live branches and the base against the same 10 bare
  *   `git merge-tree --write-tree` calls in one exec;
  * - the eight-session scenario of radar.docker.test.ts (overlaps known in advance), five rounds: from a commit's exec
@@ -38,20 +44,34 @@ const timed = async (fn: () => Promise<unknown>): Promise<number> => {
 const bench: Benchmark = async () => [...(await checkpointAndCheck()), await commitToFlag()];
 
 async function checkpointAndCheck() {
-  const rig = await reviewRig();
+  // On the host's network: the workspace's hook relay reaches this run's nats-server as a worker's reaches core's.
+  const rig = await reviewRig({ network: 'host' });
+  const dir = tempDir('nexus-bench-review-');
+  const nats = await startNats(dir.path, [rig.workspace.id], (w) => hookGrant(w).permissions);
+  const nc = await connect({ servers: nats.url, user: nats.admin.user, pass: nats.admin.pass });
   try {
+    await rig.startRelay({ url: nats.url, ...nats.hookUser(rig.workspace.id) });
     await rig.sh(`cd /workspace; mkdir -p src; seq 0 ${FILES - 1} | awk '{ f = "src/f" $1 ".txt"; print "file " $1 > f; close(f) }'
       seq 1 200 > shared.txt; git add -A; git commit -qm base`);
     const wt = '/workspace/.nexus-worktrees/big';
     await rig.addSession('big');
-    const git = new CheckpointGit(rig.runtime, SessionsConfig.parse({}).repoDir);
+    // As core takes a turn's checkpoint: by the workspace's hook relay, over NATS (no exec).
+    const git = new CheckpointGit(rig.runtime, SessionsConfig.parse({}).repoDir, (w, payload, ms) =>
+      relayCheckpoint(nc, w, payload, ms),
+    );
+    const target = { ...rig.target, id: rig.workspace.id };
+    let via = '';
     const touch = (n: number) =>
       rig.sh(
         `cd ${wt}; i=0; while [ $i -lt ${CHANGED} ]; do echo "turn ${n}" >> src/f$((i * 97)).txt; i=$((i+1)); done`,
       );
     const agentIndex = `"$(git rev-parse --path-format=absolute --git-path index)"`;
-    const kept = `cd ${wt}; [ -f /tmp/bench-index ] || cp ${agentIndex} /tmp/bench-index
-      GIT_INDEX_FILE=/tmp/bench-index git add -A; GIT_INDEX_FILE=/tmp/bench-index git write-tree >/dev/null`;
+    // It prints its own time inside the container (µs, two `date` processes included): the git work alone.
+    const kept = `cd ${wt}; [ -f /tmp/bench-index ] || cp ${agentIndex} /tmp/bench-index; t0=$(date +%s%N)
+      GIT_INDEX_FILE=/tmp/bench-index git add -A; GIT_INDEX_FILE=/tmp/bench-index git write-tree >/dev/null
+      echo $(( ($(date +%s%N) - t0) / 1000 ))`;
+    const inside: number[] = [];
+    const bare = () => rig.sh(kept).then((us) => inside.push(Number(us.trim()) / 1000));
     const fresh = `cd ${wt}; t=$(mktemp -d); cp ${agentIndex} $t/index
       GIT_INDEX_FILE=$t/index git add -A; GIT_INDEX_FILE=$t/index git write-tree >/dev/null; rm -rf $t`;
     const base: number[] = [];
@@ -64,17 +84,19 @@ async function checkpointAndCheck() {
       await touch(i);
       // Each pair sees the same 100 changed files; who goes first alternates, so both see the same load.
       const take = () =>
-        git.take(rig.target, wt, checkpointRef('bench', i + 1), `bench ${i}`, prev).then((c) => {
+        git.take(target, wt, checkpointRef('bench', i + 1), `bench ${i}`, prev).then(({ taken: c, via: by }) => {
           prev = c.commit;
           changed = c.files;
+          via = by;
         });
       const [b, s] =
-        i % 2 === 0
-          ? [await timed(() => rig.sh(kept)), await timed(take)]
-          : [await timed(take), await timed(() => rig.sh(kept))].reverse();
+        i % 2 === 0 ? [await timed(bare), await timed(take)] : [await timed(take), await timed(bare)].reverse();
       const f = await timed(() => rig.sh(fresh));
       const e = await timed(() => rig.sh('true'));
-      if (i === 0) continue; // warm-up (both kept indexes are seeded)
+      if (i === 0) {
+        inside.length = 0;
+        continue; // warm-up (both kept indexes are seeded)
+      }
       base.push(b as number);
       subject.push(s as number);
       before.push(f);
@@ -121,6 +143,10 @@ async function checkpointAndCheck() {
       freshCopyOfAgentIndexP95Ms: Math.round(p(before).p95Ms),
       bareExecTrueP50Ms: Math.round(p(floor).p50Ms),
       bareExecTrueP95Ms: Math.round(p(floor).p95Ms),
+      checkpointVia: via,
+      barePairInsideP50Ms: Math.round(p(inside).p50Ms),
+      barePairInsideP95Ms: Math.round(p(inside).p95Ms),
+      ratioToBarePairInsideP50: Number((p(subject).p50Ms / p(inside).p50Ms).toFixed(2)),
     };
     const check = compare(
       `conflict radar, one branch against ${BRANCHES - 1} live branches and the base (p50 of ${RUNS})`,
@@ -132,7 +158,10 @@ async function checkpointAndCheck() {
     check.extra = { conflicts: seen.conflicts.length };
     return [checkpoint, check];
   } finally {
+    await nc.close();
     await rig.dispose();
+    await nats.stop();
+    dir.remove();
   }
 }
 

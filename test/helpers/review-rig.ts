@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MessageDelivery } from '../../shared/contract/sessions';
 import { EventBus } from '../../main/core/events';
@@ -13,6 +14,7 @@ import { SessionUpdates } from '../../main/core/sessions/session-updates';
 import { openStore, type Db } from '../../main/core/store/open';
 import { WorkspaceRuntime } from '../../main/core/workspaces/runtime';
 import { WorkspaceStore } from '../../main/core/workspaces/workspace-store';
+import { repoRoot } from './core';
 import { ensureTestWorkerImage, realDocker } from './docker';
 import { insertSession } from './session-row';
 import { tempDir } from './temp-dir';
@@ -23,7 +25,7 @@ import { tempDir } from './temp-dir';
  * review module runs on, without agents. Its sessions' messages are kept in `messages` (the stand-in
  * of sessions.send_message: the inbox path has its own tests). `addSession` makes the worktree and row.
  */
-export async function reviewRig() {
+export async function reviewRig(opts: { network?: 'none' | 'host' } = {}) {
   const docker = realDocker();
   const dir = tempDir('nexus-review-');
   const db: Db = openStore(join(dir.path, 'nexus.db'));
@@ -45,7 +47,7 @@ export async function reviewRig() {
     User: '1000:1000',
     WorkingDir: '/workspace',
     HostConfig: {
-      NetworkMode: 'none',
+      NetworkMode: opts.network ?? 'none',
       Tmpfs: { '/tmp': 'rw,size=256m,mode=1777', '/workspace': 'rw,size=512m,uid=1000,gid=1000' },
     },
   });
@@ -112,6 +114,19 @@ export async function reviewRig() {
     /** A session row on an existing branch `nexus/<name>` (no worktree: what the radar needs). */
     addSessionRow(name: string) {
       return insertSession(db, { workspace_id: ws.id, name });
+    },
+    /**
+     * The workspace's hook relay (the built bundle, dist/worker, on the image's helper Node) connected to `nats` as
+     * a worker's is: what takes checkpoints without an exec. Needs the rig on the host's network.
+     */
+    async startRelay(nats: { url: string; user: string; pass: string }) {
+      const put = (file: string, body: string | Buffer) =>
+        runtime.exec(target, ['sh', '-c', `cat > ${file}`], { stdin: body });
+      await put('/tmp/relay.cjs', readFileSync(join(repoRoot, 'dist/worker/nexus-hook-relay.cjs')));
+      await put('/tmp/nats.json', JSON.stringify(nats));
+      await sh(`setsid /opt/nexus/node/bin/node /tmp/relay.cjs /tmp/nats.json 0 ${ws.id} 0 /tmp/relay.pid \
+        </dev/null >/tmp/relay.log 2>&1 &
+        i=0; while [ ! -f /tmp/relay.pid ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; test -f /tmp/relay.pid`);
     },
     /** Deletes a session as the sessions module does: its row, then `sessions.changed` with `removedId`. */
     removeSession(id: string) {
