@@ -23,6 +23,9 @@ export const RelayCheckpoint = z.strictObject({
 });
 export type RelayCheckpoint = z.infer<typeof RelayCheckpoint>;
 
+/** The exit code the relay answers for a script it killed at its time (as `timeout` does). */
+export const RELAY_TIMED_OUT = 124;
+
 /** Bytes kept of each output in the relay's answer (a checkpoint prints one line; git's complaint fits). */
 export const RELAY_CHECKPOINT_OUTPUT_MAX = 16 * 1024;
 

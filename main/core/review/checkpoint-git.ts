@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { NexusError } from '../../../shared/errors';
 import { CHECKPOINT_TAKE, GIT_PRELUDE } from '../../../shared/git-scripts';
-import { RelayCheckpointAnswer, type RelayCheckpoint } from '../../../shared/relay-checkpoint';
+import { RELAY_TIMED_OUT, RelayCheckpointAnswer, type RelayCheckpoint } from '../../../shared/relay-checkpoint';
 import {
   SCRIPT_TIMEOUT_MS,
   runScript,
@@ -131,6 +131,9 @@ export class CheckpointGit {
     if ('stale' in answer.data) return null;
     if ('bad_input' in answer.data)
       throw new NexusError('internal', `The hook relay refused the checkpoint: ${answer.data.bad_input}`);
+    // Its time ran out in the relay (which killed it): the same `timeout` the exec's own limit gives.
+    if (answer.data.exitCode === RELAY_TIMED_OUT)
+      throw new NexusError('timeout', `A command in the workspace did not finish within ${SCRIPT_TIMEOUT_MS} ms.`);
     return answer.data;
   }
 

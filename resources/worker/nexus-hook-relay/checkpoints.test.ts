@@ -146,6 +146,11 @@ describe('checkpoints through the hook relay (real nats-server, real git)', () =
     };
     expect(answer.exitCode).toBe(124);
     expect(answer.stderr).toBe('the checkpoint did not finish within 1 ms');
+    // Core reads it as the exec's own limit: a timeout, not a failed script.
+    const take = new CheckpointGit(exec, repo, async () => JSON.stringify(answer));
+    await expect(take.take(ws, worktree, checkpointRef('s1', 50), 't', null)).rejects.toMatchObject({
+      code: 'timeout',
+    });
   });
 
   it('takes checkpoint asks only from core: the relay’s own user may not ask one, nor answer outside its prefix', async () => {

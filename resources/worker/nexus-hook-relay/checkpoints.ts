@@ -4,6 +4,7 @@ import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { CHECKPOINT_TAKE } from '../../../shared/git-scripts';
 import {
   RELAY_CHECKPOINT_OUTPUT_MAX,
+  RELAY_TIMED_OUT,
   RelayCheckpoint,
   type RelayCheckpointAnswer,
 } from '../../../shared/relay-checkpoint';
@@ -66,7 +67,7 @@ function runScript(
     };
     child.on('error', (e) => done(127, `the relay could not start sh: ${e.message}`));
     child.on('close', (code) =>
-      timedOut ? done(124, `the checkpoint did not finish within ${timeoutMs} ms`) : done(code ?? 1),
+      timedOut ? done(RELAY_TIMED_OUT, `the checkpoint did not finish within ${timeoutMs} ms`) : done(code ?? 1),
     );
   });
 }
