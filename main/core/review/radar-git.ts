@@ -35,19 +35,53 @@ check_pairs() {
  * Answers with the base branch and every branch head as soon as they differ from `known`, else after `secs`.
  * When they moved, it checks at once (same exec, one round trip less) each of the `live` branches that moved
  * against the other live ones and the base (every live one against the base when the base moved).
+ *
+ * It looks ten times a second for as long as a workspace has sessions, so a look that finds nothing starts no git
+ * (docs/performance.md, "Review": a look was five processes): git writes a ref, HEAD or packed-refs by renaming a
+ * file into its directory, which dates the directory, so a look compares the git dir and each directory under
+ * refs/heads/ with a mark made just before the last read, and reads again only when one is not older than the mark
+ * (a change in the mark's own clock tick counts as one: never missed, at worst read twice). A read is one git process:
+ * the base branch comes from HEAD by the shell (git is asked only when HEAD names no branch), the branches by their
+ * names under refs/heads/ (`lstrip=2`: what `:short` gives, but never shortened further when a tag shares a name).
+ * The clock is read once a second; the look at the end of `secs` reads in any case.
  */
 const WATCH = `${GIT_PRELUDE}
+set -f
 repo=$1; known=$2; secs=$3; mark=$4; maxfiles=$5; maxbytes=$6; shift 6
 cd "$repo" 2>/dev/null || { echo "The workspace clone is gone." >&2; exit 3; }
+gd=$(git rev-parse --absolute-git-dir) || exit 5
 t=$(mktemp -d /tmp/nexus-radar-XXXXXX) || exit 5
 trap 'rm -rf "$t"' EXIT
 ${CHECK_PAIRS}
 head_of() { printf '%s\\n' "$1" | awk -v b="$2" 'NR > 1 && $2 == b { print $1 }'; }
-end=$(( $(date +%s) + secs ))
-while :; do
-  s=$(git symbolic-ref -q --short HEAD; git for-each-ref --format='%(objectname) %(refname:short)' refs/heads/)
-  if [ "$s" != "$known" ] || [ "$(date +%s)" -ge "$end" ]; then break; fi
+nl='
+'
+heads() {
+  h=; IFS= read -r h < "$gd/HEAD" 2>/dev/null || :
+  case $h in
+    'ref: refs/heads/'*) h=\${h#ref: refs/heads/} ;;
+    'ref: '*) h=$(git symbolic-ref -q HEAD) || h= ;;
+    *) h= ;;
+  esac
+  r=$(git for-each-ref --format='%(objectname) %(refname:lstrip=2)' refs/heads/)
+  s=$r; [ -z "$h" ] || s=$h\${r:+$nl$r}
+}
+# The directories a ref can be renamed into (a ref name has no newline; no globbing: set -f).
+dirs() { d=$(find "$gd/refs/heads" -type d 2>/dev/null) || d=; }
+moved() {
+  [ "$gd" -ot "$t/mark" ] || return 0
+  o=$IFS; IFS=$nl
+  for p in $d; do [ "$p" -ot "$t/mark" ] || { IFS=$o; return 0; }; done
+  IFS=$o; return 1
+}
+read_all() { : > "$t/mark"; heads; }
+read_all; dirs
+end=$(( $(date +%s) + secs )); n=0
+while [ "$s" = "$known" ]; do
+  n=$((n + 1))
+  if [ $((n % 10)) -eq 1 ] && [ "$(date +%s)" -ge "$end" ]; then read_all; break; fi
   sleep 0.1
+  if moved; then read_all; dirs; fi
 done
 printf '%s\\n' "$s"
 [ -n "$known" ] && [ "$s" != "$known" ] || exit 0
@@ -196,8 +230,9 @@ export class RadarGit {
       'branch watch',
       { timeoutMs: (secs + 30) * 1000, maxOutput: 32 * 1024 * 1024 },
     );
+    // The state is the script's `printf '%s\n' "$s"` exactly: what the next watch compares with its own reading.
     const cut = raw.indexOf(`\n${mark} checked\n`);
-    const state = (cut < 0 ? raw : raw.slice(0, cut + 1)).replace(/\n$/, '');
+    const state = (cut < 0 ? raw : raw.slice(0, cut)).replace(/\n$/, '');
     const [first = '', ...rest] = state.split('\n');
     const heads = new Map<string, string>();
     for (const line of rest) {
