@@ -119,7 +119,7 @@ export class CheckpointGit {
       prev,
       timeoutMs: SCRIPT_TIMEOUT_MS,
     };
-    // The relay's own timeout first: its answer (exit 124) says what ran out, ours only that none came.
+    // The relay's own timeout first: its answer (RELAY_TIMED_OUT) says what ran out, ours only that none came.
     const raw = await this.relay(workspaceId, JSON.stringify(ask), SCRIPT_TIMEOUT_MS + 5000);
     if (raw === null) return null;
     const answer = RelayCheckpointAnswer.safeParse(safeJson(raw));

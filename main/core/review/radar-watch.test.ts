@@ -1,7 +1,7 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hostExec } from '../../../test/helpers/host-exec';
 import { tempDir } from '../../../test/helpers/temp-dir';
-import type { ReviewExec } from './container-git';
 import { RadarGit } from './radar-git';
 
 /**
@@ -9,20 +9,7 @@ import { RadarGit } from './radar-git';
  * container it is the same script; radar.docker.test.ts runs it there with eight sessions). A look that finds nothing
  * starts no git: these pin that every way git moves a branch is still seen, and soon.
  */
-const local: ReviewExec = {
-  exec: (_ws, argv, opts) =>
-    new Promise((resolve) => {
-      execFile(
-        argv[0]!,
-        argv.slice(1),
-        { cwd: '/', timeout: opts?.timeoutMs, maxBuffer: opts?.maxOutput ?? 4 * 1024 * 1024 },
-        (err, stdout, stderr) => {
-          const code = err && typeof err.code === 'number' ? err.code : err ? 1 : 0;
-          resolve({ exitCode: code, stdout, stderr });
-        },
-      );
-    }),
-};
+const local = hostExec();
 const ws = { name: 'radar-watch', containerId: 'local' };
 
 describe('the branch watch', () => {

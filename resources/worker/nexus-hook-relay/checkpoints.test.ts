@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relayCheckpoint } from '../../../main/core/platform/checkpoint-relay';
 import { hookGrant } from '../../../main/core/platform/permissions';
 import { CheckpointGit, checkpointRef } from '../../../main/core/review/checkpoint-git';
-import type { ReviewExec } from '../../../main/core/review/container-git';
 import { CHECKPOINT_TAKE } from '../../../shared/git-scripts';
 import { startRelayProcess, type RelayProcess } from '../../../test/helpers/hook-relay-process';
+import { hostExec } from '../../../test/helpers/host-exec';
 import { startNats, type TestNats } from '../../../test/helpers/nats-server';
 import { tempDir } from '../../../test/helpers/temp-dir';
 
@@ -30,13 +30,7 @@ const git = (...args: string[]): string => execFileSync('git', ['-C', repo, ...a
 
 /** The runtime's exec as `sh` here, each call counted. */
 const execs: string[][] = [];
-const exec: ReviewExec = {
-  exec: async (_ws, argv) => {
-    execs.push(argv);
-    const r = spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8' });
-    return { exitCode: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
-  },
-};
+const exec = hostExec((argv) => execs.push(argv));
 const ws = { id: WS, name: 'ckpt', containerId: 'c' };
 const sha = createHash('sha256').update(CHECKPOINT_TAKE).digest('hex');
 const ask = (over: Record<string, unknown> = {}) =>
