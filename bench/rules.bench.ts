@@ -5,7 +5,7 @@
  * NATS payload's JSON parse and its zod check, PermissionAsk). Target: p99 <= 0.2 ms with 500 rules.
  */
 import type { RuleAction, RuleTool } from '../shared/contract/rules';
-import { CORPUS, CORPUS_WORKTREE } from '../main/core/permissions/rules/corpus/tool-call-corpus';
+import { CORPUS, CORPUS_WORKTREE } from '../test/fixtures/rules-corpus/tool-call-corpus';
 import { DEFAULT_RULES } from '../main/core/permissions/rules/default-rules';
 import { compileRule, evaluate, type RuleLike } from '../main/core/permissions/rules/evaluate';
 import { RuleSet } from '../main/core/permissions/rules/rule-set';

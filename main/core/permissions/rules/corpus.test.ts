@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RULES } from '../default-rules';
-import { compileRule, evaluate, ruleText } from '../evaluate';
-import { toolCallOf } from '../tool-call';
-import { CORPUS, CORPUS_WORKTREE, type CorpusLabel } from './tool-call-corpus';
+import { DEFAULT_RULES } from './default-rules';
+import { compileRule, evaluate, ruleText } from './evaluate';
+import { toolCallOf } from './tool-call';
+import { CORPUS, CORPUS_WORKTREE, type CorpusLabel } from '../../../../test/fixtures/rules-corpus/tool-call-corpus';
 
 const defaults = DEFAULT_RULES.map(compileRule);
 const verdicts = CORPUS.map((c) => ({
