@@ -160,11 +160,13 @@ export function realAcpKindSuite<R extends RecordedRequest>(a: AcpKindAdapter<R>
     // Each agent names an MCP server's tools its own way (`memory_propose`, `mcp__nexus__memory_propose`, …); one that
     // defers them lists them by name in its prompt and calls them through a `tool_call` bridge.
     const input = { content: lesson, scope: 'project' };
-    // An agent that connects its MCP servers while its first turn runs lists their tools from a later request on: on
-    // a loaded machine (CI: Qwen's second request still had none) a few turns later.
+    // An agent that connects its MCP servers while its first turn runs lists their tools only in a later request, later
+    // still on a loaded machine: it is asked again every 5 s for up to 2 minutes (CI at load ~24: Qwen still had none
+    // after four more turns over ~45 s).
     const names = (r: R): string =>
       `${a.toolNames(r).join(' ')} ${JSON.stringify((r as unknown as { body: unknown }).body)}`;
-    for (let i = 1, last = first; !names(last).includes('memory_propose') && i <= 4; i++) {
+    const until = Date.now() + 120_000;
+    for (let i = 1, last = first; !names(last).includes('memory_propose') && (i === 1 || Date.now() < until); i++) {
       if (i > 1) await new Promise((r) => setTimeout(r, 5000));
       const text = `${marker}: are your tools there? (${i})`;
       await fleet.call('sessions.sendMessage', { session: s.id, text });
