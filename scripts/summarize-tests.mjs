@@ -1,7 +1,7 @@
 // Prints one closing line for the whole run, "N passed, N failed, N skipped", from the JSON reports
-// of vitest and Playwright, preceded by one line per failed test (file › name) so the tail of a CI log says what
-// broke and the first line of why (CI shows only the tail of its log), and exits non-zero when anything failed or a
-// report is missing. A file counts as failed on its own only when it failed outside its tests (an import, a hook).
+// of vitest and Playwright, preceded by one entry per failed test (file › name) so the tail of a CI log says what
+// broke and why: the first lines of its message, where a test puts its diagnosis (CI shows only the tail of its log).
+// Exits non-zero when anything failed or a report is missing. A file counts as failed on its own only when it failed outside its tests (an import, a hook).
 import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
@@ -22,11 +22,10 @@ for (const file of ['test-results/vitest.json', 'test-results/vitest-nokeychain.
   for (const suite of unit.testResults ?? []) {
     const where = relative(process.cwd(), suite.name);
     const broken = (suite.assertionResults ?? []).filter((t) => t.status === 'failed');
-    for (const t of broken)
-      failures.push(`${where} › ${t.fullName ?? t.title}\n    ${firstLine(t.failureMessages?.[0])}`);
+    for (const t of broken) failures.push(`${where} › ${t.fullName ?? t.title}\n    ${why(t.failureMessages?.[0])}`);
     if (suite.status === 'failed' && broken.length === 0) {
       failed++;
-      failures.push(`${where} › (the file) ${firstLine(suite.message)}`);
+      failures.push(`${where} › (the file) ${why(suite.message)}`);
     }
   }
 }
@@ -40,7 +39,7 @@ if (e2e) {
       for (const test of spec.tests ?? []) {
         if (test.status !== 'unexpected') continue;
         const error = test.results?.at(-1)?.error?.message;
-        failures.push(`${spec.file ?? file} › ${spec.title}\n    ${firstLine(error)}`);
+        failures.push(`${spec.file ?? file} › ${spec.title}\n    ${why(error)}`);
       }
     }
     for (const child of suite.suites ?? []) walk(child, child.file ?? file);
@@ -52,11 +51,12 @@ for (const f of failures) console.log(`failed: ${f}`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || missing.length > 0 || passed === 0 ? 1 : 0);
 
-function firstLine(text) {
-  return String(text ?? '')
+/** A failure's message without colour codes: its first lines (a stack's frames left out), at most 2,000 characters. */
+function why(text) {
+  const lines = String(text ?? '')
     .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
     .split('\n')
-    .find((l) => l.trim())
-    ?.trim()
-    .slice(0, 300);
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() && !/^\s*at /.test(l));
+  return lines.slice(0, 25).join('\n    ').slice(0, 2000);
 }
