@@ -130,7 +130,23 @@ describe('kill -9 of core with a real-CLI session running', () => {
     nexus = await startNexusProcess(dataDir, env.env);
     await within(duringOutage.asked, 180_000, async () => {
       const pane = await dockerExec(containerId, ['tmux', 'capture-pane', '-p', '-t', `=${defaults.tmuxSession}:live`]);
-      return `the agent's turn for the message (inbox: ${sent.stdout}; pane: ${pane.stdout})`;
+      const paneEnd = pane.stdout
+        .split('\n')
+        .filter((l) => l.trim())
+        .slice(-8);
+      const gatewayLog = nexus
+        .output()
+        .split('\n')
+        .filter((l) => /gateway/i.test(l))
+        .slice(-6);
+      return [
+        `the agent's turn for the message, ${Math.round((Date.now() - Date.parse(restartedAt)) / 1000)} s after core`,
+        `was started again (inbox: ${sent.stdout.trim()})`,
+        "the pane's last lines:",
+        ...paneEnd,
+        "the restarted core's gateway log:",
+        ...gatewayLog,
+      ].join('\n');
     });
     // Converge leaves the live agent alone: same window, same run, one launch.
     await waitFor(async () => (await get(created.id)).status === 'running', 'the session after the restart');
