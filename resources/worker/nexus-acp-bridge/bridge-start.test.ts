@@ -46,4 +46,33 @@ describe('the bridge start', () => {
     expect(stderr).toMatch(/nexus-acp-bridge: .*nexus-acp-bridge-link\.cjs/);
     expect(stderr).toContain('agent started');
   }, 30_000);
+
+  it('with --stdio, relays ACP both ways with no core, the MCP servers put into session/new', async () => {
+    // The link's file is gone (above): a bare run never loads it.
+    const mcp = join(dir.path, 'acp-mcp.json');
+    writeFileSync(mcp, JSON.stringify([{ name: 'nexus', type: 'http', url: 'http://127.0.0.1:9/mcp', headers: [] }]));
+    const echo =
+      'require("readline").createInterface({input:process.stdin}).on("line",(l)=>console.log(JSON.stringify({echo:JSON.parse(l)})))' +
+      '.on("close",()=>process.exit(3))';
+    const p = spawn(process.execPath, [bridge, '--stdio', '1', '--mcp', mcp, '--', process.execPath, '-e', echo]);
+    let out = '';
+    p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const closed = new Promise<number | null>((resolve) => p.on('close', resolve));
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1 } },
+      { jsonrpc: '2.0', id: 2, method: 'session/new', params: { cwd: '/w', mcpServers: [] } },
+    ];
+    p.stdin.end(lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    expect(await closed).toBe(3);
+    const echoed = out
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { echo: { method: string; params: Record<string, unknown> } }).echo);
+    expect(echoed.map((m) => m.method)).toEqual(['initialize', 'session/new']);
+    expect(echoed[0]?.params).toEqual({ protocolVersion: 1 });
+    expect(echoed[1]?.params).toEqual({
+      cwd: '/w',
+      mcpServers: [{ name: 'nexus', type: 'http', url: 'http://127.0.0.1:9/mcp', headers: [] }],
+    });
+  }, 30_000);
 });

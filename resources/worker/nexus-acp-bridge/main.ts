@@ -11,6 +11,10 @@
  * prompt, byte-exact: every hello carries it until core has sent a prompt. The window shows the conversation as plain
  * lines (pane.ts).
  *
+ * `--stdio 1` (no `--nats`, `--workspace` or `--session`) is the same start with no core: the agent's ACP lines on
+ * the bridge's own stdout, a client's on its stdin (`--mcp`, when given, still fills session/new). It is the bare run
+ * the ACP bench compares a session with (bench/acp.bench.ts), and a way to try a kind's argv by hand in a container.
+ *
  * Subjects: it publishes on `nexus.acp.<workspaceId>` ({sessionId, bridge, lines | hello | exit}) and listens on
  * `nexus.acp-in.<workspaceId>.<sessionId>` ({send: [line…]} | {sync: afterSeq} | {ack: seq} | {hello: true} |
  * {stop: true}). When the agent exits the bridge says so, waits a little for core, and exits with its code.
@@ -33,8 +37,9 @@ const EXIT_LINGER_MS = 5000;
 
 async function main(): Promise<void> {
   const { opts, argv } = parseArgs(process.argv.slice(2));
-  const { nats: natsFile, workspace: workspaceId, session: sessionId } = opts;
-  if (!natsFile || !workspaceId || !sessionId || !ID.test(workspaceId) || argv.length === 0)
+  const { nats: natsFile = '', workspace: workspaceId = '', session: sessionId = '' } = opts;
+  const stdio = opts.stdio === '1';
+  if (argv.length === 0 || (!stdio && (!natsFile || !workspaceId || !sessionId || !ID.test(workspaceId))))
     throw new Error('usage: see nexus-acp-bridge/main.ts');
   let initial = opts.initial ?? null;
   // The bridge run's id, drawn once crypto is loaded (after the spawn; nothing is published before).
@@ -75,6 +80,7 @@ async function main(): Promise<void> {
   const agent = spawn(argv[0] as string, argv.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
   agent.stdin.on('error', () => undefined);
   const agentLine = (raw: string): void => {
+    if (stdio) return void process.stdout.write(`${raw}\n`);
     const line =
       Buffer.byteLength(raw) > MAX_LINE_BYTES
         ? JSON.stringify({ nexusBridge: 'too_large', bytes: Buffer.byteLength(raw) })
@@ -91,11 +97,13 @@ async function main(): Promise<void> {
   };
   createInterface({ input: agent.stdout, crlfDelay: Infinity }).on('line', (l) => l.trim() && agentLine(l));
   agent.on('exit', (code, signal) => {
+    if (stdio) return void process.stdout.end(() => process.exit(code ?? 1));
     agentLine(JSON.stringify({ nexusBridge: 'exit', code, signal }));
     process.stdout.write(`\nthe agent exited (${signal ?? code}).\n`);
     setTimeout(() => process.exit(code ?? 1), EXIT_LINGER_MS).unref();
   });
   agent.on('error', (e) => {
+    if (stdio) return void process.stdout.end(() => process.exit(127));
     agentLine(JSON.stringify({ nexusBridge: 'exit', code: 127, signal: null, error: e.message }));
     setTimeout(() => process.exit(127), EXIT_LINGER_MS).unref();
   });
@@ -109,6 +117,15 @@ async function main(): Promise<void> {
 
   // Ready beside the agent's start; a stdio server its kind takes only over HTTP gets a front (mcp-servers.ts).
   const serversReady = sessionMcpServers(opts.mcp);
+  if (stdio) {
+    const mcpServers = await serversReady;
+    const client = createInterface({ input: process.stdin, crlfDelay: Infinity });
+    // Without `--mcp` a client's own servers in session/new go as it sent them.
+    const fill = opts.mcp ? (l: string) => withServers(l, mcpServers) : (l: string) => l;
+    client.on('line', (l) => l.trim() && agent.stdin.write(`${fill(l)}\n`));
+    client.on('close', stop);
+    return;
+  }
   // NATS is loaded only now: the agent's start (most of a session's) runs while this one loads and connects.
   const [{ connect, hookFileAuth }, { randomBytes }] = await Promise.all([
     import('./core-link'),
