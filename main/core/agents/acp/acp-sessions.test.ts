@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openStore } from '../../store/open';
 import type { Db } from '../../store/open';
 import { createLogger } from '../../log';
@@ -54,9 +54,10 @@ describe('AcpSessions (core as the ACP client)', () => {
     dir.remove();
   });
 
-  const rig = (): Rig => {
+  const rig = (handshakeDeadlineMs?: number): Rig => {
     const r: Rig = { sent: [], syncs: [], hooks: [], asks: [], withdrawn: [] } as unknown as Rig;
     r.acp = new AcpSessions({
+      ...(handshakeDeadlineMs ? { handshakeDeadlineMs } : {}),
       store,
       log: createLogger({ stderr: false, redactor: new Redactor() }),
       publish: (_ws, _s, payload) => {
@@ -126,6 +127,41 @@ describe('AcpSessions (core as the ACP client)', () => {
       params: { sessionId: 'c1', prompt: [{ type: 'text', text: typed }] },
     });
     expect(r.hooks).toEqual(['SessionStart', 'UserPromptSubmit']);
+  });
+
+  it('says the agent is stuck when a handshake step goes unanswered past its deadline, and goes on if it answers', () => {
+    vi.useFakeTimers();
+    try {
+      const r = rig(1000);
+      const notices = () =>
+        r.acp
+          .transcript('s1')
+          .items.filter((i) => i.type === 'notice')
+          .map((i) => (i as { text: string }).text);
+      r.acp.receive('w1', { sessionId: 's1', bridge: BRIDGE, hello: { lastSeq: 0, open: [], initial: 'go' } });
+      // initialize answered in time: its deadline is gone, session/new's starts now.
+      vi.advanceTimersByTime(900);
+      respond(r, 'nexus:initialize', { protocolVersion: 1 });
+      expect(last(r).method).toBe('session/new');
+      vi.advanceTimersByTime(900);
+      expect(r.hooks).toEqual([]);
+      // session/new unanswered past its deadline.
+      vi.advanceTimersByTime(200);
+      expect(r.hooks).toEqual(['StopFailure']);
+      expect(notices()).toEqual([
+        'The agent has not answered session/new in 1 s: it looks stuck. Stop and start the session to launch it ' +
+          'again; an answer that still comes goes on as usual.',
+      ]);
+      // A late answer goes on as usual, and nothing after the handshake has a deadline.
+      respond(r, 'nexus:new', { sessionId: 'c1' });
+      respond(r, 'nexus:mode', {});
+      expect(last(r)).toMatchObject({ method: 'session/prompt', params: { prompt: [{ text: 'go' }] } });
+      vi.advanceTimersByTime(10_000);
+      expect(r.hooks).toEqual(['StopFailure', 'SessionStart', 'UserPromptSubmit']);
+      expect(notices()).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('holds a message for the running turn and sends it as the next prompt; the turn end is a Stop', () => {

@@ -66,7 +66,21 @@ export interface AcpSessionsDeps {
   withdraw(sessionId: string): void;
   /** The session's structured view changed. */
   changed(sessionId: string): void;
+  /** How long the agent may take to answer `initialize`, `session/new` or `session/load` (HANDSHAKE_DEADLINE_MS). */
+  handshakeDeadlineMs?: number;
 }
+
+/**
+ * An agent that has not answered a handshake step by then is said to be stuck, on the session (OpenCode once left
+ * `session/new` unanswered for minutes, bare as in Nexus: docs/performance.md). Generous: at a load of 40 on two cores
+ * Gemini took 136 s to answer `initialize`. A late answer still goes on as usual.
+ */
+export const HANDSHAKE_DEADLINE_MS = 300_000;
+const HANDSHAKE_METHODS: Record<string, string> = {
+  initializing: 'initialize',
+  opening: 'session/new',
+  loading: 'session/load',
+};
 
 type Rpc = { id?: unknown; method?: string; params?: Record<string, unknown>; result?: unknown; error?: unknown };
 
@@ -76,6 +90,8 @@ const encoder = new TextEncoder();
 export class AcpSessions {
   /** The initial message each bridge holds until core has sent a prompt (from its hello). */
   private readonly initial = new Map<string, string>();
+  /** Per session, the deadline of the handshake step core waits on. */
+  private readonly deadlines = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly d: AcpSessionsDeps) {}
 
@@ -90,7 +106,10 @@ export class AcpSessions {
         // A new bridge (a launch, or a relaunch after a restart): the conversation opens again.
         link = this.d.store.resetLink(s.id, m.bridge);
         this.send(s, [rpc('nexus:initialize', 'initialize', initializeParams())]);
+        this.awaitStep(s, m.bridge);
       }
+      // (a core started again while the agent had not answered a step: the deadline starts over here)
+      if (!this.deadlines.has(s.id)) this.awaitStep(s, m.bridge);
       if (m.hello.initial && link.prompt_seq === 0) this.initial.set(s.id, m.hello.initial);
       this.d.publish(s.workspaceId, s.id, { sync: link.cursor });
       return;
@@ -191,6 +210,7 @@ export class AcpSessions {
     const failed = m.error ? errorText(m.error) : null;
     const result = (m.result ?? {}) as Record<string, unknown>;
     const [, step, n] = m.id.split(':');
+    if (step === 'initialize' || step === 'new' || step === 'load') this.answeredStep(s.id);
     switch (step) {
       case 'initialize':
         if (failed) return this.fail(s, `The agent refused to start: ${failed}`);
@@ -300,6 +320,44 @@ export class AcpSessions {
       this.d.store.updateLink(s.id, { step: 'opening' });
       this.send(s, [rpc('nexus:new', 'session/new', params)]);
     }
+    const run = this.d.store.link(s.id)?.bridge_run;
+    if (run) this.awaitStep(s, run);
+  }
+
+  /**
+   * Arms the deadline of the handshake step just sent to bridge run `run`: if the link is still at that step with
+   * that run when it passes, the session says the agent is stuck (a StopFailure with the words; nothing is killed).
+   */
+  private awaitStep(s: AcpSessionInfo, run: string): void {
+    this.answeredStep(s.id);
+    const step = this.d.store.link(s.id)?.step;
+    const method = step ? HANDSHAKE_METHODS[step] : undefined;
+    if (!method) return;
+    const ms = this.d.handshakeDeadlineMs ?? HANDSHAKE_DEADLINE_MS;
+    const timer = setTimeout(() => {
+      this.deadlines.delete(s.id);
+      try {
+        const link = this.d.store.link(s.id);
+        if (!link || link.bridge_run !== run || link.step !== step) return;
+        const speaker = this.d.declaration(s.kind)?.speaker ?? 'The agent';
+        this.fail(
+          s,
+          `${speaker} has not answered ${method} in ${Math.round(ms / 1000)} s: it looks stuck. ` +
+            'Stop and start the session to launch it again; an answer that still comes goes on as usual.',
+        );
+        this.d.changed(s.id);
+      } catch (e) {
+        // A core closing meanwhile (its store gone): nothing to say.
+        this.d.log.debug('acp handshake deadline after close', { error: e });
+      }
+    }, ms);
+    timer.unref();
+    this.deadlines.set(s.id, timer);
+  }
+
+  private answeredStep(sessionId: string): void {
+    clearTimeout(this.deadlines.get(sessionId));
+    this.deadlines.delete(sessionId);
   }
 
   private afterOpen(s: AcpSessionInfo, decl: AcpKindDeclaration): void {
