@@ -1,7 +1,8 @@
 // Prints one closing line for the whole run, "N passed, N failed, N skipped", from the JSON reports
 // of vitest and Playwright, preceded by one entry per failed test (file › name) so the tail of a CI log says what
 // broke and why: the first lines of its message, where a test puts its diagnosis (CI shows only the tail of its log).
-// Exits non-zero when anything failed or a report is missing. A file counts as failed on its own only when it failed outside its tests (an import, a hook).
+// Exits non-zero when anything failed or a report is missing. A file counts as failed on its own only when it failed
+// outside its tests (an import, a hook).
 import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 

@@ -51,9 +51,11 @@ describe('the bridge start', () => {
     // The link's file is gone (above): a bare run never loads it.
     const mcp = join(dir.path, 'acp-mcp.json');
     writeFileSync(mcp, JSON.stringify([{ name: 'nexus', type: 'http', url: 'http://127.0.0.1:9/mcp', headers: [] }]));
-    const echo =
-      'require("readline").createInterface({input:process.stdin}).on("line",(l)=>console.log(JSON.stringify({echo:JSON.parse(l)})))' +
-      '.on("close",()=>process.exit(3))';
+    const echo = [
+      'require("readline").createInterface({input:process.stdin})',
+      '.on("line",(l)=>console.log(JSON.stringify({echo:JSON.parse(l)})))',
+      '.on("close",()=>process.exit(3))',
+    ].join('');
     const p = spawn(process.execPath, [bridge, '--stdio', '1', '--mcp', mcp, '--', process.execPath, '-e', echo]);
     let out = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString()));

@@ -103,7 +103,10 @@ async function main(): Promise<void> {
     setTimeout(() => process.exit(code ?? 1), EXIT_LINGER_MS).unref();
   });
   agent.on('error', (e) => {
-    if (stdio) return void process.stdout.end(() => process.exit(127));
+    if (stdio) {
+      process.stderr.write(`nexus-acp-bridge: the agent did not start: ${e.message}\n`);
+      return void process.stdout.end(() => process.exit(127));
+    }
     agentLine(JSON.stringify({ nexusBridge: 'exit', code: 127, signal: null, error: e.message }));
     setTimeout(() => process.exit(127), EXIT_LINGER_MS).unref();
   });

@@ -148,6 +148,10 @@ describe('AcpSessions (core as the ACP client)', () => {
       // session/new unanswered past its deadline.
       vi.advanceTimersByTime(200);
       expect(r.hooks).toEqual(['StopFailure']);
+      // A reconnect's hello (the same bridge run) does not say it again.
+      r.acp.receive('w1', { sessionId: 's1', bridge: BRIDGE, hello: { lastSeq: 1, open: [], initial: 'go' } });
+      vi.advanceTimersByTime(5000);
+      expect(r.hooks).toEqual(['StopFailure']);
       expect(notices()).toEqual([
         'The agent has not answered session/new in 1 s: it looks stuck. Stop and start the session to launch it ' +
           'again; an answer that still comes goes on as usual.',

@@ -92,6 +92,8 @@ export class AcpSessions {
   private readonly initial = new Map<string, string>();
   /** Per session, the deadline of the handshake step core waits on. */
   private readonly deadlines = new Map<string, NodeJS.Timeout>();
+  /** The steps already said to be stuck (session, bridge run, step): a reconnect's hello does not say it again. */
+  private readonly saidStuck = new Set<string>();
 
   constructor(private readonly d: AcpSessionsDeps) {}
 
@@ -332,13 +334,15 @@ export class AcpSessions {
     this.answeredStep(s.id);
     const step = this.d.store.link(s.id)?.step;
     const method = step ? HANDSHAKE_METHODS[step] : undefined;
-    if (!method) return;
+    const said = `${s.id} ${run} ${step}`;
+    if (!method || this.saidStuck.has(said)) return;
     const ms = this.d.handshakeDeadlineMs ?? HANDSHAKE_DEADLINE_MS;
     const timer = setTimeout(() => {
       this.deadlines.delete(s.id);
       try {
         const link = this.d.store.link(s.id);
         if (!link || link.bridge_run !== run || link.step !== step) return;
+        this.saidStuck.add(said);
         const speaker = this.d.declaration(s.kind)?.speaker ?? 'The agent';
         this.fail(
           s,
