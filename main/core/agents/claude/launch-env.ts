@@ -15,8 +15,10 @@ export function agentLaunchEnv(gateway: SessionGateway | null): Record<string, s
           NEXUS_GATEWAY_KEY_FILE: gateway.keyFile,
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
           // The gateway is core's: a core restart refuses connections for seconds, and the CLI's request must be
-          // retried (with its own backoff) until the restarted core takes it.
-          CLAUDE_CODE_MAX_RETRIES: '20',
+          // retried (with its own backoff) until the restarted core takes it. 15 is the most 2.1.332 takes (more is
+          // clamped to 15, with a warning); its backoff, capped at 32 s, makes that ~5 minutes of retries (measured:
+          // attempt 12 of 15 at 240 s after the first refusal).
+          CLAUDE_CODE_MAX_RETRIES: '15',
         }
       : {}),
   };
