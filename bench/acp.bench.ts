@@ -25,9 +25,10 @@ import { compare, percentiles, type Benchmark, type Figure, type Measurement } f
  *    session/update. After one warm-up session (the first of a container installs the worker tools), each pair runs
  *    at once, so both see the machine's same load; Nexus's part = (nexus - bare) / nexus per pair, the median over the
  *    pairs. Then, for reference, the bare CLI by `docker exec` alone (no bridge) and the bridged one, one after the
- *    other: the bridge's own start, which the issue's baseline counts as the bare run's and a stricter one would not. Where Nexus's
- *    time goes: the create call, the bridge's and the agent's process start, each handshake step as core's NATS sees
- *    it (AcpWire), and (Gemini) a bare run given the same MCP servers in session/new beside one without.
+ *    other: the bridge's own start, which the issue's baseline counts as the bare run's and a stricter one would not.
+ *    Where Nexus's time goes: the create call, the bridge's and the agent's process start, each handshake step as
+ *    core's NATS sees it (AcpWire), and (Gemini) a bare run given the same MCP servers in session/new beside one
+ *    without.
  *  - the bridge's idle CPU: with the Gemini sessions of the runs idle, the bridges' utime+stime (/proc/<pid>/stat in
  *    the container) over IDLE_SECONDS, per session per minute, beside the agents' own and their MCP servers'.
  * Target (issue #41): Nexus's part <= 10 % of the wall.
@@ -203,13 +204,13 @@ async function benchKind(fleet: RealAgentFleet, wire: AcpWire, ws: string, k: Ki
   const direct: { bridged: BareRun; direct: BareRun }[] = [];
   for (let i = 0; i < DIRECT_PAIRS; i++) {
     try {
-      const first = await bare(false, i % 2 === 1);
-      const second = await bare(false, i % 2 === 0);
-      const pair = i % 2 === 0 ? { bridged: first, direct: second } : { bridged: second, direct: first };
+      const bridgedFirst = i % 2 === 0;
+      const first = await bare(false, !bridgedFirst);
+      const second = await bare(false, bridgedFirst);
+      const pair = bridgedFirst ? { bridged: first, direct: second } : { bridged: second, direct: first };
       direct.push(pair);
-      log(
-        `${k.kind} bare by the bridge ${Math.round(pair.bridged.firstUpdateMs)} ms, by docker exec alone ${Math.round(pair.direct.firstUpdateMs)} ms`,
-      );
+      const [bridged, alone] = [pair.bridged.firstUpdateMs, pair.direct.firstUpdateMs].map(Math.round);
+      log(`${k.kind} bare by the bridge ${bridged} ms, by docker exec alone ${alone} ms`);
     } catch (e) {
       log(`${k.kind} bare by the bridge against docker exec alone: a run failed: ${String(e).split('\n')[0]}`);
     }
@@ -274,7 +275,7 @@ const bench: Benchmark = async () => {
       const f: Figure = {
         ...compare(
           `acp ${k.kind}: sessions.create -> first session/update core records`,
-          'bare CLI started by the same bridge (docker exec, --stdio), the same pair at once: spawn -> first session/update',
+          'bare CLI started by the same bridge (docker exec, --stdio), the pair at once: spawn -> first session/update',
           stats(n),
           stats(b),
           "Nexus's part <= 10 % of the wall",

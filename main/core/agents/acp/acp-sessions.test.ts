@@ -129,7 +129,7 @@ describe('AcpSessions (core as the ACP client)', () => {
     expect(r.hooks).toEqual(['SessionStart', 'UserPromptSubmit']);
   });
 
-  it('says the agent is stuck when a handshake step goes unanswered past its deadline, and goes on if it answers', () => {
+  it('says the agent is stuck when a handshake step is unanswered past its deadline; a late answer goes on', () => {
     vi.useFakeTimers();
     try {
       const r = rig(1000);
