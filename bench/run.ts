@@ -11,10 +11,11 @@ import { pathToFileURL } from 'node:url';
 import { print, type Benchmark, type Figure } from './lib';
 
 const dir = join(process.cwd(), 'bench');
+/** Names' beginnings: `review` is review.bench.ts alone, not preview.bench.ts too. */
 const only = process.argv.slice(2);
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.bench.ts'))
-  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)))
   .sort();
 
 type Recorded = Figure & { file: string; at: string };

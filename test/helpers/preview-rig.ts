@@ -15,6 +15,7 @@ import { openStore } from '../../main/core/store/open';
 import { WorkspaceRuntime } from '../../main/core/workspaces/runtime';
 import { WorkspaceStore } from '../../main/core/workspaces/workspace-store';
 import { WORKER_NODE } from '../../main/core/docker';
+import { ensureWorkerNetwork } from '../../main/core/docker/network';
 import { ensureTestWorkerImage, realDocker } from './docker';
 import { PREVIEW_APP } from './preview-app';
 import { insertSession } from './session-row';
@@ -42,6 +43,8 @@ export async function previewRig(
   const lookup = new SessionLookup(store, runtime);
   const config = SessionsConfig.parse({});
   const image = await ensureTestWorkerImage();
+  // As a workspace create does: a fresh engine has no `nexus` bridge until something makes it.
+  await ensureWorkerNetwork(docker, 'nexus');
   const c = await docker.createContainer({
     Image: image,
     Entrypoint: ['sleep', 'infinity'],
