@@ -72,6 +72,13 @@ export function clockTime(iso: string): string {
 /** A session its provider's usage limit holds (a 429 that named its reset): "Limited until 14:05". Not an error. */
 export const limitedReason = (until: string): string => `Limited until ${clockTime(until)}`;
 
+/**
+ * A finished session whose branch conflicts with another finished session's (the conflict radar): "Conflicts with
+ * fix-auth in 2 files: land one first". Neither agent will untangle it on its own.
+ */
+export const conflictReason = (other: string, files: number): string =>
+  `Conflicts with ${other} in ${files} ${files === 1 ? 'file' : 'files'}: land one first`;
+
 /** The reason for a session that is not running. */
 export function statusReason(status: Exclude<SessionStatus, 'running'>, reason: string | null): string {
   return status === 'error' ? `${sessionStatusWords.error}: ${reason ?? 'unknown error'}` : sessionStatusWords[status];

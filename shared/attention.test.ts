@@ -67,6 +67,22 @@ describe('deriveAttention', () => {
     expect(result.reason).toMatch(reason);
   });
 
+  it('a finished session whose branch conflicts with another finished one needs you; a busy or asking one does not change', () => {
+    const conflict = { withSession: 'add-cache', files: 2, since: '2026-11-29T11:00:00.000Z' };
+    const idle = deriveAttention({ ...input('running', 'idle', true), conflict });
+    expect(idle).toMatchObject({ level: 'needs_you', since: conflict.since });
+    expect(idle.reason).toBe('Conflicts with add-cache in 2 files: land one first');
+    expect(deriveAttention({ ...input('running', 'idle', true), conflict: { ...conflict, files: 1 } }).reason).toBe(
+      'Conflicts with add-cache in 1 file: land one first',
+    );
+    // The permission ask is the more urgent reason; a working agent may still resolve it; a stopped workspace is offline.
+    expect(deriveAttention({ ...input('running', 'waiting_permission', true), conflict }).reason).toBe(
+      'Permission needed',
+    );
+    expect(deriveAttention({ ...input('running', 'working', true), conflict }).level).toBe('working');
+    expect(deriveAttention({ ...input('running', 'idle', false), conflict }).level).toBe('offline');
+  });
+
   it('covers all 48 combinations', () => {
     expect(rows).toHaveLength(4 * 6 * 2);
   });

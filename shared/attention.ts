@@ -4,7 +4,7 @@
  * session whose container is down is offline, whatever its last hook said).
  */
 import { z } from 'zod';
-import { agentReason, limitedReason, statusReason } from './attention-words';
+import { agentReason, conflictReason, limitedReason, statusReason } from './attention-words';
 import type { AgentState, SessionStatus } from './contract/sessions';
 
 export const AttentionLevel = z.enum(['needs_you', 'working', 'idle', 'offline']);
@@ -22,6 +22,8 @@ export interface AttentionInput {
   };
   health: { agentState: AgentState; at: string | null; message: string | null };
   workspaceRunning: boolean;
+  /** Its branch conflicts with another finished session's (the radar's needs-you): the other's name, since when. */
+  conflict?: { withSession: string; files: number; since: string } | null;
 }
 
 export const SessionAttention = z.object({
@@ -61,7 +63,7 @@ export type FleetAttention = z.infer<typeof FleetAttention>;
 /** The reasons are worded in attention-words.ts, for every surface that shows them. */
 export { permissionReason } from './attention-words';
 
-export function deriveAttention({ session, health, workspaceRunning }: AttentionInput): SessionAttention {
+export function deriveAttention({ session, health, workspaceRunning, conflict }: AttentionInput): SessionAttention {
   const base = { sessionId: session.id, sessionName: session.name, workspaceName: session.workspaceName };
   const at = (level: AttentionLevel, reason: string, since: string | null = health.at): SessionAttention => ({
     ...base,
@@ -82,6 +84,9 @@ export function deriveAttention({ session, health, workspaceRunning }: Attention
       // A usage limit is not an error and needs no one: Nexus resumes it at the reset (a permission asked still wins).
       if (session.limitedUntil && health.agentState !== 'waiting_permission')
         return { ...at('working', limitedReason(session.limitedUntil)), limitedUntil: session.limitedUntil };
+      // Done, and its branch and another done session's cannot both land: only the operator can choose.
+      if (conflict && levelOf(health.agentState) === 'idle')
+        return at('needs_you', conflictReason(conflict.withSession, conflict.files), conflict.since);
       return at(levelOf(health.agentState), agentReason(health.agentState, health.message));
   }
 }

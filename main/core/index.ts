@@ -138,6 +138,7 @@ export function composeCore(
     workspaces,
     sessions: s.sessions,
     review: p.review,
+    radar: s.radar,
   });
 
   const host = workerHost({ ...common, config, docker, platform: p.platform, gateway, egress });

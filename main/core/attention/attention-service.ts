@@ -8,6 +8,7 @@ import {
 import { needsYouNotification } from '../../../shared/attention-words';
 import type { Session, Workspace } from '../../../shared/contract';
 import type { FleetSummary, SessionPage } from '../../../shared/contract/attention';
+import type { RadarConflict } from '../../../shared/contract/radar';
 import { NexusError } from '../../../shared/errors';
 import type { Disposable } from '../disposable';
 import type { EventBus } from '../events';
@@ -16,13 +17,20 @@ import type { Notifier } from '../ports';
 import type { Redactor } from '../redact';
 
 /** Events after which the roll-up may have changed. */
-const TRIGGERS: ReadonlySet<string> = new Set(['sessions.changed', 'workspaces.changed', 'review.changed']);
+const TRIGGERS: ReadonlySet<string> = new Set([
+  'sessions.changed',
+  'workspaces.changed',
+  'review.changed',
+  'radar.changed',
+]);
 
 /** What the roll-up is computed from: reads of the workspace, session and review-queue services. */
 export interface AttentionSources {
-  workspaces(): Promise<Workspace[]>;
+  workspaces(): Promise<Pick<Workspace, 'id' | 'name' | 'status'>[]>;
   sessions(): Promise<Session[]>;
   reviewCounts(): ReviewCounts;
+  /** The conflict radar's conflicts between two finished sessions (each needs the operator). */
+  conflicts(): Promise<RadarConflict[]>;
 }
 
 export interface AttentionDeps {
@@ -110,14 +118,18 @@ export class AttentionService implements Disposable {
 
   private async compute(): Promise<void> {
     const { sources, redactor } = this.deps;
-    const [workspaces, sessions] = redactor.value(await Promise.all([sources.workspaces(), sources.sessions()]));
+    const [workspaces, sessions, conflicts] = redactor.value(
+      await Promise.all([sources.workspaces(), sources.sessions(), sources.conflicts()]),
+    );
     this.workspaces = workspaces.map((w) => ({ name: w.name, status: w.status }));
     const running = new Set(workspaces.filter((w) => w.status === 'running').map((w) => w.id));
+    const conflictOf = conflictsBySession(conflicts, new Map(sessions.map((s) => [s.id, s.name])));
     const items = sessions.map((s) =>
       deriveAttention({
         session: s,
         health: { agentState: s.agentState, at: s.agentStateAt, message: s.agentMessage },
         workspaceRunning: running.has(s.workspaceId),
+        conflict: conflictOf.get(s.id) ?? null,
       }),
     );
     const next = rollUp(items, sources.reviewCounts());
@@ -134,6 +146,20 @@ export class AttentionService implements Disposable {
     this.subscription?.dispose();
     this.subscription = null;
   }
+}
+
+/** Each session's first conflict with another finished session (by the other's name), for its reason. */
+function conflictsBySession(conflicts: readonly RadarConflict[], names: ReadonlyMap<string, string>) {
+  const out = new Map<string, { withSession: string; files: number; since: string }>();
+  const put = (id: string, other: string | null, c: RadarConflict) => {
+    const name = other === null ? undefined : names.get(other);
+    if (name !== undefined && !out.has(id)) out.set(id, { withSession: name, files: c.files.length, since: c.since });
+  };
+  for (const c of [...conflicts].sort((a, b) => a.since.localeCompare(b.since))) {
+    put(c.aSessionId, c.bSessionId, c);
+    if (c.bSessionId !== null) put(c.bSessionId, c.aSessionId, c);
+  }
+  return out;
 }
 
 function tally(values: string[]): Record<string, number> {

@@ -1,17 +1,19 @@
+import type { Workspace } from '../../../shared/contract';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { Notifier } from '../ports';
 import type { Redactor } from '../redact';
 import type { ReviewQueue } from '../platform';
+import type { ConflictRadar } from '../review';
 import type { SessionService } from '../sessions';
-import type { WorkspaceService } from '../workspaces';
 import { AttentionService } from './attention-service';
 
-/** The attention service over the fleet: workspaces, sessions and the review queue's counts. */
+/** The attention service over the fleet: workspaces, sessions, the review queue's counts and the conflict radar. */
 export function fleetAttention(d: {
-  workspaces: Pick<WorkspaceService, 'list'>;
+  workspaces: { list(): Pick<Workspace, 'id' | 'name' | 'status'>[] };
   sessions: Pick<SessionService, 'list'>;
   review: Pick<ReviewQueue, 'counts'>;
+  radar: Pick<ConflictRadar, 'needingYou'>;
   events: EventBus;
   notifier: Notifier;
   redactor: Redactor;
@@ -25,6 +27,7 @@ export function fleetAttention(d: {
         const c = d.review.counts();
         return { memories: c.pendingMemories, skills: c.draftSkills };
       },
+      conflicts: () => d.radar.needingYou(),
     },
     events: d.events,
     notifier: d.notifier,

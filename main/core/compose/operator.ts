@@ -7,6 +7,7 @@ import type { CoreModule } from '../core-module';
 import { ConnectService, connectHandlers } from '../mcp';
 import { PhoneService, phoneHandlers } from '../phone';
 import type { ReviewQueue } from '../platform';
+import type { ConflictRadar } from '../review';
 import type { CorePorts } from '../ports';
 import type { SessionService } from '../sessions';
 import type { TokenService } from '../tokens';
@@ -30,6 +31,7 @@ export function buildOperator(
     workspaces: Workspaces;
     sessions: SessionService;
     review: ReviewQueue;
+    radar: ConflictRadar;
   },
 ) {
   const { config, events, log, audit, vault } = d;
@@ -38,6 +40,7 @@ export function buildOperator(
     workspaces: d.workspaces.service,
     sessions: d.sessions,
     review: d.review,
+    radar: d.radar,
     events,
     notifier: d.ports.notifier,
     redactor: d.redactor,

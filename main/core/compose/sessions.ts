@@ -173,5 +173,5 @@ export function buildSessions(
       },
     },
   ];
-  return { sessions, created, ship, previews, modules };
+  return { sessions, created, ship, previews, radar: talk.radar, modules };
 }

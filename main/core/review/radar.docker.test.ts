@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fleetAttention } from '../attention';
 import type { Disposable } from '../disposable';
+import type { Notification } from '../ports';
+import { Redactor } from '../redact';
 import type { WorkspaceRadar } from '../../../shared/contract/radar';
 import { reviewRig } from '../../../test/helpers/review-rig';
 import { ConflictRadar } from './radar';
@@ -79,9 +82,45 @@ describe('conflict radar over eight sessions', () => {
     expect(now.conflicts.find((c) => c.aBranch === 'nexus/s4')?.files).toEqual([{ path: 'b.txt', hunks: [] }]);
     expect(now.conflicts.find((c) => c.aBranch === 'nexus/s6')?.files[0]?.path).toBe('n.txt');
     expect(now.conflicts.find((c) => c.aBranch === 'nexus/s8')).toMatchObject({ bSessionId: null, needsYou: false });
-    rig.updates.patch(ids.get('s6') as string, { agent_state: 'working' });
-    await new Promise((r) => setTimeout(r, 100));
-    expect((await radar.get('review')).conflicts.find((c) => c.aBranch === 'nexus/s6')?.needsYou).toBe(false);
+    // Every session is idle (done): both sides of each session pair need the operator, in the attention roll-up too.
+    const notified: Notification[] = [];
+    const attention = fleetAttention({
+      workspaces: { list: () => [{ id: rig.workspace.id, name: rig.workspace.name, status: 'running' as const }] },
+      sessions: rig.deps.sessions,
+      review: { counts: () => ({ pendingMemories: 0, draftSkills: 0 }) },
+      radar,
+      events: rig.events,
+      notifier: { notify: (n) => notified.push(n) },
+      redactor: new Redactor(),
+      log: rig.deps.log,
+    });
+    const following = attention.follow();
+    const reasons = async () =>
+      new Map((await attention.get()).needsYou.map((i) => [i.sessionName, i.reason] as const));
+    try {
+      expect(await reasons()).toEqual(
+        new Map([
+          ['s1', 'Conflicts with s2 in 1 file: land one first'],
+          ['s2', 'Conflicts with s1 in 1 file: land one first'],
+          ['s4', 'Conflicts with s5 in 1 file: land one first'],
+          ['s5', 'Conflicts with s4 in 1 file: land one first'],
+          ['s6', 'Conflicts with s7 in 1 file: land one first'],
+          ['s7', 'Conflicts with s6 in 1 file: land one first'],
+        ]),
+      );
+      // s8 conflicts with the base only: landing the others first is the operator's way out, not a wait on them.
+      expect(notified.map((n) => n.target).sort()).toEqual(
+        ['s1', 's2', 's4', 's5', 's6', 's7'].map((n) => `session:${ids.get(n)}`).sort(),
+      );
+      rig.updates.patch(ids.get('s6') as string, { agent_state: 'working' });
+      await new Promise((r) => setTimeout(r, 100));
+      expect((await radar.get('review')).conflicts.find((c) => c.aBranch === 'nexus/s6')?.needsYou).toBe(false);
+      // The radar's next picture (s6 busy again) takes the pair out of the roll-up: its agent may still untangle it.
+      await attention.refresh();
+      expect([...(await reasons()).keys()].sort()).toEqual(['s1', 's2', 's4', 's5']);
+    } finally {
+      following.dispose();
+    }
     const order = now.landingOrder.map((o) => o.branch);
     expect(order[0]).toBe('nexus/s3');
     expect(order.at(-1)).toBe('nexus/s8');

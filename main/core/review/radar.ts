@@ -78,6 +78,17 @@ export class ConflictRadar {
     return this.view(ws.id, await this.d.sessions.list(ws.id));
   }
 
+  /** Conflicts between two finished sessions, every workspace: what the attention roll-up shows as Needs you. */
+  async needingYou(): Promise<RadarConflict[]> {
+    const out: RadarConflict[] = [];
+    for (const [workspaceId, st] of this.state) {
+      if (st.conflicts.size === 0) continue;
+      const radar = this.view(workspaceId, await this.d.sessions.list(workspaceId));
+      out.push(...radar.conflicts.filter((c) => c.needsYou));
+    }
+    return out;
+  }
+
   private ensureWatch(workspaceId: string): void {
     if (this.disposed || this.watching.has(workspaceId)) return;
     this.watching.add(workspaceId);
