@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import type { AttemptGroup } from '../../../../shared/contract/attempts';
 import type { AgentKind } from '../../../../shared/contract/agent-kind';
 import { opKey } from '../../api/query-keys';
@@ -7,6 +7,7 @@ import { useOperation } from '../../api/use-operation';
 import { ErrorBanner } from '../../shell/ErrorBanner';
 import { RowConfirm } from '../../shell/RowConfirm';
 import { AgentKindSelect } from './AgentKindSelect';
+import { AttemptCost, AttemptRun, AttemptScreenshot } from './AttemptFacts';
 import { agentLabel, useAgentKinds } from './agent-label';
 import { MessageText } from './MessageText';
 import { useSessions } from './use-sessions';
@@ -86,7 +87,10 @@ export function TryItForm({ knownWorkspaces }: { knownWorkspaces: string[] }) {
   );
 }
 
-/** Each group's attempts side by side: agent, state, diff stat, turns; "Keep this one" deletes the others. */
+/**
+ * Each group's attempts side by side: agent, state, diff stat, turns, the run command's result, cost and the latest
+ * screenshot; "Keep this one" deletes the others.
+ */
 export function AttemptsCompare() {
   const list = useOpQuery('attempts.list', {}, { retry: false });
   const groups = list.data?.groups ?? [];
@@ -166,6 +170,9 @@ function AttemptGroupView({ group }: { group: AttemptGroup }) {
               <td key={a.sessionId}>{a.turns}</td>
             ))}
           </tr>
+          <FactRow name="Run" group={group} fact={(id) => <AttemptRun sessionId={id} />} />
+          <FactRow name="Cost" group={group} fact={(id) => <AttemptCost sessionId={id} />} />
+          <FactRow name="Screenshot" group={group} fact={(id) => <AttemptScreenshot sessionId={id} />} />
           {group.keptSessionId ? null : (
             <tr>
               <th scope="row">Decide</th>
@@ -188,5 +195,17 @@ function AttemptGroupView({ group }: { group: AttemptGroup }) {
       </table>
       <ErrorBanner error={keep.error} />
     </details>
+  );
+}
+
+/** One row of the compare: a fact of each attempt whose session is still there (a deleted one has none to read). */
+function FactRow({ name, group, fact }: { name: string; group: AttemptGroup; fact: (sessionId: string) => ReactNode }) {
+  return (
+    <tr data-testid={`attempt-row-${name.toLowerCase()}`}>
+      <th scope="row">{name}</th>
+      {group.attempts.map((a) => (
+        <td key={a.sessionId}>{a.session ? fact(a.sessionId) : null}</td>
+      ))}
+    </tr>
   );
 }

@@ -8,7 +8,7 @@ import { USAGE_REFRESH_MS } from './UsageFacts';
 const indexed = new WeakMap<OpOutput<'usage.sessions'>, Map<string, Usage>>();
 
 /** Every session's usage, by session id: one query for the whole list (react-query shares it between rows). */
-function useSessionsUsage(): Map<string, Usage> | undefined {
+export function useSessionsUsage(): Map<string, Usage> | undefined {
   const data = useOpQuery('usage.sessions', {}, { refetchInterval: USAGE_REFRESH_MS }).data;
   if (!data) return undefined;
   let byId = indexed.get(data);
