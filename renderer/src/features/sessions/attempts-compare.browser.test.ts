@@ -3,29 +3,15 @@ import type { AttemptGroup } from '../../../../shared/contract/attempts';
 import type { PreviewScreenshot } from '../../../../shared/contract/previews';
 import type { SessionSetupView } from '../../../../shared/contract/session-setup';
 import type { Session } from '../../../../shared/contract/sessions';
+import { contractSession } from '../../../../test/helpers/contract-session';
 import { RendererPages } from '../../../../test/helpers/renderer-page';
 
 // "Try it N ways" compared on the Sessions page: the real renderer in Chromium against the contract stand-in
 // (test/helpers/renderer-page.ts). Beside each attempt's diff stat and turns: its run command's result, its model
 // use and estimated cost, its previews' latest screenshot; an attempt whose session is gone shows none of them.
 const at = '2026-12-05T21:00:00.000Z';
-const session = (id: string, name: string): Session => ({
-  id,
-  workspaceId: 'w1',
-  workspaceName: 'api',
-  name,
-  branch: `nexus/${name}`,
-  agent: 'claude',
-  status: 'running',
-  reason: null,
-  agentState: 'idle',
-  agentStateAt: at,
-  agentMessage: null,
-  taskId: null,
-  toolsReason: null,
-  createdAt: at,
-  updatedAt: at,
-});
+const session = (id: string, name: string): Session =>
+  contractSession({ id, name, workspaceId: 'w1', workspaceName: 'api' });
 const changes = {
   base: 'main',
   ahead: 1,
