@@ -9,6 +9,7 @@ import { previewRig } from '../test/helpers/preview-rig';
 import { errorMessage } from '../shared/errors';
 import { compare, percentiles, type Benchmark, type Figure, type Measurement } from './lib';
 import { remotePreview } from './preview-remote';
+import { splicedSoFar } from '../main/core/previews/splice-body';
 
 interface Target {
   host: string;
@@ -100,7 +101,10 @@ const bench: Benchmark = async () => {
     console.log('  measuring the local preview');
     const ttfb = await pair('ttfb', direct, proxied(3000), { iterations: 4000, rounds: 20, warmup: 200 });
     const elu = performance.eventLoopUtilization();
+    const splicedBefore = splicedSoFar().bodies;
     const big = await pair('big', direct, proxied(3000), { iterations: 80, rounds: 8, warmup: 4 });
+    // How many proxied assets the kernel moved (native/splice) rather than the proxy's JS.
+    const splicedAssets = splicedSoFar().bodies - splicedBefore;
     // Only the proxy runs on this thread while the client's worker asks: its busy ms per proxied 10 MB.
     const proxyBusyMs = performance.eventLoopUtilization(elu).active / (big.subject.n + 4);
     const ws = await pair('ws', direct, proxied(3000), { iterations: 4000, rounds: 20, warmup: 200 });
@@ -119,6 +123,7 @@ const bench: Benchmark = async () => {
           proxiedMBps: (big.subject.perSecond * 10).toFixed(0),
           directMBps: (big.base.perSecond * 10).toFixed(0),
           proxyBusyMsPer10MB: proxyBusyMs.toFixed(1),
+          spliced: `${splicedAssets} of ${big.subject.n + 4}`,
         },
       },
       {

@@ -1,6 +1,7 @@
 import { Agent, request, type ClientRequestArgs, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { isNexusError } from '../../../shared/errors';
+import { spliceBody } from './splice-body';
 import type { Logger } from '../log';
 import type { PreviewName } from './preview-host';
 import type { PreviewSocket } from './preview-dial';
@@ -95,14 +96,20 @@ export class PreviewProxy {
     const cookie = withoutUiCookie(req.headers.cookie);
     if (cookie === undefined) delete headers.cookie;
     else headers.cookie = cookie;
+    // A large body the kernel moves (splice-body.ts): its app connection is closed after it, which is no error.
+    let spliced = false;
     const out = request({ method: req.method, path: req.url, headers, agent: this.agentFor(upstream) }, (up) => {
       const back: Record<string, string | string[]> = {};
       for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !HOP.has(k)) back[k] = v;
       if (up.headers['set-cookie']) back['set-cookie'] = up.headers['set-cookie'].map(hostOnlyCookie);
       res.writeHead(up.statusCode ?? 502, back);
-      forwardBody(up, res);
+      spliced = spliceBody(req, up, res, (error) => {
+        if (error) this.log.debug('a spliced preview body was cut short', { port: name.port, error });
+      });
+      if (!spliced) forwardBody(up, res);
     });
     out.on('error', (e) => {
+      if (spliced) return;
       if (!res.headersSent) plain(res, 502, `The preview's server did not answer: ${e.message}`);
       else res.destroy();
     });
