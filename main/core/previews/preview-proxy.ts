@@ -49,19 +49,75 @@ export function hostOnlyCookie(setCookie: string): string {
     .join(';');
 }
 
+/** How long a connection dialled ahead may wait for a request (well inside a dev server's idle limits). */
+const SPARE_MS = 2000;
+
 class UpstreamAgent extends Agent {
+  /** A connection dialled ahead: a spliced body's connection is closed after it, so the next asset needs one. */
+  private spare: { socket: PreviewSocket; at: number; onError: () => void } | null = null;
+  private warming = false;
+  private closed = false;
+
   constructor(private readonly upstream: PreviewUpstream) {
     super({ keepAlive: true, keepAliveMsecs: 1000, maxSockets: 32, maxFreeSockets: 8, timeout: 60_000 });
   }
+
+  /** Dials the next connection now (a spliced body is taking this one): it is ready when the next request comes. */
+  warm(): void {
+    if (this.spare || this.warming) return;
+    this.warming = true;
+    this.upstream.dial().then(
+      (socket) => {
+        this.warming = false;
+        if (this.closed) return void socket.destroy();
+        const onError = (): void => this.drop(socket);
+        socket.on('error', onError);
+        socket.once('close', onError);
+        this.spare = { socket, at: Date.now(), onError };
+      },
+      () => void (this.warming = false),
+    );
+  }
+
+  private drop(socket: PreviewSocket): void {
+    if (this.spare?.socket !== socket) return;
+    this.spare = null;
+    socket.destroy();
+  }
+
+  private takeSpare(): PreviewSocket | null {
+    const spare = this.spare;
+    this.spare = null;
+    if (!spare) return null;
+    spare.socket.off('error', spare.onError);
+    spare.socket.off('close', spare.onError);
+    if (Date.now() - spare.at <= SPARE_MS && !spare.socket.destroyed && !spare.socket.readableEnded)
+      return spare.socket;
+    spare.socket.destroy();
+    return null;
+  }
+
   override createConnection(
     _options: ClientRequestArgs,
     callback?: (err: Error | null, stream: Duplex) => void,
   ): Duplex | null | undefined {
+    const spare = this.takeSpare();
+    if (spare) {
+      callback?.(null, spare);
+      return undefined;
+    }
     this.upstream.dial().then(
       (s) => callback?.(null, s),
       (e: unknown) => callback?.(e instanceof Error ? e : new Error(String(e)), undefined as unknown as Duplex),
     );
     return undefined;
+  }
+
+  override destroy(): void {
+    this.closed = true;
+    this.spare?.socket.destroy();
+    this.spare = null;
+    super.destroy();
   }
 }
 
@@ -98,7 +154,8 @@ export class PreviewProxy {
     else headers.cookie = cookie;
     // A large body the kernel moves (splice-body.ts): its app connection is closed after it, which is no error.
     let spliced = false;
-    const out = request({ method: req.method, path: req.url, headers, agent: this.agentFor(upstream) }, (up) => {
+    const agent = this.agentFor(upstream);
+    const out = request({ method: req.method, path: req.url, headers, agent }, (up) => {
       const back: Record<string, string | string[]> = {};
       for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !HOP.has(k)) back[k] = v;
       if (up.headers['set-cookie']) back['set-cookie'] = up.headers['set-cookie'].map(hostOnlyCookie);
@@ -106,7 +163,8 @@ export class PreviewProxy {
       spliced = spliceBody(req, up, res, (error) => {
         if (error) this.log.debug('a spliced preview body was cut short', { port: name.port, error });
       });
-      if (!spliced) forwardBody(up, res);
+      if (spliced) agent.warm();
+      else forwardBody(up, res);
     });
     out.on('error', (e) => {
       if (spliced) return;

@@ -19,12 +19,17 @@ let front: Server;
 let frontPort = 0;
 let proxy: PreviewProxy;
 let browserConnections = 0;
+/** Per request to the app: when its connection was accepted and when its answer had been written. */
+const appLog: { url: string; acceptedAt: number; finishedAt: number }[] = [];
 
 const listen = (s: Server) =>
   new Promise<number>((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port)));
 
 beforeAll(async () => {
   app = createServer((req, res) => {
+    const entry = { url: req.url ?? '', acceptedAt: accepted.get(req.socket) ?? -1, finishedAt: -1 };
+    appLog.push(entry);
+    res.on('finish', () => (entry.finishedAt = performance.now()));
     if (req.url === '/sized') return void res.writeHead(200, { 'content-length': BODY.length }).end(BODY);
     if (req.url === '/chunked') return void res.writeHead(200).end(BODY);
     if (req.url === '/small') return void res.writeHead(200, { 'content-length': 5 }).end('small');
@@ -36,6 +41,8 @@ beforeAll(async () => {
     }
     res.writeHead(404).end();
   });
+  const accepted = new WeakMap<object, number>();
+  app.on('connection', (socket) => accepted.set(socket, performance.now()));
   const appPort = await listen(app);
   proxy = new PreviewProxy(
     async () => ({
@@ -117,6 +124,16 @@ describe('large preview bodies moved by the kernel', () => {
     expect(after.bytes - before.bytes).toBeGreaterThan(2 * (BODY.length - 256 * 1024));
     // And the connection still serves a small answer after them.
     expect((await get('/small')).body.toString()).toBe('small');
+  });
+
+  it("has the app's next connection dialled while a spliced body goes (its own is closed after it)", async () => {
+    appLog.length = 0;
+    await get('/sized');
+    await get('/sized');
+    const [first, second] = appLog;
+    expect(first && second).toBeTruthy();
+    // The second asset came on a connection the proxy had opened before the first asset's answer was all written.
+    expect(second?.acceptedAt).toBeLessThan(first?.finishedAt ?? 0);
   });
 
   it('leaves a body of unknown length, a small one and a HEAD to the JS path', async () => {
