@@ -1,13 +1,11 @@
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { NexusError } from '../../../shared/errors';
+import { listenLoopback, loopbackUpstream, previewFront } from '../../../test/helpers/preview-front';
 import { createLogger } from '../log';
 import { Redactor } from '../redact';
-import { parsePreviewHost } from './preview-host';
-import { hostOnlyCookie, PreviewProxy, UI_COOKIE, withoutUiCookie, type PreviewUpstream } from './preview-proxy';
-import type { PreviewSocket } from './preview-dial';
+import { hostOnlyCookie, PreviewProxy, UI_COOKIE, withoutUiCookie } from './preview-proxy';
 
 // The proxy between two real servers on loopback: the app (HTTP and a WebSocket) and the listener that
 // takes preview origins. What reaches a container is preview-service's (previews.docker.test.ts).
@@ -17,9 +15,6 @@ let appPort = 0;
 let frontPort = 0;
 let proxy: PreviewProxy;
 const seen: IncomingHttpHeaders[] = [];
-
-const listen = (s: Server) =>
-  new Promise<number>((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port)));
 
 beforeAll(async () => {
   app = createServer((req, res) => {
@@ -38,16 +33,8 @@ beforeAll(async () => {
     res.end(`hello ${req.method} ${req.url}`);
   });
   new WebSocketServer({ server: app }).on('connection', (ws) => ws.on('message', (m) => ws.send(`echo:${String(m)}`)));
-  appPort = await listen(app);
-  const upstream: PreviewUpstream = {
-    key: 'app',
-    dial: () =>
-      new Promise((resolve, reject) => {
-        const s = connect(appPort, '127.0.0.1');
-        s.once('connect', () => resolve(s as PreviewSocket));
-        s.once('error', reject);
-      }),
-  };
+  appPort = await listenLoopback(app);
+  const upstream = loopbackUpstream(appPort);
   const redactor = new Redactor();
   proxy = new PreviewProxy(
     async (name) => {
@@ -57,17 +44,9 @@ beforeAll(async () => {
     },
     createLogger({ stderr: false, redactor }),
   );
-  front = createServer((req, res) => {
-    const name = parsePreviewHost(req.headers.host, frontPort);
-    if (name) void proxy.handle(req, res, name);
-    else res.writeHead(418).end();
-  });
-  front.on('upgrade', (req, socket, head) => {
-    const name = parsePreviewHost(req.headers.host, frontPort);
-    if (name) proxy.upgrade(req, socket, head, name);
-    else socket.destroy();
-  });
-  frontPort = await listen(front);
+  const f = previewFront(() => proxy);
+  front = f.server;
+  frontPort = await f.start();
 });
 afterAll(async () => {
   proxy.dispose();

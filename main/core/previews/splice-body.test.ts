@@ -1,12 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Agent, createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenLoopback, loopbackUpstream, previewFront } from '../../../test/helpers/preview-front';
 import { createLogger } from '../log';
 import { Redactor } from '../redact';
-import { parsePreviewHost } from './preview-host';
 import { PreviewProxy } from './preview-proxy';
-import type { PreviewSocket } from './preview-dial';
 import { SPLICE_FROM, spliceAvailable, splicedSoFar } from './splice-body';
 
 // The kernel's copy of large bodies (native/splice) between two real servers on loopback: the app and the listener
@@ -21,9 +19,6 @@ let proxy: PreviewProxy;
 let browserConnections = 0;
 /** Per request to the app: when its connection was accepted and when its answer had been written. */
 const appLog: { url: string; acceptedAt: number; finishedAt: number }[] = [];
-
-const listen = (s: Server) =>
-  new Promise<number>((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port)));
 
 beforeAll(async () => {
   app = createServer((req, res) => {
@@ -43,26 +38,15 @@ beforeAll(async () => {
   });
   const accepted = new WeakMap<object, number>();
   app.on('connection', (socket) => accepted.set(socket, performance.now()));
-  const appPort = await listen(app);
+  const appPort = await listenLoopback(app);
   proxy = new PreviewProxy(
-    async () => ({
-      key: 'app',
-      dial: () =>
-        new Promise((resolve, reject) => {
-          const s = connect(appPort, '127.0.0.1');
-          s.once('connect', () => resolve(s as PreviewSocket));
-          s.once('error', reject);
-        }),
-    }),
+    async () => loopbackUpstream(appPort),
     createLogger({ stderr: false, redactor: new Redactor() }),
   );
-  front = createServer((req, res) => {
-    const name = parsePreviewHost(req.headers.host, frontPort);
-    if (name) void proxy.handle(req, res, name);
-    else res.writeHead(418).end();
-  });
+  const f = previewFront(() => proxy);
+  front = f.server;
   front.on('connection', () => browserConnections++);
-  frontPort = await listen(front);
+  frontPort = await f.start();
 });
 afterAll(async () => {
   proxy.dispose();
