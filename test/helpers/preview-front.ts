@@ -8,6 +8,12 @@ import type { PreviewProxy, PreviewUpstream } from '../../main/core/previews/pre
 export const listenLoopback = (s: Server): Promise<number> =>
   new Promise((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port)));
 
+/** Closes servers at once: their open connections (keep-alive ones included) are cut first. */
+export async function closeServers(...servers: Server[]): Promise<void> {
+  for (const s of servers) s.closeAllConnections();
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+}
+
 /** An app on loopback as a preview's upstream: each dial a new TCP connection to `port`. */
 export const loopbackUpstream = (port: number, key = 'app'): PreviewUpstream => ({
   key,

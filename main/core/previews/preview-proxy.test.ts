@@ -2,7 +2,7 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { NexusError } from '../../../shared/errors';
-import { listenLoopback, loopbackUpstream, previewFront } from '../../../test/helpers/preview-front';
+import { closeServers, listenLoopback, loopbackUpstream, previewFront } from '../../../test/helpers/preview-front';
 import { createLogger } from '../log';
 import { Redactor } from '../redact';
 import { hostOnlyCookie, PreviewProxy, UI_COOKIE, withoutUiCookie } from './preview-proxy';
@@ -50,9 +50,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   proxy.dispose();
-  front.closeAllConnections();
-  app.closeAllConnections();
-  await Promise.all([new Promise((r) => front.close(r)), new Promise((r) => app.close(r))]);
+  await closeServers(front, app);
 });
 
 function get(host: string, path: string, headers: Record<string, string> = {}) {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Agent, createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenLoopback, loopbackUpstream, previewFront } from '../../../test/helpers/preview-front';
+import { closeServers, listenLoopback, loopbackUpstream, previewFront } from '../../../test/helpers/preview-front';
 import { createLogger } from '../log';
 import { Redactor } from '../redact';
 import { PreviewProxy } from './preview-proxy';
@@ -50,9 +50,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   proxy.dispose();
-  front.closeAllConnections();
-  app.closeAllConnections();
-  await Promise.all([new Promise((r) => front.close(r)), new Promise((r) => app.close(r))]);
+  await closeServers(front, app);
 });
 
 /** One keep-alive connection for all of a test's requests, as a browser tab keeps one. */
