@@ -7,8 +7,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * A large answer body moved by the kernel: after Node has parsed the app's answer head and the proxy has checked and
  * rewritten it, the rest of a body of known length goes from the app's socket to the browser's with splice(2) on a
  * thread of the `nexus-splice` addon (native/splice), never entering JS. Node's own copy through the event loop
- * reached a third of the direct pace on this machine (docs/performance.md, "Previews"). Only between two plain TCP
- * sockets on Linux, and only for a body of at least SPLICE_FROM bytes; everything else is forwarded in JS.
+ * reached a third of the direct pace on this machine (docs/performance.md, "Previews"). Only between two plain sockets
+ * (TCP, or Unix: the OpenSSH child's tunnels) on Linux, and only for a body of at least SPLICE_FROM bytes; everything
+ * else is forwarded in JS.
  */
 
 /** Below this a body is forwarded in JS: a spliced one costs its app connection (not reused) and a thread. */
@@ -21,7 +22,7 @@ interface RawHandle {
   readStop?: () => number;
 }
 
-/** The descriptor of a plain TCP socket (not TLS, not a stream of an exec or SSH channel), else null. */
+/** The descriptor of a plain socket (not TLS, not a stream of an exec or an ssh2 channel), else null. */
 function descriptorOf(s: unknown): { socket: Socket; handle: RawHandle; fd: number } | null {
   if (!(s instanceof Socket) || s instanceof TLSSocket) return null;
   const handle = (s as unknown as { _handle?: RawHandle | null })._handle;
@@ -60,26 +61,27 @@ export function spliceBody(
   // more (an IncomingMessage's read starts its socket reading again).
   from.handle.readStop?.();
   up._read = () => undefined;
-  queueMicrotask(() =>
-    setImmediate(() => {
-      // The part of the body Node had read with the head, then the rest by the kernel.
-      const first: Buffer[] = [];
-      for (let c: unknown; (c = up.read()) !== null;) first.push(c as Buffer);
-      const seen = first.reduce((n, b) => n + b.length, 0);
-      res.flushHeaders();
-      to.socket.write(Buffer.concat(first), (err) => {
-        if (err) return finish(err.message);
-        if (seen >= length) return finish(null);
-        move(from.fd, to.fd, length - seen, IDLE_MS, (code, message, moved) => {
-          if (code === 0) {
-            tally.bodies += 1;
-            tally.bytes += moved;
-          }
-          finish(code === 0 ? null : message);
-        });
+  // After the parser has pushed the rest of the chunk that held the head.
+  setImmediate(() => {
+    // The part of the body Node had read with the head, then the rest by the kernel.
+    const first: Buffer[] = [];
+    for (let c: unknown; (c = up.read()) !== null;) first.push(c as Buffer);
+    const seen = first.reduce((n, b) => n + b.length, 0);
+    res.flushHeaders();
+    to.socket.write(Buffer.concat(first), (err) => {
+      if (err) return finish(err.message);
+      if (seen >= length) return finish(null);
+      // Either side closed meanwhile (the browser went away): its descriptor number may already be another file's.
+      if (from.socket.destroyed || to.socket.destroyed) return finish('a side closed before the body');
+      move(from.fd, to.fd, length - seen, IDLE_MS, (code, message, moved) => {
+        if (code === 0) {
+          tally.bodies += 1;
+          tally.bytes += moved;
+        }
+        finish(code === 0 ? null : message);
       });
-    }),
-  );
+    });
+  });
   const finish = (error: string | null): void => {
     // The app's connection is not reused: its parser never saw the body's end (which it reports as an error).
     up.on('error', () => undefined);
