@@ -154,6 +154,8 @@ static napi_value Move(napi_env env, napi_callback_info info) {
     free(j);
     return fail(env, "could not take the descriptors");
   }
+  /* A transfer does not keep the process alive by itself: quitting Nexus cuts it, as it cuts any download. */
+  napi_unref_threadsafe_function(env, j->tsfn);
   pthread_attr_init(&attr);
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
   pthread_attr_setstacksize(&attr, 64 * 1024);
