@@ -24,7 +24,7 @@ const TRIGGERS: ReadonlySet<string> = new Set([
   'radar.changed',
 ]);
 
-/** What the roll-up is computed from: reads of the workspace, session and review-queue services. */
+/** What the roll-up is computed from: reads of the workspace, session and review-queue services and the radar. */
 export interface AttentionSources {
   workspaces(): Promise<Pick<Workspace, 'id' | 'name' | 'status'>[]>;
   sessions(): Promise<Session[]>;
@@ -119,7 +119,15 @@ export class AttentionService implements Disposable {
   private async compute(): Promise<void> {
     const { sources, redactor } = this.deps;
     const [workspaces, sessions, conflicts] = redactor.value(
-      await Promise.all([sources.workspaces(), sources.sessions(), sources.conflicts()]),
+      await Promise.all([
+        sources.workspaces(),
+        sources.sessions(),
+        // The radar's word is one reason among many: without it the roll-up is still right about everything else.
+        sources.conflicts().catch((e: unknown) => {
+          this.deps.log.warn('the conflict radar could not say its conflicts', { error: e });
+          return [];
+        }),
+      ]),
     );
     this.workspaces = workspaces.map((w) => ({ name: w.name, status: w.status }));
     const running = new Set(workspaces.filter((w) => w.status === 'running').map((w) => w.id));
